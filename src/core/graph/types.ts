@@ -1,0 +1,122 @@
+/**
+ * GraphIR: the one graph model between notation parsers and layout. Every notation (and, later, AI generation)
+ * produces it; layout and scene building consume it. It carries meaning and hints, never coordinates.
+ */
+
+/** What a node stands for; drives default shape, colour by role and icon guesses. */
+export type NodeKind =
+  | 'service'
+  | 'workload'
+  | 'database'
+  | 'storage'
+  | 'queue'
+  | 'cache'
+  | 'network'
+  | 'config'
+  | 'secret'
+  | 'user'
+  | 'external'
+  | 'gateway'
+  | 'entity'
+  | 'class'
+  | 'interface'
+  | 'enum'
+  | 'actor'
+  | 'usecase'
+  | 'component'
+  | 'note'
+  | 'start'
+  | 'end'
+  | 'action'
+  | 'decision'
+  | 'fork'
+  | 'state'
+  | 'generic';
+
+/** Arrowheads use the native element schema's names. */
+export type Arrowhead =
+  | 'none'
+  | 'arrow'
+  | 'triangle'
+  | 'triangle-outline'
+  | 'circle'
+  | 'diamond'
+  | 'diamond-outline'
+  | 'bar'
+  | 'crows-foot'
+  | 'crows-foot-bar'
+  | 'double-bar'
+  | 'circle-bar'
+  | 'circle-crows-foot';
+
+export interface GraphStyle {
+  strokeColor?: string;
+  fillColor?: string;
+  strokeStyle?: 'solid' | 'dashed' | 'dotted';
+  corner?: 'sharp' | 'rounded' | 'beveled';
+}
+
+export interface GraphNode {
+  id: string;
+  label: string;
+  kind: NodeKind;
+  /** Native element type to draw (rectangle, cylinder, diamond, …); layout picks from `kind` when absent. */
+  shape?: string;
+  /** Extra lines drawn under the label: record fields, class members, table columns. */
+  rows?: string[];
+  /** Explicit icon (`library/Label`) or a keyword for the icon search (e.g. the image name `postgres`). */
+  iconRef?: string;
+  iconHint?: string;
+  /** Id of the group that contains this node, if any. */
+  parent?: string;
+  style?: GraphStyle;
+}
+
+export interface GraphEdge {
+  id: string;
+  from: string;
+  to: string;
+  label?: string;
+  startArrowhead?: Arrowhead;
+  endArrowhead?: Arrowhead;
+  style?: Pick<GraphStyle, 'strokeColor' | 'strokeStyle'>;
+  /** Labels at each end (UML multiplicities, ER cardinalities). */
+  startLabel?: string;
+  endLabel?: string;
+}
+
+/** A container: network, namespace, VPC, cluster, package, schema. Groups nest through `parent`. */
+export interface GraphGroup {
+  id: string;
+  label: string;
+  kind?: string;
+  parent?: string;
+  style?: GraphStyle;
+}
+
+export type Direction = 'DOWN' | 'RIGHT' | 'UP' | 'LEFT';
+
+export interface GraphIR {
+  /** Which layout family fits: a layered graph, or a sequence diagram with lifelines. */
+  layout: 'layered' | 'sequence';
+  direction: Direction;
+  nodes: GraphNode[];
+  edges: GraphEdge[];
+  groups: GraphGroup[];
+  /** Things the parser skipped or approximated, said to the user. */
+  warnings: string[];
+  /** Sequence diagrams only: ordered messages, notes and fragments (the parser defines the shape with the layout). */
+  sequence?: unknown;
+}
+
+export const NOTATIONS = ['compose', 'kubernetes', 'dot', 'plantuml', 'terraform', 'helm', 'sql'] as const;
+export type Notation = (typeof NOTATIONS)[number];
+
+/** Each notation plugs into one registry with this shape (STYLE: converters plug in). */
+export interface NotationConverter {
+  id: Notation;
+  /** A confidence 0..1 that `code` is this notation; detection picks the highest above a threshold. */
+  detect(code: string): number;
+  /** Throws AppError('parse_error', message with line and column, {line, column}) on a syntax error. */
+  toGraph(code: string): GraphIR;
+}
