@@ -1,0 +1,99 @@
+import { parseArgs } from 'node:util';
+import { isAppError } from '../../core/errors.js';
+import { loadConfig } from '../../infra/config.js';
+import { openDatabase } from '../../infra/storage/database.js';
+import { AccountService } from '../../service/accounts.js';
+import { TokenService } from '../../service/tokens.js';
+import { createRuntime, listen } from '../http/server.js';
+
+/** `drawbridge <command>`: every command but serve prints one JSON object on stdout so scripts can read it. */
+const USAGE = `usage:
+  drawbridge serve
+  drawbridge user create --email E [--name N] [--password P] [--workspace NAME]
+  drawbridge workspace create --email E --name NAME
+  drawbridge token create --email E --name N --scopes diagrams:read,diagrams:write,export,ai:generate [--workspace ID]
+  drawbridge token revoke --id ID`;
+
+const OPTIONS = {
+  email: { type: 'string' },
+  name: { type: 'string' },
+  password: { type: 'string' },
+  workspace: { type: 'string' },
+  scopes: { type: 'string' },
+  id: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+class UsageError extends Error {}
+
+function required(values: Record<string, unknown>, key: string): string {
+  const value = values[key];
+  if (typeof value !== 'string' || value === '') throw new UsageError(`--${key} is required`);
+  return value;
+}
+
+async function withAccounts<T>(run: (accounts: AccountService, tokens: TokenService) => Promise<T>): Promise<T> {
+  const { db } = await openDatabase(loadConfig().databaseUrl);
+  try {
+    return await run(new AccountService(db), new TokenService(db));
+  } finally {
+    await db.destroy();
+  }
+}
+
+async function serve(): Promise<void> {
+  const config = loadConfig();
+  const runtime = await createRuntime(config);
+  const address = await listen(runtime, config);
+  if ((await runtime.services.accounts.countUsers()) === 0) {
+    // First start: nothing is created silently; say how to begin.
+    process.stderr.write(
+      `Drawbridge is listening on ${address} with an empty database. Create a user and a token:\n` +
+        `  npx drawbridge user create --email you@example.com --name "Your Name"\n` +
+        `  npx drawbridge token create --email you@example.com --name cli --scopes diagrams:read,diagrams:write,export,ai:generate\n`,
+    );
+  }
+}
+
+async function run(argv: string[]): Promise<unknown> {
+  const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  const command = positionals.join(' ');
+  if (values.help || command === '') throw new UsageError('');
+  switch (command) {
+    case 'serve':
+      await serve();
+      return undefined;
+    case 'user create':
+      return withAccounts((accounts) =>
+        accounts.createUser({ email: required(values, 'email'), name: values.name, password: values.password, workspaceName: values.workspace }),
+      );
+    case 'workspace create':
+      return withAccounts((accounts) => accounts.createWorkspace({ email: required(values, 'email'), name: required(values, 'name') }));
+    case 'token create':
+      return withAccounts(async (accounts, tokens) =>
+        tokens.create({
+          userId: await accounts.userIdByEmail(required(values, 'email')),
+          name: required(values, 'name'),
+          scopes: required(values, 'scopes').split(',').map((s) => s.trim()).filter(Boolean),
+          workspaceId: values.workspace ?? null,
+        }),
+      );
+    case 'token revoke':
+      return withAccounts((_accounts, tokens) => tokens.revoke(required(values, 'id')));
+    default:
+      throw new UsageError(`unknown command "${command}"`);
+  }
+}
+
+try {
+  const result = await run(process.argv.slice(2));
+  if (result !== undefined) process.stdout.write(`${JSON.stringify(result)}\n`);
+} catch (error) {
+  if (error instanceof UsageError || (error as NodeJS.ErrnoException).code?.startsWith('ERR_PARSE_ARGS')) {
+    process.stderr.write(`${error instanceof UsageError && error.message ? `${error.message}\n` : (error as Error).message ? `${(error as Error).message}\n` : ''}${USAGE}\n`);
+    process.exit(2);
+  }
+  const body = isAppError(error) ? { error: { code: error.code, message: error.message } } : { error: { code: 'internal', message: (error as Error).message } };
+  process.stdout.write(`${JSON.stringify(body)}\n`);
+  process.exit(1);
+}

@@ -1,0 +1,94 @@
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import FindMyWay, { type HTTPMethod } from 'find-my-way';
+import { LIMITS } from '../../core/limits.js';
+import { randomBase62 } from '../../service/ids.js';
+import type { Services } from '../../service/index.js';
+import type { Principal } from '../../service/principal.js';
+import { errorBody, setRateHeaders, toErrorResponse } from './errors.js';
+import { API_PREFIX, apiRoutes } from './routes/api.js';
+import { healthRoutes } from './routes/health.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Routes anyone may call without a token (health, docs, public renders). */
+    public?: boolean;
+  }
+  interface FastifyRequest {
+    principal: Principal;
+  }
+}
+
+export interface AppDependencies {
+  services: Services;
+  /** Readiness: resolves when the database answers. */
+  checkReady: () => Promise<void>;
+  publicUrl: string;
+  /** pino level; no logger when absent (tests). */
+  logLevel?: string;
+}
+
+/** Keeps secrets out of logs: share tokens travel in query strings (`?token=`), API tokens only in headers (never logged). */
+const redactUrl = (url: string) => url.replace(/([?&]token=)[^&]*/gi, '$1[redacted]');
+
+export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: deps.logLevel
+      ? { level: deps.logLevel, serializers: { req: (req) => ({ method: req.method, url: redactUrl(req.url), reqId: req.id }) } }
+      : false,
+    bodyLimit: LIMITS.requestBodyBytes,
+    genReqId: () => `req_${randomBase62(16)}`,
+    routerOptions: { ignoreTrailingSlash: true },
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorateRequest('principal', null as unknown as Principal);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('X-Request-Id', request.id);
+    if (request.routeOptions.config.public || !request.routeOptions.url) return;
+    const { principal, rate } = await deps.services.admit(request.headers.authorization);
+    request.principal = principal;
+    setRateHeaders(reply, rate);
+  });
+  app.setErrorHandler((error, request, reply) => toErrorResponse(error, request, reply));
+
+  // Wrong method on a known path is 405 with Allow, not 404: a second router holds every route to tell them apart.
+  const knownRoutes = FindMyWay({ ignoreTrailingSlash: true });
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') knownRoutes.on(method as HTTPMethod, route.url, () => undefined);
+    }
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0]!;
+    const allowed = (['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const).filter((m) => knownRoutes.find(m, path));
+    if (allowed.length > 0) {
+      reply.header('Allow', allowed.join(', '));
+      return reply.code(405).send(errorBody('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`));
+    }
+    return reply.code(404).send(errorBody('not_found', `no route ${request.method} ${path}`));
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Drawbridge API', version: '1', description: 'Diagrams as data: REST under /api-v1, MCP at /mcp.' },
+      servers: [{ url: deps.publicUrl }],
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', description: 'drb_live_… API token' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) route.config = { ...route.config, public: true };
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null }, staticCSP: true });
+
+  await app.register(healthRoutes, { checkReady: deps.checkReady });
+  await app.register(apiRoutes, { prefix: API_PREFIX, services: deps.services });
+  app.get('/api-v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  return app;
+}

@@ -1,0 +1,86 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
+import { AppError, type ErrorCode, isAppError } from '../../core/errors.js';
+import { LIMITS } from '../../core/limits.js';
+import type { RateDecision } from '../../infra/rate-limit.js';
+
+/** The HTTP status of each error code: the only place REST decides it. */
+export const HTTP_STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  validation_failed: 400,
+  invalid_cursor: 400,
+  unsupported_notation: 400,
+  unsupported_format: 400,
+  parse_error: 400,
+  unauthorized: 401,
+  insufficient_scope: 403,
+  forbidden: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  version_mismatch: 412,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+};
+
+const STATUS_CODE: Partial<Record<number, ErrorCode>> = { 400: 'bad_request', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type' };
+
+export function errorBody(code: ErrorCode, message: string, details?: unknown) {
+  return { error: details === undefined ? { code, message } : { code, message, details } };
+}
+
+export function setRateHeaders(reply: FastifyReply, rate: RateDecision): void {
+  reply.header('RateLimit-Limit', rate.limit);
+  reply.header('RateLimit-Remaining', rate.remaining);
+  reply.header('RateLimit-Reset', rate.resetSeconds);
+}
+
+/** Turns anything thrown into the JSON error form; a 5xx never shows its cause to the client. */
+export function toErrorResponse(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  if (isAppError(error)) return sendAppError(error, reply);
+  const fastifyError = error as FastifyError;
+  if (hasZodFastifySchemaValidationErrors(fastifyError)) {
+    const where = fastifyError.validationContext === 'querystring' ? 'query' : (fastifyError.validationContext ?? 'body');
+    const issues = fastifyError.validation.map((issue) => {
+      const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
+      return { path: path ? `${where}.${path}` : where, message: issue.message };
+    });
+    const message = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+    return reply.code(400).send(errorBody('validation_failed', message, { issues }));
+  }
+  const status = fastifyError.statusCode;
+  if (status !== undefined && status >= 400 && status < 500) {
+    const code = STATUS_CODE[status] ?? 'bad_request';
+    return reply.code(HTTP_STATUS[code]).send(errorBody(code, clientMessage(fastifyError)));
+  }
+  request.log.error({ err: error }, 'unhandled error');
+  return reply.code(500).send(errorBody('internal', `internal error; quote request id ${request.id} when reporting it`));
+}
+
+function sendAppError(error: AppError, reply: FastifyReply) {
+  if (error.code === 'unauthorized') reply.header('WWW-Authenticate', 'Bearer realm="drawbridge"');
+  let details = error.details;
+  if (error.code === 'rate_limited') {
+    const { rate } = error.details as { rate: RateDecision };
+    setRateHeaders(reply, rate);
+    reply.header('Retry-After', rate.resetSeconds);
+    details = { retryAfterSeconds: rate.resetSeconds };
+  }
+  return reply.code(HTTP_STATUS[error.code]).send(errorBody(error.code, error.message, details));
+}
+
+/** Fastify's own 4xx messages, reworded where they name internals. */
+function clientMessage(error: FastifyError): string {
+  switch (error.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return `the request body is not valid JSON: ${error.message}`;
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return `the request body is larger than the ${LIMITS.requestBodyBytes / (1024 * 1024)} MiB limit`;
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return 'send the request body as application/json';
+    default:
+      return error.message;
+  }
+}

@@ -1,0 +1,114 @@
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AppError } from '../../../core/errors.js';
+import { documentJson, type StoredDocument, type WriteResult } from '../../../service/diagrams.js';
+import type { Services } from '../../../service/index.js';
+import {
+  createDocumentBody,
+  documentId,
+  documentPage,
+  fullDocument,
+  listDocumentsQuery,
+  updateDocumentBody,
+  writtenDocument,
+} from '../../../service/schemas.js';
+
+const etagOf = (doc: StoredDocument) => `"${doc.summary.version}"`;
+
+/** The stored elements are spliced into the body as the JSON text they were saved as (validated on write). */
+function sendDocument(reply: FastifyReply, doc: StoredDocument, status = 200, extra?: Pick<WriteResult, 'warnings' | 'format'>) {
+  return reply.code(status).header('ETag', etagOf(doc)).type('application/json; charset=utf-8').send(documentJson(doc, extra));
+}
+
+/** If-Match carries a version as an entity tag: `"7"` (also W/"7" or a bare 7). `*` matches any version. */
+function expectedVersion(ifMatch: string | undefined): number | undefined {
+  if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
+  const match = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(ifMatch);
+  if (!match) throw new AppError('bad_request', `If-Match must be the document's ETag, like "3"; got ${ifMatch}`);
+  return Number(match[1]);
+}
+
+export const documentRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
+  const params = z.object({ id: documentId });
+
+  app.get(
+    '/documents',
+    {
+      schema: {
+        summary: 'List documents of a workspace or a folder (summaries, no elements)',
+        description: 'Scope: diagrams:read. Give exactly one of workspace or folder. Keyset-paginated: pass nextCursor back as cursor.',
+        tags: ['documents'],
+        querystring: listDocumentsQuery,
+        response: { 200: documentPage },
+      },
+    },
+    async (request) => services.diagrams.listDocuments(request.principal, request.query),
+  );
+
+  app.post(
+    '/documents',
+    {
+      schema: {
+        summary: 'Create a document',
+        description: 'Scope: diagrams:write; role editor or above. Elements in the native schema or the Excalidraw format.',
+        tags: ['documents'],
+        body: createDocumentBody,
+        response: { 201: writtenDocument },
+      },
+    },
+    async (request, reply) => {
+      const result = await services.diagrams.createDocument(request.principal, request.body);
+      return sendDocument(reply, result.document, 201, { warnings: result.warnings, format: result.format });
+    },
+  );
+
+  app.get(
+    '/documents/:id',
+    {
+      schema: {
+        summary: 'Read a document with its elements',
+        description: 'Scope: diagrams:read. The ETag is the version; If-None-Match with it answers 304.',
+        tags: ['documents'],
+        params,
+        response: { 200: fullDocument },
+      },
+    },
+    async (request, reply) => {
+      const doc = await services.diagrams.getDocument(request.principal, request.params.id);
+      if (request.headers['if-none-match'] === etagOf(doc)) return (reply as FastifyReply).code(304).header('ETag', etagOf(doc)).send();
+      return sendDocument(reply, doc);
+    },
+  );
+
+  app.patch(
+    '/documents/:id',
+    {
+      schema: {
+        summary: 'Change the name and/or the elements of a document',
+        description: 'Scope: diagrams:write; role editor or above. If-Match: "<version>" makes the write conditional (412 when stale).',
+        tags: ['documents'],
+        params,
+        headers: z.object({ 'if-match': z.string().optional() }),
+        body: updateDocumentBody,
+        response: { 200: writtenDocument },
+      },
+    },
+    async (request, reply) => {
+      const expected = expectedVersion(request.headers['if-match']);
+      const result = await services.diagrams.updateDocument(request.principal, request.params.id, request.body, expected);
+      return sendDocument(reply, result.document, 200, { warnings: result.warnings, format: result.format });
+    },
+  );
+
+  app.delete(
+    '/documents/:id',
+    {
+      schema: { summary: 'Delete a document', description: 'Scope: diagrams:write; role editor or above.', tags: ['documents'], params },
+    },
+    async (request, reply) => {
+      await services.diagrams.deleteDocument(request.principal, request.params.id);
+      return reply.code(204).send();
+    },
+  );
+};

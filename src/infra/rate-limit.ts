@@ -1,0 +1,42 @@
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
+
+export interface RateDecision {
+  allowed: boolean;
+  limit: number;
+  remaining: number;
+  /** Seconds until the window resets. */
+  resetSeconds: number;
+}
+
+export interface RateLimiter {
+  consume(key: string): Promise<RateDecision>;
+}
+
+/**
+ * A fixed one-minute window per key. In memory by default; on Redis when given one, so that every instance pointed
+ * at the same Redis spends the same budget.
+ */
+export function createRateLimiter(options: { perMinute: number; redis?: Redis | undefined; keyPrefix?: string }): RateLimiter {
+  const common = { points: options.perMinute, duration: 60, keyPrefix: options.keyPrefix ?? 'drawbridge:rl' };
+  const limiter = options.redis
+    ? new RateLimiterRedis({ ...common, storeClient: options.redis, useRedisPackage: false })
+    : new RateLimiterMemory(common);
+  const decision = (res: RateLimiterRes, allowed: boolean): RateDecision => ({
+    allowed,
+    limit: options.perMinute,
+    remaining: Math.max(0, res.remainingPoints),
+    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+  });
+  return {
+    async consume(key) {
+      try {
+        return decision(await limiter.consume(key), true);
+      } catch (rejection) {
+        // rate-limiter-flexible rejects with a RateLimiterRes when over the limit, with an Error when the store fails.
+        if (rejection instanceof RateLimiterRes) return decision(rejection, false);
+        throw rejection;
+      }
+    },
+  };
+}

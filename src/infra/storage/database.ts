@@ -1,0 +1,49 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { migrateToLatest } from './migrations.js';
+import type { Database } from './schema.js';
+
+export type DatabaseKind = 'sqlite' | 'postgres';
+
+export interface OpenedDatabase {
+  db: Kysely<Database>;
+  kind: DatabaseKind;
+}
+
+export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.test(url);
+
+/**
+ * Opens the store named by DATABASE_URL and brings its schema up to date. `postgres://…` selects PostgreSQL
+ * (a `?schema=NAME` parameter sets the search_path, which the tests use for isolation); anything else is a
+ * SQLite file path (`:memory:` works too).
+ */
+export async function openDatabase(url: string): Promise<OpenedDatabase> {
+  const opened = isPostgresUrl(url) ? openPostgres(url) : openSqlite(url);
+  await migrateToLatest(opened.db);
+  return opened;
+}
+
+function openSqlite(path: string): OpenedDatabase {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const sqlite = new SQLite(path);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), kind: 'sqlite' };
+}
+
+function openPostgres(url: string): OpenedDatabase {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get('schema');
+  parsed.searchParams.delete('schema');
+  if (schema !== null && !/^[a-z_][a-z0-9_]*$/i.test(schema)) throw new Error(`DATABASE_URL: schema "${schema}" is not a plain identifier`);
+  const pool = new pg.Pool({
+    connectionString: parsed.toString(),
+    max: 10,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), kind: 'postgres' };
+}

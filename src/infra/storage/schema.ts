@@ -1,0 +1,35 @@
+/**
+ * Table shapes shared by SQLite and PostgreSQL. Timestamps are ISO-8601 text (UTC, millisecond precision) in both,
+ * so ordering, keyset cursors and the query code are identical; elements are JSON text.
+ */
+export interface Database {
+  users: { id: string; email: string; display_name: string; password_hash: string | null; created_at: string };
+  workspaces: { id: string; name: string; created_at: string };
+  memberships: { workspace_id: string; user_id: string; role: string; created_at: string };
+  folders: { id: string; workspace_id: string; name: string; created_at: string };
+  documents: {
+    id: string;
+    workspace_id: string;
+    folder_id: string | null;
+    name: string;
+    elements: string;
+    version: number;
+    created_at: string;
+    updated_at: string;
+    created_by: string;
+  };
+  api_tokens: {
+    id: string;
+    user_id: string;
+    name: string;
+    token_hash: string;
+    display_prefix: string;
+    scopes: string;
+    workspace_id: string | null;
+    created_at: string;
+    last_used_at: string | null;
+    revoked_at: string | null;
+  };
+  /** Instance-wide secrets shared by every instance on the same database (e.g. the cursor signing key). */
+  server_secrets: { name: string; value: string };
+}

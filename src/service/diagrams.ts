@@ -1,0 +1,263 @@
+import type { Kysely } from 'kysely';
+import { AppError } from '../core/errors.js';
+import { canWrite, type Role } from '../core/scopes.js';
+import type { Element, SceneFormat } from '../core/scene/intake.js';
+import type { Database } from '../infra/storage/schema.js';
+import { newId, nowIso } from './ids.js';
+import { type CursorCodec, type Page, toPage } from './pagination.js';
+import { type Principal, requireScope } from './principal.js';
+import { prepareScene } from './scene.js';
+import type { DocumentSummary, FolderSummary, FullDocument, WorkspaceSummary } from './schemas.js';
+
+type DocumentRow = Database['documents'];
+
+/** A stored document with its elements still as the JSON text they are kept in (REST sends it without re-parsing). */
+export interface StoredDocument {
+  summary: DocumentSummary & { createdBy: string };
+  elementsJson: string;
+}
+
+export interface WriteResult {
+  document: StoredDocument;
+  warnings: string[];
+  format: SceneFormat;
+}
+
+const notFound = (what: string, id: string) => new AppError('not_found', `${what} ${id} not found`);
+
+/**
+ * The diagram use cases. Every method checks the token's scope, its workspace pin and the caller's membership
+ * itself, so no adapter can forget to: a workspace the caller may not see answers exactly like one that does not exist.
+ */
+export class DiagramService {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly cursors: CursorCodec,
+  ) {}
+
+  async listWorkspaces(p: Principal): Promise<{ items: WorkspaceSummary[] }> {
+    requireScope(p, 'diagrams:read');
+    let query = this.db
+      .selectFrom('memberships')
+      .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
+      .select(['workspaces.id', 'workspaces.name', 'memberships.role'])
+      .where('memberships.user_id', '=', p.userId)
+      .orderBy('workspaces.created_at')
+      .orderBy('workspaces.id');
+    if (p.workspaceId) query = query.where('workspaces.id', '=', p.workspaceId);
+    const rows = await query.execute();
+    return { items: rows.map((r) => ({ id: r.id, name: r.name, role: r.role as Role })) };
+  }
+
+  async listFolders(p: Principal, q: { workspace: string; limit: number; cursor?: string | undefined }): Promise<Page<FolderSummary>> {
+    requireScope(p, 'diagrams:read');
+    await this.roleIn(p, q.workspace);
+    const listing = `folders:${q.workspace}`;
+    let query = this.db.selectFrom('folders').selectAll().where('workspace_id', '=', q.workspace);
+    if (q.cursor) {
+      const after = this.cursors.decode(listing, q.cursor);
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '>', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)])]),
+      );
+    }
+    const rows = await query.orderBy('created_at').orderBy('id').limit(q.limit + 1).execute();
+    return toPage(rows, q.limit, this.cursors, listing, (r) => ({ id: r.id, name: r.name, workspaceId: r.workspace_id, createdAt: r.created_at }));
+  }
+
+  async createFolder(p: Principal, input: { workspaceId: string; name: string }): Promise<FolderSummary> {
+    requireScope(p, 'diagrams:write');
+    await this.writableRoleIn(p, input.workspaceId);
+    const row = { id: newId('folder'), workspace_id: input.workspaceId, name: input.name, created_at: nowIso() };
+    await this.db.insertInto('folders').values(row).execute();
+    return { id: row.id, name: row.name, workspaceId: row.workspace_id, createdAt: row.created_at };
+  }
+
+  async listDocuments(
+    p: Principal,
+    q: { workspace?: string | undefined; folder?: string | undefined; limit: number; cursor?: string | undefined },
+  ): Promise<Page<DocumentSummary>> {
+    requireScope(p, 'diagrams:read');
+    let listing: string;
+    let query = this.db
+      .selectFrom('documents')
+      .select(['id', 'name', 'workspace_id', 'folder_id', 'version', 'created_at', 'updated_at']);
+    if (q.folder) {
+      await this.visibleFolder(p, q.folder);
+      listing = `documents:folder:${q.folder}`;
+      query = query.where('folder_id', '=', q.folder);
+    } else if (q.workspace) {
+      await this.roleIn(p, q.workspace);
+      listing = `documents:workspace:${q.workspace}`;
+      query = query.where('workspace_id', '=', q.workspace);
+    } else {
+      throw new AppError('bad_request', 'give exactly one of the query parameters workspace or folder');
+    }
+    if (q.cursor) {
+      const after = this.cursors.decode(listing, q.cursor);
+      query = query.where((eb) =>
+        eb.or([eb('created_at', '>', after.createdAt), eb.and([eb('created_at', '=', after.createdAt), eb('id', '>', after.id)])]),
+      );
+    }
+    const rows = await query.orderBy('created_at').orderBy('id').limit(q.limit + 1).execute();
+    return toPage(rows, q.limit, this.cursors, listing, toSummary);
+  }
+
+  async getDocument(p: Principal, id: string): Promise<StoredDocument> {
+    requireScope(p, 'diagrams:read');
+    const { row } = await this.visibleDocument(p, id);
+    return toStored(row);
+  }
+
+  async createDocument(
+    p: Principal,
+    input: { workspaceId: string; name: string; folderId?: string | undefined; elements?: unknown },
+  ): Promise<WriteResult> {
+    requireScope(p, 'diagrams:write');
+    await this.writableRoleIn(p, input.workspaceId);
+    if (input.folderId) {
+      const folder = await this.visibleFolder(p, input.folderId);
+      if (folder.workspace_id !== input.workspaceId) throw notFound('folder', input.folderId);
+    }
+    const scene = prepareScene(input.elements ?? []);
+    const now = nowIso();
+    const row: DocumentRow = {
+      id: newId('document'),
+      workspace_id: input.workspaceId,
+      folder_id: input.folderId ?? null,
+      name: input.name,
+      elements: JSON.stringify(scene.elements),
+      version: 1,
+      created_at: now,
+      updated_at: now,
+      created_by: p.userId,
+    };
+    await this.db.insertInto('documents').values(row).execute();
+    return { document: toStored(row), warnings: scene.warnings, format: scene.format };
+  }
+
+  /**
+   * Applies a change atomically: the write only lands on the version that was read, so two concurrent updates can
+   * never interleave (a client that sent If-Match gets 412; one that did not is retried on the fresh version).
+   */
+  async updateDocument(
+    p: Principal,
+    id: string,
+    change: { name?: string | undefined; elements?: unknown },
+    expectedVersion?: number,
+  ): Promise<WriteResult> {
+    requireScope(p, 'diagrams:write');
+    for (let attempt = 0; ; attempt++) {
+      const { row, role } = await this.visibleDocument(p, id);
+      assertWritable(role, row.workspace_id);
+      if (expectedVersion !== undefined && row.version !== expectedVersion) throw versionMismatch(row.version, expectedVersion);
+      const scene = change.elements === undefined ? undefined : prepareScene(change.elements, { previous: JSON.parse(row.elements) as Element[] });
+      const updated = await this.db
+        .updateTable('documents')
+        .set({
+          ...(change.name !== undefined ? { name: change.name } : {}),
+          ...(scene ? { elements: JSON.stringify(scene.elements) } : {}),
+          version: row.version + 1,
+          updated_at: nowIso(),
+        })
+        .where('id', '=', id)
+        .where('version', '=', row.version)
+        .returningAll()
+        .executeTakeFirst();
+      if (updated) return { document: toStored(updated), warnings: scene?.warnings ?? [], format: scene?.format ?? 'native' };
+      if (expectedVersion !== undefined || attempt >= 3) {
+        const current = await this.db.selectFrom('documents').select('version').where('id', '=', id).executeTakeFirst();
+        if (!current) throw notFound('document', id);
+        throw versionMismatch(current.version, expectedVersion ?? row.version);
+      }
+    }
+  }
+
+  async deleteDocument(p: Principal, id: string): Promise<void> {
+    requireScope(p, 'diagrams:write');
+    const { row, role } = await this.visibleDocument(p, id);
+    assertWritable(role, row.workspace_id);
+    await this.db.deleteFrom('documents').where('id', '=', id).execute();
+  }
+
+  /** The caller's role in a workspace it may see; otherwise the same 404 as a workspace that does not exist. */
+  private async roleIn(p: Principal, workspaceId: string): Promise<Role> {
+    if (p.workspaceId !== null && p.workspaceId !== workspaceId) throw notFound('workspace', workspaceId);
+    const row = await this.db
+      .selectFrom('memberships')
+      .select('role')
+      .where('workspace_id', '=', workspaceId)
+      .where('user_id', '=', p.userId)
+      .executeTakeFirst();
+    if (!row) throw notFound('workspace', workspaceId);
+    return row.role as Role;
+  }
+
+  private async writableRoleIn(p: Principal, workspaceId: string): Promise<Role> {
+    const role = await this.roleIn(p, workspaceId);
+    assertWritable(role, workspaceId);
+    return role;
+  }
+
+  private async visibleFolder(p: Principal, folderId: string): Promise<Database['folders']> {
+    const folder = await this.db.selectFrom('folders').selectAll().where('id', '=', folderId).executeTakeFirst();
+    if (!folder) throw notFound('folder', folderId);
+    try {
+      await this.roleIn(p, folder.workspace_id);
+    } catch {
+      throw notFound('folder', folderId);
+    }
+    return folder;
+  }
+
+  private async visibleDocument(p: Principal, id: string): Promise<{ row: DocumentRow; role: Role }> {
+    let query = this.db
+      .selectFrom('documents')
+      .innerJoin('memberships', (join) =>
+        join.onRef('memberships.workspace_id', '=', 'documents.workspace_id').on('memberships.user_id', '=', p.userId),
+      )
+      .selectAll('documents')
+      .select('memberships.role')
+      .where('documents.id', '=', id);
+    if (p.workspaceId !== null) query = query.where('documents.workspace_id', '=', p.workspaceId);
+    const found = await query.executeTakeFirst();
+    if (!found) throw notFound('document', id);
+    const { role, ...row } = found;
+    return { row, role: role as Role };
+  }
+}
+
+function assertWritable(role: Role, workspaceId: string): void {
+  if (!canWrite(role)) throw new AppError('forbidden', `your role in workspace ${workspaceId} is ${role}, which cannot change diagrams`);
+}
+
+function versionMismatch(current: number, expected: number): AppError {
+  return new AppError('version_mismatch', `the document is at version ${current}, not ${expected}: fetch it again and reapply your change`, {
+    currentVersion: current,
+  });
+}
+
+function toSummary(row: Pick<DocumentRow, 'id' | 'name' | 'workspace_id' | 'folder_id' | 'version' | 'created_at' | 'updated_at'>): DocumentSummary {
+  return {
+    id: row.id,
+    name: row.name,
+    workspaceId: row.workspace_id,
+    folderId: row.folder_id,
+    version: Number(row.version),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+function toStored(row: DocumentRow): StoredDocument {
+  return { summary: { ...toSummary(row), createdBy: row.created_by }, elementsJson: row.elements };
+}
+
+/** The document as a JSON string, splicing the stored elements text in without a parse/serialise round trip. */
+export function documentJson(doc: StoredDocument, extra?: Record<string, unknown>): string {
+  const head = JSON.stringify({ ...doc.summary, ...extra });
+  return `${head.slice(0, -1)},"elements":${doc.elementsJson}}`;
+}
+
+export function documentObject(doc: StoredDocument): FullDocument {
+  return { ...doc.summary, elements: JSON.parse(doc.elementsJson) as FullDocument['elements'] };
+}

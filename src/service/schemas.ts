@@ -1,0 +1,96 @@
+import { z } from 'zod';
+import { LIMITS } from '../core/limits.js';
+import { ROLES, SCOPES } from '../core/scopes.js';
+
+/**
+ * The one set of request/response schemas. REST routes validate and document with them (the OpenAPI document is
+ * generated from them); MCP tools take their input schemas from them.
+ */
+
+const id = (prefix: string, what: string) =>
+  z.string().regex(new RegExp(`^${prefix}_[0-9A-Za-z]+$`), `must be a ${what} id (${prefix}_…)`);
+
+export const workspaceId = id('ws', 'workspace').describe('Workspace id (ws_…)');
+export const folderId = id('fld', 'folder').describe('Folder id (fld_…)');
+export const documentId = id('doc', 'document').describe('Document id (doc_…)');
+export const tokenId = id('tok', 'token').describe('API token id (tok_…)');
+
+export const name = z
+  .string()
+  .trim()
+  .min(1, 'must not be empty')
+  .max(LIMITS.nameLength, `must be at most ${LIMITS.nameLength} characters`);
+
+export const timestamp = z.string().describe('ISO-8601 UTC timestamp');
+
+/** Elements are checked by the scene intake (precise per-element messages), not here. */
+export const elementsInput = z
+  .unknown()
+  .describe(
+    'The scene: an array of elements in the native schema (see GET /api-v1/capabilities), or an Excalidraw scene (a .excalidraw file object, its clipboard form, or a bare Excalidraw elements array).',
+  );
+
+export const element = z.looseObject({ id: z.string(), type: z.string() }).describe('A scene element (native schema)');
+
+export const pageQuery = {
+  limit: z.coerce
+    .number({ error: `limit must be an integer between 1 and ${LIMITS.pageSizeMax}` })
+    .int(`limit must be an integer between 1 and ${LIMITS.pageSizeMax}`)
+    .min(1, `limit must be an integer between 1 and ${LIMITS.pageSizeMax}`)
+    .max(LIMITS.pageSizeMax, `limit must be an integer between 1 and ${LIMITS.pageSizeMax}`)
+    .default(LIMITS.pageSizeDefault)
+    .describe(`Page size, 1–${LIMITS.pageSizeMax} (default ${LIMITS.pageSizeDefault})`),
+  cursor: z.string().max(512).optional().describe('The nextCursor of the previous page'),
+};
+
+export const workspaceSummary = z.object({ id: z.string(), name: z.string(), role: z.enum(ROLES) });
+export const workspaceList = z.object({ items: z.array(workspaceSummary) });
+
+export const folderSummary = z.object({ id: z.string(), name: z.string(), workspaceId: z.string(), createdAt: timestamp });
+export const folderPage = z.object({ items: z.array(folderSummary), nextCursor: z.string().nullable() });
+export const listFoldersQuery = z.object({ workspace: workspaceId, ...pageQuery });
+export const createFolderBody = z.object({ workspaceId, name });
+
+export const documentSummary = z.object({
+  id: z.string(),
+  name: z.string(),
+  workspaceId: z.string(),
+  folderId: z.string().nullable(),
+  version: z.number().int(),
+  createdAt: timestamp,
+  updatedAt: timestamp,
+});
+export const documentPage = z.object({ items: z.array(documentSummary), nextCursor: z.string().nullable() });
+export const fullDocument = documentSummary.extend({
+  createdBy: z.string(),
+  elements: z.array(element),
+});
+/** Write responses also say what the intake noticed: dropped fields, the detected format. */
+export const writtenDocument = fullDocument.extend({
+  warnings: z.array(z.string()),
+  format: z.enum(['native', 'excalidraw']),
+});
+
+export const listDocumentsQuery = z
+  .object({ workspace: workspaceId.optional(), folder: folderId.optional(), ...pageQuery })
+  .refine((q) => (q.workspace === undefined) !== (q.folder === undefined), {
+    message: 'give exactly one of the query parameters workspace or folder',
+  });
+
+export const createDocumentBody = z.object({
+  workspaceId,
+  name,
+  folderId: folderId.optional(),
+  elements: elementsInput.optional(),
+});
+
+export const updateDocumentBody = z
+  .object({ name: name.optional(), elements: elementsInput.optional() })
+  .refine((b) => b.name !== undefined || b.elements !== undefined, { message: 'give at least one of name or elements' });
+
+export const scope = z.enum(SCOPES);
+
+export type DocumentSummary = z.infer<typeof documentSummary>;
+export type FullDocument = z.infer<typeof fullDocument>;
+export type FolderSummary = z.infer<typeof folderSummary>;
+export type WorkspaceSummary = z.infer<typeof workspaceSummary>;

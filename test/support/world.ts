@@ -1,0 +1,38 @@
+import type { Runtime } from '../../src/adapters/http/server.js';
+import type { Scope } from '../../src/core/scopes.js';
+
+export const ALL_SCOPES: Scope[] = ['diagrams:read', 'diagrams:write', 'export', 'ai:generate'];
+
+/**
+ * A small install: Ann owns two workspaces and is a viewer in Bob's; Bob owns his own. Tokens cover every case the
+ * authorisation rules distinguish.
+ */
+export async function buildWorld(runtime: Runtime) {
+  const { accounts, tokens } = runtime.services;
+  const ann = await accounts.createUser({ email: 'ann@example.com', name: 'Ann', password: 'correct horse battery staple', workspaceName: 'Ann main' });
+  const { workspaceId: annSecond } = await accounts.createWorkspace({ email: 'ann@example.com', name: 'Ann second' });
+  const bob = await accounts.createUser({ email: 'bob@example.com', name: 'Bob', workspaceName: 'Bob main' });
+  await accounts.addMember({ workspaceId: bob.workspaceId, email: 'ann@example.com', role: 'viewer' });
+  const token = async (userId: string, scopes: Scope[], workspaceId?: string) =>
+    (await tokens.create({ userId, name: `t-${scopes.join('+')}`, scopes, workspaceId })).token;
+  return {
+    annWorkspace: ann.workspaceId,
+    annSecond,
+    bobWorkspace: bob.workspaceId,
+    annUserId: ann.userId,
+    tokens: {
+      annAll: await token(ann.userId, ALL_SCOPES),
+      annRead: await token(ann.userId, ['diagrams:read']),
+      annWriteOnly: await token(ann.userId, ['diagrams:write']),
+      annPinned: await token(ann.userId, ALL_SCOPES, ann.workspaceId),
+      bobAll: await token(bob.userId, ALL_SCOPES),
+    },
+  };
+}
+
+export type World = Awaited<ReturnType<typeof buildWorld>>;
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+/** A minimal valid element: the full scene schema fills in every other field. */
+export const box = (id: string, x = 0, y = 0) => ({ id, type: 'rectangle', x, y, width: 120, height: 60, text: id });
