@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { AppError } from '../core/errors.js';
 import { canWrite, type Role } from '../core/scopes.js';
 import type { Element, SceneFormat } from '../core/scene/intake.js';
+import { preparedQuery } from '../infra/storage/prepared.js';
 import type { Database } from '../infra/storage/schema.js';
 import { newId, nowIso } from './ids.js';
 import { type CursorCodec, type Page, toPage } from './pagination.js';
@@ -30,10 +31,25 @@ const notFound = (what: string, id: string) => new AppError('not_found', `${what
  * itself, so no adapter can forget to: a workspace the caller may not see answers exactly like one that does not exist.
  */
 export class DiagramService {
+  private readonly documentForMember;
+  private readonly documentForPinnedMember;
+
   constructor(
     private readonly db: Kysely<Database>,
     private readonly cursors: CursorCodec,
-  ) {}
+  ) {
+    const visible = (userId: string, id: string) =>
+      db
+        .selectFrom('documents')
+        .innerJoin('memberships', (join) => join.onRef('memberships.workspace_id', '=', 'documents.workspace_id').on('memberships.user_id', '=', userId))
+        .selectAll('documents')
+        .select('memberships.role')
+        .where('documents.id', '=', id);
+    this.documentForMember = preparedQuery(db, visible);
+    this.documentForPinnedMember = preparedQuery(db, (userId: string, id: string, workspaceId: string) =>
+      visible(userId, id).where('documents.workspace_id', '=', workspaceId),
+    );
+  }
 
   async listWorkspaces(p: Principal): Promise<{ items: WorkspaceSummary[] }> {
     requireScope(p, 'diagrams:read');
@@ -210,16 +226,7 @@ export class DiagramService {
   }
 
   private async visibleDocument(p: Principal, id: string): Promise<{ row: DocumentRow; role: Role }> {
-    let query = this.db
-      .selectFrom('documents')
-      .innerJoin('memberships', (join) =>
-        join.onRef('memberships.workspace_id', '=', 'documents.workspace_id').on('memberships.user_id', '=', p.userId),
-      )
-      .selectAll('documents')
-      .select('memberships.role')
-      .where('documents.id', '=', id);
-    if (p.workspaceId !== null) query = query.where('documents.workspace_id', '=', p.workspaceId);
-    const found = await query.executeTakeFirst();
+    const [found] = p.workspaceId === null ? await this.documentForMember(p.userId, id) : await this.documentForPinnedMember(p.userId, id, p.workspaceId);
     if (!found) throw notFound('document', id);
     const { role, ...row } = found;
     return { row, role: role as Role };

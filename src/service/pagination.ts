@@ -26,11 +26,11 @@ export class CursorCodec {
 
   decode(listing: string, cursor: string): Keyset {
     const [body, signature, extra] = cursor.split('.');
-    const invalid = new AppError('invalid_cursor', 'cursor is not a nextCursor value returned by this listing');
-    if (!body || !signature || extra !== undefined) throw invalid;
+    const invalid = () => new AppError('invalid_cursor', 'cursor is not a nextCursor value returned by this listing');
+    if (!body || !signature || extra !== undefined) throw invalid();
     const expected = Buffer.from(this.sign(listing, body));
     const given = Buffer.from(signature);
-    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid;
+    if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid();
     const [createdAt, id] = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as [string, string];
     return { createdAt, id };
   }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { AppError } from '../core/errors.js';
 import { SCOPES, type Scope } from '../core/scopes.js';
+import { preparedQuery } from '../infra/storage/prepared.js';
 import type { Database } from '../infra/storage/schema.js';
 import { newId, nowIso, randomBase62 } from './ids.js';
 import type { Principal } from './principal.js';
@@ -27,7 +28,11 @@ export interface TokenInfo {
 }
 
 export class TokenService {
-  constructor(private readonly db: Kysely<Database>) {}
+  private readonly tokenByHash;
+
+  constructor(private readonly db: Kysely<Database>) {
+    this.tokenByHash = preparedQuery(db, (hash: string) => db.selectFrom('api_tokens').selectAll().where('token_hash', '=', hash));
+  }
 
   /** Creates a token; the secret is in the result and nowhere else, ever (only its SHA-256 is stored). */
   async create(input: { userId: string; name: string; scopes: string[]; workspaceId?: string | null }): Promise<TokenInfo & { token: string }> {
@@ -87,10 +92,10 @@ export class TokenService {
       throw new AppError('unauthorized', authorization ? 'the Authorization header must be "Bearer <token>"' : 'an API token is required: send "Authorization: Bearer <token>"');
     }
     const token = match[1]!;
-    const invalid = new AppError('unauthorized', 'the API token is unknown or has been revoked');
-    if (!TOKEN_PATTERN.test(token)) throw invalid;
-    const row = await this.db.selectFrom('api_tokens').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
-    if (!row || row.revoked_at !== null) throw invalid;
+    const invalid = () => new AppError('unauthorized', 'the API token is unknown or has been revoked');
+    if (!TOKEN_PATTERN.test(token)) throw invalid();
+    const [row] = await this.tokenByHash(hashToken(token));
+    if (!row || row.revoked_at !== null) throw invalid();
     const now = Date.now();
     if (row.last_used_at === null || now - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
       await this.db.updateTable('api_tokens').set({ last_used_at: new Date(now).toISOString() }).where('id', '=', row.id).execute();

@@ -34,12 +34,15 @@ export interface AppDependencies {
 const redactUrl = (url: string) => url.replace(/([?&]token=)[^&]*/gi, '$1[redacted]');
 
 export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> {
+  // Request ids: a random instance part plus a counter, unique across instances without a CSPRNG call per request.
+  const instance = randomBase62(8);
+  let requests = 0;
   const app = Fastify({
     logger: deps.logLevel
       ? { level: deps.logLevel, serializers: { req: (req) => ({ method: req.method, url: redactUrl(req.url), reqId: req.id }) } }
       : false,
     bodyLimit: LIMITS.requestBodyBytes,
-    genReqId: () => `req_${randomBase62(16)}`,
+    genReqId: () => `req_${instance}${(++requests).toString(36)}`,
     routerOptions: { ignoreTrailingSlash: true },
   });
   app.setValidatorCompiler(validatorCompiler);

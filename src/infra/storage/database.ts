@@ -32,7 +32,31 @@ function openSqlite(path: string): OpenedDatabase {
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) }), kind: 'sqlite' };
+  const cached = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cached }) });
+  sqliteHandles.set(db, cached);
+  return { db, kind: 'sqlite' };
+}
+
+/** The better-sqlite3 handle behind a Kysely instance, for `preparedQuery`'s synchronous fast path. */
+export const sqliteHandles = new WeakMap<Kysely<any>, SQLite.Database>();
+
+/**
+ * Kysely's SQLite driver prepares every statement anew; preparing was the largest single cost of a document read.
+ * The SQL text of our queries comes from a small fixed set (values are bound parameters), so caching prepared
+ * statements by text is bounded, and each statement runs to completion synchronously, so reuse is safe.
+ */
+function withStatementCache(sqlite: SQLite.Database): SQLite.Database {
+  const statements = new Map<string, SQLite.Statement>();
+  const prepare = (source: string) => {
+    let statement = statements.get(source);
+    if (!statement) {
+      statement = sqlite.prepare(source);
+      if (statements.size < 500) statements.set(source, statement);
+    }
+    return statement;
+  };
+  return new Proxy(sqlite, { get: (target, key) => (key === 'prepare' ? prepare : Reflect.get(target, key, target)) });
 }
 
 function openPostgres(url: string): OpenedDatabase {

@@ -1,0 +1,10 @@
+/** `npm run bench`: every speed goal of the issues, each measured against a baseline in the same run. */
+import { benchRestRead } from './rest.js';
+
+const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
+
+const rest = await benchRestRead();
+console.log('REST GET /api-v1/documents/:id (50 elements, SQLite) vs bare Fastify route, same JSON');
+console.log(`  drawbridge: ${fmt(rest.real.requestsPerSecond)} req/s (p99 ${rest.real.p99Ms} ms, non-2xx ${rest.real.non2xx})`);
+console.log(`  bare:       ${fmt(rest.bare.requestsPerSecond)} req/s (p99 ${rest.bare.p99Ms} ms)`);
+console.log(`  ratio:      ${rest.ratio.toFixed(2)} (goal ≥ 0.70) ${rest.ratio >= 0.7 ? 'OK' : 'BELOW GOAL'}`);
