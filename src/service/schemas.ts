@@ -23,9 +23,11 @@ export const name = z
 
 export const timestamp = z.string().describe('ISO-8601 UTC timestamp');
 
-/** Elements are checked by the scene intake (precise per-element messages), not here. */
+/** Only the outer shape is checked here; the scene intake checks each element with precise per-element messages. */
 export const elementsInput = z
-  .unknown()
+  .union([z.array(z.record(z.string(), z.unknown())), z.looseObject({ type: z.string() })], {
+    error: 'elements must be an array of element objects, or an Excalidraw scene object',
+  })
   .describe(
     'The scene: an array of elements in the native schema (see GET /api-v1/capabilities), or an Excalidraw scene (a .excalidraw file object, its clipboard form, or a bare Excalidraw elements array).',
   );

@@ -7,6 +7,7 @@ import { LIMITS } from '../../core/limits.js';
 import { randomBase62 } from '../../service/ids.js';
 import type { Services } from '../../service/index.js';
 import type { Principal } from '../../service/principal.js';
+import { mcpRoutes } from '../mcp/route.js';
 import { errorBody, setRateHeaders, toErrorResponse } from './errors.js';
 import { API_PREFIX, apiRoutes } from './routes/api.js';
 import { healthRoutes } from './routes/health.js';
@@ -92,6 +93,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(healthRoutes, { checkReady: deps.checkReady });
   await app.register(apiRoutes, { prefix: API_PREFIX, services: deps.services });
+  await app.register(mcpRoutes, { services: deps.services });
   app.get('/api-v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -1,0 +1,49 @@
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Services } from '../../service/index.js';
+import { createMcpServer } from './server.js';
+
+const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
+
+/**
+ * `/mcp`: streamable HTTP, stateless, JSON responses. Authentication, the rate limit and request ids come from the
+ * app's onRequest hook, exactly as for REST; this plugin only hands the JSON-RPC message to a fresh server.
+ */
+export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
+  // The body is parsed here rather than by Fastify so that malformed JSON gets JSON-RPC's parse error (-32700).
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+
+  app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+    let message: unknown;
+    try {
+      message = JSON.parse(request.body as string);
+    } catch {
+      return reply.code(400).send(jsonRpcError(-32700, 'Parse error: the body is not valid JSON'));
+    }
+    // Valid JSON that is no JSON-RPC message is an Invalid Request (-32600); the SDK would call it a parse error.
+    const messages = Array.isArray(message) ? message : [message];
+    if (messages.length === 0 || !messages.every((m) => JSONRPCMessageSchema.safeParse(m).success)) {
+      return reply.code(400).send(jsonRpcError(-32600, 'Invalid Request: expected a JSON-RPC 2.0 message (jsonrpc, method, id)'));
+    }
+    const server = createMcpServer(services, request.principal, request.log);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    // The SDK writes to the raw response; carry over the headers already set (request id, rate limit).
+    reply.hijack();
+    for (const [header, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(header, value);
+    reply.raw.on('close', () => {
+      void transport.close();
+      void server.close();
+    });
+    await server.connect(transport);
+    await transport.handleRequest(request.raw, reply.raw, message);
+  });
+
+  // Stateless: no server-initiated stream to GET and no session to DELETE.
+  const notAllowed = { config: { public: true }, schema: { hide: true } };
+  const answer405 = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.code(405).header('Allow', 'POST').send(jsonRpcError(-32000, 'Method not allowed: this stateless MCP endpoint takes POST only'));
+  app.get('/mcp', notAllowed, answer405);
+  app.delete('/mcp', notAllowed, answer405);
+};

@@ -1,0 +1,140 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { documentObject } from '../../service/diagrams.js';
+import type { Services } from '../../service/index.js';
+import type { Principal } from '../../service/principal.js';
+import {
+  createDocumentBody,
+  documentId,
+  folderId,
+  name,
+  pageQuery,
+  updateDocumentBody,
+  workspaceId,
+} from '../../service/schemas.js';
+import { runTool } from './results.js';
+
+export interface ToolLogger {
+  error(details: object, message: string): void;
+}
+
+/**
+ * Shared guidance, repeated where a model meets it: a model that reads only tools/list should still draw well.
+ */
+const DRAWING_FLOW =
+  'Flow: read the drawbridge://capabilities resource once (element types, fields, drawing rules, examples); ' +
+  'for each technology call search_icons and set the element\'s iconRef to the returned ref; ' +
+  'bind both ends of every arrow (startBinding/endBinding with elementId) so arrows follow their shapes; ' +
+  'use 3+ point arrows for right angles. Errors come back as tool errors: validation errors name the element ' +
+  '(elements[3] (id "db")), the field and what was expected, so fix exactly that and call again.';
+
+/**
+ * One MCP server per request (stateless): the principal is fixed for the server's short life, so every tool
+ * calls the service layer as that token, which checks scope, workspace pin and role itself.
+ */
+export function createMcpServer(services: Services, principal: Principal, log: ToolLogger): McpServer {
+  const server = new McpServer(
+    { name: 'drawbridge', title: 'Drawbridge diagrams', version: '1.0.0' },
+    {
+      instructions:
+        'Drawbridge stores diagrams (a name plus a scene of elements) in workspaces. Start with list_workspaces. ' + DRAWING_FLOW,
+    },
+  );
+  const tool = (body: () => Promise<Record<string, unknown>>) => runTool(body, log);
+  const { diagrams } = services;
+
+  server.registerTool(
+    'list_workspaces',
+    {
+      title: 'List workspaces',
+      description: 'Lists the workspaces this token can see, with your role in each (owner, admin, editor, viewer; viewers cannot write). Needs scope diagrams:read.',
+      annotations: { readOnlyHint: true },
+    },
+    () => tool(() => diagrams.listWorkspaces(principal)),
+  );
+
+  server.registerTool(
+    'list_diagrams',
+    {
+      title: 'List diagrams',
+      description:
+        'Lists diagram summaries (id, name, version, timestamps; no elements) of one workspace or one folder, oldest first. ' +
+        'Give exactly one of workspaceId or folderId. Paginated: pass the returned nextCursor as cursor for the next page (null means last page). Needs scope diagrams:read.',
+      inputSchema: { workspaceId: workspaceId.optional(), folderId: folderId.optional(), ...pageQuery },
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      tool(async () => ({ ...(await diagrams.listDocuments(principal, { workspace: args.workspaceId, folder: args.folderId, limit: args.limit, cursor: args.cursor })) })),
+  );
+
+  server.registerTool(
+    'get_diagram',
+    {
+      title: 'Get a diagram',
+      description: 'Returns a diagram with all its elements and its version (pass the version to update_diagram as expectedVersion to avoid overwriting someone else\'s change). Needs scope diagrams:read.',
+      inputSchema: { id: documentId },
+      annotations: { readOnlyHint: true },
+    },
+    (args) => tool(async () => documentObject(await diagrams.getDocument(principal, args.id))),
+  );
+
+  server.registerTool(
+    'create_diagram',
+    {
+      title: 'Create a diagram',
+      description:
+        'Creates a diagram in a workspace (optionally in a folder). elements: an array in the native schema, or an Excalidraw scene ' +
+        '(detected automatically; the result says which format was read and lists warnings such as dropped fields). ' +
+        'Minimal element: {"type":"rectangle","x":0,"y":0,"width":160,"height":80,"text":"API"}; missing fields get defaults. ' +
+        DRAWING_FLOW +
+        ' Needs scope diagrams:write and an editor role.',
+      inputSchema: createDocumentBody.shape,
+      annotations: { readOnlyHint: false, destructiveHint: false },
+    },
+    (args) =>
+      tool(async () => {
+        const result = await diagrams.createDocument(principal, args);
+        return { ...documentObject(result.document), warnings: result.warnings, format: result.format };
+      }),
+  );
+
+  server.registerTool(
+    'update_diagram',
+    {
+      title: 'Update a diagram',
+      description:
+        'Changes the name and/or replaces all elements of a diagram (send the whole scene: get_diagram, edit, send back). ' +
+        'Arrows bound to a shape you move are re-attached to it by the server. With expectedVersion, the update fails with ' +
+        'version_mismatch if the diagram changed since you read it: read it again and reapply. Needs scope diagrams:write.',
+      inputSchema: {
+        id: documentId,
+        name: name.optional(),
+        elements: updateDocumentBody.shape.elements,
+        expectedVersion: z.number().int().positive().optional().describe('The version you read; the update fails if it is no longer current'),
+      },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
+    },
+    (args) =>
+      tool(async () => {
+        const result = await diagrams.updateDocument(principal, args.id, { name: args.name, elements: args.elements }, args.expectedVersion);
+        return { ...documentObject(result.document), warnings: result.warnings, format: result.format };
+      }),
+  );
+
+  server.registerTool(
+    'delete_diagram',
+    {
+      title: 'Delete a diagram',
+      description: 'Deletes a diagram for good. Needs scope diagrams:write and an editor role.',
+      inputSchema: { id: documentId },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+    },
+    (args) =>
+      tool(async () => {
+        await diagrams.deleteDocument(principal, args.id);
+        return { deleted: args.id };
+      }),
+  );
+
+  return server;
+}

@@ -1,0 +1,174 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, type Runtime } from '../src/adapters/http/server.js';
+import { type Backend, createBackend, testConfig } from './support/backends.js';
+import { box, buildWorld, type World } from './support/world.js';
+
+let backend: Backend;
+let runtime: Runtime;
+let world: World;
+let url: string;
+
+beforeAll(async () => {
+  backend = await createBackend('sqlite');
+  runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, rateLimitPerMinute: 1000 }));
+  world = await buildWorld(runtime);
+  url = `${await runtime.app.listen({ port: 0, host: '127.0.0.1' })}/mcp`;
+});
+afterAll(async () => {
+  await runtime?.close();
+  await backend?.dispose();
+});
+
+async function connect(token: string | undefined): Promise<Client> {
+  const client = new Client({ name: 'drawbridge-test', version: '1.0.0' });
+  const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
+  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  return client;
+}
+
+const structured = (result: unknown) => (result as CallToolResult).structuredContent as any;
+const errorOf = (result: unknown) => {
+  const r = result as CallToolResult;
+  expect(r.isError).toBe(true);
+  return JSON.parse((r.content[0] as { text: string }).text).error as { code: string; message: string };
+};
+
+describe('MCP over streamable HTTP with the SDK client', () => {
+  it('initialises statelessly and lists the tools', async () => {
+    const client = await connect(world.tokens.annAll);
+    expect(client.getServerVersion()?.name).toBe('drawbridge');
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_workspaces', 'list_diagrams', 'get_diagram', 'create_diagram', 'update_diagram', 'delete_diagram']));
+    for (const tool of tools) expect(tool.description!.length).toBeGreaterThan(40);
+    await client.close();
+  });
+
+  it('creates, lists, reads, updates and deletes a diagram', async () => {
+    const client = await connect(world.tokens.annAll);
+    const workspaces = structured(await client.callTool({ name: 'list_workspaces', arguments: {} }));
+    expect(workspaces.items.map((w: any) => w.id)).toContain(world.annWorkspace);
+
+    const created = structured(await client.callTool({ name: 'create_diagram', arguments: { workspaceId: world.annWorkspace, name: 'From MCP', elements: [box('api'), box('db', 300)] } }));
+    expect(created).toMatchObject({ name: 'From MCP', version: 1, format: 'native' });
+
+    const listed = structured(await client.callTool({ name: 'list_diagrams', arguments: { workspaceId: world.annWorkspace, limit: 100 } }));
+    expect(listed.items.map((d: any) => d.id)).toContain(created.id);
+
+    const read = structured(await client.callTool({ name: 'get_diagram', arguments: { id: created.id } }));
+    expect(read.elements.map((e: any) => e.id)).toEqual(['api', 'db']);
+
+    const updated = structured(await client.callTool({ name: 'update_diagram', arguments: { id: created.id, name: 'Renamed', expectedVersion: 1 } }));
+    expect(updated).toMatchObject({ name: 'Renamed', version: 2 });
+    const stale = errorOf(await client.callTool({ name: 'update_diagram', arguments: { id: created.id, name: 'Again', expectedVersion: 1 } }));
+    expect(stale.code).toBe('version_mismatch');
+
+    expect(structured(await client.callTool({ name: 'delete_diagram', arguments: { id: created.id } }))).toEqual({ deleted: created.id });
+    expect(errorOf(await client.callTool({ name: 'get_diagram', arguments: { id: created.id } })).code).toBe('not_found');
+    await client.close();
+  });
+
+  it('answers bad input with the same precise message as REST, and writes nothing', async () => {
+    const client = await connect(world.tokens.annAll);
+    const error = errorOf(await client.callTool({ name: 'create_diagram', arguments: { workspaceId: world.annWorkspace, name: 'Bad', elements: [box('a'), { id: 'b' }] } }));
+    expect(error.code).toBe('validation_failed');
+    expect(error.message).toContain('elements[1]');
+    const rest = await runtime.app.inject({
+      method: 'POST',
+      url: '/api-v1/documents',
+      headers: { authorization: `Bearer ${world.tokens.annAll}` },
+      payload: { workspaceId: world.annWorkspace, name: 'Bad', elements: [box('a'), { id: 'b' }] },
+    });
+    expect(rest.json().error.message).toBe(error.message);
+    const listed = structured(await client.callTool({ name: 'list_diagrams', arguments: { workspaceId: world.annWorkspace, limit: 100 } }));
+    expect(listed.items.map((d: any) => d.name)).not.toContain('Bad');
+    const schemaError = (await client.callTool({ name: 'get_diagram', arguments: { id: 42 } })) as CallToolResult;
+    expect(schemaError.isError).toBe(true);
+    await client.close();
+  });
+
+  it('reports a missing scope as a tool error naming the scope', async () => {
+    const client = await connect(world.tokens.annRead);
+    const error = errorOf(await client.callTool({ name: 'create_diagram', arguments: { workspaceId: world.annWorkspace, name: 'x' } }));
+    expect(error.code).toBe('insufficient_scope');
+    expect(error.message).toContain('diagrams:write');
+    const writer = await connect(world.tokens.annWriteOnly);
+    expect(errorOf(await writer.callTool({ name: 'list_workspaces', arguments: {} })).message).toContain('diagrams:read');
+    await client.close();
+    await writer.close();
+  });
+
+  it('hides other workspaces from a pinned token and from non-members', async () => {
+    const bobDoc = await runtime.services.diagrams.createDocument(await runtime.services.tokens.authenticate(`Bearer ${world.tokens.bobAll}`), {
+      workspaceId: world.bobWorkspace,
+      name: 'Bob only',
+    });
+    const pinned = await connect(world.tokens.annPinned);
+    expect(errorOf(await pinned.callTool({ name: 'get_diagram', arguments: { id: bobDoc.document.summary.id } })).code).toBe('not_found');
+    expect(errorOf(await pinned.callTool({ name: 'list_diagrams', arguments: { workspaceId: world.annSecond } })).code).toBe('not_found');
+    const workspaces = structured(await pinned.callTool({ name: 'list_workspaces', arguments: {} }));
+    expect(workspaces.items.map((w: any) => w.id)).toEqual([world.annWorkspace]);
+    await pinned.close();
+  });
+
+  it('refuses a missing or unknown token with HTTP 401 and WWW-Authenticate', async () => {
+    await expect(connect(undefined)).rejects.toThrow(/unauthorized/);
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer drb_live_${'y'.repeat(43)}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+  });
+
+  it('answers GET and DELETE with 405, and malformed JSON-RPC with the standard codes', async () => {
+    for (const method of ['GET', 'DELETE']) {
+      const res = await fetch(url, { method });
+      expect(res.status).toBe(405);
+      expect(((await res.json()) as any).jsonrpc).toBe('2.0');
+    }
+    const post = (body: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${world.tokens.annAll}` },
+        body,
+      });
+    const parse = await post('{"jsonrpc": "2.0", ');
+    expect(((await parse.json()) as any).error.code).toBe(-32700);
+    const invalid = await post(JSON.stringify({ hello: 'world' }));
+    expect(((await invalid.json()) as any).error.code).toBe(-32600);
+    const unknownMethod = await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'no/such/method' }));
+    expect(((await unknownMethod.json()) as any).error.code).toBe(-32601);
+  });
+});
+
+describe('MCP rate limit', () => {
+  it('shares the per-token budget with REST and answers 429 past it', async () => {
+    const limitedBackend = await createBackend('sqlite');
+    const limited = await createRuntime(testConfig({ databaseUrl: limitedBackend.databaseUrl, rateLimitPerMinute: 5 }));
+    try {
+      const w = await buildWorld(limited);
+      const mcpUrl = `${await limited.app.listen({ port: 0, host: '127.0.0.1' })}/mcp`;
+      const client = new Client({ name: 'rate', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${w.tokens.annAll}` } } }));
+      // initialize + initialized notification spent 2; two REST calls spend 2 more.
+      for (let i = 0; i < 2; i++) await limited.app.inject({ method: 'GET', url: '/api-v1/workspaces', headers: { authorization: `Bearer ${w.tokens.annAll}` } });
+      await client.callTool({ name: 'list_workspaces', arguments: {} });
+      await expect(client.callTool({ name: 'list_workspaces', arguments: {} })).rejects.toThrow(/rate_limited/);
+      const raw = await fetch(mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${w.tokens.annAll}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      expect(raw.status).toBe(429);
+      expect(raw.headers.get('retry-after')).toMatch(/^\d+$/);
+      await client.close();
+    } finally {
+      await limited.close();
+      await limitedBackend.dispose();
+    }
+  });
+});
