@@ -35,7 +35,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * Both targets run side by side and are loaded in alternating rounds, so a burst of other work on the machine
  * hits both alike; each figure is the median of its rounds.
  */
-export async function benchRestRead(rounds = 3, seconds = 4): Promise<{ real: Throughput; bare: Throughput; ratio: number }> {
+export async function benchRestRead(rounds = 3, seconds = 4): Promise<{ real: Throughput; bare: Throughput; ratio: number; mcp: Throughput; mcpRatio: number }> {
   const drawbridge = await startTarget(['drawbridge']);
   let bareTarget: Awaited<ReturnType<typeof startTarget>> | undefined;
   try {
@@ -47,17 +47,27 @@ export async function benchRestRead(rounds = 3, seconds = 4): Promise<{ real: Th
     bareTarget = await startTarget(['bare', file]);
     const real: Throughput[] = [];
     const bare: Throughput[] = [];
+    const mcp: Throughput[] = [];
+    // The MCP case: the same read as a stateless tools/call (no initialize needed per request).
+    const mcpHeaders = { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
+    const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_diagram', arguments: { id: documentId } } });
     for (let round = 0; round < rounds; round++) {
       real.push(await load(docUrl, headers, seconds));
       bare.push(await load(bareTarget.info.url!, {}, seconds));
+      mcp.push(await load(`${url}/mcp`, mcpHeaders, seconds, 'POST', mcpBody));
     }
     const pick = (runs: Throughput[]): Throughput => ({
       requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
       p99Ms: median(runs.map((r) => r.p99Ms)),
       non2xx: runs.reduce((sum, r) => sum + r.non2xx, 0),
     });
-    const ratios = real.map((r, i) => r.requestsPerSecond / bare[i]!.requestsPerSecond);
-    return { real: pick(real), bare: pick(bare), ratio: median(ratios) };
+    return {
+      real: pick(real),
+      bare: pick(bare),
+      ratio: median(real.map((r, i) => r.requestsPerSecond / bare[i]!.requestsPerSecond)),
+      mcp: pick(mcp),
+      mcpRatio: median(mcp.map((m, i) => m.requestsPerSecond / real[i]!.requestsPerSecond)),
+    };
   } finally {
     drawbridge.child.kill();
     bareTarget?.child.kill();

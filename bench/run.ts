@@ -8,3 +8,6 @@ console.log('REST GET /api-v1/documents/:id (50 elements, SQLite) vs bare Fastif
 console.log(`  drawbridge: ${fmt(rest.real.requestsPerSecond)} req/s (p99 ${rest.real.p99Ms} ms, non-2xx ${rest.real.non2xx})`);
 console.log(`  bare:       ${fmt(rest.bare.requestsPerSecond)} req/s (p99 ${rest.bare.p99Ms} ms)`);
 console.log(`  ratio:      ${rest.ratio.toFixed(2)} (goal ≥ 0.70) ${rest.ratio >= 0.7 ? 'OK' : 'BELOW GOAL'}`);
+console.log('MCP tools/call get_diagram vs REST GET /api-v1/documents/:id, same document');
+console.log(`  mcp:        ${fmt(rest.mcp.requestsPerSecond)} req/s (p99 ${rest.mcp.p99Ms} ms, non-2xx ${rest.mcp.non2xx})`);
+console.log(`  ratio:      ${rest.mcpRatio.toFixed(2)} of REST (goal ≥ 0.50) ${rest.mcpRatio >= 0.5 ? 'OK' : 'BELOW GOAL'}`);

@@ -1,4 +1,4 @@
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/index.js';
@@ -28,16 +28,21 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
       return reply.code(400).send(jsonRpcError(-32600, 'Invalid Request: expected a JSON-RPC 2.0 message (jsonrpc, method, id)'));
     }
     const server = createMcpServer(services, request.principal, request.log);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    // The SDK writes to the raw response; carry over the headers already set (request id, rate limit).
-    reply.hijack();
-    for (const [header, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(header, value);
-    reply.raw.on('close', () => {
-      void transport.close();
-      void server.close();
-    });
-    await server.connect(transport);
-    await transport.handleRequest(request.raw, reply.raw, message);
+    // The web-standard transport answers with a Response that Fastify sends like any other reply, keeping the
+    // headers set earlier (request id, rate limit). The SDK's Node wrapper waits a timer tick per response.
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    try {
+      await server.connect(transport);
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers.set(name, value);
+      const response = await transport.handleRequest(new Request(`http://mcp.local${request.url}`, { method: 'POST', headers }), { parsedBody: message });
+      reply.code(response.status);
+      response.headers.forEach((value, name) => void reply.header(name, value));
+      return reply.send(await response.text());
+    } finally {
+      await transport.close();
+      await server.close();
+    }
   });
 
   // Stateless: no server-initiated stream to GET and no session to DELETE.
