@@ -35,6 +35,19 @@ const DRAWING_FLOW =
  */
 const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
+/** Tool inputs, from the shared schemas, built once: registering a raw shape would rebuild it for every request. */
+const inputs = {
+  listDiagrams: z.object({ workspaceId: workspaceId.optional(), folderId: folderId.optional(), ...pageQuery }),
+  documentId: z.object({ id: documentId }),
+  createDiagram: createDocumentBody,
+  updateDiagram: z.object({
+    id: documentId,
+    name: name.optional(),
+    elements: updateDocumentBody.shape.elements,
+    expectedVersion: z.number().int().positive().optional().describe('The version you read; the update fails if it is no longer current'),
+  }),
+};
+
 /**
  * One MCP server per request (stateless): the principal is fixed for the server's short life, so every tool
  * calls the service layer as that token, which checks scope, workspace pin and role itself.
@@ -68,7 +81,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       description:
         'Lists diagram summaries (id, name, version, timestamps; no elements) of one workspace or one folder, oldest first. ' +
         'Give exactly one of workspaceId or folderId. Paginated: pass the returned nextCursor as cursor for the next page (null means last page). Needs scope diagrams:read.',
-      inputSchema: { workspaceId: workspaceId.optional(), folderId: folderId.optional(), ...pageQuery },
+      inputSchema: inputs.listDiagrams,
       annotations: { readOnlyHint: true },
     },
     (args) =>
@@ -80,7 +93,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     {
       title: 'Get a diagram',
       description: 'Returns a diagram with all its elements and its version (pass the version to update_diagram as expectedVersion to avoid overwriting someone else\'s change). Needs scope diagrams:read.',
-      inputSchema: { id: documentId },
+      inputSchema: inputs.documentId,
       annotations: { readOnlyHint: true },
     },
     (args) => tool(async () => documentObject(await diagrams.getDocument(principal, args.id))),
@@ -96,7 +109,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         'Minimal element: {"type":"rectangle","x":0,"y":0,"width":160,"height":80,"text":"API"}; missing fields get defaults. ' +
         DRAWING_FLOW +
         ' Needs scope diagrams:write and an editor role.',
-      inputSchema: createDocumentBody.shape,
+      inputSchema: inputs.createDiagram,
       annotations: { readOnlyHint: false, destructiveHint: false },
     },
     (args) =>
@@ -114,12 +127,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         'Changes the name and/or replaces all elements of a diagram (send the whole scene: get_diagram, edit, send back). ' +
         'Arrows bound to a shape you move are re-attached to it by the server. With expectedVersion, the update fails with ' +
         'version_mismatch if the diagram changed since you read it: read it again and reapply. Needs scope diagrams:write.',
-      inputSchema: {
-        id: documentId,
-        name: name.optional(),
-        elements: updateDocumentBody.shape.elements,
-        expectedVersion: z.number().int().positive().optional().describe('The version you read; the update fails if it is no longer current'),
-      },
+      inputSchema: inputs.updateDiagram,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
     },
     (args) =>
@@ -134,7 +142,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     {
       title: 'Delete a diagram',
       description: 'Deletes a diagram for good. Needs scope diagrams:write and an editor role.',
-      inputSchema: { id: documentId },
+      inputSchema: inputs.documentId,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
     (args) =>
