@@ -1,0 +1,192 @@
+import { AppError } from '../errors.js';
+import { iconRefOf, resolveIconRef, type IconRefInput } from './catalog.js';
+import { guessIcon } from './guess.js';
+import {
+  ICON_NODE_BOUNDS,
+  ICON_SIZE,
+  ICON_SUGGESTIONS,
+  ICON_VENDORS,
+  ICONLESS_TYPES,
+  isIconVendor,
+  type IconVendor,
+} from './limits.js';
+import { suggestIcons } from './search.js';
+import type { IconItem, IconRef } from './types.js';
+
+/**
+ * Stamping icons onto diagram elements, on create and update.
+ *
+ * How a stamped icon is represented (the renderer's contract):
+ * - `iconRef: "library/Label"` — the author's explicit choice, rewritten to its canonical string (an object
+ *   `{ library, label }` or a differently-cased label is normalised). It always wins over a guess.
+ * - `icon: { ref, x, y, width, height, auto? }` — the resolved icon box in absolute scene coordinates, centred
+ *   horizontally at the top of the element, square, min(48, 45% of the height, 80% of the width) on a side.
+ *   `auto: true` marks a best guess from the label; a guess writes no `iconRef`, so editing the label re-guesses.
+ * - `labelPlacement: "below-icon"` — the element's text is laid out in the part of the box below the icon.
+ * `icon` and `labelPlacement` are derived: every stamp recomputes them from `iconRef`, text, position and size, so a
+ * moved or resized element gets a fresh box and stamping a stamped scene changes nothing. Elements that get no icon
+ * lose both fields; all other fields are left as they are (the very same object is returned when nothing changes).
+ */
+
+export interface StampedIcon {
+  ref: IconRef;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  /** Present (true) when the icon is a guess from the label rather than the element's iconRef. */
+  auto?: true;
+}
+
+export const LABEL_BELOW_ICON = 'below-icon';
+
+/** The fields stamping reads; the scene schema's elements carry many more, which pass through untouched. */
+export interface StampableElement {
+  id: string;
+  type: string;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  text?: string;
+  iconRef?: IconRefInput;
+  icon?: StampedIcon;
+  labelPlacement?: typeof LABEL_BELOW_ICON;
+}
+
+export interface StampOptions {
+  /** Scene-level vendor hint: that vendor's icon set is preferred for guesses. */
+  vendor?: IconVendor;
+  /** false: no best-guess icons (explicit iconRefs are still stamped). Default true. */
+  autoIcons?: boolean;
+}
+
+export interface StampResult<T> {
+  elements: T[];
+  warnings: string[];
+}
+
+const round = (value: number): number => Math.round(value * 100) / 100;
+
+/** Icons only on node-sized boxes: 60–420 × 40–260. */
+export function isNodeSized(element: Pick<StampableElement, 'width' | 'height'>): boolean {
+  const { width, height } = element;
+  return (
+    width >= ICON_NODE_BOUNDS.minWidth &&
+    width <= ICON_NODE_BOUNDS.maxWidth &&
+    height >= ICON_NODE_BOUNDS.minHeight &&
+    height <= ICON_NODE_BOUNDS.maxHeight
+  );
+}
+
+/** The icon box for an element: square, centred at the top. */
+export function iconBox(element: Pick<StampableElement, 'x' | 'y' | 'width' | 'height'>): Omit<StampedIcon, 'ref' | 'auto'> {
+  const size = Math.min(ICON_SIZE.max, element.height * ICON_SIZE.heightShare, element.width * ICON_SIZE.widthShare);
+  const gap = Math.min(ICON_SIZE.maxTopGap, Math.max(ICON_SIZE.minTopGap, element.height * ICON_SIZE.topGapShare));
+  return {
+    x: round(element.x + (element.width - size) / 2),
+    y: round(element.y + gap),
+    width: round(size),
+    height: round(size),
+  };
+}
+
+const describe = (index: number, element: StampableElement): string => `elements[${index}] (id "${element.id}")`;
+
+function refText(ref: unknown): string | undefined {
+  if (typeof ref === 'string') return ref;
+  if (typeof ref === 'object' && ref !== null) {
+    const { library, label } = ref as Record<string, unknown>;
+    if (typeof library === 'string' && typeof label === 'string') return iconRefOf(library, label);
+  }
+  return undefined;
+}
+
+/** Closest catalog refs to an unknown one, those of the library it named first. */
+function closestRefs(ref: string): IconRef[] {
+  const slash = ref.indexOf('/');
+  const library = slash > 0 ? ref.slice(0, slash) : undefined;
+  const label = slash > 0 ? ref.slice(slash + 1) : ref;
+  const vendor = isIconVendor(library) ? library : undefined;
+  const results = suggestIcons(label, vendor, 20);
+  const sameLibrary = results.filter((result) => result.library === library);
+  const others = results.filter((result) => result.library !== library);
+  return [...sameLibrary, ...others].slice(0, ICON_SUGGESTIONS).map((result) => result.ref);
+}
+
+interface Decision {
+  iconRef?: IconRef;
+  icon?: StampedIcon;
+}
+
+function decide(element: StampableElement, index: number, options: StampOptions, warnings: string[]): Decision {
+  const eligibleType = !ICONLESS_TYPES.has(element.type);
+  const nodeSized = eligibleType && isNodeSized(element);
+  let explicit: IconItem | undefined;
+  if (element.iconRef !== undefined && element.iconRef !== null) {
+    const text = refText(element.iconRef);
+    explicit = text === undefined ? undefined : resolveIconRef(text);
+    if (text === undefined) {
+      warnings.push(`${describe(index, element)}: iconRef must be a "library/Label" string or { library, label }; ignored`);
+    } else if (!explicit) {
+      const closest = closestRefs(text);
+      warnings.push(
+        `${describe(index, element)}: unknown iconRef ${JSON.stringify(text)}; ` +
+          (closest.length > 0 ? `closest: ${closest.join(', ')}` : 'no similar icon'),
+      );
+    } else if (!eligibleType) {
+      warnings.push(`${describe(index, element)}: a ${element.type} element never carries an icon; iconRef dropped`);
+      return {};
+    } else if (!nodeSized) {
+      // Kept, so the icon appears once the box is resized to node size.
+      warnings.push(
+        `${describe(index, element)}: iconRef kept but not drawn: icons are stamped only on node-sized boxes ` +
+          `(width ${ICON_NODE_BOUNDS.minWidth}–${ICON_NODE_BOUNDS.maxWidth}, height ${ICON_NODE_BOUNDS.minHeight}–${ICON_NODE_BOUNDS.maxHeight}), ` +
+          `got ${element.width}×${element.height}`,
+      );
+      return { iconRef: explicit.ref };
+    }
+  }
+  if (explicit) return { iconRef: explicit.ref, icon: { ref: explicit.ref, ...iconBox(element) } };
+  if (options.autoIcons === false || !nodeSized || typeof element.text !== 'string') return {};
+  const guess = guessIcon(element.text, options.vendor);
+  return guess ? { icon: { ref: guess.ref, ...iconBox(element), auto: true } } : {};
+}
+
+const sameIcon = (a: StampedIcon | undefined, b: StampedIcon | undefined): boolean =>
+  a === b ||
+  (a !== undefined &&
+    b !== undefined &&
+    a.ref === b.ref &&
+    a.x === b.x &&
+    a.y === b.y &&
+    a.width === b.width &&
+    a.height === b.height &&
+    a.auto === b.auto);
+
+function apply<T extends StampableElement>(element: T, decision: Decision): T {
+  const placement = decision.icon ? LABEL_BELOW_ICON : undefined;
+  if (element.iconRef === decision.iconRef && sameIcon(element.icon, decision.icon) && element.labelPlacement === placement) {
+    return element;
+  }
+  const { iconRef: _iconRef, icon: _icon, labelPlacement: _labelPlacement, ...rest } = element;
+  return {
+    ...rest,
+    ...(decision.iconRef !== undefined ? { iconRef: decision.iconRef } : {}),
+    ...(decision.icon ? { icon: decision.icon, labelPlacement: LABEL_BELOW_ICON } : {}),
+  } as T;
+}
+
+/**
+ * Places icons on a scene's elements: explicit iconRefs first (unknown ones become warnings with the closest
+ * matches, and the element keeps no iconRef), then a best guess for every other labelled node when confident.
+ * Pure: returns new element objects only where something changed.
+ */
+export function stampIcons<T extends StampableElement>(elements: readonly T[], options: StampOptions = {}): StampResult<T> {
+  if (options.vendor !== undefined && !isIconVendor(options.vendor)) {
+    throw new AppError('validation_failed', `vendor must be one of ${ICON_VENDORS.join(', ')}, got ${JSON.stringify(options.vendor)}`);
+  }
+  const warnings: string[] = [];
+  const stamped = elements.map((element, index) => apply(element, decide(element, index, options, warnings)));
+  return { elements: stamped, warnings };
+}
