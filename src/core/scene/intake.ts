@@ -1,12 +1,11 @@
 import { AppError } from '../errors.js';
 import { LIMITS } from '../limits.js';
+import type { VENDORS } from './constants.js';
+import { detectExcalidraw, fromExcalidraw } from './from-excalidraw.js';
+import type { Element } from './schema.js';
+import { validateElements } from './validate.js';
 
-/** A stored element. The full native schema (scene-model issue) narrows this; storage only needs id and type. */
-export interface Element {
-  id: string;
-  type: string;
-  [field: string]: unknown;
-}
+export type { Element } from './schema.js';
 
 export type SceneFormat = 'native' | 'excalidraw';
 
@@ -17,27 +16,37 @@ export interface SceneIntake {
 }
 
 export interface IntakeOptions {
-  /** The document's current elements, when this is an update (bound arrows follow moved shapes). */
+  /** The document's current elements on update: an arrow resent without focus points keeps the ones it had. */
   previous?: readonly Element[];
+  /**
+   * Icon stamping hints. The intake only validates `iconRef`; stamping (src/core/icons/) runs after it, wired by the
+   * service, and reads these.
+   */
+  vendor?: (typeof VENDORS)[number];
+  autoIcons?: boolean;
 }
 
 /**
- * The single gate every incoming scene passes through (REST and MCP, create and update).
- * Foundation version: an array of objects, each with a string id and type.
+ * The single gate every incoming scene passes through (REST and MCP, create and update). `raw` is a native elements
+ * array, a bare Excalidraw elements array, or an Excalidraw file/clipboard object; the format is detected per call.
+ * Every bound arrow end is recomputed from the shapes of this scene, so arrows follow moved or resized shapes.
  */
-export function intakeScene(raw: unknown, _options: IntakeOptions = {}): SceneIntake {
-  if (!Array.isArray(raw)) throw new AppError('validation_failed', 'elements must be an array');
-  if (raw.length > LIMITS.elementsPerDocument) {
-    throw new AppError('validation_failed', `elements: at most ${LIMITS.elementsPerDocument} elements per document, got ${raw.length}`);
+export function intakeScene(raw: unknown, options: IntakeOptions = {}): SceneIntake {
+  const excalidraw = detectExcalidraw(raw);
+  if (excalidraw === undefined && !Array.isArray(raw)) {
+    throw new AppError('validation_failed', 'elements must be an array of elements, or an Excalidraw scene (type "excalidraw")');
   }
-  const elements = raw.map((item, index): Element => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
-      throw new AppError('validation_failed', `elements[${index}]: expected an object`);
-    }
-    const { id, type } = item as Record<string, unknown>;
-    if (typeof id !== 'string' || id === '') throw new AppError('validation_failed', `elements[${index}]: id must be a non-empty string`);
-    if (typeof type !== 'string' || type === '') throw new AppError('validation_failed', `elements[${index}] (id "${id}"): type must be a non-empty string`);
-    return item as Element;
-  });
-  return { elements, warnings: [], format: 'native' };
+  const converted = excalidraw ? fromExcalidraw(excalidraw) : { elements: raw as unknown[], warnings: [] };
+  if (converted.elements.length > LIMITS.elementsPerDocument) {
+    throw new AppError(
+      'validation_failed',
+      `elements: at most ${LIMITS.elementsPerDocument} elements per document, got ${converted.elements.length}`,
+    );
+  }
+  const scene = validateElements(converted.elements, options.previous);
+  return {
+    elements: scene.elements,
+    warnings: [...converted.warnings, ...scene.warnings],
+    format: excalidraw ? 'excalidraw' : 'native',
+  };
 }

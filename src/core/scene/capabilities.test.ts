@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { LIMITS } from '../limits.js';
+import { CAPABILITY_EXAMPLES, buildCapabilities } from './capabilities.js';
+import { ARROWHEADS, ELEMENT_TYPES, FILL_STYLES, ICON_BOX, IMAGE_DATA_URL_MAX_CHARS } from './constants.js';
+import { intakeScene } from './intake.js';
+
+type JsonSchema = { properties: Record<string, { enum?: string[]; default?: unknown; minimum?: number; maximum?: number }>; required?: string[] };
+
+describe('buildCapabilities', () => {
+  const guide = buildCapabilities();
+  const schemaOf = (type: string) => guide.elementTypes.find((g) => (g.types as readonly string[]).includes(type))!.schema as unknown as JsonSchema;
+
+  it('lists every element type exactly once', () => {
+    expect(guide.elementTypes.flatMap((g) => g.types).sort()).toEqual([...ELEMENT_TYPES].sort());
+  });
+
+  it('takes fields, allowed values, defaults and bounds from the schema itself', () => {
+    const rectangle = schemaOf('rectangle');
+    expect(rectangle.properties.fillStyle).toMatchObject({ enum: [...FILL_STYLES], default: 'solid' });
+    expect(rectangle.properties.strokeWidth).toMatchObject({ minimum: 1, maximum: 8, default: 2 });
+    expect(rectangle.required).toEqual(expect.arrayContaining(['type', 'x', 'y', 'width', 'height']));
+    expect(rectangle.required).not.toContain('id');
+    const arrow = schemaOf('arrow');
+    expect(arrow.properties.endArrowhead).toMatchObject({ enum: [...ARROWHEADS], default: 'arrow' });
+    expect(arrow.required).toEqual(['type']);
+    expect(schemaOf('line').properties).not.toHaveProperty('endArrowhead');
+  });
+
+  it('states the arrow rules, the icon flow and the limits', () => {
+    expect(guide.arrowRules[0]).toMatch(/2 points = straight, 3 = elbow \(one bend\), 4\+ = routed polyline/);
+    expect(guide.arrowRules.join(' ')).toMatch(/\(x1,y1\),\(x2,y1\),\(x2,y2\)/);
+    expect(guide.icons.iconRef).toMatch(/"aws\/Amazon S3"/);
+    expect(guide.icons.stampedOn).toBe('Icons are stamped only on node-sized boxes: 60–420 wide × 40–260 high.');
+    expect(guide.icons.autoIcons).toMatch(/autoIcons:false/);
+    expect(guide.icons.vendor).toMatch(/kubernetes \| aws \| azure \| gcp/);
+    expect(guide.limits).toMatchObject({ ...LIMITS, imageDataUrlMaxChars: IMAGE_DATA_URL_MAX_CHARS, iconBox: ICON_BOX });
+  });
+
+  it('serialises to JSON', () => {
+    expect(JSON.parse(JSON.stringify(guide))).toEqual(guide);
+  });
+
+  it.each(CAPABILITY_EXAMPLES.map((e) => [e.title, e.elements] as const))('example "%s" passes validation without warnings', (_, elements) => {
+    const result = intakeScene(elements);
+    expect(result.warnings).toEqual([]);
+    expect(result.elements).toHaveLength(elements.length);
+    const arrows = result.elements.filter((e) => e.type === 'arrow');
+    expect(arrows.length).toBeGreaterThan(0);
+    for (const a of arrows) expect(a).toMatchObject({ startBinding: expect.any(Object), endBinding: expect.any(Object) });
+  });
+});

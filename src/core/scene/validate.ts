@@ -1,0 +1,238 @@
+import type { z } from 'zod';
+import { AppError } from '../errors.js';
+import { boundEnd, boundsOf, focusFromEnd, focusPoint, type Box, type Focus } from './binding-geometry.js';
+import { ELEMENT_TYPES, type ElementType } from './constants.js';
+import { ELEMENT_SCHEMAS, type ArrowElement, type Binding, type Element, type Point } from './schema.js';
+
+/** At most this many problems are listed in an error's details; the message names the first. */
+const MAX_REPORTED_ERRORS = 100;
+
+export interface ValidatedScene {
+  elements: Element[];
+  warnings: string[];
+}
+
+type Parsed = z.output<(typeof ELEMENT_SCHEMAS)[ElementType]>;
+type Draft = Parsed & { id: string; index: number };
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const label = (index: number, id: unknown) => `elements[${index}]${typeof id === 'string' ? ` (id "${id}")` : ''}`;
+const pathOf = (path: readonly PropertyKey[]) =>
+  path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`)).join('');
+
+/**
+ * Validates native elements and completes them: defaults, ids, seeds, sizes of text, the arrow/line rules and the
+ * bound ends. Throws one `validation_failed` AppError listing every problem (details.errors); dropped unknown fields
+ * come back as warnings.
+ */
+export function validateElements(raw: readonly unknown[], previous: readonly Element[] = []): ValidatedScene {
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  const drafts: Array<Parsed & { index: number }> = [];
+
+  raw.forEach((item, index) => {
+    if (!isRecord(item)) return void errors.push(`elements[${index}]: must be an object`);
+    const where = label(index, item.id);
+    if (typeof item.type !== 'string' || !(ELEMENT_TYPES as readonly string[]).includes(item.type)) {
+      const got = item.type === undefined ? 'is required' : `"${String(item.type)}" is not a type`;
+      return void errors.push(`${where}: type ${got}; expected one of: ${ELEMENT_TYPES.join(', ')}`);
+    }
+    const schema = ELEMENT_SCHEMAS[item.type as ElementType];
+    const result = schema.safeParse(item);
+    if (!result.success) {
+      for (const issue of result.error.issues) errors.push(`${where}: ${pathOf(issue.path)} ${issue.message}`);
+      return;
+    }
+    const known = schema.shape as Record<string, unknown>;
+    for (const key of Object.keys(item)) if (!(key in known)) warnings.push(`${where}: unknown field "${key}" dropped`);
+    drafts.push({ ...result.data, index });
+  });
+  fail(errors);
+
+  const elements = assignIds(drafts, errors);
+  fail(errors);
+  const complete = elements.map((draft) => complete1(draft, errors));
+  fail(errors);
+  bindArrows(complete, previous, errors);
+  fail(errors);
+  return { elements: complete.map(({ index: _index, ...element }) => element as Element), warnings };
+}
+
+function fail(errors: string[]): void {
+  if (errors.length === 0) return;
+  const more = errors.length > 1 ? ` (and ${errors.length - 1} more)` : '';
+  throw new AppError('validation_failed', `${errors[0]}${more}`, { errors: errors.slice(0, MAX_REPORTED_ERRORS) });
+}
+
+/** Ids are kept when given and must be unique; missing ones become "<type>-<n>", stable for the same input. */
+function assignIds(drafts: Array<Parsed & { index: number }>, errors: string[]): Draft[] {
+  const owner = new Map<string, number>();
+  for (const d of drafts) {
+    if (d.id === undefined) continue;
+    const first = owner.get(d.id);
+    if (first === undefined) owner.set(d.id, d.index);
+    else errors.push(`${label(d.index, d.id)}: id "${d.id}" is already used by elements[${first}]`);
+  }
+  const counters = new Map<string, number>();
+  return drafts.map((d) => {
+    if (d.id !== undefined) return d as Draft;
+    let n = counters.get(d.type) ?? 0;
+    let id: string;
+    do id = `${d.type}-${++n}`;
+    while (owner.has(id));
+    counters.set(d.type, n);
+    owner.set(id, d.index);
+    return { ...d, id };
+  });
+}
+
+/** A stable rough.js seed from the id (FNV-1a), so renders do not change between requests. */
+export function seedFromId(id: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) hash = Math.imul(hash ^ id.charCodeAt(i), 0x01000193);
+  return (hash >>> 0) % 2 ** 31;
+}
+
+/** Approximate text box; fonts are measured by the renderer, this only gives a sensible default size. */
+export function estimateTextSize(text: string, fontSize: number, fontFamily: string): { width: number; height: number } {
+  const lines = text.split('\n');
+  const longest = Math.max(...lines.map((l) => [...l].length));
+  return { width: Math.ceil(longest * fontSize * (fontFamily === 'code' ? 0.6 : 0.55)), height: Math.ceil(lines.length * fontSize * 1.25) };
+}
+
+function complete1(d: Draft, errors: string[]): Draft {
+  const where = `${label(d.index, d.id)}:`;
+  const out: Record<string, unknown> = { ...d, seed: d.seed ?? seedFromId(d.id) };
+  if (out.text !== undefined) {
+    out.fontSize ??= 20;
+    out.fontFamily ??= 'hand';
+    out.textAlign ??= 'center';
+  }
+  switch (d.type) {
+    case 'text':
+    case 'math':
+    case 'code': {
+      const estimate = estimateTextSize(d.text, d.fontSize ?? 20, d.fontFamily ?? 'hand');
+      out.width = d.width ?? estimate.width;
+      out.height = d.height ?? estimate.height;
+      break;
+    }
+    case 'arrow':
+      if (d.points === undefined && (d.startBinding === undefined || d.endBinding === undefined)) {
+        errors.push(`${where} points is required (at least 2 {x, y} points) unless both startBinding and endBinding are given`);
+        break;
+      }
+      if (d.points !== undefined) applyArrowRules(d, out, where, errors);
+      break;
+    case 'line': {
+      const shape = d.lineShape ?? (d.points.length === 2 ? 'straight' : 'multipoint');
+      if (shape === 'straight' && d.points.length !== 2) {
+        errors.push(`${where} points: a straight line has exactly 2 points, got ${d.points.length} (use lineShape "multipoint")`);
+      }
+      Object.assign(out, { lineShape: shape }, boundsOf(d.points));
+      break;
+    }
+    case 'freedraw':
+    case 'highlight':
+      Object.assign(out, boundsOf(d.points));
+      break;
+  }
+  return out as Draft;
+}
+
+/** 2 points = straight, 3 = elbow (one bend), 4+ = routed polyline; curves join two points through control points. */
+function applyArrowRules(d: Extract<Draft, { type: 'arrow' }>, out: Record<string, unknown>, where: string, errors: string[]): void {
+  let points = d.points!;
+  const n = points.length;
+  const shape = d.arrowShape ?? (n === 2 ? 'straight' : n === 3 ? 'elbow' : 'multipoint');
+  const twoPoint = shape === 'straight' || shape === 'curved' || shape === 's-curve';
+  if (twoPoint && n !== 2) {
+    errors.push(`${where} points: a ${shape} arrow has exactly 2 points, got ${n} (3 = elbow, 4+ = multipoint)`);
+  } else if (shape === 'elbow' && n > 3) {
+    errors.push(`${where} points: an elbow arrow has 2 or 3 points (one bend), got ${n} (use arrowShape "multipoint")`);
+  } else if (shape === 'elbow' && n === 2) {
+    // A right-angle connection (x1,y1)→(x2,y2) is (x1,y1),(x2,y1),(x2,y2).
+    const [a, b] = points as [Point, Point];
+    points = [a, { x: b.x, y: a.y }, b];
+  }
+  Object.assign(out, { arrowShape: shape, points }, boundsOf(points));
+}
+
+const LINEAR = new Set(['arrow', 'line', 'freedraw', 'highlight']);
+
+/** Checks binding targets, fills missing focus points and moves every bound end onto its shape. */
+function bindArrows(elements: Draft[], previous: readonly Element[], errors: string[]): void {
+  const byId = new Map(elements.map((e) => [e.id, e]));
+  const before = new Map(previous.filter((e): e is ArrowElement => e.type === 'arrow').map((e) => [e.id, e]));
+  for (const draft of elements) {
+    if (draft.type !== 'arrow') continue;
+    const arrow = draft as Draft & ArrowElement;
+    const targets: Array<Box | undefined> = [];
+    for (const end of ['startBinding', 'endBinding'] as const) {
+      const b = arrow[end];
+      if (b === undefined) {
+        targets.push(undefined);
+        continue;
+      }
+      const target = byId.get(b.elementId);
+      if (target === undefined) {
+        errors.push(`${label(arrow.index, arrow.id)}: ${end}.elementId "${b.elementId}" is not an element of this scene`);
+      } else if (LINEAR.has(target.type)) {
+        errors.push(`${label(arrow.index, arrow.id)}: ${end}.elementId "${b.elementId}" is a ${target.type}; arrows bind to shapes, text, images, frames and embeds`);
+      }
+      targets.push(target as Box | undefined);
+    }
+    const [start, end] = targets;
+    if ((arrow.startBinding && !start) || (arrow.endBinding && !end)) continue;
+    routeBoundArrow(arrow, start, end, before.get(arrow.id));
+  }
+}
+
+function resolveFocus(b: Binding, box: Box, endPoint: Point | undefined, from: Point | undefined, old?: Binding): Focus {
+  if (b.focus) return b.focus;
+  if (old?.elementId === b.elementId && old.focus) return old.focus;
+  if (endPoint && from) return focusFromEnd(box, endPoint, from);
+  return { x: 0.5, y: 0.5 };
+}
+
+/** A bound end follows its shape: recomputed from the shape's current box on every intake. */
+function routeBoundArrow(arrow: Draft & ArrowElement, start: Box | undefined, end: Box | undefined, old?: ArrowElement): void {
+  if (!start && !end) return;
+  const given = arrow.points as Point[] | undefined;
+  const first = given?.[0];
+  const last = given?.[given.length - 1];
+  const startFocus = start && resolveFocus(arrow.startBinding!, start, first, given?.[1], old?.startBinding);
+  const endFocus = end && resolveFocus(arrow.endBinding!, end, last, given?.[given.length - 2], old?.endBinding);
+  if (startFocus) arrow.startBinding = { elementId: arrow.startBinding!.elementId, focus: startFocus };
+  if (endFocus) arrow.endBinding = { elementId: arrow.endBinding!.elementId, focus: endFocus };
+
+  const aimStart = start ? focusPoint(start, startFocus!) : first!;
+  const aimEnd = end ? focusPoint(end, endFocus!) : last!;
+  let points: Point[] = given ? given.map((p) => ({ ...p })) : [aimStart, aimEnd];
+  if (!given) arrow.arrowShape = 'straight';
+  const n = points.length;
+
+  if (arrow.arrowShape === 'elbow' && n === 3) {
+    // Keep the bend square: it stays on the side it was on (horizontal first or vertical first).
+    points[1] = elbowLeavesHorizontally(startFocus, endFocus, aimStart, aimEnd) ? { x: aimEnd.x, y: aimStart.y } : { x: aimStart.x, y: aimEnd.y };
+  }
+  // What each end aims from: its neighbouring point, a curve's control point, or the other end of a straight arrow.
+  const startFrom = arrow.controlPoint ?? (n === 2 ? aimEnd : points[1]!);
+  const endFrom = (arrow.arrowShape === 's-curve' ? arrow.controlPoint2 : arrow.controlPoint) ?? (n === 2 ? aimStart : points[n - 2]!);
+  if (start) points[0] = boundEnd(start, startFocus!, startFrom);
+  if (end) points[n - 1] = boundEnd(end, endFocus!, endFrom);
+  Object.assign(arrow, { points }, boundsOf(points));
+}
+
+/**
+ * Which way an elbow leaves its start, from the bindings alone (so a stored arrow comes back unchanged): an end on a
+ * left/right side runs horizontally, one on the top/bottom vertically; otherwise the larger gap between the ends wins.
+ */
+function elbowLeavesHorizontally(start: Focus | undefined, end: Focus | undefined, from: Point, to: Point): boolean {
+  const side = (f: Focus | undefined) => (f === undefined ? undefined : f.x === 0 || f.x === 1 ? 'side' : f.y === 0 || f.y === 1 ? 'top' : undefined);
+  const first = side(start);
+  if (first) return first === 'side';
+  const last = side(end);
+  if (last) return last === 'top';
+  return Math.abs(to.x - from.x) >= Math.abs(to.y - from.y);
+}
