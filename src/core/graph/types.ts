@@ -106,11 +106,22 @@ export interface GraphIR {
   /** Things the parser skipped or approximated, said to the user. */
   warnings: string[];
   /** Sequence diagrams only: ordered messages, notes and fragments (the parser defines the shape with the layout). */
-  sequence?: unknown;
+  sequence?: import('../layout/sequence.js').SequenceDiagram;
 }
 
 export const NOTATIONS = ['compose', 'kubernetes', 'dot', 'plantuml', 'terraform', 'helm', 'sql'] as const;
 export type Notation = (typeof NOTATIONS)[number];
+
+/** How each notation is named to people (default diagram names, messages). */
+export const NOTATION_TITLES: Record<Notation, string> = {
+  compose: 'docker-compose',
+  kubernetes: 'Kubernetes',
+  dot: 'Graphviz',
+  plantuml: 'PlantUML',
+  terraform: 'Terraform',
+  helm: 'Helm',
+  sql: 'SQL',
+};
 
 /** Each notation plugs into one registry with this shape (STYLE: converters plug in). */
 export interface NotationConverter {

@@ -2,6 +2,7 @@
 export { getIcon, listLibraries, resolveIconRef, type IconDocument, type IconLibrarySummary, type IconRefInput } from './catalog.js';
 export { ICON_NODE_BOUNDS, ICON_VENDORS, ICONLESS_TYPES, isIconVendor, type IconVendor } from './limits.js';
 export { sanitizeSvg } from './sanitize.js';
+export { guessIcon } from './guess.js';
 export { searchIcons, type IconSearchOptions, type IconSearchResult } from './search.js';
 export {
   iconBox,

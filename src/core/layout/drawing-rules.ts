@@ -1,0 +1,107 @@
+/**
+ * The drawing rules of the interface spec, defined once: box bounds, spacing, fonts and colour by role.
+ * Layout sizes boxes with them, scene building paints with them, and the quality checker asserts them.
+ */
+import type { NodeKind } from '../graph/types.js';
+import { ICON_NODE_BOUNDS } from '../icons/limits.js';
+
+/** "node-sized boxes (60–420 × 40–260)"; icons are only stamped on boxes inside these bounds. */
+export const NODE_BOX = ICON_NODE_BOUNDS;
+
+/** "containers wider than 420 px": a container is never mistaken for a node-sized box. */
+export const CONTAINER_MIN_WIDTH = 440;
+
+/** Boxes with an icon are at least this tall, so the stamped icon (45% of the height) is big enough to read. */
+export const ICON_NODE_MIN_HEIGHT = 80;
+
+export const FONT = {
+  /** The native schema's families are `normal` (sans), `hand` and `code`; generated diagrams use the sans. */
+  family: 'normal',
+  label: 16,
+  row: 14,
+  containerTitle: 16,
+  edgeLabel: 14,
+} as const;
+
+export const SPACING = {
+  /** Inner padding of a node box around its text. */
+  nodePaddingX: 16,
+  nodePaddingY: 10,
+  rowGap: 8,
+  /** Container padding; the top holds the standalone title text. */
+  containerPadding: 24,
+  containerTitleGap: 12,
+  nodeNode: 40,
+  betweenLayers: 70,
+  edgeNode: 20,
+  edgeEdge: 12,
+  edgeLabelPadding: 4,
+} as const;
+
+export interface RoleColor {
+  strokeColor: string;
+  fillColor: string;
+}
+
+/** Colour by role: one hue per family of kinds, so a reader sees data stores, compute and config at a glance. */
+const COMPUTE: RoleColor = { strokeColor: '#364fc7', fillColor: '#dbe4ff' };
+const DATA: RoleColor = { strokeColor: '#2b8a3e', fillColor: '#d3f9d8' };
+const MESSAGING: RoleColor = { strokeColor: '#d9480f', fillColor: '#ffe8cc' };
+const EDGE_NET: RoleColor = { strokeColor: '#5f3dc4', fillColor: '#e5dbff' };
+const CONFIG: RoleColor = { strokeColor: '#e67700', fillColor: '#fff3bf' };
+const PEOPLE: RoleColor = { strokeColor: '#495057', fillColor: '#f1f3f5' };
+const MODEL: RoleColor = { strokeColor: '#1864ab', fillColor: '#e7f5ff' };
+const FLOW: RoleColor = { strokeColor: '#0b7285', fillColor: '#e3fafc' };
+const NEUTRAL: RoleColor = { strokeColor: '#1e1e1e', fillColor: '#ffffff' };
+
+export const ROLE_COLORS: Record<NodeKind, RoleColor> = {
+  service: COMPUTE,
+  workload: COMPUTE,
+  component: COMPUTE,
+  database: DATA,
+  storage: DATA,
+  cache: { strokeColor: '#c92a2a', fillColor: '#ffe3e3' },
+  queue: MESSAGING,
+  network: EDGE_NET,
+  gateway: EDGE_NET,
+  config: CONFIG,
+  secret: CONFIG,
+  user: PEOPLE,
+  actor: PEOPLE,
+  external: PEOPLE,
+  entity: MODEL,
+  class: MODEL,
+  interface: MODEL,
+  enum: MODEL,
+  note: { strokeColor: '#f08c00', fillColor: '#fff9db' },
+  usecase: FLOW,
+  action: FLOW,
+  decision: { strokeColor: '#e8590c', fillColor: '#fff4e6' },
+  state: FLOW,
+  start: { strokeColor: '#1e1e1e', fillColor: '#343a40' },
+  end: { strokeColor: '#1e1e1e', fillColor: '#343a40' },
+  fork: { strokeColor: '#1e1e1e', fillColor: '#343a40' },
+  generic: NEUTRAL,
+};
+
+/** Containers get lighter the deeper they nest, so levels stay readable (two or three levels in practice). */
+export const CONTAINER_FILLS = ['#f8f9fa', '#f1f3f5', '#e9ecef'] as const;
+export const CONTAINER_STROKE = '#868e96';
+
+/** Native shape used for a kind when the notation names none. */
+export const DEFAULT_SHAPE: Partial<Record<NodeKind, string>> = {
+  database: 'cylinder',
+  storage: 'data-storage',
+  note: 'document',
+  config: 'document',
+  secret: 'document',
+  external: 'cloud',
+  gateway: 'hexagon',
+  user: 'ellipse',
+  actor: 'ellipse',
+  usecase: 'ellipse',
+  start: 'ellipse',
+  end: 'ellipse',
+  decision: 'diamond',
+  state: 'rectangle',
+};

@@ -1,0 +1,185 @@
+import { describe, expect, it } from 'vitest';
+import type { GraphIR } from '../graph/types.js';
+import { CONTAINER_MIN_WIDTH, FONT, NODE_BOX } from './drawing-rules.js';
+import { layoutGraph } from './elk.js';
+import { measureText } from './measure.js';
+import { heightWithIcon, sizeNode } from './node-size.js';
+
+const graph = (part: Partial<GraphIR>): GraphIR => ({ layout: 'layered', direction: 'DOWN', nodes: [], edges: [], groups: [], warnings: [], ...part });
+
+describe('measureText', () => {
+  it('errs wide of a sans font (Helvetica is ~0.55 em per lowercase letter)', () => {
+    expect(measureText('nnnnnnnnnn', 20, 'normal').width).toBeGreaterThanOrEqual(0.556 * 20 * 10);
+    expect(measureText('WWWW', 16, 'normal').width).toBeGreaterThan(measureText('iiii', 16, 'normal').width * 2);
+  });
+
+  it('measures the widest line and one line height per line', () => {
+    const size = measureText('short\na much longer line', 16, 'normal');
+    expect(size.width).toBe(measureText('a much longer line', 16, 'normal').width);
+    expect(size.height).toBe(Math.ceil(2 * 16 * 1.25));
+  });
+
+  it('gives every glyph the same advance in the code font and more room to the hand font', () => {
+    expect(measureText('iiii', 10, 'code').width).toBe(measureText('WWWW', 10, 'code').width);
+    expect(measureText('hello', 20, 'hand').width).toBeGreaterThan(measureText('hello', 20, 'normal').width);
+  });
+
+  it('gives CJK glyphs a full em', () => {
+    expect(measureText('数据库', 20, 'normal').width).toBeGreaterThanOrEqual(60);
+  });
+});
+
+describe('sizeNode', () => {
+  it('wraps a long label so the box stays within 420 px', () => {
+    const box = sizeNode({ id: 'a', kind: 'service', label: 'a rather long label '.repeat(10) });
+    expect(box.width).toBeLessThanOrEqual(NODE_BOX.maxWidth);
+    expect(box.label.split('\n').length).toBeGreaterThan(1);
+    for (const line of box.label.split('\n')) expect(measureText(line, FONT.label, FONT.family).width).toBeLessThanOrEqual(box.width);
+  });
+
+  it('keeps small labels at the minimum node size', () => {
+    const box = sizeNode({ id: 'a', kind: 'generic', label: 'a' });
+    expect([box.width, box.height]).toEqual([NODE_BOX.minWidth, NODE_BOX.minHeight]);
+  });
+
+  it('leaves room above the label for an icon when the node has an icon hint', () => {
+    const plain = sizeNode({ id: 'a', kind: 'database', label: 'orders' });
+    const withIcon = sizeNode({ id: 'a', kind: 'database', label: 'orders', iconHint: 'postgres' });
+    expect(withIcon.icon).toBe(true);
+    expect(withIcon.height).toBeGreaterThan(plain.height);
+    expect(withIcon.height).toBeGreaterThanOrEqual(heightWithIcon(measureText('orders', FONT.label, FONT.family).height));
+    expect(withIcon.height).toBeLessThanOrEqual(NODE_BOX.maxHeight);
+  });
+
+  it('makes a table with a header band and one row per column, without an icon', () => {
+    const box = sizeNode({ id: 't', kind: 'entity', label: 'users', rows: ['id int PK', 'email text'], iconHint: 'table' });
+    expect(box.rows).toEqual(['id int PK', 'email text']);
+    expect(box.headerHeight).toBeGreaterThan(0);
+    expect(box.height).toBeGreaterThan(box.headerHeight + 2 * 14);
+    expect(box.icon).toBe(false);
+  });
+
+  it('gives a diamond room for its label inside the outline', () => {
+    const box = sizeNode({ id: 'd', kind: 'decision', label: 'approved?' });
+    expect(box.shape).toBe('diamond');
+    expect(box.width).toBeGreaterThanOrEqual(2 * measureText('approved?', FONT.label, FONT.family).width);
+  });
+
+  it('draws an unknown shape name as a rectangle', () => {
+    expect(sizeNode({ id: 'a', kind: 'generic', label: 'x', shape: 'blob' }).shape).toBe('rectangle');
+  });
+});
+
+describe('layoutGraph', () => {
+  const nested = (direction: GraphIR['direction']) =>
+    graph({
+      direction,
+      groups: [
+        { id: 'vpc', label: 'VPC' },
+        { id: 'subnet', label: 'subnet', parent: 'vpc' },
+      ],
+      nodes: [
+        { id: 'lb', label: 'load balancer', kind: 'gateway' },
+        { id: 'app', label: 'app', kind: 'service', parent: 'subnet' },
+        { id: 'db', label: 'db', kind: 'database', parent: 'vpc' },
+      ],
+      edges: [
+        { id: 'e1', from: 'lb', to: 'app', label: 'https' },
+        { id: 'e2', from: 'app', to: 'db' },
+      ],
+    });
+
+  for (const direction of ['DOWN', 'RIGHT'] as const) {
+    it(`lays containers out around their contents, wider than 420 px (${direction})`, async () => {
+      const laid = await layoutGraph(nested(direction));
+      const box = (id: string) => [...laid.nodes, ...laid.groups].find((item) => item.id === id)!;
+      for (const group of laid.groups) expect(group.width).toBeGreaterThanOrEqual(CONTAINER_MIN_WIDTH);
+      const inside = (inner: string, outer: string) => {
+        const a = box(inner);
+        const b = box(outer);
+        expect(a.x).toBeGreaterThanOrEqual(b.x);
+        expect(a.y).toBeGreaterThanOrEqual(b.y);
+        expect(a.x + a.width).toBeLessThanOrEqual(b.x + b.width);
+        expect(a.y + a.height).toBeLessThanOrEqual(b.y + b.height);
+      };
+      inside('app', 'subnet');
+      inside('subnet', 'vpc');
+      inside('db', 'vpc');
+      // The title sits in the container's top padding, above everything inside.
+      const vpc = laid.groups.find((group) => group.id === 'vpc')!;
+      expect(vpc.title.y + vpc.title.height).toBeLessThanOrEqual(box('subnet').y);
+    });
+  }
+
+  it('keeps an empty container wider than 420 px too', async () => {
+    for (const direction of ['DOWN', 'RIGHT'] as const) {
+      const laid = await layoutGraph(graph({ direction, groups: [{ id: 'empty', label: 'empty' }] }));
+      expect(laid.groups[0]!.width).toBeGreaterThanOrEqual(CONTAINER_MIN_WIDTH);
+      expect(laid.groups[0]!.height).toBeLessThan(CONTAINER_MIN_WIDTH);
+    }
+  });
+
+  it('routes edges as right-angle polylines from outline to outline', async () => {
+    const laid = await layoutGraph(nested('DOWN'));
+    for (const edge of laid.edges) {
+      expect(edge.points.length).toBeGreaterThanOrEqual(2);
+      for (let i = 1; i < edge.points.length; i++) {
+        const [a, b] = [edge.points[i - 1]!, edge.points[i]!];
+        expect(Math.abs(a.x - b.x) < 0.01 || Math.abs(a.y - b.y) < 0.01).toBe(true);
+      }
+    }
+    const label = laid.edges[0]!.labels[0]!;
+    expect(label.text).toBe('https');
+    expect(label.width).toBeGreaterThanOrEqual(measureText('https', FONT.edgeLabel, FONT.family).width);
+  });
+
+  it('respects the direction: RIGHT puts the target to the right, DOWN below', async () => {
+    const two = (direction: GraphIR['direction']) =>
+      graph({ direction, nodes: [{ id: 'a', label: 'a', kind: 'generic' }, { id: 'b', label: 'b', kind: 'generic' }], edges: [{ id: 'e', from: 'a', to: 'b' }] });
+    const right = await layoutGraph(two('RIGHT'));
+    const down = await layoutGraph(two('DOWN'));
+    const at = (laid: typeof right, id: string) => laid.nodes.find((node) => node.id === id)!;
+    expect(at(right, 'b').x).toBeGreaterThan(at(right, 'a').x + at(right, 'a').width);
+    expect(at(down, 'b').y).toBeGreaterThan(at(down, 'a').y + at(down, 'a').height);
+  });
+
+  it('skips, with a warning, edges to unknown ids and edges into their own container', async () => {
+    const laid = await layoutGraph(
+      graph({
+        groups: [{ id: 'g', label: 'g' }],
+        nodes: [{ id: 'a', label: 'a', kind: 'generic', parent: 'g' }],
+        edges: [
+          { id: 'e1', from: 'a', to: 'ghost' },
+          { id: 'e2', from: 'a', to: 'g' },
+        ],
+      }),
+    );
+    expect(laid.edges).toEqual([]);
+    expect(laid.warnings).toEqual([
+      'edge "e1": "ghost" is neither a node nor a group; the edge is not drawn',
+      'edge "e2": joins a container to something inside it; the edge is not drawn',
+    ]);
+  });
+
+  it('draws items whose parent is missing or cyclic at the top level, with a warning', async () => {
+    const laid = await layoutGraph(
+      graph({
+        groups: [
+          { id: 'g1', label: 'g1', parent: 'g2' },
+          { id: 'g2', label: 'g2', parent: 'g1' },
+        ],
+        nodes: [{ id: 'a', label: 'a', kind: 'generic', parent: 'nowhere' }],
+      }),
+    );
+    expect(laid.nodes).toHaveLength(1);
+    expect(laid.groups).toHaveLength(2);
+    expect(laid.warnings).toContain('node "a": parent "nowhere" is not a group; drawn at the top level');
+    expect(laid.warnings.some((warning) => warning.includes('form a cycle'))).toBe(true);
+  });
+
+  it('keeps a node and a group that share an id apart', async () => {
+    const laid = await layoutGraph(graph({ groups: [{ id: 'db', label: 'db network' }], nodes: [{ id: 'db', label: 'db', kind: 'database', parent: 'db' }] }));
+    expect(laid.nodes.map((node) => node.id)).toEqual(['db']);
+    expect(laid.groups.map((group) => group.id)).toEqual(['db']);
+  });
+});

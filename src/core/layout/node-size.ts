@@ -1,0 +1,139 @@
+/** Box sizes from measured text, the shape's usable inner area and room for an icon. */
+import type { GraphNode } from '../graph/types.js';
+import { ICON_SIZE } from '../icons/limits.js';
+import { SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
+import { DEFAULT_SHAPE, FONT, ICON_NODE_MIN_HEIGHT, NODE_BOX, SPACING } from './drawing-rules.js';
+import { measureText } from './measure.js';
+
+/** Share of a shape's box that text may use (the rest is curved or slanted outline), and the px the outline adds. */
+const TEXT_AREA: Record<string, { fx: number; fy: number }> = {
+  rectangle: { fx: 1, fy: 1 },
+  ellipse: { fx: 0.7, fy: 0.7 },
+  diamond: { fx: 0.5, fy: 0.5 },
+  triangle: { fx: 0.45, fy: 0.45 },
+  parallelogram: { fx: 0.7, fy: 1 },
+  trapezoid: { fx: 0.7, fy: 1 },
+  star: { fx: 0.4, fy: 0.4 },
+  hexagon: { fx: 0.75, fy: 1 },
+  octagon: { fx: 0.8, fy: 0.8 },
+  cloud: { fx: 0.7, fy: 0.7 },
+  cylinder: { fx: 1, fy: 0.75 },
+  document: { fx: 1, fy: 0.85 },
+  terminator: { fx: 0.8, fy: 1 },
+  'data-storage': { fx: 0.85, fy: 1 },
+};
+
+/** The box text may use inside a shape of this size, after padding (and below the icon when it has one). */
+export function textArea(shape: string, width: number, height: number, icon = false): { width: number; height: number } {
+  const area = TEXT_AREA[shape] ?? TEXT_AREA.rectangle!;
+  const below = icon ? height - iconBand(height) : height;
+  return { width: width * area.fx - 2 * SPACING.nodePaddingX + 2, height: below * area.fy - 2 * SPACING.nodePaddingY + 2 };
+}
+
+/** Kinds drawn as small fixed marks, not node-sized boxes. */
+const MARKS: Partial<Record<GraphNode['kind'], { width: number; height: number }>> = {
+  start: { width: 36, height: 36 },
+  end: { width: 36, height: 36 },
+  fork: { width: 120, height: 10 },
+};
+
+export interface NodeBox {
+  width: number;
+  height: number;
+  shape: ShapeType;
+  /** The label, wrapped to the box. */
+  label: string;
+  /** Rows (fields, members, columns), each cut to the box width. */
+  rows: string[];
+  /** Height of the header band above the rows (0 without rows). */
+  headerHeight: number;
+  /** True when the box has room reserved for an icon at its top. */
+  icon: boolean;
+}
+
+/** Splits `text` into lines no wider than `maxWidth` px, breaking at spaces, then anywhere a word is still too long. */
+export function wrapText(text: string, maxWidth: number, fontSize: number): string[] {
+  const fits = (line: string) => measureText(line, fontSize, FONT.family).width <= maxWidth;
+  const lines: string[] = [];
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    for (const word of paragraph.split(' ')) {
+      const candidate = line === '' ? word : `${line} ${word}`;
+      if (fits(candidate)) {
+        line = candidate;
+        continue;
+      }
+      if (line !== '') lines.push(line);
+      line = '';
+      for (const char of word) {
+        if (line !== '' && !fits(line + char)) {
+          lines.push(line);
+          line = '';
+        }
+        line += char;
+      }
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+/** Cuts `text` with an ellipsis so it is no wider than `maxWidth` px. */
+export function truncateText(text: string, maxWidth: number, fontSize: number): string {
+  if (measureText(text, fontSize, FONT.family).width <= maxWidth) return text;
+  let cut = text;
+  while (cut.length > 1 && measureText(`${cut}…`, fontSize, FONT.family).width > maxWidth) cut = cut.slice(0, -1);
+  return `${cut}…`;
+}
+
+/** Sizes the box of `node`: the text decides, within the drawing rules' bounds; rows make a table taller than 260 px if needed. */
+export function sizeNode(node: GraphNode): NodeBox {
+  const mark = MARKS[node.kind];
+  if (mark && node.label === '') return { ...mark, shape: node.kind === 'fork' ? 'rectangle' : 'ellipse', label: '', rows: [], headerHeight: 0, icon: false };
+
+  const rows = node.rows ?? [];
+  // Tables and records draw header and rows as separate texts, which only lines up in a plain box.
+  const wanted = rows.length > 0 ? 'rectangle' : (node.shape ?? DEFAULT_SHAPE[node.kind] ?? 'rectangle');
+  const shape = isShapeType(wanted) ? wanted : 'rectangle';
+  const area = TEXT_AREA[shape] ?? TEXT_AREA.rectangle!;
+  const maxTextWidth = NODE_BOX.maxWidth * area.fx - 2 * SPACING.nodePaddingX;
+  const label = wrapText(node.label, maxTextWidth, FONT.label).join('\n');
+  const labelSize = measureText(label, FONT.label, FONT.family);
+  const icon = rows.length === 0 && (node.iconRef !== undefined || node.iconHint !== undefined);
+
+  if (rows.length > 0) {
+    const cut = rows.map((row) => truncateText(row, maxTextWidth, FONT.row));
+    const rowsSize = measureText(cut.join('\n'), FONT.row, FONT.family);
+    const headerHeight = labelSize.height + 2 * SPACING.nodePaddingY;
+    const width = clamp(Math.max(labelSize.width, rowsSize.width) + 2 * SPACING.nodePaddingX, NODE_BOX.minWidth, NODE_BOX.maxWidth);
+    return { width, height: headerHeight + rowsSize.height + 2 * SPACING.rowGap, shape, label, rows: cut, headerHeight, icon: false };
+  }
+
+  const width = (labelSize.width + 2 * SPACING.nodePaddingX) / area.fx;
+  const textHeight = (labelSize.height + 2 * SPACING.nodePaddingY) / area.fy;
+  const height = icon ? Math.max(ICON_NODE_MIN_HEIGHT, heightWithIcon(textHeight)) : textHeight;
+  return {
+    width: Math.ceil(clamp(Math.max(width, icon ? ICON_SIZE.max / ICON_SIZE.widthShare : 0), NODE_BOX.minWidth, NODE_BOX.maxWidth)),
+    height: Math.ceil(Math.max(height, NODE_BOX.minHeight)),
+    shape,
+    label,
+    rows: [],
+    headerHeight: 0,
+    icon,
+  };
+}
+
+/**
+ * Icon stamping puts a square icon of 45% of the box height at the top (after a gap of up to 10 px) and lays the
+ * label out below it: the box must be tall enough that the part below the icon still holds the label.
+ */
+export function heightWithIcon(textHeight: number): number {
+  return Math.ceil((textHeight + ICON_SIZE.maxTopGap) / (1 - ICON_SIZE.heightShare));
+}
+
+/** Height of the band an icon takes at the top of a box of this height. */
+export const iconBand = (height: number): number => height * ICON_SIZE.heightShare + ICON_SIZE.maxTopGap;
+
+const isShapeType = (value: string): value is ShapeType => (SHAPE_TYPES as readonly string[]).includes(value);
+
+const clamp = (value: number, min: number, max: number) => Math.min(max, Math.max(min, value));

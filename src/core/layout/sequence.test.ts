@@ -1,0 +1,81 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { plantumlNotation } from '../notations/plantuml/index.js';
+import { checkScene } from '../quality/check.js';
+import { intakeScene } from '../scene/intake.js';
+import { layoutSequence, SEQUENCE_SPACING } from './sequence.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../../../test/fixtures/plantuml/${name}`, import.meta.url), 'utf8');
+const draw = (body: string) => layoutSequence(plantumlNotation.toGraph(`@startuml\n${body}\n@enduml`));
+type Drawn = ReturnType<typeof layoutSequence>['elements'][number];
+const byId = (elements: Drawn[], id: string) => elements.find((e) => e.id === id)!;
+const arrowsOf = (elements: Drawn[]) => elements.filter((e): e is Drawn & { type: 'arrow' } => e.type === 'arrow');
+
+describe('layoutSequence', () => {
+  it('draws the Mojaloop diagram as a valid, clean scene: messages top to bottom, bound to lifelines', () => {
+    const scene = layoutSequence(plantumlNotation.toGraph(fixture('mojaloop-position-prepare-sequence.plantuml')));
+    const report = checkScene(scene.elements as never, scene.parents);
+    expect(report.violations).toEqual([]);
+    expect(report.edges).toBe(25);
+    const arrows = arrowsOf(scene.elements);
+    const ys = arrows.map((a) => a.points![0]!.y);
+    expect(ys).toEqual([...ys].sort((a, b) => a - b));
+    expect(arrows.every((a) => a.startBinding!.elementId.startsWith('lifeline-') && a.endBinding!.elementId.startsWith('lifeline-'))).toBe(true);
+    expect(arrows.filter((a) => a.strokeStyle === 'dashed')).toHaveLength(5);
+    const frames = scene.elements.filter((e) => e.type === 'frame').map((e) => (e as { name: string }).name);
+    expect(frames).toEqual(['group [Prepare Position Handler Consume]', 'group [DB TRANSACTION]', 'alt [Calculate & Validate Latest Position Prepare (success)]', 'group [Persist Transfer State (with transferState=\'ABORTED\' on position check fail)]']);
+    // The intake recomputes bound ends from the lifelines: every message stays where layout put it.
+    const stored = intakeScene(scene.elements).elements;
+    for (const arrow of arrows) {
+      const after = stored.find((e) => e.id === arrow.id) as { points: { x: number; y: number }[] };
+      after.points.forEach((p, k) => {
+        expect(p.x).toBeCloseTo(arrow.points![k]!.x, 1);
+        expect(p.y).toBeCloseTo(arrow.points![k]!.y, 1);
+      });
+    }
+  });
+
+  it('puts participants side by side, wide enough apart for the longest label between them', () => {
+    const label = 'a message label that needs room between';
+    const { elements } = draw(`participant A\ndatabase B\nA -> B : ${label}\nB --> A`);
+    const a = byId(elements, 'lifeline-A');
+    const b = byId(elements, 'lifeline-B');
+    expect(byId(elements, 'participant-B').type).toBe('cylinder');
+    const text = elements.find((e) => e.type === 'text' && e.text === label)!;
+    expect(text.x).toBeGreaterThan(a.x!);
+    expect(text.x! + text.width!).toBeLessThanOrEqual(b.x!);
+    const [call, reply] = arrowsOf(elements);
+    expect(call!.points).toEqual([
+      { x: a.x, y: call!.points![0]!.y },
+      { x: b.x, y: call!.points![0]!.y },
+    ]);
+    expect(text.y! + text.height!).toBeLessThanOrEqual(call!.points![0]!.y);
+    expect(reply).toMatchObject({ strokeStyle: 'dashed', startBinding: { elementId: 'lifeline-B' }, endBinding: { elementId: 'lifeline-A' } });
+    expect(reply!.points![0]!.y).toBeGreaterThan(call!.points![0]!.y);
+  });
+
+  it('draws a message to self as a loop, notes beside their lifeline and alt sections split by a dashed line', () => {
+    const { elements, parents } = draw('participant A\nparticipant B\nA -> A : think\nalt ok\n  A -> B : go\nelse failed\n  note right of B : stop\nend');
+    const loop = arrowsOf(elements)[0]!;
+    expect(loop.points).toHaveLength(4);
+    expect(loop.points![1]!.x - loop.points![0]!.x).toBe(SEQUENCE_SPACING.selfLoopWidth);
+    const note = elements.find((e) => e.type === 'document')!;
+    expect(note.x).toBeGreaterThan(byId(elements, 'lifeline-B').x!);
+    const frame = elements.find((e) => e.type === 'frame')! as Drawn & { name: string };
+    expect(frame.name).toBe('alt [ok]');
+    expect(parents.get(note.id)).toBe(frame.id);
+    const split = elements.find((e) => e.type === 'line' && e.id.startsWith(frame.id))!;
+    expect(split.strokeStyle).toBe('dashed');
+    expect(elements.some((e) => e.type === 'text' && e.text === '[failed]')).toBe(true);
+    expect(note.y!).toBeGreaterThan((split as { points: { y: number }[] }).points[0]!.y);
+    expect(checkScene(elements as never, parents).violations).toEqual([]);
+  });
+
+  it('draws activations as bars on the lifeline and warns about ones never closed', () => {
+    const scene = draw('A -> B ++ : call\nB -> C : ask\nactivate C');
+    const bars = scene.elements.filter((e) => e.id.startsWith('activation-'));
+    expect(bars).toHaveLength(2);
+    expect(bars.every((bar) => bar.type === 'line')).toBe(true);
+    expect(scene.warnings).toEqual(['participant "B" is still active at the end of the diagram', 'participant "C" is still active at the end of the diagram']);
+  });
+});

@@ -1,0 +1,479 @@
+/**
+ * Sequence diagrams: the model a parser fills (`GraphIR.sequence`, participants are `GraphIR.nodes` in column order)
+ * and `layoutSequence`, which draws it as native elements: participant boxes over dashed lifelines, messages as
+ * horizontal arrows top to bottom with their labels above, dashed replies, notes, activation bars and combined
+ * fragments (alt/opt/loop/…) as named frames with their `else` sections split by dashed lines.
+ */
+import type { Arrowhead, GraphIR, GraphNode } from '../graph/types.js';
+import type { GeneratedElement } from '../scene/from-graph.js';
+import { FONT, ROLE_COLORS, SPACING } from './drawing-rules.js';
+import { measureText } from './measure.js';
+import { sizeNode, wrapText } from './node-size.js';
+
+export interface SequenceMessage {
+  type: 'message';
+  /** Participant (node) ids; equal for a message to self. */
+  from: string;
+  to: string;
+  label?: string;
+  /** Replies and other dashed messages (`-->`). */
+  dashed: boolean;
+  startArrowhead: Arrowhead;
+  endArrowhead: Arrowhead;
+}
+
+export interface SequenceNote {
+  type: 'note';
+  /** `over` spans every participant named (one or more); left/right sit beside the first. */
+  position: 'left' | 'right' | 'over';
+  participants: string[];
+  text: string;
+  /** Native outline: notes are documents, `hnote` hexagons, `rnote` and `ref` plain boxes. */
+  shape: 'document' | 'hexagon' | 'rectangle';
+  fillColor?: string;
+}
+
+export interface SequenceFragmentSection {
+  /** The guard or title (`alt success` → "success"; `else failure` → "failure"). */
+  label: string;
+  steps: SequenceStep[];
+}
+
+export interface SequenceFragment {
+  type: 'fragment';
+  /** alt, opt, loop, par, break, critical, group. */
+  kind: string;
+  sections: SequenceFragmentSection[];
+}
+
+export interface SequenceActivation {
+  type: 'activate' | 'deactivate';
+  participant: string;
+}
+
+/** `== Title ==` separators and `...` delays: a full-width break in time. */
+export interface SequenceDivider {
+  type: 'divider';
+  text: string;
+}
+
+export type SequenceStep = SequenceMessage | SequenceNote | SequenceFragment | SequenceActivation | SequenceDivider;
+
+/** `GraphIR.sequence`: what happens, in order. */
+export interface SequenceDiagram {
+  steps: SequenceStep[];
+}
+
+/** Spacing of sequence drawings, in px. */
+export const SEQUENCE_SPACING = {
+  /** Least gap between two neighbouring participant boxes. */
+  participantGap: 40,
+  /** Vertical room of one message row besides its label. */
+  messageGap: 16,
+  /** Width and height of the loop a message to self draws. */
+  selfLoopWidth: 36,
+  selfLoopHeight: 24,
+  /** Gap between a lifeline and a note beside it, and between stacked rows. */
+  noteGap: 12,
+  rowGap: 14,
+  /** How far a fragment frame reaches past the lifelines it covers, per nesting level. */
+  framePadding: 16,
+  /** Room above a frame for its name, and under its top edge before the first row. */
+  frameNameHeight: 24,
+  frameTopGap: 24,
+  /** Activation bars are lines this thick (the schema's widest stroke). */
+  activationWidth: 8,
+  /** Widest message label before it wraps; widest note. */
+  labelMaxWidth: 340,
+  noteMaxWidth: 360,
+} as const;
+
+const TEXT_COLOR = '#1e1e1e';
+const LINE_COLOR = '#495057';
+const FRAME_COLOR = '#868e96';
+
+export interface SequenceScene {
+  elements: GeneratedElement[];
+  /** Element id → element id of the fragment frame drawn around it (what the quality checker calls containers). */
+  parents: Map<string, string>;
+  warnings: string[];
+  width: number;
+  height: number;
+}
+
+interface Column {
+  node: GraphNode;
+  center: number;
+  box: ReturnType<typeof sizeNode>;
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+/** Labels wrapped for drawing, with their size. */
+function labelText(text: string, maxWidth: number, fontSize: number): { text: string; width: number; height: number } {
+  const wrapped = wrapText(text, maxWidth, fontSize).join('\n');
+  return { text: wrapped, ...measureText(wrapped, fontSize, FONT.family) };
+}
+
+function noteNode(note: SequenceNote): GraphNode {
+  return { id: 'note', label: note.text, kind: 'note', shape: note.shape };
+}
+
+/** Walks every step, fragments included. */
+function* allSteps(steps: readonly SequenceStep[]): Generator<SequenceStep> {
+  for (const step of steps) {
+    yield step;
+    if (step.type === 'fragment') for (const section of step.sections) yield* allSteps(section.steps);
+  }
+}
+
+/** Column centres: boxes side by side, then widened until every message label and note fits between its lifelines. */
+function placeColumns(graph: GraphIR, steps: readonly SequenceStep[]): Column[] {
+  const columns: Column[] = graph.nodes.map((node) => ({ node, center: 0, box: sizeNode(node) }));
+  const index = new Map(columns.map((column, i) => [column.node.id, i]));
+  // Least distance between neighbouring centres i and i+1.
+  const gaps = columns.slice(1).map((column, i) => columns[i]!.box.width / 2 + column.box.width / 2 + SEQUENCE_SPACING.participantGap);
+  const spans: { from: number; to: number; width: number }[] = [];
+  for (const step of allSteps(steps)) {
+    if (step.type === 'message') {
+      const a = index.get(step.from)!;
+      const b = index.get(step.to)!;
+      const label = step.label ? labelText(step.label, SEQUENCE_SPACING.labelMaxWidth, FONT.edgeLabel).width : 0;
+      if (a === b) spans.push({ from: a, to: a + 1, width: SEQUENCE_SPACING.selfLoopWidth + label + 2 * SEQUENCE_SPACING.noteGap });
+      else spans.push({ from: Math.min(a, b), to: Math.max(a, b), width: label + 2 * SEQUENCE_SPACING.noteGap });
+    } else if (step.type === 'note' && step.position !== 'over') {
+      const a = index.get(step.participants[0]!)!;
+      const width = sizeNoteBox(step).width + 2 * SEQUENCE_SPACING.noteGap;
+      spans.push(step.position === 'right' ? { from: a, to: a + 1, width } : { from: a - 1, to: a, width });
+    }
+  }
+  // Widen the last gap of each span as needed, shortest spans first so long ones reuse the room already made.
+  spans.sort((s, t) => s.to - s.from - (t.to - t.from));
+  for (const span of spans) {
+    if (span.from < 0 || span.to >= columns.length) continue;
+    let have = 0;
+    for (let i = span.from; i < span.to; i++) have += gaps[i]!;
+    if (have < span.width) gaps[span.to - 1]! += span.width - have;
+  }
+  // Room for a note or self-loop beside the first or last participant.
+  let x = columns[0] ? columns[0].box.width / 2 : 0;
+  for (const span of spans) if (span.from < 0) x = Math.max(x, span.width);
+  columns.forEach((column, i) => {
+    column.center = x;
+    x += gaps[i] ?? 0;
+  });
+  return columns;
+}
+
+function sizeNoteBox(note: SequenceNote): { width: number; height: number; label: string } {
+  // Notes wrap at their own width (sizeNode allows up to 420 px): sequence rows read better narrower.
+  const wrapped = wrapText(note.text, SEQUENCE_SPACING.noteMaxWidth, FONT.label).join('\n');
+  const box = sizeNode({ ...noteNode(note), label: wrapped });
+  return { width: box.width, height: box.height, label: box.label };
+}
+
+/** Draws a sequence GraphIR (`layout: 'sequence'`). Elements are in the input form, like `graphToScene`'s. */
+export function layoutSequence(graph: GraphIR): SequenceScene {
+  const steps = graph.sequence?.steps ?? [];
+  const warnings: string[] = [];
+  const elements: GeneratedElement[] = [];
+  const parents = new Map<string, string>();
+  const columns = placeColumns(graph, steps);
+  const byId = new Map(columns.map((column) => [column.node.id, column]));
+  const lifelineId = (participant: string) => `lifeline-${participant}`;
+  let counter = 0;
+  const nextId = (prefix: string) => `${prefix}-${++counter}`;
+
+  const headHeight = Math.max(0, ...columns.map((column) => column.box.height));
+  const firstCenter = columns[0]?.center ?? 0;
+  const lastCenter = columns[columns.length - 1]?.center ?? 0;
+  let y = headHeight + SEQUENCE_SPACING.rowGap * 2;
+  /** Open activation bars: participant → start y of each nested activation. */
+  const active = new Map<string, number[]>();
+  const bars: { participant: string; top: number; bottom: number; depth: number }[] = [];
+  /** Fragment frames open at this moment, innermost last: what they hold gets them as parent. */
+  const openFrames: string[] = [];
+
+  const place = (element: GeneratedElement) => {
+    elements.push(element);
+    const frame = openFrames[openFrames.length - 1];
+    if (frame !== undefined && element.type !== 'arrow' && element.type !== 'line') parents.set(element.id, frame);
+  };
+
+  /** Draws `list` from the current y down; returns the horizontal extent used, for the frames around it. */
+  const drawSteps = (list: readonly SequenceStep[]): { min: number; max: number } => {
+    let min = Infinity;
+    let max = -Infinity;
+    const use = (a: number, b: number) => {
+      min = Math.min(min, a);
+      max = Math.max(max, b);
+    };
+    for (const step of list) {
+      switch (step.type) {
+        case 'message': {
+          const from = byId.get(step.from)!;
+          const to = byId.get(step.to)!;
+          const label = step.label ? labelText(step.label, SEQUENCE_SPACING.labelMaxWidth, FONT.edgeLabel) : undefined;
+          const self = from === to;
+          const loopX = from.center + SEQUENCE_SPACING.selfLoopWidth;
+          const labelLeft = self ? loopX + SEQUENCE_SPACING.noteGap : Math.min(from.center, to.center) + SEQUENCE_SPACING.noteGap;
+          if (label) place(textElement(nextId('message-label'), label, labelLeft, y));
+          // A label goes above its arrow; beside a loop to self it starts level with the loop.
+          const arrowY = y + (label && !self ? label.height : 0) + SEQUENCE_SPACING.messageGap / 2;
+          const points = self
+            ? [
+                { x: from.center, y: arrowY },
+                { x: loopX, y: arrowY },
+                { x: loopX, y: arrowY + SEQUENCE_SPACING.selfLoopHeight },
+                { x: from.center, y: arrowY + SEQUENCE_SPACING.selfLoopHeight },
+              ]
+            : [
+                { x: from.center, y: arrowY },
+                { x: to.center, y: arrowY },
+              ];
+          place(messageArrow(nextId('message'), step, points));
+          use(Math.min(from.center, to.center), Math.max(to.center, self ? loopX : 0, label ? labelLeft + label.width : 0));
+          const loopBottom = self ? Math.max(arrowY + SEQUENCE_SPACING.selfLoopHeight, y + (label?.height ?? 0)) : arrowY;
+          y = loopBottom + SEQUENCE_SPACING.rowGap;
+          break;
+        }
+        case 'note': {
+          const size = sizeNoteBox(step);
+          const centers = step.participants.map((p) => byId.get(p)!.center);
+          let width = size.width;
+          let x: number;
+          if (step.position === 'over') {
+            const a = Math.min(...centers);
+            const b = Math.max(...centers);
+            width = Math.max(size.width, b - a + 2 * SEQUENCE_SPACING.noteGap);
+            x = (a + b) / 2 - width / 2;
+          } else x = step.position === 'right' ? centers[0]! + SEQUENCE_SPACING.noteGap : centers[0]! - SEQUENCE_SPACING.noteGap - width;
+          const role = ROLE_COLORS.note;
+          place({
+            id: nextId('note'),
+            type: step.shape,
+            x: round(x),
+            y: round(y),
+            width: Math.ceil(width),
+            height: size.height,
+            text: size.label,
+            fontSize: FONT.label,
+            fontFamily: FONT.family,
+            textAlign: 'left',
+            strokeColor: role.strokeColor,
+            fillColor: step.fillColor ?? role.fillColor,
+            strokeStyle: 'solid',
+            corner: 'sharp',
+          });
+          use(x, x + Math.ceil(width));
+          y += size.height + SEQUENCE_SPACING.rowGap;
+          break;
+        }
+        case 'activate': {
+          const stack = active.get(step.participant) ?? [];
+          stack.push(y - SEQUENCE_SPACING.rowGap / 2);
+          active.set(step.participant, stack);
+          break;
+        }
+        case 'deactivate': {
+          const stack = active.get(step.participant);
+          const top = stack?.pop();
+          if (top !== undefined) bars.push({ participant: step.participant, top, bottom: y - SEQUENCE_SPACING.rowGap / 2, depth: stack!.length });
+          break;
+        }
+        case 'divider': {
+          const label = labelText(step.text || '…', SEQUENCE_SPACING.labelMaxWidth, FONT.edgeLabel);
+          place(textElement(nextId('divider'), label, (firstCenter + lastCenter) / 2 - label.width / 2, y));
+          y += label.height + SEQUENCE_SPACING.rowGap;
+          break;
+        }
+        case 'fragment': {
+          // Room above the frame for its name, then the frame's slot, so it sits under what it holds.
+          y += SEQUENCE_SPACING.frameNameHeight;
+          const id = nextId('fragment');
+          const slot = elements.length;
+          const outer = openFrames[openFrames.length - 1];
+          if (outer !== undefined) parents.set(id, outer);
+          openFrames.push(id);
+          const top = y;
+          y += SEQUENCE_SPACING.frameTopGap;
+          const separators: { y: number; label: string }[] = [];
+          let inner = { min: Infinity, max: -Infinity };
+          step.sections.forEach((section, k) => {
+            if (k > 0) {
+              separators.push({ y, label: section.label });
+              y += SEQUENCE_SPACING.frameTopGap + (section.label ? measureText(`[${section.label}]`, FONT.edgeLabel, FONT.family).height : 0);
+            }
+            const used = drawSteps(section.steps);
+            inner = { min: Math.min(inner.min, used.min), max: Math.max(inner.max, used.max) };
+          });
+          openFrames.pop();
+          const name = `${step.kind}${step.sections[0]?.label ? ` [${step.sections[0].label}]` : ''}`;
+          const nameWidth = measureText(name, FONT.edgeLabel, FONT.family).width;
+          if (inner.min === Infinity) inner = { min: firstCenter, max: firstCenter };
+          const pad = SEQUENCE_SPACING.framePadding;
+          const box = { left: inner.min - pad, right: Math.max(inner.max + pad, inner.min - pad + nameWidth + 2 * pad), top, bottom: y };
+          const drawn: GeneratedElement[] = [
+            {
+              id,
+              type: 'frame',
+              x: round(box.left),
+              y: round(box.top),
+              width: round(box.right - box.left),
+              height: round(box.bottom - box.top),
+              name,
+              strokeColor: FRAME_COLOR,
+              fillColor: 'transparent',
+              strokeStyle: 'solid',
+              corner: 'sharp',
+            },
+          ];
+          separators.forEach((separator, k) => {
+            const lineY = round(separator.y);
+            drawn.push({
+              id: `${id}-else-${k + 1}`,
+              type: 'line',
+              points: [
+                { x: round(box.left), y: lineY },
+                { x: round(box.right), y: lineY },
+              ],
+              strokeColor: FRAME_COLOR,
+              fillColor: 'transparent',
+              strokeStyle: 'dashed',
+              corner: 'sharp',
+            });
+            if (separator.label) {
+              const label = { text: `[${separator.label}]`, ...measureText(`[${separator.label}]`, FONT.edgeLabel, FONT.family) };
+              const element = textElement(`${id}-else-${k + 1}-label`, label, box.left + SEQUENCE_SPACING.noteGap, separator.y + 4);
+              drawn.push(element);
+              parents.set(element.id, id);
+            }
+          });
+          elements.splice(slot, 0, ...drawn);
+          use(box.left, box.right);
+          y += SEQUENCE_SPACING.rowGap;
+          break;
+        }
+      }
+    }
+    return { min, max };
+  };
+
+  drawSteps(steps);
+  for (const [participant, stack] of active) {
+    for (const top of stack) bars.push({ participant, top, bottom: y, depth: 0 });
+    if (stack.length > 0) warnings.push(`participant "${participant}" is still active at the end of the diagram`);
+  }
+  const bottom = y + SEQUENCE_SPACING.rowGap;
+  const lifelineHeight = bottom - headHeight;
+
+  // Participant heads over their lifelines. A lifeline is a zero-width dashed rectangle rather than a line: arrows
+  // bind to shapes only, and each message stays bound to its lifeline at its own height (the focus y).
+  const heads: GeneratedElement[] = [];
+  for (const column of columns) {
+    const { node, box } = column;
+    const role = ROLE_COLORS[node.kind];
+    const groupIds = [`participant-${node.id}`];
+    heads.push({
+      id: `participant-${node.id}`,
+      type: box.shape,
+      x: round(column.center - box.width / 2),
+      y: round(headHeight - box.height),
+      width: box.width,
+      height: box.height,
+      text: box.label,
+      fontSize: FONT.label,
+      fontFamily: FONT.family,
+      strokeColor: node.style?.strokeColor ?? role.strokeColor,
+      fillColor: node.style?.fillColor ?? role.fillColor,
+      strokeStyle: 'solid',
+      corner: 'sharp',
+      groupIds,
+    });
+    heads.push({
+      id: lifelineId(node.id),
+      type: 'rectangle',
+      x: round(column.center),
+      y: round(headHeight),
+      width: 0,
+      height: round(lifelineHeight),
+      strokeColor: LINE_COLOR,
+      fillColor: 'transparent',
+      strokeStyle: 'dashed',
+      strokeWidth: 1,
+      corner: 'sharp',
+      groupIds,
+    });
+  }
+  // Activation bars: thick translucent lines on the lifeline, under the messages and never in their way.
+  const barLines: GeneratedElement[] = bars.map((bar, k) => {
+    const x = round(byId.get(bar.participant)!.center + bar.depth * (SEQUENCE_SPACING.activationWidth / 2));
+    return {
+      id: `activation-${k + 1}`,
+      type: 'line',
+      points: [
+        { x, y: round(bar.top) },
+        { x, y: round(bar.bottom) },
+      ],
+      strokeColor: LINE_COLOR,
+      fillColor: 'transparent',
+      strokeStyle: 'solid',
+      strokeWidth: SEQUENCE_SPACING.activationWidth,
+      opacity: 30,
+      corner: 'sharp',
+    };
+  });
+  // Message ends bind to their lifelines; the focus y is only known now that the lifelines' length is.
+  for (const element of elements) {
+    if (element.type !== 'arrow') continue;
+    const points = element.points!;
+    element.startBinding!.focus = { x: 0.5, y: (points[0]!.y - headHeight) / lifelineHeight };
+    element.endBinding!.focus = { x: 0.5, y: (points[points.length - 1]!.y - headHeight) / lifelineHeight };
+  }
+  const all = [...heads, ...barLines, ...elements];
+  const xs = all.flatMap((e) => (e.x === undefined ? [] : [e.x, e.x + (e.width ?? 0)]));
+  return { elements: all, parents, warnings, width: Math.max(...xs) - Math.min(...xs), height: bottom };
+
+  function messageArrow(id: string, step: SequenceMessage, points: { x: number; y: number }[]): GeneratedElement {
+    const rounded = points.map((p) => ({ x: round(p.x), y: round(p.y) }));
+    const xs = rounded.map((p) => p.x);
+    const ys = rounded.map((p) => p.y);
+    return {
+      id,
+      type: 'arrow',
+      x: Math.min(...xs),
+      y: Math.min(...ys),
+      width: round(Math.max(...xs) - Math.min(...xs)),
+      height: round(Math.max(...ys) - Math.min(...ys)),
+      arrowShape: rounded.length === 2 ? 'straight' : 'multipoint',
+      points: rounded,
+      strokeColor: LINE_COLOR,
+      fillColor: 'transparent',
+      strokeStyle: step.dashed ? 'dashed' : 'solid',
+      corner: 'sharp',
+      startArrowhead: step.startArrowhead,
+      endArrowhead: step.endArrowhead,
+      startBinding: { elementId: lifelineId(step.from), focus: { x: 0.5, y: 0 } },
+      endBinding: { elementId: lifelineId(step.to), focus: { x: 0.5, y: 0 } },
+    };
+  }
+}
+
+function textElement(id: string, label: { text: string; width: number; height: number }, x: number, top: number): GeneratedElement {
+  return {
+    id,
+    type: 'text',
+    x: round(x),
+    y: round(top),
+    width: label.width,
+    height: label.height,
+    text: label.text,
+    fontSize: FONT.edgeLabel,
+    fontFamily: FONT.family,
+    strokeColor: TEXT_COLOR,
+    fillColor: 'transparent',
+    strokeStyle: 'solid',
+    corner: 'sharp',
+    textAlign: 'left',
+  };
+}

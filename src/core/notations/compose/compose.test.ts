@@ -1,0 +1,125 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../errors.js';
+import { composeNotation } from './index.js';
+import { imageRole } from './images.js';
+
+const fixture = (name: string) => readFileSync(new URL(`../../../../test/fixtures/compose/${name}`, import.meta.url), 'utf8');
+const toGraph = composeNotation.toGraph;
+
+function parseError(code: string): AppError | undefined {
+  try {
+    toGraph(code);
+  } catch (error) {
+    return error as AppError;
+  }
+  return undefined;
+}
+
+describe('compose corpus', () => {
+  it('reads the voting app: networks as containers, the named volume as storage, ports and replicas in labels', () => {
+    const graph = toGraph(fixture('example-voting-app.docker-stack.yml'));
+    expect(graph.groups.map((g) => g.label)).toEqual(['network frontend', 'network backend']);
+    const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+    expect(byId.get('service:db')).toMatchObject({ kind: 'database', iconHint: 'PostgreSQL', parent: 'network:backend' });
+    expect(byId.get('service:redis')).toMatchObject({ kind: 'cache', iconHint: 'Redis' });
+    expect(byId.get('service:vote')!.label).toBe('vote ×2\n8080→80');
+    expect(byId.get('volume:db-data')).toMatchObject({ kind: 'storage', parent: 'network:backend' });
+    expect(graph.edges).toEqual([{ id: 'e1', from: 'service:db', to: 'volume:db-data', label: '/var/lib/postgresql/data', endArrowhead: 'none', style: { strokeStyle: 'dashed' } }]);
+    expect(graph.warnings).toEqual(['service "worker" is on networks frontend, backend; drawn inside "frontend"']);
+  });
+
+  it('reads depends_on in its long map form (condition: service_healthy)', () => {
+    const graph = toGraph(fixture('awesome-nginx-golang-mysql.compose.yaml'));
+    expect(graph.edges.filter((e) => !e.to.startsWith('volume:')).map((e) => `${e.from}>${e.to}`)).toEqual(['service:backend>service:db', 'service:proxy>service:backend']);
+  });
+
+  it('reads the sentry file: anchors and merge keys expand, external volumes are marked', () => {
+    const graph = toGraph(fixture('sentry-self-hosted.docker-compose.yml'));
+    const web = graph.edges.filter((e) => e.from === 'service:web').map((e) => e.to);
+    // depends_on comes from the merged x-sentry-defaults anchor.
+    expect(web).toEqual(expect.arrayContaining(['service:redis', 'service:kafka', 'service:pgbouncer']));
+    expect(graph.nodes.find((n) => n.id === 'volume:sentry-data')!.label).toBe('sentry-data (external)');
+    expect(graph.nodes.find((n) => n.id === 'service:clickhouse')).toMatchObject({ kind: 'service' });
+  });
+});
+
+describe('compose edge cases', () => {
+  it('draws depends_on (list and map) and links as arrows, once per pair, and warns about unknown targets', () => {
+    const graph = toGraph(`services:
+  web:
+    image: nginx:1.27
+    depends_on: [api]
+    links: ["api:backend", "ghost"]
+  api:
+    image: ghcr.io/acme/api:2
+    depends_on:
+      db: { condition: service_healthy }
+  db:
+    image: docker.io/library/mysql:8
+`);
+    expect(graph.edges.map((e) => `${e.from}>${e.to}`)).toEqual(['service:web>service:api', 'service:api>service:db']);
+    expect(graph.warnings).toEqual(['service "web" links to "ghost", which is not a service here']);
+    expect(graph.nodes.map((n) => [n.id, n.kind, n.iconHint])).toEqual([
+      ['service:web', 'gateway', 'NGINX'],
+      ['service:api', 'service', 'api'],
+      ['service:db', 'database', 'MySQL'],
+    ]);
+  });
+
+  it('puts only published ports in the label, in short and long syntax', () => {
+    const graph = toGraph(`services:
+  app:
+    image: app
+    ports:
+      - "3000"
+      - "127.0.0.1:8080:80"
+      - "53:53/udp"
+      - target: 443
+        published: 8443
+`);
+    expect(graph.nodes[0]!.label).toBe('app\n8080→80, 53→53/udp, 8443→443');
+  });
+
+  it('draws named volumes (short and long mounts) as storage; bind mounts are counted in a warning', () => {
+    const graph = toGraph(`services:
+  app:
+    image: app
+    volumes:
+      - data:/data
+      - type: volume
+        source: logs
+        target: /logs
+      - ./src:/src
+volumes:
+  data:
+  logs:
+  unused:
+`);
+    expect(graph.nodes.filter((n) => n.kind === 'storage').map((n) => n.id)).toEqual(['volume:data', 'volume:logs', 'volume:unused']);
+    expect(graph.edges.map((e) => e.to)).toEqual(['volume:data', 'volume:logs']);
+    expect(graph.warnings).toEqual(['1 bind mount(s) and anonymous volume(s) are not drawn']);
+  });
+
+  it('reports YAML syntax errors with line and column', () => {
+    const error = parseError('services:\n  web:\n    image: "nginx\n  db: x\n');
+    expect(error?.code).toBe('parse_error');
+    expect(error?.details).toMatchObject({ line: expect.any(Number), column: expect.any(Number) });
+    expect(error?.message).toMatch(/^line \d+, column \d+: /);
+  });
+
+  it('rejects YAML that has no services map', () => {
+    expect(parseError('version: "3"\nvolumes: {}\n')).toMatchObject({ code: 'parse_error', message: 'line 1, column 1: expected a Compose file with a top-level "services" map' });
+  });
+
+  it('detects Compose by its top-level services key', () => {
+    expect(composeNotation.detect('version: "3"\nservices:\n  web:\n    image: nginx\n')).toBeGreaterThan(0.9);
+    expect(composeNotation.detect('apiVersion: v1\nkind: Service\n')).toBe(0);
+  });
+
+  it('knows images by name whatever the registry, tag or digest', () => {
+    expect(imageRole('bitnami/postgresql:16')).toEqual({ kind: 'database', iconHint: 'PostgreSQL' });
+    expect(imageRole('redis@sha256:abc')).toEqual({ kind: 'cache', iconHint: 'Redis' });
+    expect(imageRole('$IMAGE')).toEqual({ kind: 'service' });
+  });
+});

@@ -1,0 +1,71 @@
+/** What a container image is: its role (for colour and shape) and the technology name the icon search looks up. */
+import type { NodeKind } from '../../graph/types.js';
+
+interface ImageRole {
+  kind: NodeKind;
+  /** The technology's own name, which is what icon libraries label their icons with. */
+  name: string;
+}
+
+const KNOWN: Record<string, ImageRole> = {
+  postgres: { kind: 'database', name: 'PostgreSQL' },
+  postgresql: { kind: 'database', name: 'PostgreSQL' },
+  postgis: { kind: 'database', name: 'PostgreSQL' },
+  mysql: { kind: 'database', name: 'MySQL' },
+  mariadb: { kind: 'database', name: 'MariaDB' },
+  mongo: { kind: 'database', name: 'MongoDB' },
+  mongodb: { kind: 'database', name: 'MongoDB' },
+  cassandra: { kind: 'database', name: 'Cassandra' },
+  clickhouse: { kind: 'database', name: 'ClickHouse' },
+  'clickhouse-server': { kind: 'database', name: 'ClickHouse' },
+  couchdb: { kind: 'database', name: 'CouchDB' },
+  cockroach: { kind: 'database', name: 'CockroachDB' },
+  influxdb: { kind: 'database', name: 'InfluxDB' },
+  neo4j: { kind: 'database', name: 'Neo4j' },
+  elasticsearch: { kind: 'database', name: 'Elasticsearch' },
+  opensearch: { kind: 'database', name: 'OpenSearch' },
+  mssql: { kind: 'database', name: 'SQL Server' },
+  'mssql-server': { kind: 'database', name: 'SQL Server' },
+  redis: { kind: 'cache', name: 'Redis' },
+  valkey: { kind: 'cache', name: 'Valkey' },
+  memcached: { kind: 'cache', name: 'Memcached' },
+  rabbitmq: { kind: 'queue', name: 'RabbitMQ' },
+  kafka: { kind: 'queue', name: 'Kafka' },
+  'cp-kafka': { kind: 'queue', name: 'Kafka' },
+  nats: { kind: 'queue', name: 'NATS' },
+  activemq: { kind: 'queue', name: 'ActiveMQ' },
+  pulsar: { kind: 'queue', name: 'Pulsar' },
+  zookeeper: { kind: 'service', name: 'ZooKeeper' },
+  nginx: { kind: 'gateway', name: 'NGINX' },
+  traefik: { kind: 'gateway', name: 'Traefik' },
+  haproxy: { kind: 'gateway', name: 'HAProxy' },
+  envoy: { kind: 'gateway', name: 'Envoy' },
+  caddy: { kind: 'gateway', name: 'Caddy' },
+  kong: { kind: 'gateway', name: 'Kong' },
+  minio: { kind: 'storage', name: 'MinIO' },
+  seaweedfs: { kind: 'storage', name: 'SeaweedFS' },
+  grafana: { kind: 'service', name: 'Grafana' },
+  prometheus: { kind: 'service', name: 'Prometheus' },
+  node: { kind: 'service', name: 'Node.js' },
+  python: { kind: 'service', name: 'Python' },
+  golang: { kind: 'service', name: 'Go' },
+  wordpress: { kind: 'service', name: 'WordPress' },
+  keycloak: { kind: 'service', name: 'Keycloak' },
+};
+
+/** The repository's last path part, without registry, tag or digest: `docker.io/bitnami/postgresql:16` → `postgresql`. */
+export function imageBase(image: string): string | undefined {
+  const withoutDigest = image.split('@')[0]!;
+  const lastPart = withoutDigest.split('/').pop()!;
+  const base = lastPart.split(':')[0]!.toLowerCase();
+  // An image given wholly by a variable (`$SNUBA_IMAGE`) names nothing we can look up.
+  return base === '' || base.includes('$') ? undefined : base;
+}
+
+/** Role and icon keyword of an image; unknown images are services whose icon keyword is their base name. */
+export function imageRole(image: string): { kind: NodeKind; iconHint?: string } {
+  const base = imageBase(image);
+  if (base === undefined) return { kind: 'service' };
+  const known = KNOWN[base] ?? KNOWN[base.replace(/[-_]?(server|alpine|official)$/, '')];
+  return known ? { kind: known.kind, iconHint: known.name } : { kind: 'service', iconHint: base };
+}

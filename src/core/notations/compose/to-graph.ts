@@ -1,0 +1,151 @@
+/**
+ * docker-compose → GraphIR: services as nodes (role and icon from the image, published ports in the label),
+ * depends_on and links as arrows, networks as containers, named volumes as storage nodes.
+ */
+import { AppError } from '../../errors.js';
+import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../../graph/types.js';
+import { imageRole } from './images.js';
+import { parseYaml } from './yaml.js';
+
+type Mapping = Record<string, unknown>;
+
+const isMapping = (value: unknown): value is Mapping => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Service names of a list (`[a, b]`) or map (`{a: {condition: …}}`) form: depends_on, networks. */
+function namesOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
+  if (isMapping(value)) return Object.keys(value);
+  return [];
+}
+
+/** Published ports as `host→container[/udp]`; ports that are only exposed inside the network are left out. */
+function publishedPorts(value: unknown): string[] {
+  if (!Array.isArray(value)) return [];
+  const ports: string[] = [];
+  for (const port of value) {
+    if (isMapping(port)) {
+      if (port.published === undefined) continue;
+      const protocol = port.protocol && port.protocol !== 'tcp' ? `/${String(port.protocol)}` : '';
+      ports.push(`${String(port.published)}→${String(port.target)}${protocol}`);
+      continue;
+    }
+    // Short syntax: [ip:]host:container[/protocol]; a bare container port is not published on the host.
+    const [spec = '', protocol] = String(port).split('/');
+    const parts = spec.split(':');
+    if (parts.length < 2) continue;
+    const container = parts.pop()!;
+    const host = parts.pop()!;
+    ports.push(`${host}→${container}${protocol && protocol !== 'tcp' ? `/${protocol}` : ''}`);
+  }
+  return [...new Set(ports)];
+}
+
+interface Mount {
+  volume: string;
+  target: string;
+}
+
+/** Named-volume mounts of a service (short `name:/path[:ro]` or long `{type: volume, source}`); bind mounts are not volumes. */
+function namedMounts(value: unknown, named: Set<string>): { mounts: Mount[]; others: number } {
+  const mounts: Mount[] = [];
+  let others = 0;
+  for (const volume of Array.isArray(value) ? value : []) {
+    if (isMapping(volume)) {
+      const source = typeof volume.source === 'string' ? volume.source : '';
+      if ((volume.type ?? 'volume') === 'volume' && named.has(source)) mounts.push({ volume: source, target: String(volume.target ?? '') });
+      else others++;
+      continue;
+    }
+    const [source = '', target = ''] = String(volume).split(':');
+    if (named.has(source)) mounts.push({ volume: source, target });
+    else others++;
+  }
+  return { mounts, others };
+}
+
+const serviceId = (name: string) => `service:${name}`;
+const volumeId = (name: string) => `volume:${name}`;
+const networkId = (name: string) => `network:${name}`;
+
+/** Parses a Compose file; throws AppError('parse_error') for YAML errors or a file without a services map. */
+export function composeToGraph(code: string): GraphIR {
+  const data = parseYaml(code);
+  if (!isMapping(data) || !isMapping(data.services)) {
+    throw new AppError('parse_error', 'line 1, column 1: expected a Compose file with a top-level "services" map', { line: 1, column: 1 });
+  }
+  const warnings: string[] = [];
+  const services = Object.entries(data.services).filter(([, service]) => isMapping(service)) as [string, Mapping][];
+  const namedVolumes = new Set(isMapping(data.volumes) ? Object.keys(data.volumes) : []);
+  const topNetworks = isMapping(data.networks) ? data.networks : {};
+
+  const nodes: GraphNode[] = [];
+  const edges: GraphEdge[] = [];
+  const groups = new Map<string, GraphGroup>();
+  const edgeKeys = new Set<string>();
+  const addEdge = (edge: Omit<GraphEdge, 'id'>) => {
+    const key = `${edge.from}\u0000${edge.to}`;
+    if (edgeKeys.has(key)) return;
+    edgeKeys.add(key);
+    edges.push({ id: `e${edges.length + 1}`, ...edge });
+  };
+  const serviceNames = new Set(services.map(([name]) => name));
+  const volumeUsers = new Map<string, Set<string | undefined>>();
+  let unnamedMounts = 0;
+
+  for (const [name, service] of services) {
+    const networks = namesOf(service.networks);
+    for (const network of networks) {
+      if (groups.has(network)) continue;
+      const external = isMapping(topNetworks[network]) && Boolean((topNetworks[network] as Mapping).external);
+      groups.set(network, { id: networkId(network), label: external ? `network ${network} (external)` : `network ${network}`, kind: 'network' });
+    }
+    // A node sits in one container: a service on several networks is drawn in its first.
+    if (networks.length > 1) warnings.push(`service "${name}" is on networks ${networks.join(', ')}; drawn inside "${networks[0]}"`);
+    const parent = networks[0] !== undefined ? networkId(networks[0]) : undefined;
+
+    const image = typeof service.image === 'string' ? service.image : undefined;
+    const role = image ? imageRole(image) : { kind: 'service' as const };
+    const ports = publishedPorts(service.ports);
+    const replicas = isMapping(service.deploy) && typeof service.deploy.replicas === 'number' ? service.deploy.replicas : undefined;
+    const title = replicas !== undefined && replicas > 1 ? `${name} ×${replicas}` : name;
+    nodes.push({
+      id: serviceId(name),
+      label: ports.length > 0 ? `${title}\n${ports.join(', ')}` : title,
+      kind: role.kind,
+      ...(role.iconHint !== undefined && { iconHint: role.iconHint }),
+      ...(parent !== undefined && { parent }),
+    });
+
+    for (const dependency of namesOf(service.depends_on)) {
+      if (serviceNames.has(dependency)) addEdge({ from: serviceId(name), to: serviceId(dependency) });
+      else warnings.push(`service "${name}" depends on "${dependency}", which is not a service here`);
+    }
+    for (const link of Array.isArray(service.links) ? service.links : []) {
+      const target = String(link).split(':')[0]!;
+      if (serviceNames.has(target)) addEdge({ from: serviceId(name), to: serviceId(target), style: { strokeStyle: 'dashed' } });
+      else warnings.push(`service "${name}" links to "${target}", which is not a service here`);
+    }
+    const { mounts, others } = namedMounts(service.volumes, namedVolumes);
+    unnamedMounts += others;
+    for (const mount of mounts) {
+      if (!volumeUsers.has(mount.volume)) volumeUsers.set(mount.volume, new Set());
+      volumeUsers.get(mount.volume)!.add(parent);
+      addEdge({ from: serviceId(name), to: volumeId(mount.volume), ...(mount.target !== '' && { label: mount.target }), endArrowhead: 'none', style: { strokeStyle: 'dashed' } });
+    }
+  }
+
+  for (const volume of namedVolumes) {
+    // A volume used only from one network is drawn inside it, next to its users.
+    const users = [...(volumeUsers.get(volume) ?? [])];
+    const parent = users.length === 1 ? users[0] : undefined;
+    const spec = (data.volumes as Mapping)[volume];
+    const external = isMapping(spec) && Boolean(spec.external);
+    nodes.push({ id: volumeId(volume), label: external ? `${volume} (external)` : volume, kind: 'storage', iconHint: 'volume', ...(parent !== undefined && { parent }) });
+  }
+  if (unnamedMounts > 0) warnings.push(`${unnamedMounts} bind mount(s) and anonymous volume(s) are not drawn`);
+  for (const key of ['secrets', 'configs'] as const) {
+    if (isMapping(data[key]) && Object.keys(data[key]).length > 0) warnings.push(`top-level ${key} are not drawn`);
+  }
+
+  return { layout: 'layered', direction: 'DOWN', nodes, edges, groups: [...groups.values()], warnings };
+}

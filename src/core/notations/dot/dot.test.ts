@@ -1,0 +1,167 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../errors.js';
+import { dotNotation } from './index.js';
+import { htmlToText, recordFields, unescapeLabel } from './labels.js';
+import { mapArrowhead, mapColor } from './style.js';
+
+const fixture = (name: string) => readFileSync(new URL(`../../../../test/fixtures/dot/${name}`, import.meta.url), 'utf8');
+const toGraph = dotNotation.toGraph;
+const node = (graph: ReturnType<typeof toGraph>, id: string) => graph.nodes.find((n) => n.id === id)!;
+
+describe('DOT corpus', () => {
+  it('reads the gallery clusters: two cluster containers, their nodes inside, cluster style', () => {
+    const graph = toGraph(fixture('gallery-cluster.gv'));
+    expect(graph.groups.map((g) => [g.id, g.label])).toEqual([
+      ['cluster_0', 'process #1'],
+      ['cluster_1', 'process #2'],
+    ]);
+    expect(graph.groups[0]!.style).toMatchObject({ fillColor: '#d3d3d3', strokeColor: '#d3d3d3' });
+    expect(graph.groups[1]!.style).toMatchObject({ strokeColor: '#0000ff' });
+    expect(node(graph, 'a0')).toMatchObject({ parent: 'cluster_0', style: { fillColor: '#ffffff', strokeColor: '#ffffff' } });
+    expect(node(graph, 'start')).toMatchObject({ shape: 'diamond' });
+    expect(node(graph, 'start').parent).toBeUndefined();
+    expect(graph.nodes).toHaveLength(10);
+    expect(graph.edges).toHaveLength(13);
+    expect(graph.edges[0]).toMatchObject({ from: 'a0', to: 'a1', endArrowhead: 'triangle', startArrowhead: 'none' });
+  });
+
+  it('reads records as a box with its fields, and rankdir=LR as RIGHT', () => {
+    const graph = toGraph(fixture('gallery-datastruct.gv'));
+    expect(graph.direction).toBe('RIGHT');
+    expect(node(graph, 'node1')).toMatchObject({ label: '0xf7fc4380', rows: ['-1'], shape: 'rectangle' });
+    expect(node(graph, 'node3')).toMatchObject({ label: '3.43322790286038071e-06', rows: ['44.79998779296875', '0'] });
+    expect(graph.warnings).toContain('edges to node ports (node:port) attach to the whole node');
+  });
+
+  it('reduces HTML-like labels to a header and rows, and maps UML arrowtails', () => {
+    const graph = toGraph(fixture('gallery-uml-class.gv'));
+    expect(node(graph, 'Interface1')).toMatchObject({ label: '«interface» I/O', rows: ['+ property', '...', '+ method', '...'] });
+    expect(node(graph, 'System_1')).toMatchObject({ label: 'System', rows: expect.arrayContaining(['- Subsystem 1', '+ method']) });
+    // plain shape: no outline.
+    expect(node(graph, 'System_1').style?.strokeColor).toBe('#00000000');
+    expect(node(graph, 'Interface2').label).toBe('Simple\ninterface');
+    const inheritance = graph.edges.find((e) => e.from === 'Interface1' && e.to === 'Class1')!;
+    expect(inheritance).toMatchObject({ startArrowhead: 'triangle-outline', endArrowhead: 'none', label: 'inheritance' });
+    const composition = graph.edges.find((e) => e.from === 'System_1' && e.to === 'Subsystem_1')!;
+    expect(composition).toMatchObject({ startArrowhead: 'diamond', label: 'composition' });
+    expect(graph.edges.find((e) => e.label === 'dependency')).toMatchObject({ endArrowhead: 'arrow', style: { strokeStyle: 'dashed' } });
+  });
+
+  it('reads 11 clusters with anonymous rank=same subgraphs inside', () => {
+    const graph = toGraph(fixture('graphviz-plugins.gv'));
+    expect(graph.groups.length).toBe(11);
+    expect(graph.edges.length).toBe(163);
+    expect(node(graph, 'i-(lib)').label).toBe('(lib)');
+  });
+
+  it('reads the large undirected co-authorship graph with UTF-8 labels and no arrowheads', () => {
+    const graph = toGraph(fixture('gallery-gd-1994-2007.gv'));
+    expect(graph.nodes.length).toBeGreaterThan(500);
+    expect(graph.edges.length).toBeGreaterThan(1300);
+    expect(node(graph, '32').label).toBe('Tóth');
+    expect(graph.edges[0]).toMatchObject({ startArrowhead: 'none', endArrowhead: 'none' });
+  });
+});
+
+describe('DOT edge cases', () => {
+  it('nests clusters and moves a node into the deepest cluster it is named in', () => {
+    const graph = toGraph('digraph { a; subgraph cluster_outer { label=Outer; subgraph cluster_inner { a; b } c } }');
+    expect(graph.groups).toEqual([
+      { id: 'cluster_outer', label: 'Outer', kind: 'cluster' },
+      { id: 'cluster_inner', label: '', kind: 'cluster', parent: 'cluster_outer' },
+    ]);
+    expect([node(graph, 'a').parent, node(graph, 'b').parent, node(graph, 'c').parent]).toEqual(['cluster_inner', 'cluster_inner', 'cluster_outer']);
+  });
+
+  it('applies node and edge defaults from where they are set, scoped to their subgraph', () => {
+    const graph = toGraph('digraph { a; node [shape=box]; b; subgraph s { node [shape=cylinder]; c } d; edge [color=red]; a -> b }');
+    expect(['a', 'b', 'c', 'd'].map((id) => node(graph, id).shape)).toEqual(['ellipse', 'rectangle', 'cylinder', 'rectangle']);
+    expect(graph.edges[0]!.style).toEqual({ strokeColor: '#ff0000' });
+  });
+
+  it('expands edge chains and groups: a -> {b c} -> d', () => {
+    const graph = toGraph('digraph { a -> {b c} -> d }');
+    expect(graph.edges.map((e) => `${e.from}>${e.to}`)).toEqual(['a>b', 'a>c', 'b>d', 'c>d']);
+  });
+
+  it('keeps one edge per pair in a strict graph (unordered when undirected)', () => {
+    expect(toGraph('strict graph { a -- b; b -- a [label=x] }').edges).toEqual([
+      { id: 'e1', from: 'b', to: 'a', startArrowhead: 'none', endArrowhead: 'none', label: 'x' },
+    ]);
+    expect(toGraph('digraph { a -> b; a -> b }').edges).toHaveLength(2);
+  });
+
+  it('maps dir, arrowheads and head/tail labels', () => {
+    const graph = toGraph('digraph { a -> b [dir=both arrowhead=odiamond arrowtail=dot headlabel="1..*" taillabel=1]; c -> d [dir=none] }');
+    expect(graph.edges[0]).toMatchObject({ startArrowhead: 'circle', endArrowhead: 'diamond-outline', startLabel: '1', endLabel: '1..*' });
+    expect(graph.edges[1]).toMatchObject({ startArrowhead: 'none', endArrowhead: 'none' });
+  });
+
+  it('maps shapes, styles and colours', () => {
+    const graph = toGraph('digraph { a [shape=note style="filled,dashed" fillcolor="#ffeeaa80"]; b [shape=Mrecord label="{x|y}"]; c [shape=egg color="0.0 1.0 1.0"]; d [shape=squiggle] }');
+    expect(node(graph, 'a')).toMatchObject({ shape: 'document', style: { fillColor: '#ffeeaa', strokeStyle: 'dashed' } });
+    expect(node(graph, 'b')).toMatchObject({ label: 'x', rows: ['y'], style: { corner: 'rounded' } });
+    expect(node(graph, 'c')).toMatchObject({ shape: 'ellipse', style: { strokeColor: '#ff0000' } });
+    expect(node(graph, 'd').shape).toBe('rectangle');
+    expect(graph.warnings).toContain('node "d": shape "squiggle" is drawn as a rectangle');
+  });
+
+  it('drops invisible nodes and edges with a warning', () => {
+    const graph = toGraph('digraph { a -> b; h [style=invis]; a -> h; b -> a [style=invis] }');
+    expect(graph.nodes.map((n) => n.id)).toEqual(['a', 'b']);
+    expect(graph.edges).toHaveLength(1);
+    expect(graph.warnings).toEqual(['1 invisible node(s) (style=invis) and their edges are not drawn', '1 invisible edge(s) (style=invis) are not drawn']);
+  });
+
+  it('ends an edge on a cluster with lhead', () => {
+    const graph = toGraph('digraph { compound=true; a -> b [lhead=cluster_x]; subgraph cluster_x { b } }');
+    expect(graph.edges[0]).toMatchObject({ from: 'a', to: 'cluster_x' });
+  });
+
+  it('reports a syntax error with its line and column', () => {
+    const error = (() => {
+      try {
+        toGraph('digraph {\n  a -> ;\n}');
+      } catch (caught) {
+        return caught as AppError;
+      }
+    })();
+    expect(error).toBeInstanceOf(AppError);
+    expect(error?.code).toBe('parse_error');
+    expect(error?.details).toEqual({ line: 2, column: 8 });
+    expect(error?.message).toMatch(/^line 2, column 8: Expected/);
+  });
+
+  it('detects DOT by its opening, after comments, and nothing else', () => {
+    expect(dotNotation.detect('/* c */\n// x\nstrict digraph "my g" {')).toBeGreaterThan(0.9);
+    expect(dotNotation.detect('graph{a--b}')).toBeGreaterThan(0.9);
+    expect(dotNotation.detect('services:\n  web:\n    image: nginx')).toBe(0);
+  });
+});
+
+describe('DOT labels and styles', () => {
+  it('expands escapes', () => {
+    expect(unescapeLabel('\\N on \\G\\lnext\\l', { node: 'n1', graph: 'G' })).toBe('n1 on G\nnext');
+  });
+  it('reduces HTML to text', () => {
+    expect(htmlToText('<b>A</b> &amp; B<br/>C &#x3b1;')).toBe('A & B\nC α');
+  });
+  it('splits record fields, dropping ports and keeping escaped bars', () => {
+    expect(recordFields('<f0> a\\|b|{<p> c|d}')).toEqual(['a\\|b', 'c', 'd']);
+  });
+  it('maps colours and arrowheads', () => {
+    expect([mapColor('lightgrey'), mapColor('grey50'), mapColor('lightblue2'), mapColor('red:blue'), mapColor('nonsense')]).toEqual(['#d3d3d3', '#808080', '#add8e6', '#ff0000', undefined]);
+    expect(['normal', 'onormal', 'empty', 'vee', 'odiamond', 'crow', 'tee', 'none', 'lteeoldiamond'].map(mapArrowhead)).toEqual([
+      'triangle',
+      'triangle-outline',
+      'triangle-outline',
+      'arrow',
+      'diamond-outline',
+      'crows-foot',
+      'bar',
+      'none',
+      'bar',
+    ]);
+  });
+});

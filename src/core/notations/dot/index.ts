@@ -1,0 +1,15 @@
+/** The DOT notation converter for the registry. */
+import type { NotationConverter } from '../../graph/types.js';
+import { dotToGraph } from './to-graph.js';
+
+/** `[strict] (graph|digraph) [id] {` at the start, after comments: DOT's one fixed opening. */
+const OPENING = /^(?:\s|\/\/[^\n]*\n|#[^\n]*\n|\/\*[\s\S]*?\*\/)*(?:strict\s+)?(?:di)?graph\s*(?:"(?:[^"\\]|\\.)*"|[\w.\u0080-\uffff]+)?\s*\{/i;
+
+export const dotNotation: NotationConverter = {
+  id: 'dot',
+  detect(code) {
+    if (OPENING.test(code)) return 0.95;
+    return /\bdigraph\b[^{]*\{[\s\S]*->/.test(code) ? 0.5 : 0;
+  },
+  toGraph: dotToGraph,
+};

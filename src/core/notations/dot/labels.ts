@@ -1,0 +1,73 @@
+/** DOT label text: escape sequences, record fields and HTML-like labels reduced to lines of text. */
+
+export interface LabelParts {
+  label: string;
+  rows: string[];
+}
+
+export interface LabelContext {
+  node?: string;
+  graph?: string;
+  edge?: string;
+}
+
+/** Expands DOT escapes: \n \l \r end lines; \N \G \E name the node, graph and edge; other `\x` is `x`. */
+export function unescapeLabel(text: string, context: LabelContext = {}): string {
+  return text
+    .replace(/\\([nlr])$/, '')
+    .replace(/\\(.)/g, (_, char: string) => {
+      if (char === 'n' || char === 'l' || char === 'r') return '\n';
+      if (char === 'N') return context.node ?? '';
+      if (char === 'G') return context.graph ?? '';
+      if (char === 'E') return context.edge ?? '';
+      return char;
+    });
+}
+
+const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', laquo: '«', raquo: '»' };
+
+/** Reduces an HTML-like label to text: table rows and <br/> end lines, other tags vanish, entities decode. */
+export function htmlToText(html: string): string {
+  return html
+    .replace(/<br\s*[^>]*\/?>/gi, '\n')
+    .replace(/<\/tr\s*>/gi, '\n')
+    .replace(/<\/td\s*>/gi, ' ')
+    .replace(/<[^>]*>/g, '')
+    .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
+      if (name[0] === '#') return String.fromCodePoint(name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10));
+      return ENTITIES[name.toLowerCase()] ?? whole;
+    })
+    .split('\n')
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .filter((line) => line !== '')
+    .join('\n');
+}
+
+/**
+ * Splits a record label (`<f0> left|{mid|<p> right}`) into its fields, flattening nested `{}` rotations
+ * (we draw records as a header plus rows, so field orientation is not kept). Ports `<name>` are dropped.
+ */
+export function recordFields(label: string): string[] {
+  const fields: string[] = [];
+  let current = '';
+  for (let i = 0; i < label.length; i++) {
+    const char = label[i]!;
+    if (char === '\\' && i + 1 < label.length) {
+      current += char + label[i + 1];
+      i++;
+    } else if (char === '|' || char === '{' || char === '}') {
+      fields.push(current);
+      current = '';
+    } else {
+      current += char;
+    }
+  }
+  fields.push(current);
+  return fields.map((field) => field.replace(/^\s*<[^>]*>/, '').trim()).filter((field) => field !== '');
+}
+
+/** First line or field is the header; the rest become rows. */
+export function splitHeader(lines: string[]): LabelParts {
+  const [label = '', ...rows] = lines;
+  return { label, rows };
+}

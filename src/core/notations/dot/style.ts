@@ -1,0 +1,119 @@
+/** Graphviz attribute values mapped to ours: shapes, arrowheads, colours, styles, rankdir. */
+import colorNames from 'color-name';
+import type { Arrowhead, Direction, GraphStyle } from '../../graph/types.js';
+
+/** Graphviz shape → native shape. Shapes we have no twin for get the nearest outline. */
+const SHAPES: Record<string, string> = {
+  box: 'rectangle',
+  rect: 'rectangle',
+  rectangle: 'rectangle',
+  square: 'rectangle',
+  msquare: 'rectangle',
+  record: 'rectangle',
+  mrecord: 'rectangle',
+  plain: 'rectangle',
+  plaintext: 'rectangle',
+  none: 'rectangle',
+  underline: 'rectangle',
+  tab: 'rectangle',
+  folder: 'rectangle',
+  box3d: 'rectangle',
+  component: 'rectangle',
+  house: 'rectangle',
+  invhouse: 'rectangle',
+  polygon: 'rectangle',
+  ellipse: 'ellipse',
+  oval: 'ellipse',
+  circle: 'ellipse',
+  doublecircle: 'ellipse',
+  point: 'ellipse',
+  egg: 'ellipse',
+  diamond: 'diamond',
+  mdiamond: 'diamond',
+  cylinder: 'cylinder',
+  note: 'document',
+  hexagon: 'hexagon',
+  octagon: 'octagon',
+  doubleoctagon: 'octagon',
+  tripleoctagon: 'octagon',
+  septagon: 'octagon',
+  pentagon: 'hexagon',
+  parallelogram: 'parallelogram',
+  trapezium: 'trapezoid',
+  invtrapezium: 'trapezoid',
+  star: 'star',
+  triangle: 'triangle',
+  invtriangle: 'triangle',
+};
+
+/** Shapes Graphviz draws without an outline. */
+export const OUTLINELESS = new Set(['plain', 'plaintext', 'none', 'underline']);
+
+export function mapShape(shape: string): string | undefined {
+  return SHAPES[shape.toLowerCase()];
+}
+
+/** Graphviz arrow type (`normal`, `onormal`, `odiamond`, `crow`; modifiers `o` open, `l`/`r` half) → native arrowhead. */
+export function mapArrowhead(arrow: string): Arrowhead {
+  const name = arrow.toLowerCase();
+  if (name === 'empty' || name === 'invempty') return 'triangle-outline';
+  if (name === 'ediamond') return 'diamond-outline';
+  const [, open, shape = ''] = /^(o?)[lr]?(.*)$/.exec(name)!;
+  // Multi-part arrows (`invdot`, `teetee`) are drawn with their first part.
+  const is = (prefix: string) => shape.startsWith(prefix);
+  if (is('none')) return 'none';
+  if (is('normal') || is('inv')) return open ? 'triangle-outline' : 'triangle';
+  if (is('diamond')) return open ? 'diamond-outline' : 'diamond';
+  if (is('dot')) return 'circle';
+  if (is('tee') || is('box')) return 'bar';
+  if (is('crow')) return 'crows-foot';
+  return 'arrow';
+}
+
+export const RANKDIR: Record<string, Direction> = { TB: 'DOWN', LR: 'RIGHT', BT: 'UP', RL: 'LEFT' };
+
+const hex2 = (value: number) => Math.round(Math.min(255, Math.max(0, value))).toString(16).padStart(2, '0');
+
+/** Graphviz colour (`#rrggbb[aa]`, `H S V` or `H,S,V`, X11/CSS name, `grey50`, a `a:b` list) → `#rrggbb`; undefined if unknown. */
+export function mapColor(value: string): string | undefined {
+  const first = value.split(':')[0]!.trim().toLowerCase();
+  if (/^#[0-9a-f]{6}([0-9a-f]{2})?$/.test(first)) return first.slice(0, 7);
+  if (/^#[0-9a-f]{3}$/.test(first)) return `#${[...first.slice(1)].map((c) => c + c).join('')}`;
+  const hsv = first.match(/^([0-9.]+)[ ,]+([0-9.]+)[ ,]+([0-9.]+)$/);
+  if (hsv) return hsvToHex(Number(hsv[1]), Number(hsv[2]), Number(hsv[3]));
+  // The schema takes hex only: fully transparent black.
+  if (first === 'transparent' || first === 'none') return '#00000000';
+  const grey = first.match(/^gr[ae]y(\d{1,3})$/);
+  if (grey) return `#${hex2((Number(grey[1]) / 100) * 255).repeat(3)}`;
+  // X11 numbered variants (lightblue2) are shades of the base name; the base is close enough.
+  const rgb = colorNames[first] ?? colorNames[first.replace(/[1-4]$/, '')];
+  return rgb ? `#${rgb.map(hex2).join('')}` : undefined;
+}
+
+function hsvToHex(h: number, s: number, v: number): string {
+  const i = Math.floor(h * 6) % 6;
+  const f = h * 6 - Math.floor(h * 6);
+  const p = v * (1 - s);
+  const q = v * (1 - f * s);
+  const t = v * (1 - (1 - f) * s);
+  const [r, g, b] = [
+    [v, t, p],
+    [q, v, p],
+    [p, v, t],
+    [p, q, v],
+    [t, p, v],
+    [v, p, q],
+  ][i]!;
+  return `#${hex2(r! * 255)}${hex2(g! * 255)}${hex2(b! * 255)}`;
+}
+
+/** The parts of a Graphviz `style` list we draw: dashed/dotted lines, rounded corners, fill, invisibility. */
+export function parseStyle(style: string | undefined): { strokeStyle?: GraphStyle['strokeStyle']; rounded: boolean; filled: boolean; invisible: boolean } {
+  const parts = new Set((style ?? '').split(',').map((part) => part.trim().toLowerCase()));
+  return {
+    strokeStyle: parts.has('dashed') ? 'dashed' : parts.has('dotted') ? 'dotted' : parts.has('solid') ? 'solid' : undefined,
+    rounded: parts.has('rounded'),
+    filled: parts.has('filled'),
+    invisible: parts.has('invis'),
+  };
+}

@@ -1,0 +1,316 @@
+/** Graphviz DOT → GraphIR, through @ts-graphviz/ast's parser (the full DOT grammar, with source locations). */
+import {
+  parse,
+  type AttributeASTNode,
+  type ClusterStatementASTNode,
+  type EdgeTargetASTNode,
+  type GraphASTNode,
+  type LiteralASTNode,
+  type SubgraphASTNode,
+} from '@ts-graphviz/ast';
+import { AppError } from '../../errors.js';
+import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle } from '../../graph/types.js';
+import { htmlToText, recordFields, splitHeader, unescapeLabel, type LabelParts } from './labels.js';
+import { mapArrowhead, mapColor, mapShape, OUTLINELESS, parseStyle, RANKDIR } from './style.js';
+
+interface Value {
+  value: string;
+  html: boolean;
+}
+type Attrs = Map<string, Value>;
+
+interface Scope {
+  nodeDefaults: Attrs;
+  edgeDefaults: Attrs;
+  /** The innermost cluster around this scope: nodes first seen here are drawn inside it. */
+  cluster?: string;
+}
+
+interface DotNode {
+  id: string;
+  attrs: Attrs;
+  cluster?: string;
+}
+
+interface DotEdge {
+  from: string;
+  to: string;
+  attrs: Attrs;
+  ports: boolean;
+}
+
+interface DotCluster {
+  id: string;
+  parent?: string;
+  attrs: Attrs;
+}
+
+const valueOf = (literal: LiteralASTNode): Value => ({ value: literal.value, html: literal.quoted === 'html' });
+
+/** Parses DOT source; throws AppError('parse_error') with the line and column of the first syntax error. */
+export function dotToGraph(code: string): GraphIR {
+  let root;
+  try {
+    root = parse(code);
+  } catch (error) {
+    // DotSyntaxError carries the parser's own error, with the location, as its cause.
+    type Located = { location?: { start?: { line: number; column: number } }; cause?: unknown };
+    const location = ((error as Located).location ?? ((error as Located).cause as Located | undefined)?.location)?.start;
+    const message = error instanceof Error ? error.message : String(error);
+    if (location) throw new AppError('parse_error', `line ${location.line}, column ${location.column}: ${message}`, { line: location.line, column: location.column });
+    throw new AppError('parse_error', `DOT: ${message}`);
+  }
+  const graphs = root.children.filter((child): child is GraphASTNode => child.type === 'Graph');
+  const graph = graphs[0];
+  if (!graph) throw new AppError('parse_error', 'line 1, column 1: expected a graph or digraph', { line: 1, column: 1 });
+  const builder = new DotGraphBuilder(graph);
+  if (graphs.length > 1) builder.warnings.push(`the input holds ${graphs.length} graphs; only the first is drawn`);
+  return builder.build();
+}
+
+class DotGraphBuilder {
+  readonly warnings: string[] = [];
+  private readonly nodes = new Map<string, DotNode>();
+  private readonly edges: DotEdge[] = [];
+  private readonly clusters = new Map<string, DotCluster>();
+  private readonly graphAttrs: Attrs = new Map();
+  private readonly name: string;
+
+  constructor(private readonly graph: GraphASTNode) {
+    this.name = graph.id?.value ?? '';
+  }
+
+  build(): GraphIR {
+    this.walk(this.graph.children, { nodeDefaults: new Map(), edgeDefaults: new Map() }, this.graphAttrs);
+    const rankdir = this.graphAttrs.get('rankdir')?.value.toUpperCase() ?? 'TB';
+    if (this.graphAttrs.has('label')) this.warnings.push('the graph label is not drawn');
+
+    const invisible = new Set<string>();
+    const nodes: GraphNode[] = [];
+    for (const dotNode of this.nodes.values()) {
+      const node = this.toNode(dotNode);
+      if (node) nodes.push(node);
+      else invisible.add(dotNode.id);
+    }
+    if (invisible.size > 0) this.warnings.push(`${invisible.size} invisible node(s) (style=invis) and their edges are not drawn`);
+
+    const edges = this.toEdges(invisible);
+    const groups: GraphGroup[] = [...this.clusters.values()].map((cluster) => ({
+      id: cluster.id,
+      label: this.text(cluster.attrs.get('label'), {}),
+      kind: 'cluster',
+      ...(cluster.parent !== undefined && { parent: cluster.parent }),
+      ...optionalStyle(clusterStyle(cluster.attrs)),
+    }));
+    return {
+      layout: 'layered',
+      direction: RANKDIR[rankdir] ?? 'DOWN',
+      nodes,
+      edges,
+      groups,
+      warnings: this.warnings,
+    };
+  }
+
+  private walk(statements: ClusterStatementASTNode[], scope: Scope, ownAttrs: Attrs): void {
+    // Defaults are scoped and apply from where they are set on, as in Graphviz; copies keep siblings apart.
+    const local: Scope = { ...scope, nodeDefaults: new Map(scope.nodeDefaults), edgeDefaults: new Map(scope.edgeDefaults) };
+    for (const statement of statements) {
+      switch (statement.type) {
+        case 'Attribute':
+          ownAttrs.set(statement.key.value, valueOf(statement.value));
+          break;
+        case 'AttributeList': {
+          const target = statement.kind === 'Node' ? local.nodeDefaults : statement.kind === 'Edge' ? local.edgeDefaults : ownAttrs;
+          setAll(target, statement.children);
+          break;
+        }
+        case 'Node': {
+          const node = this.touch(statement.id.value, local);
+          setAll(node.attrs, statement.children);
+          break;
+        }
+        case 'Edge':
+          this.addEdges(statement.targets, statement.children, local);
+          break;
+        case 'Subgraph':
+          this.walkSubgraph(statement, local);
+          break;
+        case 'Comment':
+          break;
+      }
+    }
+  }
+
+  private walkSubgraph(subgraph: SubgraphASTNode, scope: Scope): void {
+    const name = subgraph.id?.value;
+    // Graphviz draws a subgraph as a box only when its name starts with "cluster".
+    if (name === undefined || !/^cluster/i.test(name)) {
+      this.walk(subgraph.children, scope, new Map());
+      return;
+    }
+    let cluster = this.clusters.get(name);
+    if (!cluster) {
+      cluster = { id: name, attrs: new Map(), ...(scope.cluster !== undefined && { parent: scope.cluster }) };
+      this.clusters.set(name, cluster);
+    }
+    this.walk(subgraph.children, { ...scope, cluster: name }, cluster.attrs);
+  }
+
+  /** The node named `id`, created with the defaults in force on first mention; a mention inside a deeper cluster moves it there. */
+  private touch(id: string, scope: Scope): DotNode {
+    let node = this.nodes.get(id);
+    if (!node) {
+      node = { id, attrs: new Map(scope.nodeDefaults), ...(scope.cluster !== undefined && { cluster: scope.cluster }) };
+      this.nodes.set(id, node);
+    } else if (scope.cluster !== undefined && (node.cluster === undefined || this.isInside(scope.cluster, node.cluster))) {
+      node.cluster = scope.cluster;
+    }
+    return node;
+  }
+
+  private isInside(cluster: string, ancestor: string): boolean {
+    for (let up = this.clusters.get(cluster)?.parent; up !== undefined; up = this.clusters.get(up)?.parent) if (up === ancestor) return true;
+    return false;
+  }
+
+  private addEdges(targets: EdgeTargetASTNode[], attributes: ClusterStatementASTNode[], scope: Scope): void {
+    const attrs = new Map(scope.edgeDefaults);
+    setAll(attrs, attributes);
+    const ends = targets.map((target) => (target.type === 'NodeRef' ? [target] : target.children));
+    for (const group of ends) for (const ref of group) this.touch(ref.id.value, scope);
+    for (let i = 1; i < ends.length; i++) {
+      for (const from of ends[i - 1]!) {
+        for (const to of ends[i]!) {
+          this.edges.push({ from: from.id.value, to: to.id.value, attrs, ports: from.port !== undefined || to.port !== undefined });
+        }
+      }
+    }
+  }
+
+  private text(value: Value | undefined, context: { node?: string; edge?: string }): string {
+    if (!value) return '';
+    if (value.html) return htmlToText(value.value);
+    return unescapeLabel(value.value, { ...context, graph: this.name });
+  }
+
+  private labelParts(node: DotNode, shape: string): LabelParts {
+    const raw = node.attrs.get('label') ?? { value: '\\N', html: false };
+    const context = { node: node.id, graph: this.name };
+    if (shape === 'record' || shape === 'mrecord') {
+      const source = raw.html ? htmlToText(raw.value) : raw.value;
+      const fields = recordFields(source).map((field) => (raw.html ? field : unescapeLabel(field, context)));
+      const [label = '', ...rest] = fields;
+      return { label, rows: rest.flatMap((field) => field.split('\n')).filter((row) => row.trim() !== '') };
+    }
+    if (raw.html && /<table/i.test(raw.value)) return splitHeader(htmlToText(raw.value).split('\n'));
+    return { label: this.text(raw, context), rows: [] };
+  }
+
+  private toNode(dotNode: DotNode): GraphNode | undefined {
+    const { attrs } = dotNode;
+    const style = parseStyle(attrs.get('style')?.value);
+    if (style.invisible) return undefined;
+    const dotShape = (attrs.get('shape')?.value ?? 'ellipse').toLowerCase();
+    const shape = mapShape(dotShape);
+    if (shape === undefined) this.warnings.push(`node "${dotNode.id}": shape "${dotShape}" is drawn as a rectangle`);
+    let { label, rows } = this.labelParts(dotNode, dotShape);
+    const xlabel = attrs.get('xlabel');
+    if (label === '' && rows.length === 0 && xlabel) label = this.text(xlabel, { node: dotNode.id });
+
+    const color = attrs.has('color') ? mapColor(attrs.get('color')!.value) : undefined;
+    const fill = attrs.has('fillcolor') ? mapColor(attrs.get('fillcolor')!.value) : undefined;
+    const graphStyle: GraphStyle = {};
+    // The schema's stroke colour is hex only: fully transparent black draws no outline.
+    if (OUTLINELESS.has(dotShape)) graphStyle.strokeColor = '#00000000';
+    else if (color) graphStyle.strokeColor = color;
+    if (style.filled) graphStyle.fillColor = fill ?? color ?? '#d3d3d3';
+    if (style.strokeStyle) graphStyle.strokeStyle = style.strokeStyle;
+    if (style.rounded || dotShape === 'mrecord') graphStyle.corner = 'rounded';
+    return {
+      id: dotNode.id,
+      label,
+      kind: 'generic',
+      shape: shape ?? 'rectangle',
+      ...(rows.length > 0 && { rows }),
+      ...(dotNode.cluster !== undefined && { parent: dotNode.cluster }),
+      ...optionalStyle(graphStyle),
+    };
+  }
+
+  private toEdges(invisible: Set<string>): GraphEdge[] {
+    const directed = this.graph.directed;
+    const edges: GraphEdge[] = [];
+    const strictIndex = new Map<string, number>();
+    let ports = false;
+    let hidden = 0;
+    for (const dotEdge of this.edges) {
+      const { attrs } = dotEdge;
+      const style = parseStyle(attrs.get('style')?.value);
+      if (style.invisible || invisible.has(dotEdge.from) || invisible.has(dotEdge.to)) {
+        hidden += style.invisible ? 1 : 0;
+        continue;
+      }
+      ports ||= dotEdge.ports;
+      // lhead/ltail clip an edge at a cluster's border: we end the edge on the cluster itself.
+      const lhead = attrs.get('lhead')?.value;
+      const ltail = attrs.get('ltail')?.value;
+      const from = ltail !== undefined && this.clusters.has(ltail) ? ltail : dotEdge.from;
+      const to = lhead !== undefined && this.clusters.has(lhead) ? lhead : dotEdge.to;
+
+      const dir = attrs.get('dir')?.value ?? (directed ? 'forward' : 'none');
+      const head = mapArrowhead(attrs.get('arrowhead')?.value ?? 'normal');
+      const tail = mapArrowhead(attrs.get('arrowtail')?.value ?? 'normal');
+      const context = { edge: `${dotEdge.from}${directed ? '->' : '--'}${dotEdge.to}` };
+      const label = this.text(attrs.get('label') ?? attrs.get('xlabel'), context);
+      const headLabel = this.text(attrs.get('headlabel'), context);
+      const tailLabel = this.text(attrs.get('taillabel'), context);
+      const color = attrs.has('color') ? mapColor(attrs.get('color')!.value) : undefined;
+      const edge: GraphEdge = {
+        id: `e${edges.length + 1}`,
+        from,
+        to,
+        startArrowhead: dir === 'back' || dir === 'both' ? tail : 'none',
+        endArrowhead: dir === 'forward' || dir === 'both' ? head : 'none',
+        ...(label !== '' && { label }),
+        ...(tailLabel !== '' && { startLabel: tailLabel }),
+        ...(headLabel !== '' && { endLabel: headLabel }),
+        ...((color || style.strokeStyle) && { style: { ...(color && { strokeColor: color }), ...(style.strokeStyle && { strokeStyle: style.strokeStyle }) } }),
+      };
+      if (this.graph.strict) {
+        // strict: at most one edge per pair of ends (unordered when undirected); later attributes win.
+        const key = directed || from <= to ? `${from}\u0000${to}` : `${to}\u0000${from}`;
+        const seen = strictIndex.get(key);
+        if (seen !== undefined) {
+          edges[seen] = { ...edge, id: edges[seen]!.id };
+          continue;
+        }
+        strictIndex.set(key, edges.length);
+      }
+      edges.push(edge);
+    }
+    if (hidden > 0) this.warnings.push(`${hidden} invisible edge(s) (style=invis) are not drawn`);
+    if (ports) this.warnings.push('edges to node ports (node:port) attach to the whole node');
+    return edges;
+  }
+}
+
+function setAll(target: Attrs, attributes: readonly ClusterStatementASTNode[]): void {
+  for (const attribute of attributes) {
+    if (attribute.type === 'Attribute') target.set((attribute as AttributeASTNode).key.value, valueOf((attribute as AttributeASTNode).value));
+  }
+}
+
+function clusterStyle(attrs: Attrs): GraphStyle {
+  const style = parseStyle(attrs.get('style')?.value);
+  const color = mapColor(attrs.get('pencolor')?.value ?? attrs.get('color')?.value ?? '');
+  const fill = mapColor(attrs.get('fillcolor')?.value ?? attrs.get('bgcolor')?.value ?? (style.filled ? (attrs.get('color')?.value ?? 'lightgrey') : ''));
+  return {
+    ...(color && { strokeColor: color }),
+    ...(fill && { fillColor: fill }),
+    ...(style.strokeStyle && { strokeStyle: style.strokeStyle }),
+    ...(style.rounded && { corner: 'rounded' as const }),
+  };
+}
+
+const optionalStyle = (style: GraphStyle) => (Object.keys(style).length > 0 ? { style } : {});

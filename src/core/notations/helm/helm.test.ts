@@ -1,0 +1,73 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../errors.js';
+import type { GraphIR } from '../../graph/types.js';
+import { helmNotation } from './index.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../../../../test/fixtures/helm/${name}`, import.meta.url), 'utf8');
+const arrows = (graph: GraphIR): string[] => graph.edges.map((e) => `${e.from} -> ${e.to}${e.label ? ` [${e.label}]` : ''}`);
+
+describe('helmNotation on real values files', () => {
+  it('draws WordPress: service in front, its volume, and the enabled MariaDB sub-chart (memcached is off)', () => {
+    const graph = helmNotation.toGraph(fixture('bitnami-wordpress.values.yaml'));
+    expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['mariadb:database', 'app:workload', 'app:service:service', 'app:volume:storage']);
+    expect(graph.nodes.find((n) => n.id === 'app')).toMatchObject({ label: 'wordpress', iconHint: 'wordpress' });
+    expect(arrows(graph)).toEqual(['app:service -> app [:80]', 'app -> app:volume [mounts]', 'app -> mariadb [uses]']);
+  });
+
+  it('lets Bitnami PostgreSQL primary stand for the application and leaves out read replicas in standalone mode', () => {
+    const graph = helmNotation.toGraph(fixture('bitnami-postgresql.values.yaml'));
+    expect(graph.nodes.map((n) => n.id)).toEqual(['primary', 'primary:service', 'primary:volume']);
+    expect(graph.nodes[0]).toMatchObject({ kind: 'database', rows: ['workload', 'postgresql'] });
+    expect(graph.nodes[2]!.rows).toEqual(['8Gi']);
+  });
+
+  it('finds the Loki components and skips the disabled ones', () => {
+    const graph = helmNotation.toGraph(fixture('grafana-loki-distributed.values.yaml'));
+    const ids = graph.nodes.map((n) => n.id);
+    expect(ids).toEqual(expect.arrayContaining(['ingester', 'distributor', 'querier', 'queryFrontend', 'gateway']));
+    expect(ids).not.toContain('compactor');
+    expect(ids).not.toContain('queryScheduler');
+  });
+
+  it('draws the enabled sub-charts of an umbrella chart', () => {
+    const graph = helmNotation.toGraph(fixture('grafana-loki-stack.values.yaml'));
+    expect(graph.nodes.map((n) => n.id)).toEqual(['loki', 'promtail']);
+  });
+
+  it('reads one block per microservice with create: true', () => {
+    const graph = helmNotation.toGraph(fixture('microservices-demo.values.yaml'));
+    expect(graph.nodes).toHaveLength(11);
+    expect(graph.nodes.find((n) => n.id === 'cartService')!.label).toBe('cartservice');
+  });
+});
+
+describe('helmNotation features and detection', () => {
+  it('draws ingress → service → workload with autoscaling', () => {
+    const graph = helmNotation.toGraph(`
+replicaCount: 2
+image: {repository: ghcr.io/acme/shop, tag: "1.0"}
+service: {type: ClusterIP, port: 8080}
+ingress:
+  enabled: true
+  hosts: [{host: shop.example, paths: [{path: /}]}]
+autoscaling: {enabled: true, minReplicas: 2, maxReplicas: 5}
+redis: {enabled: true}
+`);
+    expect(arrows(graph)).toEqual(['app:service -> app [:8080]', 'app:ingress -> app:service [shop.example]', 'app:hpa -> app [scales]', 'app -> redis [uses]']);
+    expect(graph.nodes.find((n) => n.id === 'redis')!.kind).toBe('cache');
+    expect(graph.nodes.find((n) => n.id === 'app:hpa')!.rows).toEqual(['2–5 replicas']);
+  });
+
+  it('reports YAML errors with line and column', () => {
+    expect(() => helmNotation.toGraph('image:\n  repository: a\n tag: b\n')).toThrow(AppError);
+    expect(() => helmNotation.toGraph('image:\n  repository: a\n tag: b\n')).toThrow(/^line 3, column \d+:/);
+  });
+
+  it('claims values files but not compose files or manifests', () => {
+    expect(helmNotation.detect(fixture('bitnami-wordpress.values.yaml'))).toBeGreaterThan(0.5);
+    expect(helmNotation.detect(fixture('microservices-demo.values.yaml'))).toBeGreaterThan(0.3);
+    expect(helmNotation.detect('services:\n  web:\n    image: nginx\n')).toBe(0);
+    expect(helmNotation.detect('apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n')).toBe(0);
+  });
+});

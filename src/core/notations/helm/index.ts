@@ -1,0 +1,156 @@
+/**
+ * Helm values (`values.yaml`) → GraphIR. A values file has no schema, so the diagram comes from conventions that the
+ * common charts (Bitnami, Grafana, the chart starter) share. The heuristic:
+ *
+ * 1. The application: a top-level `image` or `replicaCount` means the chart deploys one main workload, named after
+ *    `nameOverride`, else the image repository's last segment. When components without an image of their own exist
+ *    (Bitnami's `primary`), they run that image and stand for the application instead.
+ * 2. Components: a top-level map holding an `image` map, a `replicas`/`replicaCount`, a `service` or `persistence`
+ *    map, or `create: true` with a `name` (one block per microservice) is a workload of its own. `enabled: false`,
+ *    `create: false` or zero replicas leave it out, and so does `architecture: standalone` for Bitnami's
+ *    `readReplicas`/`secondary` blocks.
+ * 3. Sub-charts: any other top-level map with `enabled: true` (`postgresql.enabled`, `loki.enabled`) is a dependency
+ *    chart; the application uses it (an arrow from the application).
+ * 4. Features of the application or a component, each drawn when enabled: `service` (a Service in front of the
+ *    workload, its type and port), `ingress` (in front of the Service, its hosts), `persistence` (a volume the
+ *    workload mounts, its size) and `autoscaling` (an HPA scaling the workload). The traffic path is
+ *    ingress → service → workload → volume and sub-charts.
+ */
+import { AppError } from '../../errors.js';
+import type { GraphEdge, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
+import { parseYaml } from '../compose/yaml.js';
+import { isRecord } from '../kubernetes/yaml.js';
+
+/** Top-level keys that configure the chart as a whole, never a component or a sub-chart. */
+const CHART_SETTINGS = new Set([
+  'global', 'image', 'images', 'service', 'ingress', 'secondaryIngress', 'persistence', 'autoscaling', 'serviceAccount',
+  'serviceAccounts', 'rbac', 'psp', 'podSecurityPolicy', 'networkPolicy', 'networkPolicies', 'metrics', 'serviceMonitor',
+  'prometheusRule', 'pdb', 'podDisruptionBudget', 'resources', 'securityContext', 'podSecurityContext',
+  'containerSecurityContext', 'livenessProbe', 'readinessProbe', 'startupProbe', 'volumePermissions', 'diagnosticMode',
+  'tls', 'auth', 'ldap', 'backup', 'updateStrategy', 'affinity', 'nodeSelector', 'tolerations', 'sidecars',
+  'authorizationPolicies', 'seccompProfile', 'shmVolume', 'serviceBindings', 'passwordUpdateJob', 'test_pod',
+  'externalDatabase', 'externalCache', 'commonLabels', 'commonAnnotations', 'podLabels', 'podAnnotations',
+]);
+
+const HELM_KEYS = /^(image|replicaCount|ingress|service|persistence|resources|autoscaling|nameOverride|fullnameOverride|serviceAccount|podAnnotations|nodeSelector|tolerations|affinity):/gm;
+
+export const helmNotation: NotationConverter = {
+  id: 'helm',
+  detect(code) {
+    // Compose files and Kubernetes manifests are YAML too; they belong to their own converters.
+    if (/^services:/m.test(code) || (/^apiVersion:/m.test(code) && /^kind:/m.test(code))) return 0;
+    const keys = new Set([...code.matchAll(HELM_KEYS)].map((m) => m[1]));
+    const enabledCharts = /^ {2,}(enabled|create):[ \t]*(true|false)[ \t]*$/m.test(code);
+    if (keys.size === 0 && !enabledCharts) return 0;
+    return Math.min(0.85, 0.35 + 0.1 * keys.size + (enabledCharts ? 0.2 : 0));
+  },
+  toGraph(code) {
+    const values = parseYaml(code);
+    if (!isRecord(values)) throw new AppError('parse_error', 'line 1, column 1: expected a values map (key: value lines)', { line: 1, column: 1 });
+    return valuesToGraph(values);
+  },
+};
+
+const enabled = (block: Record<string, unknown>): boolean => block.enabled !== false && block.create !== false;
+const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
+
+function imageName(image: unknown): string | undefined {
+  if (!isRecord(image)) return text(image)?.split('/').pop()?.split(/[:@]/)[0];
+  return text(image.repository)?.split('/').pop() ?? text(image.name);
+}
+
+function kindOfName(name: string, fallback: NodeKind): NodeKind {
+  if (/postgres|mysql|mariadb|mongo|cassandra|clickhouse|elasticsearch|opensearch|couchdb/i.test(name)) return 'database';
+  if (/redis|memcache|cache|valkey/i.test(name)) return 'cache';
+  if (/kafka|rabbitmq|nats|queue|pulsar/i.test(name)) return 'queue';
+  if (/gateway|nginx|proxy|traefik|ingress/i.test(name)) return 'gateway';
+  return fallback;
+}
+
+function isComponent(block: Record<string, unknown>): boolean {
+  return (
+    isRecord(block.image) ||
+    typeof block.replicas === 'number' ||
+    typeof block.replicaCount === 'number' ||
+    isRecord(block.service) ||
+    isRecord(block.persistence) ||
+    (block.create === true && typeof block.name === 'string')
+  );
+}
+
+function valuesToGraph(values: Record<string, unknown>): GraphIR {
+  const nodes: GraphNode[] = [];
+  const edges: GraphEdge[] = [];
+  const warnings: string[] = [];
+  const edge = (from: string, to: string, label?: string, dashed = false): void => {
+    const e: GraphEdge = { id: `${from}->${to}`, from, to, endArrowhead: 'arrow' };
+    if (label) e.label = label;
+    if (dashed) e.style = { strokeStyle: 'dashed' };
+    edges.push(e);
+  };
+
+  /** A workload with its enabled features; returns its node id. */
+  const workload = (id: string, label: string, block: Record<string, unknown>, image: string | undefined): string => {
+    const rows = ['workload'];
+    const replicas = block.replicaCount ?? block.replicas;
+    if (typeof replicas === 'number') rows.push(`${replicas} replica${replicas === 1 ? '' : 's'}`);
+    if (image) rows.push(image);
+    const node: GraphNode = { id, label, kind: kindOfName(`${label} ${image ?? ''}`, 'workload'), rows };
+    node.iconHint = image ?? label;
+    nodes.push(node);
+    const service = isRecord(block.service) && enabled(block.service) ? block.service : undefined;
+    let front = id;
+    if (service) {
+      const type = text(service.type) ?? 'ClusterIP';
+      const port = isRecord(service.ports) ? Object.values(service.ports).find((p) => typeof p === 'number') : service.port;
+      nodes.push({ id: `${id}:service`, label: `${label} service`, kind: 'service', rows: [type, ...(port === undefined ? [] : [`port ${String(port)}`])], iconRef: 'kubernetes/Service' });
+      edge(`${id}:service`, id, port === undefined ? undefined : `:${String(port)}`);
+      front = `${id}:service`;
+    }
+    for (const key of ['ingress', 'secondaryIngress']) {
+      const ingress = block[key];
+      if (!isRecord(ingress) || ingress.enabled !== true) continue;
+      const hosts = [text(ingress.hostname), ...(Array.isArray(ingress.hosts) ? ingress.hosts.map((h) => (isRecord(h) ? text(h.host) : text(h))) : [])].filter((h): h is string => h !== undefined);
+      nodes.push({ id: `${id}:${key}`, label: `${label} ingress`, kind: 'gateway', rows: hosts.slice(0, 3), iconRef: 'kubernetes/Ingress' });
+      edge(`${id}:${key}`, front, hosts[0]);
+    }
+    const persistence = block.persistence;
+    if (isRecord(persistence) && persistence.enabled !== false) {
+      const size = text(persistence.size);
+      nodes.push({ id: `${id}:volume`, label: `${label} data`, kind: 'storage', rows: size ? [size] : [], iconRef: 'kubernetes/PersistentVolumeClaim' });
+      edge(id, `${id}:volume`, 'mounts', true);
+    }
+    const autoscaling = block.autoscaling ?? block.hpa;
+    if (isRecord(autoscaling) && autoscaling.enabled === true) {
+      const range = `${String(autoscaling.minReplicas ?? '?')}–${String(autoscaling.maxReplicas ?? '?')} replicas`;
+      nodes.push({ id: `${id}:hpa`, label: `${label} autoscaler`, kind: 'generic', rows: [range], iconRef: 'kubernetes/HorizontalPodAutoscaler' });
+      edge(`${id}:hpa`, id, 'scales', true);
+    }
+    return id;
+  };
+
+  const appImage = imageName(values.image);
+  const components: [string, Record<string, unknown>][] = [];
+  const subcharts: string[] = [];
+  for (const [key, block] of Object.entries(values)) {
+    if (CHART_SETTINGS.has(key) || !isRecord(block)) continue;
+    if (isComponent(block)) {
+      const replicas = block.replicaCount ?? block.replicas;
+      if (!enabled(block) || replicas === 0) continue;
+      if (values.architecture === 'standalone' && (key === 'readReplicas' || key === 'secondary')) continue;
+      components.push([key, block]);
+    } else if (block.enabled === true) subcharts.push(key);
+  }
+  for (const key of subcharts) nodes.push({ id: key, label: key, kind: kindOfName(key, 'service'), rows: ['sub-chart'], iconHint: key });
+  const runAppImage = components.filter(([, block]) => !isRecord(block.image));
+  const hasApp = runAppImage.length === 0 && (appImage !== undefined || typeof values.replicaCount === 'number');
+  const app = hasApp ? workload('app', text(values.nameOverride) ?? appImage ?? 'app', values, appImage) : undefined;
+  for (const [key, block] of components) {
+    const ownImage = isRecord(block.image) ? imageName(block.image) : appImage;
+    workload(key, text(block.name) ?? key, block, ownImage);
+  }
+  const user = app ?? runAppImage[0]?.[0];
+  if (user) for (const chart of subcharts) edge(user, chart, 'uses');
+  if (nodes.length === 0) warnings.push('no image, component or enabled sub-chart found: is this a values.yaml?');
+  return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [], warnings };
+}

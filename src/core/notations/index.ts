@@ -1,0 +1,100 @@
+/**
+ * The notation registry and the pure "diagram from code" pipeline the service calls:
+ * code → detect → parse (GraphIR) → layout → scene elements.
+ */
+import { AppError } from '../errors.js';
+import type { IconVendor } from '../icons/index.js';
+import type { GraphIR, Notation, NotationConverter } from '../graph/types.js';
+import { NOTATIONS } from '../graph/types.js';
+import { layoutGraph } from '../layout/elk.js';
+import { layoutSequence } from '../layout/sequence.js';
+import { graphToScene, type GeneratedElement, type GraphScene } from '../scene/from-graph.js';
+import { composeNotation } from './compose/index.js';
+import { dotNotation } from './dot/index.js';
+import { helmNotation } from './helm/index.js';
+import { resolveIconHints } from './icon-hints.js';
+import { kubernetesNotation } from './kubernetes/index.js';
+import { plantumlNotation } from './plantuml/index.js';
+import { sqlNotation } from './sql/index.js';
+import { terraformNotation } from './terraform/index.js';
+
+/** Largest accepted code, in UTF-8 bytes (interface spec: "Code up to 1 MiB"). */
+export const FROM_CODE_MAX_BYTES = 1024 * 1024;
+
+/** Detection picks the most confident converter, and only when it is at least this sure. */
+export const DETECTION_THRESHOLD = 0.5;
+
+/** Registered converters, in NOTATIONS order (which also breaks ties in detection). */
+export const CONVERTERS: readonly NotationConverter[] = [composeNotation, kubernetesNotation, dotNotation, plantumlNotation, terraformNotation, helmNotation, sqlNotation].sort(
+  (a, b) => NOTATIONS.indexOf(a.id) - NOTATIONS.indexOf(b.id),
+);
+
+const byId = new Map<Notation, NotationConverter>(CONVERTERS.map((converter) => [converter.id, converter]));
+
+/** Notations this build can read, for `unsupported_notation` and the capabilities guide. */
+export const supportedNotations = (): Notation[] => CONVERTERS.map((converter) => converter.id);
+
+function unsupported(message: string): AppError {
+  const supported = supportedNotations();
+  return new AppError('unsupported_notation', `${message}; supported notations: ${supported.join(', ')}`, { supported });
+}
+
+/** The notation `code` is written in, or undefined when no converter is sure enough. */
+export function detectNotation(code: string): Notation | undefined {
+  let best: { id: Notation; score: number } | undefined;
+  for (const converter of CONVERTERS) {
+    const score = converter.detect(code);
+    if (score >= DETECTION_THRESHOLD && (best === undefined || score > best.score)) best = { id: converter.id, score };
+  }
+  return best?.id;
+}
+
+export interface CodeToSceneOptions {
+  /** Overrides detection. */
+  notation?: string;
+  /** Prefer this vendor's icons when resolving the parsers' icon hints. */
+  vendor?: IconVendor;
+}
+
+export interface CodeToSceneResult {
+  /** Native elements in input form, ready for the intake. */
+  elements: GeneratedElement[];
+  /** The notation read (detected, or the one asked for). */
+  notation: Notation;
+  /** What was skipped or approximated, for the user. */
+  warnings: string[];
+  /** The graph the scene was drawn from: icon stamping reads its iconRef/iconHint through `elementIds`. */
+  graph: GraphIR;
+  /** Graph node/group id → element id. */
+  elementIds: { nodes: Map<string, string>; groups: Map<string, string> };
+}
+
+/** Parses, lays out and draws `code`. Throws unsupported_notation, parse_error or payload_too_large as AppError. */
+export async function codeToScene(code: string, options: CodeToSceneOptions = {}): Promise<CodeToSceneResult> {
+  const bytes = new TextEncoder().encode(code).length;
+  if (bytes > FROM_CODE_MAX_BYTES) {
+    throw new AppError('payload_too_large', `code: at most ${FROM_CODE_MAX_BYTES} bytes (1 MiB), got ${bytes}`);
+  }
+  let notation: Notation;
+  if (options.notation !== undefined) {
+    if (!byId.has(options.notation as Notation)) throw unsupported(`notation "${options.notation}" is not supported`);
+    notation = options.notation as Notation;
+  } else {
+    const detected = detectNotation(code);
+    if (detected === undefined) throw unsupported('the code is in none of the supported notations');
+    notation = detected;
+  }
+  const graph = resolveIconHints(byId.get(notation)!.toGraph(code), options.vendor);
+  const scene = await drawGraph(graph);
+  return { elements: scene.elements, notation, warnings: scene.warnings, graph, elementIds: scene.elementIds };
+}
+
+/** Lays out and draws a graph from any source (a notation, later AI generation): sequence diagrams with lifelines, the rest layered. */
+export async function drawGraph(graph: GraphIR): Promise<GraphScene & { warnings: string[] }> {
+  if (graph.layout === 'sequence') {
+    const sequence = layoutSequence(graph);
+    return { elements: sequence.elements, parents: sequence.parents, elementIds: { nodes: new Map(), groups: new Map() }, warnings: [...graph.warnings, ...sequence.warnings] };
+  }
+  const layout = await layoutGraph(graph);
+  return { ...graphToScene(graph, layout), warnings: [...graph.warnings, ...layout.warnings] };
+}

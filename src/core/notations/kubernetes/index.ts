@@ -1,0 +1,184 @@
+import { AppError } from '../../errors.js';
+import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
+import { collectResources, envValues, images, list, podReferences, record, selects, stringMap, type Resource } from './manifests.js';
+import { parseYamlDocuments } from './yaml.js';
+
+/** The kinds drawn, with their role and the icon of the Kubernetes icon set (`kubernetes/<Kind>`). */
+export const KUBERNETES_KINDS: Readonly<Record<string, NodeKind>> = {
+  Deployment: 'workload',
+  StatefulSet: 'workload',
+  DaemonSet: 'workload',
+  ReplicaSet: 'workload',
+  Job: 'workload',
+  CronJob: 'workload',
+  Pod: 'workload',
+  Service: 'service',
+  Ingress: 'gateway',
+  ConfigMap: 'config',
+  Secret: 'secret',
+  PersistentVolumeClaim: 'storage',
+  HorizontalPodAutoscaler: 'generic',
+  ServiceAccount: 'user',
+  NetworkPolicy: 'network',
+};
+
+const API_VERSION = /^apiVersion:\s*["']?[\w./-]+/m;
+const KIND = /^kind:\s*["']?[A-Z]\w*/m;
+
+export const kubernetesNotation: NotationConverter = {
+  id: 'kubernetes',
+  detect(code) {
+    const both = API_VERSION.test(code) && KIND.test(code);
+    if (both) return 0.95;
+    return /^\s+apiVersion:/m.test(code) && /^\s+kind:/m.test(code) && /^items:/m.test(code) ? 0.8 : 0;
+  },
+  toGraph(code) {
+    const { resources, ignored } = collectResources(parseYamlDocuments(code));
+    if (resources.length === 0) {
+      throw new AppError('parse_error', 'line 1, column 1: expected Kubernetes objects with apiVersion, kind and metadata.name', { line: 1, column: 1 });
+    }
+    return resourcesToGraph(resources, ignored);
+  },
+};
+
+const nodeId = (kind: string, namespace: string | undefined, name: string): string => `${kind}/${namespace ?? ''}/${name}`;
+
+function resourcesToGraph(resources: Resource[], ignored: number): GraphIR {
+  const warnings: string[] = [];
+  const nodes = new Map<string, GraphNode>();
+  const groups = new Map<string, GraphGroup>();
+  const edges: GraphEdge[] = [];
+  const skippedKinds = new Map<string, number>();
+  const namespaceGroup = (namespace: string | undefined): string | undefined => {
+    if (!namespace) return undefined;
+    const id = `namespace:${namespace}`;
+    if (!groups.has(id)) groups.set(id, { id, label: namespace, kind: 'namespace' });
+    return id;
+  };
+
+  const drawn: Resource[] = [];
+  for (const resource of resources) {
+    if (resource.kind === 'Namespace') namespaceGroup(resource.name);
+    else if (KUBERNETES_KINDS[resource.kind]) drawn.push(resource);
+    else skippedKinds.set(resource.kind, (skippedKinds.get(resource.kind) ?? 0) + 1);
+  }
+  for (const resource of drawn) {
+    const node: GraphNode = {
+      id: nodeId(resource.kind, resource.namespace, resource.name),
+      label: resource.name,
+      kind: KUBERNETES_KINDS[resource.kind]!,
+      rows: [resource.kind, ...details(resource)],
+      iconRef: `kubernetes/${resource.kind}`,
+    };
+    const image = resource.pod ? images(resource.pod.spec)[0] : undefined;
+    if (image) node.iconHint = image.split('/').pop()!.split(/[:@]/)[0]!;
+    const parent = namespaceGroup(resource.namespace);
+    if (parent) node.parent = parent;
+    nodes.set(node.id, node);
+  }
+
+  const find = (kind: string, namespace: string | undefined, name: string): GraphNode | undefined => nodes.get(nodeId(kind, namespace, name));
+  const addEdge = (from: string, to: string, label?: string, dashed = false): void => {
+    const id = `${from}->${to}`;
+    if (from === to || edges.some((e) => e.id === id)) return;
+    const edge: GraphEdge = { id, from, to, endArrowhead: 'arrow' };
+    if (label) edge.label = label;
+    if (dashed) edge.style = { strokeStyle: 'dashed' };
+    edges.push(edge);
+  };
+  const workloads = drawn.filter((r) => r.pod);
+  const services = drawn.filter((r) => r.kind === 'Service');
+
+  for (const resource of drawn) {
+    const from = nodeId(resource.kind, resource.namespace, resource.name);
+    const spec = record(resource.manifest.spec);
+    if (resource.kind === 'Service') {
+      const selector = stringMap(spec.selector);
+      for (const workload of workloads) {
+        if (workload.namespace === resource.namespace && selects(selector, workload.pod!.labels)) {
+          addEdge(from, nodeId(workload.kind, workload.namespace, workload.name), servicePorts(spec));
+        }
+      }
+    } else if (resource.kind === 'Ingress') {
+      for (const { service, label } of ingressBackends(spec)) {
+        const target = find('Service', resource.namespace, service);
+        if (target) addEdge(from, target.id, label);
+        else warnings.push(`Ingress ${resource.name}: backend service "${service}" is not in the input`);
+      }
+    } else if (resource.kind === 'HorizontalPodAutoscaler') {
+      const target = record(spec.scaleTargetRef);
+      const node = find(String(target.kind), resource.namespace, String(target.name));
+      if (node) addEdge(from, node.id, 'scales', true);
+    } else if (resource.kind === 'NetworkPolicy') {
+      const selector = stringMap(record(spec.podSelector).matchLabels);
+      for (const workload of workloads) {
+        if (workload.namespace === resource.namespace && selects(selector, workload.pod!.labels)) {
+          addEdge(from, nodeId(workload.kind, workload.namespace, workload.name), 'applies to', true);
+        }
+      }
+    }
+    if (!resource.pod) continue;
+    for (const ref of podReferences(resource.pod.spec)) {
+      let target = find(ref.kind, resource.namespace, ref.name);
+      if (!target) {
+        // Referenced but defined elsewhere (kustomize, a Helm chart, created by hand): drawn dashed, said in a warning.
+        target = { id: nodeId(ref.kind, resource.namespace, ref.name), label: ref.name, kind: KUBERNETES_KINDS[ref.kind]!, rows: [ref.kind], iconRef: `kubernetes/${ref.kind}`, style: { strokeStyle: 'dashed' } };
+        const parent = namespaceGroup(resource.namespace);
+        if (parent) target.parent = parent;
+        nodes.set(target.id, target);
+        warnings.push(`${ref.kind} ${ref.name}: used by ${resource.kind} ${resource.name} but not defined in the input`);
+      }
+      addEdge(from, target.id, ref.via, true);
+    }
+    const account = resource.pod.spec.serviceAccountName;
+    const accountNode = typeof account === 'string' ? find('ServiceAccount', resource.namespace, account) : undefined;
+    if (accountNode) addEdge(from, accountNode.id, 'runs as', true);
+    // Service-to-service calls: an env value naming a Service of the input (`redis-cart:6379`, `http://api.ns.svc`).
+    for (const value of envValues(resource.pod.spec)) {
+      const host = /^(?:[a-z]+:\/\/)?([a-z0-9-]+)(?:\.[a-z0-9.-]+)?(?::\d+)?(?:\/.*)?$/.exec(value)?.[1];
+      const service = host ? services.find((s) => s.name === host && s.namespace === resource.namespace) : undefined;
+      if (service) addEdge(from, nodeId('Service', service.namespace, service.name), 'calls');
+    }
+  }
+
+  for (const [kind, count] of skippedKinds) warnings.push(`skipped ${count} ${kind} object${count === 1 ? '' : 's'} (not drawn)`);
+  if (ignored > 0) warnings.push(`skipped ${ignored} document${ignored === 1 ? '' : 's'} without kind or metadata.name`);
+  return { layout: 'layered', direction: 'RIGHT', nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };
+}
+
+function details(resource: Resource): string[] {
+  const spec = record(resource.manifest.spec);
+  if (resource.pod) {
+    const replicas = typeof spec.replicas === 'number' ? [`${spec.replicas} replica${spec.replicas === 1 ? '' : 's'}`] : [];
+    const schedule = typeof spec.schedule === 'string' ? [`schedule ${spec.schedule}`] : [];
+    return [...replicas, ...schedule, ...images(resource.pod.spec).slice(0, 2)];
+  }
+  if (resource.kind === 'Service') {
+    const type = typeof spec.type === 'string' ? spec.type : spec.clusterIP === 'None' ? 'Headless' : 'ClusterIP';
+    return [type, servicePorts(spec)].filter(Boolean);
+  }
+  return [];
+}
+
+function servicePorts(spec: Record<string, unknown>): string {
+  return list(spec.ports)
+    .map(record)
+    .map((p) => (p.targetPort !== undefined && p.targetPort !== p.port ? `${p.port}→${p.targetPort}` : String(p.port)))
+    .join(', ');
+}
+
+/** Ingress backends: networking.k8s.io/v1 (`backend.service.name`) and the older `backend.serviceName`. */
+function ingressBackends(spec: Record<string, unknown>): { service: string; label: string }[] {
+  const backends: { service: string; label: string }[] = [];
+  const add = (backend: Record<string, unknown>, label: string): void => {
+    const name = record(backend.service).name ?? backend.serviceName;
+    if (typeof name === 'string') backends.push({ service: name, label });
+  };
+  add(record(spec.defaultBackend ?? spec.backend), 'default');
+  for (const rule of list(spec.rules).map(record)) {
+    for (const path of list(record(rule.http).paths).map(record)) {
+      add(record(path.backend), `${typeof rule.host === 'string' ? rule.host : ''}${typeof path.path === 'string' ? path.path : '/'}`);
+    }
+  }
+  return backends;
+}

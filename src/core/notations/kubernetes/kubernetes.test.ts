@@ -1,0 +1,145 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../errors.js';
+import type { GraphIR } from '../../graph/types.js';
+import { kubernetesNotation } from './index.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../../../../test/fixtures/kubernetes/${name}`, import.meta.url), 'utf8');
+const arrows = (graph: GraphIR): string[] => graph.edges.map((e) => `${e.from} -> ${e.to}${e.label ? ` [${e.label}]` : ''}`);
+
+describe('kubernetesNotation on real manifests', () => {
+  it('links the WordPress MySQL Service to its Deployment, the PVC it mounts and the Secret it reads', () => {
+    const graph = kubernetesNotation.toGraph(fixture('k8s-website-wordpress-mysql-deployment.yaml'));
+    expect(arrows(graph)).toEqual([
+      'Service//wordpress-mysql -> Deployment//wordpress-mysql [3306]',
+      'Deployment//wordpress-mysql -> PersistentVolumeClaim//mysql-pv-claim [mounts]',
+      'Deployment//wordpress-mysql -> Secret//mysql-pass [env]',
+    ]);
+    const secret = graph.nodes.find((n) => n.id === 'Secret//mysql-pass')!;
+    expect(secret.style).toEqual({ strokeStyle: 'dashed' });
+    expect(graph.warnings).toEqual(['Secret mysql-pass: used by Deployment wordpress-mysql but not defined in the input']);
+    expect(graph.nodes.find((n) => n.id === 'Deployment//wordpress-mysql')).toMatchObject({ kind: 'workload', iconRef: 'kubernetes/Deployment', iconHint: 'mysql' });
+  });
+
+  it('matches guestbook selectors on every label (leader and follower share app: redis)', () => {
+    const graph = kubernetesNotation.toGraph(fixture('guestbook-all-in-one.yaml'));
+    expect(graph.nodes).toHaveLength(6);
+    expect(arrows(graph)).toEqual([
+      'Service//redis-master -> Deployment//redis-master [6379]',
+      'Service//redis-replica -> Deployment//redis-replica [6379]',
+      'Service//frontend -> Deployment//frontend [80]',
+    ]);
+  });
+
+  it('follows service addresses in env values through the Online Boutique', () => {
+    const graph = kubernetesNotation.toGraph(fixture('microservices-demo-release.yaml'));
+    expect(graph.nodes.filter((n) => n.kind === 'workload')).toHaveLength(12);
+    expect(arrows(graph)).toContain('Deployment//checkoutservice -> Service//paymentservice [calls]');
+    expect(arrows(graph)).toContain('Service//frontend-external -> Deployment//frontend [80→8080]');
+  });
+
+  it('puts ingress-nginx in its namespace container and reports the kinds it does not draw', () => {
+    const graph = kubernetesNotation.toGraph(fixture('ingress-nginx-cloud-deploy.yaml'));
+    expect(graph.groups).toEqual([{ id: 'namespace:ingress-nginx', label: 'ingress-nginx', kind: 'namespace' }]);
+    expect(graph.nodes.every((n) => n.parent === 'namespace:ingress-nginx')).toBe(true);
+    expect(graph.warnings).toContain('skipped 2 ClusterRole objects (not drawn)');
+  });
+
+  it('draws the cartservice example with its ServiceAccount', () => {
+    const graph = kubernetesNotation.toGraph(fixture('microservices-demo-cartservice.yaml'));
+    expect(arrows(graph)).toContain('Deployment//cartservice -> ServiceAccount//cartservice [runs as]');
+  });
+});
+
+describe('kubernetesNotation edges of every kind', () => {
+  const manifest = `
+apiVersion: v1
+kind: List
+items:
+  - apiVersion: networking.k8s.io/v1
+    kind: Ingress
+    metadata: {name: web, namespace: shop}
+    spec:
+      rules:
+        - host: shop.example
+          http: {paths: [{path: /api, pathType: Prefix, backend: {service: {name: api, port: {number: 80}}}}]}
+  - apiVersion: v1
+    kind: Service
+    metadata: {name: api, namespace: shop}
+    spec: {selector: {app: api}, ports: [{port: 80, targetPort: 8080}]}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: api, namespace: shop}
+spec:
+  template:
+    metadata: {labels: {app: api, tier: backend}}
+    spec:
+      containers:
+        - image: ghcr.io/acme/api:1.2
+          envFrom: [{configMapRef: {name: api-config}}]
+---
+apiVersion: v1
+kind: ConfigMap
+metadata: {name: api-config, namespace: shop}
+---
+apiVersion: autoscaling/v2
+kind: HorizontalPodAutoscaler
+metadata: {name: api, namespace: shop}
+spec: {scaleTargetRef: {apiVersion: apps/v1, kind: StatefulSet, name: api}}
+---
+apiVersion: batch/v1
+kind: CronJob
+metadata: {name: report, namespace: other}
+spec:
+  schedule: "0 * * * *"
+  jobTemplate: {spec: {template: {metadata: {labels: {app: api}}, spec: {containers: [{image: busybox}]}}}}
+`;
+
+  it('draws Ingress → Service → workload, HPA → target, workload → ConfigMap, and keeps selectors inside a namespace', () => {
+    const graph = kubernetesNotation.toGraph(manifest);
+    expect(arrows(graph)).toEqual([
+      'Ingress/shop/web -> Service/shop/api [shop.example/api]',
+      'Service/shop/api -> StatefulSet/shop/api [80→8080]',
+      'StatefulSet/shop/api -> ConfigMap/shop/api-config [env]',
+      'HorizontalPodAutoscaler/shop/api -> StatefulSet/shop/api [scales]',
+    ]);
+    expect(graph.groups.map((g) => g.id)).toEqual(['namespace:shop', 'namespace:other']);
+    expect(graph.nodes.find((n) => n.id === 'CronJob/other/report')!.rows).toEqual(['CronJob', 'schedule 0 * * * *', 'busybox']);
+  });
+
+  it('reports a YAML syntax error with line and column', () => {
+    const error = (() => {
+      try {
+        kubernetesNotation.toGraph('apiVersion: v1\nkind: Service\nmetadata:\n  name: [a, b\n  x: 1\n');
+      } catch (e) {
+        return e;
+      }
+    })();
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).code).toBe('parse_error');
+    expect((error as AppError).message).toMatch(/^line 5, column \d+: /);
+  });
+
+  it('refuses YAML without Kubernetes objects', () => {
+    expect(() => kubernetesNotation.toGraph('foo: bar\n')).toThrow(/expected Kubernetes objects/);
+  });
+
+  it('claims manifests and leaves compose files and Helm values alone', () => {
+    expect(kubernetesNotation.detect(fixture('guestbook-all-in-one.yaml'))).toBeGreaterThan(0.9);
+    expect(kubernetesNotation.detect('services:\n  db:\n    image: postgres:16\n')).toBe(0);
+    expect(kubernetesNotation.detect('replicaCount: 1\nimage:\n  repository: nginx\n')).toBe(0);
+  });
+
+  it('reads 200 resources quickly', () => {
+    const docs = Array.from({ length: 100 }, (_, i) => [
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: app${i}}\nspec: {template: {metadata: {labels: {app: app${i}}}, spec: {containers: [{image: img${i}, env: [{name: NEXT, value: "app${(i + 1) % 100}:80"}]}]}}}`,
+      `apiVersion: v1\nkind: Service\nmetadata: {name: app${i}}\nspec: {selector: {app: app${i}}, ports: [{port: 80}]}`,
+    ]).flat();
+    const started = performance.now();
+    const graph = kubernetesNotation.toGraph(docs.join('\n---\n'));
+    expect(graph.nodes).toHaveLength(200);
+    expect(graph.edges).toHaveLength(200);
+    expect(performance.now() - started).toBeLessThan(2000);
+  });
+});

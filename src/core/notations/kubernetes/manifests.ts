@@ -1,0 +1,114 @@
+import { isRecord } from './yaml.js';
+
+/** One Kubernetes object, with the fields the diagram reads pulled out of its manifest. */
+export interface Resource {
+  kind: string;
+  name: string;
+  /** Absent for objects without `metadata.namespace` (the default namespace, or cluster-scoped kinds). */
+  namespace?: string;
+  /** The manifest as written. */
+  manifest: Record<string, unknown>;
+  /** For workloads: the pod template (a Pod's own spec and labels, a CronJob's job template's template). */
+  pod?: { labels: Record<string, string>; spec: Record<string, unknown> };
+}
+
+export const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod']);
+
+/** Flattens documents and `List` kinds (`kind: List`, `DeploymentList`, …) into objects with a kind and a name. */
+export function collectResources(documents: unknown[]): { resources: Resource[]; ignored: number } {
+  const resources: Resource[] = [];
+  let ignored = 0;
+  const visit = (value: unknown): void => {
+    if (!isRecord(value)) {
+      if (value !== null && value !== undefined) ignored++;
+      return;
+    }
+    const kind = typeof value.kind === 'string' ? value.kind : '';
+    if (kind.endsWith('List') && Array.isArray(value.items)) {
+      value.items.forEach(visit);
+      return;
+    }
+    const metadata = isRecord(value.metadata) ? value.metadata : {};
+    const name = typeof metadata.name === 'string' ? metadata.name : '';
+    if (!kind || !name) {
+      ignored++;
+      return;
+    }
+    const resource: Resource = { kind, name, manifest: value };
+    if (typeof metadata.namespace === 'string') resource.namespace = metadata.namespace;
+    const pod = podTemplate(kind, value, metadata);
+    if (pod) resource.pod = pod;
+    resources.push(resource);
+  };
+  documents.forEach(visit);
+  return { resources, ignored };
+}
+
+function podTemplate(kind: string, manifest: Record<string, unknown>, metadata: Record<string, unknown>): Resource['pod'] {
+  if (!WORKLOAD_KINDS.has(kind)) return undefined;
+  const spec = record(manifest.spec);
+  if (kind === 'Pod') return { labels: stringMap(metadata.labels), spec };
+  const template = kind === 'CronJob' ? record(record(record(spec.jobTemplate).spec).template) : record(spec.template);
+  return { labels: stringMap(record(template.metadata).labels), spec: record(template.spec) };
+}
+
+export const record = (value: unknown): Record<string, unknown> => (isRecord(value) ? value : {});
+export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+
+export function stringMap(value: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, v] of Object.entries(record(value))) if (v !== null && v !== undefined) out[key] = String(v);
+  return out;
+}
+
+/** A label selector (`matchLabels` form or a plain map) matches when every pair is among the labels. */
+export function selects(selector: Record<string, string>, labels: Record<string, string>): boolean {
+  const pairs = Object.entries(selector);
+  return pairs.length > 0 && pairs.every(([key, value]) => labels[key] === value);
+}
+
+/** What a pod spec reads: ConfigMaps, Secrets and PVCs by name, from volumes, env, envFrom and pull secrets. */
+export function podReferences(spec: Record<string, unknown>): { kind: 'ConfigMap' | 'Secret' | 'PersistentVolumeClaim'; name: string; via: string }[] {
+  const refs: { kind: 'ConfigMap' | 'Secret' | 'PersistentVolumeClaim'; name: string; via: string }[] = [];
+  const add = (kind: 'ConfigMap' | 'Secret' | 'PersistentVolumeClaim', name: unknown, via: string): void => {
+    if (typeof name === 'string' && !refs.some((r) => r.kind === kind && r.name === name)) refs.push({ kind, name, via });
+  };
+  for (const volume of list(spec.volumes).map(record)) {
+    add('ConfigMap', record(volume.configMap).name, 'mounts');
+    add('Secret', record(volume.secret).secretName, 'mounts');
+    add('PersistentVolumeClaim', record(volume.persistentVolumeClaim).claimName, 'mounts');
+    for (const source of list(record(volume.projected).sources).map(record)) {
+      add('ConfigMap', record(source.configMap).name, 'mounts');
+      add('Secret', record(source.secret).name, 'mounts');
+    }
+  }
+  for (const container of [...list(spec.initContainers), ...list(spec.containers)].map(record)) {
+    for (const env of list(container.env).map(record)) {
+      const from = record(env.valueFrom);
+      add('ConfigMap', record(from.configMapKeyRef).name, 'env');
+      add('Secret', record(from.secretKeyRef).name, 'env');
+    }
+    for (const envFrom of list(container.envFrom).map(record)) {
+      add('ConfigMap', record(envFrom.configMapRef).name, 'env');
+      add('Secret', record(envFrom.secretRef).name, 'env');
+    }
+  }
+  for (const pull of list(spec.imagePullSecrets).map(record)) add('Secret', pull.name, 'pulls with');
+  return refs;
+}
+
+/** Plain env values of a pod's containers (service addresses such as `redis-cart:6379` live there). */
+export function envValues(spec: Record<string, unknown>): string[] {
+  return list(spec.containers)
+    .map(record)
+    .flatMap((c) => list(c.env).map(record))
+    .map((env) => env.value)
+    .filter((v): v is string => typeof v === 'string');
+}
+
+export function images(spec: Record<string, unknown>): string[] {
+  return list(spec.containers)
+    .map(record)
+    .map((c) => c.image)
+    .filter((v): v is string => typeof v === 'string');
+}

@@ -1,0 +1,172 @@
+/**
+ * PlantUML activity diagrams (the "new" syntax): start/stop, `:action;`, if/elseif/else/endif, while/endwhile,
+ * repeat/repeat while, fork/split, partitions and swimlanes. The flow is built by keeping the open ends that the
+ * next action connects to, the way PlantUML itself reads the statements top to bottom.
+ */
+import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
+import { noteElements, readNote } from './notes.js';
+import { parseError, plainText, plantumlColor, type DiagramSource, type SourceLine } from './source.js';
+
+/** An open end of the flow: the next node is linked from it, with the branch label it carries. */
+interface End {
+  from: string;
+  label?: string;
+}
+
+type Block =
+  | { type: 'if'; line: SourceLine; decision: string; done: End[]; elseSeen: boolean; elseLabel?: string }
+  | { type: 'while'; line: SourceLine; decision: string; exitLabel?: string }
+  | { type: 'repeat'; line: SourceLine; start: string }
+  | { type: 'fork'; line: SourceLine; fork: string; done: End[]; join: 'fork' | 'split' }
+  | { type: 'group'; line: SourceLine; group: string; closer: RegExp };
+
+/** `:text;` — the text may span lines; it ends at `;` (or one of the SDL endings `| < > / ] }`). */
+const ACTION_END = /[;|<>/\]}]$/;
+const label = (text: string | undefined) => (text === undefined || text.trim() === '' ? undefined : plainText(text));
+
+export function activityToGraph(source: DiagramSource): GraphIR {
+  const nodes: GraphNode[] = [];
+  const edges: GraphEdge[] = [];
+  const groups: GraphGroup[] = [];
+  const warnings = [...source.warnings];
+  const blocks: Block[] = [];
+  let ends: End[] = [];
+  let lane: string | undefined;
+  let lastNode: string | undefined;
+  let skipped = 0;
+
+  const parent = () => [...blocks].reverse().find((b): b is Extract<Block, { type: 'group' }> => b.type === 'group')?.group ?? lane;
+  const node = (kind: NodeKind, text: string, extra: Partial<GraphNode> = {}): string => {
+    const id = `${kind}-${nodes.length + 1}`;
+    const created: GraphNode = { id, label: text, kind, ...extra };
+    const up = parent();
+    if (up) created.parent = up;
+    nodes.push(created);
+    for (const end of ends) link(end.from, id, end.label);
+    ends = [{ from: id }];
+    lastNode = id;
+    return id;
+  };
+  const link = (from: string, to: string, text?: string) => {
+    const edge: GraphEdge = { id: `e${edges.length + 1}`, from, to, startArrowhead: 'none', endArrowhead: 'arrow' };
+    if (text) edge.label = text;
+    edges.push(edge);
+  };
+  const open = <T extends Block['type']>(type: T, line: SourceLine): Extract<Block, { type: T }> => {
+    const block = blocks[blocks.length - 1];
+    if (!block || block.type !== type) throw parseError(line, `"${line.text}" without an open ${type}`);
+    return block as Extract<Block, { type: T }>;
+  };
+
+  const lines = source.lines;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const text = line.text;
+    let m: RegExpExecArray | null;
+    if (/^start;?$/i.test(text)) {
+      ends = [];
+      node('start', '');
+    } else if (/^(stop|end);?$/i.test(text)) {
+      node('end', '');
+      ends = [];
+    } else if (/^(kill|detach|break);?$/i.test(text)) {
+      ends = [];
+    } else if ((m = /^(#[\w#]+)?:(.*)$/s.exec(text)) && !/^:[^:]+:\s*(-|$)/.test(text)) {
+      let body = m[2]!;
+      let j = i;
+      while (!ACTION_END.test(body.trimEnd())) {
+        j++;
+        if (j >= lines.length) throw parseError(line, 'action ":…" is never closed with ";"');
+        body += `\n${lines[j]!.text}`;
+      }
+      i = j;
+      const fill = m[1] ? plantumlColor(m[1]) : undefined;
+      node('action', plainText(body.trimEnd().slice(0, -1)), fill ? { style: { fillColor: fill } } : {});
+    } else if ((m = /^if\s*\((.*?)\)\s*(?:then|is|equals)?\s*(?:\((.*)\))?\s*;?$/i.exec(text))) {
+      const decision = node('decision', plainText(m[1]!));
+      blocks.push({ type: 'if', line, decision, done: [], elseSeen: false });
+      ends = [{ from: decision, ...(label(m[2]) && { label: label(m[2]) }) }];
+    } else if ((m = /^(?:else\s*if|elseif)\s*\((.*?)\)\s*(?:then|is|equals)?\s*(?:\((.*)\))?\s*;?$/i.exec(text))) {
+      const block = open('if', line);
+      block.done.push(...ends);
+      // PlantUML chains an elseif as a new decision on the "no" side of the previous one.
+      ends = [{ from: block.decision }];
+      block.decision = node('decision', plainText(m[1]!));
+      ends = [{ from: block.decision, ...(label(m[2]) && { label: label(m[2]) }) }];
+    } else if ((m = /^else\b\s*(?:\((.*)\))?\s*;?$/i.exec(text))) {
+      const block = open('if', line);
+      block.done.push(...ends);
+      block.elseSeen = true;
+      ends = [{ from: block.decision, ...(label(m[1]) && { label: label(m[1]) }) }];
+    } else if (/^end\s*if;?$/i.test(text)) {
+      const block = open('if', line);
+      blocks.pop();
+      ends = [...block.done, ...ends, ...(block.elseSeen ? [] : [{ from: block.decision }])];
+    } else if ((m = /^while\s*\((.*?)\)\s*(?:is\s*\((.*)\))?\s*;?$/i.exec(text))) {
+      const decision = node('decision', plainText(m[1]!));
+      blocks.push({ type: 'while', line, decision });
+      ends = [{ from: decision, ...(label(m[2]) && { label: label(m[2]) }) }];
+    } else if ((m = /^end\s*while\b\s*(?:\((.*)\))?\s*;?$/i.exec(text))) {
+      const block = open('while', line);
+      blocks.pop();
+      for (const end of ends) link(end.from, block.decision, end.label);
+      ends = [{ from: block.decision, ...(label(m[1]) && { label: label(m[1]) }) }];
+    } else if (/^repeat\s*;?$/i.test(text) || (m = /^repeat\s*:(.*);$/i.exec(text))) {
+      const start = m?.[1] !== undefined ? node('action', plainText(m[1])) : node('decision', '');
+      blocks.push({ type: 'repeat', line, start });
+      m = null;
+    } else if ((m = /^repeat\s*while\s*\((.*?)\)\s*(?:(?:is|then)\s*\((.*?)\))?\s*(?:not\s*\((.*?)\))?\s*;?$/i.exec(text))) {
+      const block = open('repeat', line);
+      blocks.pop();
+      const decision = node('decision', plainText(m[1]!));
+      link(decision, block.start, label(m[2]));
+      ends = [{ from: decision, ...(label(m[3]) && { label: label(m[3]) }) }];
+    } else if ((m = /^(fork|split)\s*;?$/i.exec(text))) {
+      const fork = node('fork', '');
+      blocks.push({ type: 'fork', line, fork, done: [], join: m[1]!.toLowerCase() as 'fork' | 'split' });
+    } else if (/^(fork|split)\s+again\s*;?$/i.test(text)) {
+      const block = open('fork', line);
+      block.done.push(...ends);
+      ends = [{ from: block.fork }];
+    } else if (/^end\s*(fork|split|merge)\b.*$/i.test(text)) {
+      const block = open('fork', line);
+      blocks.pop();
+      ends = [...block.done, ...ends];
+      node('fork', '');
+    } else if ((m = /^(partition|group|package|rectangle|card)\s+("[^"]*"|[^{#]+?)\s*(#\S+)?\s*(\{)?$/i.exec(text))) {
+      const id = `group-${groups.length + 1}`;
+      const group: GraphGroup = { id, label: plainText(m[2]!.replace(/^"|"$/g, '')), kind: m[1]!.toLowerCase() };
+      const up = parent();
+      if (up) group.parent = up;
+      groups.push(group);
+      blocks.push({ type: 'group', line, group: id, closer: m[4] ? /^\}$/ : /^end\s*(group|partition)$/i });
+    } else if (blocks.length > 0 && blocks[blocks.length - 1]!.type === 'group' && (blocks[blocks.length - 1] as Extract<Block, { type: 'group' }>).closer.test(text)) {
+      blocks.pop();
+    } else if ((m = /^\|(?:#?\w+\|)?\s*([^|]+)\|$/.exec(text))) {
+      // Swimlanes are containers; the flow crosses between them.
+      const name = plainText(m[1]!);
+      const existing = groups.find((g) => g.kind === 'swimlane' && g.label === name);
+      lane = existing?.id ?? `lane-${groups.length + 1}`;
+      if (!existing) groups.push({ id: lane, label: name, kind: 'swimlane' });
+    } else if ((m = /^-+>\s*(.*?);?$/.exec(text))) {
+      const text2 = label(m[1]);
+      ends = ends.map((end) => ({ ...end, ...(text2 && { label: text2 }) }));
+    } else if (readNote(lines, i)) {
+      const note = readNote(lines, i)!;
+      i += note.consumed - 1;
+      const id = `note-${nodes.length + 1}`;
+      const { node: created, edge } = noteElements(id, note, lastNode, parent());
+      nodes.push(created);
+      if (edge) edges.push(edge);
+    } else if (/^(backward|floating\s+note|detach|\([A-Z0-9]\)|split\s+again)/i.test(text) || /^end\s*note$/i.test(text)) {
+      skipped++;
+    } else {
+      throw parseError(line, `expected an activity statement (start, :action;, if (…) then, while, repeat, fork, stop), got "${text.slice(0, 60)}"`);
+    }
+  }
+  const block = blocks[blocks.length - 1];
+  if (block) throw parseError(block.line, `"${block.line.text.slice(0, 40)}" is never closed`);
+  if (nodes.length === 0) throw parseError({ line: 1, column: 1 }, 'the activity diagram has no steps');
+  if (skipped > 0) warnings.push(`skipped ${skipped} activity statement${skipped === 1 ? '' : 's'} not drawn (backward, connectors)`);
+  return { layout: 'layered', direction: source.direction, nodes, edges, groups, warnings };
+}

@@ -1,0 +1,173 @@
+/**
+ * PlantUML class diagrams: classes, interfaces, enums (and the other class-like keywords) with their members,
+ * packages as containers, and relations with UML heads (inheritance, implementation, composition, aggregation,
+ * association, dependency) and multiplicities.
+ */
+import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
+import { linkEdge, parseLink } from './links.js';
+import { noteElements, readNote } from './notes.js';
+import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
+
+/** Class-like keyword → role; the keyword itself is shown as a stereotype row when it is not plain `class`. */
+export const CLASS_KEYWORDS: Readonly<Record<string, NodeKind>> = {
+  class: 'class',
+  'abstract class': 'class',
+  abstract: 'class',
+  interface: 'interface',
+  enum: 'enum',
+  annotation: 'interface',
+  entity: 'entity',
+  struct: 'class',
+  record: 'class',
+  dataclass: 'class',
+  exception: 'class',
+  protocol: 'interface',
+  metaclass: 'class',
+  stereotype: 'class',
+  circle: 'class',
+};
+
+export const CLASS_DECLARATION = new RegExp(`^(?:[-+#~]\\s*)?(${Object.keys(CLASS_KEYWORDS).sort((a, b) => b.length - a.length).join('|')})\\s+(.+)$`, 'i');
+/** Name (quoted, or with generics), alias, stereotypes, colour, extends/implements and an opening brace. */
+const REST =
+  /^("[^"]+"|[^\s{<#"]+(?:<[^>]*(?:<[^>]*>[^>]*)*>)?)(?:\s+as\s+("[^"]+"|[^\s{<#]+))?\s*((?:<<[^>]*>>\s*)*)(#\S+)?\s*(?:extends\s+([^{]+?))?\s*(?:implements\s+([^{]+?))?\s*(\{\s*\}?)?$/i;
+const PACKAGE = /^(package|namespace|together)\b\s*("[^"]*"|[^\s{<#]*)?(?:\s+as\s+(\S+))?\s*(?:<<[^>]*>>\s*)?(#\S+)?\s*\{$/i;
+/** Separators and section titles inside a class body. */
+const SEPARATOR = /^(--+|==+|\.\.+|__+)(.*?)(--+|==+|\.\.+|__+)?$/;
+
+const cleanMember = (text: string) => plainText(text.replace(/\{(static|abstract|classifier|field|method)\}\s*/gi, '').replace(/\s+/g, ' '));
+
+export function classToGraph(source: DiagramSource): GraphIR {
+  const nodes = new Map<string, GraphNode>();
+  const groups: GraphGroup[] = [];
+  const edges: GraphEdge[] = [];
+  const warnings = [...source.warnings];
+  const names = new Map<string, string>();
+  const stack: { id?: string; line: SourceLine }[] = [];
+  let hidden = 0;
+  let directed = false;
+  let lastElement: string | undefined;
+  const parent = () => [...stack].reverse().find((s) => s.id !== undefined)?.id;
+
+  const classNode = (name: string, kind: NodeKind = 'class'): GraphNode => {
+    // Links may name a class by its short name or with its package prefix.
+    const id = names.get(name) ?? names.get(name.split('.').pop()!);
+    if (id !== undefined) return nodes.get(id)!;
+    const node: GraphNode = { id: name, label: name, kind };
+    const up = parent();
+    if (up) node.parent = up;
+    nodes.set(name, node);
+    names.set(name, name);
+    return node;
+  };
+
+  const lines = source.lines;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const { text } = line;
+    if (text === '}') {
+      if (stack.length === 0) throw parseError(line, 'unexpected "}": no open package or class');
+      stack.pop();
+      continue;
+    }
+    const pkg = PACKAGE.exec(text);
+    if (pkg) {
+      if (pkg[1]!.toLowerCase() === 'together') {
+        stack.push({ line });
+        continue;
+      }
+      const label = unquote(pkg[2] ?? '');
+      const id = `package:${pkg[3] ?? label}`;
+      const group: GraphGroup = { id, label, kind: pkg[1]!.toLowerCase() };
+      const up = parent();
+      if (up) group.parent = up;
+      const fill = pkg[4] ? plantumlColor(pkg[4]) : undefined;
+      if (fill) group.style = { fillColor: fill };
+      groups.push(group);
+      stack.push({ id, line });
+      continue;
+    }
+    const note = readNote(lines, i);
+    if (note) {
+      i += note.consumed - 1;
+      const target = note.target !== undefined ? names.get(note.target) : note.attachedToLast ? lastElement : undefined;
+      const id = note.alias ?? `note-${line.line}`;
+      const { node, edge } = noteElements(id, note, target, parent());
+      nodes.set(id, node);
+      if (note.alias) names.set(note.alias, id);
+      if (edge) edges.push(edge);
+      continue;
+    }
+    const declaration = CLASS_DECLARATION.exec(text);
+    const rest = declaration ? REST.exec(declaration[2]!.trim()) : undefined;
+    if (declaration && rest) {
+      const keyword = declaration[1]!.toLowerCase().replace(/\s+/g, ' ');
+      const [, rawName, alias, stereotypes, color, extendsList, implementsList, brace] = rest as unknown as (string | undefined)[];
+      const name = unquote(rawName!);
+      const id = alias ? unquote(alias) : name;
+      const node = classNode(id, CLASS_KEYWORDS[keyword]);
+      node.kind = CLASS_KEYWORDS[keyword]!;
+      node.label = name;
+      const up = parent();
+      if (up) node.parent = up;
+      if (alias) names.set(name, id);
+      const rows: string[] = [];
+      const marks = [keyword === 'class' ? '' : `«${keyword}»`, ...[...(stereotypes ?? '').matchAll(/<<([^>]*)>>/g)].map((m) => `«${m[1]!.trim()}»`)].filter(Boolean);
+      if (marks.length > 0) rows.push(marks.join(' '));
+      const fill = color ? plantumlColor(color) : undefined;
+      if (fill) node.style = { fillColor: fill };
+      if (brace !== undefined && !brace.includes('}')) {
+        let j = i + 1;
+        for (; j < lines.length && lines[j]!.text !== '}'; j++) {
+          const member = lines[j]!.text;
+          const separator = SEPARATOR.exec(member);
+          if (separator) {
+            if (separator[2]!.trim()) rows.push(`— ${plainText(separator[2]!.trim())} —`);
+            continue;
+          }
+          rows.push(cleanMember(member));
+        }
+        if (j >= lines.length) throw parseError(line, `class body of "${name}" is never closed with "}"`);
+        i = j;
+      }
+      if (rows.length > 0) node.rows = [...(node.rows ?? []), ...rows];
+      for (const parentName of splitNames(extendsList)) edges.push(relation(edges, node.id, classNode(parentName).id, 'solid'));
+      for (const iface of splitNames(implementsList)) edges.push(relation(edges, node.id, classNode(iface, 'interface').id, 'dashed'));
+      lastElement = node.id;
+      continue;
+    }
+    const link = parseLink(text);
+    if (link) {
+      if (link.hidden) {
+        hidden++;
+        continue;
+      }
+      directed ||= link.directed;
+      const from = classNode(link.from.name).id;
+      const to = classNode(link.to.name).id;
+      edges.push(linkEdge(`e${edges.length + 1}`, from, to, link));
+      continue;
+    }
+    // `Name : member` adds a member outside the class body.
+    const member = /^("[^"]+"|[\w.$]+)\s*:\s*(.+)$/.exec(text);
+    if (member && names.has(unquote(member[1]!))) {
+      const node = classNode(unquote(member[1]!));
+      node.rows = [...(node.rows ?? []), cleanMember(member[2]!)];
+      continue;
+    }
+    throw parseError(line, `expected a class, interface, enum, package, relation (A <|-- B) or "}", got "${text.slice(0, 60)}"`);
+  }
+  if (stack.length > 0) throw parseError(stack[stack.length - 1]!.line, '"{" is never closed with "}"');
+  if (directed) warnings.push('direction hints of links (up/down/left/right) are left to the automatic layout');
+  if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
+  return { layout: 'layered', direction: source.direction, nodes: [...nodes.values()], edges, groups, warnings };
+}
+
+const splitNames = (list: string | undefined): string[] => (list ? list.split(',').map((n) => n.trim().replace(/<.*>$/, '')).filter(Boolean) : []);
+
+/** `extends` is inheritance (solid, hollow triangle at the parent); `implements` is realisation (dashed). */
+function relation(edges: GraphEdge[], child: string, parent: string, strokeStyle: 'solid' | 'dashed'): GraphEdge {
+  const edge: GraphEdge = { id: `e${edges.length + 1}`, from: child, to: parent, startArrowhead: 'none', endArrowhead: 'triangle-outline' };
+  if (strokeStyle === 'dashed') edge.style = { strokeStyle };
+  return edge;
+}

@@ -1,0 +1,323 @@
+/**
+ * PlantUML "description" diagrams: component, deployment and use case diagrams share one syntax of element
+ * keywords, shorthands (`[Comp]`, `(Use case)`, `:Actor:`, `() Interface`), brace nesting and links. The
+ * C4-PlantUML macros (`Container(...)`, `Deployment_Node(...){`, `Rel(...)`) are read here too: they are the most
+ * common way such diagrams are written in the wild, and the library they come from is never included offline.
+ */
+import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
+import { linkEdge, parseLink, type EndForm } from './links.js';
+import { noteElements, readNote } from './notes.js';
+import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
+
+interface ElementKind {
+  kind: NodeKind;
+  shape?: string;
+}
+
+/** Element keyword → role and outline. Keywords followed by `{` become containers instead. */
+export const DESCRIPTION_KEYWORDS: Readonly<Record<string, ElementKind>> = {
+  component: { kind: 'component' },
+  node: { kind: 'workload' },
+  database: { kind: 'database' },
+  cloud: { kind: 'external', shape: 'cloud' },
+  package: { kind: 'generic' },
+  rectangle: { kind: 'generic' },
+  frame: { kind: 'generic' },
+  folder: { kind: 'generic' },
+  card: { kind: 'generic' },
+  agent: { kind: 'generic' },
+  artifact: { kind: 'generic', shape: 'document' },
+  file: { kind: 'generic', shape: 'document' },
+  storage: { kind: 'storage' },
+  queue: { kind: 'queue', shape: 'data-storage' },
+  stack: { kind: 'generic' },
+  collections: { kind: 'generic' },
+  hexagon: { kind: 'generic', shape: 'hexagon' },
+  label: { kind: 'generic' },
+  actor: { kind: 'actor' },
+  person: { kind: 'actor' },
+  boundary: { kind: 'gateway' },
+  control: { kind: 'service', shape: 'ellipse' },
+  entity: { kind: 'entity' },
+  interface: { kind: 'interface', shape: 'ellipse' },
+  usecase: { kind: 'usecase' },
+  port: { kind: 'generic' },
+  portin: { kind: 'generic' },
+  portout: { kind: 'generic' },
+};
+
+const FORM_KIND: Record<EndForm, ElementKind | undefined> = {
+  component: DESCRIPTION_KEYWORDS.component,
+  usecase: DESCRIPTION_KEYWORDS.usecase,
+  actor: DESCRIPTION_KEYWORDS.actor,
+  interface: DESCRIPTION_KEYWORDS.interface,
+  pseudo: undefined,
+  name: undefined,
+};
+
+const KEYWORD = new RegExp(`^(${Object.keys(DESCRIPTION_KEYWORDS).join('|')})\\s+(.+)$`, 'i');
+/** A name as written: quoted, bracketed, parenthesised, between colons, or a bare word. */
+const NAME = String.raw`"[^"]*"|\[[^\]]*\]|\([^)]*\)|:[^:]+:|[^\s{}<#"\[(]+`;
+const DECLARATION = new RegExp(
+  String.raw`^(${NAME})(?:\s+as\s+(${NAME}))?\s*((?:<<[^>]*>>\s*)*)(#[\w#/|\\-]+)?\s*(?:\[\[[^\]]*\]\])?\s*(\{|\[)?\s*(\})?$`,
+);
+const SHORTHAND = new RegExp(String.raw`^(\[[^\]]+\]|\([^)]+\)|:[^:]+:|\(\)\s*(?:"[^"]+"|\S+))(?:\s+as\s+(${NAME}))?\s*((?:<<[^>]*>>\s*)*)(#\S+)?\s*$`);
+
+// C4-PlantUML: element macros with their positional parameters after (alias, label).
+interface C4Element {
+  kind: NodeKind;
+  shape?: string;
+  /** Names of the parameters after alias and label. */
+  params: string[];
+  /** Drawn lighter (outside the system in focus). */
+  external?: boolean;
+}
+const C4_ELEMENTS: Record<string, C4Element> = {};
+for (const [base, kind, shape] of [
+  ['Person', 'actor', undefined],
+  ['System', 'service', undefined],
+  ['SystemDb', 'database', undefined],
+  ['SystemQueue', 'queue', 'data-storage'],
+  ['Container', 'service', undefined],
+  ['ContainerDb', 'database', undefined],
+  ['ContainerQueue', 'queue', 'data-storage'],
+  ['Component', 'component', undefined],
+  ['ComponentDb', 'database', undefined],
+  ['ComponentQueue', 'queue', 'data-storage'],
+] as const) {
+  const params = base.startsWith('Person') || base.startsWith('System') ? ['descr', 'sprite', 'tags', 'link'] : ['techn', 'descr', 'sprite', 'tags', 'link'];
+  C4_ELEMENTS[base] = { kind, ...(shape && { shape }), params };
+  C4_ELEMENTS[`${base}_Ext`] = { kind: base === 'Person' ? 'actor' : 'external', ...(shape && { shape }), params, external: true };
+}
+const C4_NODES = /^(Deployment_Node|Node)(_L|_R)?$/;
+const C4_BOUNDARIES = /^(Boundary|Enterprise_Boundary|System_Boundary|Container_Boundary)$/;
+const C4_RELATIONS = /^(Bi)?Rel(_Back)?(_Neighbor)?(_U|_Up|_D|_Down|_L|_Left|_R|_Right)?$/;
+const C4_LAYOUT_HINTS = /^Lay_(U|Up|D|Down|L|Left|R|Right|Distance)$/;
+const MACRO = /^([A-Za-z]\w*)\s*\((.*)\)\s*(\{)?\s*(\})?$/;
+
+/** Splits C4 macro arguments at top-level commas; `$name=value` arguments are returned by name. */
+function macroArguments(text: string): { positional: string[]; named: Record<string, string> } {
+  const parts: string[] = [];
+  let current = '';
+  let quoted = false;
+  let depth = 0;
+  for (const char of text) {
+    if (char === '"') quoted = !quoted;
+    else if (!quoted && char === '(') depth++;
+    else if (!quoted && char === ')') depth--;
+    if (char === ',' && !quoted && depth === 0) {
+      parts.push(current.trim());
+      current = '';
+    } else current += char;
+  }
+  if (current.trim() !== '' || parts.length > 0) parts.push(current.trim());
+  const positional: string[] = [];
+  const named: Record<string, string> = {};
+  for (const part of parts) {
+    const byName = /^\$(\w+)\s*=\s*(.*)$/s.exec(part);
+    if (byName) named[byName[1]!] = plainText(unquote(byName[2]!));
+    else positional.push(plainText(unquote(part)));
+  }
+  return { positional, named };
+}
+
+/** A long C4 description as lines of about this many characters, so the box stays node-sized. */
+const DESCRIPTION_LINE = 40;
+const DESCRIPTION_LINES = 4;
+
+function wrapDescription(text: string): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(/\s+/)) {
+    if (line !== '' && line.length + word.length + 1 > DESCRIPTION_LINE) {
+      lines.push(line);
+      line = '';
+    }
+    line = line === '' ? word : `${line} ${word}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines.length > DESCRIPTION_LINES ? [...lines.slice(0, DESCRIPTION_LINES - 1), `${lines[DESCRIPTION_LINES - 1]}…`] : lines;
+}
+
+/** `[Name]`, `(Name)`, `:Name:`, `"Name"` → Name. */
+const bare = (token: string): string => unquote(token.replace(/^\((.*)\)$|^\[(.*)\]$|^:(.*):$/s, '$1$2$3').trim());
+
+export function descriptionToGraph(source: DiagramSource): GraphIR {
+  const nodes = new Map<string, GraphNode>();
+  const groups = new Map<string, GraphGroup>();
+  const edges: GraphEdge[] = [];
+  const warnings = [...source.warnings];
+  /** Display name and alias → id, so links may use either. */
+  const names = new Map<string, string>();
+  const stack: { id?: string; line: SourceLine }[] = [];
+  let directed = false;
+  let hidden = 0;
+  const skippedMacros = new Map<string, number>();
+  let lastElement: string | undefined;
+  const parent = () => [...stack].reverse().find((s) => s.id !== undefined)?.id;
+
+  const uniqueId = (wanted: string) => {
+    let id = wanted;
+    for (let n = 2; nodes.has(id) || groups.has(id); n++) id = `${wanted}-${n}`;
+    return id;
+  };
+  const addNode = (name: string, alias: string | undefined, spec: ElementKind, extra: Partial<GraphNode> = {}): string => {
+    const key = alias ?? name;
+    const known = names.get(key);
+    if (known !== undefined && nodes.has(known)) return known;
+    const id = uniqueId(key);
+    const node: GraphNode = { id, label: plainText(name), kind: spec.kind, ...extra };
+    if (spec.shape) node.shape = spec.shape;
+    const up = parent();
+    if (up) node.parent = up;
+    nodes.set(id, node);
+    names.set(key, id);
+    names.set(name, names.get(name) ?? id);
+    lastElement = id;
+    return id;
+  };
+  const addGroup = (name: string, alias: string | undefined, kind: string, line: SourceLine, style?: GraphStyle): void => {
+    const key = alias ?? name;
+    const id = uniqueId(key);
+    const group: GraphGroup = { id, label: plainText(name), kind };
+    const up = parent();
+    if (up) group.parent = up;
+    if (style) group.style = style;
+    groups.set(id, group);
+    names.set(key, id);
+    names.set(name, names.get(name) ?? id);
+    stack.push({ id, line });
+  };
+  const resolve = (name: string, form: EndForm): string => names.get(name) ?? addNode(name, undefined, FORM_KIND[form] ?? { kind: 'component' });
+
+  const lines = source.lines;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
+    const { text } = line;
+    if (text === '}') {
+      if (stack.length === 0) throw parseError(line, 'unexpected "}": no open container');
+      stack.pop();
+      continue;
+    }
+    const note = readNote(lines, i);
+    if (note) {
+      i += note.consumed - 1;
+      const target = note.target !== undefined ? names.get(note.target) : note.attachedToLast ? lastElement : undefined;
+      if (note.target !== undefined && target === undefined) warnings.push(`line ${line.line}: note of unknown element "${note.target}" drawn unattached`);
+      const id = uniqueId(note.alias ?? `note-${line.line}`);
+      const { node, edge } = noteElements(id, note, target, parent());
+      nodes.set(id, node);
+      if (note.alias) names.set(note.alias, id);
+      if (edge) edges.push(edge);
+      continue;
+    }
+
+    const link = parseLink(text);
+    if (link) {
+      if (link.hidden) {
+        hidden++;
+        continue;
+      }
+      directed ||= link.directed;
+      const from = resolve(link.from.name, link.from.form);
+      const to = resolve(link.to.name, link.to.form);
+      edges.push(linkEdge(`e${edges.length + 1}`, from, to, link));
+      continue;
+    }
+
+    const macro = MACRO.exec(text);
+    if (macro && /^[A-Z]/.test(macro[1]!)) {
+      const [, name, args, opens, closes] = macro as unknown as [string, string, string, string | undefined, string | undefined];
+      const { positional, named } = macroArguments(args);
+      const [alias, label = alias] = positional;
+      const element = C4_ELEMENTS[name];
+      if (element && alias) {
+        const values: Record<string, string | undefined> = { ...Object.fromEntries(element.params.map((p, k) => [p, positional[k + 2]])), ...named };
+        const rows = [
+          ...(values.techn ? [`[${name.replace(/_Ext$/, '')}: ${values.techn}]`] : [`[${name.replace(/_Ext$/, '').replace(/(Db|Queue)$/, '')}]`]),
+          ...(values.descr ? wrapDescription(values.descr) : []),
+        ];
+        const extra: Partial<GraphNode> = { rows };
+        if (element.external) extra.style = { strokeStyle: 'dashed' };
+        if (values.techn) extra.iconHint = values.techn.split(/[ ,/]/)[0]!.toLowerCase();
+        addNode(label ?? alias, alias, element, extra);
+        continue;
+      }
+      if ((C4_NODES.test(name) || C4_BOUNDARIES.test(name)) && alias) {
+        const type = named.type ?? (C4_NODES.test(name) ? positional[2] : undefined);
+        if (opens) {
+          const title = type ? `${label} [${type}]` : label!;
+          addGroup(title, alias, C4_NODES.test(name) ? 'node' : 'boundary', line, C4_BOUNDARIES.test(name) ? { strokeStyle: 'dashed' } : undefined);
+          if (closes) stack.pop();
+        } else addNode(label!, alias, { kind: 'workload' }, type ? { rows: [`[${type}]`] } : {});
+        continue;
+      }
+      const relation = C4_RELATIONS.exec(name);
+      if (relation && positional.length >= 2) {
+        const [fromName, toName, relLabel, techn] = positional as [string, string, string?, string?];
+        const back = relation[2] !== undefined;
+        const from = resolve(back ? toName : fromName, 'name');
+        const to = resolve(back ? fromName : toName, 'name');
+        const edge: GraphEdge = { id: `e${edges.length + 1}`, from, to, startArrowhead: relation[1] ? 'arrow' : 'none', endArrowhead: 'arrow' };
+        const relText = [relLabel, (named.techn ?? techn) ? `[${named.techn ?? techn}]` : undefined].filter(Boolean).join('\n');
+        if (relText !== '') edge.label = relText;
+        edges.push(edge);
+        directed ||= relation[4] !== undefined;
+        continue;
+      }
+      if (C4_LAYOUT_HINTS.test(name)) {
+        directed = true;
+        continue;
+      }
+      // Procedures of included libraries (tags, sprites, legends) change the look only.
+      skippedMacros.set(name, (skippedMacros.get(name) ?? 0) + 1);
+      if (opens && !closes) stack.push({ line });
+      continue;
+    }
+
+    const keyword = KEYWORD.exec(text);
+    const declared = keyword ? DECLARATION.exec(keyword[2]!.trim()) : SHORTHAND.exec(text);
+    if (declared) {
+      const spec: ElementKind = keyword ? DESCRIPTION_KEYWORDS[keyword[1]!.toLowerCase()]! : (FORM_KIND[formOf(declared[1]!)] ?? { kind: 'component' });
+      let [, first, second, stereotypes, color, opens, closes] = declared as unknown as (string | undefined)[];
+      // `"Long name" as alias` and `alias as "Long name"` are both allowed.
+      const firstQuoted = /^["[(:]/.test(first!);
+      const name = bare(second !== undefined && !firstQuoted ? second : first!);
+      const alias = second === undefined ? undefined : bare(firstQuoted ? second : first!);
+      const fill = color ? plantumlColor(color) : undefined;
+      if (opens === '{') {
+        addGroup(name, alias, keyword?.[1]?.toLowerCase() ?? 'package', line, fill ? { fillColor: fill } : undefined);
+        if (closes) stack.pop();
+        continue;
+      }
+      const extra: Partial<GraphNode> = {};
+      const stereotype = stereotypes?.trim();
+      if (stereotype) extra.rows = [stereotype.replace(/\s+/g, ' ').replace(/<<|>>/g, (m) => (m === '<<' ? '«' : '»'))];
+      if (fill) extra.style = { fillColor: fill };
+      if (opens === '[') {
+        // `component C [` … `]`: a multi-line description box.
+        const body: string[] = [];
+        for (i++; i < lines.length && lines[i]!.text !== ']'; i++) body.push(lines[i]!.text);
+        if (i >= lines.length) throw parseError(line, 'description "[" is never closed with "]"');
+        extra.rows = [...(extra.rows ?? []), ...body.map(plainText)];
+      }
+      addNode(name, alias, spec, extra);
+      continue;
+    }
+    throw parseError(line, `expected an element (component, node, database, …), a link (A --> B) or "}", got "${text.slice(0, 60)}"`);
+  }
+  if (stack.length > 0) throw parseError(stack[stack.length - 1]!.line, '"{" is never closed with "}"');
+  if (nodes.size === 0 && groups.size === 0) throw parseError({ line: 1, column: 1 }, 'the diagram has no elements');
+  if (directed) warnings.push('direction hints of links (up/down/left/right) are left to the automatic layout');
+  if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
+  for (const [name, count] of skippedMacros) warnings.push(`skipped ${count} ${name}(…) call${count === 1 ? '' : 's'} (not drawn)`);
+  return { layout: 'layered', direction: source.direction, nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };
+}
+
+function formOf(token: string): EndForm {
+  if (token.startsWith('[')) return 'component';
+  if (token.startsWith('()')) return 'interface';
+  if (token.startsWith('(')) return 'usecase';
+  if (token.startsWith(':')) return 'actor';
+  return 'name';
+}

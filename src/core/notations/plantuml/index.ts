@@ -1,0 +1,75 @@
+/**
+ * PlantUML (`@startuml … @enduml`) → GraphIR. The diagram kind is told from its statements, as PlantUML does, and
+ * each kind has its own line-oriented reader.
+ *
+ * Why not a library: `plantuml-parser` (0.4.0, the one JS parser on npm) rejects three of our five real inputs (C4
+ * `Deployment_Node`, a `-class` with visibility, sequence notes), returns nothing for new-syntax activity diagrams and
+ * reads files through `fs` in its entry module. PlantUML's own grammar is the Java implementation's line regexes, so
+ * line readers are also the faithful way to follow it.
+ */
+import type { GraphIR, NotationConverter } from '../../graph/types.js';
+import { activityToGraph } from './activity.js';
+import { CLASS_DECLARATION, classToGraph } from './class.js';
+import { descriptionToGraph } from './description.js';
+import { parseLink } from './links.js';
+import { sequenceToGraph } from './sequence.js';
+import { readDiagram, type DiagramSource } from './source.js';
+import { stateToGraph } from './state.js';
+
+export type PlantumlKind = 'sequence' | 'class' | 'description' | 'activity' | 'state';
+
+/** Statements that only one kind of diagram has. */
+const MARKS: Record<PlantumlKind, RegExp[]> = {
+  activity: [/^(start|stop);?$/i, /^(#[\w#]+)?:[^:]*[^:\s][;|<>/\]}]$/, /^if\s*\(.*\)\s*then\b/i, /^(repeat|endif|end\s*while|fork|end\s*fork|fork\s+again)\b/i, /^while\s*\(/i],
+  state: [/^state\s/i, /\[\*\]/],
+  sequence: [
+    /^(participant|boundary|control|collections)\s/i,
+    /^(activate|deactivate|autonumber|return)\b/i,
+    /^(alt|opt|loop|par|break|critical)\b/i,
+    /^[hr]?note\s+over\b/i,
+    /^box\b/i,
+    /^==.*==$/,
+  ],
+  class: [/^(abstract\s+class|abstract|class|enum|annotation|struct)\s/i, /^(?:[-+#~]\s*)?class\s/i, /(<\|--|--\|>|<\|\.\.|\.\.\|>|\*--|--\*|o--|--o)/],
+  description: [
+    /^(component|node|cloud|package|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person)\s/i,
+    /^\[[^\]]+\]/,
+    /^\([^)]+\)/,
+    /^:[^:]+:/,
+    /^[A-Z]\w*\(\w+\s*,/,
+  ],
+};
+
+/** Tells the diagram kind from its statements; arrows only (`A -> B : hi`) is a sequence diagram, as in PlantUML. */
+export function plantumlKind(source: DiagramSource): PlantumlKind {
+  const score: Record<PlantumlKind, number> = { sequence: 0, class: 0, description: 0, activity: 0, state: 0 };
+  for (const { text } of source.lines) {
+    for (const kind of Object.keys(MARKS) as PlantumlKind[]) if (MARKS[kind].some((mark) => mark.test(text))) score[kind]++;
+    if (CLASS_DECLARATION.test(text) && /^(?:[-+#~]\s*)?interface\s/i.test(text) && !/^interface\s+"[^"]*"\s+as\b/i.test(text)) score.class++;
+  }
+  const ranked = (Object.keys(score) as PlantumlKind[]).filter((kind) => score[kind] > 0).sort((a, b) => score[b] - score[a]);
+  if (ranked[0]) return ranked[0];
+  // No telling statements: links with `--` bodies or bracketed ends read as a component diagram, `->` messages as a sequence.
+  const links = source.lines.map((line) => parseLink(line.text)).filter((link) => link !== undefined);
+  return links.length > 0 && links.every((link) => link.from.form === 'name' && link.to.form === 'name') ? 'sequence' : 'description';
+}
+
+const READERS: Record<PlantumlKind, (source: DiagramSource) => GraphIR> = {
+  sequence: sequenceToGraph,
+  class: classToGraph,
+  description: descriptionToGraph,
+  activity: activityToGraph,
+  state: stateToGraph,
+};
+
+export const plantumlNotation: NotationConverter = {
+  id: 'plantuml',
+  detect(code) {
+    if (/^\s*@startuml\b/im.test(code)) return /^\s*@enduml\b/im.test(code) ? 0.98 : 0.85;
+    return 0;
+  },
+  toGraph(code) {
+    const source = readDiagram(code);
+    return READERS[plantumlKind(source)](source);
+  },
+};

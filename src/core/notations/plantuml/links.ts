@@ -1,0 +1,119 @@
+/**
+ * PlantUML links (`A "1" *-[#red]up-> "many" B : label`) shared by component, deployment, use case, class and state
+ * diagrams: the two ends, the heads at each end, the line style and the labels.
+ */
+import type { Arrowhead, GraphEdge } from '../../graph/types.js';
+import { plainText, plantumlColor, unquote } from './source.js';
+
+/** How an end was written: `[Comp]`, `(Use case)`, `:Actor:`, `() Interface`, `[*]` or a plain name. */
+export type EndForm = 'component' | 'usecase' | 'actor' | 'interface' | 'pseudo' | 'name';
+
+export interface LinkEnd {
+  /** The name the end refers to (alias or display name, without the brackets). */
+  name: string;
+  form: EndForm;
+}
+
+export interface Link {
+  from: LinkEnd;
+  to: LinkEnd;
+  startArrowhead: Arrowhead;
+  endArrowhead: Arrowhead;
+  dashed: boolean;
+  /** `-[hidden]-` links only steer PlantUML's layout. */
+  hidden: boolean;
+  /** A direction word in the arrow (`-up->`, `-l->`): a layout hint. */
+  directed: boolean;
+  strokeColor?: string;
+  label?: string;
+  startLabel?: string;
+  endLabel?: string;
+}
+
+const END = String.raw`\[\*\]|\[[^\]]+\]|\(\)\s*"[^"]+"|\(\)\s*[\w.$]+|\([^)]+\)|:[^:]+:|"[^"]+"|[\w.$]+(?:::[\w$]+)?`;
+const HEAD_LEFT = String.raw`(?:<\|?|<<|\^|\*|o\{|o\||\|o|\}o|\}\||\|\{|\|\||\}|\{|o|\+|#|x|0\)|0|\(|\))?`;
+const HEAD_RIGHT = String.raw`(?:\|?>|>>|\^|\*|\}o|\|o|o\||o\{|\|\{|\}\||\|\||\{|\}|o|\+|#|x|\(0|0|\(|\))?`;
+const BODY = String.raw`(?:[-.=~]|\[[^\]]*\]|left|right|up|down|le|ri|do|l|r|u|d)+`;
+const LINK = new RegExp(
+  String.raw`^(${END})\s*(?:"([^"]*)"\s*)?(${HEAD_LEFT})(${BODY})(${HEAD_RIGHT})\s*(?:"([^"]*)"\s*)?(${END})\s*(?::\s*(.*))?$`,
+);
+
+const HEADS: Record<string, Arrowhead> = {
+  '': 'none',
+  '<': 'arrow',
+  '>': 'arrow',
+  '<<': 'arrow',
+  '>>': 'arrow',
+  '<|': 'triangle-outline',
+  '|>': 'triangle-outline',
+  '^': 'triangle-outline',
+  '*': 'diamond',
+  o: 'diamond-outline',
+  // PlantUML's crossed circle (nested class) and socket/ball heads have no twin; the nearest marks.
+  '+': 'circle',
+  '0': 'circle',
+  '0)': 'circle',
+  '(0': 'circle',
+  '(': 'circle',
+  ')': 'circle',
+  '#': 'bar',
+  x: 'bar',
+  // Information-engineering heads of class/ER links.
+  '}': 'crows-foot',
+  '{': 'crows-foot',
+  '||': 'double-bar',
+  '|o': 'circle-bar',
+  'o|': 'circle-bar',
+  '}o': 'circle-crows-foot',
+  'o{': 'circle-crows-foot',
+  '}|': 'crows-foot-bar',
+  '|{': 'crows-foot-bar',
+};
+
+function linkEnd(token: string): LinkEnd {
+  if (token === '[*]') return { name: '[*]', form: 'pseudo' };
+  if (/^\[.*\]$/.test(token)) return { name: token.slice(1, -1).trim(), form: 'component' };
+  if (/^\(\)/.test(token)) return { name: unquote(token.slice(2).trim()), form: 'interface' };
+  if (/^\(.*\)$/.test(token)) return { name: token.slice(1, -1).trim(), form: 'usecase' };
+  if (/^:.*:$/.test(token)) return { name: token.slice(1, -1).trim(), form: 'actor' };
+  return { name: unquote(token), form: 'name' };
+}
+
+/** Reads one link line, or undefined when the line is no link. */
+export function parseLink(text: string): Link | undefined {
+  const match = LINK.exec(text);
+  if (!match) return undefined;
+  const [, left, startLabel, headLeft, body, headRight, endLabel, right, label] = match as unknown as string[];
+  if (!/[-.=~]/.test(body!) || !(headLeft! in HEADS) || !(headRight! in HEADS)) return undefined;
+  const options = [...body!.matchAll(/\[([^\]]*)\]/g)].flatMap((m) => m[1]!.split(/[,;]/).map((o) => o.trim()));
+  const plainBody = body!.replace(/\[[^\]]*\]/g, '');
+  const color = options.map((o) => (o.startsWith('#') ? plantumlColor(o) : undefined)).find((c) => c !== undefined);
+  const link: Link = {
+    from: linkEnd(left!),
+    to: linkEnd(right!),
+    startArrowhead: HEADS[headLeft!]!,
+    endArrowhead: HEADS[headRight!]!,
+    dashed: plainBody.includes('.') || options.includes('dashed') || options.includes('dotted'),
+    hidden: options.includes('hidden'),
+    directed: /[a-z]/.test(plainBody),
+  };
+  if (color) link.strokeColor = color;
+  if (label?.trim()) link.label = plainText(label.replace(/^[<>]\s+|\s+[<>]$/g, ''));
+  if (startLabel) link.startLabel = plainText(startLabel);
+  if (endLabel) link.endLabel = plainText(endLabel);
+  return link;
+}
+
+/** The GraphIR edge of a link between two resolved node ids. */
+export function linkEdge(id: string, from: string, to: string, link: Link): GraphEdge {
+  const edge: GraphEdge = { id, from, to, startArrowhead: link.startArrowhead, endArrowhead: link.endArrowhead };
+  if (link.label) edge.label = link.label;
+  if (link.startLabel) edge.startLabel = link.startLabel;
+  if (link.endLabel) edge.endLabel = link.endLabel;
+  if (link.dashed || link.strokeColor) {
+    edge.style = {};
+    if (link.dashed) edge.style.strokeStyle = 'dashed';
+    if (link.strokeColor) edge.style.strokeColor = link.strokeColor;
+  }
+  return edge;
+}

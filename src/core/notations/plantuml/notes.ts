@@ -1,0 +1,51 @@
+/** Notes of the graph-like PlantUML diagrams (component, class, state, use case, activity), one- or multi-line. */
+import type { GraphEdge, GraphNode } from '../../graph/types.js';
+import { parseError, plainText, unquote, type SourceLine } from './source.js';
+
+export interface Note {
+  text: string;
+  /** What the note is attached to (`note left of X`); `undefined` target with `attachedToLast` for `note left: …`. */
+  target?: string;
+  attachedToLast: boolean;
+  /** `note "…" as N` names a free note that links may use. */
+  alias?: string;
+  /** Lines used, including the `end note` line. */
+  consumed: number;
+}
+
+const ATTACHED = /^[rh]?note\s+(left|right|top|bottom)(?:\s+of\s+("[^"]+"|\S+))?\s*(#\S+)?\s*(?::\s*(.*))?$/i;
+const FREE = /^note\s+(?:"((?:[^"\\]|\\.)*)"\s+as\s+(\S+)|as\s+(\S+)\s*(?:#\S+)?)\s*$/i;
+
+/** Reads the note starting at `lines[index]`, or undefined when that line starts no note. */
+export function readNote(lines: readonly SourceLine[], index: number): Note | undefined {
+  const first = lines[index]!;
+  const attached = ATTACHED.exec(first.text);
+  const free = attached ? undefined : FREE.exec(first.text);
+  if (!attached && !free) return undefined;
+  let text: string | undefined = attached ? attached[4] : free![1];
+  let consumed = 1;
+  if (text === undefined) {
+    const body: string[] = [];
+    for (let i = index + 1; ; i++) {
+      const line = lines[i];
+      if (line === undefined) throw parseError(first, 'note is never closed with "end note"');
+      if (/^end\s*note$/i.test(line.text)) break;
+      body.push(line.text);
+    }
+    consumed = body.length + 2;
+    text = body.join('\n');
+  }
+  const note: Note = { text: plainText(text), attachedToLast: attached !== null && attached !== undefined && attached[2] === undefined, consumed };
+  if (attached?.[2]) note.target = unquote(attached[2]);
+  const alias = free?.[2] ?? free?.[3];
+  if (alias) note.alias = alias;
+  return note;
+}
+
+/** The note node and, when attached, its dashed connector (PlantUML draws it as a dotted line, no heads). */
+export function noteElements(id: string, note: Note, target: string | undefined, parent: string | undefined): { node: GraphNode; edge?: GraphEdge } {
+  const node: GraphNode = { id, label: note.text, kind: 'note' };
+  if (parent) node.parent = parent;
+  if (target === undefined) return { node };
+  return { node, edge: { id: `${id}-link`, from: id, to: target, startArrowhead: 'none', endArrowhead: 'none', style: { strokeStyle: 'dashed' } } };
+}

@@ -1,0 +1,255 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../errors.js';
+import type { GraphIR, NotationConverter } from '../../graph/types.js';
+import { plantumlNotation } from './index.js';
+
+const folder = new URL('../../../../test/fixtures/plantuml/', import.meta.url);
+const fixture = (name: string): string => readFileSync(new URL(name, folder), 'utf8');
+const arrows = (graph: GraphIR): string[] => graph.edges.map((e) => `${e.from} -> ${e.to}${e.label ? ` [${e.label}]` : ''}`);
+const uml = (body: string) => `@startuml\n${body}\n@enduml\n`;
+
+function parseErrorOf(code: string): AppError {
+  try {
+    plantumlNotation.toGraph(code);
+  } catch (error) {
+    if (error instanceof AppError) return error;
+    throw error;
+  }
+  throw new Error('expected a parse_error');
+}
+
+describe('plantumlNotation on real diagrams', () => {
+  it('reads the C4 deployment sample: nested Deployment_Nodes as containers, containers as nodes, Rel as labelled arrows', () => {
+    const graph = plantumlNotation.toGraph(fixture('c4-bigbank-deployment.puml'));
+    const group = (id: string) => graph.groups.find((g) => g.id === id);
+    expect(group('apache')).toMatchObject({ label: 'Apache Tomcat [Apache Tomcat 8.x]', parent: 'dn', kind: 'node' });
+    expect(group('dn')).toMatchObject({ label: 'bigbank-api*** x8 [Ubuntu 16.04 LTS]', parent: 'plc' });
+    expect(graph.groups).toHaveLength(12);
+    const api = graph.nodes.find((n) => n.id === 'api')!;
+    expect(api).toMatchObject({ label: 'API Application', kind: 'service', parent: 'apache' });
+    expect(api.rows![0]).toBe('[Container: Java and Spring MVC]');
+    expect(graph.nodes.find((n) => n.id === 'db')).toMatchObject({ kind: 'database', parent: 'oracle' });
+    expect(arrows(graph)).toEqual([
+      'mobile -> api [Makes API calls to\n[json/HTTPS]]',
+      'spa -> api [Makes API calls to\n[json/HTTPS]]',
+      "web -> spa [Delivers to the customer's web browser]",
+      'api -> db [Reads from and writes to\n[JDBC]]',
+      'api -> db2 [Reads from and writes to\n[JDBC]]',
+      'db -> db2 [Replicates data to]',
+    ]);
+    expect(graph.warnings).toContain('direction hints of links (up/down/left/right) are left to the automatic layout');
+  });
+
+  it('reads the hexagonal-architecture class diagram: packages, members and UML heads', () => {
+    const graph = plantumlNotation.toGraph(fixture('jdp-hexagonal-class.puml'));
+    expect(graph.groups.map((g) => g.label)).toContain('com.iluwatar.hexagonal.domain');
+    const random = graph.nodes.find((n) => n.id === 'RandomNumberGenerator')!;
+    expect(random).toMatchObject({ kind: 'class', parent: 'package:com.iluwatar.hexagonal.domain' });
+    expect(random.rows).toEqual(['- randomIterator : OfInt', '+ RandomNumberGenerator(min : int, max : int)', '+ nextInt() : int']);
+    expect(graph.nodes.find((n) => n.id === 'LotteryEventLog')).toMatchObject({ kind: 'interface', rows: ['«interface»', expect.any(String), expect.any(String), expect.any(String), expect.any(String), expect.any(String)] });
+    const realises = graph.edges.find((e) => e.from === 'MongoBank' && e.to === 'WireTransfers')!;
+    expect(realises).toMatchObject({ endArrowhead: 'triangle-outline', startArrowhead: 'none', style: { strokeStyle: 'dashed' } });
+    const association = graph.edges.find((e) => e.from === 'LotteryTicket' && e.to === 'PlayerDetails')!;
+    expect(association).toMatchObject({ endArrowhead: 'arrow', endLabel: '-playerDetails' });
+    expect(graph.edges.find((e) => e.from === 'CheckResult')).toMatchObject({ to: 'LotteryTicketCheckResult', endArrowhead: 'circle' });
+  });
+
+  it('reads the Mojaloop sequence diagram into participants and ordered steps', () => {
+    const graph = plantumlNotation.toGraph(fixture('mojaloop-position-prepare-sequence.plantuml'));
+    expect(graph.layout).toBe('sequence');
+    expect(graph.nodes.map((n) => `${n.id}:${n.shape}`)).toEqual(['POS_HANDLER:ellipse', 'POS_MGMT:rectangle', 'TOPIC_NOTIFICATIONS:document', 'POS_DAO:rectangle', 'DB:cylinder']);
+    expect(graph.nodes[1]!.label).toBe('Position\nManagement\nFacade');
+    const steps = graph.sequence!.steps;
+    const group = steps.find((s) => s.type === 'fragment')!;
+    expect(group).toMatchObject({ kind: 'group', sections: [{ label: 'Prepare Position Handler Consume' }] });
+    const inner = group.type === 'fragment' ? group.sections[0]!.steps : [];
+    // autonumber prefixes every message; replies (-->) are dashed; creole colour tags are dropped.
+    expect(inner[0]).toMatchObject({ type: 'message', from: 'POS_HANDLER', to: 'POS_MGMT', label: '1 Request transfers to be processed', dashed: false });
+    const alt = inner.find((s) => s.type === 'fragment' && s.kind === 'alt');
+    expect(alt).toMatchObject({ sections: [{ label: 'Calculate & Validate Latest Position Prepare (success)' }, { label: 'Calculate & Validate Latest Position Prepare (failure)' }] });
+    const nested = inner.find((s) => s.type === 'fragment' && s.kind === 'group')!;
+    const reply = nested.type === 'fragment' ? nested.sections[0]!.steps.find((s) => s.type === 'message' && s.from === 'DB') : undefined;
+    expect(reply).toMatchObject({ to: 'POS_MGMT', dashed: true, endArrowhead: 'arrow' });
+    const note = nested.type === 'fragment' ? nested.sections[0]!.steps.find((s) => s.type === 'note') : undefined;
+    expect(note).toMatchObject({ position: 'over', participants: ['DB'], shape: 'hexagon', text: 'transferStateChange\ntransferParticipant' });
+  });
+
+  it('reads the Cluster API activity diagram: start, stop, actions, decisions and loops', () => {
+    const graph = plantumlNotation.toGraph(fixture('capi-machinedeployment-activity.plantuml'));
+    const kinds = graph.nodes.map((n) => n.kind);
+    expect(kinds.filter((k) => k === 'start')).toHaveLength(1);
+    expect(kinds.filter((k) => k === 'end')).toHaveLength(1);
+    const paused = graph.nodes.find((n) => n.label === 'Paused')!;
+    expect(paused.kind).toBe('decision');
+    const exit = graph.nodes.find((n) => n.label === 'Update status and exit')!;
+    expect(exit.style?.fillColor).toBe('#add8e6');
+    expect(graph.edges).toContainEqual(expect.objectContaining({ from: paused.id, to: exit.id, label: 'yes' }));
+    // `repeat while (More updates …) then (yes)` loops back to the repeat point.
+    const more = graph.nodes.find((n) => n.label === 'More updates to MachineDeployments')!;
+    const loop = graph.edges.find((e) => e.from === more.id && e.label === 'yes')!;
+    expect(graph.edges.find((e) => e.from === loop.to)).toMatchObject({ to: graph.nodes.find((n) => n.label === 'MachineDeployment controller enqueues a Reconcile call')!.id });
+  });
+
+  it('reads the Aries state diagram: [*] start and end points, fork/join pseudo-states, labelled transitions', () => {
+    const graph = plantumlNotation.toGraph(fixture('aries-discover-features-requester-state.puml'));
+    expect(arrows(graph)).toEqual([
+      '[*]start -> mode [normal or short-circuit?]',
+      'mode -> awaiting_disclosures [normal: send\nqueries]',
+      'mode -> finish [short-circuit:\nreceive\ndisclosures]',
+      'awaiting_disclosures -> finish [receive disclosures]',
+      'finish -> [*]end [process\ndisclosures]',
+    ]);
+    expect(graph.nodes.find((n) => n.id === 'mode')).toMatchObject({ kind: 'fork', label: '' });
+  });
+});
+
+describe('plantumlNotation on hand-written diagrams', () => {
+  it('reads component diagrams: keywords, shorthands, aliases, nesting, arrow forms and labels', () => {
+    const graph = plantumlNotation.toGraph(
+      uml(`
+left to right direction
+package "Front end" {
+  [Web App] as web <<SPA>>
+  node "Edge" as edge {
+    component gateway #LightGreen
+  }
+}
+database "Orders DB" as db
+queue events
+cloud Internet
+() "REST" as rest
+actor :Shopper: as shopper
+shopper --> web : browses
+web .up.> rest
+rest - gateway
+gateway -[#red]-> db : "SQL"
+gateway <--> events
+Internet -[hidden]- db
+`),
+    );
+    expect(graph.direction).toBe('RIGHT');
+    expect(graph.groups).toEqual([
+      { id: 'Front end', label: 'Front end', kind: 'package' },
+      { id: 'edge', label: 'Edge', kind: 'node', parent: 'Front end' },
+    ]);
+    const node = (id: string) => graph.nodes.find((n) => n.id === id);
+    expect(node('web')).toMatchObject({ label: 'Web App', kind: 'component', parent: 'Front end', rows: ['«SPA»'] });
+    expect(node('gateway')).toMatchObject({ parent: 'edge', style: { fillColor: '#90ee90' } });
+    expect(node('db')).toMatchObject({ label: 'Orders DB', kind: 'database' });
+    expect(node('events')).toMatchObject({ kind: 'queue' });
+    expect(node('Internet')).toMatchObject({ kind: 'external', shape: 'cloud' });
+    expect(node('rest')).toMatchObject({ kind: 'interface' });
+    expect(node('shopper')).toMatchObject({ label: 'Shopper', kind: 'actor' });
+    expect(graph.edges.map((e) => [e.from, e.to, e.startArrowhead, e.endArrowhead, e.style?.strokeStyle ?? 'solid', e.label ?? ''])).toEqual([
+      ['shopper', 'web', 'none', 'arrow', 'solid', 'browses'],
+      ['web', 'rest', 'none', 'arrow', 'dashed', ''],
+      ['rest', 'gateway', 'none', 'none', 'solid', ''],
+      ['gateway', 'db', 'none', 'arrow', 'solid', '"SQL"'],
+      ['gateway', 'events', 'arrow', 'arrow', 'solid', ''],
+    ]);
+    expect(graph.edges[3]!.style?.strokeColor).toBe('#ff0000');
+    expect(graph.warnings).toEqual(['direction hints of links (up/down/left/right) are left to the automatic layout', 'skipped 1 hidden link (layout hints)']);
+  });
+
+  it('reads use case diagrams with (use case) and :actor: shorthands', () => {
+    const graph = plantumlNotation.toGraph(uml(':Customer: --> (Checkout)\n(Checkout) .> (Pay) : include\nrectangle Shop {\n  usecase (Browse) as UC1\n}\nCustomer -- UC1'));
+    expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['Customer:actor', 'Checkout:usecase', 'Pay:usecase', 'UC1:usecase']);
+    expect(graph.nodes.find((n) => n.id === 'UC1')!.parent).toBe('Shop');
+    expect(arrows(graph)).toEqual(['Customer -> Checkout', 'Checkout -> Pay [include]', 'Customer -> UC1']);
+  });
+
+  it('maps class relations to UML heads with multiplicities', () => {
+    const graph = plantumlNotation.toGraph(
+      uml('abstract class Shape\nclass Circle extends Shape implements Drawable\nShape <|-- Square\nCar "1" *-- "4" Wheel : has\nTeam o-- Player\nA ..> B\nenum Color {\n  RED\n  GREEN\n}'),
+    );
+    const edge = (from: string, to: string) => graph.edges.find((e) => e.from === from && e.to === to);
+    expect(edge('Circle', 'Shape')).toMatchObject({ endArrowhead: 'triangle-outline' });
+    expect(edge('Circle', 'Drawable')).toMatchObject({ endArrowhead: 'triangle-outline', style: { strokeStyle: 'dashed' } });
+    expect(edge('Shape', 'Square')).toMatchObject({ startArrowhead: 'triangle-outline', endArrowhead: 'none' });
+    expect(edge('Car', 'Wheel')).toMatchObject({ startArrowhead: 'diamond', startLabel: '1', endLabel: '4', label: 'has' });
+    expect(edge('Team', 'Player')).toMatchObject({ startArrowhead: 'diamond-outline' });
+    expect(edge('A', 'B')).toMatchObject({ endArrowhead: 'arrow', style: { strokeStyle: 'dashed' } });
+    expect(graph.nodes.find((n) => n.id === 'Color')).toMatchObject({ kind: 'enum', rows: ['«enum»', 'RED', 'GREEN'] });
+    expect(graph.nodes.find((n) => n.id === 'Shape')!.rows).toEqual(['«abstract class»']);
+  });
+
+  it('reads sequence messages of every form: replies, self, lost, activations, return, opt/loop and notes', () => {
+    const graph = plantumlNotation.toGraph(
+      uml('actor User\nparticipant "Web Server" as W\nUser -> W ++ : GET /\nW -> W : render\nloop each item\n  W ->x User\nend\nopt cached\n  note right of W : hit\nend\nreturn 200 OK\nUser ->> W : close'),
+    );
+    expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['User:actor', 'W:component']);
+    expect(graph.sequence!.steps).toEqual([
+      { type: 'message', from: 'User', to: 'W', dashed: false, startArrowhead: 'none', endArrowhead: 'arrow', label: 'GET /' },
+      { type: 'activate', participant: 'W' },
+      { type: 'message', from: 'W', to: 'W', dashed: false, startArrowhead: 'none', endArrowhead: 'arrow', label: 'render' },
+      { type: 'fragment', kind: 'loop', sections: [{ label: 'each item', steps: [{ type: 'message', from: 'W', to: 'User', dashed: false, startArrowhead: 'none', endArrowhead: 'bar' }] }] },
+      { type: 'fragment', kind: 'opt', sections: [{ label: 'cached', steps: [{ type: 'note', position: 'right', participants: ['W'], text: 'hit', shape: 'document' }] }] },
+      { type: 'message', from: 'W', to: 'User', dashed: true, startArrowhead: 'none', endArrowhead: 'arrow', label: '200 OK' },
+      { type: 'deactivate', participant: 'W' },
+      { type: 'message', from: 'User', to: 'W', dashed: false, startArrowhead: 'none', endArrowhead: 'arrow', label: 'close' },
+    ]);
+  });
+
+  it('reads activity fork, while and swimlanes', () => {
+    const graph = plantumlNotation.toGraph(uml('|Team|\nstart\nwhile (more?) is (yes)\n  :work;\nendwhile (no)\nfork\n  :a;\nfork again\n  :b;\nend fork\n|Ops|\n:deploy;\nstop'));
+    expect(graph.groups.map((g) => g.label)).toEqual(['Team', 'Ops']);
+    const id = (label: string) => graph.nodes.find((n) => n.label === label)!.id;
+    expect(graph.edges).toContainEqual(expect.objectContaining({ from: id('more?'), to: id('work'), label: 'yes' }));
+    expect(graph.edges).toContainEqual(expect.objectContaining({ from: id('work'), to: id('more?') }));
+    const forks = graph.nodes.filter((n) => n.kind === 'fork');
+    expect(forks).toHaveLength(2);
+    expect(graph.edges.filter((e) => e.to === forks[1]!.id).map((e) => e.from)).toEqual([id('a'), id('b')]);
+    expect(graph.nodes.find((n) => n.label === 'deploy')!.parent).toBe(graph.groups[1]!.id);
+  });
+});
+
+describe('plantumlNotation errors', () => {
+  it.each([
+    ['no @startuml', 'A -> B', 1, 1, 'expected @startuml'],
+    ['no @enduml', '@startuml\nA -> B', 2, 7, 'expected @enduml'],
+    ['an unclosed container', uml('node n {\n  [a]'), 2, 1, '"{" is never closed'],
+    ['a stray brace', uml('[a]\n}'), 3, 1, 'unexpected "}"'],
+    ['an unknown statement', uml('[a] --> [b]\n  what is this'), 3, 3, 'expected an element'],
+    ['an unclosed alt', uml('A -> B : x\nalt ok\nA -> B'), 3, 1, '"alt" is never closed'],
+    ['an end without a group', uml('A -> B : x\nend'), 3, 1, '"end" without an open'],
+    ['an unclosed class body', uml('class A {\n  + x : int'), 2, 1, 'never closed'],
+    ['an endif without if', uml('start\n:a;\nendif\nstop'), 4, 1, 'without an open if'],
+  ])('reports %s with line and column', (_case, code, line, column, message) => {
+    const error = parseErrorOf(code);
+    expect(error.code).toBe('parse_error');
+    expect(error.details).toEqual({ line, column });
+    expect(error.message).toContain(`line ${line}, column ${column}: `);
+    expect(error.message).toContain(message);
+  });
+});
+
+describe('plantumlNotation detection', () => {
+  async function converters(): Promise<NotationConverter[]> {
+    const found: NotationConverter[] = [plantumlNotation];
+    for (const name of ['compose', 'kubernetes', 'dot', 'terraform', 'helm', 'sql']) {
+      try {
+        const module = (await import(/* @vite-ignore */ `../${name}/index.js`)) as Record<string, NotationConverter | undefined>;
+        const converter = module[`${name}Notation`];
+        if (converter) found.push(converter);
+      } catch {
+        // Not written yet in this checkout.
+      }
+    }
+    return found;
+  }
+
+  for (const file of readdirSync(folder).filter((f) => f !== 'NOTICE.md')) {
+    it(`claims ${file} above every other converter`, async () => {
+      const code = fixture(file);
+      const others = (await converters()).filter((c) => c.id !== 'plantuml').map((c) => c.detect(code));
+      expect(plantumlNotation.detect(code)).toBeGreaterThanOrEqual(0.9);
+      expect(Math.max(0, ...others)).toBeLessThan(plantumlNotation.detect(code));
+    });
+  }
+
+  it('does not claim code without @startuml', () => {
+    expect(plantumlNotation.detect('digraph { a -> b }')).toBe(0);
+    expect(plantumlNotation.detect('services:\n  web:\n    image: nginx')).toBe(0);
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * The body of a PlantUML diagram as clean statement lines: the `@startuml … @enduml` block with comments,
+ * preprocessor directives and pure presentation commands (skinparam, title, legend, …) taken out.
+ */
+import { AppError } from '../../errors.js';
+import type { Direction } from '../../graph/types.js';
+import { mapColor } from '../dot/style.js';
+
+/** One statement line: trimmed text and where it starts (1-based line and column) for error messages. */
+export interface SourceLine {
+  text: string;
+  line: number;
+  column: number;
+}
+
+export interface DiagramSource {
+  lines: SourceLine[];
+  title?: string;
+  /** `left to right direction` turns the layered layout sideways. */
+  direction: Direction;
+  warnings: string[];
+}
+
+export function parseError(at: { line: number; column: number }, message: string): AppError {
+  return new AppError('parse_error', `line ${at.line}, column ${at.column}: ${message}`, { line: at.line, column: at.column });
+}
+
+/** Commands that only change the look of the picture PlantUML would render; nothing of them is drawn. */
+const PRESENTATION =
+  /^(scale|hide|show|skinparam|skin|caption|header|footer|newpage|mainframe|allowmixing|allow_mixing|set\s+namespaceseparator|top\s+to\s+bottom\s+direction|page|sprite|LAYOUT_\w+|SHOW_\w+|HIDE_\w+|Update\w+|Add\w+Tag|AddProperty|WithoutPropertyHeader|SetPropertyHeader)\b/;
+/** Blocks of presentation text, from their opening word to their `end …` line. */
+const BLOCKS: ReadonlyArray<[RegExp, RegExp]> = [
+  [/^legend\b/i, /^end\s*legend$/i],
+  [/^(header|footer|caption)$/i, /^end\s*(header|footer|caption)$/i],
+  [/^title$/i, /^end\s*title$/i],
+  [/^skinparam\b.*\{$/, /^\}$/],
+  [/^<style>$/, /^<\/style>$/],
+  [/^sprite\b.*\{$/, /^\}$/],
+];
+
+/** Finds the first `@startuml … @enduml` block and returns its statements. */
+export function readDiagram(code: string): DiagramSource {
+  const raw = code.split(/\r\n|\n|\r/);
+  const start = raw.findIndex((line) => /^\s*@startuml\b/i.test(line));
+  if (start < 0) throw parseError({ line: 1, column: 1 }, 'expected @startuml');
+  const end = raw.findIndex((line, i) => i > start && /^\s*@enduml\b/i.test(line));
+  if (end < 0) throw parseError({ line: raw.length, column: (raw[raw.length - 1] ?? '').length + 1 }, `expected @enduml to close @startuml of line ${start + 1}`);
+
+  const lines: SourceLine[] = [];
+  const warnings: string[] = [];
+  let direction: Direction = 'DOWN';
+  let title: string | undefined;
+  let comment: SourceLine | undefined;
+  let block: RegExp | undefined;
+  let preprocessor = 0;
+  for (let i = start + 1; i < end; i++) {
+    let text = raw[i]!;
+    const at = { line: i + 1, column: 1 };
+    // Block comments /' … '/ may open and close anywhere, several per line.
+    let kept = '';
+    let rest = text;
+    while (rest !== '') {
+      if (comment) {
+        const close = rest.indexOf("'/");
+        if (close < 0) {
+          rest = '';
+          break;
+        }
+        rest = rest.slice(close + 2);
+        comment = undefined;
+        continue;
+      }
+      const open = rest.indexOf("/'");
+      if (open < 0) {
+        kept += rest;
+        break;
+      }
+      kept += rest.slice(0, open);
+      comment = { text: '', line: at.line, column: text.length - rest.length + open + 1 };
+      rest = rest.slice(open + 2);
+    }
+    text = kept;
+    const trimmed = text.trim();
+    if (trimmed === '' || trimmed.startsWith("'")) continue;
+    if (block) {
+      if (block.test(trimmed)) block = undefined;
+      continue;
+    }
+    const opens = BLOCKS.find(([open]) => open.test(trimmed));
+    if (opens) {
+      block = opens[1];
+      continue;
+    }
+    if (trimmed.startsWith('!')) {
+      preprocessor++;
+      continue;
+    }
+    if (/^left\s+to\s+right\s+direction$/i.test(trimmed)) {
+      direction = 'RIGHT';
+      continue;
+    }
+    const titled = /^title\s+(.+)$/i.exec(trimmed);
+    if (titled) {
+      title = plainText(titled[1]!);
+      continue;
+    }
+    if (PRESENTATION.test(trimmed)) continue;
+    lines.push({ text: trimmed, line: at.line, column: text.length - text.trimStart().length + 1 });
+  }
+  if (comment) throw parseError(comment, "block comment /' is never closed with '/");
+  if (preprocessor > 0) warnings.push(`skipped ${preprocessor} preprocessor line${preprocessor === 1 ? '' : 's'} (!include, !define, …): not expanded`);
+  return { lines, direction, warnings, ...(title !== undefined && { title }) };
+}
+
+/** Display text: PlantUML's `\n` line breaks kept as newlines, creole and HTML-like markup dropped. */
+export function plainText(text: string): string {
+  return text
+    .replace(/\\n/g, '\n')
+    .replace(/<\/?(?:color|b|i|u|s|size|font|back|strike|sub|sup|w|plain)\b[^>]*>/gi, '')
+    .replace(/\*\*(.*?)\*\*/g, '$1')
+    .replace(/\/\/(.*?)\/\//g, '$1')
+    .replace(/__(.*?)__/g, '$1')
+    .replace(/""(.*?)""/g, '$1')
+    .replace(/~~(.*?)~~/g, '$1')
+    .replace(/\t|\\t/g, ' ')
+    .trim();
+}
+
+/** `"quoted"` → quoted; anything else unchanged. */
+export const unquote = (text: string): string => (/^".*"$/s.test(text) ? text.slice(1, -1) : text);
+
+/** A PlantUML colour (`#LightBlue`, `#red`, `#FF0000`, `LightBlue`) → `#rrggbb`; undefined when unknown or a gradient. */
+export function plantumlColor(token: string): string | undefined {
+  const name = token.replace(/^#/, '');
+  if (/[|/\\-]/.test(name)) return undefined;
+  return mapColor(name) ?? (/^([0-9a-f]{3}|[0-9a-f]{6})$/i.test(name) ? mapColor(`#${name}`) : undefined);
+}

@@ -1,0 +1,86 @@
+import type { DefinitionAst, StatementAst } from './schema.js';
+
+/**
+ * Second chance for a CREATE TABLE the SQL parser rejects as a whole (pg_dump writes `GENERATED ALWAYS AS (…)
+ * VIRTUAL` and extension types such as `public.vector(20)` that node-sql-parser does not know). The header and each
+ * column or constraint are parsed one at a time, so one unknown clause costs that clause, said in a warning, and not
+ * the table. Returns undefined when even the header does not parse: then the statement's own error stands.
+ */
+export function parseTableByParts(
+  text: string,
+  parse: (sql: string) => StatementAst[],
+): { ast: StatementAst; warnings: string[] } | undefined {
+  const open = text.indexOf('(');
+  if (open === -1) return undefined;
+  const close = matchingParen(text, open);
+  if (close === -1) return undefined;
+  const header = text.slice(0, open);
+  let ast: StatementAst | undefined;
+  try {
+    ast = parse(`${header}(drawbridge_probe int)`)[0];
+  } catch {
+    return undefined;
+  }
+  if (!ast?.table) return undefined;
+  const name = ast.table[0]!.table;
+  const warnings: string[] = [];
+  const definitions: DefinitionAst[] = [];
+  const parts = splitTopLevel(text.slice(open + 1, close));
+  // An empty clause (`a int,,`) is a plain syntax error, not a dialect gap.
+  if (parts.some((part) => part.trim() === '')) return undefined;
+  for (const part of parts) {
+    try {
+      definitions.push(...(parse(`CREATE TABLE probe (${part})`)[0]?.create_definitions ?? []));
+    } catch {
+      const column = /^\s*("[^"]+"|`[^`]+`|[A-Za-z_][\w$]*)\s+([^\s,(]+(?:\([^)]*\))?)/.exec(part);
+      const keyword = column?.[1]?.toUpperCase();
+      if (column && keyword !== 'CONSTRAINT' && keyword !== 'PRIMARY' && keyword !== 'FOREIGN' && keyword !== 'UNIQUE' && keyword !== 'CHECK') {
+        const columnName = column[1]!.replace(/^["`]|["`]$/g, '');
+        definitions.push({
+          resource: 'column',
+          column: { column: columnName },
+          definition: { dataType: column[2]! },
+          nullable: /\bNOT\s+NULL\b/i.test(part) ? { type: 'not null' } : undefined,
+        });
+        warnings.push(`${name}.${columnName}: column read approximately (the SQL parser does not know its definition)`);
+      } else warnings.push(`${name}: skipped a constraint the SQL parser does not read (${part.trim().slice(0, 40)})`);
+    }
+  }
+  if (text.slice(close + 1).trim() !== '') warnings.push(`${name}: table options after the column list are ignored`);
+  return { ast: { ...ast, create_definitions: definitions }, warnings };
+}
+
+function matchingParen(text: string, open: number): number {
+  let depth = 0;
+  let quote = '';
+  for (let i = open; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === quote) quote = '';
+    } else if (ch === "'" || ch === '"' || ch === '`') quote = ch;
+    else if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+function splitTopLevel(body: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let start = 0;
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i]!;
+    if (quote) {
+      if (ch === quote) quote = '';
+    } else if (ch === "'" || ch === '"' || ch === '`') quote = ch;
+    else if (ch === '(') depth++;
+    else if (ch === ')') depth--;
+    else if (ch === ',' && depth === 0) {
+      parts.push(body.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(body.slice(start));
+  return parts;
+}

@@ -1,0 +1,122 @@
+/**
+ * Reads the tables, keys and foreign keys out of node-sql-parser ASTs. The parser's published types are looser than
+ * its output (a column name is a string in MySQL and `{expr: {value}}` in PostgreSQL), so the fields read here are
+ * described by the small shapes below, from what the parser returns for both dialects.
+ */
+export interface Column {
+  name: string;
+  type: string;
+  nullable: boolean;
+  unique: boolean;
+}
+
+export interface ForeignKey {
+  columns: string[];
+  /** Qualified name of the referenced table (`schema.table` when a schema was written). */
+  table: string;
+  refColumns: string[];
+}
+
+export interface Table {
+  /** `schema.table` or `table`. */
+  id: string;
+  schema?: string;
+  name: string;
+  columns: Column[];
+  primaryKey: string[];
+  uniques: string[][];
+  foreignKeys: ForeignKey[];
+}
+
+interface TableRef {
+  db?: string | null;
+  schema?: string | null;
+  table: string;
+}
+interface ColumnRefAst {
+  column: string | { expr: { value: string } };
+}
+interface ReferenceAst {
+  table: TableRef[];
+  definition: ColumnRefAst[];
+}
+export interface DefinitionAst {
+  resource: string;
+  column?: ColumnRefAst;
+  definition?: { dataType: string; length?: number; scale?: number; suffix?: unknown } | ColumnRefAst[];
+  nullable?: { type: string };
+  primary_key?: string;
+  unique?: string;
+  unique_or_primary?: string;
+  constraint_type?: string;
+  reference_definition?: ReferenceAst;
+}
+export interface StatementAst {
+  type: string;
+  keyword?: string;
+  table?: TableRef[] | null;
+  create_definitions?: DefinitionAst[] | null;
+  expr?: { action: string; resource?: string; create_definitions?: DefinitionAst }[];
+}
+
+export const tableId = (ref: TableRef): string => {
+  const schema = ref.db ?? ref.schema;
+  return schema ? `${schema}.${ref.table}` : ref.table;
+};
+
+const columnName = (ref: ColumnRefAst): string => (typeof ref.column === 'string' ? ref.column : ref.column.expr.value);
+
+function typeText(definition: DefinitionAst['definition']): string {
+  if (!definition || Array.isArray(definition)) return '';
+  const { dataType, length, scale } = definition;
+  if (length === undefined) return dataType.toLowerCase();
+  return `${dataType.toLowerCase()}(${scale === undefined ? length : `${length},${scale}`})`;
+}
+
+export function createTable(ast: StatementAst): Table {
+  const ref = ast.table![0]!;
+  const schema = ref.db ?? ref.schema ?? undefined;
+  const table: Table = { id: tableId(ref), name: ref.table, columns: [], primaryKey: [], uniques: [], foreignKeys: [] };
+  if (schema) table.schema = schema;
+  for (const def of ast.create_definitions ?? []) {
+    if (def.resource === 'column' && def.column) {
+      const name = columnName(def.column);
+      const primary = def.primary_key !== undefined || def.unique_or_primary === 'primary key';
+      table.columns.push({
+        name,
+        type: typeText(def.definition),
+        nullable: !primary && def.nullable?.type !== 'not null',
+        unique: def.unique !== undefined || def.unique_or_primary === 'unique',
+      });
+      if (primary) table.primaryKey.push(name);
+      if (def.reference_definition) table.foreignKeys.push(foreignKey([name], def.reference_definition));
+    } else if (def.resource === 'constraint') addConstraint(table, def);
+  }
+  return table;
+}
+
+/** Table constraints, in CREATE TABLE or added by ALTER TABLE … ADD CONSTRAINT. */
+export function addConstraint(table: Table, def: DefinitionAst): void {
+  const columns = Array.isArray(def.definition) ? def.definition.map(columnName) : [];
+  const type = def.constraint_type?.toLowerCase() ?? '';
+  if (type === 'primary key') {
+    table.primaryKey = columns;
+    for (const column of table.columns) if (columns.includes(column.name)) column.nullable = false;
+  } else if (type.startsWith('unique')) table.uniques.push(columns);
+  else if (type === 'foreign key' && def.reference_definition) table.foreignKeys.push(foreignKey(columns, def.reference_definition));
+}
+
+function foreignKey(columns: string[], ref: ReferenceAst): ForeignKey {
+  return { columns, table: tableId(ref.table[0]!), refColumns: ref.definition.map(columnName) };
+}
+
+/** ALTER TABLE statements that add keys; other alterations do not change the diagram. */
+export function alterTable(ast: StatementAst, tables: Map<string, Table>): string | undefined {
+  const id = tableId(ast.table![0]!);
+  const table = tables.get(id) ?? tables.get(ast.table![0]!.table);
+  const adds = (ast.expr ?? []).filter((e) => e.action === 'add' && e.resource === 'constraint' && e.create_definitions);
+  if (adds.length === 0) return undefined;
+  if (!table) return `ALTER TABLE ${id}: the table is not created in this script; its constraints are skipped`;
+  for (const add of adds) addConstraint(table, add.create_definitions!);
+  return undefined;
+}

@@ -1,0 +1,160 @@
+import { AppError } from '../../errors.js';
+import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NotationConverter } from '../../graph/types.js';
+import { isRecord } from '../kubernetes/yaml.js';
+import { parseHcl } from './hcl.js';
+import { CONTAINER_ATTRIBUTES, kindOfType, TERRAFORM_ICONS } from './providers.js';
+
+/** A resource, data source or module, by its Terraform address (`aws_vpc.this`, `data.aws_ami.ubuntu`, `module.vpc`). */
+interface Block {
+  address: string;
+  type: string;
+  name: string;
+  body: Record<string, unknown>;
+}
+
+/** Top-level blocks start at column 0 in real files; indented look-alikes are embedded text (a logstash config). */
+const BLOCK_START = /^(resource|data|module)\s+"[^"]+"(\s+"[^"]+")?\s*\{/m;
+const OTHER_BLOCK = /^((variable|output|provider)\s+"[^"]+"|terraform|locals)\s*\{/m;
+
+/**
+ * Terraform addresses inside an expression. hcl2json writes every expression as `${…}`, so only strings holding one
+ * are read. `resource.` is Terraform's optional prefix (`depends_on = [resource.null_resource.x]`).
+ */
+const ADDRESS = /(?<![\w.-])(?:resource\.)?(data\.[a-z][\w-]*\.[\w-]+|module\.[\w-]+|local\.[\w-]+|[a-z][a-z0-9]*_[\w-]*\.[A-Za-z_][\w-]*)/g;
+const TERRAFORM_PROVIDERS = /^(aws|google|azurerm|azuread|kubernetes|helm|null|random|tls|local|http|time|cloudflare|digitalocean)_/;
+
+export const terraformNotation: NotationConverter = {
+  id: 'terraform',
+  detect(code) {
+    if (BLOCK_START.test(code)) return 0.9;
+    return OTHER_BLOCK.test(code) ? 0.6 : 0;
+  },
+  toGraph(code) {
+    const parsed = parseHcl(code);
+    const blocks = collectBlocks(parsed);
+    if (blocks.length === 0) {
+      throw new AppError('parse_error', 'line 1, column 1: expected resource, data or module blocks', { line: 1, column: 1 });
+    }
+    return blocksToGraph(blocks, localReferences(parsed));
+  },
+};
+
+function collectBlocks(parsed: Record<string, unknown>): Block[] {
+  const blocks: Block[] = [];
+  const bodies = (value: unknown): Record<string, unknown>[] => (Array.isArray(value) ? value.filter(isRecord) : []);
+  for (const [prefix, section] of [['', parsed.resource], ['data.', parsed.data]] as const) {
+    if (!isRecord(section)) continue;
+    for (const [type, named] of Object.entries(section)) {
+      if (!isRecord(named)) continue;
+      for (const [name, body] of Object.entries(named)) {
+        blocks.push({ address: `${prefix}${type}.${name}`, type, name, body: Object.assign({}, ...bodies(body)) as Record<string, unknown> });
+      }
+    }
+  }
+  if (isRecord(parsed.module)) {
+    for (const [name, body] of Object.entries(parsed.module)) {
+      blocks.push({ address: `module.${name}`, type: 'module', name, body: Object.assign({}, ...bodies(body)) as Record<string, unknown> });
+    }
+  }
+  return blocks;
+}
+
+/** Addresses written in an expression tree (strings holding `${…}`), in order of appearance. */
+function addressesIn(value: unknown, out: string[] = []): string[] {
+  if (typeof value === 'string') {
+    if (value.includes('${')) for (const match of value.matchAll(ADDRESS)) out.push(match[1]!);
+  } else if (Array.isArray(value)) value.forEach((v) => addressesIn(v, out));
+  else if (isRecord(value)) Object.values(value).forEach((v) => addressesIn(v, out));
+  return out;
+}
+
+/** Each local's addresses with other locals expanded, so `vpc_id = local.vpc_id` still reaches `aws_vpc.this`. */
+function localReferences(parsed: Record<string, unknown>): Map<string, string[]> {
+  const raw = new Map<string, string[]>();
+  for (const locals of Array.isArray(parsed.locals) ? parsed.locals.filter(isRecord) : []) {
+    for (const [name, value] of Object.entries(locals)) raw.set(`local.${name}`, addressesIn(value));
+  }
+  const resolved = new Map<string, string[]>();
+  const resolve = (name: string, seen: Set<string>): string[] => {
+    if (resolved.has(name)) return resolved.get(name)!;
+    if (seen.has(name)) return [];
+    seen.add(name);
+    const out = (raw.get(name) ?? []).flatMap((a) => (a.startsWith('local.') ? resolve(a, seen) : [a]));
+    resolved.set(name, out);
+    return out;
+  };
+  for (const name of raw.keys()) resolve(name, new Set());
+  return resolved;
+}
+
+function blocksToGraph(blocks: Block[], locals: Map<string, string[]>): GraphIR {
+  const byAddress = new Map(blocks.map((b) => [b.address, b]));
+  const refs = (value: unknown): string[] =>
+    [...new Set(addressesIn(value).flatMap((a) => (a.startsWith('local.') ? (locals.get(a) ?? []) : [a])))];
+
+  // Containment first: it decides which blocks are drawn as containers.
+  const parentOf = new Map<string, string>();
+  for (const block of blocks) {
+    for (const { attribute, types } of CONTAINER_ATTRIBUTES) {
+      const container = refs(block.body[attribute]).find((a) => a !== block.address && types.includes(byAddress.get(a)?.type ?? ''));
+      if (container) {
+        parentOf.set(block.address, container);
+        break;
+      }
+    }
+  }
+  const containers = new Set(parentOf.values());
+  // A container placed inside one of its own contents would loop; such a pair keeps only the outer placement.
+  for (const [child, parent] of parentOf) if (parentOf.get(parent) === child) parentOf.delete(parent);
+
+  const groups: GraphGroup[] = [];
+  const nodes: GraphNode[] = [];
+  for (const block of blocks) {
+    const parent = parentOf.get(block.address);
+    if (containers.has(block.address)) {
+      const group: GraphGroup = { id: block.address, label: `${block.name} (${block.type})`, kind: block.type };
+      if (parent) group.parent = parent;
+      groups.push(group);
+      continue;
+    }
+    const node: GraphNode = { id: block.address, label: block.name, kind: block.type === 'module' ? 'component' : kindOfType(block.type), rows: rowsOf(block) };
+    const icon = TERRAFORM_ICONS[block.type];
+    if (icon) node.iconRef = icon;
+    else node.iconHint = block.type === 'module' ? 'terraform' : block.type;
+    if (parent) node.parent = parent;
+    nodes.push(node);
+  }
+
+  const edges: GraphEdge[] = [];
+  const missing = new Set<string>();
+  for (const block of blocks) {
+    if (containers.has(block.address)) continue;
+    const { depends_on: dependsOn, ...rest } = block.body;
+    const implicit = refs(rest);
+    const explicit = refs(dependsOn);
+    for (const address of [...implicit, ...explicit]) {
+      const target = byAddress.get(address);
+      if (!target) {
+        if (!address.startsWith('local.') && (address.startsWith('data.') || address.startsWith('module.') || TERRAFORM_PROVIDERS.test(address))) missing.add(address);
+        continue;
+      }
+      const id = `${block.address}->${address}`;
+      if (address === block.address || containers.has(address) || edges.some((e) => e.id === id)) continue;
+      const edge: GraphEdge = { id, from: block.address, to: address, endArrowhead: 'arrow' };
+      if (!implicit.includes(address)) {
+        edge.label = 'depends on';
+        edge.style = { strokeStyle: 'dashed' };
+      }
+      edges.push(edge);
+    }
+  }
+  const warnings = [...missing].map((a) => `${a} is referenced but not declared in the input (add the file that declares it)`);
+  return { layout: 'layered', direction: 'DOWN', nodes, edges, groups, warnings };
+}
+
+function rowsOf(block: Block): string[] {
+  const rows = [block.type === 'module' && typeof block.body.source === 'string' ? `module ${block.body.source}` : block.type];
+  if (block.body.count !== undefined) rows.push('count');
+  if (block.body.for_each !== undefined) rows.push('for_each');
+  return rows;
+}

@@ -1,0 +1,73 @@
+import type { NodeKind } from '../../graph/types.js';
+
+/** Icons of the provider icon sets (`aws/RDS`) for the resource types seen most; others get the type as icon hint. */
+export const TERRAFORM_ICONS: Readonly<Record<string, string>> = {
+  aws_db_instance: 'aws/RDS',
+  aws_rds_cluster: 'aws/Aurora',
+  aws_instance: 'aws/EC2',
+  aws_autoscaling_group: 'aws/EC2 Auto Scaling',
+  aws_lb: 'aws/Elastic Load Balancing',
+  aws_alb: 'aws/Elastic Load Balancing',
+  aws_s3_bucket: 'aws/Simple Storage Service',
+  aws_lambda_function: 'aws/Lambda',
+  aws_dynamodb_table: 'aws/DynamoDB',
+  aws_sqs_queue: 'aws/Simple Queue Service',
+  aws_sns_topic: 'aws/Simple Notification Service',
+  aws_elasticache_cluster: 'aws/ElastiCache',
+  aws_ecs_service: 'aws/Elastic Container Service',
+  aws_eks_cluster: 'aws/Elastic Kubernetes Service',
+  aws_vpc: 'aws/Virtual Private Cloud',
+  aws_subnet: 'aws/Subnet',
+  aws_internet_gateway: 'aws/Internet Gateway',
+  aws_nat_gateway: 'aws/NAT Gateway',
+  aws_route_table: 'aws/Route Table',
+  aws_cloudfront_distribution: 'aws/CloudFront',
+  aws_api_gateway_rest_api: 'aws/API Gateway',
+  aws_iam_role: 'aws/Identity and Access Management',
+  google_container_cluster: 'gcp/Google Kubernetes Engine',
+  google_redis_instance: 'gcp/Memorystore',
+  google_sql_database_instance: 'gcp/Cloud SQL',
+  google_storage_bucket: 'gcp/Cloud Storage',
+  google_compute_instance: 'gcp/Compute Engine',
+  google_compute_network: 'gcp/Virtual Private Cloud',
+  google_pubsub_topic: 'gcp/Pub/Sub',
+  google_cloud_run_service: 'gcp/Cloud Run',
+  azurerm_kubernetes_cluster: 'azure/Kubernetes Services',
+  azurerm_container_registry: 'azure/Container Registries',
+  azurerm_resource_group: 'azure/Resource Groups',
+  azurerm_virtual_network: 'azure/Virtual Networks',
+  azurerm_storage_account: 'azure/Storage Accounts',
+  azurerm_mssql_server: 'azure/SQL Server',
+  azurerm_postgresql_flexible_server: 'azure/Azure Database PostgreSQL Server',
+  azurerm_log_analytics_workspace: 'azure/Log Analytics Workspaces',
+  azurerm_role_assignment: 'azure/Role Assignment',
+};
+
+/** Role from the resource type's words (`aws_db_instance` → database); checked in order, first match wins. */
+const KIND_BY_WORD: [RegExp, NodeKind][] = [
+  [/_(db|rds|sql|postgres|postgresql|mysql|dynamodb|cosmosdb|spanner|bigtable|firestore|database)(_|$)/, 'database'],
+  [/_(redis|elasticache|memcache|cache)(_|$)/, 'cache'],
+  [/_(sqs|sns|pubsub|queue|topic|kinesis|eventhub|servicebus)(_|$)/, 'queue'],
+  [/_(s3|bucket|storage|disk|volume|ebs|efs|blob)(_|$)/, 'storage'],
+  [/_(vpc|subnet|subnetwork|network|route|nat|gateway|internet|vpn|dhcp|acl|firewall|security_group|peering|eip)(_|$)/, 'network'],
+  [/_(lb|alb|elb|load_balancer|api_gateway|apigateway|cloudfront|cdn|ingress)(_|$)/, 'gateway'],
+  [/_(iam|role|policy|key|kms|secret|certificate|acm|identity)(_|$)/, 'secret'],
+  [/_(instance|cluster|function|service|app|container|vm|virtual_machine|node_pool|autoscaling)(_|$)/, 'workload'],
+];
+
+export function kindOfType(type: string): NodeKind {
+  return KIND_BY_WORD.find(([pattern]) => pattern.test(type))?.[1] ?? 'generic';
+}
+
+/**
+ * Containment: the attribute that places a resource inside another, and the resource types that attribute points
+ * at. A resource that anything is placed in becomes a container (GraphGroup) instead of a node.
+ */
+export const CONTAINER_ATTRIBUTES: readonly { attribute: string; types: readonly string[] }[] = [
+  { attribute: 'subnet_id', types: ['aws_subnet', 'azurerm_subnet'] },
+  { attribute: 'subnetwork', types: ['google_compute_subnetwork'] },
+  { attribute: 'virtual_network_name', types: ['azurerm_virtual_network'] },
+  { attribute: 'vpc_id', types: ['aws_vpc'] },
+  { attribute: 'network', types: ['google_compute_network'] },
+  { attribute: 'resource_group_name', types: ['azurerm_resource_group'] },
+];

@@ -1,0 +1,83 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../errors.js';
+import type { GraphIR } from '../../graph/types.js';
+import { terraformNotation } from './index.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../../../../test/fixtures/terraform/${name}`, import.meta.url), 'utf8');
+const arrows = (graph: GraphIR): string[] => graph.edges.map((e) => `${e.from} -> ${e.to}${e.label ? ` [${e.label}]` : ''}`);
+
+describe('terraformNotation on real modules', () => {
+  it('puts the terraform-aws-vpc subnets in the VPC, reaching it through local.vpc_id', () => {
+    const graph = terraformNotation.toGraph(fixture('tf-aws-vpc-root.main.tf'));
+    expect(graph.groups.find((g) => g.id === 'aws_vpc.this')).toEqual({ id: 'aws_vpc.this', label: 'this (aws_vpc)', kind: 'aws_vpc' });
+    expect(graph.groups.find((g) => g.id === 'aws_subnet.private')!.parent).toBe('aws_vpc.this');
+    expect(graph.nodes.find((n) => n.id === 'aws_route_table_association.private')!.parent).toBe('aws_subnet.private');
+    expect(graph.nodes.find((n) => n.id === 'aws_nat_gateway.this')).toMatchObject({ kind: 'network', iconRef: 'aws/NAT Gateway', rows: ['aws_nat_gateway', 'count'] });
+    expect(graph.edges.length).toBeGreaterThan(50);
+  });
+
+  it('reads two files of one module as one input: depends_on across files becomes a dashed arrow', () => {
+    const graph = terraformNotation.toGraph(`${fixture('gcp-microservices-demo.main.tf')}\n${fixture('gcp-microservices-demo.memorystore.tf')}`);
+    expect(arrows(graph)).toContain('google_redis_instance.redis-cart -> module.enable_google_apis [depends on]');
+    expect(arrows(graph)).toContain('null_resource.kustomization-update -> google_redis_instance.redis-cart');
+    expect(graph.edges.find((e) => e.label === 'depends on')!.style).toEqual({ strokeStyle: 'dashed' });
+    expect(graph.warnings).toEqual([]);
+  });
+
+  it('warns about blocks declared in files that were not given', () => {
+    const graph = terraformNotation.toGraph(fixture('gcp-microservices-demo.memorystore.tf'));
+    expect(graph.warnings).toEqual(['module.enable_google_apis is referenced but not declared in the input (add the file that declares it)']);
+    const azure = terraformNotation.toGraph(fixture('azure-aks-store-demo.kubernetes.tf'));
+    expect(arrows(azure)).toEqual(['azurerm_role_assignment.acr_pull -> module.aks', 'azurerm_role_assignment.acr_pull -> module.acr']);
+  });
+
+  it('draws modules with their source and data sources', () => {
+    const graph = terraformNotation.toGraph(fixture('tf-aws-vpc-example-simple.main.tf'));
+    expect(graph.nodes.map((n) => [n.id, n.kind, n.rows])).toEqual([
+      ['data.aws_availability_zones.available', 'generic', ['aws_availability_zones']],
+      ['module.vpc', 'component', ['module ../../']],
+    ]);
+    expect(arrows(graph)).toEqual(['module.vpc -> data.aws_availability_zones.available']);
+  });
+});
+
+describe('terraformNotation references and errors', () => {
+  it('finds references in any expression: interpolations, lists, indexes, nested blocks', () => {
+    const graph = terraformNotation.toGraph(`
+resource "aws_db_instance" "db" {
+  db_subnet_group_name = aws_db_subnet_group.g.name
+  tags = { Name = "db-\${aws_security_group.sg[0].id}" }
+  dynamic "x" {
+    for_each = var.list
+    content { value = aws_kms_key.k.arn }
+  }
+}
+resource "aws_db_subnet_group" "g" {}
+resource "aws_security_group" "sg" {}
+resource "aws_kms_key" "k" {}
+`);
+    expect(arrows(graph).sort()).toEqual(['aws_db_instance.db -> aws_db_subnet_group.g', 'aws_db_instance.db -> aws_kms_key.k', 'aws_db_instance.db -> aws_security_group.sg']);
+    expect(graph.nodes[0]).toMatchObject({ kind: 'database', iconRef: 'aws/RDS' });
+  });
+
+  it('names the block that does not parse', () => {
+    try {
+      terraformNotation.toGraph('resource "a_b" "c" {\n  x = 1\n}\n\n# note\nresource "a_b" "d" {\n  y = \n}\n');
+      expect.unreachable();
+    } catch (error) {
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).message).toBe('line 6, column 1: invalid HCL in the block `resource "a_b" "d"`');
+      expect((error as AppError).details).toEqual({ line: 6, column: 1 });
+    }
+  });
+
+  it('points at an unclosed block', () => {
+    expect(() => terraformNotation.toGraph('resource "a_b" "c" {\n  x = 1\n')).toThrow('line 1, column 20: unclosed block or bracket');
+  });
+
+  it('claims HCL and not YAML', () => {
+    expect(terraformNotation.detect(fixture('tf-aws-vpc-example-simple.main.tf'))).toBeGreaterThan(0.8);
+    expect(terraformNotation.detect('apiVersion: v1\nkind: Pod\n')).toBe(0);
+  });
+});

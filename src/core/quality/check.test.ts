@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { checkScene, countCrossings, segmentCrossesBox } from './check.js';
+
+const box = (id: string, x: number, y: number, width = 100, height = 50, extra: Record<string, unknown> = {}) => ({ id, type: 'rectangle', x, y, width, height, ...extra });
+const arrow = (id: string, from: string, to: string, points: Array<{ x: number; y: number }>, focus = [{ x: 1, y: 0.5 }, { x: 0, y: 0.5 }]) => ({
+  id,
+  type: 'arrow',
+  points,
+  startBinding: { elementId: from, focus: focus[0] },
+  endBinding: { elementId: to, focus: focus[1] },
+});
+
+describe('checkScene', () => {
+  const a = box('a', 0, 0);
+  const b = box('b', 300, 0);
+
+  it('passes a clean drawing and counts its nodes and edges', () => {
+    const report = checkScene([a, b, arrow('ab', 'a', 'b', [{ x: 100, y: 25 }, { x: 300, y: 25 }])]);
+    expect(report).toEqual({ violations: [], nodes: 2, edges: 1, crossings: 0 });
+  });
+
+  it('reports overlapping shapes, but not a container around its child', () => {
+    const group = box('g', -20, -20, 500, 200);
+    const report = checkScene([group, a, box('c', 50, 10)], new Map([['a', 'g'], ['c', 'g']]));
+    expect(report.violations).toEqual(['shapes "a" and "c" overlap']);
+  });
+
+  it('reports a container that does not contain its child', () => {
+    const report = checkScene([box('g', 0, 0, 80, 40), box('x', 500, 500)], new Map([['x', 'g']]));
+    expect(report.violations).toContain('container "g" does not contain its child "x"');
+  });
+
+  it('reports an arrow passing through a shape it is not bound to', () => {
+    const report = checkScene([a, b, box('mid', 150, 0), arrow('ab', 'a', 'b', [{ x: 100, y: 25 }, { x: 300, y: 25 }])]);
+    expect(report.violations).toEqual(['arrow "ab" passes through "mid", which it is not bound to']);
+  });
+
+  it('lets an arrow run along a border without passing through', () => {
+    const report = checkScene([a, b, box('below', 150, 25), arrow('ab', 'a', 'b', [{ x: 100, y: 25 }, { x: 300, y: 25 }])]);
+    expect(report.violations).toEqual([]);
+  });
+
+  it('reports arrow ends that are unbound or not where their binding says', () => {
+    const loose = { id: 'loose', type: 'arrow', points: [{ x: 0, y: 0 }, { x: 10, y: 0 }] };
+    const off = arrow('off', 'a', 'b', [{ x: 100, y: 40 }, { x: 300, y: 25 }]);
+    const report = checkScene([a, b, loose, off]);
+    expect(report.violations).toEqual([
+      'arrow "loose": its start is not bound to a shape',
+      'arrow "loose": its end is not bound to a shape',
+      'arrow "off": its start point is not where its binding to "a" says',
+    ]);
+  });
+
+  it('reports a label that does not fit its shape, and a free text over a shape', () => {
+    const label = { id: 't', type: 'text', x: 280, y: 10, width: 200, height: 20, text: 'edge label', fontSize: 14, fontFamily: 'normal' };
+    const report = checkScene([box('small', 0, 0, 60, 40, { text: 'a label far too long for this box', fontSize: 16, fontFamily: 'normal' }), label, b]);
+    expect(report.violations).toEqual([
+      'label of "small" (255×20) does not fit its rectangle (60×40)',
+      'text "t" overlaps shape "b"',
+    ]);
+  });
+
+  it('counts proper crossings between different arrows only', () => {
+    expect(
+      countCrossings([
+        [{ x: 0, y: 5 }, { x: 10, y: 5 }],
+        [{ x: 5, y: 0 }, { x: 5, y: 10 }],
+        // Touching at an end is not a crossing.
+        [{ x: 10, y: 5 }, { x: 10, y: 20 }],
+      ]),
+    ).toBe(1);
+    expect(segmentCrossesBox({ x: 0, y: 0 }, { x: 10, y: 10 }, { x: 4, y: 4, width: 4, height: 4 })).toBe(true);
+    expect(segmentCrossesBox({ x: 0, y: 0 }, { x: 10, y: 0 }, { x: 4, y: 1, width: 2, height: 2 })).toBe(false);
+  });
+});

@@ -1,0 +1,201 @@
+/**
+ * The drawing-quality checker: measures a produced scene against the drawing rules. It reads elements only, so it
+ * judges any scene (from code, from AI, hand-made) the same way; `parents` says which container holds what.
+ */
+import { measureText } from '../layout/measure.js';
+import { textArea } from '../layout/node-size.js';
+import type { Box, Point } from '../layout/types.js';
+
+/** Any scene element, generated or stored: the checker reads its fields loosely. */
+type Element = { id: string; type: string } & Record<string, unknown>;
+
+export interface QualityReport {
+  /** One sentence per broken rule, naming the elements; empty for a clean drawing. */
+  violations: string[];
+  nodes: number;
+  edges: number;
+  /** Pairs of arrow segments that cross each other. */
+  crossings: number;
+}
+
+/** Borders may touch and rounding may leave a hair of overlap; anything past this is a real overlap. */
+const TOLERANCE = 1;
+
+const NON_SHAPES = new Set(['arrow', 'line', 'text', 'freedraw', 'image']);
+
+interface Binding {
+  elementId: string;
+  focus: Point;
+}
+
+const boxOf = (element: Element): Box => ({ x: Number(element.x), y: Number(element.y), width: Number(element.width), height: Number(element.height) });
+
+/** Overlap depth of two boxes on each axis (negative when apart). */
+function overlap(a: Box, b: Box): { x: number; y: number } {
+  return {
+    x: Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x),
+    y: Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y),
+  };
+}
+
+const overlaps = (a: Box, b: Box) => {
+  const depth = overlap(a, b);
+  return depth.x > TOLERANCE && depth.y > TOLERANCE;
+};
+
+const contains = (outer: Box, inner: Box) =>
+  inner.x >= outer.x - TOLERANCE &&
+  inner.y >= outer.y - TOLERANCE &&
+  inner.x + inner.width <= outer.x + outer.width + TOLERANCE &&
+  inner.y + inner.height <= outer.y + outer.height + TOLERANCE;
+
+/** True when the segment a→b enters the inside of `box` (shrunk by the tolerance, so running along a border is fine). */
+export function segmentCrossesBox(a: Point, b: Point, box: Box): boolean {
+  const left = box.x + TOLERANCE;
+  const right = box.x + box.width - TOLERANCE;
+  const top = box.y + TOLERANCE;
+  const bottom = box.y + box.height - TOLERANCE;
+  if (left >= right || top >= bottom) return false;
+  // Liang–Barsky clipping: does any part of the segment lie strictly inside?
+  let t0 = 0;
+  let t1 = 1;
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  for (const [p, q] of [
+    [-dx, a.x - left],
+    [dx, right - a.x],
+    [-dy, a.y - top],
+    [dy, bottom - a.y],
+  ] as const) {
+    if (p === 0) {
+      if (q <= 0) return false;
+      continue;
+    }
+    const t = q / p;
+    if (p < 0) t0 = Math.max(t0, t);
+    else t1 = Math.min(t1, t);
+    if (t0 >= t1) return false;
+  }
+  return true;
+}
+
+/** Proper crossings between polylines: segment pairs of different lines that cut each other away from their ends. */
+export function countCrossings(lines: readonly Point[][]): number {
+  const segments: { line: number; a: Point; b: Point; minX: number; maxX: number; minY: number; maxY: number }[] = [];
+  lines.forEach((points, line) => {
+    for (let i = 1; i < points.length; i++) {
+      const a = points[i - 1]!;
+      const b = points[i]!;
+      segments.push({ line, a, b, minX: Math.min(a.x, b.x), maxX: Math.max(a.x, b.x), minY: Math.min(a.y, b.y), maxY: Math.max(a.y, b.y) });
+    }
+  });
+  segments.sort((s, t) => s.minX - t.minX);
+  const cross = (o: Point, p: Point, q: Point) => (p.x - o.x) * (q.y - o.y) - (p.y - o.y) * (q.x - o.x);
+  let count = 0;
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i]!;
+    for (let j = i + 1; j < segments.length && segments[j]!.minX <= s.maxX; j++) {
+      const t = segments[j]!;
+      if (t.line === s.line || t.maxY < s.minY || t.minY > s.maxY) continue;
+      const d1 = cross(s.a, s.b, t.a);
+      const d2 = cross(s.a, s.b, t.b);
+      const d3 = cross(t.a, t.b, s.a);
+      const d4 = cross(t.a, t.b, s.b);
+      if (((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0))) count++;
+    }
+  }
+  return count;
+}
+
+/** Checks a scene against the drawing rules. `parents` maps an element id to the container drawn around it. */
+export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, parents: ReadonlyMap<string, string> = new Map()): QualityReport {
+  const elements = scene as readonly Element[];
+  const violations: string[] = [];
+  const byId = new Map(elements.map((element) => [element.id, element]));
+  const containers = new Set(parents.values());
+  const shapes = elements.filter((element) => !NON_SHAPES.has(element.type));
+  const nodes = shapes.filter((element) => !containers.has(element.id));
+  const arrows = elements.filter((element) => element.type === 'arrow');
+  const texts = elements.filter((element) => element.type === 'text');
+  const isAncestor = (ancestor: string, id: string) => {
+    for (let up = parents.get(id); up !== undefined; up = parents.get(up)) if (up === ancestor) return true;
+    return false;
+  };
+
+  // No two shapes overlap, except a container and what it contains.
+  for (let i = 0; i < shapes.length; i++) {
+    for (let j = i + 1; j < shapes.length; j++) {
+      const a = shapes[i]!;
+      const b = shapes[j]!;
+      if (overlaps(boxOf(a), boxOf(b)) && !isAncestor(a.id, b.id) && !isAncestor(b.id, a.id)) {
+        violations.push(`shapes "${a.id}" and "${b.id}" overlap`);
+      }
+    }
+  }
+
+  // Containers contain their children.
+  for (const [child, parent] of parents) {
+    const inner = byId.get(child);
+    const outer = byId.get(parent);
+    if (inner && outer && !contains(boxOf(outer), boxOf(inner))) violations.push(`container "${parent}" does not contain its child "${child}"`);
+  }
+
+  const lines: Point[][] = [];
+  for (const arrow of arrows) {
+    const points = (arrow.points as Point[] | undefined) ?? [];
+    lines.push(points);
+    const ends: [string, Binding | undefined, Point | undefined][] = [
+      ['start', arrow.startBinding as Binding | undefined, points[0]],
+      ['end', arrow.endBinding as Binding | undefined, points[points.length - 1]],
+    ];
+    const bound = new Set<string>();
+    for (const [end, binding, point] of ends) {
+      const target = binding ? byId.get(binding.elementId) : undefined;
+      if (!binding || !target || !point) {
+        violations.push(`arrow "${arrow.id}": its ${end} is not bound to a shape`);
+        continue;
+      }
+      bound.add(target.id);
+      const box = boxOf(target);
+      const aimed = { x: box.x + binding.focus.x * box.width, y: box.y + binding.focus.y * box.height };
+      if (Math.abs(aimed.x - point.x) > 2 || Math.abs(aimed.y - point.y) > 2) {
+        violations.push(`arrow "${arrow.id}": its ${end} point is not where its binding to "${target.id}" says`);
+      }
+    }
+    for (const node of nodes) {
+      if (bound.has(node.id)) continue;
+      const box = boxOf(node);
+      for (let i = 1; i < points.length; i++) {
+        if (segmentCrossesBox(points[i - 1]!, points[i]!, box)) {
+          violations.push(`arrow "${arrow.id}" passes through "${node.id}", which it is not bound to`);
+          break;
+        }
+      }
+    }
+  }
+
+  // Every label fits its box; a free label (not inside a shape) overlaps no shape.
+  for (const shape of shapes) {
+    if (typeof shape.text !== 'string' || shape.text === '') continue;
+    const size = measureText(shape.text, Number(shape.fontSize), String(shape.fontFamily));
+    // A stamped icon takes the top of the box and the label goes below it.
+    const icon = shape.icon !== undefined || shape.iconRef !== undefined;
+    const area = textArea(shape.type, Number(shape.width), Number(shape.height), icon);
+    if (size.width > area.width + TOLERANCE || size.height > area.height + TOLERANCE) {
+      violations.push(`label of "${shape.id}" (${size.width}×${size.height}) does not fit its ${shape.type} (${shape.width}×${shape.height})`);
+    }
+  }
+  for (const text of texts) {
+    const box = boxOf(text);
+    const size = measureText(String(text.text), Number(text.fontSize), String(text.fontFamily));
+    if (size.width > box.width + TOLERANCE || size.height > box.height + TOLERANCE) {
+      violations.push(`text "${text.id}" (${size.width}×${size.height}) does not fit its box (${box.width}×${box.height})`);
+    }
+    const owner = nodes.find((node) => contains(boxOf(node), box));
+    for (const node of nodes) {
+      if (node !== owner && overlaps(boxOf(node), box)) violations.push(`text "${text.id}" overlaps shape "${node.id}"`);
+    }
+  }
+
+  return { violations, nodes: nodes.length, edges: arrows.length, crossings: countCrossings(lines) };
+}

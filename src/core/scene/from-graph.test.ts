@@ -1,0 +1,131 @@
+import { describe, expect, it } from 'vitest';
+import type { GraphIR } from '../graph/types.js';
+import { CONTAINER_MIN_WIDTH, ROLE_COLORS } from '../layout/drawing-rules.js';
+import { layoutGraph } from '../layout/elk.js';
+import { checkScene } from '../quality/check.js';
+import { graphToScene, type GeneratedElement } from './from-graph.js';
+import { intakeScene } from './intake.js';
+
+const graph = (part: Partial<GraphIR>): GraphIR => ({ layout: 'layered', direction: 'DOWN', nodes: [], edges: [], groups: [], warnings: [], ...part });
+
+async function draw(input: GraphIR) {
+  const scene = graphToScene(input, await layoutGraph(input));
+  return { ...scene, byId: new Map(scene.elements.map((element) => [element.id, element as GeneratedElement & Record<string, unknown>])) };
+}
+
+const shop = graph({
+  groups: [{ id: 'net', label: 'network backend', kind: 'network' }],
+  nodes: [
+    { id: 'web', label: 'web', kind: 'service', iconHint: 'nginx' },
+    { id: 'api', label: 'api', kind: 'service', parent: 'net' },
+    { id: 'db', label: 'orders', kind: 'database', parent: 'net', iconRef: 'aws/Amazon RDS' },
+    { id: 'start', label: 'is it up?', kind: 'decision' },
+  ],
+  edges: [
+    { id: 'e1', from: 'web', to: 'api', label: 'REST' },
+    { id: 'e2', from: 'api', to: 'db', startArrowhead: 'circle', endArrowhead: 'crows-foot', style: { strokeStyle: 'dashed' } },
+    { id: 'e3', from: 'start', to: 'web' },
+    { id: 'e4', from: 'web', to: 'net' },
+  ],
+});
+
+describe('graphToScene', () => {
+  it('draws containers as rectangles wider than 420 px with a standalone title text inside the top', async () => {
+    const { byId, elementIds } = await draw(shop);
+    const net = byId.get(elementIds.groups.get('net')!)!;
+    expect(net.type).toBe('rectangle');
+    expect(net.width).toBeGreaterThanOrEqual(CONTAINER_MIN_WIDTH);
+    const title = [...byId.values()].find((element) => element.type === 'text' && element.text === 'network backend')!;
+    expect(title.y).toBeGreaterThan(Number(net.y));
+    expect(Number(title.y) + Number(title.height)).toBeLessThan(Number(byId.get('api')!.y));
+  });
+
+  it('colours nodes by role and picks the shape from the kind', async () => {
+    const { byId } = await draw(shop);
+    expect(byId.get('db')).toMatchObject({ type: 'cylinder', text: 'orders', ...ROLE_COLORS.database, iconRef: 'aws/Amazon RDS' });
+    expect(byId.get('api')).toMatchObject({ type: 'rectangle', corner: 'rounded', ...ROLE_COLORS.service });
+    expect(byId.get('start')).toMatchObject({ type: 'diamond' });
+  });
+
+  it('binds every arrow at both ends, where its end points touch the shapes', async () => {
+    const { elements, byId } = await draw(shop);
+    const arrows = elements.filter((element) => element.type === 'arrow') as Array<Extract<GeneratedElement, { type: 'arrow' }>>;
+    expect(arrows).toHaveLength(4);
+    for (const arrow of arrows) {
+      const points = arrow.points!;
+      for (const [binding, point] of [
+        [arrow.startBinding!, points[0]!],
+        [arrow.endBinding!, points[points.length - 1]!],
+      ] as const) {
+        const shape = byId.get(binding.elementId)!;
+        expect(point.x).toBeCloseTo(Number(shape.x) + binding.focus!.x * Number(shape.width), 0);
+        expect(point.y).toBeCloseTo(Number(shape.y) + binding.focus!.y * Number(shape.height), 0);
+      }
+      expect(arrow.arrowShape).toBe(['straight', 'elbow', 'multipoint'][Math.min(points.length, 4) - 2]);
+    }
+    expect(arrows[1]).toMatchObject({ startArrowhead: 'circle', endArrowhead: 'crows-foot', strokeStyle: 'dashed' });
+    expect(arrows[0]).toMatchObject({ startArrowhead: 'none', endArrowhead: 'arrow' });
+    // e4 ends on the container itself.
+    expect(arrows[3]!.endBinding!.elementId).toBe('net');
+  });
+
+  it('ends arrows on a diamond where its outline is, not at the corner of its box', async () => {
+    const { elements, byId } = await draw(shop);
+    const arrow = elements.find((element) => element.id === 'e3') as Extract<GeneratedElement, { type: 'arrow' }>;
+    const diamond = byId.get('start')!;
+    const start = arrow.points![0]!;
+    const [cx, cy, hw, hh] = [Number(diamond.x) + Number(diamond.width) / 2, Number(diamond.y) + Number(diamond.height) / 2, Number(diamond.width) / 2, Number(diamond.height) / 2];
+    // On the outline |dx|/hw + |dy|/hh = 1.
+    expect(Math.abs(start.x - cx) / hw + Math.abs(start.y - cy) / hh).toBeCloseTo(1, 1);
+  });
+
+  it('places edge labels as text elements that overlap no shape', async () => {
+    const { elements, parents } = await draw(shop);
+    expect(elements.find((element) => element.type === 'text' && element.text === 'REST')).toBeDefined();
+    expect(checkScene(elements, parents).violations).toEqual([]);
+  });
+
+  it('draws a table as a box with a header, a rule and left-aligned rows that move together', async () => {
+    const { elements } = await draw(graph({ nodes: [{ id: 'users', label: 'users', kind: 'entity', rows: ['🔑 id  int', 'email  text'] }] }));
+    const [box, header, rule, rows] = elements;
+    expect(box).toMatchObject({ id: 'users', type: 'rectangle' });
+    expect(box!.text).toBeUndefined();
+    expect(header).toMatchObject({ type: 'text', text: 'users' });
+    expect(rule).toMatchObject({ type: 'line' });
+    expect(rows).toMatchObject({ type: 'text', text: '🔑 id  int\nemail  text', textAlign: 'left' });
+    const group = (box as { groupIds: string[] }).groupIds;
+    for (const part of [header, rule, rows]) expect((part as { groupIds: string[] }).groupIds).toEqual(group);
+  });
+
+  it('makes unique, safe element ids even when graph ids collide or are odd', async () => {
+    const { elements, elementIds } = await draw(
+      graph({
+        groups: [{ id: 'db', label: 'db net' }],
+        nodes: [
+          { id: 'db', label: 'db', kind: 'database', parent: 'db' },
+          { id: '/usr/lib/x y', label: 'x', kind: 'generic' },
+        ],
+        edges: [{ id: 'db', from: '/usr/lib/x y', to: 'db' }],
+      }),
+    );
+    const ids = elements.map((element) => element.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(elementIds.groups.get('db')).toBe('db');
+    expect(elementIds.nodes.get('db')).toBe('db-2');
+    expect(elementIds.nodes.get('/usr/lib/x y')).toBe('usr-lib-x-y');
+  });
+
+  it('produces elements the native schema accepts unchanged in place', async () => {
+    const { elements } = await draw(shop);
+    const intake = intakeScene(elements);
+    expect(intake.warnings).toEqual([]);
+    // The intake recomputes bound ends from the shapes: they must come out where layout put them.
+    type Arrow = { id: string; points: Array<{ x: number; y: number }> };
+    const route = (arrow: Arrow) => arrow.points.map((p) => ({ x: Math.round(p.x), y: Math.round(p.y) }));
+    const arrows = elements.filter((element) => element.type === 'arrow') as unknown as Arrow[];
+    for (const arrow of arrows) {
+      const stored = intake.elements.find((element) => element.id === arrow.id) as unknown as Arrow;
+      expect(route(stored)).toEqual(route(arrow));
+    }
+  });
+});

@@ -1,0 +1,207 @@
+/**
+ * GraphIR + layout → native scene elements: containers with standalone titles, node shapes coloured by role,
+ * right-angle arrows bound at both ends, and edge labels where layout put them (clear of every shape).
+ */
+import type { GraphEdge, GraphIR, GraphNode } from '../graph/types.js';
+import { CONTAINER_FILLS, CONTAINER_STROKE, FONT, ROLE_COLORS, SPACING } from '../layout/drawing-rules.js';
+import { measureText } from '../layout/measure.js';
+import type { Box, LaidOutGraph, Point } from '../layout/types.js';
+import { focusFromEnd, focusPoint } from './binding-geometry.js';
+import type { ShapeType } from './constants.js';
+import type { ElementInput } from './schema.js';
+
+/** Generated elements are in the input form: the service's intake completes them (seeds, defaults) when storing. */
+export type GeneratedElement = ElementInput & { id: string };
+type Element = GeneratedElement;
+
+export interface GraphScene {
+  elements: Element[];
+  /** Graph id → element id, for later stages (icon stamping) that start from the graph. */
+  elementIds: { nodes: Map<string, string>; groups: Map<string, string> };
+  /** Element id of a node or container → element id of the container drawn around it. */
+  parents: Map<string, string>;
+}
+
+const EDGE_STROKE = '#495057';
+const TEXT_COLOR = '#1e1e1e';
+/** Kinds drawn with rounded corners (running things); data and model boxes stay sharp. */
+const ROUNDED_KINDS = new Set<GraphNode['kind']>(['service', 'workload', 'component', 'action', 'state', 'gateway', 'queue', 'cache']);
+
+/** Element ids are the graph ids made safe (letters, digits, `_.-`) and unique; long or odd DOT ids stay readable. */
+function idMaker(): (wanted: string) => string {
+  const used = new Set<string>();
+  return (wanted) => {
+    const base = wanted.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'el';
+    let id = base;
+    for (let n = 2; used.has(id); n++) id = `${base}-${n}`;
+    used.add(id);
+    return id;
+  };
+}
+
+const shapeBase = (box: Box) => ({ x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height) });
+const round = (value: number) => Math.round(value * 100) / 100;
+
+function textElement(id: string, text: string, box: Box, fontSize: number, groupIds?: string[]): Element {
+  return {
+    id,
+    type: 'text',
+    ...shapeBase(box),
+    text,
+    fontSize,
+    fontFamily: FONT.family,
+    strokeColor: TEXT_COLOR,
+    fillColor: 'transparent',
+    strokeStyle: 'solid',
+    corner: 'sharp',
+    textAlign: 'left',
+    ...(groupIds && { groupIds }),
+  };
+}
+
+/**
+ * Where an arrow end binds: layout ends routes on the node's box, so for round and pointed outlines the last
+ * segment is carried on into the shape until it meets the outline (the point the intake recomputes bound ends to).
+ */
+function bindEnd(end: Point, from: Point, type: string, box: Box): { point: Point; focus: Point } {
+  const focus = focusFromEnd({ ...box, type }, end, from);
+  // Fine enough that the end stays within a tenth of a pixel on the tallest table.
+  const rounded = { x: Math.round(focus.x * 1e4) / 1e4, y: Math.round(focus.y * 1e4) / 1e4 };
+  return { point: type === 'rectangle' ? end : focusPoint({ ...box, type }, rounded), focus: rounded };
+}
+
+/** Builds the scene of a laid-out layered graph. */
+export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
+  const makeId = idMaker();
+  const elementIds = { nodes: new Map<string, string>(), groups: new Map<string, string>() };
+  const parents = new Map<string, string>();
+  const elements: Element[] = [];
+  // Ids are handed out in graph order (groups, then nodes), so they do not depend on layout order.
+  for (const group of graph.groups) elementIds.groups.set(group.id, makeId(group.id));
+  for (const node of graph.nodes) elementIds.nodes.set(node.id, makeId(node.id));
+  const groupElement = (id: string) => elementIds.groups.get(id)!;
+  const nodeElement = (id: string) => elementIds.nodes.get(id)!;
+  /** An edge end names a node, or else a group (as in layout). */
+  const endElement = (end: string) => elementIds.nodes.get(end) ?? groupElement(end);
+  const boxes = new Map<string, Box & { type: string }>();
+
+  const groupById = new Map(graph.groups.map((group) => [group.id, group]));
+  const nodeById = new Map(graph.nodes.map((node) => [node.id, node]));
+
+  // Outer containers first, so inner ones and nodes paint above them.
+  for (const laid of [...layout.groups].sort((a, b) => a.depth - b.depth)) {
+    const group = groupById.get(laid.id)!;
+    const id = groupElement(group.id);
+    boxes.set(id, { ...laid, type: 'rectangle' });
+    if (group.parent !== undefined && groupById.has(group.parent)) parents.set(id, groupElement(group.parent));
+    elements.push({
+      id,
+      type: 'rectangle',
+      ...shapeBase(laid),
+      strokeColor: group.style?.strokeColor ?? CONTAINER_STROKE,
+      fillColor: group.style?.fillColor ?? CONTAINER_FILLS[Math.min(laid.depth, CONTAINER_FILLS.length - 1)]!,
+      strokeStyle: group.style?.strokeStyle ?? 'dashed',
+      corner: group.style?.corner ?? 'rounded',
+    });
+    if (laid.title.text !== '') elements.push(textElement(makeId(`${id}-title`), laid.title.text, laid.title, FONT.containerTitle));
+  }
+
+  for (const laid of layout.nodes) {
+    const node = nodeById.get(laid.id)!;
+    const id = nodeElement(node.id);
+    boxes.set(id, { ...laid, type: laid.box.shape });
+    if (node.parent !== undefined && groupById.has(node.parent)) parents.set(id, groupElement(node.parent));
+    const role = ROLE_COLORS[node.kind];
+    const { box } = laid;
+    const shape: Element & { type: ShapeType } = {
+      id,
+      type: box.shape,
+      ...shapeBase(laid),
+      strokeColor: node.style?.strokeColor ?? role.strokeColor,
+      fillColor: node.style?.fillColor ?? role.fillColor,
+      strokeStyle: node.style?.strokeStyle ?? 'solid',
+      corner: node.style?.corner ?? (ROUNDED_KINDS.has(node.kind) && box.shape === 'rectangle' ? 'rounded' : 'sharp'),
+    };
+    if (node.iconRef !== undefined && box.icon) shape.iconRef = node.iconRef;
+    if (box.rows.length === 0) {
+      if (box.label !== '') Object.assign(shape, { text: box.label, fontSize: FONT.label, fontFamily: FONT.family });
+      elements.push(shape);
+      continue;
+    }
+    // A table or record: header text, a rule under it, then the rows left-aligned; grouped so they move as one.
+    const groupIds = [`${id}-box`];
+    shape.groupIds = groupIds;
+    elements.push(shape);
+    const header = measureText(box.label, FONT.label, FONT.family);
+    elements.push(
+      textElement(makeId(`${id}-header`), box.label, { x: laid.x + (laid.width - header.width) / 2, y: laid.y + (box.headerHeight - header.height) / 2, ...header }, FONT.label, groupIds),
+    );
+    const ruleY = round(laid.y + box.headerHeight);
+    elements.push({
+      id: makeId(`${id}-rule`),
+      type: 'line',
+      x: round(laid.x),
+      y: ruleY,
+      width: round(laid.width),
+      height: 0,
+      points: [
+        { x: round(laid.x), y: ruleY },
+        { x: round(laid.x + laid.width), y: ruleY },
+      ],
+      strokeColor: shape.strokeColor,
+      fillColor: 'transparent',
+      strokeStyle: 'solid',
+      corner: 'sharp',
+      groupIds,
+    });
+    const rowsText = box.rows.join('\n');
+    const rows = measureText(rowsText, FONT.row, FONT.family);
+    elements.push(textElement(makeId(`${id}-rows`), rowsText, { x: laid.x + SPACING.nodePaddingX, y: laid.y + box.headerHeight + SPACING.rowGap, ...rows }, FONT.row, groupIds));
+  }
+
+  const labels: Element[] = [];
+  for (const laid of layout.edges) {
+    const edge = graph.edges[laid.index]!;
+    const id = makeId(edge.id);
+    const fromId = endElement(edge.from);
+    const toId = endElement(edge.to);
+    elements.push(arrowElement(id, edge, laid.points, { ...boxes.get(fromId)!, id: fromId }, { ...boxes.get(toId)!, id: toId }));
+    for (const label of laid.labels) {
+      labels.push(textElement(makeId(`${id}-${label.placement === 'center' ? 'label' : label.placement}`), label.text, label, FONT.edgeLabel));
+    }
+  }
+  // Labels last: they sit on top of any arrow passing under them.
+  elements.push(...labels);
+  return { elements, elementIds, parents };
+}
+
+type Bound = Box & { id: string; type: string };
+
+function arrowElement(id: string, edge: GraphEdge, route: Point[], from: Bound, to: Bound): Element {
+  const start = bindEnd(route[0]!, route[1]!, from.type, from);
+  const end = bindEnd(route[route.length - 1]!, route[route.length - 2]!, to.type, to);
+  const points = [start.point, ...route.slice(1, -1), end.point].map((point) => ({ x: round(point.x), y: round(point.y) }));
+  const xs = points.map((point) => point.x);
+  const ys = points.map((point) => point.y);
+  const minX = Math.min(...xs);
+  const minY = Math.min(...ys);
+  return {
+    id,
+    type: 'arrow',
+    x: minX,
+    y: minY,
+    width: round(Math.max(...xs) - minX),
+    height: round(Math.max(...ys) - minY),
+    strokeColor: edge.style?.strokeColor ?? EDGE_STROKE,
+    fillColor: 'transparent',
+    strokeStyle: edge.style?.strokeStyle ?? 'solid',
+    corner: 'sharp',
+    // The schema's elbow has exactly one bend; an unbent route is straight and longer right-angle routes are multipoint.
+    arrowShape: points.length === 2 ? 'straight' : points.length === 3 ? 'elbow' : 'multipoint',
+    points,
+    startArrowhead: edge.startArrowhead ?? 'none',
+    endArrowhead: edge.endArrowhead ?? 'arrow',
+    startBinding: { elementId: from.id, focus: start.focus },
+    endBinding: { elementId: to.id, focus: end.focus },
+  };
+}
