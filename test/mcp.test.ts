@@ -41,7 +41,9 @@ describe('MCP over streamable HTTP with the SDK client', () => {
     const client = await connect(world.tokens.annAll);
     expect(client.getServerVersion()?.name).toBe('drawbridge');
     const { tools } = await client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['list_workspaces', 'list_diagrams', 'get_diagram', 'create_diagram', 'update_diagram', 'delete_diagram']));
+    expect(tools.map((t) => t.name).sort()).toEqual(
+      ['create_diagram', 'delete_diagram', 'export_to_code', 'get_diagram', 'list_diagrams', 'list_shape_libraries', 'list_workspaces', 'search_icons', 'update_diagram'],
+    );
     for (const tool of tools) expect(tool.description!.length).toBeGreaterThan(40);
     await client.close();
   });
@@ -111,6 +113,40 @@ describe('MCP over streamable HTTP with the SDK client', () => {
     const workspaces = structured(await pinned.callTool({ name: 'list_workspaces', arguments: {} }));
     expect(workspaces.items.map((w: any) => w.id)).toEqual([world.annWorkspace]);
     await pinned.close();
+  });
+
+  it('serves the drawing guide and the libraries as resources, the same documents as REST', async () => {
+    const client = await connect(world.tokens.annRead);
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual(['drawbridge://capabilities', 'drawbridge://libraries']);
+    const read = async (uri: string) => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text);
+    const rest = (url: string) => runtime.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${world.tokens.annRead}` } }).then((r) => r.json());
+    expect(await read('drawbridge://capabilities')).toEqual(await rest('/api-v1/capabilities'));
+    expect(await read('drawbridge://libraries')).toEqual(await rest('/api-v1/libraries?items=1'));
+    await client.close();
+  });
+
+  it('searches icons and lists libraries', async () => {
+    const client = await connect(world.tokens.annRead);
+    const found = structured(await client.callTool({ name: 'search_icons', arguments: { query: 's3', vendor: 'aws' } }));
+    expect(found.items[0].ref).toMatch(/^aws\/.*S3/);
+    const libraries = structured(await client.callTool({ name: 'list_shape_libraries', arguments: {} }));
+    expect(libraries.libraries.map((l: any) => l.id)).toEqual(expect.arrayContaining(['aws', 'kubernetes', 'databases']));
+    const bad = (await client.callTool({ name: 'search_icons', arguments: { query: 'x', vendor: 'oracle' } })) as CallToolResult;
+    expect(bad.isError).toBe(true);
+    await client.close();
+  });
+
+  it('exports a diagram, with the export scope only, and not from another workspace', async () => {
+    const owner = await connect(world.tokens.annAll);
+    const created = structured(await owner.callTool({ name: 'create_diagram', arguments: { workspaceId: world.annSecond, name: 'To export', elements: [box('a')] } }));
+    const exported = structured(await owner.callTool({ name: 'export_to_code', arguments: { id: created.id, format: 'excalidraw' } }));
+    expect(exported.scene.type).toBe('excalidraw');
+    const reader = await connect(world.tokens.annRead);
+    expect(errorOf(await reader.callTool({ name: 'export_to_code', arguments: { id: created.id, format: 'excalidraw' } })).message).toContain('export');
+    const pinned = await connect(world.tokens.annPinned);
+    expect(errorOf(await pinned.callTool({ name: 'export_to_code', arguments: { id: created.id, format: 'excalidraw' } })).code).toBe('not_found');
+    for (const client of [owner, reader, pinned]) await client.close();
   });
 
   it('refuses a missing or unknown token with HTTP 401 and WWW-Authenticate', async () => {

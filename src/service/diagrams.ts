@@ -1,5 +1,9 @@
 import type { Kysely } from 'kysely';
 import { AppError } from '../core/errors.js';
+import { type ExportResult, exportScene, parseExportFormat } from '../core/export/index.js';
+import type { IconVendor } from '../core/icons/index.js';
+import { NOTATION_TITLES } from '../core/graph/types.js';
+import { codeToScene } from '../core/notations/index.js';
 import { canWrite, type Role } from '../core/scopes.js';
 import type { Element, SceneFormat } from '../core/scene/intake.js';
 import { preparedQuery } from '../infra/storage/prepared.js';
@@ -11,6 +15,11 @@ import { prepareScene } from './scene.js';
 import type { DocumentSummary, FolderSummary, FullDocument, WorkspaceSummary } from './schemas.js';
 
 type DocumentRow = Database['documents'];
+
+interface StampingInput {
+  vendor?: IconVendor | undefined;
+  autoIcons?: boolean | undefined;
+}
 
 /** A stored document with its elements still as the JSON text they are kept in (REST sends it without re-parsing). */
 export interface StoredDocument {
@@ -126,7 +135,7 @@ export class DiagramService {
 
   async createDocument(
     p: Principal,
-    input: { workspaceId: string; name: string; folderId?: string | undefined; elements?: unknown },
+    input: { workspaceId: string; name: string; folderId?: string | undefined; elements?: unknown } & StampingInput,
   ): Promise<WriteResult> {
     requireScope(p, 'diagrams:write');
     await this.writableRoleIn(p, input.workspaceId);
@@ -134,7 +143,7 @@ export class DiagramService {
       const folder = await this.visibleFolder(p, input.folderId);
       if (folder.workspace_id !== input.workspaceId) throw notFound('folder', input.folderId);
     }
-    const scene = prepareScene(input.elements ?? []);
+    const scene = prepareScene(input.elements ?? [], { vendor: input.vendor, autoIcons: input.autoIcons });
     const now = nowIso();
     const row: DocumentRow = {
       id: newId('document'),
@@ -152,13 +161,36 @@ export class DiagramService {
   }
 
   /**
+   * Draws a diagram from code (docker-compose, Kubernetes, DOT, …) and stores it like any created document: the
+   * generated elements pass the same intake and stamping. Nothing is stored when the code does not parse.
+   */
+  async createFromCode(
+    p: Principal,
+    input: { workspaceId: string; code: string; folderId?: string | undefined; name?: string | undefined; notation?: string | undefined } & StampingInput,
+  ): Promise<WriteResult & { notation: string }> {
+    requireScope(p, 'diagrams:write');
+    await this.writableRoleIn(p, input.workspaceId);
+    const generated = await codeToScene(input.code, { notation: input.notation, vendor: input.vendor });
+    const result = await this.createDocument(p, {
+      workspaceId: input.workspaceId,
+      folderId: input.folderId,
+      name: input.name ?? `${NOTATION_TITLES[generated.notation]} diagram`,
+      elements: generated.elements,
+      vendor: input.vendor,
+      // Icons come from what the notation says a node is; label guesses would land on boxes sized without one.
+      autoIcons: input.autoIcons ?? false,
+    });
+    return { ...result, notation: generated.notation, warnings: [...generated.warnings, ...result.warnings] };
+  }
+
+  /**
    * Applies a change atomically: the write only lands on the version that was read, so two concurrent updates can
    * never interleave (a client that sent If-Match gets 412; one that did not is retried on the fresh version).
    */
   async updateDocument(
     p: Principal,
     id: string,
-    change: { name?: string | undefined; elements?: unknown },
+    change: { name?: string | undefined; elements?: unknown } & StampingInput,
     expectedVersion?: number,
   ): Promise<WriteResult> {
     requireScope(p, 'diagrams:write');
@@ -166,7 +198,7 @@ export class DiagramService {
       const { row, role } = await this.visibleDocument(p, id);
       assertWritable(role, row.workspace_id);
       if (expectedVersion !== undefined && row.version !== expectedVersion) throw versionMismatch(row.version, expectedVersion);
-      const scene = change.elements === undefined ? undefined : prepareScene(change.elements, { previous: JSON.parse(row.elements) as Element[] });
+      const scene = change.elements === undefined ? undefined : prepareScene(change.elements, { previous: JSON.parse(row.elements) as Element[], vendor: change.vendor, autoIcons: change.autoIcons });
       const updated = await this.db
         .updateTable('documents')
         .set({
@@ -186,6 +218,14 @@ export class DiagramService {
         throw versionMismatch(current.version, expectedVersion ?? row.version);
       }
     }
+  }
+
+  /** Needs only the export scope: a token made for exporting need not read documents any other way. */
+  async exportDocument(p: Principal, id: string, format: string): Promise<ExportResult> {
+    requireScope(p, 'export');
+    const exportFormat = parseExportFormat(format);
+    const { row } = await this.visibleDocument(p, id);
+    return exportScene(exportFormat, JSON.parse(row.elements) as Element[]);
   }
 
   async deleteDocument(p: Principal, id: string): Promise<void> {

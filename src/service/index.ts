@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../infra/storage/schema.js';
 import type { RateLimiter } from '../infra/rate-limit.js';
 import { AccountService } from './accounts.js';
+import { CatalogService } from './catalog.js';
 import { type Admission, admit } from './admission.js';
 import { DiagramService } from './diagrams.js';
 import { CursorCodec } from './pagination.js';
@@ -11,6 +12,7 @@ export interface Services {
   accounts: AccountService;
   tokens: TokenService;
   diagrams: DiagramService;
+  catalog: CatalogService;
   admit(authorization: string | undefined): Promise<Admission>;
 }
 
@@ -21,6 +23,7 @@ export async function createServices(db: Kysely<Database>, limiter: RateLimiter)
     accounts: new AccountService(db),
     tokens,
     diagrams: new DiagramService(db, new CursorCodec(cursorKey)),
+    catalog: new CatalogService(),
     admit: (authorization) => admit(tokens, limiter, authorization),
   };
 }

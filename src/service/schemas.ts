@@ -1,4 +1,8 @@
 import { z } from 'zod';
+import { EXPORT_FORMATS } from '../core/export/index.js';
+import { NOTATIONS } from '../core/graph/types.js';
+import { ICON_VENDORS } from '../core/icons/index.js';
+import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from '../core/icons/limits.js';
 import { LIMITS } from '../core/limits.js';
 import { ROLES, SCOPES } from '../core/scopes.js';
 
@@ -79,18 +83,63 @@ export const listDocumentsQuery = z
     message: 'give exactly one of the query parameters workspace or folder',
   });
 
+export const vendor = z
+  .enum(ICON_VENDORS, { error: `vendor must be one of ${ICON_VENDORS.join(', ')}` })
+  .describe('Scene-level hint: prefer this vendor\'s icon set for best-guess icons');
+/** How the server stamps icons on the elements it receives (see the capabilities guide). */
+export const stampingOptions = {
+  vendor: vendor.optional(),
+  autoIcons: z.boolean().optional().describe('false: no best-guess icons on labelled nodes (explicit iconRef still applies). Default true.'),
+};
+
 export const createDocumentBody = z.object({
   workspaceId,
   name,
   folderId: folderId.optional(),
   elements: elementsInput.optional(),
+  ...stampingOptions,
 });
 
 export const updateDocumentBody = z
-  .object({ name: name.optional(), elements: elementsInput.optional() })
+  .object({ name: name.optional(), elements: elementsInput.optional(), ...stampingOptions })
   .refine((b) => b.name !== undefined || b.elements !== undefined, { message: 'give at least one of name or elements' });
 
+export const fromCodeBody = z.object({
+  workspaceId,
+  code: z
+    .string()
+    .min(1, 'code must not be empty')
+    .describe('The source: docker-compose, Kubernetes manifests, Graphviz DOT, PlantUML, Terraform, Helm values or SQL DDL (up to 1 MiB)'),
+  folderId: folderId.optional(),
+  name: name.optional().describe('Defaults to "<notation> diagram"'),
+  notation: z.enum(NOTATIONS).optional().describe('Skip detection and read the code as this notation'),
+  ...stampingOptions,
+});
+export const fromCodeResult = writtenDocument.extend({ notation: z.enum(NOTATIONS) });
+
 export const scope = z.enum(SCOPES);
+
+export const iconSearchQuery = z.object({
+  query: z.string().min(1, 'query must not be empty').max(200, 'query must be at most 200 characters').describe('Words to look for: "postgres", "s3", "k8s pod", "load balancer"'),
+  vendor: vendor.optional(),
+  limit: z.coerce
+    .number()
+    .int(`limit must be an integer between 1 and ${SEARCH_LIMIT_MAX}`)
+    .min(1, `limit must be an integer between 1 and ${SEARCH_LIMIT_MAX}`)
+    .max(SEARCH_LIMIT_MAX, `limit must be an integer between 1 and ${SEARCH_LIMIT_MAX}`)
+    .default(SEARCH_LIMIT_DEFAULT),
+});
+export const iconSearchResults = z.object({ items: z.array(z.object({ library: z.string(), label: z.string(), ref: z.string() })) });
+export const librariesQuery = z.object({
+  items: z.enum(['0', '1', 'true', 'false']).optional().describe('1: include every item label of every library'),
+});
+export const libraryList = z.object({
+  libraries: z.array(z.object({ id: z.string(), name: z.string(), count: z.number().int(), items: z.array(z.string()).optional() })),
+});
+
+export const exportQuery = z.object({
+  format: z.string().describe(`One of ${EXPORT_FORMATS.join(', ')}`),
+});
 
 export type DocumentSummary = z.infer<typeof documentSummary>;
 export type FullDocument = z.infer<typeof fullDocument>;

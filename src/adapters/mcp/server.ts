@@ -10,9 +10,13 @@ import {
   folderId,
   name,
   pageQuery,
+  fromCodeBody,
+  iconSearchQuery,
+  stampingOptions,
   updateDocumentBody,
   workspaceId,
 } from '../../service/schemas.js';
+import { EXPORT_FORMATS } from '../../core/export/index.js';
 import { runTool } from './results.js';
 
 export interface ToolLogger {
@@ -40,10 +44,14 @@ const inputs = {
   listDiagrams: z.object({ workspaceId: workspaceId.optional(), folderId: folderId.optional(), ...pageQuery }),
   documentId: z.object({ id: documentId }),
   createDiagram: createDocumentBody,
+  searchIcons: iconSearchQuery,
+  fromCode: fromCodeBody,
+  exportToCode: z.object({ id: documentId, format: z.enum(EXPORT_FORMATS).describe(`Target format: ${EXPORT_FORMATS.join(', ')}`) }),
   updateDiagram: z.object({
     id: documentId,
     name: name.optional(),
     elements: updateDocumentBody.shape.elements,
+    ...stampingOptions,
     expectedVersion: z.number().int().positive().optional().describe('The version you read; the update fails if it is no longer current'),
   }),
 };
@@ -132,7 +140,12 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     },
     (args) =>
       tool(async () => {
-        const result = await diagrams.updateDocument(principal, args.id, { name: args.name, elements: args.elements }, args.expectedVersion);
+        const result = await diagrams.updateDocument(
+          principal,
+          args.id,
+          { name: args.name, elements: args.elements, vendor: args.vendor, autoIcons: args.autoIcons },
+          args.expectedVersion,
+        );
         return { ...documentObject(result.document), warnings: result.warnings, format: result.format };
       }),
   );
@@ -150,6 +163,81 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         await diagrams.deleteDocument(principal, args.id);
         return { deleted: args.id };
       }),
+  );
+
+  server.registerTool(
+    'diagram_from_code',
+    {
+      title: 'Diagram from code',
+      description:
+        'Draws and stores a diagram from source code, laid out automatically with icons and right-angle arrows bound at both ends: ' +
+        'docker-compose, Kubernetes manifests, Graphviz DOT, PlantUML, Terraform, Helm values.yaml or SQL DDL (detected; pass notation to force one). ' +
+        'Prefer this over drawing by hand when the user has such a file. The result is the stored diagram plus notation and warnings ' +
+        '(what was skipped or approximated). Errors: unsupported_notation (lists the supported ones), parse_error (with line and column). ' +
+        'Needs scope diagrams:write.',
+      inputSchema: inputs.fromCode,
+      annotations: { readOnlyHint: false, destructiveHint: false },
+    },
+    (args) =>
+      tool(async () => {
+        const result = await diagrams.createFromCode(principal, args);
+        return { ...documentObject(result.document), notation: result.notation, warnings: result.warnings, format: result.format };
+      }),
+  );
+
+  server.registerTool(
+    'list_shape_libraries',
+    {
+      title: 'List icon libraries',
+      description:
+        'Lists the icon libraries (aws, azure, gcp, kubernetes, databases, brands, generic…) with item counts. ' +
+        'To find one icon, search_icons is quicker; the drawbridge://libraries resource has every label.',
+      annotations: { readOnlyHint: true },
+    },
+    () => tool(async () => services.catalog.libraries()),
+  );
+
+  server.registerTool(
+    'search_icons',
+    {
+      title: 'Search icons',
+      description:
+        'Finds icons by meaning: "postgres", "s3", "k8s pod", "load balancer", "queue". Returns ranked {library,label,ref}; ' +
+        'put the ref in an element\'s iconRef (e.g. "aws/Amazon S3") and the server draws the icon at the top of the box with the label below. ' +
+        'Icons only show on node-sized boxes (60–420 wide, 40–260 high). Pass vendor (aws|azure|gcp|kubernetes) to prefer that vendor\'s set.',
+      inputSchema: inputs.searchIcons,
+      annotations: { readOnlyHint: true },
+    },
+    (args) => tool(async () => services.catalog.searchIcons(args)),
+  );
+
+  server.registerTool(
+    'export_to_code',
+    {
+      title: 'Export a diagram',
+      description: `Exports a diagram to ${EXPORT_FORMATS.join(', ')}. excalidraw returns {format, scene, warnings}: scene is a .excalidraw file object; warnings list shapes that had no exact twin. Needs scope export.`,
+      inputSchema: inputs.exportToCode,
+      annotations: { readOnlyHint: true },
+    },
+    (args) => tool(async () => ({ ...(await services.diagrams.exportDocument(principal, args.id, args.format)) })),
+  );
+
+  server.registerResource(
+    'capabilities',
+    'drawbridge://capabilities',
+    {
+      title: 'Drawing guide',
+      description: 'Read once before drawing: element types, fields and allowed values, arrow rules, icon flow, drawing rules, limits and worked examples.',
+      mimeType: 'application/json',
+    },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(services.catalog.capabilities()) }] }),
+  );
+
+  server.registerResource(
+    'libraries',
+    'drawbridge://libraries',
+    { title: 'Icon libraries', description: 'Every icon library with all its item labels; refs are "<library>/<Item Label>".', mimeType: 'application/json' },
+    async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(services.catalog.libraries({ items: true })) }] }),
   );
 
   return server;

@@ -2,12 +2,16 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../../core/errors.js';
+import { EXPORT_FORMATS } from '../../../core/export/index.js';
 import { documentJson, type StoredDocument, type WriteResult } from '../../../service/diagrams.js';
 import type { Services } from '../../../service/index.js';
 import {
   createDocumentBody,
   documentId,
   documentPage,
+  exportQuery,
+  fromCodeBody,
+  fromCodeResult,
   fullDocument,
   listDocumentsQuery,
   updateDocumentBody,
@@ -17,7 +21,7 @@ import {
 const etagOf = (doc: StoredDocument) => `"${doc.summary.version}"`;
 
 /** The stored elements are spliced into the body as the JSON text they were saved as (validated on write). */
-function sendDocument(reply: FastifyReply, doc: StoredDocument, status = 200, extra?: Pick<WriteResult, 'warnings' | 'format'>) {
+function sendDocument(reply: FastifyReply, doc: StoredDocument, status = 200, extra?: Pick<WriteResult, 'warnings' | 'format'> & { notation?: string }) {
   return reply.code(status).header('ETag', etagOf(doc)).type('application/json; charset=utf-8').send(documentJson(doc, extra));
 }
 
@@ -63,6 +67,25 @@ export const documentRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
     },
   );
 
+  app.post(
+    '/documents/from-code',
+    {
+      schema: {
+        summary: 'Draw a diagram from code, laid out automatically, and store it',
+        description:
+          'Scope: diagrams:write. The notation is detected (notation overrides); the response adds notation and warnings (what was skipped or approximated). ' +
+          'unsupported_notation lists the supported ones; parse_error gives line and column. Nothing is stored on error.',
+        tags: ['documents'],
+        body: fromCodeBody,
+        response: { 201: fromCodeResult },
+      },
+    },
+    async (request, reply) => {
+      const result = await services.diagrams.createFromCode(request.principal, request.body);
+      return sendDocument(reply, result.document, 201, { warnings: result.warnings, format: result.format, notation: result.notation });
+    },
+  );
+
   app.get(
     '/documents/:id',
     {
@@ -99,6 +122,21 @@ export const documentRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
       const result = await services.diagrams.updateDocument(request.principal, request.params.id, request.body, expected);
       return sendDocument(reply, result.document, 200, { warnings: result.warnings, format: result.format });
     },
+  );
+
+  app.get(
+    '/documents/:id/export',
+    {
+      schema: {
+        summary: 'Export a document to another format',
+        description: `Scope: export. format=${EXPORT_FORMATS.join('|')}. excalidraw: {format, scene (a .excalidraw file object), warnings (what had no Excalidraw twin)}.`,
+        tags: ['documents'],
+        params,
+        querystring: exportQuery,
+        response: { 200: z.looseObject({ format: z.string(), warnings: z.array(z.string()) }) },
+      },
+    },
+    async (request) => services.diagrams.exportDocument(request.principal, request.params.id, request.query.format),
   );
 
   app.delete(

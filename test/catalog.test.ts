@@ -1,0 +1,143 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, type Runtime } from '../src/adapters/http/server.js';
+import { type Backend, createBackend, testConfig } from './support/backends.js';
+import { bearer, box, buildWorld, type World } from './support/world.js';
+
+let backend: Backend;
+let runtime: Runtime;
+let world: World;
+
+beforeAll(async () => {
+  backend = await createBackend('sqlite');
+  runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, rateLimitPerMinute: 100_000 }));
+  world = await buildWorld(runtime);
+});
+afterAll(async () => {
+  await runtime?.close();
+  await backend?.dispose();
+});
+
+const get = (url: string, token?: string) => runtime.app.inject({ method: 'GET', url, headers: token ? bearer(token) : {} });
+const post = (url: string, token: string, payload: object) => runtime.app.inject({ method: 'POST', url, headers: bearer(token), payload });
+const json = (res: LightMyRequestResponse) => res.json() as any;
+
+describe('catalog endpoints', () => {
+  it('serves the drawing guide generated from the schema to any valid token', async () => {
+    const res = await get('/api-v1/capabilities', world.tokens.annWriteOnly);
+    expect(res.statusCode).toBe(200);
+    const guide = json(res);
+    expect(JSON.stringify(guide)).toContain('cylinder');
+    expect(JSON.stringify(guide)).toContain('iconRef');
+    expect((await get('/api-v1/capabilities')).statusCode).toBe(401);
+  });
+
+  it('lists libraries with counts, and every label on request', async () => {
+    const { libraries } = json(await get('/api-v1/libraries', world.tokens.annRead));
+    const ids = libraries.map((l: any) => l.id);
+    expect(ids).toEqual(expect.arrayContaining(['aws', 'azure', 'gcp', 'kubernetes', 'databases']));
+    for (const library of libraries) {
+      expect(library.count).toBeGreaterThan(0);
+      expect(library).not.toHaveProperty('items');
+    }
+    const withItems = json(await get('/api-v1/libraries?items=1', world.tokens.annRead)).libraries;
+    const databases = withItems.find((l: any) => l.id === 'databases');
+    expect(databases.items).toContain('PostgreSQL');
+    expect(databases.items).toHaveLength(databases.count);
+  });
+
+  it('searches icons, preferring the requested vendor, and validates the query', async () => {
+    const postgres = json(await get('/api-v1/icons?query=postgres', world.tokens.annRead)).items;
+    expect(postgres[0]).toMatchObject({ library: 'databases', label: 'PostgreSQL', ref: 'databases/PostgreSQL' });
+    const pod = json(await get('/api-v1/icons?query=pod&vendor=kubernetes&limit=3', world.tokens.annRead)).items;
+    expect(pod).toHaveLength(3);
+    expect(pod[0].library).toBe('kubernetes');
+    for (const bad of ['', '?query=', '?query=x&vendor=oracle', '?query=x&limit=0', '?query=x&limit=101']) {
+      const res = await get(`/api-v1/icons${bad}`, world.tokens.annRead);
+      expect(res.statusCode, bad).toBe(400);
+      expect(json(res).error.code).toBe('validation_failed');
+    }
+  });
+
+  it('serves a sanitised icon SVG publicly, for exports that link to it', async () => {
+    const res = await get('/icons/databases/PostgreSQL.svg');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toContain('image/svg+xml');
+    expect(res.headers['content-security-policy']).toContain("default-src 'none'");
+    expect(res.body).toMatch(/^<svg[\s>]/);
+    expect(res.body).not.toMatch(/<script|on\w+=|href="http/i);
+    expect((await get('/icons/databases/NoSuchThing.svg')).statusCode).toBe(404);
+    expect((await get('/icons/databases/PostgreSQL.png')).statusCode).toBe(404);
+  });
+});
+
+describe('icons stamped on write', () => {
+  it('stamps an explicit iconRef, guesses icons for labelled nodes, and honours autoIcons:false', async () => {
+    const elements = [
+      { id: 'db', type: 'rectangle', x: 0, y: 0, width: 160, height: 100, text: 'Orders', iconRef: 'databases/PostgreSQL' },
+      { id: 'cache', type: 'rectangle', x: 300, y: 0, width: 160, height: 100, text: 'Redis' },
+      { id: 'area', type: 'rectangle', x: -50, y: -50, width: 900, height: 400, text: 'Redis' },
+    ];
+    const created = json(await post('/api-v1/documents', world.tokens.annAll, { workspaceId: world.annWorkspace, name: 'Icons', elements }));
+    const byId = Object.fromEntries(created.elements.map((e: any) => [e.id, e]));
+    expect(byId.db.iconRef).toBe('databases/PostgreSQL');
+    expect(byId.db.icon).toMatchObject({ ref: 'databases/PostgreSQL' });
+    expect(byId.cache.icon?.ref).toMatch(/Redis/);
+    expect(byId.area.icon).toBeUndefined();
+
+    const plain = json(await post('/api-v1/documents', world.tokens.annAll, { workspaceId: world.annWorkspace, name: 'No guesses', elements, autoIcons: false }));
+    const plainById = Object.fromEntries(plain.elements.map((e: any) => [e.id, e]));
+    expect(plainById.db.icon).toMatchObject({ ref: 'databases/PostgreSQL' });
+    expect(plainById.cache.icon).toBeUndefined();
+  });
+
+  it('turns an unknown iconRef into a warning with suggestions, not a failure', async () => {
+    const res = await post('/api-v1/documents', world.tokens.annAll, {
+      workspaceId: world.annWorkspace,
+      name: 'Typo',
+      elements: [{ id: 'b', type: 'rectangle', x: 0, y: 0, width: 160, height: 100, text: 'Bucket', iconRef: 'aws/Amazon S4' }],
+    });
+    expect(res.statusCode).toBe(201);
+    expect(json(res).warnings.join('\n')).toMatch(/elements\[0\] \(id "b"\).*aws\/Amazon S4/);
+  });
+
+  it('rejects an unknown vendor hint', async () => {
+    const res = await post('/api-v1/documents', world.tokens.annAll, { workspaceId: world.annWorkspace, name: 'x', vendor: 'oracle' });
+    expect(res.statusCode).toBe(400);
+    expect(json(res).error.message).toContain('vendor must be one of aws, azure, gcp, kubernetes');
+  });
+});
+
+describe('export to Excalidraw', () => {
+  it('exports a valid .excalidraw scene with the export scope only', async () => {
+    const doc = json(await post('/api-v1/documents', world.tokens.annAll, { workspaceId: world.annWorkspace, name: 'Export me', elements: [box('a'), box('b', 300)] }));
+    const exportOnly = await runtime.services.tokens.create({ userId: world.annUserId, name: 'exporter', scopes: ['export'] });
+    const res = await get(`/api-v1/documents/${doc.id}/export?format=excalidraw`, exportOnly.token);
+    expect(res.statusCode).toBe(200);
+    const body = json(res);
+    expect(body.format).toBe('excalidraw');
+    expect(body.scene.type).toBe('excalidraw');
+    expect(body.scene.elements.filter((e: any) => e.type === 'rectangle')).toHaveLength(2);
+    expect(Array.isArray(body.warnings)).toBe(true);
+  });
+
+  it('answers an unknown format with the supported ones, a missing scope with 403 and another workspace with 404', async () => {
+    const doc = json(await post('/api-v1/documents', world.tokens.annAll, { workspaceId: world.annSecond, name: 'Hidden', elements: [box('a')] }));
+    const badFormat = await get(`/api-v1/documents/${doc.id}/export?format=visio`, world.tokens.annAll);
+    expect(badFormat.statusCode).toBe(400);
+    expect(json(badFormat).error.code).toBe('unsupported_format');
+    expect(json(badFormat).error.message).toContain('excalidraw');
+    const noScope = await get(`/api-v1/documents/${doc.id}/export?format=excalidraw`, world.tokens.annRead);
+    expect(noScope.statusCode).toBe(403);
+    expect(json(noScope).error.message).toContain('export');
+    const pinned = await get(`/api-v1/documents/${doc.id}/export?format=excalidraw`, world.tokens.annPinned);
+    expect(pinned.statusCode).toBe(404);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('documents the catalog and export endpoints', async () => {
+    const paths = Object.keys(json(await get('/api-v1/openapi.json')).paths);
+    expect(paths).toEqual(expect.arrayContaining(['/api-v1/capabilities', '/api-v1/libraries', '/api-v1/icons', '/api-v1/documents/{id}/export']));
+  });
+});
