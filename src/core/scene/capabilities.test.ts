@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../limits.js';
 import { CAPABILITY_EXAMPLES, buildCapabilities } from './capabilities.js';
-import { ARROWHEADS, ELEMENT_TYPES, FILL_STYLES, ICON_BOX, IMAGE_DATA_URL_MAX_CHARS } from './constants.js';
+import { ICON_NODE_BOUNDS } from '../icons/limits.js';
+import { ARROWHEADS, ELEMENT_TYPES, FILL_STYLES, IMAGE_DATA_URL_MAX_CHARS } from './constants.js';
 import { intakeScene } from './intake.js';
 
 type JsonSchema = { properties: Record<string, { enum?: string[]; default?: unknown; minimum?: number; maximum?: number }>; required?: string[] };
@@ -32,8 +33,8 @@ describe('buildCapabilities', () => {
     expect(guide.icons.iconRef).toMatch(/"aws\/Amazon S3"/);
     expect(guide.icons.stampedOn).toBe('Icons are stamped only on node-sized boxes: 60–420 wide × 40–260 high.');
     expect(guide.icons.autoIcons).toMatch(/autoIcons:false/);
-    expect(guide.icons.vendor).toMatch(/kubernetes \| aws \| azure \| gcp/);
-    expect(guide.limits).toMatchObject({ ...LIMITS, imageDataUrlMaxChars: IMAGE_DATA_URL_MAX_CHARS, iconBox: ICON_BOX });
+    expect(guide.icons.vendor).toMatch(/aws \| azure \| gcp \| kubernetes/);
+    expect(guide.limits).toMatchObject({ ...LIMITS, imageDataUrlMaxChars: IMAGE_DATA_URL_MAX_CHARS, iconBox: ICON_NODE_BOUNDS });
   });
 
   it('serialises to JSON', () => {

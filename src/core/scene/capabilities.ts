@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.js';
-import { ICON_BOX, IMAGE_DATA_URL_MAX_CHARS, IMAGE_MIME_TYPES, SHAPE_TYPES, STROKE_WIDTH, VENDORS } from './constants.js';
+import { ICON_NODE_BOUNDS, ICON_VENDORS } from '../icons/limits.js';
+import { IMAGE_DATA_URL_MAX_CHARS, IMAGE_MIME_TYPES, SHAPE_TYPES, STROKE_WIDTH } from './constants.js';
 import type { ElementInput } from './schema.js';
 import {
   arrowSchema,
@@ -49,14 +50,14 @@ const ARROW_RULES = [
 const ICONS = {
   search: 'Find icons with GET /api-v1/icons?q=… or the search_icons tool.',
   iconRef: 'Set iconRef to "<library>/<Item Label>", e.g. "aws/Amazon S3" (or {library, label}).',
-  stampedOn: `Icons are stamped only on node-sized boxes: ${ICON_BOX.minWidth}–${ICON_BOX.maxWidth} wide × ${ICON_BOX.minHeight}–${ICON_BOX.maxHeight} high.`,
+  stampedOn: `Icons are stamped only on node-sized boxes: ${ICON_NODE_BOUNDS.minWidth}–${ICON_NODE_BOUNDS.maxWidth} wide × ${ICON_NODE_BOUNDS.minHeight}–${ICON_NODE_BOUNDS.maxHeight} high.`,
   autoIcons: 'Best-guess icons are added from labels unless autoIcons:false is sent with the scene.',
-  vendor: `A scene-level vendor hint (${VENDORS.join(' | ')}) picks the icon set for best guesses.`,
+  vendor: `A scene-level vendor hint (${ICON_VENDORS.join(' | ')}) picks the icon set for best guesses.`,
 };
 
 const DRAWING_RULES = [
   'Nest two or three levels at most: system → group → node.',
-  `Containers are frames or shapes wider than ${ICON_BOX.maxWidth}; give each a standalone title text above it, not a label inside.`,
+  `Containers are frames or shapes wider than ${ICON_NODE_BOUNDS.maxWidth}; give each a standalone title text above it, not a label inside.`,
   'Bind both ends of every arrow with 3 or more points, so routes follow the shapes.',
   'Colour by role: one fill per kind of thing (services, data stores, external systems), the same across the scene.',
   'Keep spacing consistent: equal gaps between siblings (e.g. 40–80 px), nodes aligned on a grid.',
@@ -124,7 +125,7 @@ export function buildCapabilities() {
       ...LIMITS,
       strokeWidth: STROKE_WIDTH,
       imageDataUrlMaxChars: IMAGE_DATA_URL_MAX_CHARS,
-      iconBox: ICON_BOX,
+      iconBox: ICON_NODE_BOUNDS,
     },
     formats: {
       native: 'An array of elements as described here.',

@@ -83,6 +83,3 @@ export const IMAGE_DATA_URL_MAX_CHARS = 2 * 1024 * 1024;
 /** Raster formats only: SVG can carry script, so it is not accepted as an image. */
 export const IMAGE_MIME_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp'] as const;
 
-/** Icons are stamped only on node-sized boxes (interface spec): 60–420 wide, 40–260 high. */
-export const ICON_BOX = { minWidth: 60, maxWidth: 420, minHeight: 40, maxHeight: 260 } as const;
-export const VENDORS = ['kubernetes', 'aws', 'azure', 'gcp'] as const;

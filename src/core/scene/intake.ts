@@ -1,6 +1,6 @@
 import { AppError } from '../errors.js';
 import { LIMITS } from '../limits.js';
-import type { VENDORS } from './constants.js';
+import type { IconVendor } from '../icons/limits.js';
 import { detectExcalidraw, fromExcalidraw } from './from-excalidraw.js';
 import type { Element } from './schema.js';
 import { validateElements } from './validate.js';
@@ -22,7 +22,7 @@ export interface IntakeOptions {
    * Icon stamping hints. The intake only validates `iconRef`; stamping (src/core/icons/) runs after it, wired by the
    * service, and reads these.
    */
-  vendor?: (typeof VENDORS)[number];
+  vendor?: IconVendor;
   autoIcons?: boolean;
 }
 
