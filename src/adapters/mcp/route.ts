@@ -31,18 +31,15 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
     // The web-standard transport answers with a Response that Fastify sends like any other reply, keeping the
     // headers set earlier (request id, rate limit). The SDK's Node wrapper waits a timer tick per response.
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-    try {
-      await server.connect(transport);
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers.set(name, value);
-      const response = await transport.handleRequest(new Request(`http://mcp.local${request.url}`, { method: 'POST', headers }), { parsedBody: message });
-      reply.code(response.status);
-      response.headers.forEach((value, name) => void reply.header(name, value));
-      return reply.send(await response.text());
-    } finally {
-      await transport.close();
-      await server.close();
-    }
+    await server.connect(transport);
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers.set(name, value);
+    const response = await transport.handleRequest(new Request(`http://mcp.local${request.url}`, { method: 'POST', headers }), { parsedBody: message });
+    // Not closed: in JSON mode every response is out once handleRequest resolves, nothing is pending, and both
+    // objects are garbage; closing only built a "connection closed" error (with its stack) per request.
+    reply.code(response.status);
+    response.headers.forEach((value, name) => void reply.header(name, value));
+    return reply.send(await response.text());
   });
 
   // Stateless: no server-initiated stream to GET and no session to DELETE.

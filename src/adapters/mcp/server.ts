@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
-import { documentObject } from '../../service/diagrams.js';
+import { documentJson, documentObject } from '../../service/diagrams.js';
 import type { Services } from '../../service/index.js';
 import type { Principal } from '../../service/principal.js';
 import {
@@ -69,7 +69,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       jsonSchemaValidator,
     },
   );
-  const tool = (body: () => Promise<Record<string, unknown>>) => runTool(body, log);
+  const tool = (body: () => Promise<Record<string, unknown> | string>) => runTool(body, log);
   const { diagrams } = services;
 
   server.registerTool(
@@ -104,7 +104,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       inputSchema: inputs.documentId,
       annotations: { readOnlyHint: true },
     },
-    (args) => tool(async () => documentObject(await diagrams.getDocument(principal, args.id))),
+    (args) => tool(async () => documentJson(await diagrams.getDocument(principal, args.id))),
   );
 
   server.registerTool(
