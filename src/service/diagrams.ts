@@ -67,7 +67,8 @@ export class DiagramService {
       .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
       .select(['workspaces.id', 'workspaces.name', 'memberships.role'])
       .where('memberships.user_id', '=', p.userId)
-      .orderBy('workspaces.created_at')
+      // A short unpaginated list: alphabetical is what people scan.
+      .orderBy('workspaces.name')
       .orderBy('workspaces.id');
     if (p.workspaceId) query = query.where('workspaces.id', '=', p.workspaceId);
     const rows = await query.execute();
