@@ -8,13 +8,21 @@ import { canWrite, type Role } from '../core/scopes.js';
 import type { Element, SceneFormat } from '../core/scene/intake.js';
 import { preparedQuery } from '../infra/storage/prepared.js';
 import type { Database } from '../infra/storage/schema.js';
-import { newId, nowIso } from './ids.js';
+import { newId, nowIso, randomBase62 } from './ids.js';
 import { type CursorCodec, type Page, toPage } from './pagination.js';
 import { type Principal, requireScope } from './principal.js';
 import { prepareScene } from './scene.js';
 import type { DocumentSummary, FolderSummary, FullDocument, WorkspaceSummary } from './schemas.js';
 
 type DocumentRow = Database['documents'];
+type ShareRow = { token: string; createdAt: string };
+
+/** How a document is shared publicly: the image URL anyone can load, and its token. */
+export interface ShareInfo {
+  url: string;
+  token: string;
+  createdAt: string;
+}
 
 interface StampingInput {
   vendor?: IconVendor | undefined;
@@ -23,7 +31,7 @@ interface StampingInput {
 
 /** A stored document with its elements still as the JSON text they are kept in (REST sends it without re-parsing). */
 export interface StoredDocument {
-  summary: DocumentSummary & { createdBy: string };
+  summary: DocumentSummary & { createdBy: string; share: ShareInfo | null };
   elementsJson: string;
 }
 
@@ -42,19 +50,25 @@ const notFound = (what: string, id: string) => new AppError('not_found', `${what
 export class DiagramService {
   private readonly documentForMember;
   private readonly documentForPinnedMember;
+  private readonly documentByShareToken;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly cursors: CursorCodec,
+    private readonly publicUrl: string,
   ) {
     const visible = (userId: string, id: string) =>
       db
         .selectFrom('documents')
         .innerJoin('memberships', (join) => join.onRef('memberships.workspace_id', '=', 'documents.workspace_id').on('memberships.user_id', '=', userId))
+        .leftJoin('document_shares', 'document_shares.document_id', 'documents.id')
         .selectAll('documents')
-        .select('memberships.role')
+        .select(['memberships.role', 'document_shares.token as share_token', 'document_shares.created_at as share_created_at'])
         .where('documents.id', '=', id);
     this.documentForMember = preparedQuery(db, visible);
+    this.documentByShareToken = preparedQuery(db, (token: string) =>
+      db.selectFrom('documents').innerJoin('document_shares', 'document_shares.document_id', 'documents.id').selectAll('documents').where('document_shares.token', '=', token),
+    );
     this.documentForPinnedMember = preparedQuery(db, (userId: string, id: string, workspaceId: string) =>
       visible(userId, id).where('documents.workspace_id', '=', workspaceId),
     );
@@ -130,8 +144,8 @@ export class DiagramService {
 
   async getDocument(p: Principal, id: string): Promise<StoredDocument> {
     requireScope(p, 'diagrams:read');
-    const { row } = await this.visibleDocument(p, id);
-    return toStored(row);
+    const { row, share } = await this.visibleDocument(p, id);
+    return toStored(row, this.shareInfo(share));
   }
 
   async createDocument(
@@ -158,7 +172,7 @@ export class DiagramService {
       created_by: p.userId,
     };
     await this.db.insertInto('documents').values(row).execute();
-    return { document: toStored(row), warnings: scene.warnings, format: scene.format };
+    return { document: toStored(row, null), warnings: scene.warnings, format: scene.format };
   }
 
   /**
@@ -196,7 +210,7 @@ export class DiagramService {
   ): Promise<WriteResult> {
     requireScope(p, 'diagrams:write');
     for (let attempt = 0; ; attempt++) {
-      const { row, role } = await this.visibleDocument(p, id);
+      const { row, role, share } = await this.visibleDocument(p, id);
       assertWritable(role, row.workspace_id);
       if (expectedVersion !== undefined && row.version !== expectedVersion) throw versionMismatch(row.version, expectedVersion);
       const scene = change.elements === undefined ? undefined : prepareScene(change.elements, { previous: JSON.parse(row.elements) as Element[], vendor: change.vendor, autoIcons: change.autoIcons });
@@ -212,7 +226,7 @@ export class DiagramService {
         .where('version', '=', row.version)
         .returningAll()
         .executeTakeFirst();
-      if (updated) return { document: toStored(updated), warnings: scene?.warnings ?? [], format: scene?.format ?? 'native' };
+      if (updated) return { document: toStored(updated, this.shareInfo(share)), warnings: scene?.warnings ?? [], format: scene?.format ?? 'native' };
       if (expectedVersion !== undefined || attempt >= 3) {
         const current = await this.db.selectFrom('documents').select('version').where('id', '=', id).executeTakeFirst();
         if (!current) throw notFound('document', id);
@@ -266,12 +280,51 @@ export class DiagramService {
     return folder;
   }
 
-  private async visibleDocument(p: Principal, id: string): Promise<{ row: DocumentRow; role: Role }> {
+  private async visibleDocument(p: Principal, id: string): Promise<{ row: DocumentRow; role: Role; share: ShareRow | null }> {
     const [found] = p.workspaceId === null ? await this.documentForMember(p.userId, id) : await this.documentForPinnedMember(p.userId, id, p.workspaceId);
     if (!found) throw notFound('document', id);
-    const { role, ...row } = found;
-    return { row, role: role as Role };
+    const { role, share_token, share_created_at, ...row } = found;
+    return { row, role: role as Role, share: share_token && share_created_at ? { token: share_token, createdAt: share_created_at } : null };
   }
+
+  private shareInfo(share: ShareRow | null): ShareInfo | null {
+    return share && { url: `${this.publicUrl}/render/svg?token=${share.token}`, token: share.token, createdAt: share.createdAt };
+  }
+
+  /** The public read-only link; asking again for a shared document gives the same link. */
+  async share(p: Principal, id: string): Promise<ShareInfo & { created: boolean }> {
+    requireScope(p, 'diagrams:write');
+    const { row, role, share } = await this.visibleDocument(p, id);
+    assertWritable(role, row.workspace_id);
+    if (share) return { ...this.shareInfo(share)!, created: false };
+    const created = { token: `shr_${randomBase62(32)}`, createdAt: nowIso() };
+    // Two concurrent shares of one document: the primary key keeps one; both callers then report that one.
+    await this.db
+      .insertInto('document_shares')
+      .values({ document_id: id, token: created.token, created_at: created.createdAt, created_by: p.userId })
+      .onConflict((oc) => oc.column('document_id').doNothing())
+      .execute();
+    const stored = await this.db.selectFrom('document_shares').select(['token', 'created_at']).where('document_id', '=', id).executeTakeFirstOrThrow();
+    return { ...this.shareInfo({ token: stored.token, createdAt: stored.created_at })!, created: stored.token === created.token };
+  }
+
+  /** Removes the public link; the old token stops working at once. Unsharing an unshared document is a no-op. */
+  async unshare(p: Principal, id: string): Promise<void> {
+    requireScope(p, 'diagrams:write');
+    const { row, role } = await this.visibleDocument(p, id);
+    assertWritable(role, row.workspace_id);
+    await this.db.deleteFrom('document_shares').where('document_id', '=', id).execute();
+  }
+
+  /** A shared document by its public token, for the unauthenticated render endpoint; unknown tokens are not_found. */
+  async sharedDocument(token: string): Promise<StoredDocument> {
+    const invalid = () => new AppError('not_found', 'this share link does not exist or has been revoked');
+    if (!/^shr_[0-9A-Za-z]{32}$/.test(token)) throw invalid();
+    const [row] = await this.documentByShareToken(token);
+    if (!row) throw invalid();
+    return toStored(row, null);
+  }
+
 }
 
 function assertWritable(role: Role, workspaceId: string): void {
@@ -296,8 +349,8 @@ function toSummary(row: Pick<DocumentRow, 'id' | 'name' | 'workspace_id' | 'fold
   };
 }
 
-function toStored(row: DocumentRow): StoredDocument {
-  return { summary: { ...toSummary(row), createdBy: row.created_by }, elementsJson: row.elements };
+function toStored(row: DocumentRow, share: ShareInfo | null): StoredDocument {
+  return { summary: { ...toSummary(row), createdBy: row.created_by, share }, elementsJson: row.elements };
 }
 
 /** The document as a JSON string, splicing the stored elements text in without a parse/serialise round trip. */

@@ -16,13 +16,13 @@ export interface Services {
   admit(authorization: string | undefined): Promise<Admission>;
 }
 
-export async function createServices(db: Kysely<Database>, limiter: RateLimiter): Promise<Services> {
+export async function createServices(db: Kysely<Database>, limiter: RateLimiter, publicUrl: string): Promise<Services> {
   const { value: cursorKey } = await db.selectFrom('server_secrets').select('value').where('name', '=', 'cursor_key').executeTakeFirstOrThrow();
   const tokens = new TokenService(db);
   return {
     accounts: new AccountService(db),
     tokens,
-    diagrams: new DiagramService(db, new CursorCodec(cursorKey)),
+    diagrams: new DiagramService(db, new CursorCodec(cursorKey), publicUrl),
     catalog: new CatalogService(),
     admit: (authorization) => admit(tokens, limiter, authorization),
   };

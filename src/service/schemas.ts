@@ -67,8 +67,14 @@ export const documentSummary = z.object({
   updatedAt: timestamp,
 });
 export const documentPage = z.object({ items: z.array(documentSummary), nextCursor: z.string().nullable() });
+export const shareInfo = z.object({
+  url: z.string().describe('Public image URL: {PUBLIC_URL}/render/svg?token=…'),
+  token: z.string(),
+  createdAt: timestamp,
+});
 export const fullDocument = documentSummary.extend({
   createdBy: z.string(),
+  share: shareInfo.nullable().describe('The public read-only link, when the document is shared'),
   elements: z.array(element),
 });
 /** Write responses also say what the intake noticed: dropped fields, the detected format. */

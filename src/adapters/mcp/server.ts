@@ -186,6 +186,38 @@ export function createMcpServer(services: Services, principal: Principal, log: T
   );
 
   server.registerTool(
+    'share_diagram',
+    {
+      title: 'Share a diagram publicly',
+      description:
+        'Creates (or returns the existing) public read-only link to a diagram: {url, token, createdAt}. The url is an SVG image anyone can load ' +
+        '(embed it in Markdown as ![diagram](url)); it always shows the latest version. Needs scope diagrams:write.',
+      inputSchema: inputs.documentId,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+    },
+    (args) =>
+      tool(async () => {
+        const { created: _created, ...share } = await diagrams.share(principal, args.id);
+        return share;
+      }),
+  );
+
+  server.registerTool(
+    'unshare_diagram',
+    {
+      title: 'Revoke a public link',
+      description: 'Removes the public link of a diagram; the old URL stops working at once. Needs scope diagrams:write.',
+      inputSchema: inputs.documentId,
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+    },
+    (args) =>
+      tool(async () => {
+        await diagrams.unshare(principal, args.id);
+        return { unshared: args.id };
+      }),
+  );
+
+  server.registerTool(
     'list_shape_libraries',
     {
       title: 'List icon libraries',

@@ -77,6 +77,19 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0002_document_shares': {
+    async up(db: Kysely<any>) {
+      // A public read-only link: the token is the capability, so it is kept as given (to hand the same link out
+      // again) and is useless for anything but rendering that one document.
+      await db.schema
+        .createTable('document_shares')
+        .addColumn('document_id', 'text', (c) => c.primaryKey().references('documents.id').onDelete('cascade'))
+        .addColumn('token', 'text', (c) => c.notNull().unique())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('created_by', 'text', (c) => c.notNull().references('users.id'))
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

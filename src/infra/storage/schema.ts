@@ -30,6 +30,7 @@ export interface Database {
     last_used_at: string | null;
     revoked_at: string | null;
   };
+  document_shares: { document_id: string; token: string; created_at: string; created_by: string };
   /** Instance-wide secrets shared by every instance on the same database (e.g. the cursor signing key). */
   server_secrets: { name: string; value: string };
 }

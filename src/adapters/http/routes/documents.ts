@@ -12,6 +12,7 @@ import {
   exportQuery,
   fromCodeBody,
   fromCodeResult,
+  shareInfo,
   fullDocument,
   listDocumentsQuery,
   updateDocumentBody,
@@ -137,6 +138,36 @@ export const documentRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
       },
     },
     async (request) => services.diagrams.exportDocument(request.principal, request.params.id, request.query.format),
+  );
+
+  app.post(
+    '/documents/:id/share',
+    {
+      schema: {
+        summary: 'Share a document through a public read-only image link',
+        description:
+          'Scope: diagrams:write; role editor or above. Returns the link (201 when created, 200 when it already existed: the same link). ' +
+          'Anyone with the URL can load the diagram as SVG; DELETE revokes it at once.',
+        tags: ['sharing'],
+        params,
+        response: { 200: shareInfo, 201: shareInfo },
+      },
+    },
+    async (request, reply) => {
+      const { created, ...share } = await services.diagrams.share(request.principal, request.params.id);
+      return reply.code(created ? 201 : 200).send(share);
+    },
+  );
+
+  app.delete(
+    '/documents/:id/share',
+    {
+      schema: { summary: 'Revoke the public link', description: 'Scope: diagrams:write. 204, also when the document was not shared.', tags: ['sharing'], params },
+    },
+    async (request, reply) => {
+      await services.diagrams.unshare(request.principal, request.params.id);
+      return reply.code(204).send();
+    },
   );
 
   app.delete(
