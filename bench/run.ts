@@ -1,4 +1,6 @@
-/** `npm run bench`: every speed goal of the issues, each measured against a baseline in the same run. */
+/** `npm run bench`: every speed goal of the issues, each measured against a baseline in the same run where the goal is relative. */
+import { benchFromCode, printFromCode } from './from-code.js';
+import { benchIconSearch, printIconSearch } from './icons.js';
 import { benchRestRead } from './rest.js';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -11,3 +13,6 @@ console.log(`  ratio:      ${rest.ratio.toFixed(2)} (goal ≥ 0.70) ${rest.ratio
 console.log('MCP tools/call get_diagram vs REST GET /api-v1/documents/:id, same document');
 console.log(`  mcp:        ${fmt(rest.mcp.requestsPerSecond)} req/s (p99 ${rest.mcp.p99Ms} ms, non-2xx ${rest.mcp.non2xx})`);
 console.log(`  ratio:      ${rest.mcpRatio.toFixed(2)} of REST (goal ≥ 0.50) ${rest.mcpRatio >= 0.5 ? 'OK' : 'BELOW GOAL'}`);
+
+printIconSearch(benchIconSearch());
+printFromCode(await benchFromCode());
