@@ -209,6 +209,9 @@ export class DiagramService {
     expectedVersion?: number,
   ): Promise<WriteResult> {
     requireScope(p, 'diagrams:write');
+    if (change.name === undefined && change.elements === undefined) {
+      throw new AppError('validation_failed', 'give at least one of name or elements to change');
+    }
     for (let attempt = 0; ; attempt++) {
       const { row, role, share } = await this.visibleDocument(p, id);
       assertWritable(role, row.workspace_id);

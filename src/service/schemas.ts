@@ -106,9 +106,8 @@ export const createDocumentBody = z.object({
   ...stampingOptions,
 });
 
-export const updateDocumentBody = z
-  .object({ name: name.optional(), elements: elementsInput.optional(), ...stampingOptions })
-  .refine((b) => b.name !== undefined || b.elements !== undefined, { message: 'give at least one of name or elements' });
+/** "At least one of name or elements" is the service's rule (updateDocument), so both doors share it. */
+export const updateDocumentBody = z.object({ name: name.optional(), elements: elementsInput.optional(), ...stampingOptions });
 
 export const fromCodeBody = z.object({
   workspaceId,
