@@ -105,6 +105,16 @@ const common = {
     .describe('http(s), mailto or relative URL opened from the element'),
   shadow: oneOf(SHADOWS).default('none'),
   iconRef: iconRef.optional(),
+  /**
+   * Written by icon stamping (the resolved icon box, and the label moved below it). Accepted so that a stored scene
+   * can be sent back as it was read, and always recomputed by the stamper, whatever was sent.
+   */
+  icon: z
+    .object({ ref: z.string(), x: z.number(), y: z.number(), width: z.number(), height: z.number(), auto: z.literal(true).optional() })
+    .optional()
+    .catch(undefined)
+    .describe('Server-computed from iconRef: the icon box {ref, x, y, width, height}; recomputed on every write'),
+  labelPlacement: z.literal('below-icon').optional().catch(undefined).describe('Server-computed: "below-icon" when an icon is stamped'),
 };
 
 const at = { x: num(), y: num() };
