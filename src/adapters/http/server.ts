@@ -19,7 +19,7 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
   const { db } = await openDatabase(config.databaseUrl);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
   const limiter = createRateLimiter({ perMinute: config.rateLimitPerMinute, redis, keyPrefix: options.rateLimitKeyPrefix });
-  const services = await createServices(db, limiter);
+  const services = await createServices(db, limiter, config.publicUrl);
   const app = await buildApp({
     services,
     checkReady: () => pingDatabase(db),
