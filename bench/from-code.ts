@@ -10,6 +10,7 @@ import type { Point } from '../src/core/layout/types.js';
 import { codeToScene, drawGraph } from '../src/core/notations/index.js';
 import { dotNotation } from '../src/core/notations/dot/index.js';
 import { checkScene, countCrossings } from '../src/core/quality/check.js';
+import { intakeScene } from '../src/core/scene/intake.js';
 
 /** A fixed pseudo-random sequence (mulberry32), so every run benches the same graph. */
 function random(seed: number): () => number {
@@ -73,14 +74,38 @@ stringData: { TOKEN: x }`);
   return docs.join('\n---\n');
 }
 
-async function medianMs(runs: number, work: () => Promise<unknown> | unknown): Promise<number> {
-  await work(); // warm-up: JIT and ELK's first-run setup
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    await work();
-    times.push(performance.now() - started);
+/** A hand-placed scene: shapes on a loose grid, each a few pixels off, joined by `smart` arrows the intake routes. */
+export function generatedSmartScene(shapes = 200, arrows = 300): unknown[] {
+  const next = random(7);
+  const elements: unknown[] = [];
+  for (let i = 0; i < shapes; i++) {
+    const [x, y] = [(i % 20) * 180 + Math.floor(next() * 30), Math.floor(i / 20) * 140 + Math.floor(next() * 30)];
+    elements.push({ id: `s${i}`, type: 'rectangle', x, y, width: 80 + Math.floor(next() * 40), height: 50 });
   }
+  for (let i = 0; i < arrows; i++) {
+    const [from, to] = [Math.floor(next() * shapes), Math.floor(next() * shapes)];
+    elements.push({ id: `r${i}`, type: 'arrow', arrowShape: 'smart', startBinding: { elementId: `s${from}` }, endBinding: { elementId: `s${to}` } });
+  }
+  return elements;
+}
+
+/**
+ * Runs before timing starts. The service is a long-running process: ELK is Java compiled to JavaScript (GWT), whose
+ * hot paths V8 only optimises over the first few layouts (the first takes ~5× the tenth), while Graphviz is WASM,
+ * compiled up front. Both get the same warm-up; the first (cold) run is reported on its own.
+ */
+const WARM_UP_RUNS = 5;
+
+async function timeMs(work: () => Promise<unknown> | unknown): Promise<number> {
+  const started = performance.now();
+  await work();
+  return performance.now() - started;
+}
+
+async function medianMs(runs: number, work: () => Promise<unknown> | unknown): Promise<number> {
+  for (let i = 0; i < WARM_UP_RUNS; i++) await work();
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) times.push(await timeMs(work));
   return times.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
 }
 
@@ -111,7 +136,10 @@ function graphvizEdgeLines(json: GraphvizJson): Point[][] {
 }
 
 export interface FromCodeBench {
-  dot: { ours: number; graphviz: number; ratio: number };
+  /** Medians after the warm-up; `oursCold` is the very first run in the process. */
+  dot: { ours: number; graphviz: number; ratio: number; oursCold: number; crossings: { ours: number; graphviz: number } };
+  /** Scene intake of 200 shapes and 300 smart arrows, routing included; goal: well under a second. */
+  smartRouting: { ms: number; shapes: number; arrows: number };
   kubernetes: { ms: number; nodes: number; edges: number };
   crossings: Array<{ file: string; ours: number; graphviz: number; oursMs: number; graphvizMs: number }>;
 }
@@ -119,8 +147,17 @@ export interface FromCodeBench {
 export async function benchFromCode(runs = 5): Promise<FromCodeBench> {
   const graphviz = await Graphviz.load();
   const dot = generatedDot();
+  const oursCold = await timeMs(() => codeToScene(dot, { notation: 'dot' }));
   const ours = await medianMs(runs, () => codeToScene(dot, { notation: 'dot' }));
   const theirs = await medianMs(runs, () => graphviz.layout(dot, 'json', 'dot'));
+  const benchScene = await drawGraph(dotNotation.toGraph(dot));
+  const dotCrossings = {
+    ours: checkScene(benchScene.elements, benchScene.parents).crossings,
+    graphviz: countCrossings(graphvizEdgeLines(JSON.parse(graphviz.layout(dot, 'json', 'dot')) as GraphvizJson)),
+  };
+
+  const smartScene = generatedSmartScene();
+  const smartMs = await medianMs(runs, () => intakeScene(smartScene));
 
   const kubernetes = generatedKubernetes();
   const k8sMs = await medianMs(runs, () => codeToScene(kubernetes, { notation: 'kubernetes' }));
@@ -141,7 +178,8 @@ export async function benchFromCode(runs = 5): Promise<FromCodeBench> {
     crossings.push({ file, ours: checkScene(scene.elements, scene.parents).crossings, graphviz: countCrossings(graphvizEdgeLines(json)), oursMs, graphvizMs });
   }
   return {
-    dot: { ours, graphviz: theirs, ratio: ours / theirs },
+    dot: { ours, graphviz: theirs, ratio: ours / theirs, oursCold, crossings: dotCrossings },
+    smartRouting: { ms: smartMs, shapes: 200, arrows: 300 },
     kubernetes: { ms: k8sMs, nodes: k8s.graph.nodes.length, edges: k8s.graph.edges.length },
     crossings,
   };
@@ -151,6 +189,9 @@ export function printFromCode(result: FromCodeBench): void {
   const ms = (value: number) => `${value.toFixed(0)} ms`;
   console.log('Diagram from code: generated DOT, 300 nodes / 450 edges, parse → ELK layout → scene vs Graphviz dot (WASM) layout');
   console.log(`  drawbridge: ${ms(result.dot.ours)}   graphviz: ${ms(result.dot.graphviz)}   ratio ${result.dot.ratio.toFixed(2)} (goal ≤ 2) ${result.dot.ratio <= 2 ? 'OK' : 'ABOVE GOAL'}`);
+  console.log(`  first run in a fresh process (ELK not yet optimised by V8): ${ms(result.dot.oursCold)}`);
+  console.log(`  crossings on that graph: drawbridge ${result.dot.crossings.ours}, graphviz ${result.dot.crossings.graphviz}`);
+  console.log(`Smart arrows: intake of ${result.smartRouting.shapes} shapes + ${result.smartRouting.arrows} smart arrows, routed: ${ms(result.smartRouting.ms)} (goal well under 1000 ms)`);
   console.log(`Kubernetes, 200 resources: ${ms(result.kubernetes.ms)} (${result.kubernetes.nodes} nodes, ${result.kubernetes.edges} edges)`);
   console.log('Edge crossings on the DOT corpus, ours (ELK layered, orthogonal) vs Graphviz dot (splines):');
   for (const row of result.crossings) {

@@ -2,6 +2,7 @@
 import ElkBundled from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkLabel, ElkNode } from 'elkjs/lib/elk-api.js';
 import type { GraphIR } from '../graph/types.js';
+import { simplifyPolyline } from '../routing/orthogonal.js';
 import { CONTAINER_MIN_WIDTH, FONT, SPACING } from './drawing-rules.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapText, type NodeBox } from './node-size.js';
@@ -212,20 +213,7 @@ function readResult(root: ElkNode, built: Built): LaidOutGraph {
         height: (label.height ?? 0) - 2 * pad,
       };
     });
-    return { index: built.edgeIndex.get(edge.id)!, points: simplify(points), labels };
+    return { index: built.edgeIndex.get(edge.id)!, points: simplifyPolyline(points), labels };
   });
   return { nodes, groups, edges, warnings: built.warnings, width: root.width ?? 0, height: root.height ?? 0 };
-}
-
-/** Drops repeated and collinear points, which ELK leaves where routes cross container borders. */
-function simplify(points: Point[]): Point[] {
-  const out: Point[] = [];
-  for (const point of points) {
-    const last = out[out.length - 1];
-    if (last && Math.abs(last.x - point.x) < 0.01 && Math.abs(last.y - point.y) < 0.01) continue;
-    const before = out[out.length - 2];
-    if (before && last && ((before.x === last.x && last.x === point.x) || (before.y === last.y && last.y === point.y))) out.pop();
-    out.push(point);
-  }
-  return out;
 }

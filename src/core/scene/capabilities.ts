@@ -44,6 +44,7 @@ const ARROW_RULES = [
   'startBinding/endBinding {elementId, focus:{x,y}} attach an end to an element; focus is in 0..1 of its box and is computed from the end point when left out.',
   'A bound end follows its element: on every create and update the server moves it onto the element, so moving or resizing a shape drags its arrows.',
   'With both ends bound, points may be left out: the arrow joins the two elements.',
+  'arrowShape "smart" with both ends bound: the server routes the arrow at right angles around every other shape, on every write, so it re-routes when shapes move; its points and focus points are the router\'s.',
   'A binding to an element that is not in the scene is an error; arrows bind to shapes, text, images, frames and embeds, not to other arrows or lines.',
 ];
 

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { AppError } from '../errors.js';
+import { routeSmartArrows, type RoutableElement } from '../routing/smart-arrows.js';
 import { boundEnd, boundsOf, focusFromEnd, focusPoint, type Box, type Focus } from './binding-geometry.js';
 import { ELEMENT_TYPES, type ElementType } from './constants.js';
 import { ELEMENT_SCHEMAS, type ArrowElement, type Binding, type Element, type Point } from './schema.js';
@@ -53,6 +54,7 @@ export function validateElements(raw: readonly unknown[], previous: readonly Ele
   fail(errors);
   const complete = elements.map((draft) => complete1(draft, errors));
   fail(errors);
+  applySmartRoutes(complete, warnings);
   bindArrows(complete, previous, errors);
   fail(errors);
   return { elements: complete.map(({ index: _index, ...element }) => element as Element), warnings };
@@ -156,6 +158,24 @@ function applyArrowRules(d: Extract<Draft, { type: 'arrow' }>, out: Record<strin
     points = [a, { x: b.x, y: a.y }, b];
   }
   Object.assign(out, { arrowShape: shape, points }, boundsOf(points));
+}
+
+/**
+ * Smart arrows get their path and end focus points from the router (src/core/routing/); binding then treats them
+ * like any other arrow, so their ends land on the shapes' outlines.
+ */
+function applySmartRoutes(elements: Draft[], warnings: string[]): void {
+  const { routes, problems } = routeSmartArrows(elements as unknown as RoutableElement[]);
+  for (const draft of elements) {
+    const problem = problems.get(draft.id);
+    if (problem !== undefined) warnings.push(`${label(draft.index, draft.id)}: ${problem}`);
+    const route = routes.get(draft.id);
+    if (route === undefined || draft.type !== 'arrow') continue;
+    const arrow = draft as Draft & ArrowElement;
+    arrow.points = route.points;
+    arrow.startBinding = { elementId: arrow.startBinding!.elementId, focus: route.startFocus };
+    arrow.endBinding = { elementId: arrow.endBinding!.elementId, focus: route.endFocus };
+  }
 }
 
 const LINEAR = new Set(['arrow', 'line', 'freedraw', 'highlight']);

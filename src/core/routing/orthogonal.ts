@@ -1,0 +1,376 @@
+/**
+ * Obstacle-avoiding orthogonal connector routing: a sparse grid through the obstacles' margin lines and side middles
+ * (an orthogonal visibility graph), searched with A* where every bend costs extra, so routes are short and straight.
+ *
+ * Written here rather than taken from libavoid-js (the library the spec names), because on Node 20 libavoid-js
+ * 0.4.5 (LGPL, an Emscripten debug build) only loads asynchronously — the scene intake is synchronous — and it took
+ * 2.7 s for 200 shapes × 300 connectors, where the spec asks for well under a second.
+ */
+import type { Point } from '../layout/types.js';
+import { boundEnd, type Box } from '../scene/binding-geometry.js';
+
+/** Routes keep this far from the shapes they pass and leave or reach a shape straight for at least this long. */
+export const ROUTE_MARGIN = 12;
+/** What one bend costs, in pixels of route length: a detour shorter than this is taken to save a bend. */
+export const BEND_PENALTY = 48;
+
+/** The sides of a box, in the order of `DIRS`: a side's index is the direction pointing away from the box. */
+export type Side = 'right' | 'bottom' | 'left' | 'top';
+const SIDES: readonly Side[] = ['right', 'bottom', 'left', 'top'];
+/** Unit steps of the four directions: +x, +y, −x, −y (opposite = (d + 2) % 4). */
+const DX = [1, 0, -1, 0] as const;
+const DY = [0, 1, 0, -1] as const;
+
+/** The middle of each side, as a focus (0..1 of the box, as bindings store it). */
+export const SIDE_FOCUS: Record<Side, Point> = {
+  right: { x: 1, y: 0.5 },
+  bottom: { x: 0.5, y: 1 },
+  left: { x: 0, y: 0.5 },
+  top: { x: 0.5, y: 0 },
+};
+
+export interface RouteRequest {
+  /** Obstacle indices of the two ends. */
+  from: number;
+  to: number;
+  /** Obstacles this route may pass through (containers around an end, things inside an end). */
+  through: readonly number[];
+}
+
+export interface Route {
+  /** From a side of `from` to a side of `to`, right angles only, no collinear points. */
+  points: Point[];
+  /** Where the ends attach, 0..1 of each end's box (near the side's middle). */
+  startFocus: Point;
+  endFocus: Point;
+}
+
+/**
+ * Grid lines closer than this merge into the first of them. Hand-placed shapes are rarely aligned to the pixel, and
+ * every stray pixel would add a grid line: merging keeps the grid (and the search) several times smaller. Less than
+ * the margin, so a merged margin line still clears its shape.
+ */
+const LINE_MERGE = 6;
+
+/** Sorted values, each at least LINE_MERGE past the one before. */
+function gridLines(values: number[]): Float64Array {
+  const sorted = Float64Array.from(values).sort();
+  let n = 0;
+  for (let i = 0; i < sorted.length; i++) if (n === 0 || sorted[i]! > sorted[n - 1]! + LINE_MERGE) sorted[n++] = sorted[i]!;
+  return sorted.slice(0, n);
+}
+
+/** Index of the grid line a value merged into: the last one at or before it. */
+const lineOf = (lines: Float64Array, value: number) => Math.max(0, firstAbove(lines, value) - 1);
+
+/** First index whose value is > `value`. */
+function firstAbove(values: Float64Array, value: number): number {
+  let lo = 0;
+  let hi = values.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (values[mid]! <= value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * A binary min-heap of search states in typed arrays. The key is f less a hair of g, so among equal estimates the
+ * state furthest along goes first (fewer states explored); the heap is deterministic for the same pushes.
+ */
+class StateHeap {
+  private keys = new Float64Array(1024);
+  private states = new Int32Array(1024);
+  size = 0;
+  push(f: number, g: number, state: number): void {
+    if (this.size === this.keys.length) {
+      const keys = new Float64Array(this.size * 2);
+      keys.set(this.keys);
+      this.keys = keys;
+      const states = new Int32Array(this.size * 2);
+      states.set(this.states);
+      this.states = states;
+    }
+    const { keys, states } = this;
+    const key = f - g * 1e-7;
+    let i = this.size++;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (keys[parent]! <= key) break;
+      keys[i] = keys[parent]!;
+      states[i] = states[parent]!;
+      i = parent;
+    }
+    keys[i] = key;
+    states[i] = state;
+  }
+  /** Removes the smallest entry and returns its state. */
+  pop(): number {
+    const { keys, states } = this;
+    const top = states[0]!;
+    const last = --this.size;
+    const key = keys[last]!;
+    const state = states[last]!;
+    let i = 0;
+    for (;;) {
+      let child = 2 * i + 1;
+      if (child >= last) break;
+      if (child + 1 < last && keys[child + 1]! < keys[child]!) child++;
+      if (keys[child]! >= key) break;
+      keys[i] = keys[child]!;
+      states[i] = states[child]!;
+      i = child;
+    }
+    keys[i] = key;
+    states[i] = state;
+    return top;
+  }
+  clear(): void {
+    this.size = 0;
+  }
+}
+
+/**
+ * A router over fixed obstacles: build once per scene, then route any number of connectors between obstacles.
+ * `terminals` are the obstacles connectors start or end at (their side middles become grid lines).
+ */
+export class OrthogonalRouter {
+  private readonly xs: Float64Array;
+  private readonly ys: Float64Array;
+  /** Per grid segment (horizontal: from node i to i+1; vertical: from node i to i+nx): how many obstacles it enters… */
+  private readonly hCount: Uint16Array;
+  private readonly vCount: Uint16Array;
+  /** …the first of them, and all of them where there are several. */
+  private readonly hFirst: Int32Array;
+  private readonly vFirst: Int32Array;
+  private readonly hMore = new Map<number, number[]>();
+  private readonly vMore = new Map<number, number[]>();
+  /** Search scratch, reused across routes; a state is node * 4 + direction of arrival. */
+  private readonly g: Float64Array;
+  private readonly seen: Int32Array;
+  private readonly done: Int32Array;
+  private readonly parent: Int32Array;
+  private readonly allowed: Int32Array;
+  private readonly heap = new StateHeap();
+  private generation = 0;
+
+  constructor(
+    private readonly obstacles: readonly Box[],
+    terminals: Iterable<number>,
+  ) {
+    const m = ROUTE_MARGIN;
+    const xs: number[] = [];
+    const ys: number[] = [];
+    for (const o of obstacles) xs.push(o.x - m, o.x + o.width + m), ys.push(o.y - m, o.y + o.height + m);
+    for (const t of terminals) {
+      const o = obstacles[t]!;
+      xs.push(o.x + o.width / 2);
+      ys.push(o.y + o.height / 2);
+    }
+    this.xs = gridLines(xs);
+    this.ys = gridLines(ys);
+    const nodes = this.xs.length * this.ys.length;
+    this.hCount = new Uint16Array(nodes);
+    this.vCount = new Uint16Array(nodes);
+    this.hFirst = new Int32Array(nodes);
+    this.vFirst = new Int32Array(nodes);
+    obstacles.forEach((o, index) => this.block(o, index));
+    this.g = new Float64Array(nodes * 4 + 4);
+    this.seen = new Int32Array(nodes * 4 + 4);
+    this.done = new Int32Array(nodes * 4);
+    this.parent = new Int32Array(nodes * 4 + 4);
+    this.allowed = new Int32Array(obstacles.length);
+  }
+
+  /** Marks the grid segments that enter the inside of obstacle `index` (running along its border is fine). */
+  private block(o: Box, index: number): void {
+    const { xs, ys } = this;
+    const nx = xs.length;
+    const mark = (count: Uint16Array, first: Int32Array, more: Map<number, number[]>, cell: number) => {
+      if (count[cell] === 0) first[cell] = index;
+      else if (count[cell] === 1) more.set(cell, [first[cell]!, index]);
+      else more.get(cell)!.push(index);
+      count[cell]!++;
+    };
+    const right = o.x + o.width;
+    const bottom = o.y + o.height;
+    // Columns/rows strictly inside the box, and segments whose span overlaps it.
+    const colIn0 = firstAbove(xs, o.x);
+    const rowIn0 = firstAbove(ys, o.y);
+    for (let j = rowIn0; j < ys.length && ys[j]! < bottom; j++) {
+      for (let i = Math.max(0, colIn0 - 1); i + 1 < nx && xs[i]! < right; i++) mark(this.hCount, this.hFirst, this.hMore, j * nx + i);
+    }
+    for (let i = colIn0; i < nx && xs[i]! < right; i++) {
+      for (let j = Math.max(0, rowIn0 - 1); j + 1 < ys.length && ys[j]! < bottom; j++) mark(this.vCount, this.vFirst, this.vMore, j * nx + i);
+    }
+  }
+
+  private passable(count: Uint16Array, first: Int32Array, more: Map<number, number[]>, cell: number): boolean {
+    const n = count[cell]!;
+    if (n === 0) return true;
+    if (n === 1) return this.allowed[first[cell]!] === this.generation;
+    return more.get(cell)!.every((index) => this.allowed[index] === this.generation);
+  }
+
+  /** Node index of the point `margin` away from the middle of a side, or −1 off the grid. */
+  private exitNode(box: Box, side: number): number {
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    const x = side === 0 ? box.x + box.width + ROUTE_MARGIN : side === 2 ? box.x - ROUTE_MARGIN : cx;
+    const y = side === 1 ? box.y + box.height + ROUTE_MARGIN : side === 3 ? box.y - ROUTE_MARGIN : cy;
+    return lineOf(this.ys, y) * this.xs.length + lineOf(this.xs, x);
+  }
+
+  /** The cheapest route (length + bends) between two obstacles that enters no other obstacle, or undefined. */
+  route(request: RouteRequest): Route | undefined {
+    const { xs, ys, g, seen, done, parent, heap } = this;
+    const nx = xs.length;
+    const gen = ++this.generation;
+    for (const index of request.through) this.allowed[index] = gen;
+    const from = this.obstacles[request.from]!;
+    const to = this.obstacles[request.to]!;
+    // A loop back to the same shape leaves on the right and comes back on top, or it would "arrive" where it left.
+    const loop = request.from === request.to;
+    const goals = [0, 1, 2, 3].map((side) => (loop && side !== 3 ? -1 : this.exitNode(to, side)));
+    const goalX = goals.map((node) => xs[node % nx]!);
+    const goalY = goals.map((node) => ys[Math.floor(node / nx)]!);
+    /**
+     * Lower bound of what is left from (x, y) heading `dir`: the distance to the nearest exit point plus the last leg,
+     * and the bends no route can avoid (one to turn towards the side's inward direction, two to turn back or to
+     * reach an exit that is not straight ahead). Consistent, so the first route found is the cheapest.
+     */
+    const heuristic = (x: number, y: number, dir: number) => {
+      let best = Infinity;
+      for (let s = 0; s < 4; s++) {
+        if (goals[s]! < 0) continue;
+        const dx = goalX[s]! - x;
+        const dy = goalY[s]! - y;
+        const inward = (s + 2) % 4;
+        let bends: number;
+        if (dir === inward) {
+          const along = DX[dir]! * dx + DY[dir]! * dy;
+          const across = DY[dir]! * dx + DX[dir]! * dy;
+          bends = across === 0 && along >= 0 ? 0 : 2;
+        } else bends = dir === s ? 2 : 1;
+        best = Math.min(best, Math.abs(dx) + Math.abs(dy) + bends * BEND_PENALTY);
+      }
+      return best + ROUTE_MARGIN;
+    };
+    /** Terminal states (one per side of `to`) sit after the node states. */
+    const terminal = nx * ys.length * 4;
+    heap.clear();
+    const open = (state: number, cost: number, from: number, x: number, y: number) => {
+      if (seen[state] === gen && g[state]! <= cost) return;
+      seen[state] = gen;
+      g[state] = cost;
+      parent[state] = from;
+      heap.push(cost + heuristic(x, y, state & 3), cost, state);
+    };
+    for (let side = 0; side < (loop ? 1 : 4); side++) {
+      const node = this.exitNode(from, side);
+      open(node * 4 + side, ROUTE_MARGIN, -1 - side, xs[node % nx]!, ys[Math.floor(node / nx)]!);
+    }
+    let found = -1;
+    while (heap.size > 0) {
+      const state = heap.pop();
+      if (state >= terminal) {
+        // Terminal states are pushed with f = g: with a consistent heuristic the first one out is the cheapest route.
+        found = state;
+        break;
+      }
+      if (done[state] === gen) continue;
+      done[state] = gen;
+      const cost = g[state]!;
+      const node = state >> 2;
+      const dir = state & 3;
+      const i = node % nx;
+      const j = (node - i) / nx;
+      for (let side = 0; side < 4; side++) {
+        if (goals[side] !== node) continue;
+        // Arriving at a side's exit point: the last leg runs into the side, one bend more unless already heading in.
+        const inward = (side + 2) % 4;
+        const total = cost + ROUTE_MARGIN + (dir === inward ? 0 : dir === side ? 2 * BEND_PENALTY : BEND_PENALTY);
+        const end = terminal + side;
+        if (seen[end] === gen && g[end]! <= total) continue;
+        seen[end] = gen;
+        g[end] = total;
+        parent[end] = state;
+        heap.push(total, total, end);
+      }
+      for (let d = 0; d < 4; d++) {
+        if (d === (dir + 2) % 4) continue;
+        const ni = i + DX[d]!;
+        const nj = j + DY[d]!;
+        if (ni < 0 || nj < 0 || ni >= nx || nj >= ys.length) continue;
+        const next = nj * nx + ni;
+        const free =
+          d === 0 || d === 2
+            ? this.passable(this.hCount, this.hFirst, this.hMore, d === 0 ? node : next)
+            : this.passable(this.vCount, this.vFirst, this.vMore, d === 1 ? node : next);
+        if (!free) continue;
+        const length = Math.abs(xs[ni]! - xs[i]!) + Math.abs(ys[nj]! - ys[j]!);
+        open(next * 4 + d, cost + length + (d === dir ? 0 : BEND_PENALTY), state, xs[ni]!, ys[nj]!);
+      }
+    }
+    if (found < 0) return undefined;
+    const endSide = found - terminal;
+
+    const path: Point[] = [];
+    let state = parent[found]!;
+    let startSide = 0;
+    for (;;) {
+      const node = state >> 2;
+      path.push({ x: xs[node % nx]!, y: ys[Math.floor(node / nx)]! });
+      const up = parent[state]!;
+      if (up < 0) {
+        startSide = -1 - up;
+        break;
+      }
+      state = up;
+    }
+    path.reverse();
+    const start = this.attach(from, startSide, path[0]!);
+    const end = this.attach(to, endSide, path[path.length - 1]!);
+    return {
+      points: simplifyPolyline([...start.points, ...path, ...end.points.reverse()]),
+      startFocus: start.focus,
+      endFocus: end.focus,
+    };
+  }
+
+  /**
+   * Where a route through `exit` (a margin away from a side) meets the side: straight across on the exit's grid line
+   * (a merged line may be a few pixels off the side's middle) where the outline is there (boxes), else at the middle
+   * with a jog (round and pointed outlines, sides too short for the line). Returns the side point first, and its focus.
+   */
+  private attach(box: Box, side: number, exit: Point): { points: Point[]; focus: Point } {
+    const middle = SIDE_FOCUS[SIDES[side]!];
+    const horizontal = side === 0 || side === 2;
+    const along = horizontal ? (exit.y - box.y) / box.height : (exit.x - box.x) / box.width;
+    let focus = middle;
+    if (along > 0 && along < 1) {
+      const straight = horizontal ? { x: middle.x, y: along } : { x: along, y: middle.y };
+      const point = { x: box.x + straight.x * box.width, y: box.y + straight.y * box.height };
+      // The intake puts a bound end where the line from its neighbour meets the outline: it must be this point.
+      const onOutline = boundEnd(box, straight, exit);
+      if (Math.abs(onOutline.x - point.x) < 0.01 && Math.abs(onOutline.y - point.y) < 0.01) focus = straight;
+    }
+    const point = { x: box.x + focus.x * box.width, y: box.y + focus.y * box.height };
+    const jog = horizontal ? { x: exit.x, y: point.y } : { x: point.x, y: exit.y };
+    return { points: [point, jog], focus };
+  }
+}
+
+/** Drops repeated points (within a hundredth of a pixel) and the middle one of three collinear points. */
+export function simplifyPolyline(points: readonly Point[]): Point[] {
+  const out: Point[] = [];
+  for (const point of points) {
+    const last = out[out.length - 1];
+    if (last && Math.abs(last.x - point.x) < 0.01 && Math.abs(last.y - point.y) < 0.01) continue;
+    const before = out[out.length - 2];
+    if (before && last && ((before.x === last.x && last.x === point.x) || (before.y === last.y && last.y === point.y))) out.pop();
+    out.push(point);
+  }
+  return out;
+}

@@ -1,0 +1,106 @@
+/**
+ * `smart` arrows: the server draws their path. On every intake (create and update) each smart arrow bound at both
+ * ends is routed from its start shape to its end shape around every other element, so it follows shapes that move.
+ * The route decides where the ends attach (the middle of a side), so stored focus points are outputs, not inputs.
+ */
+import type { Box, Point } from '../layout/types.js';
+import { LINEAR_TYPES, STROKE_TYPES } from '../scene/constants.js';
+import { OrthogonalRouter, SIDE_FOCUS, simplifyPolyline, type RouteRequest } from './orthogonal.js';
+
+/** The fields routing reads from a validated element. */
+export interface RoutableElement extends Box {
+  id: string;
+  type: string;
+  arrowShape?: string;
+  startBinding?: { elementId: string };
+  endBinding?: { elementId: string };
+}
+
+export interface SmartRoute {
+  points: Point[];
+  startFocus: Point;
+  endFocus: Point;
+}
+
+export interface SmartRouting {
+  /** Arrow id → its new path and the focus points of its ends. */
+  routes: Map<string, SmartRoute>;
+  /** Arrow id → why it was routed only roughly, for the intake's warnings. */
+  problems: Map<string, string>;
+}
+
+/** Arrows, lines and strokes are not obstacles; everything else an arrow can bind to is. */
+const NOT_OBSTACLES = new Set<string>([...LINEAR_TYPES, ...STROKE_TYPES]);
+
+/** Borders may touch and rounding may leave a hair: the quality checker's tolerance. */
+const TOLERANCE = 1;
+const contains = (outer: Box, inner: Box) =>
+  inner.x >= outer.x - TOLERANCE &&
+  inner.y >= outer.y - TOLERANCE &&
+  inner.x + inner.width <= outer.x + outer.width + TOLERANCE &&
+  inner.y + inner.height <= outer.y + outer.height + TOLERANCE;
+
+/**
+ * Routes every smart arrow of a scene. Containers (frames included) that hold an end may be crossed; everything
+ * else is avoided. An arrow not bound at both ends is left as drawn, silently: it is a smart arrow being drawn (an
+ * Excalidraw import, a client mid-edit), routed once both ends are bound, as Excalidraw does with its elbow arrows.
+ */
+export function routeSmartArrows(elements: readonly RoutableElement[]): SmartRouting {
+  const routes = new Map<string, SmartRoute>();
+  const problems = new Map<string, string>();
+  const smart = elements.filter((e) => e.type === 'arrow' && e.arrowShape === 'smart');
+  if (smart.length === 0) return { routes, problems };
+
+  const obstacles = elements.filter((e) => !NOT_OBSTACLES.has(e.type));
+  const obstacleIndex = new Map(obstacles.map((e, index) => [e.id, index]));
+  const requests: Array<{ arrow: RoutableElement; request: RouteRequest }> = [];
+  /** Per end shape: the obstacles around it and inside it, which its arrows may cross. */
+  const nearby = new Map<number, number[]>();
+  const through = (end: number): number[] => {
+    let list = nearby.get(end);
+    if (list === undefined) {
+      const box = obstacles[end]!;
+      list = [];
+      obstacles.forEach((other, index) => {
+        if (index !== end && (contains(other, box) || contains(box, other))) list!.push(index);
+      });
+      nearby.set(end, list);
+    }
+    return list;
+  };
+
+  for (const arrow of smart) {
+    const from = arrow.startBinding && obstacleIndex.get(arrow.startBinding.elementId);
+    const to = arrow.endBinding && obstacleIndex.get(arrow.endBinding.elementId);
+    // Unknown or linear binding targets are reported by the intake itself.
+    if (from === undefined || to === undefined) continue;
+    requests.push({ arrow, request: { from, to, through: [...new Set([...through(from), ...through(to)])] } });
+  }
+  if (requests.length === 0) return { routes, problems };
+
+  const router = new OrthogonalRouter(obstacles, requests.flatMap(({ request }) => [request.from, request.to]));
+  for (const { arrow, request } of requests) {
+    const route = router.route(request);
+    if (route) {
+      routes.set(arrow.id, route);
+      continue;
+    }
+    problems.set(arrow.id, 'no route around the other shapes; drawn as a plain right-angle connection');
+    routes.set(arrow.id, fallbackRoute(obstacles[request.from]!, obstacles[request.to]!));
+  }
+  return { routes, problems };
+}
+
+/** When every way is blocked: leave the start's side facing the end, one bend, into the end's facing side. */
+function fallbackRoute(from: Box, to: Box): SmartRoute {
+  const dx = to.x + to.width / 2 - (from.x + from.width / 2);
+  const dy = to.y + to.height / 2 - (from.y + from.height / 2);
+  const horizontal = Math.abs(dx) >= Math.abs(dy);
+  const startFocus = horizontal ? SIDE_FOCUS[dx >= 0 ? 'right' : 'left'] : SIDE_FOCUS[dy >= 0 ? 'bottom' : 'top'];
+  const endFocus = horizontal ? SIDE_FOCUS[dx >= 0 ? 'left' : 'right'] : SIDE_FOCUS[dy >= 0 ? 'top' : 'bottom'];
+  const a = { x: from.x + startFocus.x * from.width, y: from.y + startFocus.y * from.height };
+  const b = { x: to.x + endFocus.x * to.width, y: to.y + endFocus.y * to.height };
+  const mid = horizontal ? (a.x + b.x) / 2 : (a.y + b.y) / 2;
+  const points = horizontal ? [a, { x: mid, y: a.y }, { x: mid, y: b.y }, b] : [a, { x: a.x, y: mid }, { x: b.x, y: mid }, b];
+  return { points: simplifyPolyline(points), startFocus, endFocus };
+}
