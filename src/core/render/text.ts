@@ -1,0 +1,122 @@
+import { LINE_HEIGHT } from '../layout/measure.js';
+import type { TEXT_ALIGNS } from '../scene/constants.js';
+import type { RenderContext } from './context.js';
+import type { FontFamily, FontMetrics } from './fonts.js';
+import type { Box } from './outlines.js';
+import { attrs, escapeXml, fmt, xmlSafe } from './svg.js';
+
+export interface TextStyle {
+  family: FontFamily;
+  size: number;
+  color: string;
+  align: (typeof TEXT_ALIGNS)[number];
+}
+
+export interface TextBlock {
+  svg: string;
+  /** The ink box of the laid-out lines (advance widths × line boxes). */
+  bounds: Box;
+}
+
+/** Lines of `text` as drawn: tabs as spaces (code keeps its indentation), CR LF as LF, unsafe XML characters replaced. */
+export const textLines = (text: string, tabSize = 4): string[] =>
+  xmlSafe(text).replace(/\r\n?/g, '\n').replace(/\t/g, ' '.repeat(tabSize)).split('\n');
+
+/**
+ * Greedy word wrap to `maxWidth`: explicit line breaks are kept and lines break at spaces. A single word wider than
+ * that may still stand alone on its line up to `wordWidthMax` (a shape's whole width, where a diamond's inscribed
+ * box is narrow); only a word wider still is broken between characters (a URL must not run out of its shape).
+ */
+export function wrapText(
+  fonts: FontMetrics,
+  text: string,
+  maxWidth: number,
+  style: Pick<TextStyle, 'family' | 'size'>,
+  wordWidthMax = maxWidth,
+): string[] {
+  const width = (s: string) => fonts.lineWidth(s, style.family, style.size);
+  const space = width(' ');
+  const out: string[] = [];
+  for (const paragraph of textLines(text)) {
+    let line = '';
+    let lineWidth = 0;
+    let started = false;
+    for (const word of paragraph.split(' ')) {
+      const wordWidth = width(word);
+      if (started && lineWidth + space + wordWidth <= maxWidth) {
+        line += ` ${word}`;
+        lineWidth += space + wordWidth;
+        continue;
+      }
+      if (started) out.push(line);
+      line = '';
+      lineWidth = 0;
+      started = true;
+      if (wordWidth <= Math.max(maxWidth, wordWidthMax)) {
+        line = word;
+        lineWidth = wordWidth;
+        continue;
+      }
+      for (const char of word) {
+        const charWidth = width(char);
+        if (line !== '' && lineWidth + charWidth > maxWidth) {
+          out.push(line);
+          line = '';
+          lineWidth = 0;
+        }
+        line += char;
+        lineWidth += charWidth;
+      }
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/**
+ * Lines laid out in `box`: aligned across its width, and at its top or centred in its height. Each line gets an
+ * explicit baseline from the font's ascent and descent, centred in a line box of LINE_HEIGHT × size, as CSS does;
+ * no renderer-dependent `dominant-baseline`. With `ctx.outlineText` the lines are glyph outlines at the same places.
+ */
+export function drawTextBlock(
+  ctx: RenderContext,
+  lines: readonly string[],
+  style: TextStyle,
+  box: Box,
+  vertical: 'top' | 'middle',
+): TextBlock {
+  const lineHeight = style.size * LINE_HEIGHT;
+  const { ascent, descent } = ctx.fonts.vertical(style.family);
+  const height = lines.length * lineHeight;
+  const top = vertical === 'middle' ? box.y + (box.height - height) / 2 : box.y;
+  const baseline0 = top + (lineHeight - (ascent + descent) * style.size) / 2 + ascent * style.size;
+  const anchorX = style.align === 'left' ? box.x : style.align === 'right' ? box.x + box.width : box.x + box.width / 2;
+  const widths = lines.map((line) => ctx.fonts.lineWidth(line, style.family, style.size));
+  const widest = Math.max(0, ...widths);
+  const left = style.align === 'left' ? anchorX : style.align === 'right' ? anchorX - widest : anchorX - widest / 2;
+  const bounds = { x: left, y: top, width: widest, height };
+  if (ctx.outlineText) {
+    let d = '';
+    lines.forEach((line, i) => {
+      const x = style.align === 'left' ? anchorX : style.align === 'right' ? anchorX - widths[i]! : anchorX - widths[i]! / 2;
+      d += ctx.fonts.outline(line, style.family, style.size, x, baseline0 + i * lineHeight) ?? '';
+    });
+    return { svg: d === '' ? '' : `<path${attrs([['d', d], ['fill', style.color]])}/>`, bounds };
+  }
+  let body = '';
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    ctx.useGlyphs(style.family, line);
+    body += `<tspan${attrs([['x', anchorX], ['y', baseline0 + i * lineHeight]])}>${escapeXml(line)}</tspan>`;
+  });
+  if (body === '') return { svg: '', bounds };
+  const svg =
+    `<text${attrs([
+      ['font-family', ctx.fonts.cssFamily(style.family)],
+      ['font-size', fmt(style.size)],
+      ['fill', style.color],
+      ['text-anchor', style.align === 'left' ? undefined : style.align === 'right' ? 'end' : 'middle'],
+      ['xml:space', 'preserve'],
+    ])}>${body}</text>`;
+  return { svg, bounds };
+}

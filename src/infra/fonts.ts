@@ -1,0 +1,36 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { EmbeddedFonts, type FontFamily, type FontFiles } from '../core/render/fonts.js';
+
+/**
+ * Loads the renderer's fonts from their npm packages (the I/O the pure core may not do). All three are Google Fonts
+ * under the SIL Open Font License, shipped as full TrueType files by the @expo-google-fonts packages (the
+ * @fontsource ones ship only WOFF/WOFF2, which the PNG rasteriser cannot read):
+ * - hand: Kalam, a marker-pen handwriting close to a whiteboard's;
+ * - normal: Inter, a neutral UI sans;
+ * - code: JetBrains Mono.
+ */
+const FACE_FILES: Record<FontFamily, string> = {
+  hand: '@expo-google-fonts/kalam/400Regular/Kalam_400Regular.ttf',
+  normal: '@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf',
+  code: '@expo-google-fonts/jetbrains-mono/400Regular/JetBrainsMono_400Regular.ttf',
+};
+const SUBSET_WASM = 'harfbuzzjs/dist/harfbuzz-subset.wasm';
+
+const require = createRequire(import.meta.url);
+const read = (specifier: string): Uint8Array<ArrayBuffer> => new Uint8Array(readFileSync(require.resolve(specifier)));
+
+export function loadFontFiles(): FontFiles {
+  return {
+    faces: { hand: read(FACE_FILES.hand), normal: read(FACE_FILES.normal), code: read(FACE_FILES.code) },
+    subsetWasm: read(SUBSET_WASM),
+  };
+}
+
+let fonts: EmbeddedFonts | undefined;
+
+/** The process's fonts for `renderSvg(elements, { fonts })`, built on first use (about a megabyte, parsed once). */
+export function loadRenderFonts(): EmbeddedFonts {
+  fonts ??= new EmbeddedFonts(loadFontFiles());
+  return fonts;
+}
