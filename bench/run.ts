@@ -1,6 +1,7 @@
 /** `npm run bench`: every speed goal of the issues, each measured against a baseline in the same run where the goal is relative. */
 import { benchFromCode, printFromCode } from './from-code.js';
 import { benchIconSearch, printIconSearch } from './icons.js';
+import { benchRender, printRender } from './render.js';
 import { benchRestRead } from './rest.js';
 
 const fmt = (n: number) => Math.round(n).toLocaleString('en-US');
@@ -16,3 +17,4 @@ console.log(`  ratio:      ${rest.mcpRatio.toFixed(2)} of REST (goal ≥ 0.50) $
 
 printIconSearch(benchIconSearch());
 printFromCode(await benchFromCode());
+printRender(await benchRender());

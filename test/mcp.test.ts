@@ -72,6 +72,22 @@ describe('MCP over streamable HTTP with the SDK client', () => {
     await client.close();
   });
 
+  it('returns a PNG preview with get_diagram when asked, so a model can look at its drawing', async () => {
+    const client = await connect(world.tokens.annRead);
+    const owner = await connect(world.tokens.annAll);
+    const created = structured(await owner.callTool({ name: 'create_diagram', arguments: { workspaceId: world.annWorkspace, name: 'Look', elements: [box('api'), box('db', 300)] } }));
+    const plain = (await client.callTool({ name: 'get_diagram', arguments: { id: created.id } })) as CallToolResult;
+    expect(plain.content.map((c) => c.type)).toEqual(['text']);
+    const withPreview = (await client.callTool({ name: 'get_diagram', arguments: { id: created.id, preview: true } })) as CallToolResult;
+    expect(withPreview.content.map((c) => c.type)).toEqual(['text', 'image']);
+    const image = withPreview.content[1] as { data: string; mimeType: string };
+    expect(image.mimeType).toBe('image/png');
+    expect(Buffer.from(image.data, 'base64').subarray(1, 4).toString()).toBe('PNG');
+    expect((withPreview.structuredContent as any).id).toBe(created.id);
+    await client.close();
+    await owner.close();
+  });
+
   it('answers bad input with the same precise message as REST, and writes nothing', async () => {
     const client = await connect(world.tokens.annAll);
     const error = errorOf(await client.callTool({ name: 'create_diagram', arguments: { workspaceId: world.annWorkspace, name: 'Bad', elements: [box('a'), { id: 'b' }] } }));

@@ -51,6 +51,66 @@ describe('sharing', () => {
     expect(fresh.token).not.toBe(link.token);
   });
 
+  it('serves the shared diagram as a self-contained SVG with no API token, and stops at once when revoked', async () => {
+    const doc = await createDoc();
+    const link = json(await call('POST', `/api-v1/documents/${doc.id}/share`, world.tokens.annAll));
+    const path = new URL(link.url).pathname + new URL(link.url).search;
+    const image = await call('GET', path);
+    expect(image.statusCode).toBe(200);
+    expect(image.headers['content-type']).toContain('image/svg+xml');
+    expect(image.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:");
+    expect(image.headers['x-content-type-options']).toBe('nosniff');
+    expect(image.headers['cache-control']).toMatch(/max-age=\d+/);
+    expect(image.body).toMatch(/^<svg[^>]*viewBox=/);
+    expect(image.body).not.toMatch(/(href|src)="(https?:)?\/\//);
+    const etag = image.headers.etag as string;
+    expect((await runtime.app.inject({ method: 'GET', url: path, headers: { 'if-none-match': etag } })).statusCode).toBe(304);
+    await call('PATCH', `/api-v1/documents/${doc.id}`, world.tokens.annAll, { name: 'Changed' });
+    const changed = await runtime.app.inject({ method: 'GET', url: path, headers: { 'if-none-match': etag } });
+    expect(changed.statusCode).toBe(200);
+    await call('DELETE', `/api-v1/documents/${doc.id}/share`, world.tokens.annAll);
+    const revoked = await call('GET', path);
+    expect(revoked.statusCode).toBe(404);
+    expect(json(revoked).error.code).toBe('not_found');
+    for (const token of ['', 'shr_nope', `shr_${'a'.repeat(32)}`]) expect((await call('GET', `/render/svg?token=${token}`)).statusCode, token).toBe(404);
+    expect((await call('GET', '/render/svg')).statusCode).toBe(400);
+  });
+
+  it('renders hostile content harmlessly', async () => {
+    const hostile = '<script>alert(1)</script><img src=x onerror=alert(1)>"\'&';
+    const doc = json(
+      await call('POST', '/api-v1/documents', world.tokens.annAll, {
+        workspaceId: world.annWorkspace,
+        name: hostile,
+        elements: [
+          { id: 'x', type: 'rectangle', x: 0, y: 0, width: 200, height: 80, text: hostile, link: 'https://example.com/?q="><script>' },
+          { id: 't', type: 'text', x: 0, y: 120, text: ']]><foreignObject><iframe src="javascript:alert(1)"/></foreignObject>' },
+        ],
+      }),
+    );
+    const link = json(await call('POST', `/api-v1/documents/${doc.id}/share`, world.tokens.annAll));
+    const svg = (await call('GET', new URL(link.url).pathname + new URL(link.url).search)).body;
+    expect(svg).not.toMatch(/<script|<foreignObject|<iframe|\son\w+=/i);
+    // The words may appear as escaped text, never as a URL an attribute would follow.
+    expect(svg).not.toMatch(/=\s*["']\s*javascript:/i);
+    expect(svg).toContain('&lt;script&gt;');
+  });
+
+  it('renders a document privately as SVG and PNG for its readers', async () => {
+    const doc = await createDoc();
+    const svg = await call('GET', `/api-v1/documents/${doc.id}/render?format=svg`, world.tokens.annRead);
+    expect(svg.statusCode).toBe(200);
+    expect(svg.body).toMatch(/^<svg/);
+    const png = await call('GET', `/api-v1/documents/${doc.id}/render?format=png&scale=0.5`, world.tokens.annRead);
+    expect(png.statusCode).toBe(200);
+    expect(png.headers['content-type']).toBe('image/png');
+    expect(png.rawPayload.subarray(1, 4).toString()).toBe('PNG');
+    expect((await call('GET', `/api-v1/documents/${doc.id}/render?format=gif`, world.tokens.annRead)).statusCode).toBe(400);
+    expect((await call('GET', `/api-v1/documents/${doc.id}/render`, world.tokens.annWriteOnly)).statusCode).toBe(403);
+    const hidden = await createDoc(world.annSecond);
+    expect((await call('GET', `/api-v1/documents/${hidden.id}/render`, world.tokens.annPinned)).statusCode).toBe(404);
+  });
+
   it('needs diagrams:write and an editor, and hides other workspaces', async () => {
     const doc = await createDoc();
     for (const method of ['POST', 'DELETE'] as const) {

@@ -17,6 +17,19 @@ import type { DocumentSummary, FolderSummary, FullDocument, WorkspaceSummary } f
 type DocumentRow = Database['documents'];
 type ShareRow = { token: string; createdAt: string };
 
+/** The port to the renderer (infra supplies it with fonts loaded): scene in, image out. */
+export interface Renderer {
+  svg(elements: readonly Element[]): string;
+  png(elements: readonly Element[], scale?: number): Buffer;
+}
+
+/** Bumped when drawings change for the same scene, so cached images are not reused across such a release. */
+const RENDER_VERSION = 'r1';
+
+export type Rendered =
+  | { etag: string; notModified: true }
+  | { etag: string; notModified: false; contentType: string; body: string | Buffer };
+
 /** How a document is shared publicly: the image URL anyone can load, and its token. */
 export interface ShareInfo {
   url: string;
@@ -56,6 +69,7 @@ export class DiagramService {
     private readonly db: Kysely<Database>,
     private readonly cursors: CursorCodec,
     private readonly publicUrl: string,
+    private readonly renderer: Renderer,
   ) {
     const visible = (userId: string, id: string) =>
       db
@@ -319,13 +333,33 @@ export class DiagramService {
     await this.db.deleteFrom('document_shares').where('document_id', '=', id).execute();
   }
 
-  /** A shared document by its public token, for the unauthenticated render endpoint; unknown tokens are not_found. */
-  async sharedDocument(token: string): Promise<StoredDocument> {
+  /**
+   * A shared document as SVG, for the unauthenticated public endpoint. Unknown and revoked tokens are the same
+   * not_found. `ifNoneMatch` saves the render when the viewer's copy is current.
+   */
+  async renderShared(token: string, ifNoneMatch?: string): Promise<Rendered> {
     const invalid = () => new AppError('not_found', 'this share link does not exist or has been revoked');
     if (!/^shr_[0-9A-Za-z]{32}$/.test(token)) throw invalid();
     const [row] = await this.documentByShareToken(token);
     if (!row) throw invalid();
-    return toStored(row, null);
+    return this.rendered(row, 'svg', ifNoneMatch);
+  }
+
+  /** The document as an image, for its readers: SVG with embedded fonts, or PNG from the same drawing. */
+  async renderDocument(p: Principal, id: string, format: 'svg' | 'png', options: { scale?: number | undefined; ifNoneMatch?: string | undefined } = {}): Promise<Rendered> {
+    requireScope(p, 'diagrams:read');
+    const { row } = await this.visibleDocument(p, id);
+    return this.rendered(row, format, options.ifNoneMatch, options.scale);
+  }
+
+  private rendered(row: DocumentRow, format: 'svg' | 'png', ifNoneMatch?: string, scale?: number): Rendered {
+    // The tag names the renderer too, so a new release's drawing is not hidden behind an old cached one.
+    const etag = `"${RENDER_VERSION}-${format}-${scale ?? 1}-${row.version}"`;
+    if (ifNoneMatch === etag) return { etag, notModified: true };
+    const elements = JSON.parse(row.elements) as Element[];
+    return format === 'svg'
+      ? { etag, notModified: false, contentType: 'image/svg+xml; charset=utf-8', body: this.renderer.svg(elements) }
+      : { etag, notModified: false, contentType: 'image/png', body: this.renderer.png(elements, scale) };
   }
 
 }

@@ -4,7 +4,7 @@ import type { RateLimiter } from '../infra/rate-limit.js';
 import { AccountService } from './accounts.js';
 import { CatalogService } from './catalog.js';
 import { type Admission, admit } from './admission.js';
-import { DiagramService } from './diagrams.js';
+import { DiagramService, type Renderer } from './diagrams.js';
 import { CursorCodec } from './pagination.js';
 import { TokenService } from './tokens.js';
 
@@ -16,13 +16,13 @@ export interface Services {
   admit(authorization: string | undefined): Promise<Admission>;
 }
 
-export async function createServices(db: Kysely<Database>, limiter: RateLimiter, publicUrl: string): Promise<Services> {
+export async function createServices(db: Kysely<Database>, limiter: RateLimiter, publicUrl: string, renderer: Renderer): Promise<Services> {
   const { value: cursorKey } = await db.selectFrom('server_secrets').select('value').where('name', '=', 'cursor_key').executeTakeFirstOrThrow();
   const tokens = new TokenService(db);
   return {
     accounts: new AccountService(db),
     tokens,
-    diagrams: new DiagramService(db, new CursorCodec(cursorKey), publicUrl),
+    diagrams: new DiagramService(db, new CursorCodec(cursorKey), publicUrl, renderer),
     catalog: new CatalogService(),
     admit: (authorization) => admit(tokens, limiter, authorization),
   };

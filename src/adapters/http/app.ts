@@ -11,6 +11,7 @@ import { mcpRoutes } from '../mcp/route.js';
 import { errorBody, setRateHeaders, toErrorResponse } from './errors.js';
 import { API_PREFIX, apiRoutes } from './routes/api.js';
 import { publicIconRoutes } from './routes/catalog.js';
+import { publicRenderRoutes } from './routes/render.js';
 import { healthRoutes } from './routes/health.js';
 
 declare module 'fastify' {
@@ -96,6 +97,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(apiRoutes, { prefix: API_PREFIX, services: deps.services });
   await app.register(mcpRoutes, { services: deps.services });
   await app.register(publicIconRoutes, { services: deps.services });
+  await app.register(publicRenderRoutes, { services: deps.services });
   app.get('/api-v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../../infra/config.js';
 import { createRateLimiter } from '../../infra/rate-limit.js';
+import { createRenderer } from '../../infra/renderer.js';
 import { openDatabase } from '../../infra/storage/database.js';
 import { pingDatabase } from '../../infra/storage/migrations.js';
 import { createServices, type Services } from '../../service/index.js';
@@ -19,7 +20,7 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
   const { db } = await openDatabase(config.databaseUrl);
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
   const limiter = createRateLimiter({ perMinute: config.rateLimitPerMinute, redis, keyPrefix: options.rateLimitKeyPrefix });
-  const services = await createServices(db, limiter, config.publicUrl);
+  const services = await createServices(db, limiter, config.publicUrl, createRenderer());
   const app = await buildApp({
     services,
     checkReady: () => pingDatabase(db),

@@ -43,6 +43,10 @@ const jsonSchemaValidator = new AjvJsonSchemaValidator();
 const inputs = {
   listDiagrams: z.object({ workspaceId: workspaceId.optional(), folderId: folderId.optional(), ...pageQuery }),
   documentId: z.object({ id: documentId }),
+  getDiagram: z.object({
+    id: documentId,
+    preview: z.boolean().optional().describe('Also return the diagram as a PNG image, to look at what was drawn'),
+  }),
   createDiagram: createDocumentBody,
   searchIcons: iconSearchQuery,
   fromCode: fromCodeBody,
@@ -100,11 +104,21 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     'get_diagram',
     {
       title: 'Get a diagram',
-      description: 'Returns a diagram with all its elements and its version (pass the version to update_diagram as expectedVersion to avoid overwriting someone else\'s change). Needs scope diagrams:read.',
-      inputSchema: inputs.documentId,
+      description:
+        'Returns a diagram with all its elements and its version (pass the version to update_diagram as expectedVersion to avoid ' +
+        "overwriting someone else's change). With preview: true it also returns the rendered PNG: look at it after drawing, and fix " +
+        'overlaps, unreadable labels or stray arrows with update_diagram. Needs scope diagrams:read.',
+      inputSchema: inputs.getDiagram,
       annotations: { readOnlyHint: true },
     },
-    (args) => tool(async () => documentJson(await diagrams.getDocument(principal, args.id))),
+    async (args) => {
+      const result = await tool(async () => documentJson(await diagrams.getDocument(principal, args.id)));
+      if (!args.preview || result.isError) return result;
+      const preview = await tool(async () => ({ ...(await diagrams.renderDocument(principal, args.id, 'png')) }));
+      if (preview.isError) return preview;
+      const rendered = preview.structuredContent as { body: Buffer };
+      return { ...result, content: [...result.content, { type: 'image', data: Buffer.from(rendered.body).toString('base64'), mimeType: 'image/png' }] };
+    },
   );
 
   server.registerTool(

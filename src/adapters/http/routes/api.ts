@@ -5,6 +5,7 @@ import type { Services } from '../../../service/index.js';
 import { catalogRoutes } from './catalog.js';
 import { documentRoutes } from './documents.js';
 import { folderRoutes } from './folders.js';
+import { renderRoutes } from './render.js';
 
 export const API_PREFIX = '/api-v1';
 export const API_VERSION = '1';
@@ -53,4 +54,5 @@ export const apiRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
   await app.register(folderRoutes, { services });
   await app.register(documentRoutes, { services });
   await app.register(catalogRoutes, { services });
+  await app.register(renderRoutes, { services });
 };
