@@ -1,5 +1,5 @@
 /** Box sizes from measured text, the shape's usable inner area and room for an icon. */
-import type { GraphNode } from '../graph/types.js';
+import type { GraphNode, NodeKind } from '../graph/types.js';
 import { ICON_SIZE } from '../icons/limits.js';
 import { SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
 import { DEFAULT_SHAPE, FONT, ICON_NODE_MIN_HEIGHT, NODE_BOX, SPACING } from './drawing-rules.js';
@@ -86,12 +86,19 @@ export function truncateText(text: string, maxWidth: number, fontSize: number): 
   return `${cut}…`;
 }
 
+const TABLE_KINDS: ReadonlySet<NodeKind> = new Set(['entity', 'class', 'interface', 'enum']);
+const MAX_FOLDED_ROWS = 3;
+
 /** Sizes the box of `node`: the text decides, within the drawing rules' bounds; rows make a table taller than 260 px if needed. */
 export function sizeNode(node: GraphNode): NodeBox {
   const mark = MARKS[node.kind];
   if (mark && node.label === '') return { ...mark, shape: node.kind === 'fork' ? 'rectangle' : 'ellipse', label: '', rows: [], headerHeight: 0, icon: false };
 
-  const rows = node.rows ?? [];
+  // A node with an icon (a Deployment, an RDS instance) shows its few detail rows as label lines under the icon;
+  // tables, classes and records keep their rows as a table, where the rows are the point.
+  const foldRows = node.iconRef !== undefined && !TABLE_KINDS.has(node.kind) && (node.rows?.length ?? 0) <= MAX_FOLDED_ROWS;
+  const rows = foldRows ? [] : (node.rows ?? []);
+  if (foldRows && node.rows?.length) node = { ...node, label: [node.label, ...node.rows].join('\n') };
   // Tables and records draw header and rows as separate texts, which only lines up in a plain box.
   const wanted = rows.length > 0 ? 'rectangle' : (node.shape ?? DEFAULT_SHAPE[node.kind] ?? 'rectangle');
   const shape = isShapeType(wanted) ? wanted : 'rectangle';

@@ -117,7 +117,7 @@ function valuesToGraph(values: Record<string, unknown>): GraphIR {
     const persistence = block.persistence;
     if (isRecord(persistence) && persistence.enabled !== false) {
       const size = text(persistence.size);
-      nodes.push({ id: `${id}:volume`, label: `${label} data`, kind: 'storage', rows: size ? [size] : [], iconRef: 'kubernetes/PersistentVolumeClaim' });
+      nodes.push({ id: `${id}:volume`, label: `${label} data`, kind: 'storage', rows: size ? [size] : [], iconRef: 'kubernetes/Persistent Volume Claim' });
       edge(id, `${id}:volume`, 'mounts', true);
     }
     const autoscaling = block.autoscaling ?? block.hpa;

@@ -3,6 +3,15 @@ import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConve
 import { collectResources, envValues, images, list, podReferences, record, selects, stringMap, type Resource } from './manifests.js';
 import { parseYamlDocuments } from './yaml.js';
 
+/** The Kubernetes icon library labels its icons in words ("Service Account") where the kind is one CamelCase word. */
+const ICON_LABELS: Readonly<Record<string, string>> = {
+  ServiceAccount: 'Service Account',
+  PersistentVolumeClaim: 'Persistent Volume Claim',
+  HorizontalPodAutoscaler: 'Horizontal Pod Autoscaler',
+  NetworkPolicy: 'Network Policy',
+};
+const kubernetesIcon = (kind: string): string => `kubernetes/${ICON_LABELS[kind] ?? kind}`;
+
 /** The kinds drawn, with their role and the icon of the Kubernetes icon set (`kubernetes/<Kind>`). */
 export const KUBERNETES_KINDS: Readonly<Record<string, NodeKind>> = {
   Deployment: 'workload',
@@ -68,7 +77,7 @@ function resourcesToGraph(resources: Resource[], ignored: number): GraphIR {
       label: resource.name,
       kind: KUBERNETES_KINDS[resource.kind]!,
       rows: [resource.kind, ...details(resource)],
-      iconRef: `kubernetes/${resource.kind}`,
+      iconRef: kubernetesIcon(resource.kind),
     };
     const image = resource.pod ? images(resource.pod.spec)[0] : undefined;
     if (image) node.iconHint = image.split('/').pop()!.split(/[:@]/)[0]!;
@@ -122,7 +131,7 @@ function resourcesToGraph(resources: Resource[], ignored: number): GraphIR {
       let target = find(ref.kind, resource.namespace, ref.name);
       if (!target) {
         // Referenced but defined elsewhere (kustomize, a Helm chart, created by hand): drawn dashed, said in a warning.
-        target = { id: nodeId(ref.kind, resource.namespace, ref.name), label: ref.name, kind: KUBERNETES_KINDS[ref.kind]!, rows: [ref.kind], iconRef: `kubernetes/${ref.kind}`, style: { strokeStyle: 'dashed' } };
+        target = { id: nodeId(ref.kind, resource.namespace, ref.name), label: ref.name, kind: KUBERNETES_KINDS[ref.kind]!, rows: [ref.kind], iconRef: kubernetesIcon(ref.kind), style: { strokeStyle: 'dashed' } };
         const parent = namespaceGroup(resource.namespace);
         if (parent) target.parent = parent;
         nodes.set(target.id, target);
