@@ -18,7 +18,7 @@ afterAll(async () => {
   await backend?.dispose();
 });
 
-const call = (method: 'GET' | 'POST' | 'DELETE', url: string, token?: string, payload?: object) =>
+const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token?: string, payload?: object) =>
   runtime.app.inject({ method, url, headers: token ? bearer(token) : {}, ...(payload ? { payload } : {}) });
 const json = (res: LightMyRequestResponse) => res.json() as any;
 const createDoc = async (workspaceId = world.annWorkspace, token = world.tokens.annAll) =>
