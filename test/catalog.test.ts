@@ -121,12 +121,31 @@ describe('export to Excalidraw', () => {
     expect(Array.isArray(body.warnings)).toBe(true);
   });
 
+  it('exports Mermaid and D2 code, with D2 icons linked to this service', async () => {
+    const elements = [
+      { id: 'api', type: 'rectangle', x: 0, y: 0, width: 160, height: 100, text: 'API' },
+      { id: 'db', type: 'cylinder', x: 300, y: 0, width: 160, height: 100, text: 'Orders', iconRef: 'databases/PostgreSQL' },
+      { id: 'call', type: 'arrow', startBinding: { elementId: 'api', focus: { x: 1, y: 0.5 } }, endBinding: { elementId: 'db', focus: { x: 0, y: 0.5 } } },
+    ];
+    const doc = json(await post('/api-v1/documents', world.tokens.annAll, { workspaceId: world.annWorkspace, name: 'Code', elements }));
+    const mermaid = json(await get(`/api-v1/documents/${doc.id}/export?format=mermaid`, world.tokens.annAll));
+    expect(mermaid.format).toBe('mermaid');
+    expect(mermaid.code).toMatch(/^(---[\s\S]*?---\n)?flowchart (LR|TB|RL|BT)/);
+    expect(mermaid.code).toContain('Orders');
+    expect(mermaid.code).toMatch(/-->/);
+    const d2 = json(await get(`/api-v1/documents/${doc.id}/export?format=d2`, world.tokens.annAll));
+    expect(d2.format).toBe('d2');
+    expect(d2.code).toContain('shape: cylinder');
+    expect(d2.code).toContain('http://drawbridge.test/icons/databases/PostgreSQL.svg');
+    expect(d2.code).toMatch(/->/);
+  });
+
   it('answers an unknown format with the supported ones, a missing scope with 403 and another workspace with 404', async () => {
     const doc = json(await post('/api-v1/documents', world.tokens.annAll, { workspaceId: world.annSecond, name: 'Hidden', elements: [box('a')] }));
     const badFormat = await get(`/api-v1/documents/${doc.id}/export?format=visio`, world.tokens.annAll);
     expect(badFormat.statusCode).toBe(400);
     expect(json(badFormat).error.code).toBe('unsupported_format');
-    expect(json(badFormat).error.message).toContain('excalidraw');
+    expect(json(badFormat).error.message).toContain('excalidraw, mermaid, d2');
     const noScope = await get(`/api-v1/documents/${doc.id}/export?format=excalidraw`, world.tokens.annRead);
     expect(noScope.statusCode).toBe(403);
     expect(json(noScope).error.message).toContain('export');

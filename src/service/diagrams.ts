@@ -257,7 +257,8 @@ export class DiagramService {
     requireScope(p, 'export');
     const exportFormat = parseExportFormat(format);
     const { row } = await this.visibleDocument(p, id);
-    return exportScene(exportFormat, JSON.parse(row.elements) as Element[]);
+    // D2 links icons to this service's public icon endpoint.
+    return exportScene(exportFormat, JSON.parse(row.elements) as Element[], { publicUrl: this.publicUrl });
   }
 
   async deleteDocument(p: Principal, id: string): Promise<void> {

@@ -261,7 +261,10 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     'export_to_code',
     {
       title: 'Export a diagram',
-      description: `Exports a diagram to ${EXPORT_FORMATS.join(', ')}. excalidraw returns {format, scene, warnings}: scene is a .excalidraw file object; warnings list shapes that had no exact twin. Needs scope export.`,
+      description:
+        `Exports a diagram to ${EXPORT_FORMATS.join(', ')}. mermaid and d2 return {format, code, warnings} (code accepted by the real tools: ` +
+        'a flowchart, or erDiagram/classDiagram when the scene is one); excalidraw returns {format, scene, warnings} with a .excalidraw ' +
+        'file object. warnings list what the target could not express. Needs scope export.',
       inputSchema: inputs.exportToCode,
       annotations: { readOnlyHint: true },
     },

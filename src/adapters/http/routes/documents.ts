@@ -130,7 +130,9 @@ export const documentRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
     {
       schema: {
         summary: 'Export a document to another format',
-        description: `Scope: export. format=${EXPORT_FORMATS.join('|')}. excalidraw: {format, scene (a .excalidraw file object), warnings (what had no Excalidraw twin)}.`,
+        description:
+          `Scope: export. format=${EXPORT_FORMATS.join('|')}. mermaid and d2: {format, code, warnings}; excalidraw: {format, scene ` +
+          '(a .excalidraw file object), warnings}. warnings list what the target cannot express (lossy mappings, dropped free text).',
         tags: ['documents'],
         params,
         querystring: exportQuery,

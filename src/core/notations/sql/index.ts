@@ -130,8 +130,9 @@ function tablesToGraph(tables: Table[], warnings: string[]): Pick<GraphIR, 'layo
   return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [...groups.values()] };
 }
 
+/** `PK FK emp_no  int`: the key markers, then at least one space, so a marker never runs into the name. */
 const columnRow = (name: string, type: string, pk: boolean, fk: boolean): string =>
-  [pk ? 'PK' : '', fk ? 'FK' : ''].filter(Boolean).join(' ').padEnd(5) + `${name}  ${type}`.trimEnd();
+  `${[pk ? 'PK' : '', fk ? 'FK' : ''].filter(Boolean).join(' ').padEnd(5)} ${name}  ${type}`.trimEnd();
 
 /**
  * Crow's-foot ends: the referencing side holds one row per referenced row when its FK columns are unique (the

@@ -11,7 +11,7 @@ describe('sqlNotation on real schemas', () => {
     const graph = sqlNotation.toGraph(fixture('mysql-employees.sql'));
     expect(graph.nodes.map((n) => n.id).sort()).toEqual(['departments', 'dept_emp', 'dept_manager', 'employees', 'salaries', 'titles']);
     const deptEmp = graph.nodes.find((n) => n.id === 'dept_emp')!;
-    expect(deptEmp.rows).toContain('PK FKemp_no  int');
+    expect(deptEmp.rows).toContain('PK FK emp_no  int');
     expect(edge(graph, 'dept_emp', 'departments')).toMatchObject({ label: 'dept_no', endArrowhead: 'double-bar', startArrowhead: 'circle-crows-foot' });
     expect(graph.warnings.some((w) => w.includes('source load_departments.dump'))).toBe(true);
   });
@@ -34,7 +34,7 @@ describe('sqlNotation on real schemas', () => {
     expect(graph.edges).toHaveLength(37);
     expect(graph.groups).toEqual([{ id: 'schema:public', label: 'public', kind: 'schema' }]);
     expect(graph.nodes.every((n) => n.parent === 'schema:public')).toBe(true);
-    expect(graph.nodes.find((n) => n.id === 'public.film_actor')!.rows!.slice(0, 2)).toEqual(['PK FKactor_id  integer', 'PK FKfilm_id  integer']);
+    expect(graph.nodes.find((n) => n.id === 'public.film_actor')!.rows!.slice(0, 2)).toEqual(['PK FK actor_id  integer', 'PK FK film_id  integer']);
     expect(graph.warnings).toContain('line 438: film.length_hours: column read approximately (the SQL parser does not know its definition)');
   });
 });

@@ -1,0 +1,84 @@
+// @vitest-environment jsdom
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { intakeScene } from '../scene/intake.js';
+import type { Element, ElementInput } from '../scene/schema.js';
+import { recoverGraph } from './graph-recovery.js';
+import { toMermaid } from './mermaid.js';
+import { mermaidText } from './mermaid-syntax.js';
+import { mermaidCount } from '../../../test/support/real-tools.js';
+
+const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures');
+const load = (path: string): Element[] => intakeScene(JSON.parse(readFileSync(join(fixtures, path), 'utf8'))).elements;
+const scene = (elements: ElementInput[]) => intakeScene(elements).elements;
+const mermaidOf = (elements: Element[]) => toMermaid(recoverGraph(elements));
+const box = (id: string, x: number, y: number, extra: Partial<ElementInput> = {}) =>
+  ({ id, type: 'rectangle', x, y, width: 160, height: 80, roughness: 'clean', ...extra }) as ElementInput;
+const arrow = (id: string, from: string, to: string, extra: Partial<ElementInput> = {}) =>
+  ({ id, type: 'arrow', startBinding: { elementId: from }, endBinding: { elementId: to }, roughness: 'clean', ...extra }) as ElementInput;
+
+/** Goldens change only on purpose: `UPDATE_GOLDENS=1 npx vitest run src/core/export` rewrites them. */
+function expectGolden(file: string, code: string) {
+  const path = join(fixtures, 'export', file);
+  if (process.env.UPDATE_GOLDENS === '1' || !existsSync(path)) writeFileSync(path, code);
+  expect(code).toBe(readFileSync(path, 'utf8'));
+}
+
+describe('toMermaid goldens, read back by Mermaid', () => {
+  it.each([
+    ['excalidraw/native-every-type.json', 'native-every-type.mmd', 'flowchart'],
+    ['export/er-scene.json', 'er-scene.mmd', 'erDiagram'],
+    ['export/class-scene.json', 'class-scene.mmd', 'classDiagram'],
+  ])('%s → %s', async (input, golden, diagram) => {
+    const out = mermaidOf(load(input));
+    expect(out.diagram).toBe(diagram);
+    expectGolden(golden, out.code);
+    expect((await mermaidCount(out.code)).type).toBe(diagram);
+  });
+});
+
+describe('toMermaid flowcharts', () => {
+  it('writes each edge style with Mermaid link syntax, turning start-only arrows round', () => {
+    const { code, warnings } = mermaidOf(
+      scene([
+        box('a', 0, 0),
+        box('b', 400, 0),
+        arrow('dashedBoth', 'a', 'b', { strokeStyle: 'dashed', startArrowhead: 'arrow' }),
+        arrow('thick', 'a', 'b', { strokeWidth: 4 }),
+        arrow('plain', 'a', 'b', { endArrowhead: 'none' }),
+        arrow('back', 'a', 'b', { startArrowhead: 'arrow', endArrowhead: 'none', text: 'reply' }),
+        arrow('odd', 'a', 'b', { endArrowhead: 'bar' }),
+      ]),
+    );
+    expect(code).toContain('  a <-.-> b\n  a ==> b\n  a --- b\n  b -->|"reply"| a\n  a --x b\n');
+    expect(code).toMatch(/^flowchart LR\n/);
+    expect(warnings).toEqual(['edge "odd": Mermaid flowcharts have no bar arrowhead; drawn as cross']);
+  });
+
+  it('escapes labels so quotes, brackets, #, ; and Unicode survive Mermaid’s parser', async () => {
+    const label = 'say "hi" [x] {y} #1; a|b `c` <b>&</b> %% end 日本 🙂\nsecond line';
+    const { code } = mermaidOf(scene([box('end', 0, 0, { text: label }), box('n', 0, 300)]));
+    expect(code).toContain('n_end["say #34;hi#34; #91;x#93; #123;y#125; #35;1#59; a#124;b #96;c#96; #60;b#62;#38;#60;/b#62; #37;#37; end 日本 🙂<br>second line"]');
+    const read = await mermaidCount(code);
+    expect(read.labels.get('n_end')).toBe(label);
+  });
+
+  it('keeps colours through classDef, style and linkStyle, and hand-drawn scenes in handDrawn look', () => {
+    const { code } = mermaidOf(
+      intakeScene([
+        box('a', 0, 0, { fillColor: '#a5d8ff', strokeColor: '#1971c2', roughness: 'sketch', opacity: 50 }),
+        box('b', 0, 300, { roughness: 'sketch' }),
+        arrow('ab', 'a', 'b', { strokeColor: '#e03131' }),
+      ]).elements,
+    );
+    expect(code).toMatch(/^---\nconfig:\n {2}look: handDrawn\n---\nflowchart TB\n/);
+    expect(code).toContain('classDef s0 fill:#a5d8ff,stroke:#1971c2,stroke-width:2px,opacity:0.5\n  class a s0');
+    expect(code).toContain('linkStyle 0 stroke:#e03131,stroke-width:2px');
+  });
+
+  it('escapes every syntax character as a numeric entity and line breaks as <br>', () => {
+    expect(mermaidText('a"#;%\\\r\nb\tc\u0007')).toBe('a#34;#35;#59;#37;#92;<br>b c');
+  });
+});
