@@ -1,30 +1,16 @@
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../src/adapters/http/server.js';
-import { type Backend, createBackend, testConfig } from './support/backends.js';
-import { bearer, box, buildWorld, type World } from './support/world.js';
+import { describe, expect, it } from 'vitest';
+import { bearer, box, useTestService } from './support/world.js';
 
-let backend: Backend;
-let runtime: Runtime;
-let world: World;
+const service = useTestService();
 
-beforeAll(async () => {
-  backend = await createBackend('sqlite');
-  runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, rateLimitPerMinute: 100_000 }));
-  world = await buildWorld(runtime);
-});
-afterAll(async () => {
-  await runtime?.close();
-  await backend?.dispose();
-});
-
-const get = (url: string, token?: string) => runtime.app.inject({ method: 'GET', url, headers: token ? bearer(token) : {} });
-const post = (url: string, token: string, payload: object) => runtime.app.inject({ method: 'POST', url, headers: bearer(token), payload });
+const get = (url: string, token?: string) => service.runtime.app.inject({ method: 'GET', url, headers: token ? bearer(token) : {} });
+const post = (url: string, token: string, payload: object) => service.runtime.app.inject({ method: 'POST', url, headers: bearer(token), payload });
 const json = (res: LightMyRequestResponse) => res.json() as any;
 
 describe('catalog endpoints', () => {
   it('serves the drawing guide generated from the schema to any valid token', async () => {
-    const res = await get('/api-v1/capabilities', world.tokens.annWriteOnly);
+    const res = await get('/api-v1/capabilities', service.world.tokens.annWriteOnly);
     expect(res.statusCode).toBe(200);
     const guide = json(res);
     expect(JSON.stringify(guide)).toContain('cylinder');
@@ -33,27 +19,27 @@ describe('catalog endpoints', () => {
   });
 
   it('lists libraries with counts, and every label on request', async () => {
-    const { libraries } = json(await get('/api-v1/libraries', world.tokens.annRead));
+    const { libraries } = json(await get('/api-v1/libraries', service.world.tokens.annRead));
     const ids = libraries.map((l: any) => l.id);
     expect(ids).toEqual(expect.arrayContaining(['aws', 'azure', 'gcp', 'kubernetes', 'databases']));
     for (const library of libraries) {
       expect(library.count).toBeGreaterThan(0);
       expect(library).not.toHaveProperty('items');
     }
-    const withItems = json(await get('/api-v1/libraries?items=1', world.tokens.annRead)).libraries;
+    const withItems = json(await get('/api-v1/libraries?items=1', service.world.tokens.annRead)).libraries;
     const databases = withItems.find((l: any) => l.id === 'databases');
     expect(databases.items).toContain('PostgreSQL');
     expect(databases.items).toHaveLength(databases.count);
   });
 
   it('searches icons, preferring the requested vendor, and validates the query', async () => {
-    const postgres = json(await get('/api-v1/icons?query=postgres', world.tokens.annRead)).items;
+    const postgres = json(await get('/api-v1/icons?query=postgres', service.world.tokens.annRead)).items;
     expect(postgres[0]).toMatchObject({ library: 'databases', label: 'PostgreSQL', ref: 'databases/PostgreSQL' });
-    const pod = json(await get('/api-v1/icons?query=pod&vendor=kubernetes&limit=3', world.tokens.annRead)).items;
+    const pod = json(await get('/api-v1/icons?query=pod&vendor=kubernetes&limit=3', service.world.tokens.annRead)).items;
     expect(pod).toHaveLength(3);
     expect(pod[0].library).toBe('kubernetes');
     for (const bad of ['', '?query=', '?query=x&vendor=oracle', '?query=x&limit=0', '?query=x&limit=101']) {
-      const res = await get(`/api-v1/icons${bad}`, world.tokens.annRead);
+      const res = await get(`/api-v1/icons${bad}`, service.world.tokens.annRead);
       expect(res.statusCode, bad).toBe(400);
       expect(json(res).error.code).toBe('validation_failed');
     }
@@ -78,22 +64,22 @@ describe('icons stamped on write', () => {
       { id: 'cache', type: 'rectangle', x: 300, y: 0, width: 160, height: 100, text: 'Redis' },
       { id: 'area', type: 'rectangle', x: -50, y: -50, width: 900, height: 400, text: 'Redis' },
     ];
-    const created = json(await post('/api-v1/documents', world.tokens.annAll, { workspaceId: world.annWorkspace, name: 'Icons', elements }));
+    const created = json(await post('/api-v1/documents', service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, name: 'Icons', elements }));
     const byId = Object.fromEntries(created.elements.map((e: any) => [e.id, e]));
     expect(byId.db.iconRef).toBe('databases/PostgreSQL');
     expect(byId.db.icon).toMatchObject({ ref: 'databases/PostgreSQL' });
     expect(byId.cache.icon?.ref).toMatch(/Redis/);
     expect(byId.area.icon).toBeUndefined();
 
-    const plain = json(await post('/api-v1/documents', world.tokens.annAll, { workspaceId: world.annWorkspace, name: 'No guesses', elements, autoIcons: false }));
+    const plain = json(await post('/api-v1/documents', service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, name: 'No guesses', elements, autoIcons: false }));
     const plainById = Object.fromEntries(plain.elements.map((e: any) => [e.id, e]));
     expect(plainById.db.icon).toMatchObject({ ref: 'databases/PostgreSQL' });
     expect(plainById.cache.icon).toBeUndefined();
   });
 
   it('turns an unknown iconRef into a warning with suggestions, not a failure', async () => {
-    const res = await post('/api-v1/documents', world.tokens.annAll, {
-      workspaceId: world.annWorkspace,
+    const res = await post('/api-v1/documents', service.world.tokens.annAll, {
+      workspaceId: service.world.annWorkspace,
       name: 'Typo',
       elements: [{ id: 'b', type: 'rectangle', x: 0, y: 0, width: 160, height: 100, text: 'Bucket', iconRef: 'aws/Amazon S4' }],
     });
@@ -102,7 +88,7 @@ describe('icons stamped on write', () => {
   });
 
   it('rejects an unknown vendor hint', async () => {
-    const res = await post('/api-v1/documents', world.tokens.annAll, { workspaceId: world.annWorkspace, name: 'x', vendor: 'oracle' });
+    const res = await post('/api-v1/documents', service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, name: 'x', vendor: 'oracle' });
     expect(res.statusCode).toBe(400);
     expect(json(res).error.message).toContain('vendor must be one of aws, azure, gcp, kubernetes');
   });
@@ -110,8 +96,8 @@ describe('icons stamped on write', () => {
 
 describe('export to Excalidraw', () => {
   it('exports a valid .excalidraw scene with the export scope only', async () => {
-    const doc = json(await post('/api-v1/documents', world.tokens.annAll, { workspaceId: world.annWorkspace, name: 'Export me', elements: [box('a'), box('b', 300)] }));
-    const exportOnly = await runtime.services.tokens.create({ userId: world.annUserId, name: 'exporter', scopes: ['export'] });
+    const doc = json(await post('/api-v1/documents', service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, name: 'Export me', elements: [box('a'), box('b', 300)] }));
+    const exportOnly = await service.runtime.services.tokens.create({ userId: service.world.annUserId, name: 'exporter', scopes: ['export'] });
     const res = await get(`/api-v1/documents/${doc.id}/export?format=excalidraw`, exportOnly.token);
     expect(res.statusCode).toBe(200);
     const body = json(res);
@@ -127,13 +113,13 @@ describe('export to Excalidraw', () => {
       { id: 'db', type: 'cylinder', x: 300, y: 0, width: 160, height: 100, text: 'Orders', iconRef: 'databases/PostgreSQL' },
       { id: 'call', type: 'arrow', startBinding: { elementId: 'api', focus: { x: 1, y: 0.5 } }, endBinding: { elementId: 'db', focus: { x: 0, y: 0.5 } } },
     ];
-    const doc = json(await post('/api-v1/documents', world.tokens.annAll, { workspaceId: world.annWorkspace, name: 'Code', elements }));
-    const mermaid = json(await get(`/api-v1/documents/${doc.id}/export?format=mermaid`, world.tokens.annAll));
+    const doc = json(await post('/api-v1/documents', service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, name: 'Code', elements }));
+    const mermaid = json(await get(`/api-v1/documents/${doc.id}/export?format=mermaid`, service.world.tokens.annAll));
     expect(mermaid.format).toBe('mermaid');
     expect(mermaid.code).toMatch(/^(---[\s\S]*?---\n)?flowchart (LR|TB|RL|BT)/);
     expect(mermaid.code).toContain('Orders');
     expect(mermaid.code).toMatch(/-->/);
-    const d2 = json(await get(`/api-v1/documents/${doc.id}/export?format=d2`, world.tokens.annAll));
+    const d2 = json(await get(`/api-v1/documents/${doc.id}/export?format=d2`, service.world.tokens.annAll));
     expect(d2.format).toBe('d2');
     expect(d2.code).toContain('shape: cylinder');
     expect(d2.code).toContain('http://drawbridge.test/icons/databases/PostgreSQL.svg');
@@ -141,15 +127,15 @@ describe('export to Excalidraw', () => {
   });
 
   it('answers an unknown format with the supported ones, a missing scope with 403 and another workspace with 404', async () => {
-    const doc = json(await post('/api-v1/documents', world.tokens.annAll, { workspaceId: world.annSecond, name: 'Hidden', elements: [box('a')] }));
-    const badFormat = await get(`/api-v1/documents/${doc.id}/export?format=visio`, world.tokens.annAll);
+    const doc = json(await post('/api-v1/documents', service.world.tokens.annAll, { workspaceId: service.world.annSecond, name: 'Hidden', elements: [box('a')] }));
+    const badFormat = await get(`/api-v1/documents/${doc.id}/export?format=visio`, service.world.tokens.annAll);
     expect(badFormat.statusCode).toBe(400);
     expect(json(badFormat).error.code).toBe('unsupported_format');
     expect(json(badFormat).error.message).toContain('excalidraw, mermaid, d2');
-    const noScope = await get(`/api-v1/documents/${doc.id}/export?format=excalidraw`, world.tokens.annRead);
+    const noScope = await get(`/api-v1/documents/${doc.id}/export?format=excalidraw`, service.world.tokens.annRead);
     expect(noScope.statusCode).toBe(403);
     expect(json(noScope).error.message).toContain('export');
-    const pinned = await get(`/api-v1/documents/${doc.id}/export?format=excalidraw`, world.tokens.annPinned);
+    const pinned = await get(`/api-v1/documents/${doc.id}/export?format=excalidraw`, service.world.tokens.annPinned);
     expect(pinned.statusCode).toBe(404);
   });
 });

@@ -1,24 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { LightMyRequestResponse } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../src/adapters/http/server.js';
+import { describe, expect, it } from 'vitest';
 import { ELEMENT_TYPES } from '../src/core/scene/constants.js';
-import { type Backend, createBackend, testConfig } from './support/backends.js';
-import { bearer, buildWorld, type World } from './support/world.js';
+import { bearer, useTestService } from './support/world.js';
 
-let backend: Backend;
-let runtime: Runtime;
-let world: World;
-
-beforeAll(async () => {
-  backend = await createBackend('sqlite');
-  runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, rateLimitPerMinute: 100_000 }));
-  world = await buildWorld(runtime);
-});
-afterAll(async () => {
-  await runtime?.close();
-  await backend?.dispose();
-});
+const service = useTestService();
 
 const json = (res: LightMyRequestResponse) => res.json() as any;
 const everyType = JSON.parse(readFileSync('test/fixtures/excalidraw/native-every-type.json', 'utf8')) as { type: string }[];
@@ -26,11 +12,11 @@ const everyType = JSON.parse(readFileSync('test/fixtures/excalidraw/native-every
 describe('scenes through REST', () => {
   it('accepts every element type, fills defaults, and reads back what it stored; sending it back changes nothing', async () => {
     expect(new Set(everyType.map((e) => e.type))).toEqual(new Set(ELEMENT_TYPES));
-    const created = await runtime.app.inject({
+    const created = await service.runtime.app.inject({
       method: 'POST',
       url: '/api-v1/documents',
-      headers: bearer(world.tokens.annAll),
-      payload: { workspaceId: world.annWorkspace, name: 'Every type', elements: everyType },
+      headers: bearer(service.world.tokens.annAll),
+      payload: { workspaceId: service.world.annWorkspace, name: 'Every type', elements: everyType },
     });
     expect(created.statusCode, created.body).toBe(201);
     const body = json(created);
@@ -40,10 +26,10 @@ describe('scenes through REST', () => {
       expect(element).toHaveProperty('strokeColor');
       expect(element).toHaveProperty('seed');
     }
-    const read = json(await runtime.app.inject({ method: 'GET', url: `/api-v1/documents/${body.id}`, headers: bearer(world.tokens.annAll) }));
+    const read = json(await service.runtime.app.inject({ method: 'GET', url: `/api-v1/documents/${body.id}`, headers: bearer(service.world.tokens.annAll) }));
     expect(read.elements).toEqual(body.elements);
     const resent = json(
-      await runtime.app.inject({ method: 'PATCH', url: `/api-v1/documents/${body.id}`, headers: bearer(world.tokens.annAll), payload: { elements: read.elements } }),
+      await service.runtime.app.inject({ method: 'PATCH', url: `/api-v1/documents/${body.id}`, headers: bearer(service.world.tokens.annAll), payload: { elements: read.elements } }),
     );
     expect(resent.elements).toEqual(read.elements);
     expect(resent.warnings).toEqual([]);
@@ -52,19 +38,19 @@ describe('scenes through REST', () => {
   it('reads a real .excalidraw file and says so', async () => {
     const scene = JSON.parse(readFileSync('test/fixtures/excalidraw/kubekey-ha-registry.excalidraw', 'utf8'));
     const res = json(
-      await runtime.app.inject({ method: 'POST', url: '/api-v1/documents', headers: bearer(world.tokens.annAll), payload: { workspaceId: world.annWorkspace, name: 'kubekey', elements: scene } }),
+      await service.runtime.app.inject({ method: 'POST', url: '/api-v1/documents', headers: bearer(service.world.tokens.annAll), payload: { workspaceId: service.world.annWorkspace, name: 'kubekey', elements: scene } }),
     );
     expect(res.format).toBe('excalidraw');
     expect(res.elements.filter((e: any) => e.type === 'arrow' && e.startBinding && e.endBinding)).toHaveLength(4);
   });
 
   it('names the element, the field and the expectation in a validation error, and reports dropped fields', async () => {
-    const bad = await runtime.app.inject({
+    const bad = await service.runtime.app.inject({
       method: 'POST',
       url: '/api-v1/documents',
-      headers: bearer(world.tokens.annAll),
+      headers: bearer(service.world.tokens.annAll),
       payload: {
-        workspaceId: world.annWorkspace,
+        workspaceId: service.world.annWorkspace,
         name: 'Bad',
         elements: [
           { id: 'a', type: 'rectangle', x: 0, y: 0, width: 10, height: 10 },
@@ -77,11 +63,11 @@ describe('scenes through REST', () => {
     expect(bad.statusCode).toBe(400);
     expect(json(bad).error.message).toContain('elements[3] (id "db"): strokeWidth must be between 1 and 8');
     const extra = json(
-      await runtime.app.inject({
+      await service.runtime.app.inject({
         method: 'POST',
         url: '/api-v1/documents',
-        headers: bearer(world.tokens.annAll),
-        payload: { workspaceId: world.annWorkspace, name: 'Extra', elements: [{ id: 'a', type: 'rectangle', x: 0, y: 0, width: 10, height: 10, sparkle: true }] },
+        headers: bearer(service.world.tokens.annAll),
+        payload: { workspaceId: service.world.annWorkspace, name: 'Extra', elements: [{ id: 'a', type: 'rectangle', x: 0, y: 0, width: 10, height: 10, sparkle: true }] },
       }),
     );
     expect(extra.warnings.join('\n')).toMatch(/elements\[0\].*sparkle/);

@@ -1,5 +1,7 @@
-import type { Runtime } from '../../src/adapters/http/server.js';
+import { afterAll, beforeAll } from 'vitest';
+import { createRuntime, type Runtime } from '../../src/adapters/http/server.js';
 import type { Scope } from '../../src/core/scopes.js';
+import { type Backend, createBackend, testConfig } from './backends.js';
 
 export const ALL_SCOPES: Scope[] = ['diagrams:read', 'diagrams:write', 'export', 'ai:generate'];
 
@@ -36,3 +38,29 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
 /** A minimal valid element: the full scene schema fills in every other field. */
 export const box = (id: string, x = 0, y = 0) => ({ id, type: 'rectangle', x, y, width: 120, height: 60, text: id });
+
+/**
+ * A fresh SQLite-backed service with the world above, for one test file: set up before its tests, torn down after.
+ * Read `runtime` and `world` inside tests (they exist once the file's beforeAll has run).
+ */
+export function useTestService(): { readonly runtime: Runtime; readonly world: World } {
+  let backend: Backend | undefined;
+  const state: { runtime?: Runtime; world?: World } = {};
+  beforeAll(async () => {
+    backend = await createBackend('sqlite');
+    state.runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, rateLimitPerMinute: 100_000 }));
+    state.world = await buildWorld(state.runtime);
+  });
+  afterAll(async () => {
+    await state.runtime?.close();
+    await backend?.dispose();
+  });
+  return {
+    get runtime() {
+      return state.runtime!;
+    },
+    get world() {
+      return state.world!;
+    },
+  };
+}
