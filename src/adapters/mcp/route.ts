@@ -1,8 +1,13 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/index.js';
 import { createMcpServer } from './server.js';
+
+const looksLikeJsonRpc = (value: unknown): boolean =>
+  typeof value === 'object' && value !== null && (value as { jsonrpc?: unknown }).jsonrpc === '2.0' && ('method' in value || 'id' in value);
+
+/** The request headers the transport reads; copying only these keeps the web Request cheap. */
+const TRANSPORT_HEADERS = ['accept', 'content-type', 'mcp-protocol-version', 'mcp-session-id', 'last-event-id'] as const;
 
 const jsonRpcError = (code: number, message: string) => ({ jsonrpc: '2.0', error: { code, message }, id: null });
 
@@ -23,8 +28,9 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
       return reply.code(400).send(jsonRpcError(-32700, 'Parse error: the body is not valid JSON'));
     }
     // Valid JSON that is no JSON-RPC message is an Invalid Request (-32600); the SDK would call it a parse error.
+    // The shape test is cheap on purpose: the SDK validates each message fully right after.
     const messages = Array.isArray(message) ? message : [message];
-    if (messages.length === 0 || !messages.every((m) => JSONRPCMessageSchema.safeParse(m).success)) {
+    if (messages.length === 0 || !messages.every(looksLikeJsonRpc)) {
       return reply.code(400).send(jsonRpcError(-32600, 'Invalid Request: expected a JSON-RPC 2.0 message (jsonrpc, method, id)'));
     }
     const server = createMcpServer(services, request.principal, request.log);
@@ -33,13 +39,17 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     const headers = new Headers();
-    for (const [name, value] of Object.entries(request.headers)) if (typeof value === 'string') headers.set(name, value);
+    for (const name of TRANSPORT_HEADERS) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers.set(name, value);
+    }
     const response = await transport.handleRequest(new Request(`http://mcp.local${request.url}`, { method: 'POST', headers }), { parsedBody: message });
     // Not closed: in JSON mode every response is out once handleRequest resolves, nothing is pending, and both
     // objects are garbage; closing only built a "connection closed" error (with its stack) per request.
     reply.code(response.status);
     response.headers.forEach((value, name) => void reply.header(name, value));
-    return reply.send(await response.text());
+    // Bytes straight through: reading text() decodes what Fastify would then encode again.
+    return reply.send(Buffer.from(await response.arrayBuffer()));
   });
 
   // Stateless: no server-initiated stream to GET and no session to DELETE.
