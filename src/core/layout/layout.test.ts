@@ -42,9 +42,10 @@ describe('sizeNode', () => {
     expect([box.width, box.height]).toEqual([NODE_BOX.minWidth, NODE_BOX.minHeight]);
   });
 
-  it('leaves room above the label for an icon when the node has an icon hint', () => {
+  it('leaves room above the label for an icon when the node has a resolved icon, and none for an unresolved hint', () => {
     const plain = sizeNode({ id: 'a', kind: 'database', label: 'orders' });
-    const withIcon = sizeNode({ id: 'a', kind: 'database', label: 'orders', iconHint: 'postgres' });
+    const withIcon = sizeNode({ id: 'a', kind: 'database', label: 'orders', iconRef: 'databases/PostgreSQL' });
+    expect(sizeNode({ id: 'a', kind: 'database', label: 'orders', iconHint: 'unheard-of' }).icon).toBe(false);
     expect(withIcon.icon).toBe(true);
     expect(withIcon.height).toBeGreaterThan(plain.height);
     expect(withIcon.height).toBeGreaterThanOrEqual(heightWithIcon(measureText('orders', FONT.label, FONT.family).height));

@@ -106,7 +106,8 @@ export function sizeNode(node: GraphNode): NodeBox {
   const maxTextWidth = NODE_BOX.maxWidth * area.fx - 2 * SPACING.nodePaddingX;
   const label = wrapText(node.label, maxTextWidth, FONT.label).join('\n');
   const labelSize = measureText(label, FONT.label, FONT.family);
-  const icon = rows.length === 0 && (node.iconRef !== undefined || node.iconHint !== undefined);
+  // Only a resolved icon earns room: codeToScene turns hints into refs before layout, or drops them.
+  const icon = rows.length === 0 && node.iconRef !== undefined;
 
   if (rows.length > 0) {
     const cut = rows.map((row) => truncateText(row, maxTextWidth, FONT.row));
