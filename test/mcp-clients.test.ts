@@ -3,31 +3,15 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../src/adapters/http/server.js';
-import { type Backend, createBackend, testConfig } from './support/backends.js';
-import { box, buildWorld, type World } from './support/world.js';
+import { describe, expect, it } from 'vitest';
+import { box, useTestService } from './support/world.js';
 
 /** Clients nobody here wrote, run as a user would run them: the MCP Inspector's CLI and the mcp-remote bridge. */
 const run = promisify(execFile);
-let backend: Backend;
-let runtime: Runtime;
-let world: World;
-let url: string;
-
-beforeAll(async () => {
-  backend = await createBackend('sqlite');
-  runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, rateLimitPerMinute: 1000 }));
-  world = await buildWorld(runtime);
-  url = `${await runtime.app.listen({ port: 0, host: '127.0.0.1' })}/mcp`;
-});
-afterAll(async () => {
-  await runtime?.close();
-  await backend?.dispose();
-});
+const service = useTestService({ listen: true });
 
 const inspector = async (token: string, ...args: string[]) => {
-  const { stdout } = await run('node_modules/.bin/mcp-inspector', ['--cli', url, '--transport', 'http', '--header', `Authorization: Bearer ${token}`, ...args], {
+  const { stdout } = await run('node_modules/.bin/mcp-inspector', ['--cli', service.mcpUrl, '--transport', 'http', '--header', `Authorization: Bearer ${token}`, ...args], {
     timeout: 60_000,
   });
   return JSON.parse(stdout) as any;
@@ -35,18 +19,18 @@ const inspector = async (token: string, ...args: string[]) => {
 
 describe('MCP Inspector CLI', () => {
   it('lists the tools', async () => {
-    const { tools } = await inspector(world.tokens.annAll, '--method', 'tools/list');
+    const { tools } = await inspector(service.world.tokens.annAll, '--method', 'tools/list');
     expect(tools.map((t: any) => t.name)).toEqual(expect.arrayContaining(['create_diagram', 'get_diagram', 'list_workspaces']));
   });
 
   it('calls a tool', async () => {
-    const result = await inspector(world.tokens.annAll, '--method', 'tools/call', '--tool-name', 'list_workspaces');
+    const result = await inspector(service.world.tokens.annAll, '--method', 'tools/call', '--tool-name', 'list_workspaces');
     expect(result.structuredContent.items.map((w: any) => w.name)).toContain('Ann main');
   });
 
   it('shows a missing scope as a tool error', async () => {
     // The Inspector exits non-zero when a tool answers isError, and prints the result.
-    const failure = await inspector(world.tokens.annWriteOnly, '--method', 'tools/call', '--tool-name', 'list_workspaces').catch((error) => error);
+    const failure = await inspector(service.world.tokens.annWriteOnly, '--method', 'tools/call', '--tool-name', 'list_workspaces').catch((error) => error);
     expect(failure.code).not.toBe(0);
     expect(failure.stdout).toContain('insufficient_scope');
     expect(failure.stdout).toContain('diagrams:read');
@@ -57,7 +41,7 @@ describe('mcp-remote bridge for local-only clients', () => {
   it('lists tools and creates a diagram through the stdio bridge', async () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
-      args: ['node_modules/mcp-remote/dist/proxy.js', url, '--transport', 'http-only', '--header', `Authorization:Bearer ${world.tokens.annAll}`],
+      args: ['node_modules/mcp-remote/dist/proxy.js', service.mcpUrl, '--transport', 'http-only', '--header', `Authorization:Bearer ${service.world.tokens.annAll}`],
       stderr: 'pipe',
     });
     const client = new Client({ name: 'bridge-test', version: '1.0.0' });
@@ -67,12 +51,12 @@ describe('mcp-remote bridge for local-only clients', () => {
       expect(tools.map((t) => t.name)).toContain('create_diagram');
       const result = (await client.callTool({
         name: 'create_diagram',
-        arguments: { workspaceId: world.annWorkspace, name: 'Via bridge', elements: [box('api')] },
+        arguments: { workspaceId: service.world.annWorkspace, name: 'Via bridge', elements: [box('api')] },
       })) as CallToolResult;
       expect(result.isError).toBeFalsy();
       const created = result.structuredContent as { id: string };
-      const principal = await runtime.services.tokens.authenticate(`Bearer ${world.tokens.annAll}`);
-      expect((await runtime.services.diagrams.getDocument(principal, created.id)).summary.name).toBe('Via bridge');
+      const principal = await service.runtime.services.tokens.authenticate(`Bearer ${service.world.tokens.annAll}`);
+      expect((await service.runtime.services.diagrams.getDocument(principal, created.id)).summary.name).toBe('Via bridge');
     } finally {
       await client.close();
     }

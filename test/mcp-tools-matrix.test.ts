@@ -1,40 +1,27 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../src/adapters/http/server.js';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../src/core/scopes.js';
-import { type Backend, createBackend, testConfig } from './support/backends.js';
-import { box, buildWorld, type World } from './support/world.js';
+import { box, useTestService } from './support/world.js';
 
 /**
  * Every tool through the SDK client, each in the four ways a model meets it: the happy path, bad input, a token
  * without the tool's scope, and a diagram in a workspace the token may not see.
  */
-let backend: Backend;
-let runtime: Runtime;
-let world: World;
-let url: string;
+const service = useTestService({ listen: true });
 let otherDoc: string;
 let ownDoc: string;
 
 beforeAll(async () => {
-  backend = await createBackend('sqlite');
-  runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, rateLimitPerMinute: 10_000 }));
-  world = await buildWorld(runtime);
-  url = `${await runtime.app.listen({ port: 0, host: '127.0.0.1' })}/mcp`;
-  const ann = await runtime.services.tokens.authenticate(`Bearer ${world.tokens.annAll}`);
-  ownDoc = (await runtime.services.diagrams.createDocument(ann, { workspaceId: world.annWorkspace, name: 'Own', elements: [box('a')] })).document.summary.id;
-  otherDoc = (await runtime.services.diagrams.createDocument(ann, { workspaceId: world.annSecond, name: 'Other', elements: [box('a')] })).document.summary.id;
-});
-afterAll(async () => {
-  await runtime?.close();
-  await backend?.dispose();
+  const ann = await service.runtime.services.tokens.authenticate(`Bearer ${service.world.tokens.annAll}`);
+  ownDoc = (await service.runtime.services.diagrams.createDocument(ann, { workspaceId: service.world.annWorkspace, name: 'Own', elements: [box('a')] })).document.summary.id;
+  otherDoc = (await service.runtime.services.diagrams.createDocument(ann, { workspaceId: service.world.annSecond, name: 'Other', elements: [box('a')] })).document.summary.id;
 });
 
 async function call(token: string, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   const client = new Client({ name: 'matrix', version: '1.0.0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(service.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${token}` } } }));
   try {
     return (await client.callTool({ name, arguments: args })) as CallToolResult;
   } finally {
@@ -54,14 +41,14 @@ interface ToolCase {
 
 const cases: ToolCase[] = [
   { name: 'list_workspaces', scope: 'diagrams:read', ok: () => ({}), bad: () => ({ unexpected: { deeply: 'nested' } }) },
-  { name: 'list_diagrams', scope: 'diagrams:read', ok: () => ({ workspaceId: world.annWorkspace }), bad: () => ({ workspaceId: 'nope' }), hidden: () => ({ workspaceId: world.annSecond }) },
+  { name: 'list_diagrams', scope: 'diagrams:read', ok: () => ({ workspaceId: service.world.annWorkspace }), bad: () => ({ workspaceId: 'nope' }), hidden: () => ({ workspaceId: service.world.annSecond }) },
   { name: 'get_diagram', scope: 'diagrams:read', ok: () => ({ id: ownDoc }), bad: () => ({ id: 7 }), hidden: () => ({ id: otherDoc }) },
   {
     name: 'create_diagram',
     scope: 'diagrams:write',
-    ok: () => ({ workspaceId: world.annWorkspace, name: 'New', elements: [box('n')] }),
-    bad: () => ({ workspaceId: world.annWorkspace, name: 'Bad', elements: [{ type: 'rectangle', x: 0, y: 0, width: 10, height: 10, strokeWidth: 99 }] }),
-    hidden: () => ({ workspaceId: world.annSecond, name: 'x' }),
+    ok: () => ({ workspaceId: service.world.annWorkspace, name: 'New', elements: [box('n')] }),
+    bad: () => ({ workspaceId: service.world.annWorkspace, name: 'Bad', elements: [{ type: 'rectangle', x: 0, y: 0, width: 10, height: 10, strokeWidth: 99 }] }),
+    hidden: () => ({ workspaceId: service.world.annSecond, name: 'x' }),
   },
   { name: 'update_diagram', scope: 'diagrams:write', ok: () => ({ id: ownDoc, name: 'Renamed' }), bad: () => ({ id: ownDoc }), hidden: () => ({ id: otherDoc, name: 'x' }) },
   { name: 'list_shape_libraries', scope: null, ok: () => ({}), bad: () => ({ items: 'yes please' }) },
@@ -69,9 +56,9 @@ const cases: ToolCase[] = [
   {
     name: 'diagram_from_code',
     scope: 'diagrams:write',
-    ok: () => ({ workspaceId: world.annWorkspace, code: 'digraph { web -> api -> db }' }),
-    bad: () => ({ workspaceId: world.annWorkspace, code: 'digraph { a -> }', notation: 'dot' }),
-    hidden: () => ({ workspaceId: world.annSecond, code: 'digraph { a -> b }' }),
+    ok: () => ({ workspaceId: service.world.annWorkspace, code: 'digraph { web -> api -> db }' }),
+    bad: () => ({ workspaceId: service.world.annWorkspace, code: 'digraph { a -> }', notation: 'dot' }),
+    hidden: () => ({ workspaceId: service.world.annSecond, code: 'digraph { a -> b }' }),
   },
   { name: 'export_to_code', scope: 'export', ok: () => ({ id: ownDoc, format: 'excalidraw' }), bad: () => ({ id: ownDoc, format: 'visio' }), hidden: () => ({ id: otherDoc, format: 'excalidraw' }) },
   { name: 'share_diagram', scope: 'diagrams:write', ok: () => ({ id: ownDoc }), bad: () => ({ id: 'doc' }), hidden: () => ({ id: otherDoc }) },
@@ -82,7 +69,7 @@ const cases: ToolCase[] = [
 
 describe.each(cases)('MCP tool $name', (tool) => {
   it('answers bad input with a tool error', async () => {
-    const result = await call(world.tokens.annAll, tool.name, tool.bad());
+    const result = await call(service.world.tokens.annAll, tool.name, tool.bad());
     if (tool.name === 'list_workspaces' || tool.name === 'list_shape_libraries') {
       // Tools without required input ignore unknown arguments, as JSON Schema objects allow.
       expect(result.isError).toBeFalsy();
@@ -93,7 +80,7 @@ describe.each(cases)('MCP tool $name', (tool) => {
   });
 
   it.runIf(tool.scope !== null)('reports a missing scope by name', async () => {
-    const token = (await runtime.services.tokens.create({ userId: world.annUserId, name: `no ${tool.scope}`, scopes: (['diagrams:read', 'diagrams:write', 'export', 'ai:generate'] as Scope[]).filter((s) => s !== tool.scope) })).token;
+    const token = (await service.runtime.services.tokens.create({ userId: service.world.annUserId, name: `no ${tool.scope}`, scopes: (['diagrams:read', 'diagrams:write', 'export', 'ai:generate'] as Scope[]).filter((s) => s !== tool.scope) })).token;
     const result = await call(token, tool.name, tool.ok());
     expect(result.isError).toBe(true);
     expect(errorText(result)).toContain('insufficient_scope');
@@ -101,13 +88,13 @@ describe.each(cases)('MCP tool $name', (tool) => {
   });
 
   it.runIf(tool.hidden !== undefined)('does not reach a workspace the token may not see', async () => {
-    const result = await call(world.tokens.annPinned, tool.name, tool.hidden!());
+    const result = await call(service.world.tokens.annPinned, tool.name, tool.hidden!());
     expect(result.isError).toBe(true);
     expect(errorText(result)).toContain('not_found');
   });
 
   it('works on the happy path', async () => {
-    const result = await call(world.tokens.annAll, tool.name, tool.ok());
+    const result = await call(service.world.tokens.annAll, tool.name, tool.ok());
     expect(result.isError, errorText(result)).toBeFalsy();
     expect(result.structuredContent).toBeDefined();
     expect(JSON.parse(errorText(result))).toEqual(result.structuredContent);

@@ -1,31 +1,17 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRuntime, type Runtime } from '../src/adapters/http/server.js';
-import { type Backend, createBackend, testConfig } from './support/backends.js';
-import { box, buildWorld, type World } from './support/world.js';
+import { describe, expect, it } from 'vitest';
+import { createRuntime } from '../src/adapters/http/server.js';
+import { createBackend, testConfig } from './support/backends.js';
+import { box, buildWorld, useTestService } from './support/world.js';
 
-let backend: Backend;
-let runtime: Runtime;
-let world: World;
-let url: string;
-
-beforeAll(async () => {
-  backend = await createBackend('sqlite');
-  runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, rateLimitPerMinute: 1000 }));
-  world = await buildWorld(runtime);
-  url = `${await runtime.app.listen({ port: 0, host: '127.0.0.1' })}/mcp`;
-});
-afterAll(async () => {
-  await runtime?.close();
-  await backend?.dispose();
-});
+const service = useTestService({ listen: true });
 
 async function connect(token: string | undefined): Promise<Client> {
   const client = new Client({ name: 'drawbridge-test', version: '1.0.0' });
   const headers: Record<string, string> = token ? { Authorization: `Bearer ${token}` } : {};
-  await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+  await client.connect(new StreamableHTTPClientTransport(new URL(service.mcpUrl), { requestInit: { headers } }));
   return client;
 }
 
@@ -38,7 +24,7 @@ const errorOf = (result: unknown) => {
 
 describe('MCP over streamable HTTP with the SDK client', () => {
   it('initialises statelessly and lists the tools', async () => {
-    const client = await connect(world.tokens.annAll);
+    const client = await connect(service.world.tokens.annAll);
     expect(client.getServerVersion()?.name).toBe('drawbridge');
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
@@ -49,14 +35,14 @@ describe('MCP over streamable HTTP with the SDK client', () => {
   });
 
   it('creates, lists, reads, updates and deletes a diagram', async () => {
-    const client = await connect(world.tokens.annAll);
+    const client = await connect(service.world.tokens.annAll);
     const workspaces = structured(await client.callTool({ name: 'list_workspaces', arguments: {} }));
-    expect(workspaces.items.map((w: any) => w.id)).toContain(world.annWorkspace);
+    expect(workspaces.items.map((w: any) => w.id)).toContain(service.world.annWorkspace);
 
-    const created = structured(await client.callTool({ name: 'create_diagram', arguments: { workspaceId: world.annWorkspace, name: 'From MCP', elements: [box('api'), box('db', 300)] } }));
+    const created = structured(await client.callTool({ name: 'create_diagram', arguments: { workspaceId: service.world.annWorkspace, name: 'From MCP', elements: [box('api'), box('db', 300)] } }));
     expect(created).toMatchObject({ name: 'From MCP', version: 1, format: 'native' });
 
-    const listed = structured(await client.callTool({ name: 'list_diagrams', arguments: { workspaceId: world.annWorkspace, limit: 100 } }));
+    const listed = structured(await client.callTool({ name: 'list_diagrams', arguments: { workspaceId: service.world.annWorkspace, limit: 100 } }));
     expect(listed.items.map((d: any) => d.id)).toContain(created.id);
 
     const read = structured(await client.callTool({ name: 'get_diagram', arguments: { id: created.id } }));
@@ -73,9 +59,9 @@ describe('MCP over streamable HTTP with the SDK client', () => {
   });
 
   it('returns a PNG preview with get_diagram when asked, so a model can look at its drawing', async () => {
-    const client = await connect(world.tokens.annRead);
-    const owner = await connect(world.tokens.annAll);
-    const created = structured(await owner.callTool({ name: 'create_diagram', arguments: { workspaceId: world.annWorkspace, name: 'Look', elements: [box('api'), box('db', 300)] } }));
+    const client = await connect(service.world.tokens.annRead);
+    const owner = await connect(service.world.tokens.annAll);
+    const created = structured(await owner.callTool({ name: 'create_diagram', arguments: { workspaceId: service.world.annWorkspace, name: 'Look', elements: [box('api'), box('db', 300)] } }));
     const plain = (await client.callTool({ name: 'get_diagram', arguments: { id: created.id } })) as CallToolResult;
     expect(plain.content.map((c) => c.type)).toEqual(['text']);
     const withPreview = (await client.callTool({ name: 'get_diagram', arguments: { id: created.id, preview: true } })) as CallToolResult;
@@ -89,18 +75,18 @@ describe('MCP over streamable HTTP with the SDK client', () => {
   });
 
   it('answers bad input with the same precise message as REST, and writes nothing', async () => {
-    const client = await connect(world.tokens.annAll);
-    const error = errorOf(await client.callTool({ name: 'create_diagram', arguments: { workspaceId: world.annWorkspace, name: 'Bad', elements: [box('a'), { id: 'b' }] } }));
+    const client = await connect(service.world.tokens.annAll);
+    const error = errorOf(await client.callTool({ name: 'create_diagram', arguments: { workspaceId: service.world.annWorkspace, name: 'Bad', elements: [box('a'), { id: 'b' }] } }));
     expect(error.code).toBe('validation_failed');
     expect(error.message).toContain('elements[1]');
-    const rest = await runtime.app.inject({
+    const rest = await service.runtime.app.inject({
       method: 'POST',
       url: '/api-v1/documents',
-      headers: { authorization: `Bearer ${world.tokens.annAll}` },
-      payload: { workspaceId: world.annWorkspace, name: 'Bad', elements: [box('a'), { id: 'b' }] },
+      headers: { authorization: `Bearer ${service.world.tokens.annAll}` },
+      payload: { workspaceId: service.world.annWorkspace, name: 'Bad', elements: [box('a'), { id: 'b' }] },
     });
     expect(rest.json().error.message).toBe(error.message);
-    const listed = structured(await client.callTool({ name: 'list_diagrams', arguments: { workspaceId: world.annWorkspace, limit: 100 } }));
+    const listed = structured(await client.callTool({ name: 'list_diagrams', arguments: { workspaceId: service.world.annWorkspace, limit: 100 } }));
     expect(listed.items.map((d: any) => d.name)).not.toContain('Bad');
     const schemaError = (await client.callTool({ name: 'get_diagram', arguments: { id: 42 } })) as CallToolResult;
     expect(schemaError.isError).toBe(true);
@@ -108,42 +94,42 @@ describe('MCP over streamable HTTP with the SDK client', () => {
   });
 
   it('reports a missing scope as a tool error naming the scope', async () => {
-    const client = await connect(world.tokens.annRead);
-    const error = errorOf(await client.callTool({ name: 'create_diagram', arguments: { workspaceId: world.annWorkspace, name: 'x' } }));
+    const client = await connect(service.world.tokens.annRead);
+    const error = errorOf(await client.callTool({ name: 'create_diagram', arguments: { workspaceId: service.world.annWorkspace, name: 'x' } }));
     expect(error.code).toBe('insufficient_scope');
     expect(error.message).toContain('diagrams:write');
-    const writer = await connect(world.tokens.annWriteOnly);
+    const writer = await connect(service.world.tokens.annWriteOnly);
     expect(errorOf(await writer.callTool({ name: 'list_workspaces', arguments: {} })).message).toContain('diagrams:read');
     await client.close();
     await writer.close();
   });
 
   it('hides other workspaces from a pinned token and from non-members', async () => {
-    const bobDoc = await runtime.services.diagrams.createDocument(await runtime.services.tokens.authenticate(`Bearer ${world.tokens.bobAll}`), {
-      workspaceId: world.bobWorkspace,
+    const bobDoc = await service.runtime.services.diagrams.createDocument(await service.runtime.services.tokens.authenticate(`Bearer ${service.world.tokens.bobAll}`), {
+      workspaceId: service.world.bobWorkspace,
       name: 'Bob only',
     });
-    const pinned = await connect(world.tokens.annPinned);
+    const pinned = await connect(service.world.tokens.annPinned);
     expect(errorOf(await pinned.callTool({ name: 'get_diagram', arguments: { id: bobDoc.document.summary.id } })).code).toBe('not_found');
-    expect(errorOf(await pinned.callTool({ name: 'list_diagrams', arguments: { workspaceId: world.annSecond } })).code).toBe('not_found');
+    expect(errorOf(await pinned.callTool({ name: 'list_diagrams', arguments: { workspaceId: service.world.annSecond } })).code).toBe('not_found');
     const workspaces = structured(await pinned.callTool({ name: 'list_workspaces', arguments: {} }));
-    expect(workspaces.items.map((w: any) => w.id)).toEqual([world.annWorkspace]);
+    expect(workspaces.items.map((w: any) => w.id)).toEqual([service.world.annWorkspace]);
     await pinned.close();
   });
 
   it('serves the drawing guide and the libraries as resources, the same documents as REST', async () => {
-    const client = await connect(world.tokens.annRead);
+    const client = await connect(service.world.tokens.annRead);
     const { resources } = await client.listResources();
     expect(resources.map((r) => r.uri).sort()).toEqual(['drawbridge://capabilities', 'drawbridge://libraries']);
     const read = async (uri: string) => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text);
-    const rest = (url: string) => runtime.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${world.tokens.annRead}` } }).then((r) => r.json());
+    const rest = (url: string) => service.runtime.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${service.world.tokens.annRead}` } }).then((r) => r.json());
     expect(await read('drawbridge://capabilities')).toEqual(await rest('/api-v1/capabilities'));
     expect(await read('drawbridge://libraries')).toEqual(await rest('/api-v1/libraries?items=1'));
     await client.close();
   });
 
   it('searches icons and lists libraries', async () => {
-    const client = await connect(world.tokens.annRead);
+    const client = await connect(service.world.tokens.annRead);
     const found = structured(await client.callTool({ name: 'search_icons', arguments: { query: 's3', vendor: 'aws' } }));
     expect(found.items[0].ref).toMatch(/^aws\/.*S3/);
     const libraries = structured(await client.callTool({ name: 'list_shape_libraries', arguments: {} }));
@@ -154,20 +140,20 @@ describe('MCP over streamable HTTP with the SDK client', () => {
   });
 
   it('exports a diagram, with the export scope only, and not from another workspace', async () => {
-    const owner = await connect(world.tokens.annAll);
-    const created = structured(await owner.callTool({ name: 'create_diagram', arguments: { workspaceId: world.annSecond, name: 'To export', elements: [box('a')] } }));
+    const owner = await connect(service.world.tokens.annAll);
+    const created = structured(await owner.callTool({ name: 'create_diagram', arguments: { workspaceId: service.world.annSecond, name: 'To export', elements: [box('a')] } }));
     const exported = structured(await owner.callTool({ name: 'export_to_code', arguments: { id: created.id, format: 'excalidraw' } }));
     expect(exported.scene.type).toBe('excalidraw');
-    const reader = await connect(world.tokens.annRead);
+    const reader = await connect(service.world.tokens.annRead);
     expect(errorOf(await reader.callTool({ name: 'export_to_code', arguments: { id: created.id, format: 'excalidraw' } })).message).toContain('export');
-    const pinned = await connect(world.tokens.annPinned);
+    const pinned = await connect(service.world.tokens.annPinned);
     expect(errorOf(await pinned.callTool({ name: 'export_to_code', arguments: { id: created.id, format: 'excalidraw' } })).code).toBe('not_found');
     for (const client of [owner, reader, pinned]) await client.close();
   });
 
   it('refuses a missing or unknown token with HTTP 401 and WWW-Authenticate', async () => {
     await expect(connect(undefined)).rejects.toThrow(/unauthorized/);
-    const res = await fetch(url, {
+    const res = await fetch(service.mcpUrl, {
       method: 'POST',
       headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer drb_live_${'y'.repeat(43)}` },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
@@ -178,19 +164,19 @@ describe('MCP over streamable HTTP with the SDK client', () => {
 
   it('answers GET and DELETE with 405, and malformed JSON-RPC with the standard codes', async () => {
     for (const method of ['GET', 'DELETE']) {
-      const res = await fetch(url, { method });
+      const res = await fetch(service.mcpUrl, { method });
       expect(res.status).toBe(405);
       expect(((await res.json()) as any).jsonrpc).toBe('2.0');
     }
     const post = (body: string) =>
-      fetch(url, {
+      fetch(service.mcpUrl, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${world.tokens.annAll}` },
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${service.world.tokens.annAll}` },
         body,
       });
     const parse = await post('{"jsonrpc": "2.0", ');
     expect(((await parse.json()) as any).error.code).toBe(-32700);
-    const invalid = await post(JSON.stringify({ hello: 'world' }));
+    const invalid = await post(JSON.stringify({ hello: 'service.world' }));
     expect(((await invalid.json()) as any).error.code).toBe(-32600);
     const unknownMethod = await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'no/such/method' }));
     expect(((await unknownMethod.json()) as any).error.code).toBe(-32601);

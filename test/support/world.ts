@@ -41,15 +41,17 @@ export const box = (id: string, x = 0, y = 0) => ({ id, type: 'rectangle', x, y,
 
 /**
  * A fresh SQLite-backed service with the world above, for one test file: set up before its tests, torn down after.
- * Read `runtime` and `world` inside tests (they exist once the file's beforeAll has run).
+ * Read `runtime`, `world` (and `mcpUrl` with `listen`) inside tests: they exist once the file's beforeAll has run.
  */
-export function useTestService(): { readonly runtime: Runtime; readonly world: World } {
+export function useTestService(options: { listen?: boolean } = {}): { readonly runtime: Runtime; readonly world: World; readonly mcpUrl: string } {
   let backend: Backend | undefined;
-  const state: { runtime?: Runtime; world?: World } = {};
+  const state: { runtime?: Runtime; world?: World; mcpUrl?: string } = {};
   beforeAll(async () => {
     backend = await createBackend('sqlite');
     state.runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, rateLimitPerMinute: 100_000 }));
     state.world = await buildWorld(state.runtime);
+    // Real clients need a real socket; inject() serves the rest.
+    if (options.listen) state.mcpUrl = `${await state.runtime.app.listen({ port: 0, host: '127.0.0.1' })}/mcp`;
   });
   afterAll(async () => {
     await state.runtime?.close();
@@ -61,6 +63,9 @@ export function useTestService(): { readonly runtime: Runtime; readonly world: W
     },
     get world() {
       return state.world!;
+    },
+    get mcpUrl() {
+      return state.mcpUrl!;
     },
   };
 }
