@@ -35,7 +35,10 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
  * Both targets run side by side and are loaded in alternating rounds, so a burst of other work on the machine
  * hits both alike; each figure is the median of its rounds.
  */
-export async function benchRestRead(rounds = 3, seconds = 4): Promise<{ real: Throughput; bare: Throughput; ratio: number; mcp: Throughput; mcpRatio: number }> {
+export async function benchRestRead(
+  rounds = 3,
+  seconds = 4,
+): Promise<{ real: Throughput; bare: Throughput; ratio: number; mcp: Throughput; mcpRatio: number; mcpPing: Throughput; mcpPingRatio: number }> {
   const drawbridge = await startTarget(['drawbridge']);
   let bareTarget: Awaited<ReturnType<typeof startTarget>> | undefined;
   try {
@@ -48,13 +51,17 @@ export async function benchRestRead(rounds = 3, seconds = 4): Promise<{ real: Th
     const real: Throughput[] = [];
     const bare: Throughput[] = [];
     const mcp: Throughput[] = [];
+    const mcpPing: Throughput[] = [];
     // The MCP case: the same read as a stateless tools/call (no initialize needed per request).
     const mcpHeaders = { ...headers, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
     const mcpBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'get_diagram', arguments: { id: documentId } } });
+    // The SDK's floor: a ping carries no payload, so it is what any MCP call costs before its tool does anything.
+    const pingBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' });
     for (let round = 0; round < rounds; round++) {
       real.push(await load(docUrl, headers, seconds));
       bare.push(await load(bareTarget.info.url!, {}, seconds));
       mcp.push(await load(`${url}/mcp`, mcpHeaders, seconds, 'POST', mcpBody));
+      mcpPing.push(await load(`${url}/mcp`, mcpHeaders, seconds, 'POST', pingBody));
     }
     const pick = (runs: Throughput[]): Throughput => ({
       requestsPerSecond: median(runs.map((r) => r.requestsPerSecond)),
@@ -67,6 +74,8 @@ export async function benchRestRead(rounds = 3, seconds = 4): Promise<{ real: Th
       ratio: median(real.map((r, i) => r.requestsPerSecond / bare[i]!.requestsPerSecond)),
       mcp: pick(mcp),
       mcpRatio: median(mcp.map((m, i) => m.requestsPerSecond / real[i]!.requestsPerSecond)),
+      mcpPing: pick(mcpPing),
+      mcpPingRatio: median(mcpPing.map((m, i) => m.requestsPerSecond / real[i]!.requestsPerSecond)),
     };
   } finally {
     drawbridge.child.kill();

@@ -14,6 +14,7 @@ console.log(`  ratio:      ${rest.ratio.toFixed(2)} (goal ≥ 0.70) ${rest.ratio
 console.log('MCP tools/call get_diagram vs REST GET /api-v1/documents/:id, same document');
 console.log(`  mcp:        ${fmt(rest.mcp.requestsPerSecond)} req/s (p99 ${rest.mcp.p99Ms} ms, non-2xx ${rest.mcp.non2xx})`);
 console.log(`  ratio:      ${rest.mcpRatio.toFixed(2)} of REST (goal ≥ 0.50) ${rest.mcpRatio >= 0.5 ? 'OK' : 'BELOW GOAL'}`);
+console.log(`  mcp ping:   ${fmt(rest.mcpPing.requestsPerSecond)} req/s = ${rest.mcpPingRatio.toFixed(2)} of REST: the SDK's per-request floor, no payload`);
 
 printIconSearch(benchIconSearch());
 printFromCode(await benchFromCode());

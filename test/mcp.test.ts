@@ -58,6 +58,20 @@ describe('MCP over streamable HTTP with the SDK client', () => {
     await client.close();
   });
 
+  it('returns the stored document exactly as REST does, in both the structured and the text block', async () => {
+    const owner = await connect(service.world.tokens.annAll);
+    // Text that looks like the server's own splice placeholders, JSON specials and Unicode must come back verbatim.
+    const tricky = ['"drawbridge-raw-000000000000000000000000-0"', 'quote " backslash \\ tab \t', 'naïve → 日本 🚀'];
+    const elements = tricky.map((text, i) => ({ ...box(`t${i}`, i * 200), text }));
+    const created = structured(await owner.callTool({ name: 'create_diagram', arguments: { workspaceId: service.world.annWorkspace, name: 'Exact', elements } }));
+    const rest = await service.runtime.app.inject({ url: `/api-v1/documents/${created.id}`, headers: { authorization: `Bearer ${service.world.tokens.annAll}` } });
+    const read = (await owner.callTool({ name: 'get_diagram', arguments: { id: created.id } })) as CallToolResult;
+    expect(read.structuredContent).toEqual(rest.json());
+    expect(JSON.parse((read.content[0] as { text: string }).text)).toEqual(rest.json());
+    expect((read.structuredContent as any).elements.map((e: any) => e.text)).toEqual(tricky);
+    await owner.close();
+  });
+
   it('returns a PNG preview with get_diagram when asked, so a model can look at its drawing', async () => {
     const client = await connect(service.world.tokens.annRead);
     const owner = await connect(service.world.tokens.annAll);

@@ -12,7 +12,7 @@ import { newId, nowIso, randomBase62 } from './ids.js';
 import { type CursorCodec, type Page, toPage } from './pagination.js';
 import { type Principal, requireScope } from './principal.js';
 import { prepareScene } from './scene.js';
-import type { DocumentSummary, FolderSummary, FullDocument, WorkspaceSummary } from './schemas.js';
+import type { DocumentSummary, FolderSummary, WorkspaceSummary } from './schemas.js';
 
 type DocumentRow = Database['documents'];
 type ShareRow = { token: string; createdAt: string };
@@ -397,6 +397,3 @@ export function documentJson(doc: StoredDocument, extra?: Record<string, unknown
   return `${head.slice(0, -1)},"elements":${doc.elementsJson}}`;
 }
 
-export function documentObject(doc: StoredDocument): FullDocument {
-  return { ...doc.summary, elements: JSON.parse(doc.elementsJson) as FullDocument['elements'] };
-}

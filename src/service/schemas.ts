@@ -147,6 +147,5 @@ export const exportQuery = z.object({
 });
 
 export type DocumentSummary = z.infer<typeof documentSummary>;
-export type FullDocument = z.infer<typeof fullDocument>;
 export type FolderSummary = z.infer<typeof folderSummary>;
 export type WorkspaceSummary = z.infer<typeof workspaceSummary>;

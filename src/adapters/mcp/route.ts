@@ -1,6 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Services } from '../../service/index.js';
+import { RawJsonSplice } from './results.js';
 import { createMcpServer } from './server.js';
 
 const looksLikeJsonRpc = (value: unknown): boolean =>
@@ -33,7 +34,8 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
     if (messages.length === 0 || !messages.every(looksLikeJsonRpc)) {
       return reply.code(400).send(jsonRpcError(-32600, 'Invalid Request: expected a JSON-RPC 2.0 message (jsonrpc, method, id)'));
     }
-    const server = createMcpServer(services, request.principal, request.log);
+    const splice = new RawJsonSplice();
+    const server = createMcpServer(services, request.principal, request.log, splice);
     // The web-standard transport answers with a Response that Fastify sends like any other reply, keeping the
     // headers set earlier (request id, rate limit). The SDK's Node wrapper waits a timer tick per response.
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -48,8 +50,7 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
     // objects are garbage; closing only built a "connection closed" error (with its stack) per request.
     reply.code(response.status);
     response.headers.forEach((value, name) => void reply.header(name, value));
-    // Bytes straight through: reading text() decodes what Fastify would then encode again.
-    return reply.send(Buffer.from(await response.arrayBuffer()));
+    return reply.send(splice.apply(await response.text()));
   });
 
   // Stateless: no server-initiated stream to GET and no session to DELETE.

@@ -1,7 +1,7 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
-import { documentJson, documentObject } from '../../service/diagrams.js';
+import { documentJson } from '../../service/diagrams.js';
 import type { Services } from '../../service/index.js';
 import type { Principal } from '../../service/principal.js';
 import {
@@ -17,7 +17,7 @@ import {
   workspaceId,
 } from '../../service/schemas.js';
 import { EXPORT_FORMATS } from '../../core/export/index.js';
-import { runTool } from './results.js';
+import { type RawJsonSplice, runTool } from './results.js';
 
 export interface ToolLogger {
   error(details: object, message: string): void;
@@ -64,7 +64,7 @@ const inputs = {
  * One MCP server per request (stateless): the principal is fixed for the server's short life, so every tool
  * calls the service layer as that token, which checks scope, workspace pin and role itself.
  */
-export function createMcpServer(services: Services, principal: Principal, log: ToolLogger): McpServer {
+export function createMcpServer(services: Services, principal: Principal, log: ToolLogger, splice: RawJsonSplice): McpServer {
   const server = new McpServer(
     { name: 'drawbridge', title: 'Drawbridge diagrams', version: '1.0.0' },
     {
@@ -73,7 +73,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       jsonSchemaValidator,
     },
   );
-  const tool = (body: () => Promise<Record<string, unknown> | string>) => runTool(body, log);
+  const tool = (body: () => Promise<Record<string, unknown> | string>) => runTool(body, log, splice);
   const { diagrams } = services;
 
   server.registerTool(
@@ -112,12 +112,17 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       annotations: { readOnlyHint: true },
     },
     async (args) => {
-      const result = await tool(async () => documentJson(await diagrams.getDocument(principal, args.id)));
-      if (!args.preview || result.isError) return result;
-      const preview = await tool(async () => ({ ...(await diagrams.renderDocument(principal, args.id, 'png')) }));
-      if (preview.isError) return preview;
-      const rendered = preview.structuredContent as { body: Buffer };
-      return { ...result, content: [...result.content, { type: 'image', data: Buffer.from(rendered.body).toString('base64'), mimeType: 'image/png' }] };
+      let png: Buffer | undefined;
+      const result = await tool(async () => {
+        const json = documentJson(await diagrams.getDocument(principal, args.id));
+        if (args.preview) {
+          const rendered = await diagrams.renderDocument(principal, args.id, 'png');
+          if (!rendered.notModified) png = rendered.body as Buffer;
+        }
+        return json;
+      });
+      if (!png) return result;
+      return { ...result, content: [...result.content, { type: 'image', data: png.toString('base64'), mimeType: 'image/png' }] };
     },
   );
 
@@ -137,7 +142,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     (args) =>
       tool(async () => {
         const result = await diagrams.createDocument(principal, args);
-        return { ...documentObject(result.document), warnings: result.warnings, format: result.format };
+        return documentJson(result.document, { warnings: result.warnings, format: result.format });
       }),
   );
 
@@ -160,7 +165,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
           { name: args.name, elements: args.elements, vendor: args.vendor, autoIcons: args.autoIcons },
           args.expectedVersion,
         );
-        return { ...documentObject(result.document), warnings: result.warnings, format: result.format };
+        return documentJson(result.document, { warnings: result.warnings, format: result.format });
       }),
   );
 
@@ -195,7 +200,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     (args) =>
       tool(async () => {
         const result = await diagrams.createFromCode(principal, args);
-        return { ...documentObject(result.document), notation: result.notation, warnings: result.warnings, format: result.format };
+        return documentJson(result.document, { notation: result.notation, warnings: result.warnings, format: result.format });
       }),
   );
 
