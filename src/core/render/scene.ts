@@ -12,7 +12,7 @@ import type { Box } from './outlines.js';
 import { drawFrame, drawShape, isShapeType } from './shapes.js';
 import { SHADOW_REACH, shadowDefs, shadowId } from './shadows.js';
 import { finite, grow, oneOf, union, type Drawn, type RenderElement } from './style.js';
-import { attrs, fmt } from './svg.js';
+import { attrs, flatten, fmt } from './svg.js';
 
 export interface RenderOptions {
   /** Real metrics and embedded fonts: `loadRenderFonts()` from `src/infra/fonts.ts`. Without them text is measured by estimate and no font is embedded. */
@@ -139,7 +139,7 @@ export function renderSvg(elements: readonly RenderElement[], options: RenderOpt
     const drawn = drawElement(ctx, element);
     if (!drawn || drawn.svg === '') continue;
     const placed = place(ctx, element, drawn);
-    body += placed.svg;
+    body += flatten(placed.svg);
     boxes.push(placed.bounds);
   }
   const content = union(boxes);

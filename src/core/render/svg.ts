@@ -42,3 +42,14 @@ export function attrs(pairs: ReadonlyArray<readonly [string, AttributeValue]>): 
 
 export const tag = (name: string, pairs: ReadonlyArray<readonly [string, AttributeValue]>, children?: string): string =>
   children === undefined ? `<${name}${attrs(pairs)}/>` : `<${name}${attrs(pairs)}>${children}</${name}>`;
+
+/**
+ * The same text as one flat string. Markup built with `+=` is a V8 rope of every small piece (each formatted number
+ * its own string); kept as it is, a 10,000-element drawing holds millions of such pieces, and copying them at each
+ * young-generation GC was a third of the render time. Reading a character makes V8 flatten the rope in place, so the
+ * pieces die young. (`npm run bench` measures it: about 1.8 s → 1 s for 10,000 elements.)
+ */
+export function flatten(markup: string): string {
+  markup.charCodeAt(0);
+  return markup;
+}
