@@ -34,48 +34,53 @@ interface ToolCase {
   name: string;
   scope: Scope | null;
   ok: () => Record<string, unknown>;
-  /** Arguments the tool must refuse (none for tools that take no input). */
+  /** Arguments the tool must refuse, and the error it must give (none for tools that take no input). */
   bad?: () => Record<string, unknown>;
+  refusal?: { code: string; message: RegExp };
   /** Arguments aimed at the workspace the pinned token may not see (none for catalog tools). */
   hidden?: () => Record<string, unknown>;
 }
 
 const cases: ToolCase[] = [
   { name: 'list_workspaces', scope: 'diagrams:read', ok: () => ({}) },
-  { name: 'list_diagrams', scope: 'diagrams:read', ok: () => ({ workspaceId: service.world.annWorkspace }), bad: () => ({ workspaceId: 'nope' }), hidden: () => ({ workspaceId: service.world.annSecond }) },
-  { name: 'get_diagram', scope: 'diagrams:read', ok: () => ({ id: ownDoc }), bad: () => ({ id: 7 }), hidden: () => ({ id: otherDoc }) },
+  { name: 'list_diagrams', scope: 'diagrams:read', ok: () => ({ workspaceId: service.world.annWorkspace }), bad: () => ({ workspaceId: 'nope' }), refusal: { code: 'validation_failed', message: /^arguments\.workspaceId: must be a workspace id/ }, hidden: () => ({ workspaceId: service.world.annSecond }) },
+  { name: 'get_diagram', scope: 'diagrams:read', ok: () => ({ id: ownDoc }), bad: () => ({ id: 7 }), refusal: { code: 'validation_failed', message: /^arguments\.id: .*expected string/ }, hidden: () => ({ id: otherDoc }) },
   {
     name: 'create_diagram',
     scope: 'diagrams:write',
     ok: () => ({ workspaceId: service.world.annWorkspace, name: 'New', elements: [box('n')] }),
     bad: () => ({ workspaceId: service.world.annWorkspace, name: 'Bad', elements: [{ type: 'rectangle', x: 0, y: 0, width: 10, height: 10, strokeWidth: 99 }] }),
+    refusal: { code: 'validation_failed', message: /^elements\[0\]: strokeWidth must be between 1 and 8/ },
     hidden: () => ({ workspaceId: service.world.annSecond, name: 'x' }),
   },
-  { name: 'update_diagram', scope: 'diagrams:write', ok: () => ({ id: ownDoc, name: 'Renamed' }), bad: () => ({ id: ownDoc }), hidden: () => ({ id: otherDoc, name: 'x' }) },
+  { name: 'update_diagram', scope: 'diagrams:write', ok: () => ({ id: ownDoc, name: 'Renamed' }), bad: () => ({ id: ownDoc }), refusal: { code: 'validation_failed', message: /at least one of name or elements/ }, hidden: () => ({ id: otherDoc, name: 'x' }) },
   { name: 'list_shape_libraries', scope: null, ok: () => ({}) },
-  { name: 'search_icons', scope: null, ok: () => ({ query: 'postgres' }), bad: () => ({ query: '' }) },
+  { name: 'search_icons', scope: null, ok: () => ({ query: 'postgres' }), bad: () => ({ query: '' }), refusal: { code: 'validation_failed', message: /^arguments\.query: / } },
   {
     name: 'diagram_from_code',
     scope: 'diagrams:write',
     ok: () => ({ workspaceId: service.world.annWorkspace, code: 'digraph { web -> api -> db }' }),
     bad: () => ({ workspaceId: service.world.annWorkspace, code: 'digraph { a -> }', notation: 'dot' }),
+    refusal: { code: 'parse_error', message: /^line 1, column 16: / },
     hidden: () => ({ workspaceId: service.world.annSecond, code: 'digraph { a -> b }' }),
   },
-  { name: 'export_to_code', scope: 'export', ok: () => ({ id: ownDoc, format: 'excalidraw' }), bad: () => ({ id: ownDoc, format: 'visio' }), hidden: () => ({ id: otherDoc, format: 'excalidraw' }) },
-  { name: 'share_diagram', scope: 'diagrams:write', ok: () => ({ id: ownDoc }), bad: () => ({ id: 'doc' }), hidden: () => ({ id: otherDoc }) },
-  { name: 'unshare_diagram', scope: 'diagrams:write', ok: () => ({ id: ownDoc }), bad: () => ({ id: '' }), hidden: () => ({ id: otherDoc }) },
+  { name: 'export_to_code', scope: 'export', ok: () => ({ id: ownDoc, format: 'excalidraw' }), bad: () => ({ id: ownDoc, format: 'visio' }), refusal: { code: 'validation_failed', message: /^arguments\.format: .*mermaid/ }, hidden: () => ({ id: otherDoc, format: 'excalidraw' }) },
+  { name: 'share_diagram', scope: 'diagrams:write', ok: () => ({ id: ownDoc }), bad: () => ({ id: 'doc' }), refusal: { code: 'validation_failed', message: /^arguments\.id: must be a document id/ }, hidden: () => ({ id: otherDoc }) },
+  { name: 'unshare_diagram', scope: 'diagrams:write', ok: () => ({ id: ownDoc }), bad: () => ({ id: '' }), refusal: { code: 'validation_failed', message: /^arguments\.id: / }, hidden: () => ({ id: otherDoc }) },
   // Last: it deletes the diagram the others use.
-  { name: 'delete_diagram', scope: 'diagrams:write', ok: () => ({ id: ownDoc }), bad: () => ({ id: null }), hidden: () => ({ id: otherDoc }) },
+  { name: 'delete_diagram', scope: 'diagrams:write', ok: () => ({ id: ownDoc }), bad: () => ({ id: null }), refusal: { code: 'validation_failed', message: /^arguments\.id: / }, hidden: () => ({ id: otherDoc }) },
 ];
 
 // Only the checks that apply to a tool are registered: catalog tools take no scope, and some tools no input.
 describe.each(cases)('MCP tool $name', (tool) => {
-  if (tool.bad) {
-    const bad = tool.bad;
-    it('answers bad input with a tool error', async () => {
+  if (tool.bad && tool.refusal) {
+    const { bad, refusal } = { bad: tool.bad, refusal: tool.refusal };
+    it('answers bad input with a tool error naming what to fix', async () => {
       const result = await call(service.world.tokens.annAll, tool.name, bad());
       expect(result.isError).toBe(true);
-      expect(errorText(result).length).toBeGreaterThan(10);
+      const { error } = JSON.parse(errorText(result)) as { error: { code: string; message: string } };
+      expect(error.code).toBe(refusal.code);
+      expect(error.message).toMatch(refusal.message);
     });
   } else {
     it('ignores arguments it does not take, as JSON Schema objects allow', async () => {

@@ -102,8 +102,31 @@ describe('MCP over streamable HTTP with the SDK client', () => {
     expect(rest.json().error.message).toBe(error.message);
     const listed = structured(await client.callTool({ name: 'list_diagrams', arguments: { workspaceId: service.world.annWorkspace, limit: 100 } }));
     expect(listed.items.map((d: any) => d.name)).not.toContain('Bad');
-    const schemaError = (await client.callTool({ name: 'get_diagram', arguments: { id: 42 } })) as CallToolResult;
-    expect(schemaError.isError).toBe(true);
+    await client.close();
+  });
+
+  it('answers arguments that fail their schema with the validation error REST gives, field by field', async () => {
+    const client = await connect(service.world.tokens.annAll);
+    const long = 'x'.repeat(201);
+    const error = errorOf(await client.callTool({ name: 'create_diagram', arguments: { workspaceId: service.world.annWorkspace, name: long } }));
+    const rest = await service.runtime.app.inject({
+      method: 'POST',
+      url: '/api-v1/documents',
+      headers: { authorization: `Bearer ${service.world.tokens.annAll}` },
+      payload: { workspaceId: service.world.annWorkspace, name: long },
+    });
+    expect(error.code).toBe('validation_failed');
+    // The same words as REST, with the tool's arguments where REST has the request body.
+    expect(error.message).toBe(rest.json().error.message.replace(/^body\./, 'arguments.'));
+    expect(error.message).toMatch(/^arguments\.name: /);
+    expect(errorOf(await client.callTool({ name: 'get_diagram', arguments: { id: 42 } })).message).toMatch(/^arguments\.id: /);
+    expect(errorOf(await client.callTool({ name: 'list_diagrams', arguments: { workspaceId: service.world.annWorkspace, limit: 0 } })).message).toMatch(/^arguments\.limit: /);
+    await client.close();
+  });
+
+  it('answers an unknown tool with the JSON-RPC invalid-params error', async () => {
+    const client = await connect(service.world.tokens.annAll);
+    await expect(client.callTool({ name: 'draw_everything', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('draw_everything') });
     await client.close();
   });
 
@@ -176,10 +199,11 @@ describe('MCP over streamable HTTP with the SDK client', () => {
     expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
   });
 
-  it('answers GET and DELETE with 405, and malformed JSON-RPC with the standard codes', async () => {
-    for (const method of ['GET', 'DELETE']) {
+  it('answers every method but POST with 405, and malformed JSON-RPC with the standard codes', async () => {
+    for (const method of ['GET', 'DELETE', 'PUT', 'PATCH']) {
       const res = await fetch(service.mcpUrl, { method });
-      expect(res.status).toBe(405);
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get('allow')).toBe('POST');
       expect(((await res.json()) as any).jsonrpc).toBe('2.0');
     }
     const post = (body: string) =>
@@ -194,6 +218,19 @@ describe('MCP over streamable HTTP with the SDK client', () => {
     expect(((await invalid.json()) as any).error.code).toBe(-32600);
     const unknownMethod = await post(JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'no/such/method' }));
     expect(((await unknownMethod.json()) as any).error.code).toBe(-32601);
+  });
+
+  it('is stateless: a tool call needs no initialize and no session is handed out', async () => {
+    const res = await fetch(service.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${service.world.tokens.annAll}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'list_workspaces', arguments: {} } }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('mcp-session-id')).toBeNull();
+    const body = (await res.json()) as any;
+    expect(body.id).toBe(3);
+    expect(body.result.structuredContent.items.map((w: any) => w.id)).toContain(service.world.annWorkspace);
   });
 });
 

@@ -36,3 +36,18 @@ export class AppError extends Error {
 }
 
 export const isAppError = (value: unknown): value is AppError => value instanceof AppError;
+
+/** One failed check of a request's input: where it is (`body.name`, `arguments.limit`) and what was expected. */
+export interface InputIssue {
+  path: string;
+  message: string;
+}
+
+/**
+ * The error both doors give for input that fails its schema, so REST and MCP word it the same way.
+ * `where` names the part of the request (`body`, `query`, `arguments`); issue paths are relative to it.
+ */
+export function inputValidationError(where: string, issues: ReadonlyArray<{ path: string; message: string }>): AppError {
+  const located: InputIssue[] = issues.map((issue) => ({ path: issue.path ? `${where}.${issue.path}` : where, message: issue.message }));
+  return new AppError('validation_failed', located.map((i) => `${i.path}: ${i.message}`).join('; '), { issues: located });
+}

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, type ErrorCode, isAppError } from '../../core/errors.js';
+import { AppError, type ErrorCode, inputValidationError, isAppError } from '../../core/errors.js';
 import { LIMITS } from '../../core/limits.js';
 import type { RateDecision } from '../../infra/rate-limit.js';
 
@@ -42,12 +42,8 @@ export function toErrorResponse(error: unknown, request: FastifyRequest, reply: 
   const fastifyError = error as FastifyError;
   if (hasZodFastifySchemaValidationErrors(fastifyError)) {
     const where = fastifyError.validationContext === 'querystring' ? 'query' : (fastifyError.validationContext ?? 'body');
-    const issues = fastifyError.validation.map((issue) => {
-      const path = issue.instancePath.replace(/^\//, '').replaceAll('/', '.');
-      return { path: path ? `${where}.${path}` : where, message: issue.message };
-    });
-    const message = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-    return reply.code(400).send(errorBody('validation_failed', message, { issues }));
+    const issues = fastifyError.validation.map((issue) => ({ path: issue.instancePath.replace(/^\//, '').replaceAll('/', '.'), message: issue.message ?? 'is not valid' }));
+    return sendAppError(inputValidationError(where, issues), reply);
   }
   const status = fastifyError.statusCode;
   if (status !== undefined && status >= 400 && status < 500) {

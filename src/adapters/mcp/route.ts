@@ -1,5 +1,5 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { Services } from '../../service/index.js';
 import { RawJsonSplice } from './results.js';
 import { createMcpServer } from './server.js';
@@ -53,10 +53,13 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
     return reply.send(splice.apply(await response.text()));
   });
 
-  // Stateless: no server-initiated stream to GET and no session to DELETE.
-  const notAllowed = { config: { public: true }, schema: { hide: true } };
-  const answer405 = async (_request: FastifyRequest, reply: FastifyReply) =>
-    reply.code(405).header('Allow', 'POST').send(jsonRpcError(-32000, 'Method not allowed: this stateless MCP endpoint takes POST only'));
-  app.get('/mcp', notAllowed, answer405);
-  app.delete('/mcp', notAllowed, answer405);
+  // Stateless: no server-initiated stream to GET and no session to DELETE; nothing else is MCP at all.
+  app.route({
+    method: ['GET', 'DELETE', 'PUT', 'PATCH'],
+    url: '/mcp',
+    config: { public: true },
+    schema: { hide: true },
+    handler: async (_request, reply) =>
+      reply.code(405).header('Allow', 'POST').send(jsonRpcError(-32000, 'Method not allowed: this stateless MCP endpoint takes POST only')),
+  });
 };

@@ -1,4 +1,5 @@
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { CallToolRequestSchema, type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
 import { documentJson } from '../../service/diagrams.js';
@@ -16,8 +17,9 @@ import {
   updateDocumentBody,
   workspaceId,
 } from '../../service/schemas.js';
+import { inputValidationError } from '../../core/errors.js';
 import { EXPORT_FORMATS } from '../../core/export/index.js';
-import { type RawJsonSplice, runTool } from './results.js';
+import { type RawJsonSplice, runTool, toolError } from './results.js';
 
 export interface ToolLogger {
   error(details: object, message: string): void;
@@ -74,9 +76,16 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     },
   );
   const tool = (body: () => Promise<Record<string, unknown> | string>) => runTool(body, log, splice);
+  const tools = new Map<string, RegisteredTool>();
+  // registerTool, remembering each tool for the dispatcher below (the argument types are the SDK's own).
+  const register: McpServer['registerTool'] = (name: string, config: any, callback: any) => {
+    const registered = server.registerTool(name, config, callback);
+    tools.set(name, registered);
+    return registered;
+  };
   const { diagrams } = services;
 
-  server.registerTool(
+  register(
     'list_workspaces',
     {
       title: 'List workspaces',
@@ -86,7 +95,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     () => tool(() => diagrams.listWorkspaces(principal)),
   );
 
-  server.registerTool(
+  register(
     'list_diagrams',
     {
       title: 'List diagrams',
@@ -100,7 +109,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       tool(async () => ({ ...(await diagrams.listDocuments(principal, { workspace: args.workspaceId, folder: args.folderId, limit: args.limit, cursor: args.cursor })) })),
   );
 
-  server.registerTool(
+  register(
     'get_diagram',
     {
       title: 'Get a diagram',
@@ -126,7 +135,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     },
   );
 
-  server.registerTool(
+  register(
     'create_diagram',
     {
       title: 'Create a diagram',
@@ -146,7 +155,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       }),
   );
 
-  server.registerTool(
+  register(
     'update_diagram',
     {
       title: 'Update a diagram',
@@ -169,7 +178,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       }),
   );
 
-  server.registerTool(
+  register(
     'delete_diagram',
     {
       title: 'Delete a diagram',
@@ -184,7 +193,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       }),
   );
 
-  server.registerTool(
+  register(
     'diagram_from_code',
     {
       title: 'Diagram from code',
@@ -204,7 +213,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       }),
   );
 
-  server.registerTool(
+  register(
     'share_diagram',
     {
       title: 'Share a diagram publicly',
@@ -221,7 +230,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       }),
   );
 
-  server.registerTool(
+  register(
     'unshare_diagram',
     {
       title: 'Revoke a public link',
@@ -236,7 +245,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       }),
   );
 
-  server.registerTool(
+  register(
     'list_shape_libraries',
     {
       title: 'List icon libraries',
@@ -248,7 +257,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     () => tool(async () => services.catalog.libraries()),
   );
 
-  server.registerTool(
+  register(
     'search_icons',
     {
       title: 'Search icons',
@@ -262,7 +271,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     (args) => tool(async () => services.catalog.searchIcons(args)),
   );
 
-  server.registerTool(
+  register(
     'export_to_code',
     {
       title: 'Export a diagram',
@@ -293,6 +302,24 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     { title: 'Icon libraries', description: 'Every icon library with all its item labels; refs are "<library>/<Item Label>".', mimeType: 'application/json' },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(services.catalog.libraries({ items: true })) }] }),
   );
+
+  /**
+   * Tool calls are dispatched here rather than by McpServer (the SDK lets a handler replace its own) for two answers
+   * a model can act on: arguments that fail their schema get REST's validation_failed JSON, naming each field, where
+   * McpServer would send a plain sentence; an unknown tool is JSON-RPC's invalid-params error, not a tool result.
+   */
+  server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+    const registered = tools.get(request.params.name);
+    if (!registered) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}: tools/list names the tools`);
+    const handler = registered.handler as (...args: unknown[]) => Promise<CallToolResult>;
+    if (!registered.inputSchema) return handler(extra);
+    const parsed = (registered.inputSchema as z.ZodType).safeParse(request.params.arguments ?? {});
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
+      return toolError(inputValidationError('arguments', issues), log);
+    }
+    return handler(parsed.data, extra);
+  });
 
   return server;
 }
