@@ -4,89 +4,92 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { availableBackends } from './support/backends.js';
 import { bearer, useTestService } from './support/world.js';
 
-const service = useTestService();
-
 const fixture = (path: string) => readFileSync(`test/fixtures/${path}`, 'utf8');
-const fromCode = (token: string, payload: object) => service.runtime.app.inject({ method: 'POST', url: '/api-v1/documents/from-code', headers: bearer(token), payload });
 const json = (res: LightMyRequestResponse) => res.json() as any;
-const documentCount = async (workspace: string) =>
-  json(await service.runtime.app.inject({ method: 'GET', url: `/api-v1/documents?workspace=${workspace}&limit=100`, headers: bearer(service.world.tokens.annAll) })).items.length;
 
-describe('POST /api-v1/documents/from-code', () => {
-  const samples: [string, string][] = [
-    ['compose', 'compose/awesome-react-express-mysql.compose.yaml'],
-    ['kubernetes', 'kubernetes/guestbook-all-in-one.yaml'],
-    ['dot', 'dot/gallery-cluster.gv'],
-    ['plantuml', 'plantuml/mojaloop-position-prepare-sequence.plantuml'],
-    ['terraform', 'terraform/gcp-microservices-demo.main.tf'],
-    ['helm', 'helm/bitnami-wordpress.values.yaml'],
-    ['sql', 'sql/postgres-tpcc-ddl.sql'],
-  ];
+describe.each(await availableBackends())('from code on %s', (backend) => {
+  const service = useTestService({ backend });
+  const fromCode = (token: string, payload: object) => service.runtime.app.inject({ method: 'POST', url: '/api-v1/documents/from-code', headers: bearer(token), payload });
+  const documentCount = async (workspace: string) =>
+    json(await service.runtime.app.inject({ method: 'GET', url: `/api-v1/documents?workspace=${workspace}&limit=100`, headers: bearer(service.world.tokens.annAll) })).items.length;
 
-  it.each(samples)('detects %s, lays it out and stores it', async (notation, path) => {
-    const res = await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: fixture(path) });
-    expect(res.statusCode, res.body).toBe(201);
-    const body = json(res);
-    expect(body.notation).toBe(notation);
-    expect(body.version).toBe(1);
-    expect(body.elements.length).toBeGreaterThan(3);
-    expect(Array.isArray(body.warnings)).toBe(true);
-    const arrows = body.elements.filter((e: any) => e.type === 'arrow');
-    expect(arrows.length).toBeGreaterThan(0);
-    const stored = json(await service.runtime.app.inject({ method: 'GET', url: `/api-v1/documents/${body.id}`, headers: bearer(service.world.tokens.annAll) }));
-    expect(stored.elements).toHaveLength(body.elements.length);
+  describe('POST /api-v1/documents/from-code', () => {
+    const samples: [string, string][] = [
+      ['compose', 'compose/awesome-react-express-mysql.compose.yaml'],
+      ['kubernetes', 'kubernetes/guestbook-all-in-one.yaml'],
+      ['dot', 'dot/gallery-cluster.gv'],
+      ['plantuml', 'plantuml/mojaloop-position-prepare-sequence.plantuml'],
+      ['terraform', 'terraform/gcp-microservices-demo.main.tf'],
+      ['helm', 'helm/bitnami-wordpress.values.yaml'],
+      ['sql', 'sql/postgres-tpcc-ddl.sql'],
+    ];
+
+    it.each(samples)('detects %s, lays it out and stores it', async (notation, path) => {
+      const res = await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: fixture(path) });
+      expect(res.statusCode, res.body).toBe(201);
+      const body = json(res);
+      expect(body.notation).toBe(notation);
+      expect(body.version).toBe(1);
+      expect(body.elements.length).toBeGreaterThan(3);
+      expect(Array.isArray(body.warnings)).toBe(true);
+      const arrows = body.elements.filter((e: any) => e.type === 'arrow');
+      expect(arrows.length).toBeGreaterThan(0);
+      const stored = json(await service.runtime.app.inject({ method: 'GET', url: `/api-v1/documents/${body.id}`, headers: bearer(service.world.tokens.annAll) }));
+      expect(stored.elements).toHaveLength(body.elements.length);
+    });
+
+    it('draws the compose services with the icons of their images (mariadb, nginx)', async () => {
+      const body = json(await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: fixture('compose/awesome-nginx-golang-mysql.compose.yaml'), name: 'Stack' }));
+      expect(body.name).toBe('Stack');
+      const refs = body.elements.map((e: any) => e.icon?.ref).filter(Boolean);
+      expect(refs).toEqual(expect.arrayContaining(['databases/MariaDB', 'brands/NGINX']));
+    });
+
+    it('honours an explicit notation, and reports a syntax error with line and column without storing anything', async () => {
+      const before = await documentCount(service.world.annWorkspace);
+      const res = await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: 'digraph G {\n  a -> b;\n  c -> ;\n}', notation: 'dot' });
+      expect(res.statusCode).toBe(400);
+      const { error } = json(res);
+      expect(error.code).toBe('parse_error');
+      expect(error.details).toMatchObject({ line: 3 });
+      expect(error.message).toMatch(/line 3, column \d+/);
+      expect(await documentCount(service.world.annWorkspace)).toBe(before);
+    });
+
+    it('rejects text that is no supported notation, listing the supported ones', async () => {
+      const res = await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: 'Dear team, here is the plan for Monday.' });
+      expect(res.statusCode).toBe(400);
+      expect(json(res).error.code).toBe('unsupported_notation');
+      for (const notation of ['compose', 'kubernetes', 'dot', 'plantuml', 'terraform', 'helm', 'sql']) expect(json(res).error.message).toContain(notation);
+      const unknown = await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: 'a -> b', notation: 'visio' });
+      expect(unknown.statusCode).toBe(400);
+    });
+
+    it('refuses code over 1 MiB, a missing scope, a viewer and another workspace', async () => {
+      const huge = await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: `digraph { ${'a -> b; '.repeat(200_000)} }` });
+      expect(huge.statusCode).toBe(413);
+      const code = fixture('dot/gallery-cluster.gv');
+      expect(json(await fromCode(service.world.tokens.annRead, { workspaceId: service.world.annWorkspace, code })).error.code).toBe('insufficient_scope');
+      expect(json(await fromCode(service.world.tokens.annAll, { workspaceId: service.world.bobWorkspace, code })).error.code).toBe('forbidden');
+      expect((await fromCode(service.world.tokens.annPinned, { workspaceId: service.world.annSecond, code })).statusCode).toBe(404);
+    });
   });
 
-  it('draws the compose services with the icons of their images (mariadb, nginx)', async () => {
-    const body = json(await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: fixture('compose/awesome-nginx-golang-mysql.compose.yaml'), name: 'Stack' }));
-    expect(body.name).toBe('Stack');
-    const refs = body.elements.map((e: any) => e.icon?.ref).filter(Boolean);
-    expect(refs).toEqual(expect.arrayContaining(['databases/MariaDB', 'brands/NGINX']));
-  });
-
-  it('honours an explicit notation, and reports a syntax error with line and column without storing anything', async () => {
-    const before = await documentCount(service.world.annWorkspace);
-    const res = await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: 'digraph G {\n  a -> b;\n  c -> ;\n}', notation: 'dot' });
-    expect(res.statusCode).toBe(400);
-    const { error } = json(res);
-    expect(error.code).toBe('parse_error');
-    expect(error.details).toMatchObject({ line: 3 });
-    expect(error.message).toMatch(/line 3, column \d+/);
-    expect(await documentCount(service.world.annWorkspace)).toBe(before);
-  });
-
-  it('rejects text that is no supported notation, listing the supported ones', async () => {
-    const res = await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: 'Dear team, here is the plan for Monday.' });
-    expect(res.statusCode).toBe(400);
-    expect(json(res).error.code).toBe('unsupported_notation');
-    for (const notation of ['compose', 'kubernetes', 'dot', 'plantuml', 'terraform', 'helm', 'sql']) expect(json(res).error.message).toContain(notation);
-    const unknown = await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: 'a -> b', notation: 'visio' });
-    expect(unknown.statusCode).toBe(400);
-  });
-
-  it('refuses code over 1 MiB, a missing scope, a viewer and another workspace', async () => {
-    const huge = await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: `digraph { ${'a -> b; '.repeat(200_000)} }` });
-    expect(huge.statusCode).toBe(413);
-    const code = fixture('dot/gallery-cluster.gv');
-    expect(json(await fromCode(service.world.tokens.annRead, { workspaceId: service.world.annWorkspace, code })).error.code).toBe('insufficient_scope');
-    expect(json(await fromCode(service.world.tokens.annAll, { workspaceId: service.world.bobWorkspace, code })).error.code).toBe('forbidden');
-    expect((await fromCode(service.world.tokens.annPinned, { workspaceId: service.world.annSecond, code })).statusCode).toBe(404);
-  });
-});
-
-describe('MCP diagram_from_code', () => {
-  it('draws from code and reports errors as tool errors', async () => {
-    const url = `${await service.runtime.app.listen({ port: 0, host: '127.0.0.1' })}/mcp`;
-    const client = new Client({ name: 'from-code', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${service.world.tokens.annAll}` } } }));
-    const result = (await client.callTool({ name: 'diagram_from_code', arguments: { workspaceId: service.world.annWorkspace, code: fixture('kubernetes/guestbook-all-in-one.yaml') } })) as CallToolResult;
-    expect(result.isError).toBeFalsy();
-    expect((result.structuredContent as any).notation).toBe('kubernetes');
-    const failed = (await client.callTool({ name: 'diagram_from_code', arguments: { workspaceId: service.world.annWorkspace, code: 'just words' } })) as CallToolResult;
-    expect(failed.isError).toBe(true);
-    expect((failed.content[0] as { text: string }).text).toContain('unsupported_notation');
-    await client.close();
+  describe('MCP diagram_from_code', () => {
+    it('draws from code and reports errors as tool errors', async () => {
+      const url = `${await service.runtime.app.listen({ port: 0, host: '127.0.0.1' })}/mcp`;
+      const client = new Client({ name: 'from-code', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: `Bearer ${service.world.tokens.annAll}` } } }));
+      const result = (await client.callTool({ name: 'diagram_from_code', arguments: { workspaceId: service.world.annWorkspace, code: fixture('kubernetes/guestbook-all-in-one.yaml') } })) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      expect((result.structuredContent as any).notation).toBe('kubernetes');
+      const failed = (await client.callTool({ name: 'diagram_from_code', arguments: { workspaceId: service.world.annWorkspace, code: 'just words' } })) as CallToolResult;
+      expect(failed.isError).toBe(true);
+      expect((failed.content[0] as { text: string }).text).toContain('unsupported_notation');
+      await client.close();
+    });
   });
 });

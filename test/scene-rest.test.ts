@@ -2,14 +2,15 @@ import { readFileSync } from 'node:fs';
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
 import { ELEMENT_TYPES } from '../src/core/scene/constants.js';
+import { availableBackends } from './support/backends.js';
 import { bearer, useTestService } from './support/world.js';
-
-const service = useTestService();
 
 const json = (res: LightMyRequestResponse) => res.json() as any;
 const everyType = JSON.parse(readFileSync('test/fixtures/excalidraw/native-every-type.json', 'utf8')) as { type: string }[];
 
-describe('scenes through REST', () => {
+describe.each(await availableBackends())('scenes through REST on %s', (backend) => {
+  const service = useTestService({ backend });
+
   it('accepts every element type, fills defaults, and reads back what it stored; sending it back changes nothing', async () => {
     expect(new Set(everyType.map((e) => e.type))).toEqual(new Set(ELEMENT_TYPES));
     const created = await service.runtime.app.inject({

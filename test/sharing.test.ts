@@ -1,16 +1,17 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { describe, expect, it } from 'vitest';
+import { availableBackends } from './support/backends.js';
 import { bearer, box, useTestService } from './support/world.js';
 
-const service = useTestService();
-
-const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token?: string, payload?: object) =>
-  service.runtime.app.inject({ method, url, headers: token ? bearer(token) : {}, ...(payload ? { payload } : {}) });
 const json = (res: LightMyRequestResponse) => res.json() as any;
-const createDoc = async (workspaceId = service.world.annWorkspace, token = service.world.tokens.annAll) =>
-  json(await call('POST', '/api-v1/documents', token, { workspaceId, name: 'Shared', elements: [box('api'), box('db', 300)] }));
 
-describe('sharing', () => {
+describe.each(await availableBackends())('sharing on %s', (backend) => {
+  const service = useTestService({ backend });
+  const call = (method: 'GET' | 'POST' | 'PATCH' | 'DELETE', url: string, token?: string, payload?: object) =>
+    service.runtime.app.inject({ method, url, headers: token ? bearer(token) : {}, ...(payload ? { payload } : {}) });
+  const createDoc = async (workspaceId = service.world.annWorkspace, token = service.world.tokens.annAll) =>
+    json(await call('POST', '/api-v1/documents', token, { workspaceId, name: 'Shared', elements: [box('api'), box('db', 300)] }));
+
   it('creates one unguessable public link, returns the same one again, and shows it on the document', async () => {
     const doc = await createDoc();
     expect(json(await call('GET', `/api-v1/documents/${doc.id}`, service.world.tokens.annAll)).share).toBeNull();

@@ -49,6 +49,11 @@ export async function requireServer(name: 'postgres' | 'redis'): Promise<boolean
   return ok;
 }
 
+/** The backends a database suite runs on (`describe.each`): SQLite always, PostgreSQL as `requireServer` allows. */
+export async function availableBackends(): Promise<BackendName[]> {
+  return (await requireServer('postgres')) ? ['sqlite', 'postgres'] : ['sqlite'];
+}
+
 /** A fresh, empty database: a temporary SQLite file, or a new PostgreSQL schema dropped afterwards. */
 export async function createBackend(name: BackendName): Promise<Backend> {
   if (name === 'sqlite') {

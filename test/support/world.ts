@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/adapters/http/server.js';
 import type { Scope } from '../../src/core/scopes.js';
-import { type Backend, createBackend, testConfig } from './backends.js';
+import { type Backend, type BackendName, createBackend, testConfig } from './backends.js';
 
 export const ALL_SCOPES: Scope[] = ['diagrams:read', 'diagrams:write', 'export', 'ai:generate'];
 
@@ -40,14 +40,15 @@ export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 export const box = (id: string, x = 0, y = 0) => ({ id, type: 'rectangle', x, y, width: 120, height: 60, text: id });
 
 /**
- * A fresh SQLite-backed service with the world above, for one test file: set up before its tests, torn down after.
- * Read `runtime`, `world` (and `mcpUrl` with `listen`) inside tests: they exist once the file's beforeAll has run.
+ * A fresh service with the world above, on SQLite unless `backend` says otherwise, for the enclosing test file or
+ * describe block (call it there, e.g. once per backend inside `describe.each`): set up before its tests, torn down after.
+ * Read `runtime`, `world` (and `mcpUrl` with `listen`) inside tests: they exist once the block's beforeAll has run.
  */
-export function useTestService(options: { listen?: boolean } = {}): { readonly runtime: Runtime; readonly world: World; readonly mcpUrl: string } {
+export function useTestService(options: { listen?: boolean; backend?: BackendName } = {}): { readonly runtime: Runtime; readonly world: World; readonly mcpUrl: string } {
   let backend: Backend | undefined;
   const state: { runtime?: Runtime; world?: World; mcpUrl?: string } = {};
   beforeAll(async () => {
-    backend = await createBackend('sqlite');
+    backend = await createBackend(options.backend ?? 'sqlite');
     state.runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, rateLimitPerMinute: 100_000 }));
     state.world = await buildWorld(state.runtime);
     // Real clients need a real socket; inject() serves the rest.
