@@ -46,3 +46,29 @@ describe.runIf(redisUp)('rate limit shared through Redis', () => {
     expect(fresh.status).toBe(200);
   });
 });
+
+describe('rate limit while Redis is unreachable', () => {
+  let backend: Backend;
+  let runtime: Runtime;
+  let world: World;
+
+  beforeAll(async () => {
+    backend = await createBackend('sqlite');
+    // Port 1 on loopback: nothing listens there, so every Redis command fails.
+    runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, redisUrl: 'redis://127.0.0.1:1', rateLimitPerMinute: 5 }));
+    world = await buildWorld(runtime);
+  });
+  afterAll(async () => {
+    await runtime?.close();
+    await backend?.dispose();
+  });
+
+  it('keeps serving and keeps limiting, counting in memory', async () => {
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const res = await runtime.app.inject({ url: '/api-v1/workspaces', headers: bearer(world.tokens.annRead) });
+      statuses.push(res.statusCode);
+    }
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 429]);
+  });
+});

@@ -15,12 +15,13 @@ export interface RateLimiter {
 
 /**
  * A fixed one-minute window per key. In memory by default; on Redis when given one, so that every instance pointed
- * at the same Redis spends the same budget.
+ * at the same Redis spends the same budget. While Redis cannot be reached, each instance counts in its own memory
+ * (rate-limiter-flexible's insurance limiter): the limit still holds per instance, and requests are still served.
  */
 export function createRateLimiter(options: { perMinute: number; redis?: Redis | undefined; keyPrefix?: string }): RateLimiter {
   const common = { points: options.perMinute, duration: 60, keyPrefix: options.keyPrefix ?? 'drawbridge:rl' };
   const limiter = options.redis
-    ? new RateLimiterRedis({ ...common, storeClient: options.redis, useRedisPackage: false })
+    ? new RateLimiterRedis({ ...common, storeClient: options.redis, useRedisPackage: false, insuranceLimiter: new RateLimiterMemory(common) })
     : new RateLimiterMemory(common);
   const decision = (res: RateLimiterRes, allowed: boolean): RateDecision => ({
     allowed,

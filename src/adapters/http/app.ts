@@ -48,6 +48,8 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     genReqId: () => `req_${instance}${(++requests).toString(36)}`,
     routerOptions: { ignoreTrailingSlash: true },
   });
+  // JSON everywhere: Fastify's default text/plain parser would let a text body reach validation instead of 415.
+  app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('principal', null as unknown as Principal);
@@ -71,7 +73,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0]!;
     const allowed = (['GET', 'POST', 'PATCH', 'PUT', 'DELETE'] as const).filter((m) => knownRoutes.find(m, path));
-    if (allowed.length > 0) {
+    // A route that takes this very method and still found nothing (a missing static file) is a plain 404.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    if (allowed.length > 0 && !allowed.some((m) => m === method)) {
       reply.header('Allow', allowed.join(', '));
       return reply.code(405).send(errorBody('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`));
     }

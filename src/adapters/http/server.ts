@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../../infra/config.js';
 import { createRateLimiter } from '../../infra/rate-limit.js';
@@ -18,7 +18,11 @@ export interface Runtime {
 /** Everything the service needs, opened from configuration; the listener is separate (see `listen`). */
 export async function createRuntime(config: Config, options: { rateLimitKeyPrefix?: string } = {}): Promise<Runtime> {
   const { db } = await openDatabase(config.databaseUrl);
-  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 2, enableOfflineQueue: true }) : undefined;
+  // No offline queue: while Redis is down a command fails at once and the limiter's in-memory insurance answers,
+  // instead of every request waiting out reconnection attempts.
+  const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
+  let log: FastifyBaseLogger | undefined;
+  if (redis) reportRedisOutages(redis, () => log);
   const limiter = createRateLimiter({ perMinute: config.rateLimitPerMinute, redis, keyPrefix: options.rateLimitKeyPrefix });
   const services = await createServices(db, limiter, config.publicUrl, createRenderer());
   const app = await buildApp({
@@ -27,13 +31,16 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
     publicUrl: config.publicUrl,
     logLevel: config.logLevel === 'silent' ? undefined : config.logLevel,
   });
+  log = app.log;
   return {
     app,
     services,
     async close() {
       await app.close();
       await db.destroy();
-      if (redis) await redis.quit();
+      // quit() sends QUIT, which a Redis that is down cannot take.
+      if (redis?.status === 'ready') await redis.quit();
+      else redis?.disconnect();
     },
   };
 }
@@ -49,4 +56,22 @@ export async function listen(runtime: Runtime, config: Config): Promise<string> 
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
   return address;
+}
+
+/**
+ * One warning when Redis goes away and one line when it is back, instead of an unhandled error per retry. Listening
+ * starts with the connection; until the app's logger exists (`logger()` is undefined) there is nothing to say it with.
+ */
+function reportRedisOutages(redis: Redis, logger: () => FastifyBaseLogger | undefined): void {
+  let reported = false;
+  redis.on('error', (error: Error) => {
+    const log = logger();
+    if (reported || !log) return;
+    reported = true;
+    log.warn({ err: error.message }, 'Redis unreachable: rate limits are counted per instance until it returns');
+  });
+  redis.on('ready', () => {
+    if (reported) logger()?.info('Redis reachable again: rate limits are shared again');
+    reported = false;
+  });
 }
