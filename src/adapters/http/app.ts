@@ -63,6 +63,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   app.setErrorHandler((error, request, reply) => toErrorResponse(error, request, reply));
 
+  // Public routes say so in the OpenAPI document too, instead of inheriting the global bearer requirement.
+  app.addHook('onRoute', (route) => {
+    if (route.config?.public && route.schema) route.schema = { ...route.schema, security: [] };
+  });
+
   // Wrong method on a known path is 405 with Allow, not 404: a second router holds every route to tell them apart.
   const knownRoutes = FindMyWay({ ignoreTrailingSlash: true });
   app.addHook('onRoute', (route) => {

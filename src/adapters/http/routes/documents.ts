@@ -19,6 +19,9 @@ import {
   writtenDocument,
 } from '../../../service/schemas.js';
 
+/** A 204 has no body; saying so makes the OpenAPI document list 204 rather than a default 200. */
+const noContent = z.null().describe('No content');
+
 const etagOf = (doc: StoredDocument) => `"${doc.summary.version}"`;
 
 /** The stored elements are spliced into the body as the JSON text they were saved as (validated on write). */
@@ -164,22 +167,22 @@ export const documentRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   app.delete(
     '/documents/:id/share',
     {
-      schema: { summary: 'Revoke the public link', description: 'Scope: diagrams:write. 204, also when the document was not shared.', tags: ['sharing'], params },
+      schema: { summary: 'Revoke the public link', description: 'Scope: diagrams:write. 204, also when the document was not shared.', tags: ['sharing'], params, response: { 204: noContent } },
     },
     async (request, reply) => {
       await services.diagrams.unshare(request.principal, request.params.id);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 
   app.delete(
     '/documents/:id',
     {
-      schema: { summary: 'Delete a document', description: 'Scope: diagrams:write; role editor or above.', tags: ['documents'], params },
+      schema: { summary: 'Delete a document', description: 'Scope: diagrams:write; role editor or above.', tags: ['documents'], params, response: { 204: noContent } },
     },
     async (request, reply) => {
       await services.diagrams.deleteDocument(request.principal, request.params.id);
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   );
 };
