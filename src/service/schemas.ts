@@ -4,6 +4,7 @@ import { NOTATIONS } from '../core/graph/types.js';
 import { ICON_VENDORS } from '../core/icons/index.js';
 import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from '../core/icons/limits.js';
 import { LIMITS } from '../core/limits.js';
+import { ELEMENT_TYPES } from '../core/scene/constants.js';
 import { ROLES, SCOPES } from '../core/scopes.js';
 
 /**
@@ -33,7 +34,8 @@ export const elementsInput = z
     error: 'elements must be an array of element objects, or an Excalidraw scene object',
   })
   .describe(
-    'The scene: an array of elements in the native schema (see GET /api-v1/capabilities), or an Excalidraw scene (a .excalidraw file object, its clipboard form, or a bare Excalidraw elements array).',
+    'The scene: an array of elements in the native schema, or an Excalidraw scene (a .excalidraw file object, its clipboard form, or a bare Excalidraw elements array). ' +
+      `Element types: ${ELEMENT_TYPES.join(', ')}. Every field and rule is in the drawing guide: GET /api-v1/capabilities, or the MCP resource drawbridge://capabilities.`,
   );
 
 export const element = z.looseObject({ id: z.string(), type: z.string() }).describe('A scene element (native schema)');

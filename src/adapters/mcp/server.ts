@@ -142,7 +142,9 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       description:
         'Creates a diagram in a workspace (optionally in a folder). elements: an array in the native schema, or an Excalidraw scene ' +
         '(detected automatically; the result says which format was read and lists warnings such as dropped fields). ' +
-        'Minimal element: {"type":"rectangle","x":0,"y":0,"width":160,"height":80,"text":"API"}; missing fields get defaults. ' +
+        'Minimal element: {"id":"api","type":"rectangle","x":0,"y":0,"width":160,"height":80,"text":"API"}; missing fields get defaults. ' +
+        'An arrow joining two shapes at right angles: {"type":"arrow","points":[{"x":160,"y":40},{"x":230,"y":40},{"x":230,"y":140}],' +
+        '"startBinding":{"elementId":"api"},"endBinding":{"elementId":"db"}} (bound ends are snapped to the shapes). ' +
         DRAWING_FLOW +
         ' Needs scope diagrams:write and an editor role.',
       inputSchema: inputs.createDiagram,
