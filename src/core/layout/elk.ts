@@ -13,6 +13,9 @@ export const ELK_DEFAULTS = {
   'elk.algorithm': 'layered',
   'elk.hierarchyHandling': 'INCLUDE_CHILDREN',
   'elk.edgeRouting': 'ORTHOGONAL',
+  // ELK's default (GREEDY) cycle breaking reverses whichever edges it likes, so a loop back to the top of a flowchart
+  // can turn the whole chart upside down; depth-first from the sources reverses only the back edges.
+  'elk.layered.cycleBreaking.strategy': 'DEPTH_FIRST',
   // Absolute coordinates everywhere, so no walk up the container chain is needed to place shapes and bend points.
   'elk.json.shapeCoords': 'ROOT',
   'elk.json.edgeCoords': 'ROOT',
@@ -49,6 +52,8 @@ interface Built {
   depth: Map<string, number>;
   /** ELK id of an edge → its index in `graph.edges`. */
   edgeIndex: Map<string, number>;
+  /** ELK ids of edges handed to ELK reversed (back edges of a cycle): their points are flipped back. */
+  reversed: Set<string>;
   warnings: string[];
 }
 
@@ -59,11 +64,54 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   return readResult(result, built);
 };
 
-function labelOf(text: string, placement: LaidOutLabel['placement']): ElkLabel {
+/**
+ * Back edges of a depth-first walk over the whole graph (containers flattened), from the sources in input order.
+ * ELK breaks cycles per container, where edges from outside start at port dummies, so it can reverse a chain inside a
+ * container (a0 → a1 → a2 → a3 → a0 drawn from a2 down); reversing these edges up front leaves ELK an acyclic graph.
+ */
+export function backEdges(vertices: readonly string[], edges: readonly { from: string; to: string }[]): Set<number> {
+  const out = new Map<string, number[]>(vertices.map((id) => [id, []]));
+  const indegree = new Map<string, number>(vertices.map((id) => [id, 0]));
+  edges.forEach((edge, index) => {
+    if (edge.from === edge.to || !out.has(edge.from) || !out.has(edge.to)) return;
+    out.get(edge.from)!.push(index);
+    indegree.set(edge.to, indegree.get(edge.to)! + 1);
+  });
+  const back = new Set<number>();
+  const state = new Map<string, 'open' | 'done'>();
+  const walk = (root: string) => {
+    if (state.has(root)) return;
+    state.set(root, 'open');
+    const stack: { id: string; next: number }[] = [{ id: root, next: 0 }];
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const outgoing = out.get(top.id)!;
+      if (top.next === outgoing.length) {
+        state.set(top.id, 'done');
+        stack.pop();
+        continue;
+      }
+      const index = outgoing[top.next++]!;
+      const to = edges[index]!.to;
+      const seen = state.get(to);
+      if (seen === 'open') back.add(index);
+      else if (seen === undefined) {
+        state.set(to, 'open');
+        stack.push({ id: to, next: 0 });
+      }
+    }
+  };
+  for (const id of vertices) if (indegree.get(id) === 0) walk(id);
+  for (const id of vertices) walk(id);
+  return back;
+}
+
+function labelOf(text: string, placement: LaidOutLabel['placement'], reversed = false): ElkLabel {
   const wrapped = wrapText(text, EDGE_LABEL_MAX_WIDTH, FONT.edgeLabel).join('\n');
   const size = measureText(wrapped, FONT.edgeLabel, FONT.family);
   const pad = SPACING.edgeLabelPadding;
-  const elkPlacement = placement === 'center' ? 'CENTER' : placement === 'start' ? 'TAIL' : 'HEAD';
+  // A reversed edge's start label sits at ELK's head.
+  const elkPlacement = placement === 'center' ? 'CENTER' : (placement === 'start') !== reversed ? 'TAIL' : 'HEAD';
   return {
     id: placement,
     text: wrapped,
@@ -154,6 +202,9 @@ function buildElkGraph(graph: GraphIR): Built {
   for (const node of graph.nodes) place(node.id, nodeKey(node.id), nodeParent.get(node.id));
   const endKey = (end: string) => (nodeIds.has(end) ? nodeKey(end) : groupKey(end));
   const edgeIndex = new Map<string, number>();
+  const reversed = new Set<string>();
+  const drawn: { from: string; to: string }[] = [];
+  const drawnIndex: number[] = [];
 
   graph.edges.forEach((edge, index) => {
     const missing = [edge.from, edge.to].find((end) => !nodeIds.has(end) && !groupIds.has(end));
@@ -168,15 +219,24 @@ function buildElkGraph(graph: GraphIR): Built {
       warnings.push(`edge "${edge.id}": joins a container to something inside it; the edge is not drawn`);
       return;
     }
+    drawn.push({ from: endKey(edge.from), to: endKey(edge.to) });
+    drawnIndex.push(index);
+  });
+  const back = backEdges([...elkNodes.keys()], drawn);
+  drawn.forEach(({ from, to }, i) => {
+    const index = drawnIndex[i]!;
+    const edge = graph.edges[index]!;
+    const flip = back.has(i);
     const labels: ElkLabel[] = [];
     if (edge.label) labels.push(labelOf(edge.label, 'center'));
-    if (edge.startLabel) labels.push(labelOf(edge.startLabel, 'start'));
-    if (edge.endLabel) labels.push(labelOf(edge.endLabel, 'end'));
-    const elkEdge: ElkExtendedEdge = { id: `e:${index}`, sources: [endKey(edge.from)], targets: [endKey(edge.to)], labels };
+    if (edge.startLabel) labels.push(labelOf(edge.startLabel, 'start', flip));
+    if (edge.endLabel) labels.push(labelOf(edge.endLabel, 'end', flip));
+    const elkEdge: ElkExtendedEdge = { id: `e:${index}`, sources: [flip ? to : from], targets: [flip ? from : to], labels };
     edgeIndex.set(elkEdge.id, index);
+    if (flip) reversed.add(elkEdge.id);
     root.edges!.push(elkEdge);
   });
-  return { root, boxes, titles, depth, edgeIndex, warnings };
+  return { root, boxes, titles, depth, edgeIndex, reversed, warnings };
 }
 
 function readResult(root: ElkNode, built: Built): LaidOutGraph {
@@ -202,6 +262,7 @@ function readResult(root: ElkNode, built: Built): LaidOutGraph {
   const edges: LaidOutEdge[] = (root.edges ?? []).map((edge) => {
     const section = edge.sections?.[0];
     const points: Point[] = section ? [section.startPoint, ...(section.bendPoints ?? []), section.endPoint].map(({ x, y }) => ({ x, y })) : [];
+    if (built.reversed.has(edge.id)) points.reverse();
     const labels: LaidOutLabel[] = (edge.labels ?? []).map((label) => {
       const pad = SPACING.edgeLabelPadding;
       return {

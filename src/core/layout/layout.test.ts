@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import type { GraphIR } from '../graph/types.js';
+import { dotNotation } from '../notations/dot/index.js';
 import { CONTAINER_MIN_WIDTH, FONT, NODE_BOX } from './drawing-rules.js';
 import { layoutGraph } from './elk.js';
 import { measureText } from './measure.js';
@@ -142,6 +144,23 @@ describe('layoutGraph', () => {
     const at = (laid: typeof right, id: string) => laid.nodes.find((node) => node.id === id)!;
     expect(at(right, 'b').x).toBeGreaterThan(at(right, 'a').x + at(right, 'a').width);
     expect(at(down, 'b').y).toBeGreaterThan(at(down, 'a').y + at(down, 'a').height);
+  });
+
+  it('breaks cycles at the back edge, so a looping chain still reads in order along the direction', async () => {
+    const at = (laid: Awaited<ReturnType<typeof layoutGraph>>, id: string) => laid.nodes.find((node) => node.id === id)!;
+    // a -> b -> c -> d with d looping back to b: only d -> b may point against the direction.
+    const loop = dotNotation.toGraph('digraph { a -> b -> c -> d; d -> b }');
+    for (const direction of ['DOWN', 'RIGHT'] as const) {
+      const laid = await layoutGraph({ ...loop, direction });
+      const pos = (id: string) => (direction === 'DOWN' ? at(laid, id).y : at(laid, id).x);
+      expect(pos('a')).toBeLessThan(pos('b'));
+      expect(pos('b')).toBeLessThan(pos('c'));
+      expect(pos('c')).toBeLessThan(pos('d'));
+    }
+    // The Graphviz gallery's cluster graph: a3 -> a0 closes the loop; start is at the top, end at the bottom.
+    const cluster = await layoutGraph(dotNotation.toGraph(readFileSync(new URL('../../../test/fixtures/dot/gallery-cluster.gv', import.meta.url), 'utf8')));
+    const chain = ['start', 'a0', 'a1', 'a2', 'a3', 'end'];
+    for (let i = 1; i < chain.length; i++) expect(at(cluster, chain[i - 1]!).y).toBeLessThan(at(cluster, chain[i]!).y);
   });
 
   it('skips, with a warning, edges to unknown ids and edges into their own container', async () => {

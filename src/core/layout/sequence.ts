@@ -6,6 +6,7 @@
  */
 import type { Arrowhead, GraphIR, GraphNode } from '../graph/types.js';
 import type { GeneratedElement } from '../scene/from-graph.js';
+import { readableStroke } from './contrast.js';
 import { FONT, ROLE_COLORS, SPACING } from './drawing-rules.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapText } from './node-size.js';
@@ -260,7 +261,8 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
             fontSize: FONT.label,
             fontFamily: FONT.family,
             textAlign: 'left',
-            strokeColor: role.strokeColor,
+            // Labels are drawn in the stroke colour: keep them readable on the fill.
+            strokeColor: readableStroke(role.strokeColor, step.fillColor ?? role.fillColor),
             fillColor: step.fillColor ?? role.fillColor,
             strokeStyle: 'solid',
             corner: 'sharp',
@@ -384,7 +386,7 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
       text: box.label,
       fontSize: FONT.label,
       fontFamily: FONT.family,
-      strokeColor: node.style?.strokeColor ?? role.strokeColor,
+      strokeColor: readableStroke(node.style?.strokeColor ?? role.strokeColor, node.style?.fillColor ?? role.fillColor),
       fillColor: node.style?.fillColor ?? role.fillColor,
       strokeStyle: 'solid',
       corner: 'sharp',

@@ -60,6 +60,21 @@ describe('checkScene', () => {
     ]);
   });
 
+  it('reports a label whose text (its stroke colour) has contrast below 3:1 on its fill', () => {
+    const label = { text: 'x', fontSize: 16, fontFamily: 'normal' };
+    const report = checkScene([
+      box('white', 0, 0, 100, 50, { ...label, strokeColor: '#ffffff', fillColor: '#ffffff' }),
+      box('pale', 200, 0, 100, 50, { ...label, strokeColor: '#f08c00', fillColor: 'transparent' }),
+      box('fine', 400, 0, 100, 50, { ...label, strokeColor: '#1e1e1e', fillColor: '#fff9db' }),
+      // Unlabelled shapes are only borders: a dark stroke on a dark fill is fine.
+      box('dot', 600, 0, 20, 20, { strokeColor: '#1e1e1e', fillColor: '#343a40' }),
+    ]);
+    expect(report.violations).toEqual([
+      'label of "white" has text/fill contrast 1.00:1, below 3:1',
+      'label of "pale" has text/fill contrast 2.48:1, below 3:1',
+    ]);
+  });
+
   it('counts proper crossings between different arrows only', () => {
     expect(
       countCrossings([

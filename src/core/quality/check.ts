@@ -2,6 +2,7 @@
  * The drawing-quality checker: measures a produced scene against the drawing rules. It reads elements only, so it
  * judges any scene (from code, from AI, hand-made) the same way; `parents` says which container holds what.
  */
+import { MIN_TEXT_CONTRAST, textContrast } from '../layout/contrast.js';
 import { measureText } from '../layout/measure.js';
 import { textArea } from '../layout/node-size.js';
 import type { Box, Point } from '../layout/types.js';
@@ -183,6 +184,11 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
     const area = textArea(shape.type, Number(shape.width), Number(shape.height), icon);
     if (size.width > area.width + TOLERANCE || size.height > area.height + TOLERANCE) {
       violations.push(`label of "${shape.id}" (${size.width}×${size.height}) does not fit its ${shape.type} (${shape.width}×${shape.height})`);
+    }
+    // The label is drawn in the stroke colour, over the fill (or the white canvas through a transparent fill).
+    const contrast = textContrast(String(shape.strokeColor ?? '#1e1e1e'), String(shape.fillColor ?? 'transparent'));
+    if (contrast !== undefined && contrast < MIN_TEXT_CONTRAST) {
+      violations.push(`label of "${shape.id}" has text/fill contrast ${contrast.toFixed(2)}:1, below ${MIN_TEXT_CONTRAST}:1`);
     }
   }
   for (const text of texts) {

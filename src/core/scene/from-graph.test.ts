@@ -47,6 +47,23 @@ describe('graphToScene', () => {
     expect(byId.get('start')).toMatchObject({ type: 'diamond' });
   });
 
+  it('darkens a labelled shape whose stroke (its text colour) would not read on its fill', async () => {
+    const { byId } = await draw(
+      graph({
+        nodes: [
+          { id: 'white', label: 'a0', kind: 'generic', style: { strokeColor: '#ffffff', fillColor: '#ffffff' } },
+          { id: 'cm', label: 'settings', kind: 'config' },
+          { id: 'dark', label: 'night', kind: 'generic', style: { strokeColor: '#000000', fillColor: '#212529' } },
+          { id: 'svc', label: 'api', kind: 'service' },
+        ],
+      }),
+    );
+    expect(byId.get('white')).toMatchObject({ strokeColor: '#1e1e1e', fillColor: '#ffffff' });
+    expect(byId.get('cm')).toMatchObject({ strokeColor: '#1e1e1e', fillColor: ROLE_COLORS.config.fillColor });
+    expect(byId.get('dark')).toMatchObject({ strokeColor: '#ffffff', fillColor: '#212529' });
+    expect(byId.get('svc')).toMatchObject(ROLE_COLORS.service);
+  });
+
   it('binds every arrow at both ends, where its end points touch the shapes', async () => {
     const { elements, byId } = await draw(shop);
     const arrows = elements.filter((element) => element.type === 'arrow') as Array<Extract<GeneratedElement, { type: 'arrow' }>>;

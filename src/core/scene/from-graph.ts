@@ -3,6 +3,7 @@
  * right-angle arrows bound at both ends, and edge labels where layout put them (clear of every shape).
  */
 import type { GraphEdge, GraphIR, GraphNode } from '../graph/types.js';
+import { readableStroke } from '../layout/contrast.js';
 import { CONTAINER_FILLS, CONTAINER_STROKE, FONT, ROLE_COLORS, SPACING } from '../layout/drawing-rules.js';
 import { measureText } from '../layout/measure.js';
 import type { Box, LaidOutGraph, Point } from '../layout/types.js';
@@ -124,7 +125,8 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     };
     if (node.iconRef !== undefined && box.icon) shape.iconRef = node.iconRef;
     if (box.rows.length === 0) {
-      if (box.label !== '') Object.assign(shape, { text: box.label, fontSize: FONT.label, fontFamily: FONT.family });
+      // The label is drawn in the stroke colour: keep it readable on the fill.
+      if (box.label !== '') Object.assign(shape, { text: box.label, fontSize: FONT.label, fontFamily: FONT.family, strokeColor: readableStroke(shape.strokeColor!, shape.fillColor!) });
       elements.push(shape);
       continue;
     }

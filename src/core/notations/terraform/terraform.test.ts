@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
 import type { GraphIR } from '../../graph/types.js';
+import { resolveIconRef } from '../../icons/index.js';
 import { terraformNotation } from './index.js';
+import { TERRAFORM_ICONS } from './providers.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../../../test/fixtures/terraform/${name}`, import.meta.url), 'utf8');
 const arrows = (graph: GraphIR): string[] => graph.edges.map((e) => `${e.from} -> ${e.to}${e.label ? ` [${e.label}]` : ''}`);
@@ -13,7 +15,7 @@ describe('terraformNotation on real modules', () => {
     expect(graph.groups.find((g) => g.id === 'aws_vpc.this')).toEqual({ id: 'aws_vpc.this', label: 'this (aws_vpc)', kind: 'aws_vpc' });
     expect(graph.groups.find((g) => g.id === 'aws_subnet.private')!.parent).toBe('aws_vpc.this');
     expect(graph.nodes.find((n) => n.id === 'aws_route_table_association.private')!.parent).toBe('aws_subnet.private');
-    expect(graph.nodes.find((n) => n.id === 'aws_nat_gateway.this')).toMatchObject({ kind: 'network', iconRef: 'aws/NAT Gateway', rows: ['aws_nat_gateway', 'count'] });
+    expect(graph.nodes.find((n) => n.id === 'aws_nat_gateway.this')).toMatchObject({ kind: 'network', iconRef: 'generic/Router', rows: ['aws_nat_gateway', 'count'] });
     expect(graph.edges.length).toBeGreaterThan(50);
   });
 
@@ -58,7 +60,7 @@ resource "aws_security_group" "sg" {}
 resource "aws_kms_key" "k" {}
 `);
     expect(arrows(graph).sort()).toEqual(['aws_db_instance.db -> aws_db_subnet_group.g', 'aws_db_instance.db -> aws_kms_key.k', 'aws_db_instance.db -> aws_security_group.sg']);
-    expect(graph.nodes[0]).toMatchObject({ kind: 'database', iconRef: 'aws/RDS' });
+    expect(graph.nodes[0]).toMatchObject({ kind: 'database', iconRef: 'aws/Amazon RDS' });
   });
 
   it('names the block that does not parse', () => {
@@ -79,5 +81,12 @@ resource "aws_kms_key" "k" {}
   it('claims HCL and not YAML', () => {
     expect(terraformNotation.detect(fixture('tf-aws-vpc-example-simple.main.tf'))).toBeGreaterThan(0.8);
     expect(terraformNotation.detect('apiVersion: v1\nkind: Pod\n')).toBe(0);
+  });
+});
+
+describe('TERRAFORM_ICONS', () => {
+  it('names only icons that exist in the catalog', () => {
+    const unresolved = Object.entries(TERRAFORM_ICONS).filter(([, ref]) => resolveIconRef(ref) === undefined);
+    expect(unresolved).toEqual([]);
   });
 });
