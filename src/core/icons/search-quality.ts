@@ -59,4 +59,12 @@ export const SEARCH_QUALITY_TABLE: ReadonlyArray<{ query: string; vendor?: IconV
   { query: 'cloud', expected: 'generic/Cloud' },
   { query: 'lb', expected: 'generic/Load Balancer' },
   { query: 'users', expected: 'generic/Users' },
+  // Transposed letters (one typo, not two), a database kind word after a product name, a vendor after a synonym.
+  { query: 'postgers', expected: 'databases/PostgreSQL' },
+  { query: 'dokcer', expected: 'brands/Docker' },
+  { query: 'ngnix', expected: 'brands/NGINX' },
+  { query: 'Postgres DB', expected: 'databases/PostgreSQL' },
+  { query: 'postgresql database', expected: 'databases/PostgreSQL' },
+  { query: 'mysql db', expected: 'databases/MySQL' },
+  { query: 'mq', vendor: 'aws', expected: 'aws/Amazon MQ' },
 ];

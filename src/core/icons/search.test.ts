@@ -49,6 +49,46 @@ describe('searchIcons', () => {
     expect(top('cloudfromt')).toBe('aws/Amazon CloudFront');
   });
 
+  it('corrects two swapped letters in a word of five letters or more', () => {
+    const top = (query: string) => searchIcons({ query, limit: 1 })[0]?.ref;
+    expect(top('postgers')).toBe('databases/PostgreSQL');
+    expect(top('dokcer')).toBe('brands/Docker');
+    expect(top('ngnix')).toBe('brands/NGINX');
+    expect(top('kubernetse')).toBe('kubernetes/Kubernetes');
+    expect(top('lmabda')).toBe('aws/AWS Lambda');
+    // The correction stands for the word: synonyms, kind words and vendor words apply to it.
+    expect(top('postgers db')).toBe('databases/PostgreSQL');
+    expect(top('amzaon s3')).toBe('aws/Amazon S3');
+    expect(searchIcons({ query: 'qeuue', vendor: 'aws', limit: 1 })[0]?.ref).toBe('aws/Amazon SQS');
+  });
+
+  it('leaves known words, partly typed words and short words to the ordinary typo search', () => {
+    const refs = (query: string) => searchIcons({ query, limit: 10 }).map((result) => result.ref);
+    // "boost" and "boots" are both indexed; "trail" starts "Trailforks" (and swaps to the indexed "trial").
+    expect(refs('boost')).not.toContain('brands/Boots');
+    expect(refs('trail')).not.toContain('gcp/Free Trial');
+    // Under five letters a swap is not corrected ("ivm" is not "vm").
+    expect(refs('ivm')).toEqual([]);
+  });
+
+  it('reads a database kind word after a product as the Databases library, unless a vendor is asked for', () => {
+    const top = (query: string, vendor?: 'aws' | 'azure' | 'gcp' | 'kubernetes') => searchIcons({ query, vendor, limit: 1 })[0]?.ref;
+    expect(top('Postgres DB')).toBe('databases/PostgreSQL');
+    expect(top('postgresql database')).toBe('databases/PostgreSQL');
+    expect(top('mysql db')).toBe('databases/MySQL');
+    expect(top('Postgres DB', 'azure')).toBe('azure/Database for PostgreSQL');
+    expect(top('cosmos db')).toBe('azure/Cosmos DB');
+    expect(top('graph db')).toBe('databases/Graph Database');
+  });
+
+  it('applies the vendor preference to what a synonym finds, counting a word and its synonyms once', () => {
+    const top = (query: string, vendor?: 'aws' | 'azure' | 'gcp' | 'kubernetes') => searchIcons({ query, vendor, limit: 1 })[0]?.ref;
+    expect(top('mq')).toBe('generic/Queue');
+    expect(top('mq', 'aws')).toBe('aws/Amazon MQ');
+    expect(top('aws mq')).toBe('aws/Amazon MQ');
+    expect(top('lb', 'aws')).toBe('aws/Elastic Load Balancing');
+  });
+
   it('expands abbreviations and synonyms', () => {
     const top = (query: string, vendor?: 'aws' | 'azure' | 'gcp' | 'kubernetes') => searchIcons({ query, vendor, limit: 1 })[0]?.ref;
     expect(top('pg')).toBe('databases/PostgreSQL');

@@ -14,8 +14,9 @@ import type { IconItem, IconRef } from './types.js';
 
 /**
  * Ranked icon search over every library. MiniSearch (an inverted index with a radix tree) does the term matching
- * with prefix and typo tolerance; the ranking on top adds what a diagram author expects: a query that names an item
- * exactly wins, queries whose every word matches beat partial matches, and the requested vendor's set comes first.
+ * with prefix and typo tolerance, and two swapped letters are corrected against the index's terms; the ranking on top
+ * adds what a diagram author expects: a query that names an item exactly wins, queries whose every word matches beat
+ * partial matches (a word and its synonyms count once), and the requested vendor's set comes first.
  */
 
 export interface IconSearchOptions {
@@ -75,6 +76,10 @@ interface SearchIndex {
   entries: IndexedItem[];
   /** Exact-name index for stamping: normalised name → entries answering to it, with how (label or alias). */
   byName: Map<string, Array<{ entry: IndexedItem; via: 'label' | 'alias' }>>;
+  /** Every indexed term plus the query-side words (synonyms, vendor words), for correcting transposed letters. */
+  vocabulary: Set<string>;
+  /** The same, sorted, to tell a partly typed word (a prefix of a known term) from a typo. */
+  sortedVocabulary: string[];
 }
 
 let searchIndex: SearchIndex | undefined;
@@ -98,13 +103,14 @@ export function iconSearchIndex(): SearchIndex {
     tokenize: (text) => normalizeWords(text),
     processTerm: (term) => term,
   });
-  miniSearch.addAll(
-    entries.map((entry, id) => ({
-      id,
-      label: entry.item.label,
-      aliases: [...entry.item.aliases, ...entry.exact.label, ...entry.exact.alias].join(' | '),
-    })),
-  );
+  const documents = entries.map((entry, id) => ({
+    id,
+    label: entry.item.label,
+    aliases: [...entry.item.aliases, ...entry.exact.label, ...entry.exact.alias].join(' | '),
+  }));
+  miniSearch.addAll(documents);
+  const vocabulary = new Set<string>([...Object.keys(QUERY_SYNONYMS), ...Object.keys(VENDOR_WORDS)]);
+  for (const { label, aliases } of documents) for (const term of normalizeWords(`${label} ${aliases}`)) vocabulary.add(term);
   const byName = new Map<string, Array<{ entry: IndexedItem; via: 'label' | 'alias' }>>();
   for (const entry of entries) {
     for (const [via, names] of [['label', entry.exact.label], ['alias', entry.exact.alias]] as const) {
@@ -115,7 +121,7 @@ export function iconSearchIndex(): SearchIndex {
       }
     }
   }
-  searchIndex = { miniSearch, entries, byName };
+  searchIndex = { miniSearch, entries, byName, vocabulary, sortedVocabulary: [...vocabulary].sort() };
   return searchIndex;
 }
 
@@ -132,6 +138,18 @@ const RANK = {
   brands: 0.5,
 } as const;
 
+/**
+ * Words that name what a whole library holds: like a vendor word, they count as matched by each of its items, and a
+ * query is also compared with its items' names without them ("Postgres DB" is the PostgreSQL product, not Azure's
+ * "Database for PostgreSQL" just because that label also says "database").
+ */
+const LIBRARY_KIND_WORDS: Readonly<Record<string, readonly string[]>> = {
+  databases: ['database', 'databases', 'db', 'dbs'],
+};
+
+/** Transposed letters ("postgers", "ngnix") are corrected from this length: shorter words have too many neighbours. */
+const TRANSPOSITION_MIN_LENGTH = 5;
+
 const SEARCH_OPTIONS = {
   boost: { label: 3, aliases: 2 },
   prefix: (term: string) => term.length >= 3,
@@ -147,61 +165,136 @@ const SUGGESTION_OPTIONS = {
 } as const;
 
 interface PreparedQuery {
-  /** Each query word with the words of its synonym phrases. */
+  /** Each query word (as corrected) with its transposition corrections and the words of its synonym phrases. */
   groups: Array<{ word: string; terms: Set<string> }>;
   /** Whole-query forms an exact name is compared with (synonyms substituted, vendor words dropped, spaceless). */
   variants: string[];
+  /** Per library with kind words in the query: the same forms without those words, compared with that library only. */
+  kindVariants: Map<string, string[]>;
   tree: Query;
   impliedVendor?: IconVendor;
 }
 
-function prepareQuery(query: string): PreparedQuery | undefined {
-  const words = normalizeWords(query.slice(0, SEARCH_QUERY_MAX_LENGTH)).slice(0, 8);
-  if (words.length === 0) return undefined;
-  const groups = words.map((word) => ({
-    word,
-    terms: new Set([word, ...(QUERY_SYNONYMS[word] ?? []).flatMap((phrase) => phrase.split(' '))]),
-  }));
+/**
+ * The known words `word` turns into by swapping two adjacent letters ("ngnix" → "nginx"); none when `word` is short,
+ * is itself known, or is the start of a known term.
+ */
+function transpositionsOf(word: string, { vocabulary, sortedVocabulary }: SearchIndex): string[] {
+  if (word.length < TRANSPOSITION_MIN_LENGTH || vocabulary.has(word)) return [];
+  // A prefix of a known term is a word still being typed (prefix search finds it), not a typo.
+  let low = 0;
+  let high = sortedVocabulary.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((sortedVocabulary[middle] as string) < word) low = middle + 1;
+    else high = middle;
+  }
+  if (sortedVocabulary[low]?.startsWith(word)) return [];
+  const found: string[] = [];
+  for (let index = 0; index + 1 < word.length; index += 1) {
+    if (word[index] === word[index + 1]) continue;
+    const swapped = word.slice(0, index) + word[index + 1] + word[index] + word.slice(index + 2);
+    if (vocabulary.has(swapped) && !found.includes(swapped)) found.push(swapped);
+  }
+  return found;
+}
+
+function prepareQuery(query: string, index: SearchIndex): PreparedQuery | undefined {
+  const typed = normalizeWords(query.slice(0, SEARCH_QUERY_MAX_LENGTH)).slice(0, 8);
+  if (typed.length === 0) return undefined;
+  // Levenshtein typo search (MiniSearch's fuzzy) counts a swap of two letters as two typos; a transposed word is
+  // corrected here instead, and the correction is searched as a typo of one letter would be.
+  const corrections = typed.map((word) => transpositionsOf(word, index));
+  // An unambiguous correction stands for the word typed (synonyms, exact names, vendor words).
+  const words = typed.map((word, position) => (corrections[position]?.length === 1 ? (corrections[position]?.[0] as string) : word));
+  const synonymWords = (word: string) => (QUERY_SYNONYMS[word] ?? []).flatMap((phrase) => phrase.split(' '));
+  const groups = words.map((word, position) => {
+    const spellings = [word, ...(corrections[position] ?? [])];
+    return { word, terms: new Set([typed[position] as string, ...spellings, ...spellings.flatMap(synonymWords)]) };
+  });
   const tree: Query = {
     combineWith: 'OR',
-    queries: words.map((word) => ({
-      combineWith: 'OR',
-      queries: [
-        word,
-        // Synonyms are known spellings: matching them exactly keeps the typo search to the words typed.
-        ...(QUERY_SYNONYMS[word] ?? []).map(
-          (phrase): Query => ({ combineWith: 'AND', queries: phrase.split(' '), fuzzy: false, prefix: false }),
-        ),
-      ],
-    })),
+    queries: typed.map((word, position) => {
+      const fixes = corrections[position] ?? [];
+      const synonymsOf = fixes.length === 1 ? (fixes[0] as string) : word;
+      return {
+        combineWith: 'OR',
+        queries: [
+          word,
+          ...fixes.map(
+            (fix): Query => ({
+              combineWith: 'OR',
+              queries: [fix],
+              fuzzy: false,
+              prefix: false,
+              // Weighed like MiniSearch weighs a fuzzy match at distance 1.
+              boostTerm: () => (SEARCH_OPTIONS.weights.fuzzy * fix.length) / (fix.length + 1),
+            }),
+          ),
+          // Synonyms are known spellings: matching them exactly keeps the typo search to the words typed.
+          ...(QUERY_SYNONYMS[synonymsOf] ?? []).map(
+            (phrase): Query => ({ combineWith: 'AND', queries: phrase.split(' '), fuzzy: false, prefix: false }),
+          ),
+        ],
+      };
+    }),
   };
-  const variants = new Set<string>();
-  const addVariant = (list: string[]) => {
-    if (list.length === 0) return;
-    variants.add(list.join(' '));
-    variants.add(list.join(''));
+  const formsOf = (base: string[]): Set<string> => {
+    const forms = new Set<string>();
+    const add = (list: string[]) => {
+      if (list.length === 0) return;
+      forms.add(list.join(' '));
+      forms.add(list.join(''));
+    };
+    const withoutVendor = base.filter((word) => !(word in VENDOR_WORDS));
+    for (const list of [base, withoutVendor]) {
+      add(list);
+      list.forEach((word, position) => {
+        for (const phrase of QUERY_SYNONYMS[word] ?? []) add([...list.slice(0, position), phrase, ...list.slice(position + 1)]);
+      });
+    }
+    return forms;
   };
-  const withoutVendor = words.filter((word) => !(word in VENDOR_WORDS));
-  for (const base of [words, withoutVendor]) {
-    addVariant(base);
-    base.forEach((word, index) => {
-      for (const phrase of QUERY_SYNONYMS[word] ?? []) addVariant([...base.slice(0, index), phrase, ...base.slice(index + 1)]);
-    });
+  const variants = formsOf(words);
+  const kindVariants = new Map<string, string[]>();
+  for (const [library, kindWords] of Object.entries(LIBRARY_KIND_WORDS)) {
+    const rest = words.filter((word) => !kindWords.includes(word));
+    if (rest.length > 0 && rest.length < words.length) kindVariants.set(library, [...formsOf(rest)]);
   }
   const vendors = new Set(words.flatMap((word) => VENDOR_WORDS[word] ?? []));
   const impliedVendor = vendors.size === 1 ? [...vendors][0] : undefined;
-  return { groups, variants: [...variants], tree, impliedVendor: isIconVendor(impliedVendor) ? impliedVendor : undefined };
+  return {
+    groups,
+    variants: [...variants],
+    kindVariants,
+    tree,
+    impliedVendor: isIconVendor(impliedVendor) ? impliedVendor : undefined,
+  };
+}
+
+function hasAny(names: Set<string>, forms: readonly string[]): boolean {
+  for (const form of forms) if (names.has(form)) return true;
+  return false;
 }
 
 function score(entry: IndexedItem, result: SearchResult, prepared: PreparedQuery, vendor: IconVendor | undefined): number {
-  // A vendor word counts as matched by every item of that vendor's library.
-  const covered = prepared.groups.filter(
-    ({ word, terms }) => result.queryTerms.some((term) => terms.has(term)) || entry.vendorWords.includes(word),
-  ).length;
-  let value = result.score * (covered / prepared.groups.length) ** 2;
+  // A vendor word counts as matched by every item of that vendor's library, a kind word by every item of its library.
+  const kindWords = LIBRARY_KIND_WORDS[entry.item.library] ?? [];
+  let matched = 0;
+  let covered = 0;
+  for (const { word, terms } of prepared.groups) {
+    if (result.queryTerms.some((term) => terms.has(term))) matched += 1;
+    else if (!entry.vendorWords.includes(word) && !kindWords.includes(word)) continue;
+    covered += 1;
+  }
+  // MiniSearch multiplies a score by the number of query terms matched, so an item matching a word and its synonyms
+  // ("mq", "message queue", "queue") would count three times over one matching the word alone: count words instead.
+  const wordsMatched = Math.max(1, matched) / Math.max(1, result.queryTerms.length);
+  let value = result.score * wordsMatched * (covered / prepared.groups.length) ** 2;
   const { label, alias } = entry.exact;
-  if (prepared.variants.some((variant) => label.has(variant))) value *= RANK.labelExact;
-  else if (prepared.variants.some((variant) => alias.has(variant))) value *= RANK.aliasExact;
+  const kindVariants = prepared.kindVariants.get(entry.item.library);
+  if (hasAny(label, prepared.variants) || (kindVariants && hasAny(label, kindVariants))) value *= RANK.labelExact;
+  else if (hasAny(alias, prepared.variants) || (kindVariants && hasAny(alias, kindVariants))) value *= RANK.aliasExact;
   if (entry.vendor) value *= entry.vendor === vendor ? RANK.vendorPreferred : RANK.otherVendor;
   if (entry.item.library === 'databases') value *= RANK.databases;
   if (entry.item.library === 'brands') value *= RANK.brands;
@@ -237,9 +330,10 @@ function rankedSearch(
   limit: number,
   searchOptions: typeof SEARCH_OPTIONS | typeof SUGGESTION_OPTIONS,
 ): IconSearchResult[] {
-  const prepared = prepareQuery(query);
+  const index = iconSearchIndex();
+  const prepared = prepareQuery(query, index);
   if (!prepared) return [];
-  const { miniSearch, entries } = iconSearchIndex();
+  const { miniSearch, entries } = index;
   const vendor = requestedVendor ?? prepared.impliedVendor;
   return miniSearch
     .search(prepared.tree, searchOptions)
