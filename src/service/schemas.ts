@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { EXPORT_FORMATS } from '../core/export/index.js';
 import { NOTATIONS } from '../core/graph/types.js';
-import { ICON_VENDORS } from '../core/icons/index.js';
-import { SEARCH_LIMIT_DEFAULT, SEARCH_LIMIT_MAX } from '../core/icons/limits.js';
+import { iconSearchQuery, vendor } from '../core/icons/query.js';
 import { LIMITS } from '../core/limits.js';
 import { ELEMENT_TYPES } from '../core/scene/constants.js';
 import { ROLES, SCOPES } from '../core/scopes.js';
@@ -91,9 +90,6 @@ export const listDocumentsQuery = z
     message: 'give exactly one of the query parameters workspace or folder',
   });
 
-export const vendor = z
-  .enum(ICON_VENDORS, { error: `vendor must be one of ${ICON_VENDORS.join(', ')}` })
-  .describe('Scene-level hint: prefer this vendor\'s icon set for best-guess icons');
 /** How the server stamps icons on the elements it receives (see the capabilities guide). */
 export const stampingOptions = {
   vendor: vendor.optional(),
@@ -126,16 +122,6 @@ export const fromCodeResult = writtenDocument.extend({ notation: z.enum(NOTATION
 
 export const scope = z.enum(SCOPES);
 
-export const iconSearchQuery = z.object({
-  query: z.string().min(1, 'query must not be empty').max(200, 'query must be at most 200 characters').describe('Words to look for: "postgres", "s3", "k8s pod", "load balancer"'),
-  vendor: vendor.optional(),
-  limit: z.coerce
-    .number()
-    .int(`limit must be an integer between 1 and ${SEARCH_LIMIT_MAX}`)
-    .min(1, `limit must be an integer between 1 and ${SEARCH_LIMIT_MAX}`)
-    .max(SEARCH_LIMIT_MAX, `limit must be an integer between 1 and ${SEARCH_LIMIT_MAX}`)
-    .default(SEARCH_LIMIT_DEFAULT),
-});
 export const iconSearchResults = z.object({ items: z.array(z.object({ library: z.string(), label: z.string(), ref: z.string() })) });
 export const librariesQuery = z.object({
   items: z.enum(['0', '1', 'true', 'false']).optional().describe('1: include every item label of every library'),
@@ -151,3 +137,5 @@ export const exportQuery = z.object({
 export type DocumentSummary = z.infer<typeof documentSummary>;
 export type FolderSummary = z.infer<typeof folderSummary>;
 export type WorkspaceSummary = z.infer<typeof workspaceSummary>;
+
+export { iconSearchQuery, vendor };

@@ -4,7 +4,7 @@ import { sanitizeSvg } from './sanitize.js';
 const svg = (inner: string, attributes = 'viewBox="0 0 24 24"') => `<svg xmlns="http://www.w3.org/2000/svg" ${attributes}>${inner}</svg>`;
 
 /** What a browser would need to run code or fetch something, in any form the sanitiser might let through. */
-const DANGER = /<script|<foreignObject|<iframe|<set\b|<animate|\son[a-z]+=|javascript:|https?:|@import|<!ENTITY|<\?/i;
+const DANGER = /<script|<foreignObject|<iframe|<set\b|<animate|\son[a-z]+=|javascript:|https?:|evil\.example|@import|<!ENTITY|<\?/i;
 
 describe('sanitizeSvg', () => {
   it('keeps ordinary drawing markup and the viewBox', () => {
@@ -48,6 +48,16 @@ describe('sanitizeSvg', () => {
     ['@import in a style element', svg('<style>@import url(https://evil.example/x.css); .a{fill:red}</style><path class="a" d="M0 0"/>')],
     ['url() in a style element', svg('<style>.a{background:url(http://evil.example/x.png)}</style>')],
     ['css expression', svg('<rect style="width: expression(alert(1))"/>')],
+    ['image-set() in a style attribute', svg('<rect style="fill: image-set(\'https://evil.example/a.png\' 1x)" width="1" height="1"/>')],
+    ['image-set() in a style element', svg('<style>.a{background:image-set("https://evil.example/a.png" 1x)}</style>')],
+    ['-webkit-image-set() in a presentation attribute', svg('<rect fill="-webkit-image-set(\'https://evil.example/a.png\' 1x)"/>')],
+    ['escaped url() in a style element', svg('<style>.a{background:u\\72l(https://evil.example/x.png)}</style>')],
+    ['escaped url() in a style attribute', svg('<rect style="fill:u\\72l(\'https://evil.example/x.svg#a\')" width="1" height="1"/>')],
+    ['escaped image-set() in a style element', svg('<style>.a{background:\\69mage-set("https://evil.example/a.png" 1x)}</style>')],
+    ['escaped quote inside a local url()', svg('<style>.a{fill:url("#a\\" https://evil.example/x.png")}</style>')],
+    ['protocol-relative url()', svg('<style>.a{background:url(//evil.example/x.png)}</style><rect fill="url(\'//evil.example/a.svg#g\')"/>')],
+    ['protocol-relative string for a future fetching function', svg('<style>.a{background:"//evil.example/x.png"}</style>')],
+    ['local() font source', svg('<style>@font-face{font-family:x;src:local(Arial),url(#f)}</style>')],
     ['set/animate changing href', svg('<a><set attributeName="href" to="javascript:alert(1)"/><animate attributeName="href" values="javascript:alert(1)"/></a>')],
     ['entity declarations', '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY x "javascript:alert(1)">]><svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 1 1"><a href="&x;"><path d="M0 0"/></a></svg>'],
     ['processing instruction stylesheet', '<?xml-stylesheet href="https://evil.example/x.css"?><svg viewBox="0 0 1 1"><path d="M0 0"/></svg>'],
@@ -69,8 +79,21 @@ describe('sanitizeSvg', () => {
     expect(clean).toContain('<style>.a{fill:#f00}</style>');
   });
 
+  it('keeps CSS that calls only allowlisted functions and local url()s', () => {
+    const clean = sanitizeSvg(
+      svg(
+        '<style>.a{fill:url(#g);stroke:rgb(1,2,3)} .b:not(.a){filter:drop-shadow(0 0 1px #000)}</style>' +
+          '<rect class="a" style="fill: url( \'#g\' ); opacity: calc(1 - 0.5)" transform="matrix(1 0 0 1 0 0) rotate(45)" width="1" height="1"/>',
+      ),
+    );
+    expect(clean).toContain('<style>.a{fill:url(#g);stroke:rgb(1,2,3)} .b:not(.a){filter:drop-shadow(0 0 1px #000)}</style>');
+    expect(clean).toContain('style="fill: url( &#39;#g&#39; ); opacity: calc(1 - 0.5)"');
+    expect(clean).toContain('transform="matrix(1 0 0 1 0 0) rotate(45)"');
+  });
+
   it('escapes attribute values so quotes cannot open a new attribute', () => {
-    expect(sanitizeSvg(svg('<path d="M0 0&quot; onload=&quot;alert(1)"/>'))).toContain('<path d="M0 0&quot; onload=&quot;alert(1)"></path>');
+    // (No function call in the payload: alert(1) would now drop the attribute as CSS calling an unknown function.)
+    expect(sanitizeSvg(svg('<path d="M0 0&quot; onload=&quot;location=name"/>'))).toContain('<path d="M0 0&quot; onload=&quot;location=name"></path>');
   });
 
   it('escapes text so it cannot become markup', () => {

@@ -7,8 +7,9 @@ import { Parser } from 'htmlparser2';
  * needs a DOM (jsdom is far too heavy for the pure core), and sanitize-html is HTML-minded and would still need the
  * same URL rules. The policy is an allowlist: only drawing elements survive (no script, foreignObject, animation,
  * iframe, …), no event handler or unknown namespace, `href`/`xlink:href` only to `#local` or a raster `data:image/…`,
- * `url(…)` only to `#local`, and `<style>` only when it imports and fetches nothing. The root must be `<svg>`; the
- * output always has a `viewBox` (derived from width/height when missing) and the SVG namespace.
+ * and CSS (style attributes, `<style>`, and every other attribute value, since presentation attributes are CSS) only
+ * with allowlisted functions, `url(…)` only to `#local`, no backslash escapes and no `//`. The root must be `<svg>`;
+ * the output always has a `viewBox` (derived from width/height when missing) and the SVG namespace.
  */
 
 const ALLOWED_ELEMENTS: ReadonlySet<string> = new Set([
@@ -32,16 +33,41 @@ const LOCAL_REFERENCE = /^#[^\s"'()]*$/;
 const RASTER_DATA_URL = /^data:image\/(png|jpe?g|gif|webp);base64,[a-z0-9+/=\s]*$/i;
 /** Anything that could run or fetch: script URLs, legacy CSS expressions, bindings and imports. */
 const ACTIVE_CONTENT = /javascript:|vbscript:|expression\s*\(|-moz-binding|behavior\s*:|@import/i;
-const CSS_URL = /url\s*\(\s*(['"]?)(.*?)\1\s*\)/gi;
+/**
+ * The CSS functions a value may call: colours, arithmetic, transforms, filters, shapes, easing and selector
+ * pseudo-classes, each computed from its own arguments. Everything else is refused, so the functions that fetch
+ * (image-set, -webkit-image-set, image, cross-fade, element, src, local, attr, …) and whatever CSS adds next stay out.
+ */
+const CSS_FUNCTIONS: ReadonlySet<string> = new Set([
+  'url', // checked on its own: only `#local`
+  'rgb', 'rgba', 'hsl', 'hsla', 'hwb', 'lab', 'lch', 'oklab', 'oklch', 'color', 'color-mix',
+  'calc', 'min', 'max', 'clamp', 'var',
+  'matrix', 'matrix3d', 'translate', 'translatex', 'translatey', 'translate3d', 'scale', 'scalex', 'scaley', 'scale3d',
+  'rotate', 'rotatex', 'rotatey', 'rotatez', 'rotate3d', 'skew', 'skewx', 'skewy', 'perspective',
+  'blur', 'brightness', 'contrast', 'drop-shadow', 'grayscale', 'hue-rotate', 'invert', 'opacity', 'saturate', 'sepia',
+  'inset', 'circle', 'ellipse', 'polygon', 'rect', 'cubic-bezier', 'steps',
+  'not', 'is', 'where', 'nth-child', 'nth-last-child', 'nth-of-type', 'nth-last-of-type',
+]);
+/** A name followed by `(`: wider than CSS's function token (whitespace allowed, any leading character), on purpose. */
+const CSS_FUNCTION = /([-\w\u0080-\uffff]+)\s*\(/g;
+/** What may follow `url(`: a `#local` reference, quoted or not, and the closing parenthesis. */
+const LOCAL_URL_ARGUMENT = /^\s*(['"]?)#[^\s"'()\\]*\1\s*\)/;
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 const escapeXml = (value: string): string => value.replace(/[&<>"']/g, (char) => XML_ESCAPES[char] ?? char);
 
-/** CSS (a style attribute or a style element) is safe when every url() points inside the icon and nothing is active. */
+/**
+ * CSS (a style attribute, a style element or a presentation attribute) is safe when it calls only allowlisted
+ * functions, every url() points inside the icon, and nothing is active. Backslashes are refused outright: CSS escapes
+ * spell any name (`u\72l(`, `\69mage-set(`) past a textual check. So is `//`: a protocol-relative URL has no
+ * business in an icon, whatever function or at-rule would carry it.
+ */
 function isSafeCss(css: string): boolean {
-  if (ACTIVE_CONTENT.test(css)) return false;
-  for (const match of css.matchAll(CSS_URL)) {
-    if (!LOCAL_REFERENCE.test((match[2] ?? '').trim())) return false;
+  if (css.includes('\\') || css.includes('//') || ACTIVE_CONTENT.test(css)) return false;
+  for (const match of css.matchAll(CSS_FUNCTION)) {
+    const name = match[1]!.toLowerCase();
+    if (!CSS_FUNCTIONS.has(name)) return false;
+    if (name === 'url' && !LOCAL_URL_ARGUMENT.test(css.slice(match.index + match[0].length))) return false;
   }
   return true;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { iconSearchQuery } from '../icons/query.js';
 import { LIMITS } from '../limits.js';
 import { CAPABILITY_EXAMPLES, buildCapabilities } from './capabilities.js';
 import { ICON_NODE_BOUNDS } from '../icons/limits.js';
@@ -35,6 +36,17 @@ describe('buildCapabilities', () => {
     expect(guide.icons.autoIcons).toMatch(/autoIcons:false/);
     expect(guide.icons.vendor).toMatch(/aws \| azure \| gcp \| kubernetes/);
     expect(guide.limits).toMatchObject({ ...LIMITS, imageDataUrlMaxChars: IMAGE_DATA_URL_MAX_CHARS, iconBox: ICON_NODE_BOUNDS });
+  });
+
+  it('names the icon search route\'s real query parameters', () => {
+    const search = guide.icons.search;
+    const param = /\/api-v1\/icons\?(\w+)=/.exec(search)?.[1];
+    expect(param).toBeDefined();
+    expect(Object.keys(iconSearchQuery.shape)).toContain(param);
+    // The parameter the hint puts in the URL is enough for a valid search; the others are named.
+    expect(iconSearchQuery.safeParse({ [param!]: 'postgres' }).success).toBe(true);
+    for (const key of Object.keys(iconSearchQuery.shape)) expect(search).toContain(key);
+    expect(search).toBe('Find icons with GET /api-v1/icons?query=… (optional: vendor, limit) or the search_icons tool.');
   });
 
   it('serialises to JSON', () => {

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { LIMITS } from '../limits.js';
 import { ICON_NODE_BOUNDS, ICON_VENDORS } from '../icons/limits.js';
+import { iconSearchQuery } from '../icons/query.js';
 import { IMAGE_DATA_URL_MAX_CHARS, IMAGE_MIME_TYPES, SHAPE_TYPES, STROKE_WIDTH } from './constants.js';
 import type { ElementInput } from './schema.js';
 import {
@@ -48,8 +49,17 @@ const ARROW_RULES = [
   'A binding to an element that is not in the scene is an error; arrows bind to shapes, text, images, frames and embeds, not to other arrows or lines.',
 ];
 
+/** The icon search route's query parameters, read from its schema: the required ones in the URL, the rest named. */
+function iconSearchHint(): string {
+  const params = Object.entries(iconSearchQuery.shape as Record<string, z.ZodType>);
+  const required = params.filter(([, schema]) => !schema.safeParse(undefined).success).map(([key]) => key);
+  const optional = params.map(([key]) => key).filter((key) => !required.includes(key));
+  const query = required.map((key) => `${key}=…`).join('&');
+  return `Find icons with GET /api-v1/icons?${query}${optional.length > 0 ? ` (optional: ${optional.join(', ')})` : ''} or the search_icons tool.`;
+}
+
 const ICONS = {
-  search: 'Find icons with GET /api-v1/icons?q=… or the search_icons tool.',
+  search: iconSearchHint(),
   iconRef: 'Set iconRef to "<library>/<Item Label>", e.g. "aws/Amazon S3" (or {library, label}).',
   stampedOn: `Icons are stamped only on node-sized boxes: ${ICON_NODE_BOUNDS.minWidth}–${ICON_NODE_BOUNDS.maxWidth} wide × ${ICON_NODE_BOUNDS.minHeight}–${ICON_NODE_BOUNDS.maxHeight} high.`,
   autoIcons: 'Best-guess icons are added from labels unless autoIcons:false is sent with the scene.',

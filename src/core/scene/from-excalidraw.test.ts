@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
 import { intakeScene, type Element } from './intake.js';
+import { IMAGE_DATA_URL_MAX_CHARS } from './constants.js';
 import type { ArrowElement } from './schema.js';
 
 const FIXTURES = new URL('../../../test/fixtures/excalidraw/', import.meta.url);
@@ -84,6 +85,43 @@ describe('Excalidraw detection', () => {
     expect(intakeScene([{ type: 'rectangle', x: 0, y: 0, width: 10, height: 10, roughness: 'clean' }]).format).toBe('native');
   });
 
+  /** A native scene a client wrote by hand: labels, fills, icons and a native-only shape. */
+  const NATIVE = [
+    { type: 'cylinder', id: 'db', x: 0, y: 0, width: 120, height: 80, text: 'Postgres', fillColor: '#b2f2bb' },
+    { type: 'rectangle', id: 'api', x: 200, y: 0, width: 160, height: 80, text: 'API', iconRef: 'aws/AWS Lambda' },
+  ];
+
+  it('reads a native array with one stray Excalidraw-style value as native, naming the stray value', () => {
+    const error = (() => {
+      try {
+        intakeScene([...NATIVE, { type: 'rectangle', id: 'r', x: 0, y: 200, width: 10, height: 10, roughness: 1 }]);
+      } catch (e) {
+        return e as AppError;
+      }
+      throw new Error('expected a validation error');
+    })();
+    expect(error).toMatchObject({ code: 'validation_failed', message: 'elements[2] (id "r"): roughness must be one of: clean, sketch, scribble' });
+
+    const result = intakeScene([...NATIVE, { type: 'rectangle', id: 'r', x: 0, y: 200, width: 10, height: 10, backgroundColor: '#fff' }]);
+    expect(result.format).toBe('native');
+    expect(result.warnings).toEqual(['elements[2] (id "r"): unknown field "backgroundColor" dropped']);
+    expect(byId(result.elements).get('db')).toMatchObject({ type: 'cylinder', text: 'Postgres', fillColor: '#b2f2bb' });
+    expect(byId(result.elements).get('api')).toMatchObject({ text: 'API', iconRef: 'aws/AWS Lambda' });
+  });
+
+  it('refuses an array that mixes native elements with Excalidraw ones, naming one of each', () => {
+    expect(() => intakeScene([...NATIVE, ex({ id: 'x', type: 'rectangle' })])).toThrowError(
+      'elements mixes two formats: elements[0] (id "db") looks native (fillColor, type "cylinder", text on a cylinder) but ' +
+        'elements[2] (id "x") looks like Excalidraw (versionNonce, version, boundElements, …); send each scene in one format',
+    );
+  });
+
+  it('refuses an element that mixes native and Excalidraw fields', () => {
+    expect(() => intakeScene([ex({ id: 'x', type: 'rectangle', fillColor: '#fff', iconRef: 'aws/Amazon S3' })])).toThrowError(
+      'elements[0] (id "x") mixes native fields (fillColor, iconRef) with Excalidraw fields (versionNonce, version, boundElements, …); send each scene in one format',
+    );
+  });
+
   it('refuses an Excalidraw library with a clear error', () => {
     expect(() => intakeScene({ type: 'excalidrawlib', version: 2, libraryItems: [] })).toThrowError(
       new AppError('unsupported_format', 'Excalidraw libraries (type "excalidrawlib") are not scenes; send a .excalidraw file or its elements'),
@@ -158,6 +196,28 @@ describe('Excalidraw conversion', () => {
       'Excalidraw element "c": strokeColor "red" is not a hex colour; the default was used',
     ]);
     expect(result.elements.map((e) => e.id)).toEqual(['r', 'a', 'c']);
+  });
+
+  it('drops an image over the size limit, or with a malformed data URL, instead of failing the import', () => {
+    const huge = `data:image/png;base64,${'A'.repeat(IMAGE_DATA_URL_MAX_CHARS)}`;
+    const result = intakeScene({
+      type: 'excalidraw',
+      elements: [
+        ex({ id: 'big', type: 'image', fileId: 'huge' }),
+        ex({ type: 'image', fileId: 'huge' }),
+        ex({ id: 'bad', type: 'image', fileId: 'bad' }),
+        ex({ id: 'ok', type: 'image', fileId: 'f1' }),
+        ex({ id: 'r', type: 'rectangle' }),
+      ],
+      files: { ...FILES, huge: { id: 'huge', mimeType: 'image/png', dataURL: huge }, bad: { id: 'bad', mimeType: 'image/png', dataURL: 'data:image/png;base64,not base64!' } },
+    });
+    const over = `is ${huge.length} characters as a data URL, over the limit of ${IMAGE_DATA_URL_MAX_CHARS}`;
+    expect(result.warnings).toEqual([
+      `Excalidraw element "big": image dropped, its file "huge" ${over}`,
+      `Excalidraw elements[1] (type "image"): image dropped, its file "huge" ${over}`,
+      `Excalidraw element "bad": image dropped, its file's data URL must be a base64 data URL of type image/png, image/jpeg, image/gif, image/webp`,
+    ]);
+    expect(result.elements.map((e) => e.id)).toEqual(['ok', 'r']);
   });
 
   it('gives a repeated id a new one, as Excalidraw does, instead of refusing the file', () => {

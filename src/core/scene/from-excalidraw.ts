@@ -1,6 +1,16 @@
 import { AppError } from '../errors.js';
 import { focusFromEnd, type Box, type Focus } from './binding-geometry.js';
-import { CORNERS, FILL_STYLES, IMAGE_MIME_TYPES, SHAPE_TYPES, STROKE_STYLES, STROKE_WIDTH, TEXT_ALIGNS } from './constants.js';
+import {
+  CORNERS,
+  ELEMENT_TYPES,
+  FILL_STYLES,
+  IMAGE_DATA_URL_MAX_CHARS,
+  IMAGE_MIME_TYPES,
+  SHAPE_TYPES,
+  STROKE_STYLES,
+  STROKE_WIDTH,
+  TEXT_ALIGNS,
+} from './constants.js';
 import {
   ARROWHEAD_FROM_EXCALIDRAW,
   EXCALIDRAW_ARROWHEAD_MAP,
@@ -8,7 +18,7 @@ import {
   FONT_FROM_EXCALIDRAW,
   ROUGHNESS_FROM_EXCALIDRAW,
 } from './excalidraw-maps.js';
-import { isSafeLink, isWebUrl, type Point } from './schema.js';
+import { ELEMENT_SCHEMAS, imageSchema, isSafeLink, isWebUrl, type Point } from './schema.js';
 
 /**
  * Excalidraw scenes in: detection of the three input forms and conversion to native element inputs, which then go
@@ -25,24 +35,102 @@ const isRecord = (v: unknown): v is Raw => typeof v === 'object' && v !== null &
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const clamp = (v: number, min: number, max: number) => Math.min(max, Math.max(min, v));
 
-/** Fields only Excalidraw writes; one of them on any element marks a bare array as Excalidraw. */
-function looksLikeExcalidraw(e: unknown): boolean {
-  if (!isRecord(e)) return false;
-  return (
-    isNum(e.roughness) ||
-    'backgroundColor' in e ||
-    'roundness' in e ||
-    'strokeSharpness' in e ||
-    'containerId' in e ||
-    'boundElements' in e ||
-    'versionNonce' in e ||
-    (Array.isArray(e.points) && Array.isArray(e.points[0]))
-  );
+/**
+ * Telling a bare elements array apart: native or Excalidraw. Reading a native element as Excalidraw loses its native
+ * fields without a word (text on a shape, fillColor, iconRef) and drops native-only types; reading Excalidraw as native
+ * fails on its every field. So each element is weighed by the strength of its evidence:
+ * - strong Excalidraw: fields Excalidraw writes on every element and no native client would type (versionNonce,
+ *   boundElements, containerId, isDeleted, …), relative `[x, y]` points, Excalidraw-only types;
+ * - weak Excalidraw: Excalidraw's names and encodings that a native client might plausibly send by mistake
+ *   (`roughness: 1`, `backgroundColor`, a numeric fontFamily, verticalAlign, …);
+ * - native: fields of the native schema Excalidraw does not have (fillColor, iconRef, corner, … — taken from the
+ *   schema, so new native fields count), the native encodings of shared fields (`roughness: "sketch"`, `{x, y}`
+ *   points, an object focus), a label in `text` on a non-text element, native-only types (cylinder, math, …).
+ * Then, over the array:
+ * - any strong Excalidraw evidence together with native evidence (in one element or across two) is refused with an
+ *   error naming both: whichever way it was read, part of it would be lost or fail, and only the client knows which
+ *   format it meant;
+ * - native evidence with only weak Excalidraw evidence reads as native: validation then names the stray field
+ *   precisely (`roughness must be one of: clean, sketch, scribble`, `unknown field "backgroundColor" dropped`);
+ * - any Excalidraw evidence and no native evidence reads as Excalidraw (nothing native can be lost);
+ * - no evidence either way (`{type, x, y, width, height}` fits both) reads as native.
+ */
+const EXCALIDRAW_TYPES: ReadonlySet<string> = new Set(['rectangle', 'ellipse', 'diamond', 'text', 'arrow', 'line', 'freedraw', 'image', 'frame']);
+const EXCALIDRAW_ONLY_TYPES: ReadonlySet<string> = new Set(['draw', 'magicframe', 'embeddable', 'iframe', 'selection']);
+/** Fields both formats have under the same name (values may be encoded differently; see evidenceOf). */
+const SHARED_FIELDS: ReadonlySet<string> = new Set([
+  'id', 'type', 'x', 'y', 'width', 'height', 'angle', 'strokeColor', 'fillStyle', 'strokeWidth', 'strokeStyle', 'roughness',
+  'opacity', 'seed', 'groupIds', 'link', 'text', 'fontSize', 'fontFamily', 'textAlign', 'points', 'startBinding',
+  'endBinding', 'startArrowhead', 'endArrowhead', 'name',
+]);
+const NATIVE_ONLY_FIELDS: ReadonlySet<string> = new Set(
+  Object.values(ELEMENT_SCHEMAS).flatMap((schema) => Object.keys(schema.shape).filter((key) => !SHARED_FIELDS.has(key))),
+);
+const STRONG_EXCALIDRAW_FIELDS = [
+  'versionNonce', 'version', 'boundElements', 'containerId', 'isDeleted', 'updated', 'frameId', 'fileId', 'originalText',
+  'strokeSharpness', 'elbowed', 'lastCommittedPoint', 'pressures', 'simulatePressure', 'customData',
+] as const;
+const WEAK_EXCALIDRAW_FIELDS = ['backgroundColor', 'verticalAlign', 'lineHeight', 'autoResize', 'locked', 'index', 'status', 'scale'] as const;
+
+interface Evidence {
+  native: string[];
+  strong: string[];
+  weak: string[];
+}
+
+function evidenceOf(e: Raw): Evidence {
+  const type = String(e.type);
+  const native = Object.keys(e).filter((key) => NATIVE_ONLY_FIELDS.has(key));
+  if ((ELEMENT_TYPES as readonly string[]).includes(type) && !EXCALIDRAW_TYPES.has(type)) native.push(`type "${type}"`);
+  if (typeof e.roughness === 'string') native.push(`roughness "${e.roughness}"`);
+  if (typeof e.fontFamily === 'string') native.push(`fontFamily "${e.fontFamily}"`);
+  if (e.text !== undefined && type !== 'text') native.push(`text on a ${type}`);
+  if (Array.isArray(e.points) && isRecord(e.points[0])) native.push('{x, y} points');
+  if ([e.startBinding, e.endBinding].some((b) => isRecord(b) && isRecord(b.focus))) native.push('binding focus {x, y}');
+
+  const strong: string[] = STRONG_EXCALIDRAW_FIELDS.filter((key) => Object.hasOwn(e, key));
+  if (EXCALIDRAW_ONLY_TYPES.has(type)) strong.push(`type "${type}"`);
+  if (Array.isArray(e.points) && Array.isArray(e.points[0])) strong.push('[x, y] points');
+  // Excalidraw writes null or {type}; a number is a native client's guess at corner radius.
+  if (Object.hasOwn(e, 'roundness') && (e.roundness === null || isRecord(e.roundness))) strong.push('roundness');
+  const weak: string[] = WEAK_EXCALIDRAW_FIELDS.filter((key) => Object.hasOwn(e, key));
+  if (Object.hasOwn(e, 'roundness') && !strong.includes('roundness')) weak.push('roundness');
+  if (isNum(e.roughness)) weak.push(`roughness ${e.roughness}`);
+  if (isNum(e.fontFamily)) weak.push(`fontFamily ${e.fontFamily}`);
+  return { native, strong, weak };
+}
+
+/** Which format a bare elements array is in, by the rules above; throws when it mixes the two. */
+function isExcalidrawArray(raw: readonly unknown[]): boolean {
+  const at = (i: number) => {
+    const id = (raw[i] as Raw).id;
+    return `elements[${i}]${typeof id === 'string' ? ` (id "${id}")` : ''}`;
+  };
+  const list = (markers: string[]) => (markers.length > 3 ? [...markers.slice(0, 3), '…'] : markers).join(', ');
+  const weighed = raw.map((e) => (isRecord(e) ? evidenceOf(e) : { native: [], strong: [], weak: [] }));
+  const mixed = weighed.findIndex((w) => w.native.length > 0 && w.strong.length > 0);
+  if (mixed >= 0) {
+    const w = weighed[mixed]!;
+    throw new AppError(
+      'validation_failed',
+      `${at(mixed)} mixes native fields (${list(w.native)}) with Excalidraw fields (${list(w.strong)}); send each scene in one format`,
+    );
+  }
+  const native = weighed.findIndex((w) => w.native.length > 0);
+  const excalidraw = weighed.findIndex((w) => w.strong.length > 0);
+  if (native >= 0 && excalidraw >= 0) {
+    throw new AppError(
+      'validation_failed',
+      `elements mixes two formats: ${at(native)} looks native (${list(weighed[native]!.native)}) but ${at(excalidraw)} ` +
+        `looks like Excalidraw (${list(weighed[excalidraw]!.strong)}); send each scene in one format`,
+    );
+  }
+  return native < 0 && weighed.some((w) => w.strong.length > 0 || w.weak.length > 0);
 }
 
 /** The Excalidraw form of `raw` (file object, clipboard or bare elements array), or undefined for native input. */
 export function detectExcalidraw(raw: unknown): ExcalidrawInput | undefined {
-  if (Array.isArray(raw)) return raw.some(looksLikeExcalidraw) ? { elements: raw, files: {} } : undefined;
+  if (Array.isArray(raw)) return isExcalidrawArray(raw) ? { elements: raw, files: {} } : undefined;
   if (!isRecord(raw)) return undefined;
   if (raw.type === 'excalidraw' || raw.type === 'excalidraw/clipboard') {
     if (!Array.isArray(raw.elements)) throw new AppError('validation_failed', `an Excalidraw scene (type "${raw.type}") needs an elements array`);
@@ -133,9 +221,11 @@ export function fromExcalidraw(input: ExcalidrawInput): { elements: Raw[]; warni
 
   const out: Raw[] = [];
   const seen = new Set<string>();
+  /** Where an element without an id sits in the file, for its warnings. */
+  const indexOf = new Map(input.elements.map((e, i) => [e, i]));
   for (const e of live) {
     if (merged.has(e)) continue;
-    const where = `Excalidraw element ${typeof e.id === 'string' ? `"${e.id}"` : `of type "${String(e.type)}"`}`;
+    const where = typeof e.id === 'string' ? `Excalidraw element "${e.id}"` : `Excalidraw elements[${indexOf.get(e)}] (type "${String(e.type)}")`;
     const converted = convert(e, where);
     if (converted === undefined) continue;
     const label = typeof e.id === 'string' ? labelOf.get(e.id) : undefined;
@@ -175,6 +265,14 @@ export function fromExcalidraw(input: ExcalidrawInput): { elements: Raw[]; warni
         if (!(IMAGE_MIME_TYPES as readonly unknown[]).includes(mime)) {
           return void warnings.push(`${where}: image dropped, ${mime ?? 'its type'} is not one of ${IMAGE_MIME_TYPES.join(', ')}`);
         }
+        // Like every other item the native schema cannot hold, an image it would refuse is dropped, not the file.
+        if (dataUrl.length > IMAGE_DATA_URL_MAX_CHARS) {
+          return void warnings.push(
+            `${where}: image dropped, its file "${String(e.fileId)}" is ${dataUrl.length} characters as a data URL, over the limit of ${IMAGE_DATA_URL_MAX_CHARS}`,
+          );
+        }
+        const format = imageSchema.shape.dataUrl.safeParse(dataUrl);
+        if (!format.success) return void warnings.push(`${where}: image dropped, its file's data URL ${format.error.issues[0]!.message}`);
         return { type: 'image', ...base, ...geometry, dataUrl };
       }
       case 'frame':

@@ -37,11 +37,22 @@ const HEX = '#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})';
 const color = str().regex(new RegExp(`^${HEX}$`), 'must be a hex colour like #1e1e1e');
 const fillColor = str().regex(new RegExp(`^(?:transparent|${HEX})$`), 'must be a hex colour like #a5d8ff or "transparent"');
 
-/** Links are followed by whoever views the diagram: only web, mail and same-site relative targets. */
+/**
+ * Links are followed by whoever views the diagram: only web, mail and same-site relative targets. A relative link is
+ * a path, query or fragment of this site (RFC 3986 relative-path, absolute-path, query or fragment reference):
+ * - `//host/…` is refused: it is a link to another site (network-path reference), not a relative one. Reading it as
+ *   https would guess; a client that means another site writes `https://host/…`.
+ * - A colon before the first `/`, `?` or `#` is refused: RFC 3986 forbids it in a relative reference's first segment,
+ *   and there it can only be a scheme in disguise (`javascript :…`, `java\u00a0script:…`).
+ * - HTML character references (`javascript&colon;…`, `&#58;`, `&#x3a;`) are refused: whoever puts the link in HTML
+ *   unescaped would have them decoded into a scheme. (In an http(s) or mailto link they cannot change the scheme.)
+ * Control and invisible formatting characters are refused in every link (browsers strip tabs and newlines from URLs;
+ * bidi and zero-width marks disguise them), and so are backslashes (browsers read them as `/`).
+ */
 export function isSafeLink(value: string): boolean {
-  if (value.trim() !== value || value === '' || /[\u0000-\u001f\\]/.test(value)) return false;
+  if (value.trim() !== value || value === '' || /[\u0000-\u001f\u007f-\u009f\\]|\p{Cf}/u.test(value)) return false;
   const scheme = /^([a-zA-Z][a-zA-Z0-9+.-]*):/.exec(value)?.[1]?.toLowerCase();
-  if (scheme === undefined) return true;
+  if (scheme === undefined) return !value.startsWith('//') && !/^[^/?#]*:/.test(value) && !/&(?:#|[a-z][a-z0-9]*;)/i.test(value);
   if (scheme === 'mailto') return true;
   return (scheme === 'http' || scheme === 'https') && URL.canParse(value);
 }

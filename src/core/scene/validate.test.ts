@@ -184,17 +184,112 @@ describe('unknown fields are dropped and reported', () => {
     expect(elements[0]).not.toHaveProperty('label');
   });
 
+  it('reports unknown nested fields by path, once per element, in the order they were sent', () => {
+    const shapes = [
+      { type: 'rectangle', id: 'a', x: 0, y: 0, width: 100, height: 60 },
+      { type: 'rectangle', id: 'b', x: 300, y: 0, width: 100, height: 60 },
+    ];
+    const arrow = {
+      type: 'arrow',
+      id: 'ab',
+      points: [
+        { x: 100, y: 30, z: 1 },
+        { x: 300, y: 30, z: 2 },
+      ],
+      startBinding: { elementId: 'a', gap: 4, focus: { x: 1, y: 0.5, z: 0 } },
+      colour: 'red',
+      endBinding: { elementId: 'b', gap: 4 },
+    };
+    const { elements, warnings } = intakeScene([...shapes, arrow]);
+    expect(warnings).toEqual([
+      'elements[2] (id "ab"): unknown field "points[].z" dropped',
+      'elements[2] (id "ab"): unknown field "startBinding.gap" dropped',
+      'elements[2] (id "ab"): unknown field "startBinding.focus.z" dropped',
+      'elements[2] (id "ab"): unknown field "colour" dropped',
+      'elements[2] (id "ab"): unknown field "endBinding.gap" dropped',
+    ]);
+    const stored = elements[2] as Extract<Element, { type: 'arrow' }>;
+    expect(stored.startBinding).toEqual({ elementId: 'a', focus: { x: 1, y: 0.5 } });
+    expect(stored.points.every((p) => !('z' in p))).toBe(true);
+  });
+
+  it('reports unknown fields inside an iconRef given as {library, label}, which is stored as a string', () => {
+    const { elements, warnings } = intakeScene([{ ...MINIMAL.rectangle, id: 'r', iconRef: { library: 'aws', label: 'Amazon S3', colour: 'red' } }]);
+    expect(warnings).toEqual(['elements[0] (id "r"): unknown field "iconRef.colour" dropped']);
+    expect(elements[0]!.iconRef).toBe('aws/Amazon S3');
+  });
+
+  it('reports an unknown field in a freehand stroke once, not once per point', () => {
+    const points = Array.from({ length: 50 }, (_, i) => ({ x: i, y: i, pressure: 0.5 }));
+    expect(intakeScene([{ type: 'freedraw', id: 'f', points }]).warnings).toEqual(['elements[0] (id "f"): unknown field "points[].pressure" dropped']);
+  });
+
+  it('does not report transformed or server-computed fields', () => {
+    const stamped = {
+      ...MINIMAL.rectangle,
+      iconRef: 'aws/Amazon S3',
+      // A stored scene sent back as read: the icon box is recomputed whatever it holds.
+      icon: { ref: 'aws/Amazon S3', x: 1, y: 2, width: 3, height: 4, auto: true, stale: 1 },
+      labelPlacement: 'below-icon',
+    };
+    expect(intakeScene([stamped, { ...MINIMAL.rectangle, icon: 'nonsense', labelPlacement: 'above' }]).warnings).toEqual([]);
+  });
+
+  it('treats keys named like Object.prototype members as unknown', () => {
+    const element = JSON.parse('{"type":"rectangle","id":"r","x":0,"y":0,"width":10,"height":10,"constructor":1,"__proto__":{"x":1},"startBinding":{"toString":1}}');
+    expect(intakeScene([element]).warnings).toEqual([
+      'elements[0] (id "r"): unknown field "constructor" dropped',
+      'elements[0] (id "r"): unknown field "__proto__" dropped',
+      'elements[0] (id "r"): unknown field "startBinding" dropped',
+    ]);
+  });
+
   it('treats arrowheads on a line as unknown', () => {
     expect(intakeScene([{ ...MINIMAL.line, endArrowhead: 'arrow' }]).warnings).toEqual(['elements[0]: unknown field "endArrowhead" dropped']);
   });
 });
 
 describe('security rules', () => {
-  it.each(['https://example.com/a?b=c', 'http://x.org', 'mailto:ops@example.com', '/docs/runbook', './notes.md', '#section'])('keeps link %s', (link) => {
+  it.each([
+    'https://example.com/a?b=c',
+    'http://x.org',
+    'mailto:ops@example.com',
+    '/docs/runbook',
+    './notes.md',
+    '#section',
+    '?page=2&sort=name',
+    'docs/a:b',
+    '#step:2',
+    'https://example.com/?a=1&amp;b=2',
+  ])('keeps link %s', (link) => {
     expect(one({ ...MINIMAL.rectangle, link }).link).toBe(link);
   });
 
-  it.each(['javascript:alert(1)', 'JavaScript:alert(1)', 'data:text/html,<script>', 'file:///etc/passwd', 'vbscript:x', ' https://x.org', '/\\evil.com'])(
+  it.each([
+    'javascript:alert(1)',
+    'JavaScript:alert(1)',
+    'data:text/html,<script>',
+    'file:///etc/passwd',
+    'vbscript:x',
+    ' https://x.org',
+    '/\\evil.com',
+    // Protocol-relative: another site, not a relative link.
+    '//evil.example',
+    '//evil.example/login',
+    // HTML character references that decode into a scheme.
+    'javascript&colon;alert(1)',
+    'javascript&#58;alert(1)',
+    'javascript&#x3A;alert(1)',
+    'JAVASCRIPT&COLON;alert(1)',
+    // Whitespace, control and invisible characters before a colon.
+    'javascript :alert(1)',
+    'java\u00a0script:alert(1)',
+    'java\tscript:alert(1)',
+    'java\u0085script:alert(1)',
+    'java\u200bscript:alert(1)',
+    '\u202ejavascript:alert(1)',
+    'x:y',
+  ])(
     'rejects link %j',
     (link) => {
       expect(errorOf([{ ...MINIMAL.rectangle, id: 'r', link }]).message).toBe('elements[0] (id "r"): link must be an http(s), mailto or relative URL');
@@ -278,6 +373,13 @@ describe('bindings', () => {
     const other = { type: 'line', id: 'l', points: line2 };
     expect(errorOf([a, other, { ...arrow, endBinding: { elementId: 'l' } }]).message).toBe(
       'elements[2] (id "ab"): endBinding.elementId "l" is a line; arrows bind to shapes, text, images, frames and embeds',
+    );
+  });
+
+  it('names an arrow target with the right article', () => {
+    const other = { type: 'arrow', id: 'x', points: line2 };
+    expect(errorOf([a, other, { ...arrow, endBinding: { elementId: 'x' } }]).message).toBe(
+      'elements[2] (id "ab"): endBinding.elementId "x" is an arrow; arrows bind to shapes, text, images, frames and embeds',
     );
   });
 

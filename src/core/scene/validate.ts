@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { routeSmartArrows, type RoutableElement } from '../routing/smart-arrows.js';
 import { boundEnd, boundsOf, focusFromEnd, focusPoint, type Box, type Focus } from './binding-geometry.js';
@@ -44,8 +44,7 @@ export function validateElements(raw: readonly unknown[], previous: readonly Ele
       for (const issue of result.error.issues) errors.push(`${where}: ${pathOf(issue.path)} ${issue.message}`);
       return;
     }
-    const known = schema.shape as Record<string, unknown>;
-    for (const key of Object.keys(item)) if (!(key in known)) warnings.push(`${where}: unknown field "${key}" dropped`);
+    for (const path of unknownFields(schema, item)) warnings.push(`${where}: unknown field "${path}" dropped`);
     drafts.push({ ...result.data, index });
   });
   fail(errors);
@@ -58,6 +57,52 @@ export function validateElements(raw: readonly unknown[], previous: readonly Ele
   bindArrows(complete, previous, errors);
   fail(errors);
   return { elements: complete.map(({ index: _index, ...element }) => element as Element), warnings };
+}
+
+/**
+ * The paths of the fields in `raw` that the schema does not know, in the order they were sent: zod drops unknown keys
+ * at every depth (`colour`, `startBinding.gap`, `iconRef.colour`, `points[].z`), and none may go unreported.
+ *
+ * The walk follows the schema rather than the parsed output, so transformed fields are followed by what they accept:
+ * an iconRef sent as {library, label} is a string once parsed, yet its stray keys are still found. Items of an array
+ * share one path (`points[].z`), so a stroke whose thousand points carry a `pressure` gets one warning, not a thousand.
+ * Server-computed fields (those with a `.catch`, e.g. the stamped icon box) are replaced whatever was sent, so nothing
+ * inside them is reported. Keys are looked up as own properties: `constructor` or `__proto__` are unknown fields too.
+ */
+function unknownFields(schema: z.ZodType, raw: unknown): string[] {
+  const found = new Set<string>();
+  const walk = (node: z.ZodType, value: unknown, path: string): void => {
+    if (node instanceof z.ZodCatch) return;
+    if (
+      node instanceof z.ZodOptional ||
+      node instanceof z.ZodNullable ||
+      node instanceof z.ZodDefault ||
+      node instanceof z.ZodPrefault ||
+      node instanceof z.ZodReadonly
+    ) {
+      return walk(node.unwrap() as z.ZodType, value, path);
+    }
+    if (node instanceof z.ZodPipe) return walk(node.in as z.ZodType, value, path);
+    if (node instanceof z.ZodUnion) {
+      // The option the value was accepted by (for iconRef: the string or the {library, label} form).
+      const option = (node.options as readonly z.ZodType[]).find((o) => o.safeParse(value).success);
+      return option && walk(option, value, path);
+    }
+    if (node instanceof z.ZodArray) {
+      if (Array.isArray(value)) for (const item of value) walk(node.element as z.ZodType, item, `${path}[]`);
+      return;
+    }
+    if (node instanceof z.ZodObject && isRecord(value)) {
+      const shape = node.shape as Record<string, z.ZodType>;
+      for (const [key, inner] of Object.entries(value)) {
+        const at = path === '' ? key : `${path}.${key}`;
+        if (Object.hasOwn(shape, key)) walk(shape[key]!, inner, at);
+        else found.add(at);
+      }
+    }
+  };
+  walk(schema, raw, '');
+  return [...found];
 }
 
 function fail(errors: string[]): void {
@@ -198,7 +243,7 @@ function bindArrows(elements: Draft[], previous: readonly Element[], errors: str
       if (target === undefined) {
         errors.push(`${label(arrow.index, arrow.id)}: ${end}.elementId "${b.elementId}" is not an element of this scene`);
       } else if (LINEAR.has(target.type)) {
-        errors.push(`${label(arrow.index, arrow.id)}: ${end}.elementId "${b.elementId}" is a ${target.type}; arrows bind to shapes, text, images, frames and embeds`);
+        errors.push(`${label(arrow.index, arrow.id)}: ${end}.elementId "${b.elementId}" is ${/^[aeiou]/.test(target.type) ? 'an' : 'a'} ${target.type}; arrows bind to shapes, text, images, frames and embeds`);
       }
       targets.push(target as Box | undefined);
     }
