@@ -54,13 +54,13 @@ describe('toD2', () => {
     expect(code).toContain('lines <- orders {\n  source-arrowhead: {shape: diamond; style.filled: false}\n');
     expect(code).toContain('s1: {style: {stroke: "#1e1e1e"; stroke-width: 3; stroke-dash: 5; font-size: 20}}');
     expect(code).toMatch(/^direction: right\n/);
-    expect(warnings).toEqual(['edge "tee": D2 has no bar arrowhead; drawn as cf-one-required']);
+    expect(warnings).toEqual(['"tee": D2 has no bar arrowhead; drawn as cf-one-required']);
   });
 
   it('links stamped icons to the service’s public icon URLs, and says so when there is no URL', () => {
     const graph = recoverGraph(scene([box('bucket', 0, 0, { iconRef: 'aws/Amazon S3 (Glacier)', text: 'Archive' })]));
     expect(toD2(graph, ICONS).code).toContain('icon: "https://draw.example.com/icons/aws/Amazon%20S3%20(Glacier).svg"');
-    expect(toD2(graph).warnings).toEqual(['node "bucket": icon aws/Amazon S3 (Glacier) left out (no public URL to link it from)']);
+    expect(toD2(graph).warnings).toEqual(['"bucket": icon left out (no public URL to link it from)']);
   });
 
   it('writes sketchy scenes in sketch mode and switches to ELK when an edge joins a container to its content', async () => {
@@ -81,7 +81,7 @@ describe('toD2', () => {
   it('drops colour alpha with a warning, since D2 colours are opaque', () => {
     const { code, warnings } = toD2(recoverGraph(scene([box('a', 0, 0, { fillColor: '#a5d8ff80' })])));
     expect(code).toContain('fill: "#a5d8ff"');
-    expect(warnings).toEqual(['node "a": fill #a5d8ff80 drawn without its alpha (D2 colours are opaque)']);
+    expect(warnings).toEqual(['"a": fill alpha dropped (D2 colours are opaque)']);
   });
 
   it('quotes labels so quotes, $ substitutions, backslashes and line breaks survive D2', async () => {
@@ -89,5 +89,98 @@ describe('toD2', () => {
     expect(d2String(label)).toBe('"cost \\${x} \\"quoted\\" \\\\ {a; b} # not a comment\\nline 2 → 日本"');
     const { code } = toD2(recoverGraph(scene([box('shape', 0, 0, { text: label })])));
     expect((await d2Count(code)).labels.get('n_shape')).toBe(label);
+  });
+});
+
+describe('toD2 edge cases the real D2 refuses or silently loses', () => {
+  it('writes empty code, math and text as empty code shapes, since D2 refuses empty block strings and blank text', async () => {
+    const graph = recoverGraph(
+      scene([
+        { id: 'snippet', type: 'code', x: 0, y: 0, text: '' },
+        { id: 'formula', type: 'math', x: 300, y: 0, text: '' },
+        { id: 'spaces', type: 'code', x: 600, y: 0, text: '  \n ' },
+        { id: 'caption', type: 'text', x: 0, y: 300, text: '' },
+        arrow('to-caption', 'snippet', 'caption'),
+      ]),
+    );
+    const { code } = toD2(graph);
+    expect(code).toContain('snippet: "" {shape: code}\nformula: "" {shape: code}\nspaces: "" {shape: code}\ncaption: "" {shape: code}\n');
+    expect(await d2Count(code)).toMatchObject({ nodes: 4, edges: 1 });
+  });
+
+  it('shows LaTeX that D2’s renderer breaks on as its source, and says so', async () => {
+    const { code, warnings } = toD2(recoverGraph(scene([{ id: 'f', type: 'math', x: 0, y: 0, text: 'a`b ${x} 𝧤' }])));
+    expect(code).toContain('f: |text\na`b ${x} 𝧤\n|');
+    expect(warnings).toEqual(['"f": math shown as its LaTeX source (D2 cannot render it)']);
+    expect(await d2Count(code)).toMatchObject({ nodes: 1 });
+  });
+
+  it('makes a table or class only of text that reads as one, keeps key constraints, and says it was inferred', async () => {
+    const { code, warnings } = toD2(
+      recoverGraph(
+        scene([
+          box('api', 0, 0, { text: 'API' }),
+          { id: 'api-version', type: 'text', x: 20, y: 50, text: 'Node.js 20' },
+          box('users', 400, 0, { text: 'users', height: 120 }),
+          { id: 'users-rows', type: 'text', x: 410, y: 50, text: '#id  int PK' },
+        ]),
+      ),
+    );
+    expect(code).toContain('api: "API\\nNode.js 20" {shape: rectangle; class: s0}');
+    expect(code).toContain('users: "users" {\n  shape: sql_table\n  class: s0\n  "#id": "int" {constraint: [primary_key]}\n}');
+    expect(warnings).toEqual(['"users": read as a D2 sql_table from the text under its label']);
+    expect(await d2Count(code)).toMatchObject({ nodes: 2 });
+  });
+
+  it('draws generic person, queue and package icons as D2’s shapes for them, containers too', async () => {
+    const { code, warnings } = toD2(
+      recoverGraph(
+        scene([
+          box('customer', 0, 0, { iconRef: 'generic/User', text: 'Customer' }),
+          box('jobs', 300, 0, { type: 'ellipse', iconRef: 'generic/Queue' }),
+          box('drawn', 600, 0, { type: 'cylinder', iconRef: 'generic/Queue' }),
+          { id: 'lib', type: 'rectangle', x: 0, y: 300, width: 600, height: 300, text: 'lib', iconRef: 'generic/Package', roughness: 'clean' } as ElementInput,
+          box('core', 100, 400),
+        ]),
+      ),
+      ICONS,
+    );
+    expect(code).toContain('lib: "lib" {\n  shape: package\n  class: s0\n  core: "" {shape: rectangle; class: s1}\n}');
+    expect(code).toContain('customer: "Customer" {shape: person; class: s0}');
+    expect(code).toContain('jobs: "" {shape: queue; class: s1}');
+    // A drawn cylinder stays one, with its icon.
+    expect(code).toContain('drawn: "" {shape: cylinder; icon: "https://draw.example.com/icons/generic/Queue.svg"; class: s1}');
+    expect(warnings).toEqual([]);
+    expect(await d2Count(code)).toMatchObject({ nodes: 4, groups: 1 });
+  });
+
+  it('keeps a container’s outline and icon, and names what it approximates once per kind of loss', async () => {
+    const hatched = Array.from({ length: 100 }, (_, i) => box(`h${i}`, (i % 10) * 200, 1000 + Math.floor(i / 10) * 200, { fillColor: '#a5d8ff', fillStyle: 'hachure' }));
+    const { code, warnings } = toD2(
+      recoverGraph(
+        scene([
+          { id: 'zone', type: 'ellipse', x: 0, y: 0, width: 800, height: 600, text: 'Zone', iconRef: 'aws/Amazon VPC', roughness: 'clean' } as ElementInput,
+          box('in', 300, 250, { corner: 'beveled' }),
+          box('out', 1200, 250, { fillColor: '#a5d8ff', fillStyle: 'dots' }),
+          arrow('link', 'in', 'out', { shadow: 'soft' }),
+          ...hatched,
+        ]),
+      ),
+      ICONS,
+    );
+    expect(code).toContain('zone: "Zone" {\n  shape: oval\n  icon: "https://draw.example.com/icons/aws/Amazon%20VPC.svg"\n');
+    expect(code).toContain('fill-pattern: lines');
+    expect(code).toContain('fill-pattern: dots');
+    expect(warnings).toEqual([
+      '"in": beveled corners drawn sharp (D2 has no bevel)',
+      '"h0", "h1", "h2", "h3", "h4" and 95 more: hachure fill drawn as D2\'s lines pattern',
+      '"link": shadow left out (D2 draws shadows on shapes only)',
+    ]);
+    expect(await d2Count(code, { layout: false })).toMatchObject({ nodes: 102, edges: 1, groups: 1 });
+  });
+
+  it('carries the recovery’s warnings, as the Mermaid export does', () => {
+    const graph = recoverGraph(scene([box('a', 0, 0), { id: 'aside', type: 'text', x: 900, y: 900, text: 'todo' }]));
+    expect(toD2(graph).warnings).toEqual(['element "aside" (text): free text "todo" is on no shape or arrow, so it is not exported']);
   });
 });

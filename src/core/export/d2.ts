@@ -1,13 +1,15 @@
 /**
  * Recovered graph → D2: nested containers, every node shape mapped to D2's (tables as `sql_table`, UML classes as
- * `class`), connections with both arrowheads, labels and styles, icons as URLs the service serves, `sketch` for
- * hand-drawn scenes and the direction the edges run.
+ * `class`, generic person, queue and package icons as those shapes), connections with both arrowheads, labels and
+ * styles, icons as URLs the service serves, `sketch` for hand-drawn scenes and the direction the edges run. What D2
+ * cannot draw is named in the warnings, once per kind of loss (losses.ts).
  */
 import type { Arrowhead, Direction } from '../graph/types.js';
-import type { Look, NodeShape, RecoveredEdge, RecoveredGraph, RecoveredNode } from './graph-recovery.js';
+import { iconShapeOf, type Look, type NodeShape, type RecoveredEdge, type RecoveredGraph, type RecoveredGroup, type RecoveredNode } from './graph-recovery.js';
 import { printedIds } from './identifiers.js';
+import { Losses } from './losses.js';
 import type { CodeExport } from './mermaid.js';
-import { columnOf } from './table-rows.js';
+import { columnOf, isClassLike } from './table-rows.js';
 
 export interface D2Options {
   /** The service's public base URL; icons are linked as `${iconBaseUrl}/icons/<library>/<label>.svg`. */
@@ -71,14 +73,22 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = {
   embed: { shape: 'rectangle', lossy: true },
 };
 
-/** UML member rows (a visibility mark or a method) make a class; other rows make a table. */
-const isClassLike = (rows: readonly string[]) => rows.some((row) => /^\s*([+\-#~]|\w+\()/.test(row));
-
-function d2Shape(node: RecoveredNode): { shape: string; lossy?: true } {
-  if (node.rows?.length) return { shape: isClassLike(node.rows) ? 'class' : 'sql_table' };
-  if (node.shape === 'ellipse' && Math.abs(node.box.width - node.box.height) <= 0.1 * Math.max(node.box.width, node.box.height)) return { shape: 'circle' };
-  return SHAPES[node.shape];
+/** Rows make a UML class or a table (table-rows.ts); a generic person, queue or package icon the matching shape. */
+function d2Shape(item: RecoveredNode | RecoveredGroup): { shape: string; lossy?: true } {
+  const rows = 'rows' in item ? item.rows : undefined;
+  if (rows?.length) return { shape: isClassLike(rows) ? 'class' : 'sql_table' };
+  const fromIcon = iconShapeOf(item);
+  if (fromIcon !== undefined) return { shape: fromIcon };
+  if (item.shape === 'ellipse' && Math.abs(item.box.width - item.box.height) <= 0.1 * Math.max(item.box.width, item.box.height)) return { shape: 'circle' };
+  return SHAPES[item.shape];
 }
+
+/**
+ * LaTeX D2 renders. It hands the source to MathJax inside a JavaScript template string, which a backtick or `${`
+ * ends, and MathJax fails on many characters outside Latin, Greek, Cyrillic, punctuation, arrows and operators
+ * (U+02AD, U+F928, U+1D9E4, …; found by feeding it the sweep's hostile labels). Other math is shown as its source.
+ */
+const renderableLatex = (text: string) => /^[\t\n\r\u0020-\u007e\u00a0-\u017f\u0370-\u04ff\u2000-\u206f\u2190-\u22ff]*$/.test(text) && !/`|\$\{/.test(text);
 
 const ARROWHEADS: Record<Arrowhead, { shape: string; filled?: boolean; lossy?: true }> = {
   none: { shape: 'none' },
@@ -97,7 +107,7 @@ const ARROWHEADS: Record<Arrowhead, { shape: string; filled?: boolean; lossy?: t
 };
 
 export function toD2(graph: RecoveredGraph, options: D2Options = {}): CodeExport {
-  const warnings: string[] = [];
+  const losses = new Losses();
   const ids = printedIds([...graph.groups.map((g) => g.id), ...graph.nodes.map((n) => n.id)], D2_KEYWORDS);
   const parentOf = new Map<string, string | undefined>([...graph.groups, ...graph.nodes].map((item) => [item.id, item.parent]));
   const path = (id: string): string => {
@@ -115,24 +125,30 @@ export function toD2(graph: RecoveredGraph, options: D2Options = {}): CodeExport
   const config = [...(graph.sketch ? ['sketch: true'] : []), ...(needsElk ? ['layout-engine: elk'] : [])];
   if (config.length > 0) lines.push(`vars: {d2-config: {${config.join('; ')}}}`);
 
-  const colour = (owner: string, what: string, value: string): string => {
+  const colour = (id: string, what: string, value: string): string => {
     if (value === 'transparent' || value.length === 7 || value.length === 4) return d2String(value);
     // D2 takes #rgb and #rrggbb only: the alpha of #rgba / #rrggbbaa is dropped.
-    warnings.push(`${owner}: ${what} ${value} drawn without its alpha (D2 colours are opaque)`);
+    losses.add(`${what} alpha dropped (D2 colours are opaque)`, id);
     return d2String(value.length === 5 ? value.slice(0, 4) : value.slice(0, 7));
   };
-  const styleLines = (owner: string, style: { strokeColor: string; fillColor?: string; strokeStyle: string; corner?: string }, look: Look, kind: 'box' | 'text' | 'edge') => {
+  const styleLines = (id: string, style: { strokeColor: string; fillColor?: string; strokeStyle: string; corner?: string }, look: Look, kind: 'box' | 'text' | 'edge') => {
     const out: string[] = [];
-    if (kind === 'text') out.push(`font-color: ${colour(owner, 'colour', style.strokeColor)}`);
+    if (kind === 'text') out.push(`font-color: ${colour(id, 'colour', style.strokeColor)}`);
     else {
-      out.push(`stroke: ${colour(owner, 'stroke', style.strokeColor)}`);
-      if (style.fillColor !== undefined) out.push(`fill: ${colour(owner, 'fill', style.fillColor)}`);
+      out.push(`stroke: ${colour(id, 'stroke', style.strokeColor)}`);
+      if (style.fillColor !== undefined) out.push(`fill: ${colour(id, 'fill', style.fillColor)}`);
       out.push(`stroke-width: ${look.strokeWidth}`);
       if (style.strokeStyle !== 'solid') out.push(`stroke-dash: ${style.strokeStyle === 'dashed' ? 5 : 2}`);
     }
     if (kind === 'box' && style.corner === 'rounded') out.push(`border-radius: ${ROUNDED_RADIUS}`);
-    if (kind === 'box' && look.shadow) out.push('shadow: true');
-    if (kind === 'box' && style.fillColor !== 'transparent' && look.fillStyle === 'dots') out.push('fill-pattern: dots');
+    if (kind === 'box' && style.corner === 'beveled') losses.add('beveled corners drawn sharp (D2 has no bevel)', id);
+    if (look.shadow && kind === 'box') out.push('shadow: true');
+    else if (look.shadow) losses.add('shadow left out (D2 draws shadows on shapes only)', id);
+    if (kind === 'box' && style.fillColor !== 'transparent' && look.fillStyle !== 'solid') {
+      // D2's fill patterns are textures (dots, lines, grain, paper); its diagonal lines are the nearest to any hatching.
+      out.push(`fill-pattern: ${look.fillStyle === 'dots' ? 'dots' : 'lines'}`);
+      if (look.fillStyle !== 'dots') losses.add(`${look.fillStyle} fill drawn as D2's lines pattern`, id);
+    }
     if (look.opacity < 100) out.push(`opacity: ${look.opacity / 100}`);
     if (look.fontSize !== undefined) out.push(`font-size: ${Math.round(Math.min(FONT_SIZE.max, Math.max(FONT_SIZE.min, look.fontSize)))}`);
     return out;
@@ -143,45 +159,48 @@ export function toD2(graph: RecoveredGraph, options: D2Options = {}): CodeExport
     if (!classes.has(key)) classes.set(key, `s${classes.size}`);
     return classes.get(key)!;
   };
-  const iconUrl = (node: RecoveredNode): string | undefined => {
-    if (node.iconRef === undefined) return undefined;
-    if (options.iconBaseUrl === undefined) {
-      warnings.push(`node "${node.id}": icon ${node.iconRef} left out (no public URL to link it from)`);
-      return undefined;
-    }
-    const slash = node.iconRef.indexOf('/');
-    const library = encodeURIComponent(node.iconRef.slice(0, slash));
-    const label = encodeURIComponent(node.iconRef.slice(slash + 1));
-    return `${options.iconBaseUrl.replace(/\/+$/, '')}/icons/${library}/${label}.svg`;
+  /** The shape, and the icon unless the shape already says what it shows (a person, a queue, a package). */
+  const shapeFields = (item: RecoveredNode | RecoveredGroup): { mapped: ReturnType<typeof d2Shape>; fields: string[] } => {
+    const mapped = d2Shape(item);
+    if (mapped.lossy) losses.add(`D2 has no ${item.shape} shape; drawn as ${mapped.shape}`, item.id);
+    const fields = [`shape: ${mapped.shape}`];
+    if (item.iconRef === undefined || mapped.shape === iconShapeOf(item)) return { mapped, fields };
+    if (options.iconBaseUrl === undefined) losses.add('icon left out (no public URL to link it from)', item.id);
+    else fields.push(`icon: ${d2String(iconUrl(options.iconBaseUrl, item.iconRef))}`);
+    return { mapped, fields };
   };
 
   const nodeLines = (node: RecoveredNode, indent: string): string[] => {
-    const owner = `node "${node.id}"`;
-    const mapped = d2Shape(node);
-    if (mapped.lossy) warnings.push(`${owner}: D2 has no ${node.shape} shape; drawn as ${mapped.shape}`);
     const id = ids.get(node.id)!;
-    const inner = `${indent}  `;
-    if (node.shape === 'code' || node.shape === 'math') {
-      const language = node.shape === 'math' ? 'latex' : (node.language ?? 'text').replace(/[^A-Za-z0-9_+#-]/g, '') || 'text';
+    const block = node.shape === 'code' || node.shape === 'math';
+    // D2 refuses an empty block string and a text shape without a label: a blank one is an empty code shape.
+    if ((block || node.shape === 'text') && node.label.trim() === '') return [`${indent}${id}: "" {shape: code}`];
+    if (block) {
+      const unsafe = node.shape === 'math' && !renderableLatex(node.label);
+      if (unsafe) losses.add('math shown as its LaTeX source (D2 cannot render it)', node.id);
+      const language = node.shape === 'math' ? (unsafe ? 'text' : 'latex') : (node.language ?? 'text').replace(/[^A-Za-z0-9_+#-]/g, '') || 'text';
       const fence = blockFence(node.label);
       return [`${indent}${id}: ${fence}${language}`, ...node.label.replace(/\r\n?/g, '\n').split('\n'), fence];
     }
-    const fields = [`shape: ${mapped.shape}`];
-    const icon = iconUrl(node);
-    if (icon !== undefined) fields.push(`icon: ${d2String(icon)}`);
-    fields.push(`class: ${classOf(styleLines(owner, node.style, node.look, node.shape === 'text' ? 'text' : 'box'))}`);
+    const { mapped, fields } = shapeFields(node);
+    fields.push(`class: ${classOf(styleLines(node.id, node.style, node.look, node.shape === 'text' ? 'text' : 'box'))}`);
     if (mapped.shape !== 'sql_table' && mapped.shape !== 'class') return [`${indent}${id}: ${d2String(node.label)} {${fields.join('; ')}}`];
+    // The scene has no tables: a shape is read as one from the text under its label (table-rows.ts).
+    losses.add(`read as a D2 ${mapped.shape} from the text under its label`, node.id);
     // D2 refuses line breaks in a table's or class's title.
     const title = node.label.replace(/\s*[\r\n]+\s*/g, ' ');
-    if (title !== node.label) warnings.push(`${owner}: D2 table titles are one line; its line breaks became spaces`);
+    if (title !== node.label) losses.add('table title line breaks became spaces (D2 titles are one line)', node.id);
     const members = memberLines(node.rows!, mapped.shape);
-    return [`${indent}${id}: ${d2String(title)} {`, ...[...fields, ...members].map((l) => `${inner}${l}`), `${indent}}`];
+    return [`${indent}${id}: ${d2String(title)} {`, ...[...fields, ...members].map((l) => `${indent}  ${l}`), `${indent}}`];
   };
 
   const writeLevel = (parent: string | undefined, indent: string) => {
     for (const group of graph.groups.filter((g) => g.parent === parent)) {
       lines.push(`${indent}${ids.get(group.id)!}: ${d2String(group.label)} {`);
-      lines.push(`${indent}  class: ${classOf(styleLines(`group "${group.id}"`, group.style, group.look, 'box'))}`);
+      const { fields } = shapeFields(group);
+      fields.push(`class: ${classOf(styleLines(group.id, group.style, group.look, 'box'))}`);
+      // A rectangle is D2's default container; other outlines (an oval, a package) are said.
+      lines.push(...fields.filter((f) => f !== 'shape: rectangle').map((f) => `${indent}  ${f}`));
       writeLevel(group.id, `${indent}  `);
       lines.push(`${indent}}`);
     }
@@ -190,22 +209,29 @@ export function toD2(graph: RecoveredGraph, options: D2Options = {}): CodeExport
   writeLevel(undefined, '');
 
   for (const edge of graph.edges) {
-    lines.push(...connectionLines(edge, path, classOf(styleLines(`edge "${edge.id}"`, edge.style, edge.look, 'edge')), warnings));
+    lines.push(...connectionLines(edge, path, classOf(styleLines(edge.id, edge.style, edge.look, 'edge')), losses));
   }
   // Each distinct look is written once, as a D2 class, and named by the elements that have it.
   const header = [...classes].map(([style, name]) => `  ${name}: {style: {${style}}}`);
   lines.splice(config.length > 0 ? 2 : 1, 0, 'classes: {', ...header, '}');
-  return { code: `${lines.join('\n')}\n`, warnings };
+  // The recovery's warnings (what the scene holds that no graph can) come first, as in the Mermaid export.
+  return { code: `${lines.join('\n')}\n`, warnings: [...graph.warnings, ...losses.lines()] };
 }
 
-function connectionLines(edge: RecoveredEdge, path: (id: string) => string, styleClass: string, warnings: string[]): string[] {
+/** `<base>/icons/<library>/<label>.svg`, the URL the service serves an icon at. */
+function iconUrl(base: string, ref: string): string {
+  const slash = ref.indexOf('/');
+  return `${base.replace(/\/+$/, '')}/icons/${encodeURIComponent(ref.slice(0, slash))}/${encodeURIComponent(ref.slice(slash + 1))}.svg`;
+}
+
+function connectionLines(edge: RecoveredEdge, path: (id: string) => string, styleClass: string, losses: Losses): string[] {
   const start = ARROWHEADS[edge.startArrowhead];
   const end = ARROWHEADS[edge.endArrowhead];
   for (const [head, mapped] of [
     [edge.startArrowhead, start],
     [edge.endArrowhead, end],
   ] as const) {
-    if (mapped.lossy) warnings.push(`edge "${edge.id}": D2 has no ${head} arrowhead; drawn as ${mapped.shape}`);
+    if (mapped.lossy) losses.add(`D2 has no ${head} arrowhead; drawn as ${mapped.shape}`, edge.id);
   }
   const op = start.shape !== 'none' ? (end.shape !== 'none' ? '<->' : '<-') : end.shape !== 'none' ? '->' : '--';
   const body: string[] = [];

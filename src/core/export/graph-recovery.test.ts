@@ -44,6 +44,10 @@ describe('recoverGraph on a hand-drawn scene', () => {
     expect(graph.direction).toBe('RIGHT');
   });
 
+  it('records which element each label, title, table row and rule is part of', () => {
+    expect(Object.fromEntries(graph.parts)).toEqual({ title: 'vpc', reads: 'call', many: 'call', 'users-head': 'users', 'users-rule': 'users', 'users-rows': 'users' });
+  });
+
   it('reports free text and drawings instead of dropping them silently', () => {
     expect(graph.warnings).toEqual([
       'element "note" (text): free text "remember to shard" is on no shape or arrow, so it is not exported',
@@ -100,5 +104,49 @@ describe('recoverGraph ends and groups', () => {
     expect(graph.nodes[0]!.iconRef).toBe('aws/Amazon EC2');
     expect(graph.edges[0]).toMatchObject({ startArrowhead: 'diamond', endArrowhead: 'arrow', look: { strokeWidth: 4 } });
     expect(graph.sketch).toBe(false);
+  });
+});
+
+describe('recoverGraph: text inside a shape, label or table rows', () => {
+  const text = (id: string, x: number, y: number, value: string) => ({ id, type: 'text', x, y, text: value, fontSize: 14 }) as ElementInput;
+  const graph = recoverGraph(
+    scene([
+      box('api', 0, 0, { text: 'API' }),
+      text('api-version', 20, 50, 'Node.js 20'),
+      box('worker', 400, 0),
+      text('worker-name', 420, 10, 'Worker'),
+      text('worker-note', 420, 50, 'runs nightly'),
+      box('users', 0, 300, { text: 'users' }),
+      text('users-rows', 10, 340, '#id  int PK'),
+      box('config', 400, 300, { text: 'Config' }),
+      text('config-rows', 410, 340, 'port: 8080\nhost: db'),
+      box('pod', 800, 300, { height: 120 }),
+      text('pod-head', 820, 305, 'web'),
+      { id: 'pod-rule', type: 'line', points: [{ x: 800, y: 335 }, { x: 960, y: 335 }] },
+      text('pod-rows', 810, 345, 'Deployment'),
+    ]),
+  );
+  const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+
+  it('reads a free text under a label as more label, not as a one-column table', () => {
+    expect(byId.get('api')).toMatchObject({ label: 'API\nNode.js 20', kind: 'generic' });
+    expect(byId.get('api')!.rows).toBeUndefined();
+    expect(byId.get('worker')).toMatchObject({ label: 'Worker\nruns nightly' });
+    expect(byId.get('worker')!.rows).toBeUndefined();
+  });
+
+  it('reads rows when a key marker, typed rows or a rule under the header say it is a table', () => {
+    expect(byId.get('users')).toMatchObject({ label: 'users', rows: ['#id  int PK'], kind: 'entity' });
+    expect(byId.get('config')).toMatchObject({ label: 'Config', rows: ['port: 8080', 'host: db'] });
+    expect(byId.get('pod')).toMatchObject({ label: 'web', rows: ['Deployment'] });
+    expect(graph.edges).toEqual([]);
+    expect(graph.warnings).toEqual([]);
+  });
+
+  it('keeps a container’s own outline and icon for the writers', () => {
+    const { groups } = recoverGraph(
+      scene([{ id: 'zone', type: 'ellipse', x: 0, y: 0, width: 800, height: 600, text: 'Zone', iconRef: 'aws/Amazon VPC' }, box('in', 300, 250)]),
+    );
+    expect(groups).toMatchObject([{ id: 'zone', shape: 'ellipse', iconRef: 'aws/Amazon VPC' }]);
   });
 });

@@ -1,9 +1,9 @@
 /**
  * Scene → graph: reads any stored scene (generated or hand-drawn) back into GraphIR, the shape the Mermaid and D2
  * writers print. Rules (issue "export to Mermaid and D2"):
- * - nodes are shapes, with their label, shape, colours and icon; text lying inside a shape is its label (or, when the
- *   shape has one, its rows: a table's columns); code and math blocks are nodes too, and so is any text, image or
- *   embed an arrow points at;
+ * - nodes are shapes, with their label, shape, colours and icon; text lying inside a shape is its label, or, when it
+ *   reads as a table (a rule under the header, key markers, typed rows: table-rows.ts), the first text is the label
+ *   and the rest its rows; code and math blocks are nodes too, and so is any text, image or embed an arrow points at;
  * - groups are frames and shapes that geometrically contain another shape, titled by their own label, else by the
  *   standalone text at the top inside them or just above them;
  * - edges are arrows and lines, their ends from bindings or, when unbound, from the shape the end touches;
@@ -15,6 +15,7 @@ import type { Arrowhead, Direction, GraphEdge, GraphGroup, GraphIR, GraphNode, G
 import { SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
 import type { Binding, Element, Point } from '../scene/schema.js';
 import { boxArea, boxCentre, boxContains, boxToPolyline, distanceToBox, distanceToBoxOutline, pointInBox, type Box } from './geometry.js';
+import { readsAsRows } from './table-rows.js';
 
 export type NodeShape = ShapeType | 'text' | 'code' | 'math' | 'image' | 'embed';
 
@@ -45,6 +46,9 @@ export interface RecoveredEdge extends GraphEdge {
 }
 
 export interface RecoveredGroup extends GraphGroup {
+  /** The container's own outline (`rectangle` for frames), which a writer may not be able to give a container. */
+  shape: ShapeType;
+  iconRef?: string;
   style: Required<GraphStyle>;
   look: Look;
   box: Box;
@@ -57,6 +61,8 @@ export interface RecoveredGraph extends GraphIR {
   groups: RecoveredGroup[];
   /** Most of the drawing is hand-drawn (roughness sketch or scribble). */
   sketch: boolean;
+  /** Elements drawn as part of a node, edge or group (labels, titles, table rows and rules): element id → owner id. */
+  parts: Map<string, string>;
 }
 
 /** An unbound arrow end this near a shape's box attaches to it (hand-drawn ends stop short or overshoot a little). */
@@ -87,6 +93,20 @@ const lookOf = (e: Element): Look => ({
   ...(e.fontSize !== undefined && { fontSize: e.fontSize }),
 });
 
+/** Generic icons that name a shape D2 draws (person, queue, package; src/core/icons/libraries/generic.ts). */
+const ICON_SHAPES: Partial<Record<string, 'person' | 'queue' | 'package'>> = {
+  'generic/User': 'person',
+  'generic/Users': 'person',
+  'generic/Admin': 'person',
+  'generic/Queue': 'queue',
+  'generic/Package': 'package',
+};
+
+/** The shape a node's or container's icon stands for, when it is drawn as a plain box or oval (a drawn cylinder stays one). */
+export function iconShapeOf(item: { shape: NodeShape; iconRef?: string }): 'person' | 'queue' | 'package' | undefined {
+  return (item.shape === 'rectangle' || item.shape === 'ellipse') && item.iconRef !== undefined ? ICON_SHAPES[item.iconRef] : undefined;
+}
+
 const KIND_BY_SHAPE: Partial<Record<NodeShape, NodeKind>> = { cylinder: 'database', diamond: 'decision', text: 'note', terminator: 'start' };
 
 export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
@@ -112,7 +132,7 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
   };
   const smallest = <T>(items: T[], boxOf: (item: T) => Box): T | undefined => items.sort((a, b) => boxArea(boxOf(a)) - boxArea(boxOf(b)))[0];
 
-  // Text inside a shape belongs to it: its label, else its rows (a table's header and columns).
+  // Text inside a shape belongs to it: its label, and its rows when it is drawn as a table (see readsAsRows).
   const inside = new Map<string, Element[]>();
   const textOwner = new Map<string, string>();
   const texts = elements.filter((e) => e.type === 'text');
@@ -121,6 +141,16 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
     if (!leaf) continue;
     textOwner.set(t.id, leaf.id);
     inside.set(leaf.id, [...(inside.get(leaf.id) ?? []), t]);
+  }
+  const parts = new Map(textOwner);
+  // A line with both ends inside a shape is part of its drawing: a table's rule under its header.
+  const ruled = new Set<string>();
+  for (const e of elements) {
+    if (e.type !== 'line') continue;
+    const [first, last] = [e.points[0]!, e.points[e.points.length - 1]!];
+    const owner = leaves.find((s) => pointInBox(first, s, 2) && pointInBox(last, s, 2));
+    if (owner) parts.set(e.id, owner.id);
+    if (owner) ruled.add(owner.id);
   }
 
   const nodes = new Map<string, RecoveredNode>();
@@ -147,7 +177,9 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
     const [label, ...rest] = own !== '' ? [own, ...held] : held.length > 0 ? held : [''];
     const rows = rest.flatMap((text) => text.split('\n')).filter((row) => row.trim() !== '');
     const heldFont = (inside.get(s.id) ?? [])[0]?.fontSize;
-    addNode(own === '' && heldFont !== undefined ? { ...s, fontSize: heldFont } : s, s.type, label!, rows);
+    const drawn = own === '' && heldFont !== undefined ? { ...s, fontSize: heldFont } : s;
+    if (readsAsRows(rows, ruled.has(s.id))) addNode(drawn, s.type, label!, rows);
+    else addNode(drawn, s.type, [label!, ...rest.filter((text) => text.trim() !== '')].join('\n'));
   }
   for (const e of elements) if (e.type === 'code' || e.type === 'math') addNode(e, e.type, e.text);
 
@@ -158,6 +190,8 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
       id: c.id,
       label: c.type === 'frame' ? c.name : (c.text ?? ''),
       kind: c.type === 'frame' ? 'frame' : c.type,
+      shape: isShape(c) ? c.type : 'rectangle',
+      ...(iconOf(c) !== undefined && { iconRef: iconOf(c) }),
       style: styleOf(c),
       look: lookOf(c),
       box: { x: c.x, y: c.y, width: c.width, height: c.height },
@@ -191,14 +225,10 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
   const edges: RecoveredEdge[] = [];
   const edgePoints = new Map<string, Point[]>();
   for (const e of linear) {
+    if (parts.has(e.id)) continue; // a table's rule
     const first = e.points[0]!;
     const last = e.points[e.points.length - 1]!;
     const slack = END_ATTACH_DISTANCE + e.strokeWidth;
-    if (e.type === 'line') {
-      // A rule inside a shape (a table's header line) is part of that shape's drawing.
-      const owner = leaves.find((s) => pointInBox(first, s, 2) && pointInBox(last, s, 2));
-      if (owner) continue;
-    }
     const bound = (b: Binding | undefined) => (b === undefined ? undefined : targetOf(b.elementId));
     const boundFrom = e.type === 'arrow' ? bound(e.startBinding) : undefined;
     const boundTo = e.type === 'arrow' ? bound(e.endBinding) : undefined;
@@ -248,6 +278,7 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
     const titled = smallest(untitled().filter((g) => pointInBox(centre, g.box) && t.y - g.box.y <= topBand && isTopmost(t, g.box)), (g) => g.box);
     if (titled) {
       titled.label = text;
+      parts.set(t.id, titled.id);
       continue;
     }
     const hit = edges
@@ -259,6 +290,7 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
       const edge = hit.edge;
       if (slot !== 'label' && edge[slot] === undefined) edge[slot] = text;
       else edge.label = edge.label === undefined ? text : `${edge.label} ${text}`;
+      parts.set(t.id, edge.id);
       continue;
     }
     const above = smallest(
@@ -270,6 +302,7 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
     );
     if (above) {
       above.label = text;
+      parts.set(t.id, above.id);
       continue;
     }
     note(t, `free text ${quote(text)} is on no shape or arrow, so it is not exported`);
@@ -286,8 +319,8 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
   for (const group of [...groups.values()]) {
     if ([...nodes.values(), ...groups.values()].some((item) => item.parent === group.id)) continue;
     groups.delete(group.id);
-    const { id, label, style, look, box, parent } = group;
-    nodes.set(id, { id, label, kind: 'generic', shape: 'rectangle', style, look, box, ...(parent !== undefined && { parent }) });
+    const { id, label, shape, iconRef, style, look, box, parent } = group;
+    nodes.set(id, { id, label, kind: 'generic', shape, style, look, box, ...(parent !== undefined && { parent }), ...(iconRef !== undefined && { iconRef }) });
   }
   const nodeList = elements.map((e) => nodes.get(e.id)).filter((n): n is RecoveredNode => n !== undefined);
   const groupList = elements.map((e) => groups.get(e.id)).filter((g): g is RecoveredGroup => g !== undefined);
@@ -301,6 +334,7 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
     groups: groupList,
     warnings,
     sketch: drawn.filter((e) => e.roughness !== 'clean').length * 2 > drawn.length,
+    parts,
   };
 }
 

@@ -33,6 +33,7 @@ describe('export registry', () => {
     expect(mermaid.warnings).toContain('element "aside" (text): free text "todo" is on no shape or arrow, so it is not exported');
     const d2 = exportScene('d2', elements, { publicUrl: 'https://draw.example.com' });
     expect(d2.format === 'd2' && d2.code).toContain('icon: "https://draw.example.com/icons/aws/Amazon%20S3.svg"');
+    expect(d2.warnings).toContain('element "aside" (text): free text "todo" is on no shape or arrow, so it is not exported');
   });
 
   it('keeps the Excalidraw export as it was', () => {

@@ -1,6 +1,7 @@
 /** Entity-relationship scenes → Mermaid `erDiagram`: tables with attributes, relationships with cardinalities. */
 import type { Arrowhead } from '../graph/types.js';
 import type { RecoveredGraph } from './graph-recovery.js';
+import type { Losses } from './losses.js';
 import type { CodeExport } from './mermaid.js';
 import { MERMAID_DIRECTION, mermaidString, mermaidText } from './mermaid-syntax.js';
 import { columnOf } from './table-rows.js';
@@ -39,7 +40,7 @@ export function attributeOf(row: string): Attribute {
   return attribute;
 }
 
-export function erDiagram(graph: RecoveredGraph, ids: Map<string, string>): CodeExport {
+export function erDiagram(graph: RecoveredGraph, ids: Map<string, string>, losses: Losses): CodeExport {
   const warnings: string[] = [];
   const lines = ['erDiagram', `  direction ${MERMAID_DIRECTION[graph.direction]}`];
   const id = (sceneId: string) => ids.get(sceneId)!;
@@ -52,6 +53,8 @@ export function erDiagram(graph: RecoveredGraph, ids: Map<string, string>): Code
       lines.push(head);
       continue;
     }
+    // The scene has no tables: a shape is read as one from the text under its label (table-rows.ts).
+    losses.add('read as an ER entity from the text under its label', node.id);
     lines.push(`${head} {`);
     for (const row of node.rows) {
       const a = attributeOf(row);
@@ -67,10 +70,11 @@ export function erDiagram(graph: RecoveredGraph, ids: Map<string, string>): Code
       [edge.startArrowhead, start],
       [edge.endArrowhead, end],
     ] as const) {
-      if (!mapped.exact) warnings.push(`edge "${edge.id}": a ${head} end has no exact ER cardinality; written as ${mapped === EXACTLY_ONE ? 'exactly one' : 'zero or more'}`);
+      if (!mapped.exact) losses.add(`a ${head} end has no exact ER cardinality; written as ${mapped === EXACTLY_ONE ? 'exactly one' : 'zero or more'}`, edge.id);
     }
     // ER relationships are identifying (solid) or not (dashed).
     const line = edge.style.strokeStyle === 'solid' ? '--' : '..';
+    if (edge.style.strokeStyle === 'dotted') losses.add('dotted line drawn dashed (erDiagram lines are solid or dashed)', edge.id);
     lines.push(`  ${id(edge.from)} ${start.left}${line}${end.right} ${id(edge.to)} : ${mermaidString(edge.label ?? '')}`);
   }
   return { code: `${lines.join('\n')}\n`, warnings };

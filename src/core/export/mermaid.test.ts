@@ -54,7 +54,7 @@ describe('toMermaid flowcharts', () => {
     );
     expect(code).toContain('  a <-.-> b\n  a ==> b\n  a --- b\n  b -->|"reply"| a\n  a --x b\n');
     expect(code).toMatch(/^flowchart LR\n/);
-    expect(warnings).toEqual(['edge "odd": Mermaid flowcharts have no bar arrowhead; drawn as cross']);
+    expect(warnings).toEqual(['"odd": Mermaid flowcharts have no bar arrowhead; drawn as cross']);
   });
 
   it('escapes labels so quotes, brackets, #, ; and Unicode survive Mermaid’s parser', async () => {
@@ -78,7 +78,54 @@ describe('toMermaid flowcharts', () => {
     expect(code).toContain('linkStyle 0 stroke:#e03131,stroke-width:2px');
   });
 
+  it('tells dashed from dotted edges by their dash array, and draws a queue icon as Mermaid’s horizontal cylinder', async () => {
+    const { code, warnings } = mermaidOf(
+      scene([
+        box('a', 0, 0, { iconRef: 'generic/Queue' }),
+        box('b', 400, 0),
+        arrow('dashed', 'a', 'b', { strokeStyle: 'dashed' }),
+        arrow('dotted', 'a', 'b', { strokeStyle: 'dotted' }),
+      ]),
+    );
+    expect(code).toContain('  a@{ shape: h-cyl, label: " " }\n');
+    expect(code).toContain('  a -.-> b\n  a -.-> b\n');
+    expect(code).toContain('linkStyle 0 stroke:#1e1e1e,stroke-width:2px,stroke-dasharray:8 4\n  linkStyle 1 stroke:#1e1e1e,stroke-width:2px,stroke-dasharray:2 4\n');
+    expect(warnings).toEqual(['"a": icon not carried to Mermaid (the D2 export keeps icons)']);
+    expect(await mermaidCount(code)).toMatchObject({ nodes: 2, edges: 2 });
+  });
+
+  it('names what Mermaid cannot draw once per kind of loss: shadows, fill patterns, bevels, container outlines', async () => {
+    const hatched = Array.from({ length: 100 }, (_, i) => box(`h${i}`, (i % 10) * 200, 1000 + Math.floor(i / 10) * 200, { fillColor: '#a5d8ff', fillStyle: 'cross-hatch' }));
+    const { code, warnings } = mermaidOf(
+      scene([
+        { id: 'zone', type: 'ellipse', x: 0, y: 0, width: 800, height: 600, text: 'Zone', roughness: 'clean' } as ElementInput,
+        box('in', 300, 250, { corner: 'beveled', shadow: 'hard' }),
+        ...hatched,
+      ]),
+    );
+    expect(warnings).toEqual([
+      '"in": beveled corners not carried (Mermaid has no bevel)',
+      '"h0", "h1", "h2", "h3", "h4" and 95 more: cross-hatch fill not carried (Mermaid has no fill patterns)',
+      '"in": shadow left out (Mermaid has no shadows)',
+      '"zone": ellipse container drawn as a rectangle (Mermaid subgraphs are rectangles)',
+    ]);
+    expect(await mermaidCount(code)).toMatchObject({ nodes: 101, groups: 1 });
+  });
+
   it('escapes every syntax character as a numeric entity and line breaks as <br>', () => {
     expect(mermaidText('a"#;%\\\r\nb\tc\u0007')).toBe('a#34;#35;#59;#37;#92;<br>b c');
+  });
+});
+
+describe('toMermaid ER and class diagrams', () => {
+  it('says which shapes were read as entities and which dotted lines were drawn dashed', () => {
+    const graph = recoverGraph(load('export/er-scene.json'));
+    graph.edges[0]!.style.strokeStyle = 'dotted';
+    const { diagram, warnings } = toMermaid(graph);
+    expect(diagram).toBe('erDiagram');
+    expect(warnings).toEqual([
+      '"customer", "order": read as an ER entity from the text under its label',
+      '"places": dotted line drawn dashed (erDiagram lines are solid or dashed)',
+    ]);
   });
 });

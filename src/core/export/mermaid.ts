@@ -16,8 +16,9 @@
  *    and `look: handDrawn` for sketchy scenes.
  */
 import type { Arrowhead } from '../graph/types.js';
-import type { NodeShape, RecoveredEdge, RecoveredGraph, RecoveredNode } from './graph-recovery.js';
+import { iconShapeOf, type NodeShape, type RecoveredEdge, type RecoveredGraph, type RecoveredNode } from './graph-recovery.js';
 import { printedIds } from './identifiers.js';
+import { Losses } from './losses.js';
 import { classDiagram } from './mermaid-class.js';
 import { erDiagram } from './mermaid-er.js';
 import { MERMAID_DIRECTION, mermaidString } from './mermaid-syntax.js';
@@ -59,8 +60,17 @@ export const MERMAID_LIMITS = { maxEdges: 500, maxTextSize: 50_000 } as const;
 export function toMermaid(graph: RecoveredGraph): CodeExport & { diagram: MermaidDiagram } {
   const diagram = mermaidDiagramOf(graph);
   const ids = printedIds([...graph.groups.map((g) => g.id), ...graph.nodes.map((n) => n.id)], MERMAID_KEYWORDS);
-  const out = diagram === 'erDiagram' ? erDiagram(graph, ids) : diagram === 'classDiagram' ? classDiagram(graph, ids) : flowchart(graph, ids);
-  const warnings = [...graph.warnings, ...out.warnings];
+  const losses = new Losses();
+  // What no Mermaid diagram draws, whichever is chosen.
+  for (const item of [...graph.nodes, ...graph.groups]) {
+    if (item.iconRef !== undefined) losses.add('icon not carried to Mermaid (the D2 export keeps icons)', item.id);
+    if (item.style.fillColor !== 'transparent' && item.look.fillStyle !== 'solid') losses.add(`${item.look.fillStyle} fill not carried (Mermaid has no fill patterns)`, item.id);
+    if (item.style.corner === 'beveled') losses.add('beveled corners not carried (Mermaid has no bevel)', item.id);
+  }
+  for (const item of [...graph.nodes, ...graph.groups, ...graph.edges]) if (item.look.shadow) losses.add('shadow left out (Mermaid has no shadows)', item.id);
+  const write = diagram === 'erDiagram' ? erDiagram : diagram === 'classDiagram' ? classDiagram : flowchart;
+  const out = write(graph, ids, losses);
+  const warnings = [...graph.warnings, ...out.warnings, ...losses.lines()];
   if (graph.edges.length > MERMAID_LIMITS.maxEdges || out.code.length > MERMAID_LIMITS.maxTextSize) {
     warnings.push(
       `${graph.edges.length} edges and ${out.code.length} characters: Mermaid draws at most ${MERMAID_LIMITS.maxEdges} edges and ${MERMAID_LIMITS.maxTextSize} characters unless the site raises its maxEdges and maxTextSize settings`,
@@ -117,6 +127,8 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = {
 };
 
 function mermaidShape(node: RecoveredNode): { shape: string; lossy?: true } {
+  // A queue icon is D2's queue shape, a horizontal cylinder; Mermaid has that too (person and package it has not).
+  if (iconShapeOf(node) === 'queue') return { shape: 'h-cyl' };
   if (node.shape === 'rectangle' && node.style.corner === 'rounded') return { shape: 'rounded' };
   // Mermaid has circles but no ellipses: a wide ellipse reads better as a stadium.
   if (node.shape === 'ellipse' && node.box.width > 1.3 * node.box.height) return { shape: 'stadium' };
@@ -176,7 +188,7 @@ function css(style: { fillColor?: string; strokeColor: string; strokeStyle: stri
   return parts.join(',');
 }
 
-function flowchart(graph: RecoveredGraph, ids: Map<string, string>): CodeExport {
+function flowchart(graph: RecoveredGraph, ids: Map<string, string>, losses: Losses): CodeExport {
   const warnings: string[] = [];
   const lines: string[] = [];
   if (graph.sketch) lines.push('---', 'config:', '  look: handDrawn', '---');
@@ -185,9 +197,9 @@ function flowchart(graph: RecoveredGraph, ids: Map<string, string>): CodeExport 
 
   for (const node of graph.nodes) {
     const mapped = mermaidShape(node);
-    if (mapped.lossy) warnings.push(`node "${node.id}": Mermaid has no ${node.shape} shape; drawn as ${mapped.shape}`);
-    if (node.iconRef !== undefined) warnings.push(`node "${node.id}": icon ${node.iconRef} is not carried to Mermaid (the D2 export keeps icons)`);
+    if (mapped.lossy) losses.add(`Mermaid has no ${node.shape} shape; drawn as ${mapped.shape}`, node.id);
   }
+  for (const group of graph.groups) if (group.shape !== 'rectangle') losses.add(`${group.shape} container drawn as a rectangle (Mermaid subgraphs are rectangles)`, group.id);
   const childGroups = (parent: string | undefined) => graph.groups.filter((g) => g.parent === parent);
   const childNodes = (parent: string | undefined) => graph.nodes.filter((n) => n.parent === parent);
   const writeLevel = (parent: string | undefined, indent: string) => {
@@ -207,11 +219,12 @@ function flowchart(graph: RecoveredGraph, ids: Map<string, string>): CodeExport 
     const label = edge.label !== undefined && edge.label !== '' ? `|${mermaidString(edge.label)}|` : '';
     lines.push(`  ${id(from)} ${arrow}${label} ${id(to)}`);
     for (const head of [edge.startArrowhead, edge.endArrowhead]) {
-      if (!EXACT_HEADS.has(head)) warnings.push(`edge "${edge.id}": Mermaid flowcharts have no ${head} arrowhead; drawn as ${FLOW_HEAD[head]}`);
+      if (!EXACT_HEADS.has(head)) losses.add(`Mermaid flowcharts have no ${head} arrowhead; drawn as ${FLOW_HEAD[head]}`, edge.id);
     }
     const ends = [edge.startLabel, edge.endLabel].filter((l): l is string => l !== undefined && l !== '');
     if (ends.length > 0) warnings.push(`edge "${edge.id}": flowcharts have no end labels; ${ends.map((l) => JSON.stringify(l)).join(' and ')} left out`);
-    const key = css({ strokeColor: edge.style.strokeColor, strokeStyle: 'solid' }, edge.look, false);
+    // Mermaid's one broken link (-.-) is drawn with 2px dashes; the dash array tells dashed from dotted.
+    const key = css(edge.style, edge.look, false);
     edgeStyles.set(key, [...(edgeStyles.get(key) ?? []), index]);
   });
 

@@ -24,3 +24,23 @@ export function columnOf(row: string): Column {
   const type = split ? rest.slice(split.index + split[0].length).trim() : '';
   return { name, type, keys: [...new Set(keys)] };
 }
+
+/** A UML member: a visibility mark before `name:` or `name(`, or a method `name(`. A bare `- item` or `#tmp` is not. */
+const MEMBER = /^\s*([+\-#~]\s*[\w$]+\s*[:(]|[\w$]+\()/;
+/** `name: type` or `name  type` (two spaces, as the from-code tables pad them). */
+const TYPED = /\S\s*:\s*\S|\S\s{2,}\S/;
+// UK is left out: "UK office" is a label far more often than a unique column.
+const hasKey = (row: string) => columnOf(row).keys.some((key) => key !== 'UK');
+
+/**
+ * Whether the text under a shape's label reads as a table's columns or a class's members rather than more label: a
+ * rule under the header (how diagram-from-code draws tables and records), a PK/FK marker, or several rows all typed
+ * or members. "API" over "Node.js 20" is a two-line label, not a table with a column "Node.js" of type "20".
+ */
+export function readsAsRows(rows: readonly string[], ruled: boolean): boolean {
+  if (rows.length === 0) return false;
+  return ruled || rows.some(hasKey) || (rows.length > 1 && rows.every((row) => TYPED.test(row) || MEMBER.test(row)));
+}
+
+/** Rows that make a UML class rather than a table: a member among them and no key marker (keys are a table's). */
+export const isClassLike = (rows: readonly string[]): boolean => rows.some((row) => MEMBER.test(row)) && !rows.some(hasKey);
