@@ -236,7 +236,49 @@ function buildElkGraph(graph: GraphIR): Built {
     if (flip) reversed.add(elkEdge.id);
     root.edges!.push(elkEdge);
   });
+  root.edges!.push(...packingEdges(root, drawn, vertical));
   return { root, boxes, titles, depth, edgeIndex, reversed, warnings };
+}
+
+/** Fewer disconnected items than this in one container are left where ELK puts them. */
+const PACK_MIN_ITEMS = 4;
+/** Width over height the packed items aim for, a landscape page. */
+const PACK_ASPECT = 1.6;
+const PACK_EDGE = 'pack:';
+
+/**
+ * Invisible edges that arrange a container's disconnected items (no edge touches them or anything inside them) in a
+ * grid. With INCLUDE_CHILDREN, ELK does not separate connected components, so every such item lands in the first
+ * layer: eleven unrelated Helm services became one column 1,200 px tall. Chaining item i to item i + k spreads them over
+ * layers, k per layer, with k chosen for a landscape block. The edges are dropped from the result.
+ */
+function packingEdges(root: ElkNode, drawn: readonly { from: string; to: string }[], vertical: boolean): ElkExtendedEdge[] {
+  const parentOf = new Map<string, ElkNode>();
+  const containers: ElkNode[] = [root];
+  for (let i = 0; i < containers.length; i++) {
+    for (const child of containers[i]!.children ?? []) {
+      parentOf.set(child.id, containers[i]!);
+      if (child.children !== undefined) containers.push(child);
+    }
+  }
+  const connected = new Set<string>();
+  for (const end of drawn.flatMap(({ from, to }) => [from, to])) {
+    for (let id: string | undefined = end; id !== undefined && id !== root.id && !connected.has(id); id = parentOf.get(id)?.id) connected.add(id);
+  }
+  const edges: ElkExtendedEdge[] = [];
+  for (const container of containers) {
+    const loose = (container.children ?? []).filter((child) => !connected.has(child.id));
+    if (loose.length < PACK_MIN_ITEMS) continue;
+    const width = loose.reduce((sum, item) => sum + (item.width ?? CONTAINER_MIN_WIDTH), 0) / loose.length + SPACING.nodeNode;
+    const height = loose.reduce((sum, item) => sum + (item.height ?? 0), 0) / loose.length + SPACING.nodeNode;
+    // k items per layer: layers are columns when the flow runs sideways, rows when it runs down.
+    const ratio = vertical ? (PACK_ASPECT * (height + SPACING.betweenLayers - SPACING.nodeNode)) / width : (width + SPACING.betweenLayers - SPACING.nodeNode) / (PACK_ASPECT * height);
+    const perLayer = Math.max(1, Math.min(loose.length, Math.ceil(Math.sqrt(loose.length * ratio))));
+    for (let i = 0; i + perLayer < loose.length; i++) {
+      edges.push({ id: `${PACK_EDGE}${edges.length}`, sources: [loose[i]!.id], targets: [loose[i + perLayer]!.id] });
+    }
+  }
+  return edges;
 }
 
 function readResult(root: ElkNode, built: Built): LaidOutGraph {
@@ -259,7 +301,7 @@ function readResult(root: ElkNode, built: Built): LaidOutGraph {
   };
   walk(root);
 
-  const edges: LaidOutEdge[] = (root.edges ?? []).map((edge) => {
+  const edges: LaidOutEdge[] = (root.edges ?? []).filter((edge) => !edge.id.startsWith(PACK_EDGE)).map((edge) => {
     const section = edge.sections?.[0];
     const points: Point[] = section ? [section.startPoint, ...(section.bendPoints ?? []), section.endPoint].map(({ x, y }) => ({ x, y })) : [];
     if (built.reversed.has(edge.id)) points.reverse();

@@ -202,4 +202,25 @@ describe('layoutGraph', () => {
     expect(laid.nodes.map((node) => node.id)).toEqual(['db']);
     expect(laid.groups.map((group) => group.id)).toEqual(['db']);
   });
+
+  it.each(['RIGHT', 'DOWN'] as const)('packs unconnected nodes into a landscape block, not one long line (%s)', async (direction) => {
+    const nodes = Array.from({ length: 12 }, (_, i) => ({ id: `service-${i}`, label: `service ${i}`, kind: 'service' as const }));
+    // Two connected nodes beside them, in a container, and three loose nodes in it too (below the packing threshold).
+    const laid = await layoutGraph(
+      graph({
+        direction,
+        nodes: [...nodes, ...['x', 'y', 'p', 'q', 'r'].map((id) => ({ id, label: id, kind: 'generic' as const, parent: 'box' }))],
+        groups: [{ id: 'box', label: 'box' }],
+        edges: [{ id: 'x-y', from: 'x', to: 'y' }],
+      }),
+    );
+    const loose = laid.nodes.filter((node) => node.id.startsWith('service-'));
+    const columns = new Set(loose.map((node) => Math.round(node.x)));
+    const rows = new Set(loose.map((node) => Math.round(node.y)));
+    expect(Math.min(columns.size, rows.size)).toBeGreaterThanOrEqual(3);
+    expect(laid.width / laid.height).toBeGreaterThan(0.8);
+    expect(laid.width / laid.height).toBeLessThan(4);
+    // Only the real edge comes back.
+    expect(laid.edges.map((edge) => edge.index)).toEqual([0]);
+  });
 });
