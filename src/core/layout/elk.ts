@@ -4,6 +4,7 @@ import type { ElkExtendedEdge, ElkLabel, ElkNode } from 'elkjs/lib/elk-api.js';
 import type { GraphIR } from '../graph/types.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
 import { CONTAINER_MIN_WIDTH, FONT, SPACING } from './drawing-rules.js';
+import { mergeHubEnds } from './hubs.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapText, type NodeBox } from './node-size.js';
 import type { LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
@@ -28,6 +29,8 @@ export const ELK_DEFAULTS = {
   'elk.spacing.componentComponent': String(SPACING.betweenLayers),
   'elk.spacing.edgeLabel': String(SPACING.edgeLabelPadding),
   'elk.edgeLabels.placement': 'CENTER',
+  // Edges sharing an end within a container share its end point, a bus instead of a fan (across containers: hubs.ts).
+  'elk.layered.mergeEdges': 'true',
   'elk.layered.edgeLabels.sideSelection': 'SMART_DOWN',
 } as const satisfies Record<string, string>;
 
@@ -61,7 +64,7 @@ interface Built {
 export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
   const built = buildElkGraph(graph);
   const result = await elk.layout(built.root);
-  return readResult(result, built);
+  return mergeHubEnds(readResult(result, built), graph);
 };
 
 /**

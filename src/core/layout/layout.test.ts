@@ -223,4 +223,25 @@ describe('layoutGraph', () => {
     // Only the real edge comes back.
     expect(laid.edges.map((edge) => edge.index)).toEqual([0]);
   });
+
+  it('gives the edges that reach a hub from other containers one shared end point, so one arrowhead', async () => {
+    const sources = ['a', 'b', 'c', 'd', 'e'];
+    const laid = await layoutGraph(
+      graph({
+        direction: 'RIGHT',
+        groups: [{ id: 'core', label: 'core' }, ...sources.map((id) => ({ id: `box-${id}`, label: `box ${id}` }))],
+        nodes: [
+          { id: 'hub', label: 'hub', kind: 'generic', parent: 'core' },
+          { id: 'z', label: 'z', kind: 'generic' },
+          ...sources.map((id) => ({ id, label: id, kind: 'generic' as const, parent: `box-${id}` })),
+        ],
+        edges: [...sources.map((id) => ({ id: `${id}-hub`, from: id, to: 'hub' })), { id: 'card', from: 'hub', to: 'z', endLabel: '0..*' }],
+      }),
+    );
+    const hub = laid.nodes.find((node) => node.id === 'hub')!;
+    const ends = laid.edges.filter((edge) => edge.index < sources.length).map((edge) => edge.points.at(-1));
+    expect(new Set(ends.map((end) => JSON.stringify(end))).size).toBe(1);
+    expect(ends[0]).toEqual({ x: hub.x, y: hub.y + hub.height / 2 });
+    for (const edge of laid.edges) for (const [from, to] of edge.points.slice(1).map((to, i) => [edge.points[i]!, to])) expect(from!.x === to!.x || from!.y === to!.y).toBe(true);
+  });
 });

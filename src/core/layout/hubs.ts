@@ -1,0 +1,89 @@
+/**
+ * Hub ends: edges that reach one side of a node side by side share one end point there, as a bus.
+ *
+ * ELK merges such ends only among edges of one container (`elk.layered.mergeEdges`); edges that cross containers
+ * keep one end point each, a few pixels apart, and their arrowheads pile into a black wedge (twenty edges into
+ * graphviz-plugins' `ps`). Each end is moved to the middle of the side through a short bus just outside it. The bus
+ * stays within the node's own extent along the side, where no other node is.
+ */
+import type { Arrowhead, GraphIR } from '../graph/types.js';
+import { simplifyPolyline } from '../routing/orthogonal.js';
+import type { Box, LaidOutGraph, Point } from './types.js';
+
+/** Fewer edges than this on one side keep their own end points. */
+export const HUB_MIN_EDGES = 3;
+/** How far outside the side the bus runs: inside ELK's edge-to-node spacing, so no route is in the way. */
+const BUS_GAP = 10;
+/** End points this close to a side lie on it. */
+const ON_SIDE = 1;
+
+type Side = 'left' | 'right' | 'top' | 'bottom';
+
+interface End {
+  edge: number;
+  at: 'start' | 'end';
+  side: Side;
+}
+
+function sideOf(point: Point, box: Box): Side | undefined {
+  const inX = point.x >= box.x - ON_SIDE && point.x <= box.x + box.width + ON_SIDE;
+  const inY = point.y >= box.y - ON_SIDE && point.y <= box.y + box.height + ON_SIDE;
+  if (inY && Math.abs(point.x - box.x) <= ON_SIDE) return 'left';
+  if (inY && Math.abs(point.x - (box.x + box.width)) <= ON_SIDE) return 'right';
+  if (inX && Math.abs(point.y - box.y) <= ON_SIDE) return 'top';
+  if (inX && Math.abs(point.y - (box.y + box.height)) <= ON_SIDE) return 'bottom';
+  return undefined;
+}
+
+/**
+ * The route with its end (`last` the final point, `before` the one ahead of it) led through the bus to the side's
+ * middle, or undefined when the end does not come straight in from far enough out.
+ */
+function throughBus(route: Point[], box: Box, side: Side): Point[] | undefined {
+  const last = route[route.length - 1]!;
+  const before = route[route.length - 2];
+  if (before === undefined) return undefined;
+  const horizontal = side === 'left' || side === 'right';
+  const outward = side === 'left' || side === 'top' ? -1 : 1;
+  const edge = side === 'left' ? box.x : side === 'right' ? box.x + box.width : side === 'top' ? box.y : box.y + box.height;
+  const bus = edge + outward * BUS_GAP;
+  // The end must come straight in and turn no nearer the side than the bus (ELK often bends right on it).
+  const turn = horizontal ? before.x : before.y;
+  if ((horizontal ? before.y !== last.y : before.x !== last.x) || (turn - bus) * outward < -0.5) return undefined;
+  const middle = horizontal ? { x: edge, y: box.y + box.height / 2 } : { x: box.x + box.width / 2, y: edge };
+  const tail = horizontal ? [{ x: bus, y: last.y }, { x: bus, y: middle.y }, middle] : [{ x: last.x, y: bus }, { x: middle.x, y: bus }, middle];
+  return [...route.slice(0, -1), ...tail];
+}
+
+/** Merges the ends of edges that reach a node's side HUB_MIN_EDGES or more at a time with the same head and no end label. */
+export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
+  const boxes = new Map(laid.nodes.map((node) => [node.id, node as Box]));
+  const bySide = new Map<string, End[]>();
+  for (const [position, edge] of laid.edges.entries()) {
+    const source = graph.edges[edge.index]!;
+    for (const at of ['start', 'end'] as const) {
+      const box = boxes.get(at === 'start' ? source.from : source.to);
+      const point = at === 'start' ? edge.points[0] : edge.points[edge.points.length - 1];
+      if (box === undefined || point === undefined) continue;
+      // A cardinality or multiplicity at this end belongs to one edge: those ends stay apart.
+      if (edge.labels.some((label) => label.placement === at)) continue;
+      const side = sideOf(point, box);
+      if (side === undefined) continue;
+      const head: Arrowhead = (at === 'start' ? source.startArrowhead : source.endArrowhead) ?? (at === 'start' ? 'none' : 'arrow');
+      const key = `${at === 'start' ? source.from : source.to}\u0000${side}\u0000${at}\u0000${head}`;
+      bySide.set(key, [...(bySide.get(key) ?? []), { edge: position, at, side }]);
+    }
+  }
+  const routes = laid.edges.map((edge) => edge.points);
+  for (const ends of bySide.values()) {
+    if (ends.length < HUB_MIN_EDGES) continue;
+    for (const { edge, at, side } of ends) {
+      const source = graph.edges[laid.edges[edge]!.index]!;
+      const box = boxes.get(at === 'start' ? source.from : source.to)!;
+      const forward = at === 'end' ? routes[edge]! : [...routes[edge]!].reverse();
+      const merged = throughBus(forward, box, side);
+      if (merged !== undefined) routes[edge] = simplifyPolyline(at === 'end' ? merged : merged.reverse());
+    }
+  }
+  return { ...laid, edges: laid.edges.map((edge, position) => ({ ...edge, points: routes[position]! })) };
+}
