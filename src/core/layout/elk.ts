@@ -7,6 +7,7 @@ import { CONTAINER_MIN_WIDTH, FONT, SPACING } from './drawing-rules.js';
 import { mergeHubEnds } from './hubs.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapText, type NodeBox } from './node-size.js';
+import { placeTitles } from './titles.js';
 import type { LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
 
 /** Typed option defaults for every ELK run (STYLE: ELK is one implementation with typed option defaults). */
@@ -64,7 +65,7 @@ interface Built {
 export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
   const built = buildElkGraph(graph);
   const result = await elk.layout(built.root);
-  return mergeHubEnds(readResult(result, built), graph);
+  return placeTitles(mergeHubEnds(readResult(result, built), graph));
 };
 
 /**

@@ -6,6 +6,7 @@ import { CONTAINER_MIN_WIDTH, FONT, NODE_BOX } from './drawing-rules.js';
 import { layoutGraph } from './elk.js';
 import { measureText } from './measure.js';
 import { heightWithIcon, sizeNode } from './node-size.js';
+import { firstGap, placeTitles } from './titles.js';
 
 const graph = (part: Partial<GraphIR>): GraphIR => ({ layout: 'layered', direction: 'DOWN', nodes: [], edges: [], groups: [], warnings: [], ...part });
 
@@ -243,5 +244,32 @@ describe('layoutGraph', () => {
     expect(new Set(ends.map((end) => JSON.stringify(end))).size).toBe(1);
     expect(ends[0]).toEqual({ x: hub.x, y: hub.y + hub.height / 2 });
     for (const edge of laid.edges) for (const [from, to] of edge.points.slice(1).map((to, i) => [edge.points[i]!, to])) expect(from!.x === to!.x || from!.y === to!.y).toBe(true);
+  });
+});
+
+describe('placeTitles', () => {
+  it('finds the first stretch a title fits between blocked ranges, or none', () => {
+    expect(firstGap([], 10, 500, 100)).toBe(10);
+    expect(firstGap([[50, 70], [0, 20]], 10, 500, 100)).toBe(70);
+    expect(firstGap([[50, 70], [180, 200]], 10, 500, 100)).toBe(70);
+    expect(firstGap([[50, 70], [150, 200]], 10, 500, 100)).toBe(200);
+    expect(firstGap([[50, 450]], 10, 500, 100)).toBeUndefined();
+  });
+
+  it('slides a container title right, past the edges entering through it, and leaves an unblocked one alone', () => {
+    const title = { text: 'Apache Tomcat', x: 24, y: 24, width: 120, height: 20 };
+    const laid = placeTitles({
+      nodes: [],
+      groups: [
+        { id: 'crossed', x: 0, y: 0, width: 440, height: 200, depth: 0, title },
+        { id: 'clear', x: 0, y: 300, width: 440, height: 200, depth: 0, title: { ...title, y: 324 } },
+      ],
+      edges: [{ index: 0, points: [{ x: 60, y: -50 }, { x: 60, y: 100 }], labels: [{ text: 'calls', placement: 'center', x: 100, y: 20, width: 40, height: 16 }] }],
+      warnings: [],
+      width: 440,
+      height: 500,
+    });
+    expect(laid.groups[0]!.title.x).toBe(148);
+    expect(laid.groups[1]!.title.x).toBe(24);
   });
 });

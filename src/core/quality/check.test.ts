@@ -16,7 +16,15 @@ describe('checkScene', () => {
 
   it('passes a clean drawing and counts its nodes and edges', () => {
     const report = checkScene([a, b, arrow('ab', 'a', 'b', [{ x: 100, y: 25 }, { x: 300, y: 25 }])]);
-    expect(report).toEqual({ violations: [], nodes: 2, edges: 1, crossings: 0 });
+    expect(report).toEqual({ violations: [], nodes: 2, edges: 1, crossings: 0, textCrossings: 0 });
+  });
+
+  it('counts arrows through free text (a title, a label), not through the label inside a shape', () => {
+    const text = (id: string, x: number, y: number) => ({ id, type: 'text', x, y, width: 40, height: 20, text: 'ab', fontSize: 14, fontFamily: 'normal' });
+    const ab = arrow('ab', 'a', 'b', [{ x: 100, y: 25 }, { x: 300, y: 25 }]);
+    expect(checkScene([a, b, ab, text('title', 180, 15)]).textCrossings).toBe(1);
+    expect(checkScene([a, b, ab, text('beside', 180, 40)]).textCrossings).toBe(0);
+    expect(checkScene([box('wide', 0, 0, 400, 50), b, arrow('in', 'wide', 'b', [{ x: 20, y: 25 }, { x: 300, y: 25 }]), text('inside', 180, 15)]).textCrossings).toBe(0);
   });
 
   it('reports overlapping shapes, but not a container around its child', () => {

@@ -17,6 +17,8 @@ export interface QualityReport {
   edges: number;
   /** Pairs of arrow segments that cross each other. */
   crossings: number;
+  /** Arrows passing through a free text (a container title, another edge's label), counted per arrow and text. */
+  textCrossings: number;
 }
 
 /** Borders may touch and rounding may leave a hair of overlap; anything past this is a real overlap. */
@@ -203,5 +205,15 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
     }
   }
 
-  return { violations, nodes: nodes.length, edges: arrows.length, crossings: countCrossings(lines) };
+  // Text that belongs to no node (titles, edge labels) is where a reader looks for words, not lines.
+  const freeTexts = texts.filter((text) => !nodes.some((node) => contains(boxOf(node), boxOf(text))));
+  let textCrossings = 0;
+  for (const points of lines) {
+    for (const text of freeTexts) {
+      const box = boxOf(text);
+      if (points.slice(1).some((to, i) => segmentCrossesBox(points[i]!, to, box))) textCrossings++;
+    }
+  }
+
+  return { violations, nodes: nodes.length, edges: arrows.length, crossings: countCrossings(lines), textCrossings };
 }

@@ -27,7 +27,7 @@ describe.each(CONVERTERS.map((converter) => [converter.id, converter] as const))
     const stored = intakeScene(scene.elements);
     expect(stored.warnings).toEqual([]);
     expect(checkScene(stored.elements, scene.parents).violations).toEqual([]);
-    rows.push(`${id.padEnd(10)} ${file.padEnd(48)} nodes ${String(report.nodes).padStart(4)}  edges ${String(report.edges).padStart(5)}  crossings ${String(report.crossings).padStart(6)}  ${ms.toFixed(0).padStart(6)} ms`);
+    rows.push(`${id.padEnd(10)} ${file.padEnd(48)} nodes ${String(report.nodes).padStart(4)}  edges ${String(report.edges).padStart(5)}  crossings ${String(report.crossings).padStart(6)}  through text ${String(report.textCrossings).padStart(3)}  ${ms.toFixed(0).padStart(6)} ms`);
   }, 120_000);
 });
 

@@ -1,0 +1,43 @@
+/**
+ * Container titles clear of the edges: ELK routes an edge into a container through its top padding wherever it
+ * likes, so in a top-down layout the edges entering a container cut through its title (C4's "Apache Tomcat", a VPC
+ * in Terraform). Each title slides right along its band to the first gap wide enough to hold it.
+ */
+import type { Box, LaidOutGraph, Point } from './types.js';
+
+/** Room kept between a title and an edge passing beside it. */
+const TITLE_CLEARANCE = 8;
+
+/** The x-ranges where a segment or box enters the band [top, bottom]. */
+function blockedRange(a: Point, b: Point, top: number, bottom: number): [number, number] | undefined {
+  if (Math.max(a.y, b.y) < top || Math.min(a.y, b.y) > bottom) return undefined;
+  return [Math.min(a.x, b.x) - TITLE_CLEARANCE, Math.max(a.x, b.x) + TITLE_CLEARANCE];
+}
+
+/** The leftmost x in [from, to − width] whose span [x, x + width] misses every blocked range, if any. */
+export function firstGap(blocked: readonly [number, number][], from: number, to: number, width: number): number | undefined {
+  let x = from;
+  for (const [start, end] of [...blocked].sort((p, q) => p[0] - q[0])) {
+    if (x + width <= start) break;
+    x = Math.max(x, end);
+  }
+  return x + width <= to ? x : undefined;
+}
+
+/** Moves each container's title to the first stretch of its band no edge or edge label crosses; a title with none stays. */
+export function placeTitles(laid: LaidOutGraph): LaidOutGraph {
+  const segments = laid.edges.flatMap((edge) => edge.points.slice(1).map((to, i) => [edge.points[i]!, to] as const));
+  const labels: Box[] = laid.edges.flatMap((edge) => edge.labels);
+  const groups = laid.groups.map((group) => {
+    const { title } = group;
+    const top = title.y;
+    const bottom = title.y + title.height;
+    const blocked = [
+      ...segments.map(([a, b]) => blockedRange(a, b, top, bottom)),
+      ...labels.map((label) => blockedRange({ x: label.x, y: label.y }, { x: label.x + label.width, y: label.y + label.height }, top, bottom)),
+    ].filter((range): range is [number, number] => range !== undefined);
+    const x = firstGap(blocked, title.x, group.x + group.width - (title.x - group.x), title.width);
+    return x === undefined || x === title.x ? group : { ...group, title: { ...title, x } };
+  });
+  return { ...laid, groups };
+}
