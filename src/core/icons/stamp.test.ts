@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isAppError } from '../errors.js';
+import { sizeNode, textArea } from '../layout/node-size.js';
 import { LABEL_BELOW_ICON, stampIcons, type StampableElement } from './stamp.js';
 
 interface TestElement extends StampableElement {
@@ -30,6 +31,15 @@ describe('stampIcons: explicit iconRef', () => {
     expect(element.icon).toEqual({ ref: 'databases/PostgreSQL', x: 162, y: 206.4, width: 36, height: 36 });
     expect(element.labelPlacement).toBe(LABEL_BELOW_ICON);
     expect(element.iconRef).toBe('databases/PostgreSQL');
+  });
+
+  it('stamps a cylinder’s icon on its body, under the top cap, and a generated cylinder still holds its label', () => {
+    const { element } = only([node('db', { type: 'cylinder', text: 'orders', iconRef: 'databases/PostgreSQL', width: 120, height: 120 })]);
+    // Rim radius min(15% of 120, 20% of 120) = 18: the cap ends 36 below the top; the body is 84 high.
+    expect(element.icon).toMatchObject({ y: 200 + 36 + 6.72, width: 37.8, height: 37.8 });
+    const box = sizeNode({ id: 'db', kind: 'database', label: 'orders', iconRef: 'databases/PostgreSQL' });
+    expect(box.shape).toBe('cylinder');
+    expect(textArea('cylinder', box.width, box.height, true).height).toBeGreaterThanOrEqual(20);
   });
 
   it('caps the icon at 48 on a tall box', () => {

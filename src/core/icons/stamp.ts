@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { iconBody } from '../scene/constants.js';
 import { iconRefOf, resolveIconRef, type IconRefInput } from './catalog.js';
 import { guessIcon } from './guess.js';
 import {
@@ -79,8 +80,9 @@ export function isNodeSized(element: Pick<StampableElement, 'width' | 'height'>)
   );
 }
 
-/** The icon box for an element: square, centred at the top. */
-export function iconBox(element: Pick<StampableElement, 'x' | 'y' | 'width' | 'height'>): Omit<StampedIcon, 'ref' | 'auto'> {
+/** The icon box for an element: square, centred at the top of its body (below a cylinder's cap). */
+export function iconBox(shape: Pick<StampableElement, 'type' | 'x' | 'y' | 'width' | 'height'>): Omit<StampedIcon, 'ref' | 'auto'> {
+  const element = iconBody(shape);
   const size = Math.min(ICON_SIZE.max, element.height * ICON_SIZE.heightShare, element.width * ICON_SIZE.widthShare);
   const gap = Math.min(ICON_SIZE.maxTopGap, Math.max(ICON_SIZE.minTopGap, element.height * ICON_SIZE.topGapShare));
   return {

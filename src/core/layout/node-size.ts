@@ -1,7 +1,7 @@
 /** Box sizes from measured text, the shape's usable inner area and room for an icon. */
 import type { GraphNode, NodeKind } from '../graph/types.js';
 import { ICON_SIZE } from '../icons/limits.js';
-import { SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
+import { cylinderRimRadius, iconBody, SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
 import { DEFAULT_SHAPE, FONT, ICON_NODE_MIN_HEIGHT, NODE_BOX, SPACING } from './drawing-rules.js';
 import { measureText } from './measure.js';
 
@@ -26,7 +26,9 @@ const TEXT_AREA: Record<string, { fx: number; fy: number }> = {
 /** The box text may use inside a shape of this size, after padding (and below the icon when it has one). */
 export function textArea(shape: string, width: number, height: number, icon = false): { width: number; height: number } {
   const area = TEXT_AREA[shape] ?? TEXT_AREA.rectangle!;
-  const below = icon ? height - iconBand(height) : height;
+  // The icon sits at the top of the shape's body (below a cylinder's cap), the label under the icon.
+  const body = icon ? iconBody({ type: shape, y: 0, width, height }).height : height;
+  const below = icon ? body - iconBand(body) : height;
   return { width: width * area.fx - 2 * SPACING.nodePaddingX + 2, height: below * area.fy - 2 * SPACING.nodePaddingY + 2 };
 }
 
@@ -117,11 +119,12 @@ export function sizeNode(node: GraphNode): NodeBox {
     return { width, height: headerHeight + rowsSize.height + 2 * SPACING.rowGap, shape, label, rows: cut, headerHeight, icon: false };
   }
 
-  const width = (labelSize.width + 2 * SPACING.nodePaddingX) / area.fx;
+  const textWidth = (labelSize.width + 2 * SPACING.nodePaddingX) / area.fx;
+  const width = Math.ceil(clamp(Math.max(textWidth, icon ? ICON_SIZE.max / ICON_SIZE.widthShare : 0), NODE_BOX.minWidth, NODE_BOX.maxWidth));
   const textHeight = (labelSize.height + 2 * SPACING.nodePaddingY) / area.fy;
-  const height = icon ? Math.max(ICON_NODE_MIN_HEIGHT, heightWithIcon(textHeight)) : textHeight;
+  const height = icon ? withCap(shape, Math.max(ICON_NODE_MIN_HEIGHT, heightWithIcon(textHeight)), width) : textHeight;
   return {
-    width: Math.ceil(clamp(Math.max(width, icon ? ICON_SIZE.max / ICON_SIZE.widthShare : 0), NODE_BOX.minWidth, NODE_BOX.maxWidth)),
+    width,
     height: Math.ceil(Math.max(height, NODE_BOX.minHeight)),
     shape,
     label,
@@ -137,6 +140,15 @@ export function sizeNode(node: GraphNode): NodeBox {
  */
 export function heightWithIcon(textHeight: number): number {
   return Math.ceil((textHeight + ICON_SIZE.maxTopGap) / (1 - ICON_SIZE.heightShare));
+}
+
+/** The height of a shape whose body (iconBody) is `body` tall: a cylinder adds its cap, which grows with the height. */
+function withCap(shape: ShapeType, body: number, width: number): number {
+  if (shape !== 'cylinder') return body;
+  // height = body + 2 · rim(height) converges fast: the rim grows by at most 0.15 of the height.
+  let height = body;
+  for (let i = 0; i < 12; i++) height = body + 2 * cylinderRimRadius(width, height);
+  return height;
 }
 
 /** Height of the band an icon takes at the top of a box of this height. */

@@ -1,4 +1,4 @@
-import type { CORNERS, ShapeType } from '../scene/constants.js';
+import { cylinderRimRadius, type CORNERS, type ShapeType } from '../scene/constants.js';
 import type { Point } from '../scene/schema.js';
 import { CORNER_RADIUS_MAX, CORNER_RADIUS_SHARE, LABEL_PADDING } from './constants.js';
 import { fmt } from './svg.js';
@@ -283,7 +283,7 @@ export function shapeGeometry(type: ShapeType, box: Box, corner: Corner): ShapeG
     case 'cloud':
       return { outline: { kind: 'path', d: cloud(box), closed: true }, details: [], textBox: sub(box, w * 0.18, h * 0.2, w * 0.82, h * 0.8) };
     case 'cylinder': {
-      const ry = Math.min(h * 0.15, w * 0.2);
+      const ry = cylinderRimRadius(w, h);
       const rx = w / 2;
       const d =
         `M${fmt(x)} ${fmt(y + ry)} A${fmt(rx)} ${fmt(ry)} 0 0 1 ${fmt(x + w)} ${fmt(y + ry)} ` +

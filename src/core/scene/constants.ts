@@ -42,6 +42,19 @@ export const CONTENT_TYPES = ['text', 'image', 'frame', 'embed', 'math', 'code']
 export const ELEMENT_TYPES = [...SHAPE_TYPES, ...CONTENT_TYPES, ...LINEAR_TYPES, ...STROKE_TYPES] as const;
 
 export type ShapeType = (typeof SHAPE_TYPES)[number];
+
+/** Vertical radius of a cylinder's top and bottom ellipses; its top cap, rim included, is twice this tall. */
+export const cylinderRimRadius = (width: number, height: number): number => Math.min(height * 0.15, width * 0.2);
+
+/**
+ * The part of a shape below any cap an icon must not be stamped over: a cylinder's body under its top cap, the
+ * whole box for every other shape.
+ */
+export function iconBody<T extends { type: string; y: number; width: number; height: number }>(element: T): T {
+  if (element.type !== 'cylinder') return element;
+  const cap = 2 * cylinderRimRadius(element.width, element.height);
+  return { ...element, y: element.y + cap, height: element.height - cap };
+}
 export type ElementType = (typeof ELEMENT_TYPES)[number];
 
 export const FILL_STYLES = ['hachure', 'cross-hatch', 'solid', 'dots', 'zigzag', 'dashed', 'zigzag-line'] as const;
