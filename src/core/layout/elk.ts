@@ -63,9 +63,15 @@ interface Built {
 
 /** Lays out a layered GraphIR with ELK. Positions are absolute; edges come back as right-angle polylines. */
 export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
-  const built = buildElkGraph(graph);
-  const result = await elk.layout(built.root);
-  return placeTitles(mergeHubEnds(readResult(result, built), graph));
+  const run = async (widths?: ReadonlyMap<string, number>) => {
+    const built = buildElkGraph(graph, widths);
+    return placeTitles(mergeHubEnds(readResult(await elk.layout(built.root), built), graph));
+  };
+  const first = await run();
+  if (first.blocked.size === 0) return first.laid;
+  // ELK keeps a container's contents at its left, so one widened by its title's width has that much band free of the
+  // edges entering it. Laid out again only when some title found no gap (C4 deployment nodes, nested one in one).
+  return (await run(first.blocked)).laid;
 };
 
 /**
@@ -125,7 +131,8 @@ function labelOf(text: string, placement: LaidOutLabel['placement'], reversed = 
   };
 }
 
-function buildElkGraph(graph: GraphIR): Built {
+/** `widths`: group id → minimum width, for titles the first layout left no room for. */
+function buildElkGraph(graph: GraphIR, widths: ReadonlyMap<string, number> = new Map()): Built {
   const warnings: string[] = [];
   const groupIds = new Set(graph.groups.map((group) => group.id));
   const nodeIds = new Set(graph.nodes.map((node) => node.id));
@@ -178,7 +185,7 @@ function buildElkGraph(graph: GraphIR): Built {
     const title = wrapText(group.label, CONTAINER_MIN_WIDTH * 2, FONT.containerTitle).join('\n');
     const titleSize = measureText(title, FONT.containerTitle, FONT.family);
     const pad = SPACING.containerPadding;
-    const minWidth = Math.max(CONTAINER_MIN_WIDTH, titleSize.width + 2 * pad);
+    const minWidth = Math.max(CONTAINER_MIN_WIDTH, titleSize.width + 2 * pad, widths.get(group.id) ?? 0);
     const minHeight = titleSize.height + SPACING.containerTitleGap + 2 * pad;
     titles.set(group.id, title);
     depth.set(group.id, ancestors(group.id, false).length);

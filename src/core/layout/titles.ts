@@ -1,7 +1,8 @@
 /**
  * Container titles clear of the edges: ELK routes an edge into a container through its top padding wherever it
  * likes, so in a top-down layout the edges entering a container cut through its title (C4's "Apache Tomcat", a VPC
- * in Terraform). Each title slides right along its band to the first gap wide enough to hold it.
+ * in Terraform). Each title slides right along its band to the first gap wide enough to hold it; layout widens a
+ * container whose band has none (elk.ts).
  */
 import type { Box, LaidOutGraph, Point } from './types.js';
 
@@ -24,20 +25,25 @@ export function firstGap(blocked: readonly [number, number][], from: number, to:
   return x + width <= to ? x : undefined;
 }
 
-/** Moves each container's title to the first stretch of its band no edge or edge label crosses; a title with none stays. */
-export function placeTitles(laid: LaidOutGraph): LaidOutGraph {
+/**
+ * Moves each container's title to the first stretch of its band no edge or edge label crosses. A title with no such
+ * stretch stays, and `blocked` gives its container id and a width that would leave the title room beside the edges.
+ */
+export function placeTitles(laid: LaidOutGraph): { laid: LaidOutGraph; blocked: Map<string, number> } {
+  const blocked = new Map<string, number>();
   const segments = laid.edges.flatMap((edge) => edge.points.slice(1).map((to, i) => [edge.points[i]!, to] as const));
   const labels: Box[] = laid.edges.flatMap((edge) => edge.labels);
   const groups = laid.groups.map((group) => {
     const { title } = group;
     const top = title.y;
     const bottom = title.y + title.height;
-    const blocked = [
+    const crossed = [
       ...segments.map(([a, b]) => blockedRange(a, b, top, bottom)),
       ...labels.map((label) => blockedRange({ x: label.x, y: label.y }, { x: label.x + label.width, y: label.y + label.height }, top, bottom)),
     ].filter((range): range is [number, number] => range !== undefined);
-    const x = firstGap(blocked, title.x, group.x + group.width - (title.x - group.x), title.width);
+    const x = firstGap(crossed, title.x, group.x + group.width - (title.x - group.x), title.width);
+    if (x === undefined) blocked.set(group.id, group.width + title.width + TITLE_CLEARANCE);
     return x === undefined || x === title.x ? group : { ...group, title: { ...title, x } };
   });
-  return { ...laid, groups };
+  return { laid: { ...laid, groups }, blocked };
 }
