@@ -273,4 +273,34 @@ describe('placeTitles', () => {
     expect(laid.groups[1]!.title.x).toBe(24);
     expect(blocked.size).toBe(0);
   });
+
+  it('lays a container out again, wider, when the edges entering it leave its title no gap', async () => {
+    const laid = await layoutGraph(
+      graph({
+        groups: [
+          { id: 'host', label: 'bigbank-api*** x8 [Ubuntu 16.04 LTS]' },
+          { id: 'tomcat', label: 'Apache Tomcat [Apache Tomcat 8.x]', parent: 'host' },
+        ],
+        nodes: [
+          { id: 'app', label: 'Mobile App', kind: 'service' },
+          { id: 'spa', label: 'Single Page Application', kind: 'service' },
+          { id: 'api', label: 'API Application with a long name', kind: 'service', parent: 'tomcat' },
+        ],
+        edges: [
+          { id: 'app-api', from: 'app', to: 'api' },
+          { id: 'spa-api', from: 'spa', to: 'api' },
+        ],
+      }),
+    );
+    for (const group of laid.groups) {
+      const { title } = group;
+      for (const edge of laid.edges) {
+        for (const [a, b] of edge.points.slice(1).map((to, i) => [edge.points[i]!, to] as const)) {
+          const inBand = Math.max(a.y, b.y) >= title.y && Math.min(a.y, b.y) <= title.y + title.height;
+          const inSpan = Math.max(a.x, b.x) >= title.x && Math.min(a.x, b.x) <= title.x + title.width;
+          expect(inBand && inSpan, `an edge crosses the title of ${group.id}`).toBe(false);
+        }
+      }
+    }
+  });
 });
