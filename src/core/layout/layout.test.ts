@@ -11,8 +11,7 @@ import { firstGap, placeTitles } from './titles.js';
 const graph = (part: Partial<GraphIR>): GraphIR => ({ layout: 'layered', direction: 'DOWN', nodes: [], edges: [], groups: [], warnings: [], ...part });
 
 describe('measureText', () => {
-  it('errs wide of a sans font (Helvetica is ~0.55 em per lowercase letter)', () => {
-    expect(measureText('nnnnnnnnnn', 20, 'normal').width).toBeGreaterThanOrEqual(0.556 * 20 * 10);
+  it('tells wide glyphs from narrow ones', () => {
     expect(measureText('WWWW', 16, 'normal').width).toBeGreaterThan(measureText('iiii', 16, 'normal').width * 2);
   });
 
@@ -22,9 +21,8 @@ describe('measureText', () => {
     expect(size.height).toBe(Math.ceil(2 * 16 * 1.25));
   });
 
-  it('gives every glyph the same advance in the code font and more room to the hand font', () => {
+  it('gives every glyph the same advance in the code font', () => {
     expect(measureText('iiii', 10, 'code').width).toBe(measureText('WWWW', 10, 'code').width);
-    expect(measureText('hello', 20, 'hand').width).toBeGreaterThan(measureText('hello', 20, 'normal').width);
   });
 
   it('gives CJK glyphs a full em', () => {

@@ -1,7 +1,11 @@
 /**
- * Text measurement by an average-advance table. Stands in for real font metrics until the renderer ships fonts; it
- * errs wide on purpose (labels must never overflow their box), so swapping in real metrics only makes boxes tighter.
+ * Text measurement with the renderer's own font metrics: the advance widths of the embedded faces (Inter, Kalam,
+ * JetBrains Mono), tabulated by scripts/font-advances.ts, so a label laid out to fit its box fits it when drawn. Like
+ * the renderer (render/fonts.ts), it sums advances without kerning and takes a glyph a face lacks from the next face
+ * in FONT_FALLBACKS. Only codepoints no face has (CJK, emoji, most scripts) are estimated, wide on purpose: a viewer
+ * draws those in a system font the layout cannot know.
  */
+import { FONT_ADVANCES } from './font-advances.js';
 
 export interface TextSize {
   width: number;
@@ -11,51 +15,110 @@ export interface TextSize {
 /** Line height as a multiple of the font size (matches the renderer's 1.25). */
 export const LINE_HEIGHT = 1.25;
 
-/** Advance widths in em for a proportional sans font, grouped by glyph class; each is at or above Helvetica's widest in its class. */
-const ADVANCE_EM = {
-  narrow: 0.34, // i j l ! | . , : ; ' ` and similar
-  space: 0.34,
-  lower: 0.6,
-  wide: 0.92, // m w M W @ and full-width punctuation
-  upper: 0.74,
-  digit: 0.6,
-  cjk: 1.05, // CJK and other full-width glyphs
-  other: 0.66,
-} as const;
+type Family = keyof typeof FONT_ADVANCES;
 
-/** Monospace fonts advance every glyph by the same width (0.6 em in the common coding fonts). */
-const MONO_EM = 0.62;
-/** The hand-drawn font runs wider than a sans font of the same size. */
+/**
+ * Where a glyph missing from a family's face is looked for, in order: Kalam has no Cyrillic or Greek, Inter has the
+ * most. The renderer (render/fonts.ts) measures and draws with this order; measure.test.ts checks every tabulated
+ * codepoint against it.
+ */
+export const FONT_FALLBACKS: Readonly<Record<Family, readonly Family[]>> = {
+  hand: ['hand', 'normal', 'code'],
+  normal: ['normal', 'code', 'hand'],
+  code: ['code', 'normal', 'hand'],
+};
+
+/** The renderer expands a tab to this many spaces (render/text.ts `textLines`). */
+const TAB_SIZE = 4;
+const REPLACEMENT = 0xfffd;
+
+/** Estimates in em for codepoints no embedded face has (the old per-class table's): full-width glyphs, anything else. */
+const ESTIMATE_EM = { wide: 1.05, other: 0.66 } as const;
+/** A hand-drawn system font (the `cursive` fallback) runs wider than a sans font of the same size. */
 const HAND_SCALE = 1.15;
 
-const NARROW = new Set("ijlI!|.,:;'`()[]{}tf/\\".split(''));
-const WIDE = new Set('mwMW@%&'.split(''));
-
-function advanceOf(char: string): number {
-  if (char === ' ') return ADVANCE_EM.space;
-  if (NARROW.has(char)) return ADVANCE_EM.narrow;
-  if (WIDE.has(char)) return ADVANCE_EM.wide;
-  if (char >= '0' && char <= '9') return ADVANCE_EM.digit;
-  if (char >= 'a' && char <= 'z') return ADVANCE_EM.lower;
-  if (char >= 'A' && char <= 'Z') return ADVANCE_EM.upper;
-  const code = char.codePointAt(0) ?? 0;
-  // CJK, Hangul, full-width forms and emoji take a full em or more.
-  if (code >= 0x1100 && (code <= 0x115f || (code >= 0x2e80 && code <= 0xa4cf) || (code >= 0xac00 && code <= 0xd7a3) || (code >= 0xf900 && code <= 0xfaff) || (code >= 0xfe30 && code <= 0xfe4f) || (code >= 0xff00 && code <= 0xff60) || code >= 0x1f300)) {
-    return ADVANCE_EM.cjk;
+/** A face's advances in em by codepoint, decoded from the runs in font-advances.ts. */
+function decodeFace(family: Family): Map<number, number> {
+  const { unitsPerEm, advances } = FONT_ADVANCES[family];
+  const out = new Map<number, number>();
+  for (const run of advances.split(' ')) {
+    if (run === '') continue;
+    const [first, values = ''] = run.split(':');
+    let codepoint = Number.parseInt(first!, 16);
+    for (const value of values.split(',')) {
+      const [units = '', repeat] = value.split('*');
+      const count = repeat === undefined ? 1 : Number(repeat);
+      for (let i = 0; i < count; i++, codepoint++) if (units !== '') out.set(codepoint, Number(units) / unitsPerEm);
+    }
   }
-  return ADVANCE_EM.other;
+  return out;
 }
 
-/** Width and height of `text` (lines split on \n) at `fontSize` px in a native font family (`normal`, `hand`, `code`). */
-export function measureText(text: string, fontSize: number, fontFamily: string): TextSize {
-  const lines = text.split('\n');
-  const mono = fontFamily === 'code';
-  const scale = fontFamily === 'hand' ? HAND_SCALE : 1;
-  let widest = 0;
-  for (const line of lines) {
-    let em = 0;
-    for (const char of line) em += mono ? MONO_EM : advanceOf(char);
-    widest = Math.max(widest, em);
+const familyOf = (family: string): Family => (family === 'hand' || family === 'code' ? family : 'normal');
+
+/** What the renderer replaces with U+FFFD before measuring (render/svg.ts `xmlSafe`): C0 controls, lone surrogates, U+FFFE/FFFF. */
+const isXmlForbidden = (codepoint: number): boolean =>
+  (codepoint < 0x20 && codepoint !== 0x09 && codepoint !== 0x0a && codepoint !== 0x0d) || (codepoint >= 0xd800 && codepoint <= 0xdfff) || codepoint === 0xfffe || codepoint === 0xffff;
+
+/** Per family, the advance of every codepoint some face has, taken from the first face in FONT_FALLBACKS that has it. */
+const ADVANCES: Record<Family, Map<number, number>> = (() => {
+  const faces = { hand: decodeFace('hand'), normal: decodeFace('normal'), code: decodeFace('code') };
+  const resolve = (family: Family): Map<number, number> => {
+    const [own, ...fallbacks] = FONT_FALLBACKS[family];
+    const out = new Map(faces[own!]);
+    for (const face of fallbacks) for (const [codepoint, em] of faces[face]) if (!out.has(codepoint)) out.set(codepoint, em);
+    return out;
+  };
+  return { hand: resolve('hand'), normal: resolve('normal'), code: resolve('code') };
+})();
+
+/** The advance in em of `codepoint` in text of `family` as the renderer measures it, or undefined where no face has it. */
+export function glyphAdvance(codepoint: number, family: string): number | undefined {
+  return tabulated(codepoint, familyOf(family));
+}
+
+function tabulated(codepoint: number, family: Family): number | undefined {
+  if (codepoint === 0x09) return TAB_SIZE * ADVANCES[family].get(0x20)!;
+  return ADVANCES[family].get(isXmlForbidden(codepoint) ? REPLACEMENT : codepoint);
+}
+
+/** The first 0x250 codepoints (Latin, where nearly all label text lies) by array index rather than Map lookup; NaN where estimated. */
+const DENSE_LIMIT = 0x250;
+const DENSE: Record<Family, Float64Array> = (() => {
+  const dense = (family: Family): Float64Array => Float64Array.from({ length: DENSE_LIMIT }, (_, codepoint) => tabulated(codepoint, family) ?? Number.NaN);
+  return { hand: dense('hand'), normal: dense('normal'), code: dense('code') };
+})();
+
+function estimate(codepoint: number, family: Family): number {
+  // CJK, Hangul, full-width forms and emoji take a full em or more.
+  const wide =
+    codepoint >= 0x1100 &&
+    (codepoint <= 0x115f || (codepoint >= 0x2e80 && codepoint <= 0xa4cf) || (codepoint >= 0xac00 && codepoint <= 0xd7a3) || (codepoint >= 0xf900 && codepoint <= 0xfaff) || (codepoint >= 0xfe30 && codepoint <= 0xfe4f) || (codepoint >= 0xff00 && codepoint <= 0xff60) || codepoint >= 0x1f300);
+  return (wide ? ESTIMATE_EM.wide : ESTIMATE_EM.other) * (family === 'hand' ? HAND_SCALE : 1);
+}
+
+/** Width of one line in em. */
+function lineEm(line: string, family: Family): number {
+  const dense = DENSE[family];
+  let em = 0;
+  for (let i = 0; i < line.length; ) {
+    const codepoint = line.codePointAt(i)!;
+    i += codepoint > 0xffff ? 2 : 1;
+    const advance = codepoint < DENSE_LIMIT ? dense[codepoint] : tabulated(codepoint, family);
+    em += advance === undefined || Number.isNaN(advance) ? estimate(codepoint, family) : advance;
   }
-  return { width: Math.ceil(widest * scale * fontSize), height: Math.ceil(lines.length * fontSize * LINE_HEIGHT) };
+  return em;
+}
+
+/**
+ * Width and height of `text` at `fontSize` px in a native font family (`normal`, `hand`, `code`; anything else is
+ * measured as `normal`). Lines break at LF, CR LF and CR, as the renderer breaks them. The width is rounded up to a
+ * hundredth of a px (the scene's precision), the height is whole line boxes of LINE_HEIGHT, rounded up to a px.
+ */
+export function measureText(text: string, fontSize: number, fontFamily: string): TextSize {
+  const family = familyOf(fontFamily);
+  const lines = text.includes('\r') ? text.split(/\r\n?|\n/) : text.split('\n');
+  let widest = 0;
+  for (const line of lines) widest = Math.max(widest, lineEm(line, family));
+  return { width: Math.ceil(widest * fontSize * 100) / 100, height: Math.ceil(lines.length * fontSize * LINE_HEIGHT) };
 }

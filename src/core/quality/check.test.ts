@@ -63,7 +63,7 @@ describe('checkScene', () => {
     const label = { id: 't', type: 'text', x: 280, y: 10, width: 200, height: 20, text: 'edge label', fontSize: 14, fontFamily: 'normal' };
     const report = checkScene([box('small', 0, 0, 60, 40, { text: 'a label far too long for this box', fontSize: 16, fontFamily: 'normal' }), label, b]);
     expect(report.violations).toEqual([
-      'label of "small" (255×20) does not fit its rectangle (60×40)',
+      'label of "small" (231.11×20) does not fit its rectangle (60×40)',
       'text "t" overlaps shape "b"',
     ]);
   });

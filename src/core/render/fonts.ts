@@ -1,5 +1,5 @@
 import * as fontkit from 'fontkit';
-import { measureText } from '../layout/measure.js';
+import { FONT_FALLBACKS, measureText } from '../layout/measure.js';
 import type { FONT_FAMILIES } from '../scene/constants.js';
 import { FontSubsetter } from './subset.js';
 import { fmt } from './svg.js';
@@ -31,15 +31,6 @@ export interface FontMetrics {
 }
 
 const GENERIC: Record<FontFamily, string> = { hand: 'cursive', normal: 'sans-serif', code: 'monospace' };
-/**
- * Where a glyph missing from a face is looked for, in order: Kalam has no Cyrillic or Greek, Inter has the most. The
- * CSS font-family lists follow the same order, so browsers fall back to the same embedded faces.
- */
-const FALLBACKS: Record<FontFamily, FontFamily[]> = {
-  hand: ['hand', 'normal', 'code'],
-  normal: ['normal', 'code', 'hand'],
-  code: ['code', 'normal', 'hand'],
-};
 /** fontkit's path commands as SVG path letters. */
 const PATH_COMMANDS: Record<string, string> = { moveTo: 'M', lineTo: 'L', quadraticCurveTo: 'Q', bezierCurveTo: 'C', closePath: 'Z' };
 /** Subsets are deterministic and a scene is often rendered again (share links, PNG after SVG): keep the last few. */
@@ -93,7 +84,8 @@ export class EmbeddedFonts implements FontMetrics {
     const face = this.faces[family];
     let glyph = face.glyphs.get(codepoint);
     if (glyph === undefined) {
-      const owner = FALLBACKS[family].find((f) => this.faces[f].font.hasGlyphForCodePoint(codepoint)) ?? family;
+      // A glyph missing from a face comes from the next in the layout's order, as the CSS font-family lists say too.
+      const owner = FONT_FALLBACKS[family].find((f) => this.faces[f].font.hasGlyphForCodePoint(codepoint)) ?? family;
       const ownerFace = this.faces[owner];
       glyph = { family: owner, advance: ownerFace.font.glyphForCodePoint(codepoint).advanceWidth / ownerFace.unitsPerEm };
       face.glyphs.set(codepoint, glyph);
@@ -136,7 +128,7 @@ export class EmbeddedFonts implements FontMetrics {
   }
 
   cssFamily(family: FontFamily): string {
-    return `${FALLBACKS[family].map((f) => quoteFamily(this.faces[f].name)).join(', ')}, ${GENERIC[family]}`;
+    return `${FONT_FALLBACKS[family].map((f) => quoteFamily(this.faces[f].name)).join(', ')}, ${GENERIC[family]}`;
   }
 
   fontFaceCss(used: ReadonlyMap<FontFamily, ReadonlySet<number>>): string {
@@ -162,8 +154,8 @@ export class EmbeddedFonts implements FontMetrics {
 const FALLBACK_NAMES: Record<FontFamily, string> = { hand: 'Kalam', normal: 'Inter', code: "'JetBrains Mono'" };
 
 /**
- * Without font files (a caller that passed none): the layout stage's estimate, which errs wide, and no embedding;
- * viewers then draw the text in whatever font they have.
+ * Without font files (a caller that passed none): the layout's measurement (the embedded faces' advances), so wrapping
+ * matches the layout, and no embedding; viewers then draw the text in whatever font they have, perhaps wider.
  */
 export const ESTIMATED_FONTS: FontMetrics = {
   lineWidth: (text, family, fontSize) => measureText(text, fontSize, family).width,
