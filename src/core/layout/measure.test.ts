@@ -85,6 +85,8 @@ describe('measureText', () => {
     for (const family of FONT_FAMILIES) {
       expect(measureText('数据库', 20, family).width).toBeGreaterThanOrEqual(60);
       expect(measureText('🚀', 20, family).width).toBeGreaterThanOrEqual(20);
+      // The renderer wraps such text with the same estimate, not with the .notdef glyph's narrower advance.
+      expect(fonts.lineWidth('数据库 🚀', family, 20)).toBeCloseTo(measureText('数据库 🚀', 20, family).width, 0);
     }
   });
 });

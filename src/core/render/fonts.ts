@@ -85,9 +85,13 @@ export class EmbeddedFonts implements FontMetrics {
     let glyph = face.glyphs.get(codepoint);
     if (glyph === undefined) {
       // A glyph missing from a face comes from the next in the layout's order, as the CSS font-family lists say too.
-      const owner = FONT_FALLBACKS[family].find((f) => this.faces[f].font.hasGlyphForCodePoint(codepoint)) ?? family;
-      const ownerFace = this.faces[owner];
-      glyph = { family: owner, advance: ownerFace.font.glyphForCodePoint(codepoint).advanceWidth / ownerFace.unitsPerEm };
+      const owner = FONT_FALLBACKS[family].find((f) => this.faces[f].font.hasGlyphForCodePoint(codepoint));
+      const ownerFace = this.faces[owner ?? family];
+      glyph = {
+        family: owner ?? family,
+        // No face has it (CJK, emoji): a viewer draws it in a system font, about an em wide, not the .notdef box's advance.
+        advance: owner === undefined ? measureText(String.fromCodePoint(codepoint), 1, family).width : ownerFace.font.glyphForCodePoint(codepoint).advanceWidth / ownerFace.unitsPerEm,
+      };
       face.glyphs.set(codepoint, glyph);
     }
     return glyph;
