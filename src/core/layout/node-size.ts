@@ -135,11 +135,13 @@ export function sizeNode(node: GraphNode): NodeBox {
 }
 
 /**
- * Icon stamping puts a square icon of 45% of the box height at the top (after a gap of up to 10 px) and lays the
- * label out below it: the box must be tall enough that the part below the icon still holds the label.
+ * Icon stamping puts a square icon of 45% of the box height, at most 48 px, at the top (after a gap of up to 10 px)
+ * and lays the label out below it: the box must be tall enough that the part below the icon still holds the label.
  */
 export function heightWithIcon(textHeight: number): number {
-  return Math.ceil((textHeight + ICON_SIZE.maxTopGap) / (1 - ICON_SIZE.heightShare));
+  const small = (textHeight + ICON_SIZE.maxTopGap) / (1 - ICON_SIZE.heightShare);
+  // Past 48 / 45%, the icon stops growing and every extra pixel is the label's.
+  return Math.ceil(small * ICON_SIZE.heightShare <= ICON_SIZE.max ? small : textHeight + ICON_SIZE.maxTopGap + ICON_SIZE.max);
 }
 
 /** The height of a shape whose body (iconBody) is `body` tall: a cylinder adds its cap, which grows with the height. */
@@ -152,7 +154,7 @@ function withCap(shape: ShapeType, body: number, width: number): number {
 }
 
 /** Height of the band an icon takes at the top of a box of this height. */
-export const iconBand = (height: number): number => height * ICON_SIZE.heightShare + ICON_SIZE.maxTopGap;
+export const iconBand = (height: number): number => Math.min(ICON_SIZE.max, height * ICON_SIZE.heightShare) + ICON_SIZE.maxTopGap;
 
 const isShapeType = (value: string): value is ShapeType => (SHAPE_TYPES as readonly string[]).includes(value);
 

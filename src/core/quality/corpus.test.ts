@@ -4,9 +4,15 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { loadRenderFonts } from '../../infra/fonts.js';
+import { stampIcons } from '../icons/index.js';
+import { resolveIconHints } from '../notations/icon-hints.js';
 import { CONVERTERS, drawGraph } from '../notations/index.js';
+import { renderSvg } from '../render/index.js';
 import { intakeScene } from '../scene/intake.js';
 import { checkScene } from './check.js';
+
+const fonts = loadRenderFonts();
 
 const fixtures = new URL('../../../test/fixtures/', import.meta.url);
 const rows: string[] = [];
@@ -17,16 +23,26 @@ describe.each(CONVERTERS.map((converter) => [converter.id, converter] as const))
 
   it.each(files)('%s draws cleanly', async (file) => {
     const started = performance.now();
-    const graph = converter.toGraph(readFileSync(new URL(file, folder), 'utf8'));
+    // As the service draws it: icon hints resolved before layout, icons stamped after the intake.
+    const graph = resolveIconHints(converter.toGraph(readFileSync(new URL(file, folder), 'utf8')));
     const scene = await drawGraph(graph);
     const ms = performance.now() - started;
     const report = checkScene(scene.elements, scene.parents);
     expect(report.violations).toEqual([]);
     expect(report.nodes).toBeGreaterThan(0);
     // Bound ends are recomputed by the intake: the stored scene must still pass.
-    const stored = intakeScene(scene.elements);
+    const intake = intakeScene(scene.elements);
+    expect(intake.warnings).toEqual([]);
+    const stored = stampIcons(intake.elements, { autoIcons: false });
     expect(stored.warnings).toEqual([]);
     expect(checkScene(stored.elements, scene.parents).violations).toEqual([]);
+    // Drawn, every label keeps the lines the layout planned: the renderer wraps nothing further.
+    const svg = renderSvg(stored.elements, { fonts });
+    expect(svg).not.toMatch(/NaN|undefined|Infinity/);
+    // A frame's name is one line above it.
+    const lines = (element: (typeof stored.elements)[number]) => ('text' in element && element.text ? element.text.split('\n').length : element.type === 'frame' && element.name ? 1 : 0);
+    const planned = stored.elements.reduce((sum, element) => sum + lines(element), 0);
+    expect(svg.match(/<tspan/g)?.length ?? 0).toBe(planned);
     rows.push(`${id.padEnd(10)} ${file.padEnd(48)} nodes ${String(report.nodes).padStart(4)}  edges ${String(report.edges).padStart(5)}  crossings ${String(report.crossings).padStart(6)}  through text ${String(report.textCrossings).padStart(3)}  ${ms.toFixed(0).padStart(6)} ms`);
   }, 120_000);
 });
