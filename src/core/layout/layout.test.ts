@@ -5,9 +5,12 @@ import { dotNotation } from '../notations/dot/index.js';
 import { CONTAINER_MIN_WIDTH, FONT, NODE_BOX } from './drawing-rules.js';
 import { layoutGraph } from './elk.js';
 import { measureText } from './measure.js';
-import { heightWithIcon, sizeNode } from './node-size.js';
+import { loadRenderFonts } from '../../infra/fonts.js';
+import { wrapText as renderWrap } from '../render/text.js';
+import { heightWithIcon, sizeNode, wrapText } from './node-size.js';
 import { firstGap, placeTitles } from './titles.js';
 
+const fonts = loadRenderFonts();
 const graph = (part: Partial<GraphIR>): GraphIR => ({ layout: 'layered', direction: 'DOWN', nodes: [], edges: [], groups: [], warnings: [], ...part });
 
 describe('measureText', () => {
@@ -36,6 +39,18 @@ describe('sizeNode', () => {
     expect(box.width).toBeLessThanOrEqual(NODE_BOX.maxWidth);
     expect(box.label.split('\n').length).toBeGreaterThan(1);
     for (const line of box.label.split('\n')) expect(measureText(line, FONT.label, FONT.family).width).toBeLessThanOrEqual(box.width);
+  });
+
+  it('breaks a word too long for any box after its separators, not mid-name, in the layout and the renderer alike', () => {
+    const image = 'us-central1-docker.pkg.dev/online-boutique-ci/microservices-demo/frontend:v0.10.6';
+    const lines = wrapText(image, 200, FONT.label);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.join('')).toBe(image);
+    for (const line of lines.slice(0, -1)) expect(line).toMatch(/[/\-._:]$/);
+    const drawn = renderWrap(fonts, image, 200, { family: 'normal', size: FONT.label });
+    expect(drawn).toEqual(lines);
+    // A piece with no separator is still cut between characters when it alone is too wide.
+    expect(wrapText('x'.repeat(60), 200, FONT.label).length).toBeGreaterThan(1);
   });
 
   it('keeps small labels at the minimum node size', () => {

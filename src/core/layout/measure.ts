@@ -122,3 +122,10 @@ export function measureText(text: string, fontSize: number, fontFamily: string):
   for (const line of lines) widest = Math.max(widest, lineEm(line, family));
   return { width: Math.ceil(widest * fontSize * 100) / 100, height: Math.ceil(lines.length * fontSize * LINE_HEIGHT) };
 }
+
+/**
+ * A word too wide for its line, cut where a reader expects it to break: after a slash, hyphen, dot, underscore or
+ * colon (an image reference, a resource name), each piece keeping its separator. Wrappers break a piece between
+ * characters only when it alone is still too wide.
+ */
+export const wordPieces = (word: string): string[] => word.split(/(?<=[/\-._:])(?=.)/);

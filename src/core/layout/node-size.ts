@@ -3,7 +3,7 @@ import type { GraphNode, NodeKind } from '../graph/types.js';
 import { ICON_SIZE } from '../icons/limits.js';
 import { cylinderRimRadius, iconBody, SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
 import { DEFAULT_SHAPE, FONT, ICON_NODE_MIN_HEIGHT, NODE_BOX, SPACING } from './drawing-rules.js';
-import { measureText } from './measure.js';
+import { measureText, wordPieces } from './measure.js';
 
 /** Share of a shape's box that text may use (the rest is curved or slanted outline), and the px the outline adds. */
 const TEXT_AREA: Record<string, { fx: number; fy: number }> = {
@@ -53,7 +53,7 @@ export interface NodeBox {
   icon: boolean;
 }
 
-/** Splits `text` into lines no wider than `maxWidth` px, breaking at spaces, then anywhere a word is still too long. */
+/** Splits `text` into lines no wider than `maxWidth` px, breaking at spaces, then inside a word still too long (wordPieces). */
 export function wrapText(text: string, maxWidth: number, fontSize: number): string[] {
   const fits = (line: string) => measureText(line, fontSize, FONT.family).width <= maxWidth;
   const lines: string[] = [];
@@ -67,12 +67,18 @@ export function wrapText(text: string, maxWidth: number, fontSize: number): stri
       }
       if (line !== '') lines.push(line);
       line = '';
-      for (const char of word) {
-        if (line !== '' && !fits(line + char)) {
+      for (const piece of wordPieces(word)) {
+        if (line !== '' && !fits(line + piece)) {
           lines.push(line);
           line = '';
         }
-        line += char;
+        for (const char of piece) {
+          if (line !== '' && !fits(line + char)) {
+            lines.push(line);
+            line = '';
+          }
+          line += char;
+        }
       }
     }
     lines.push(line);

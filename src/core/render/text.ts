@@ -1,4 +1,4 @@
-import { LINE_HEIGHT } from '../layout/measure.js';
+import { LINE_HEIGHT, wordPieces } from '../layout/measure.js';
 import type { TEXT_ALIGNS } from '../scene/constants.js';
 import type { RenderContext } from './context.js';
 import type { FontFamily, FontMetrics } from './fonts.js';
@@ -25,7 +25,8 @@ export const textLines = (text: string, tabSize = 4): string[] =>
 /**
  * Greedy word wrap to `maxWidth`: explicit line breaks are kept and lines break at spaces. A single word wider than
  * that may still stand alone on its line up to `wordWidthMax` (a shape's whole width, where a diamond's inscribed
- * box is narrow); only a word wider still is broken between characters (a URL must not run out of its shape).
+ * box is narrow); only a word wider still is broken, after a separator where it has one (wordPieces), else between
+ * characters (a URL must not run out of its shape).
  */
 export function wrapText(
   fonts: FontMetrics,
@@ -57,15 +58,23 @@ export function wrapText(
         lineWidth = wordWidth;
         continue;
       }
-      for (const char of word) {
-        const charWidth = width(char);
-        if (line !== '' && lineWidth + charWidth > maxWidth) {
+      for (const piece of wordPieces(word)) {
+        const pieceWidth = width(piece);
+        if (line !== '' && lineWidth + pieceWidth > maxWidth) {
           out.push(line);
           line = '';
           lineWidth = 0;
         }
-        line += char;
-        lineWidth += charWidth;
+        for (const char of piece) {
+          const charWidth = width(char);
+          if (line !== '' && lineWidth + charWidth > maxWidth) {
+            out.push(line);
+            line = '';
+            lineWidth = 0;
+          }
+          line += char;
+          lineWidth += charWidth;
+        }
       }
     }
     out.push(line);
