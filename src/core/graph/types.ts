@@ -2,6 +2,8 @@
  * GraphIR: the one graph model between notation parsers and layout. Every notation (and, later, AI generation)
  * produces it; layout and scene building consume it. It carries meaning and hints, never coordinates.
  */
+import type { AppError } from '../errors.js';
+
 
 /** What a node stands for; drives default shape, colour by role and icon guesses. */
 export type NodeKind =
@@ -130,4 +132,9 @@ export interface NotationConverter {
   detect(code: string): number;
   /** Throws AppError('parse_error', message with line and column, {line, column}) on a syntax error. */
   toGraph(code: string): GraphIR;
+  /**
+   * For a notation whose synchronous parser can only say roughly where an error is: the error with its exact position,
+   * found by an asynchronous parser, or undefined when that one finds none. codeToScene asks it after a parse_error.
+   */
+  locateError?(code: string): Promise<AppError | undefined>;
 }

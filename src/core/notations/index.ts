@@ -84,9 +84,19 @@ export async function codeToScene(code: string, options: CodeToSceneOptions = {}
     if (detected === undefined) throw unsupported('the code is in none of the supported notations');
     notation = detected;
   }
-  const graph = resolveIconHints(byId.get(notation)!.toGraph(code), options.vendor);
+  const graph = resolveIconHints(await parseCode(byId.get(notation)!, code), options.vendor);
   const scene = await drawGraph(graph);
   return { elements: scene.elements, notation, warnings: scene.warnings, graph, elementIds: scene.elementIds };
+}
+
+/** The converter's graph; on a parse_error, the exact position when the converter can find it (locateError). */
+async function parseCode(converter: NotationConverter, code: string): Promise<GraphIR> {
+  try {
+    return converter.toGraph(code);
+  } catch (error) {
+    if (!(error instanceof AppError) || error.code !== 'parse_error' || converter.locateError === undefined) throw error;
+    throw (await converter.locateError(code)) ?? error;
+  }
 }
 
 /** Lays out and draws a graph from any source (a notation, later AI generation): sequence diagrams with lifelines, the rest layered. */

@@ -1,3 +1,4 @@
+import { parse as parseWithDiagnostics } from '@cdktf/hcl2json';
 import hcl from 'hcl2-parser';
 import { AppError } from '../../errors.js';
 
@@ -97,4 +98,24 @@ function countLines(text: string, from: number, to: number): number {
   let n = 0;
   for (let i = from; i < to; i++) if (text.charCodeAt(i) === 10) n++;
   return n;
+}
+
+/** HCL's diagnostic, as hcl2json prints it: `<file>:<line>,<column>-<end>: <summary>; <detail>`. */
+const DIAGNOSTIC = /:(\d+),(\d+)-[\d,]+: ([^;]+); (.*?)(?= [^\s:]+:\d+,\d+-|\]?$)/s;
+
+/**
+ * The error at HCL's own position and in its words, from @cdktf/hcl2json: HashiCorp's HCL built to WebAssembly, whose
+ * errors keep the diagnostics hcl2-parser loses. It only runs asynchronously, so parsing stays with hcl2-parser and
+ * this runs after that failed (NotationConverter.locateError). Columns count characters, as HCL does.
+ */
+export async function locateHclError(code: string): Promise<AppError | undefined> {
+  try {
+    await parseWithDiagnostics('main.tf', code);
+    return undefined;
+  } catch (error) {
+    const found = DIAGNOSTIC.exec(String(error));
+    if (found === null) return undefined;
+    const [, line, column, summary, detail] = found;
+    return parseError(Number(line), Number(column), `${summary!.toLowerCase()}: ${detail!.trim()}`);
+  }
 }

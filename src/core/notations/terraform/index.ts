@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NotationConverter } from '../../graph/types.js';
 import { isRecord } from '../kubernetes/yaml.js';
-import { parseHcl } from './hcl.js';
+import { locateHclError, parseHcl } from './hcl.js';
 import { CONTAINER_ATTRIBUTES, kindOfType, TERRAFORM_ICONS } from './providers.js';
 
 /** A resource, data source or module, by its Terraform address (`aws_vpc.this`, `data.aws_ami.ubuntu`, `module.vpc`). */
@@ -37,6 +37,7 @@ export const terraformNotation: NotationConverter = {
     }
     return blocksToGraph(blocks, localReferences(parsed));
   },
+  locateError: locateHclError,
 };
 
 function collectBlocks(parsed: Record<string, unknown>): Block[] {

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
 import type { GraphIR } from '../../graph/types.js';
 import { resolveIconRef } from '../../icons/index.js';
+import { codeToScene } from '../index.js';
 import { terraformNotation } from './index.js';
 import { TERRAFORM_ICONS } from './providers.js';
 
@@ -76,6 +77,24 @@ resource "aws_kms_key" "k" {}
 
   it('points at an unclosed block', () => {
     expect(() => terraformNotation.toGraph('resource "a_b" "c" {\n  x = 1\n')).toThrow('line 1, column 20: unclosed block or bracket');
+  });
+
+  // What a user gets (codeToScene): HCL's own position and words, from the WebAssembly build of HashiCorp's parser.
+  it.each([
+    ['a string missing its closing quote, mid-block', 'resource "aws_s3_bucket" "logs" {\n  bucket = "logs-archive\n  acl    = "private"\n}\n', 2, 25, 'invalid multi-line string: Quoted strings may not be split'],
+    ['a stray character on line 7 of a block from line 3', '# storage\n\nresource "aws_instance" "web" {\n  ami = "ami-123"\n  type = "t3.micro"\n  tags = {\n    Name = "web" @\n  }\n}\n', 7, 18, 'invalid character'],
+    ['a second value where a separator belongs', 'resource "aws_instance" "web" {\n  tags = {\n    Name = "web" "db"\n  }\n}\n', 3, 18, 'missing attribute separator'],
+    ['a missing value, in the second block', 'resource "a_b" "c" {\n  x = 1\n}\n\n# note\nresource "a_b" "d" {\n  y = \n}\n', 7, 7, 'invalid expression'],
+    ['a block never closed: its opening brace', 'resource "a_b" "c" {\n  x = 1\n  lifecycle {\n    create_before_destroy = true\n  }\n', 1, 20, 'unclosed configuration block'],
+    ['an unbalanced %{ endif } in a heredoc', 'resource "a_b" "c" {\n  user_data = <<-EOT\n    %{ for s in var.s }${s}%{ endif }\n  EOT\n}\n', 3, 28, 'unexpected endif directive'],
+  ])('reports %s where HCL does', async (_case, code, line, column, reason) => {
+    const error = await codeToScene(code, { notation: 'terraform' }).then(
+      () => undefined,
+      (thrown: unknown) => thrown,
+    );
+    expect(error).toBeInstanceOf(AppError);
+    expect((error as AppError).details).toEqual({ line, column });
+    expect((error as AppError).message).toContain(`line ${line}, column ${column}: ${reason}`);
   });
 
   it('claims HCL and not YAML', () => {
