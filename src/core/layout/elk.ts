@@ -30,8 +30,6 @@ export const ELK_DEFAULTS = {
   'elk.spacing.componentComponent': String(SPACING.betweenLayers),
   'elk.spacing.edgeLabel': String(SPACING.edgeLabelPadding),
   'elk.edgeLabels.placement': 'CENTER',
-  // Edges sharing an end within a container share its end point, a bus instead of a fan (across containers: hubs.ts).
-  'elk.layered.mergeEdges': 'true',
   'elk.layered.edgeLabels.sideSelection': 'SMART_DOWN',
 } as const satisfies Record<string, string>;
 

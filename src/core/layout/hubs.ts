@@ -1,10 +1,11 @@
 /**
  * Hub ends: edges that reach one side of a node side by side share one end point there, as a bus.
  *
- * ELK merges such ends only among edges of one container (`elk.layered.mergeEdges`); edges that cross containers
- * keep one end point each, a few pixels apart, and their arrowheads pile into a black wedge (twenty edges into
- * graphviz-plugins' `ps`). Each end is moved to the middle of the side through a short bus just outside it. The bus
- * stays within the node's own extent along the side, where no other node is.
+ * ELK gives each edge its own end point, a few pixels apart, and the arrowheads of a hub pile into a black wedge
+ * (twenty edges into graphviz-plugins' `ps`). Each end is moved to the middle of the side through a short bus just
+ * outside it. The bus stays within the node's own extent along the side, where no other node is. ELK's own
+ * `mergeEdges` does this within one container only, and also merges ends that carry a cardinality, whose labels it
+ * then leaves stacked away from their edges (mysql-employees), so it stays off.
  */
 import type { Arrowhead, GraphIR } from '../graph/types.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
@@ -36,10 +37,10 @@ function sideOf(point: Point, box: Box): Side | undefined {
 }
 
 /**
- * The route with its end (`last` the final point, `before` the one ahead of it) led through the bus to the side's
- * middle, or undefined when the end does not come straight in from far enough out.
+ * The route with its end (`last` the final point, `before` the one ahead of it) led to the side's middle, along its
+ * channel or through a bus just outside the side; undefined when the end does not come straight in from far enough out.
  */
-function throughBus(route: Point[], box: Box, side: Side): Point[] | undefined {
+function throughBus(route: Point[], box: Box, side: Side, clear: (a: Point, b: Point) => boolean): Point[] | undefined {
   const last = route[route.length - 1]!;
   const before = route[route.length - 2];
   if (before === undefined) return undefined;
@@ -51,11 +52,38 @@ function throughBus(route: Point[], box: Box, side: Side): Point[] | undefined {
   const turn = horizontal ? before.x : before.y;
   if ((horizontal ? before.y !== last.y : before.x !== last.x) || (turn - bus) * outward < -0.5) return undefined;
   const middle = horizontal ? { x: edge, y: box.y + box.height / 2 } : { x: box.x + box.width / 2, y: edge };
+  const channel = route[route.length - 3];
+  // Coming out of a channel that runs along the side (the gap between layers): the last leg slides onto the middle,
+  // and the edges share one trunk from their channels to the node.
+  if (channel !== undefined && (horizontal ? channel.x === before.x : channel.y === before.y)) {
+    const turn = horizontal ? { x: before.x, y: middle.y } : { x: middle.x, y: before.y };
+    if (clear(channel, turn) && clear(turn, middle)) return [...route.slice(0, -2), turn, middle];
+  }
   const tail = horizontal ? [{ x: bus, y: last.y }, { x: bus, y: middle.y }, middle] : [{ x: last.x, y: bus }, { x: middle.x, y: bus }, middle];
   return [...route.slice(0, -1), ...tail];
 }
 
-/** Merges the ends of edges that reach a node's side HUB_MIN_EDGES or more at a time with the same head and no end label. */
+/** `label` lies within LABEL_ROOM of the leg a→b. */
+function near(label: Box, a: Point, b: Point): boolean {
+  const gapX = Math.max(0, Math.min(a.x, b.x) - (label.x + label.width), label.x - Math.max(a.x, b.x));
+  const gapY = Math.max(0, Math.min(a.y, b.y) - (label.y + label.height), label.y - Math.max(a.y, b.y));
+  return Math.max(gapX, gapY) < LABEL_ROOM;
+}
+
+/** A segment of an orthogonal route passes through the inside of `box`. */
+function crosses(a: Point, b: Point, box: Box): boolean {
+  const inside = (value: number, low: number, size: number) => value > low + ON_SIDE && value < low + size - ON_SIDE;
+  const overlaps = (from: number, to: number, low: number, size: number) => Math.max(from, to) > low + ON_SIDE && Math.min(from, to) < low + size - ON_SIDE;
+  return a.y === b.y ? inside(a.y, box.y, box.height) && overlaps(a.x, b.x, box.x, box.width) : inside(a.x, box.x, box.width) && overlaps(a.y, b.y, box.y, box.height);
+}
+
+/** Room kept between a moved leg and any label, so a label stays beside the edge it names. */
+const LABEL_ROOM = 24;
+
+/**
+ * Merges the ends of edges that reach a node's side HUB_MIN_EDGES or more at a time with the same head and no end
+ * label. A leg is only moved where it passes no other node and leaves no label of its edge behind.
+ */
 export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
   const boxes = new Map(laid.nodes.map((node) => [node.id, node as Box]));
   const bySide = new Map<string, End[]>();
@@ -81,7 +109,12 @@ export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
       const source = graph.edges[laid.edges[edge]!.index]!;
       const box = boxes.get(at === 'start' ? source.from : source.to)!;
       const forward = at === 'end' ? routes[edge]! : [...routes[edge]!].reverse();
-      const merged = throughBus(forward, box, side);
+      const last = forward[forward.length - 1]!;
+      const before = forward[forward.length - 2]!;
+      const labelled = laid.edges[edge]!.labels.some((label) => near(label, before, last));
+      if (labelled) continue;
+      const clear = (a: Point, b: Point) => laid.nodes.every((node) => node === box || !crosses(a, b, node));
+      const merged = throughBus(forward, box, side, clear);
       if (merged !== undefined) routes[edge] = simplifyPolyline(at === 'end' ? merged : merged.reverse());
     }
   }
