@@ -3,6 +3,7 @@ import postgresql from 'node-sql-parser/build/postgresql.js';
 import { AppError } from '../../errors.js';
 import type { Arrowhead, GraphEdge, GraphGroup, GraphIR, GraphNode, NotationConverter } from '../../graph/types.js';
 import { parseTableByParts } from './lenient.js';
+import { foldPartitions, partitionLink, type PartitionLink } from './partitions.js';
 import { alterTable, createTable, type StatementAst, type Table } from './schema.js';
 import { splitStatements, type SqlStatement } from './statements.js';
 
@@ -15,7 +16,7 @@ const parsers = { MySQL: new mysql.Parser(), PostgreSQL: new postgresql.Parser()
 /** MySQL-only marks; anything without them is read as PostgreSQL first (the other dialect is the fallback). */
 const MYSQL_MARKS = /`|\bAUTO_INCREMENT\b|\bENGINE\s*=|^\s*#|\/\*!\d+|\bUNSIGNED\b/im;
 const CREATE_TABLE = /^CREATE\s+(TEMP(ORARY)?\s+|UNLOGGED\s+)?TABLE\b/i;
-/** An ALTER TABLE that adds a key changes the diagram; other alterations (OWNER TO, ATTACH PARTITION) may be skipped. */
+/** An ALTER TABLE that adds a key changes the diagram; other alterations (OWNER TO, DETACH PARTITION) may be skipped. */
 const ALTER_ADDS_KEY = /^ALTER\s+TABLE\b[\s\S]*\bADD\b[\s\S]*\b(PRIMARY\s+KEY|FOREIGN\s+KEY|UNIQUE)\b/i;
 
 export const sqlNotation: NotationConverter = {
@@ -31,7 +32,13 @@ export const sqlNotation: NotationConverter = {
     const tables = new Map<string, Table>();
     const warnings: string[] = [];
     const skipped: SqlStatement[] = [];
+    const partitions: PartitionLink[] = [];
     for (const statement of splitStatements(code, dialect === 'MySQL')) {
+      const link = partitionLink(statement.text);
+      if (link) {
+        partitions.push(link);
+        continue;
+      }
       let asts: StatementAst[];
       try {
         asts = astify(statement.text, dialect);
@@ -62,8 +69,9 @@ export const sqlNotation: NotationConverter = {
       }
     }
     if (tables.size === 0) throw new AppError('parse_error', 'line 1, column 1: expected at least one CREATE TABLE statement', { line: 1, column: 1 });
+    const drawn = foldPartitions([...tables.values()], partitions, warnings);
     warnings.push(...skippedWarnings(skipped));
-    return { ...tablesToGraph([...tables.values()], warnings), warnings };
+    return { ...tablesToGraph(drawn, warnings), warnings };
   },
 };
 
@@ -101,7 +109,7 @@ function tablesToGraph(tables: Table[], warnings: string[]): Pick<GraphIR, 'layo
       label: table.name,
       kind: 'entity',
       shape: 'rectangle',
-      rows: table.columns.map((c) => columnRow(c.name, c.type, table.primaryKey.includes(c.name), fkColumns.has(c.name))),
+      rows: [...table.columns.map((c) => columnRow(c.name, c.type, table.primaryKey.includes(c.name), fkColumns.has(c.name))), ...partitionRows(table.partitions ?? [])],
     };
     if (table.schema) {
       const groupId = `schema:${table.schema}`;
@@ -128,6 +136,20 @@ function tablesToGraph(tables: Table[], warnings: string[]): Pick<GraphIR, 'layo
     });
   }
   return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [...groups.values()] };
+}
+
+/** Up to this many partitions get a row each; more are named by their first and last. */
+const LISTED_PARTITIONS = 3;
+
+/**
+ * Partitions as rows under the columns: their count, then their names, indented. Partitions are named after their
+ * bounds (payment_p2022_01 … payment_p2026_07), so the first and last give the range; a row for each of pagila's 55
+ * would make the table as tall as the stack of boxes that folding replaces.
+ */
+function partitionRows(names: readonly string[]): string[] {
+  if (names.length === 0) return [];
+  const listed = names.length <= LISTED_PARTITIONS ? names : [`${names[0]} … ${names[names.length - 1]}`];
+  return [`partitions (${names.length}):`, ...listed.map((name) => `  ${name}`)];
 }
 
 /** `PK FK emp_no  int`: the key markers, then at least one space, so a marker never runs into the name. */

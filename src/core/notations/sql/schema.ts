@@ -26,6 +26,8 @@ export interface Table {
   primaryKey: string[];
   uniques: string[][];
   foreignKeys: ForeignKey[];
+  /** Names of the partitions folded into this table, in script order. */
+  partitions?: string[];
 }
 
 interface TableRef {

@@ -30,12 +30,52 @@ describe('sqlNotation on real schemas', () => {
 
   it('reads the pagila pg_dump: keys added by ALTER TABLE, the public schema as a container, unknown clauses approximated', () => {
     const graph = sqlNotation.toGraph(fixture('postgres-pagila-schema.sql'));
-    expect(graph.nodes).toHaveLength(71);
-    expect(graph.edges).toHaveLength(37);
+    expect(graph.nodes).toHaveLength(16);
+    expect(graph.edges).toHaveLength(22);
     expect(graph.groups).toEqual([{ id: 'schema:public', label: 'public', kind: 'schema' }]);
     expect(graph.nodes.every((n) => n.parent === 'schema:public')).toBe(true);
     expect(graph.nodes.find((n) => n.id === 'public.film_actor')!.rows!.slice(0, 2)).toEqual(['PK FK actor_id  integer', 'PK FK film_id  integer']);
     expect(graph.warnings).toContain('line 438: film.length_hours: column read approximately (the SQL parser does not know its definition)');
+  });
+});
+
+describe('sqlNotation partitions', () => {
+  it('folds the 55 pagila payment partitions, attached by ALTER TABLE, into payment: listed under its columns, their keys its own', () => {
+    const graph = sqlNotation.toGraph(fixture('postgres-pagila-schema.sql'));
+    expect(graph.nodes.filter((n) => /payment_p\d/.test(n.id))).toEqual([]);
+    const payment = graph.nodes.find((n) => n.id === 'public.payment')!;
+    expect(payment.rows!.slice(0, 2)).toEqual(['PK    payment_id  integer', 'FK    customer_id  integer']);
+    expect(payment.rows!.slice(-2)).toEqual(['partitions (55):', '  payment_p2022_01 … payment_p2026_07']);
+    // Each partition's foreign keys, once for the table they partition.
+    expect(graph.edges.filter((e) => e.from === 'public.payment').map((e) => `${e.to} ${e.label}`)).toEqual([
+      'public.customer customer_id',
+      'public.rental rental_id',
+      'public.staff staff_id',
+    ]);
+    expect(graph.edges.every((e) => !/payment_p\d/.test(e.from + e.to))).toBe(true);
+    expect(graph.warnings.filter((w) => w.includes('ALTER TABLE ONLY'))).toEqual([]);
+  });
+
+  it('lists PARTITION OF tables on their parent by name, whatever their bounds, and points foreign keys to them at the parent', () => {
+    const graph = sqlNotation.toGraph(`
+      CREATE TABLE measurement (city_id int NOT NULL, logdate date NOT NULL, peaktemp int) PARTITION BY RANGE (logdate);
+      CREATE TABLE measurement_y2006 PARTITION OF measurement FOR VALUES FROM ('2006-01-01') TO ('2007-01-01');
+      CREATE TABLE measurement_old PARTITION OF measurement FOR VALUES FROM (MINVALUE) TO ('2006-01-01') PARTITION BY RANGE (city_id);
+      CREATE TABLE measurement_old_1 PARTITION OF measurement_old FOR VALUES FROM (1) TO (100);
+      CREATE TABLE alerts (id int PRIMARY KEY, logdate date REFERENCES measurement_y2006 (logdate));`);
+    expect(graph.nodes.map((n) => n.id)).toEqual(['measurement', 'alerts']);
+    expect(graph.nodes[0]!.rows).toEqual(['      city_id  int', '      logdate  date', '      peaktemp  int', 'partitions (3):', '  measurement_y2006', '  measurement_old', '  measurement_old_1']);
+    expect(graph.edges.map((e) => `${e.from} -> ${e.to}`)).toEqual(['alerts -> measurement']);
+    expect(graph.warnings).toEqual([]);
+  });
+
+  it('keeps an attached table whose parent the script does not create, and reports a PARTITION OF one', () => {
+    const graph = sqlNotation.toGraph(`
+      CREATE TABLE orders_2024 (id int, placed date);
+      ALTER TABLE ONLY orders ATTACH PARTITION orders_2024 FOR VALUES FROM ('2024-01-01') TO ('2025-01-01');
+      CREATE TABLE orders_2025 PARTITION OF orders DEFAULT;`);
+    expect(graph.nodes.map((n) => [n.id, n.rows])).toEqual([['orders_2024', ['      id  int', '      placed  date']]]);
+    expect(graph.warnings).toEqual(['orders_2025: partition of orders, which this script does not create; not drawn']);
   });
 });
 
