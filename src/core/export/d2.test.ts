@@ -38,6 +38,14 @@ describe('toD2 goldens, compiled by D2', () => {
 });
 
 describe('toD2', () => {
+  it('draws the diagram title as a text shape near the top, D2’s idiom for a title', async () => {
+    const graph = recoverGraph(scene([{ id: 'heading', type: 'text', x: 0, y: 0, text: 'Checkout', fontSize: 24 }, box('a', 0, 80), box('b', 300, 80), arrow('ab', 'a', 'b')]));
+    const { code, warnings } = toD2(graph);
+    expect(code).toContain('heading: "Checkout" {shape: text; near: top-center; style.font-size: 24}');
+    expect(warnings).toEqual([]);
+    expect(await d2Count(code)).toMatchObject({ nodes: 3, edges: 1 });
+  });
+
   it('maps both arrowheads, end labels and the connection style', () => {
     const { code, warnings } = toD2(
       recoverGraph(

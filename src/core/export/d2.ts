@@ -4,6 +4,7 @@
  * styles, icons as URLs the service serves, `sketch` for hand-drawn scenes and the direction the edges run. What D2
  * cannot draw is named in the warnings, once per kind of loss (losses.ts).
  */
+import { FONT } from '../layout/drawing-rules.js';
 import type { Arrowhead, Direction } from '../graph/types.js';
 import { iconShapeOf, type Look, type NodeShape, type RecoveredEdge, type RecoveredGraph, type RecoveredGroup, type RecoveredNode } from './graph-recovery.js';
 import { printedIds } from './identifiers.js';
@@ -108,7 +109,7 @@ const ARROWHEADS: Record<Arrowhead, { shape: string; filled?: boolean; lossy?: t
 
 export function toD2(graph: RecoveredGraph, options: D2Options = {}): CodeExport {
   const losses = new Losses();
-  const ids = printedIds([...graph.groups.map((g) => g.id), ...graph.nodes.map((n) => n.id)], D2_KEYWORDS);
+  const ids = printedIds([...graph.groups.map((g) => g.id), ...graph.nodes.map((n) => n.id), ...(graph.titleElement ? [graph.titleElement] : [])], D2_KEYWORDS);
   const parentOf = new Map<string, string | undefined>([...graph.groups, ...graph.nodes].map((item) => [item.id, item.parent]));
   const path = (id: string): string => {
     const parent = parentOf.get(id);
@@ -207,6 +208,8 @@ export function toD2(graph: RecoveredGraph, options: D2Options = {}): CodeExport
     for (const node of graph.nodes.filter((n) => n.parent === parent)) lines.push(...nodeLines(node, indent));
   };
   writeLevel(undefined, '');
+  // D2 has no diagram title: its documented idiom is a text shape placed near the top.
+  if (graph.title !== undefined) lines.push(`${ids.get(graph.titleElement!)!}: ${d2String(graph.title)} {shape: text; near: top-center; style.font-size: ${FONT.diagramTitle}}`);
 
   for (const edge of graph.edges) {
     lines.push(...connectionLines(edge, path, classOf(styleLines(edge.id, edge.style, edge.look, 'edge')), losses));

@@ -8,7 +8,8 @@
  *   standalone text at the top inside them or just above them;
  * - edges are arrows and lines, their ends from bindings or, when unbound, from the shape the end touches;
  * - edge labels are the arrow's own text, else text lying on or near it (near its ends: the end labels);
- * - free text, images, drawings and arrows that join nothing are reported in `warnings`, never silently lost.
+ * - free text wholly above the drawing is its title; other free text, images, drawings and arrows that join nothing
+ *   are reported in `warnings`, never silently lost.
  * Excalidraw's `groupIds` are selection groups (a shape and its caption), not containers, so they make no groups.
  */
 import type { Arrowhead, Direction, GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../graph/types.js';
@@ -63,6 +64,8 @@ export interface RecoveredGraph extends GraphIR {
   sketch: boolean;
   /** Elements drawn as part of a node, edge or group (labels, titles, table rows and rules): element id → owner id. */
   parts: Map<string, string>;
+  /** The text element that is the diagram's `title`: free text above everything else. */
+  titleElement?: string;
 }
 
 /** An unbound arrow end this near a shape's box attaches to it (hand-drawn ends stop short or overshoot a little). */
@@ -265,7 +268,11 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
     }
   }
 
-  // The remaining text: a container's title, an edge's label, or free text.
+  // The remaining text: a container's title, an edge's label, the diagram's title, or free text.
+  let title: Element | undefined;
+  const top = Math.min(...elements.filter((e) => e.type !== 'text').map((e) => e.y));
+  /** Free text wholly above every drawing (how diagram-from-code and most hand-drawn diagrams title themselves). */
+  const isHeading = (t: Element) => t.y + t.height <= top + 1 && texts.every((o) => o === t || o.y >= t.y);
   const untitled = () => [...groups.values()].filter((g) => g.label === '');
   /** No other loose text sits higher inside the box. */
   const isTopmost = (text: Element, box: Box) =>
@@ -305,6 +312,10 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
       parts.set(t.id, above.id);
       continue;
     }
+    if (title === undefined && isHeading(t)) {
+      title = t;
+      continue;
+    }
     note(t, `free text ${quote(text)} is on no shape or arrow, so it is not exported`);
   }
 
@@ -335,6 +346,7 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
     warnings,
     sketch: drawn.filter((e) => e.roughness !== 'clean').length * 2 > drawn.length,
     parts,
+    ...(title?.type === 'text' && { title: title.text, titleElement: title.id }),
   };
 }
 

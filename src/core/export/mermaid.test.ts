@@ -65,6 +65,22 @@ describe('toMermaid flowcharts', () => {
     expect(read.labels.get('n_end')).toBe(label);
   });
 
+  it('carries the text above the whole drawing as the diagram title, in the front matter Mermaid reads', async () => {
+    const elements = scene([
+      { id: 'heading', type: 'text', x: 0, y: 0, text: 'Checkout: "v2"\nflow', fontSize: 24 },
+      box('a', 0, 80),
+      box('b', 300, 80),
+      arrow('ab', 'a', 'b'),
+      { id: 'aside', type: 'text', x: 0, y: 400, text: 'not a title' },
+    ]);
+    const graph = recoverGraph(elements);
+    expect([graph.title, graph.titleElement]).toEqual(['Checkout: "v2"\nflow', 'heading']);
+    expect(graph.warnings).toEqual(['element "aside" (text): free text "not a title" is on no shape or arrow, so it is not exported']);
+    const { code } = toMermaid(graph);
+    expect(code).toMatch(/^---\ntitle: "Checkout: \\"v2\\" flow"\n---\nflowchart LR\n/);
+    expect(await mermaidCount(code)).toMatchObject({ nodes: 2, edges: 1 });
+  });
+
   it('keeps colours through classDef, style and linkStyle, and hand-drawn scenes in handDrawn look', () => {
     const { code } = mermaidOf(
       intakeScene([

@@ -76,7 +76,16 @@ export function toMermaid(graph: RecoveredGraph): CodeExport & { diagram: Mermai
       `${graph.edges.length} edges and ${out.code.length} characters: Mermaid draws at most ${MERMAID_LIMITS.maxEdges} edges and ${MERMAID_LIMITS.maxTextSize} characters unless the site raises its maxEdges and maxTextSize settings`,
     );
   }
-  return { diagram, code: out.code, warnings };
+  return { diagram, code: `${frontMatter(graph, diagram)}${out.code}`, warnings };
+}
+
+/** Mermaid's front matter: the title (any diagram type) and the hand-drawn look (flowcharts). A JSON string is valid YAML. */
+function frontMatter(graph: RecoveredGraph, diagram: MermaidDiagram): string {
+  const lines = [
+    ...(graph.title !== undefined ? [`title: ${JSON.stringify(graph.title.replace(/\s*\n\s*/g, ' '))}`] : []),
+    ...(graph.sketch && diagram === 'flowchart' ? ['config:', '  look: handDrawn'] : []),
+  ];
+  return lines.length === 0 ? '' : `---\n${lines.join('\n')}\n---\n`;
 }
 
 /** Classic bracket forms (understood by every Mermaid version) where they exist, else the `@{ shape }` name. */
@@ -191,7 +200,6 @@ function css(style: { fillColor?: string; strokeColor: string; strokeStyle: stri
 function flowchart(graph: RecoveredGraph, ids: Map<string, string>, losses: Losses): CodeExport {
   const warnings: string[] = [];
   const lines: string[] = [];
-  if (graph.sketch) lines.push('---', 'config:', '  look: handDrawn', '---');
   lines.push(`flowchart ${MERMAID_DIRECTION[graph.direction]}`);
   const id = (sceneId: string) => ids.get(sceneId)!;
 

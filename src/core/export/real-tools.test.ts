@@ -50,7 +50,10 @@ async function sweep(name: string, elements: readonly Element[], expected?: { no
     groups: groupsInMermaid,
   });
   if (mermaid.diagram === 'erDiagram' && graph.groups.length > 0) expect(mermaid.warnings.join('\n')).toMatch(/erDiagram has no grouping/);
-  expect({ nodes: d.nodes, edges: d.edges, groups: d.groups }).toEqual({ nodes: graph.nodes.length, edges: graph.edges.length, groups: graph.groups.length });
+  // D2 draws the diagram's title as one more (text) shape.
+  const d2Nodes = graph.nodes.length + (graph.title === undefined ? 0 : 1);
+  expect({ nodes: d.nodes, edges: d.edges, groups: d.groups }).toEqual({ nodes: d2Nodes, edges: graph.edges.length, groups: graph.groups.length });
+  if (graph.title !== undefined) expect(mermaid.code.startsWith(`---\ntitle: `)).toBe(true);
   expectAccounted(elements, graph, { mermaid: mermaid.warnings, d2: d2.warnings });
   rows.push(
     `${name.padEnd(62)} nodes ${String(graph.nodes.length).padStart(4)}  edges ${String(graph.edges.length).padStart(5)}  groups ${String(graph.groups.length).padStart(3)}  ${mermaid.diagram.padEnd(12)} ${(performance.now() - started).toFixed(0).padStart(6)} ms`,
@@ -75,7 +78,7 @@ describe('real .excalidraw files and the gallery scene', () => {
 function expectAccounted(elements: readonly Element[], graph: RecoveredGraph, warnings: Record<'mermaid' | 'd2', string[]>) {
   const drawn = new Set([...graph.nodes, ...graph.groups, ...graph.edges].map((item) => item.id));
   for (const e of elements) {
-    if (drawn.has(e.id)) continue;
+    if (drawn.has(e.id) || e.id === graph.titleElement) continue;
     const owner = graph.parts.get(e.id);
     if (owner !== undefined) {
       expect(drawn.has(owner), `${JSON.stringify(e.id)} is part of ${JSON.stringify(owner)}, which is not exported`).toBe(true);

@@ -102,6 +102,11 @@ export interface GraphIR {
   /** Which layout family fits: a layered graph, or a sequence diagram with lifelines. */
   layout: 'layered' | 'sequence';
   direction: Direction;
+  /**
+   * The diagram's own title (PlantUML `title`, the root graph's `label` in DOT), as plain display text with lines split
+   * on \n; drawn once above the whole diagram. Container titles are `GraphGroup.label`.
+   */
+  title?: string;
   nodes: GraphNode[];
   edges: GraphEdge[];
   groups: GraphGroup[];

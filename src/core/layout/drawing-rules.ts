@@ -20,6 +20,8 @@ export const FONT = {
   label: 16,
   row: 14,
   containerTitle: 16,
+  /** The diagram's own title, above everything: a heading, larger than container titles. */
+  diagramTitle: 24,
   edgeLabel: 14,
 } as const;
 
@@ -31,6 +33,7 @@ export const SPACING = {
   /** Container padding; the top holds the standalone title text. */
   containerPadding: 24,
   containerTitleGap: 12,
+  diagramTitleGap: 24,
   nodeNode: 40,
   betweenLayers: 70,
   edgeNode: 20,

@@ -71,6 +71,23 @@ describe('layoutSequence', () => {
     expect(checkScene(elements as never, parents).violations).toEqual([]);
   });
 
+  it('draws the title above the participants, at the left edge, with every message still bound where it was', () => {
+    const body = 'participant A\nparticipant B\nA -> B : call\nB --> A : done';
+    const plain = draw(body).elements;
+    const { elements, parents, height } = draw(`title Checkout\n${body}`);
+    const title = byId(elements, 'diagram-title');
+    expect(title).toMatchObject({ type: 'text', text: 'Checkout', fontSize: 24, textAlign: 'left' });
+    const rest = elements.filter((e) => e !== title);
+    expect(title.x).toBe(Math.min(...rest.flatMap((e) => (e.x === undefined ? [] : [e.x]))));
+    const shift = byId(elements, 'participant-A').y! - byId(plain, 'participant-A').y!;
+    expect(title.y! + title.height!).toBeLessThanOrEqual(byId(elements, 'participant-A').y! - 12);
+    expect(shift).toBeGreaterThanOrEqual(title.height!);
+    arrowsOf(elements).forEach((arrow, k) => expect(arrow.points).toEqual(arrowsOf(plain)[k]!.points!.map((p) => ({ x: p.x, y: p.y + shift }))));
+    expect(height).toBe(draw(body).height + shift);
+    expect(checkScene(elements as never, parents).violations).toEqual([]);
+    expect(intakeScene(elements).warnings).toEqual([]);
+  });
+
   it('draws activations as bars on the lifeline and warns about ones never closed', () => {
     const scene = draw('A -> B ++ : call\nB -> C : ask\nactivate C');
     const bars = scene.elements.filter((e) => e.id.startsWith('activation-'));

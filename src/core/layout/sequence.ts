@@ -2,10 +2,11 @@
  * Sequence diagrams: the model a parser fills (`GraphIR.sequence`, participants are `GraphIR.nodes` in column order)
  * and `layoutSequence`, which draws it as native elements: participant boxes over dashed lifelines, messages as
  * horizontal arrows top to bottom with their labels above, dashed replies, notes, activation bars and combined
- * fragments (alt/opt/loop/…) as named frames with their `else` sections split by dashed lines.
+ * fragments (alt/opt/loop/…) as named frames with their `else` sections split by dashed lines; the diagram title, if
+ * any, above it all.
  */
 import type { Arrowhead, GraphIR, GraphNode } from '../graph/types.js';
-import type { GeneratedElement } from '../scene/from-graph.js';
+import { DIAGRAM_TITLE_ID, withDiagramTitle, type GeneratedElement } from '../scene/from-graph.js';
 import { readableStroke } from './contrast.js';
 import { FONT, ROLE_COLORS, SPACING } from './drawing-rules.js';
 import { measureText } from './measure.js';
@@ -432,9 +433,11 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
     element.startBinding!.focus = { x: 0.5, y: (points[0]!.y - headHeight) / lifelineHeight };
     element.endBinding!.focus = { x: 0.5, y: (points[points.length - 1]!.y - headHeight) / lifelineHeight };
   }
-  const all = [...heads, ...barLines, ...elements];
+  const drawn = [...heads, ...barLines, ...elements];
+  const all = graph.title ? withDiagramTitle(drawn, graph.title, DIAGRAM_TITLE_ID) : drawn;
   const xs = all.flatMap((e) => (e.x === undefined ? [] : [e.x, e.x + (e.width ?? 0)]));
-  return { elements: all, parents, warnings, width: Math.max(...xs) - Math.min(...xs), height: bottom };
+  const ys = all.flatMap((e) => (e.y === undefined ? [] : [e.y, e.y + (e.height ?? 0)]));
+  return { elements: all, parents, warnings, width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
 
   function messageArrow(id: string, step: SequenceMessage, points: { x: number; y: number }[]): GeneratedElement {
     const rounded = points.map((p) => ({ x: round(p.x), y: round(p.y) }));

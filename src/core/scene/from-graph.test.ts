@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GraphIR } from '../graph/types.js';
-import { CONTAINER_MIN_WIDTH, ROLE_COLORS } from '../layout/drawing-rules.js';
+import { CONTAINER_MIN_WIDTH, FONT, ROLE_COLORS } from '../layout/drawing-rules.js';
 import { layoutGraph } from '../layout/elk.js';
 import { checkScene } from '../quality/check.js';
 import { graphToScene, type GeneratedElement } from './from-graph.js';
@@ -38,6 +38,37 @@ describe('graphToScene', () => {
     const title = [...byId.values()].find((element) => element.type === 'text' && element.text === 'network backend')!;
     expect(title.y).toBeGreaterThan(Number(net.y));
     expect(Number(title.y) + Number(title.height)).toBeLessThan(Number(byId.get('api')!.y));
+  });
+
+  it('draws the diagram title above everything, at the left edge, larger than container titles', async () => {
+    const plain = await draw(shop);
+    const { elements, byId, parents } = await draw({ ...shop, title: 'Shop backend' });
+    const title = byId.get('diagram-title')!;
+    expect(title).toMatchObject({ type: 'text', text: 'Shop backend', textAlign: 'left' });
+    expect(title.fontSize).toBeGreaterThan(FONT.containerTitle);
+    const rest = elements.filter((element) => element !== title);
+    expect(title.x).toBe(Math.min(...rest.map((element) => Number(element.x))));
+    expect(title.y).toBe(Math.min(...plain.elements.map((element) => Number(element.y))));
+    // Everything else moved down as one, clear of the title; arrows and their points moved with their shapes.
+    const shift = Number(byId.get('net')!.y) - Number(plain.byId.get('net')!.y);
+    expect(Number(title.y) + Number(title.height)).toBeLessThan(Math.min(...rest.map((element) => Number(element.y))));
+    for (const element of rest) {
+      const before = plain.byId.get(element.id)!;
+      expect(element.y).toBeCloseTo(Number(before.y) + shift, 1);
+      if ('points' in element) expect(element.points).toEqual((before as typeof element).points!.map((p) => ({ x: p.x, y: expect.closeTo(p.y + shift, 1) })));
+    }
+    expect(checkScene(elements, parents).violations).toEqual([]);
+    expect(intakeScene(elements).warnings).toEqual([]);
+  });
+
+  it('wraps a long title no wider than the drawing allows, and gives it an id of its own', async () => {
+    const long = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+    const { byId } = await draw(graph({ title: long, nodes: [{ id: 'diagram-title', label: 'a node', kind: 'service' }] }));
+    expect(byId.get('diagram-title')!.type).toBe('rectangle');
+    const title = byId.get('diagram-title-2')!;
+    expect(String(title.text).split('\n').length).toBeGreaterThan(1);
+    expect(String(title.text).replace(/\n/g, ' ')).toBe(long);
+    expect(Number(title.width)).toBeLessThanOrEqual(CONTAINER_MIN_WIDTH * 2);
   });
 
   it('colours nodes by role and picks the shape from the kind', async () => {

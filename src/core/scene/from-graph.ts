@@ -1,11 +1,13 @@
 /**
- * GraphIR + layout → native scene elements: containers with standalone titles, node shapes coloured by role,
- * right-angle arrows bound at both ends, and edge labels where layout put them (clear of every shape).
+ * GraphIR + layout → native scene elements: the diagram title above everything, containers with standalone titles,
+ * node shapes coloured by role, right-angle arrows bound at both ends, and edge labels where layout put them (clear of
+ * every shape).
  */
 import type { GraphEdge, GraphIR, GraphNode } from '../graph/types.js';
 import { readableStroke } from '../layout/contrast.js';
-import { CONTAINER_FILLS, CONTAINER_STROKE, FONT, ROLE_COLORS, SPACING } from '../layout/drawing-rules.js';
+import { CONTAINER_FILLS, CONTAINER_MIN_WIDTH, CONTAINER_STROKE, FONT, ROLE_COLORS, SPACING } from '../layout/drawing-rules.js';
 import { measureText } from '../layout/measure.js';
+import { wrapText } from '../layout/node-size.js';
 import type { Box, LaidOutGraph, Point } from '../layout/types.js';
 import { focusFromEnd, focusPoint } from './binding-geometry.js';
 import type { ShapeType } from './constants.js';
@@ -27,6 +29,8 @@ const EDGE_STROKE = '#495057';
 const TEXT_COLOR = '#1e1e1e';
 /** Kinds drawn with rounded corners (running things); data and model boxes stay sharp. */
 const ROUNDED_KINDS = new Set<GraphNode['kind']>(['service', 'workload', 'component', 'action', 'state', 'gateway', 'queue', 'cache']);
+/** Element id of the diagram's title text. */
+export const DIAGRAM_TITLE_ID = 'diagram-title';
 
 /** Element ids are the graph ids made safe (letters, digits, `_.-`) and unique; long or odd DOT ids stay readable. */
 function idMaker(): (wanted: string) => string {
@@ -174,8 +178,47 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
   }
   // Labels last: they sit on top of any arrow passing under them.
   elements.push(...labels);
-  return { elements, elementIds, parents };
+  return { elements: graph.title ? withDiagramTitle(elements, graph.title, makeId(DIAGRAM_TITLE_ID)) : elements, elementIds, parents };
 }
+
+/**
+ * Puts `title` as a standalone text at the drawing's top-left corner and moves every other element down by the title's
+ * height and a gap, so it overlaps nothing. Points of arrows and lines are absolute and move too; bindings are relative
+ * to their shapes and stay. The title wraps like container titles, but never narrower than the drawing.
+ */
+export function withDiagramTitle(elements: readonly Element[], title: string, id: string): Element[] {
+  const bounds = elements.length > 0 ? elements.map(extentOf) : [{ x: 0, y: 0, width: 0, height: 0 }];
+  const left = Math.min(...bounds.map((b) => b.x));
+  const top = Math.min(...bounds.map((b) => b.y));
+  const right = Math.max(...bounds.map((b) => b.x + b.width));
+  const text = wrapText(title, Math.max(right - left, CONTAINER_MIN_WIDTH * 2), FONT.diagramTitle).join('\n');
+  const size = measureText(text, FONT.diagramTitle, FONT.family);
+  const shift = size.height + SPACING.diagramTitleGap;
+  const moved = elements.map((element) => {
+    const points = pointsOf(element);
+    return {
+      ...element,
+      ...(element.y !== undefined && { y: round(element.y + shift) }),
+      ...(points && { points: points.map((point) => ({ x: point.x, y: round(point.y + shift) })) }),
+    } as Element;
+  });
+  // Last, so that a reader going through the elements in order (export's graph recovery) meets every container's own
+  // title before this text, which sits just above the top-left container.
+  return [...moved, textElement(id, text, { x: left, y: top, ...size }, FONT.diagramTitle)];
+}
+
+/** The box an element covers: lines and arrows by their points (the sequence layout leaves their box out). */
+function extentOf(element: Element): Box {
+  const points = pointsOf(element);
+  if (points && points.length > 0) {
+    const xs = points.map((point) => point.x);
+    const ys = points.map((point) => point.y);
+    return { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
+  }
+  return { x: element.x ?? 0, y: element.y ?? 0, width: element.width ?? 0, height: element.height ?? 0 };
+}
+
+const pointsOf = (element: Element): readonly Point[] | undefined => ('points' in element ? element.points : undefined);
 
 type Bound = Box & { id: string; type: string };
 

@@ -48,6 +48,12 @@ describe('DOT corpus', () => {
     expect(graph.edges.find((e) => e.label === 'dependency')).toMatchObject({ endArrowhead: 'arrow', style: { strokeStyle: 'dashed' } });
   });
 
+  it('reads the graph label of the UML gallery as the diagram title', () => {
+    const graph = toGraph(fixture('gallery-uml-class.gv'));
+    expect(graph.title).toBe('UML Class diagram demo');
+    expect(graph.warnings).not.toContain('the graph label is not drawn');
+  });
+
   it('reads 11 clusters with anonymous rank=same subgraphs inside', () => {
     const graph = toGraph(fixture('graphviz-plugins.gv'));
     expect(graph.groups.length).toBe(11);
@@ -112,6 +118,14 @@ describe('DOT edge cases', () => {
     expect(graph.nodes.map((n) => n.id)).toEqual(['a', 'b']);
     expect(graph.edges).toHaveLength(1);
     expect(graph.warnings).toEqual(['1 invisible node(s) (style=invis) and their edges are not drawn', '1 invisible edge(s) (style=invis) are not drawn']);
+  });
+
+  it('titles the diagram with the root graph label only: escapes and HTML as in other labels, cluster labels stay on their containers', () => {
+    const graph = toGraph('digraph G {\n  label="\\G: top\\nline two"\n  subgraph cluster_a { label="inner"; a }\n  subgraph plain { label="not drawn"; b }\n  a -> b\n}');
+    expect(graph.title).toBe('G: top\nline two');
+    expect(graph.groups).toEqual([{ id: 'cluster_a', label: 'inner', kind: 'cluster' }]);
+    expect(toGraph('graph { graph [label=<<b>Net</b> &amp; hosts>]; a -- b }').title).toBe('Net & hosts');
+    expect(toGraph('digraph { subgraph cluster_x { label="only a cluster"; a } }').title).toBeUndefined();
   });
 
   it('ends an edge on a cluster with lhead', () => {

@@ -83,7 +83,8 @@ class DotGraphBuilder {
   build(): GraphIR {
     this.walk(this.graph.children, { nodeDefaults: new Map(), edgeDefaults: new Map() }, this.graphAttrs);
     const rankdir = this.graphAttrs.get('rankdir')?.value.toUpperCase() ?? 'TB';
-    if (this.graphAttrs.has('label')) this.warnings.push('the graph label is not drawn');
+    // The root graph's label titles the whole drawing (cluster labels title their containers).
+    const title = this.text(this.graphAttrs.get('label'), {});
 
     const invisible = new Set<string>();
     const nodes: GraphNode[] = [];
@@ -105,6 +106,7 @@ class DotGraphBuilder {
     return {
       layout: 'layered',
       direction: RANKDIR[rankdir] ?? 'DOWN',
+      ...(title.trim() !== '' && { title }),
       nodes,
       edges,
       groups,

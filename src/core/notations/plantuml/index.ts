@@ -70,6 +70,7 @@ export const plantumlNotation: NotationConverter = {
   },
   toGraph(code) {
     const source = readDiagram(code);
-    return READERS[plantumlKind(source)](source);
+    const graph = READERS[plantumlKind(source)](source);
+    return source.title ? { ...graph, title: source.title } : graph;
   },
 };

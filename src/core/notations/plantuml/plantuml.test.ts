@@ -204,6 +204,32 @@ Internet -[hidden]- db
   });
 });
 
+describe('plantumlNotation titles', () => {
+  it('keeps the title of the real diagrams, sequence diagrams included', () => {
+    expect(plantumlNotation.toGraph(fixture('c4-bigbank-deployment.puml')).title).toBe('Deployment Diagram for Internet Banking System - Live');
+    const sequence = plantumlNotation.toGraph(fixture('mojaloop-position-prepare-sequence.plantuml'));
+    expect(sequence).toMatchObject({ layout: 'sequence', title: '1.3.1. Prepare Position Handler Consume' });
+  });
+
+  it('reads a one-line title as display text: markup dropped, \\n as a line break', () => {
+    const graph = plantumlNotation.toGraph(uml('title <b>Order</b> flow\\nversion **2**\nclass Order\nclass Line\nOrder *-- Line'));
+    expect(graph.title).toBe('Order flow\nversion 2');
+    expect(graph.nodes.map((n) => n.id)).toEqual(['Order', 'Line']);
+  });
+
+  it('reads a title … end title block into a title of several lines, not into statements', () => {
+    const graph = plantumlNotation.toGraph(uml('title\n  Checkout\n  <i>A -> B : pays</i>\nend title\nA -> B : order\nB --> A : ok'));
+    expect(graph.title).toBe('Checkout\nA -> B : pays');
+    expect(graph.sequence!.steps).toHaveLength(2);
+    const state = plantumlNotation.toGraph(uml('title\nLifecycle\nendtitle\n[*] --> Idle\nIdle --> [*]'));
+    expect(state.title).toBe('Lifecycle');
+  });
+
+  it('has no title when none is written', () => {
+    expect(plantumlNotation.toGraph(uml('A -> B')).title).toBeUndefined();
+  });
+});
+
 describe('plantumlNotation errors', () => {
   it.each([
     ['no @startuml', 'A -> B', 1, 1, 'expected @startuml'],

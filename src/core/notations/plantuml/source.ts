@@ -1,6 +1,6 @@
 /**
  * The body of a PlantUML diagram as clean statement lines: the `@startuml … @enduml` block with comments,
- * preprocessor directives and pure presentation commands (skinparam, title, legend, …) taken out.
+ * preprocessor directives and pure presentation commands (skinparam, legend, …) taken out; the title is kept apart.
  */
 import { AppError } from '../../errors.js';
 import type { Direction } from '../../graph/types.js';
@@ -15,6 +15,7 @@ export interface SourceLine {
 
 export interface DiagramSource {
   lines: SourceLine[];
+  /** `title …` or a `title` … `end title` block, as display text. */
   title?: string;
   /** `left to right direction` turns the layered layout sideways. */
   direction: Direction;
@@ -32,7 +33,6 @@ const PRESENTATION =
 const BLOCKS: ReadonlyArray<[RegExp, RegExp]> = [
   [/^legend\b/i, /^end\s*legend$/i],
   [/^(header|footer|caption)$/i, /^end\s*(header|footer|caption)$/i],
-  [/^title$/i, /^end\s*title$/i],
   [/^skinparam\b.*\{$/, /^\}$/],
   [/^<style>$/, /^<\/style>$/],
   [/^sprite\b.*\{$/, /^\}$/],
@@ -50,6 +50,8 @@ export function readDiagram(code: string): DiagramSource {
   const warnings: string[] = [];
   let direction: Direction = 'DOWN';
   let title: string | undefined;
+  /** Lines of an open `title` … `end title` block. */
+  let titleLines: string[] | undefined;
   let comment: SourceLine | undefined;
   let block: RegExp | undefined;
   let preprocessor = 0;
@@ -86,6 +88,17 @@ export function readDiagram(code: string): DiagramSource {
       if (block.test(trimmed)) block = undefined;
       continue;
     }
+    if (titleLines) {
+      if (/^end\s*title$/i.test(trimmed)) {
+        title = plainText(titleLines.join('\n'));
+        titleLines = undefined;
+      } else titleLines.push(trimmed);
+      continue;
+    }
+    if (/^title$/i.test(trimmed)) {
+      titleLines = [];
+      continue;
+    }
     const opens = BLOCKS.find(([open]) => open.test(trimmed));
     if (opens) {
       block = opens[1];
@@ -109,7 +122,7 @@ export function readDiagram(code: string): DiagramSource {
   }
   if (comment) throw parseError(comment, "block comment /' is never closed with '/");
   if (preprocessor > 0) warnings.push(`skipped ${preprocessor} preprocessor line${preprocessor === 1 ? '' : 's'} (!include, !define, …): not expanded`);
-  return { lines, direction, warnings, ...(title !== undefined && { title }) };
+  return { lines, direction, warnings, ...(title && { title }) };
 }
 
 /** Display text: PlantUML's `\n` line breaks kept as newlines, creole and HTML-like markup dropped. */
