@@ -70,11 +70,19 @@ function near(label: Box, a: Point, b: Point): boolean {
   return Math.max(gapX, gapY) < LABEL_ROOM;
 }
 
+// Checked for every moved leg against every node: plain functions, no closures made per call.
+const inside = (value: number, low: number, size: number): boolean => value > low + ON_SIDE && value < low + size - ON_SIDE;
+const spans = (from: number, to: number, low: number, size: number): boolean => Math.max(from, to) > low + ON_SIDE && Math.min(from, to) < low + size - ON_SIDE;
+
 /** A segment of an orthogonal route passes through the inside of `box`. */
 function crosses(a: Point, b: Point, box: Box): boolean {
-  const inside = (value: number, low: number, size: number) => value > low + ON_SIDE && value < low + size - ON_SIDE;
-  const overlaps = (from: number, to: number, low: number, size: number) => Math.max(from, to) > low + ON_SIDE && Math.min(from, to) < low + size - ON_SIDE;
-  return a.y === b.y ? inside(a.y, box.y, box.height) && overlaps(a.x, b.x, box.x, box.width) : inside(a.x, box.x, box.width) && overlaps(a.y, b.y, box.y, box.height);
+  return a.y === b.y ? inside(a.y, box.y, box.height) && spans(a.x, b.x, box.x, box.width) : inside(a.x, box.x, box.width) && spans(a.y, b.y, box.y, box.height);
+}
+
+/** The leg a→b passes through no node but `own`. */
+function clearOf(nodes: readonly Box[], own: Box, a: Point, b: Point): boolean {
+  for (const node of nodes) if (node !== own && crosses(a, b, node)) return false;
+  return true;
 }
 
 /** Room kept between a moved leg and any label, so a label stays beside the edge it names. */
@@ -113,8 +121,7 @@ export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
       const before = forward[forward.length - 2]!;
       const labelled = laid.edges[edge]!.labels.some((label) => near(label, before, last));
       if (labelled) continue;
-      const clear = (a: Point, b: Point) => laid.nodes.every((node) => node === box || !crosses(a, b, node));
-      const merged = throughBus(forward, box, side, clear);
+      const merged = throughBus(forward, box, side, (a, b) => clearOf(laid.nodes, box, a, b));
       if (merged !== undefined) routes[edge] = simplifyPolyline(at === 'end' ? merged : merged.reverse());
     }
   }
