@@ -17,6 +17,8 @@ export const HUB_MIN_EDGES = 3;
 const BUS_GAP = 10;
 /** End points this close to a side lie on it. */
 const ON_SIDE = 1;
+/** ELK's coordinates of one straight leg can differ in the last digits. */
+const same = (a: number, b: number): boolean => Math.abs(a - b) < 0.01;
 
 type Side = 'left' | 'right' | 'top' | 'bottom';
 
@@ -50,12 +52,12 @@ function throughBus(route: Point[], box: Box, side: Side, clear: (a: Point, b: P
   const bus = edge + outward * BUS_GAP;
   // The end must come straight in and turn no nearer the side than the bus (ELK often bends right on it).
   const turn = horizontal ? before.x : before.y;
-  if ((horizontal ? before.y !== last.y : before.x !== last.x) || (turn - bus) * outward < -0.5) return undefined;
+  if (!(horizontal ? same(before.y, last.y) : same(before.x, last.x)) || (turn - bus) * outward < -0.5) return undefined;
   const middle = horizontal ? { x: edge, y: box.y + box.height / 2 } : { x: box.x + box.width / 2, y: edge };
   const channel = route[route.length - 3];
   // Coming out of a channel that runs along the side (the gap between layers): the last leg slides onto the middle,
   // and the edges share one trunk from their channels to the node.
-  if (channel !== undefined && (horizontal ? channel.x === before.x : channel.y === before.y)) {
+  if (channel !== undefined && (horizontal ? same(channel.x, before.x) : same(channel.y, before.y))) {
     const turn = horizontal ? { x: before.x, y: middle.y } : { x: middle.x, y: before.y };
     if (clear(channel, turn) && clear(turn, middle)) return [...route.slice(0, -2), turn, middle];
   }

@@ -27,6 +27,16 @@ describe('checkScene', () => {
     expect(checkScene([box('wide', 0, 0, 400, 50), b, arrow('in', 'wide', 'b', [{ x: 20, y: 25 }, { x: 300, y: 25 }]), text('inside', 180, 15)]).textCrossings).toBe(0);
   });
 
+  it('reports arrowheads piled a few pixels apart on one shape, not ones sharing a point', () => {
+    const hub = box('hub', 300, 0, 100, 100);
+    const into = (id: string, y: number) => ({ ...arrow(id, `s${id}`, 'hub', [{ x: 100, y }, { x: 300, y }]), endArrowhead: 'arrow' });
+    const sources = ['1', '2', '3'].map((id, i) => box(`s${id}`, 0, i * 60));
+    const fanned = checkScene([hub, ...sources, into('1', 45), into('2', 50), into('3', 55)]);
+    expect(fanned.violations).toContain('arrowheads at 3 places a few pixels apart crowd "hub" (under 8 px)');
+    const merged = checkScene([hub, ...sources, into('1', 50), into('2', 50), into('3', 50)]);
+    expect(merged.violations.filter((v) => v.includes('crowd'))).toEqual([]);
+  });
+
   it('reports overlapping shapes, but not a container around its child', () => {
     const group = box('g', -20, -20, 500, 200);
     const report = checkScene([group, a, box('c', 50, 10)], new Map([['a', 'g'], ['c', 'g']]));

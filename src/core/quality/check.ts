@@ -24,6 +24,10 @@ export interface QualityReport {
 /** Borders may touch and rounding may leave a hair of overlap; anything past this is a real overlap. */
 const TOLERANCE = 1;
 
+/** Arrowheads closer than this (and not at the same point) overlap; at this many places on one shape they make a wedge. */
+const CROWDED_HEADS = 8;
+const CROWDED_MIN = 3;
+
 const NON_SHAPES = new Set(['arrow', 'line', 'text', 'freedraw', 'image']);
 
 interface Binding {
@@ -203,6 +207,26 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
     for (const node of nodes) {
       if (node !== owner && overlaps(boxOf(node), box)) violations.push(`text "${text.id}" overlaps shape "${node.id}"`);
     }
+  }
+
+  // Arrowheads reaching one shape a few pixels apart pile into a dark wedge: they share one point, or keep apart.
+  const heads = new Map<string, Point[]>();
+  for (const arrow of arrows) {
+    const points = (arrow.points as Point[] | undefined) ?? [];
+    for (const [binding, head, point] of [
+      [arrow.startBinding, arrow.startArrowhead, points[0]],
+      [arrow.endBinding, arrow.endArrowhead, points[points.length - 1]],
+    ] as const) {
+      const target = (binding as Binding | undefined)?.elementId;
+      if (target === undefined || point === undefined || head === undefined || head === 'none') continue;
+      heads.set(target, [...(heads.get(target) ?? []), point]);
+    }
+  }
+  for (const [target, points] of heads) {
+    // Heads at one point draw as one; count the distinct places, each near another but not on it.
+    const places = [...new Map(points.map((p) => [`${Math.round(p.x)},${Math.round(p.y)}`, p])).values()];
+    const crowded = places.filter((p) => places.some((q) => q !== p && Math.hypot(p.x - q.x, p.y - q.y) < CROWDED_HEADS));
+    if (crowded.length >= CROWDED_MIN) violations.push(`arrowheads at ${crowded.length} places a few pixels apart crowd "${target}" (under ${CROWDED_HEADS} px)`);
   }
 
   // Text that belongs to no node (titles, edge labels) is where a reader looks for words, not lines.
