@@ -13,6 +13,7 @@ import { type CursorCodec, type Page, toPage } from './pagination.js';
 import { type Principal, requireScope } from './principal.js';
 import { prepareScene } from './scene.js';
 import type { DocumentSummary, FolderSummary, WorkspaceSummary } from './schemas.js';
+import { etagMatches } from './etag.js';
 
 type DocumentRow = Database['documents'];
 type ShareRow = { token: string; createdAt: string };
@@ -356,7 +357,7 @@ export class DiagramService {
   private rendered(row: DocumentRow, format: 'svg' | 'png', ifNoneMatch?: string, scale?: number): Rendered {
     // The tag names the renderer too, so a new release's drawing is not hidden behind an old cached one.
     const etag = `"${RENDER_VERSION}-${format}-${scale ?? 1}-${row.version}"`;
-    if (ifNoneMatch === etag) return { etag, notModified: true };
+    if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
     const elements = JSON.parse(row.elements) as Element[];
     return format === 'svg'
       ? { etag, notModified: false, contentType: 'image/svg+xml; charset=utf-8', body: this.renderer.svg(elements) }

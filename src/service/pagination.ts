@@ -1,6 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../core/errors.js';
 
+/** Longer than any cursor this service writes (under 100 characters). */
+const CURSOR_MAX_LENGTH = 512;
+
 /** Position after the last row of a page: rows are ordered by (created_at, id), which never changes for a row. */
 export interface Keyset {
   createdAt: string;
@@ -27,7 +30,7 @@ export class CursorCodec {
   decode(listing: string, cursor: string): Keyset {
     const [body, signature, extra] = cursor.split('.');
     const invalid = () => new AppError('invalid_cursor', 'cursor is not a nextCursor value returned by this listing');
-    if (!body || !signature || extra !== undefined) throw invalid();
+    if (cursor.length > CURSOR_MAX_LENGTH || !body || !signature || extra !== undefined) throw invalid();
     const expected = Buffer.from(this.sign(listing, body));
     const given = Buffer.from(signature);
     if (expected.length !== given.length || !timingSafeEqual(expected, given)) throw invalid();

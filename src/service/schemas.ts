@@ -47,7 +47,7 @@ export const pageQuery = {
     .max(LIMITS.pageSizeMax, `limit must be an integer between 1 and ${LIMITS.pageSizeMax}`)
     .default(LIMITS.pageSizeDefault)
     .describe(`Page size, 1–${LIMITS.pageSizeMax} (default ${LIMITS.pageSizeDefault})`),
-  cursor: z.string().max(512).optional().describe('The nextCursor of the previous page'),
+  cursor: z.string().optional().describe('The nextCursor of the previous page'),
 };
 
 export const workspaceSummary = z.object({ id: z.string(), name: z.string(), role: z.enum(ROLES) });

@@ -1,4 +1,5 @@
 import type { FastifyReply } from 'fastify';
+import { etagMatches } from '../../../service/etag.js';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../../core/errors.js';
@@ -103,7 +104,7 @@ export const documentRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
     },
     async (request, reply) => {
       const doc = await services.diagrams.getDocument(request.principal, request.params.id);
-      if (request.headers['if-none-match'] === etagOf(doc)) return (reply as FastifyReply).code(304).header('ETag', etagOf(doc)).send();
+      if (etagMatches(request.headers['if-none-match'], etagOf(doc))) return (reply as FastifyReply).code(304).header('ETag', etagOf(doc)).send();
       return sendDocument(reply, doc);
     },
   );
