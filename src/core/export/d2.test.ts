@@ -16,6 +16,7 @@ const box = (id: string, x: number, y: number, extra: Partial<ElementInput> = {}
 const arrow = (id: string, from: string, to: string, extra: Partial<ElementInput> = {}) =>
   ({ id, type: 'arrow', startBinding: { elementId: from }, endBinding: { elementId: to }, roughness: 'clean', ...extra }) as ElementInput;
 const ICONS = { iconBaseUrl: 'https://draw.example.com/' };
+const d2Of = (elements: ElementInput[]) => toD2(recoverGraph(scene(elements)));
 
 /** Goldens change only on purpose: `UPDATE_GOLDENS=1 npx vitest run src/core/export` rewrites them. */
 function expectGolden(file: string, code: string) {
@@ -47,17 +48,13 @@ describe('toD2', () => {
   });
 
   it('maps both arrowheads, end labels and the connection style', () => {
-    const { code, warnings } = toD2(
-      recoverGraph(
-        scene([
-          box('orders', 0, 0),
-          box('lines', 400, 0),
-          arrow('has', 'orders', 'lines', { startArrowhead: 'double-bar', endArrowhead: 'circle-crows-foot', strokeStyle: 'dashed', text: 'has', strokeWidth: 3 }),
-          arrow('uses', 'lines', 'orders', { startArrowhead: 'diamond-outline', endArrowhead: 'none' }),
-          arrow('tee', 'orders', 'lines', { endArrowhead: 'bar' }),
-        ]),
-      ),
-    );
+    const { code, warnings } = d2Of([
+      box('orders', 0, 0),
+      box('lines', 400, 0),
+      arrow('has', 'orders', 'lines', { startArrowhead: 'double-bar', endArrowhead: 'circle-crows-foot', strokeStyle: 'dashed', text: 'has', strokeWidth: 3 }),
+      arrow('uses', 'lines', 'orders', { startArrowhead: 'diamond-outline', endArrowhead: 'none' }),
+      arrow('tee', 'orders', 'lines', { endArrowhead: 'bar' }),
+    ]);
     expect(code).toContain('orders <-> lines: "has" {\n  source-arrowhead: {shape: cf-one-required}\n  target-arrowhead: {shape: cf-many}\n  class: s1\n}');
     expect(code).toContain('lines <- orders {\n  source-arrowhead: {shape: diamond; style.filled: false}\n');
     expect(code).toContain('s1: {style: {stroke: "#1e1e1e"; stroke-width: 3; stroke-dash: 5; font-size: 20}}');
@@ -72,22 +69,18 @@ describe('toD2', () => {
   });
 
   it('writes sketchy scenes in sketch mode and switches to ELK when an edge joins a container to its content', async () => {
-    const { code } = toD2(
-      recoverGraph(
-        scene([
-          { id: 'vpc', type: 'frame', x: 0, y: 0, width: 600, height: 300, name: 'VPC' },
-          box('api', 40, 60, { roughness: 'sketch' }),
-          { ...arrow('into', 'vpc', 'api'), roughness: 'sketch' } as ElementInput,
-        ]),
-      ),
-    );
+    const { code } = d2Of([
+      { id: 'vpc', type: 'frame', x: 0, y: 0, width: 600, height: 300, name: 'VPC' },
+      box('api', 40, 60, { roughness: 'sketch' }),
+      { ...arrow('into', 'vpc', 'api'), roughness: 'sketch' } as ElementInput,
+    ]);
     expect(code).toContain('vars: {d2-config: {sketch: true; layout-engine: elk}}');
     expect(code).toContain('vpc -> vpc.api {\n  target-arrowhead: {shape: arrow}\n  class: s2\n}');
     expect(await d2Count(code)).toMatchObject({ nodes: 1, edges: 1, groups: 1 });
   });
 
   it('drops colour alpha with a warning, since D2 colours are opaque', () => {
-    const { code, warnings } = toD2(recoverGraph(scene([box('a', 0, 0, { fillColor: '#a5d8ff80' })])));
+    const { code, warnings } = d2Of([box('a', 0, 0, { fillColor: '#a5d8ff80' })]);
     expect(code).toContain('fill: "#a5d8ff"');
     expect(warnings).toEqual(['"a": fill alpha dropped (D2 colours are opaque)']);
   });
@@ -95,7 +88,7 @@ describe('toD2', () => {
   it('quotes labels so quotes, $ substitutions, backslashes and line breaks survive D2', async () => {
     const label = 'cost ${x} "quoted" \\ {a; b} # not a comment\nline 2 → 日本';
     expect(d2String(label)).toBe('"cost \\${x} \\"quoted\\" \\\\ {a; b} # not a comment\\nline 2 → 日本"');
-    const { code } = toD2(recoverGraph(scene([box('shape', 0, 0, { text: label })])));
+    const { code } = d2Of([box('shape', 0, 0, { text: label })]);
     expect((await d2Count(code)).labels.get('n_shape')).toBe(label);
   });
 });
@@ -117,23 +110,19 @@ describe('toD2 edge cases the real D2 refuses or silently loses', () => {
   });
 
   it('shows LaTeX that D2’s renderer breaks on as its source, and says so', async () => {
-    const { code, warnings } = toD2(recoverGraph(scene([{ id: 'f', type: 'math', x: 0, y: 0, text: 'a`b ${x} 𝧤' }])));
+    const { code, warnings } = d2Of([{ id: 'f', type: 'math', x: 0, y: 0, text: 'a`b ${x} 𝧤' }]);
     expect(code).toContain('f: |text\na`b ${x} 𝧤\n|');
     expect(warnings).toEqual(['"f": math shown as its LaTeX source (D2 cannot render it)']);
     expect(await d2Count(code)).toMatchObject({ nodes: 1 });
   });
 
   it('makes a table or class only of text that reads as one, keeps key constraints, and says it was inferred', async () => {
-    const { code, warnings } = toD2(
-      recoverGraph(
-        scene([
-          box('api', 0, 0, { text: 'API' }),
-          { id: 'api-version', type: 'text', x: 20, y: 50, text: 'Node.js 20' },
-          box('users', 400, 0, { text: 'users', height: 120 }),
-          { id: 'users-rows', type: 'text', x: 410, y: 50, text: '#id  int PK' },
-        ]),
-      ),
-    );
+    const { code, warnings } = d2Of([
+      box('api', 0, 0, { text: 'API' }),
+      { id: 'api-version', type: 'text', x: 20, y: 50, text: 'Node.js 20' },
+      box('users', 400, 0, { text: 'users', height: 120 }),
+      { id: 'users-rows', type: 'text', x: 410, y: 50, text: '#id  int PK' },
+    ]);
     expect(code).toContain('api: "API\\nNode.js 20" {shape: rectangle; class: s0}');
     expect(code).toContain('users: "users" {\n  shape: sql_table\n  class: s0\n  "#id": "int" {constraint: [primary_key]}\n}');
     expect(warnings).toEqual(['"users": read as a D2 sql_table from the text under its label']);
