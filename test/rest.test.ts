@@ -343,6 +343,7 @@ describe.each(backends)('REST API on %s', (backendName) => {
           ['bad workspace id', { workspaceId: 'nope', name: 'x' }],
           ['elements not an array', { workspaceId, name: 'x', elements: 'boxes' }],
           ['element without type', { workspaceId, name: 'x', elements: [box('a'), { id: 'b' }] }, 'elements[1]'],
+          ['a misspelt field', { workspaceId, name: 'x', elemnts: [box('a')] }, 'body: unknown field "elemnts"; the fields are workspaceId, name, folderId, elements, vendor, autoIcons'],
         ],
       },
       {
@@ -357,6 +358,7 @@ describe.each(backends)('REST API on %s', (backendName) => {
           ['a good name with an element without type', { name: 'changed', elements: [box('a'), { id: 'b' }] }, 'elements[1]'],
           ['autoIcons not a boolean', { elements: [box('a')], autoIcons: 'yes' }],
           ['nothing to change', {}, 'name or elements'],
+          ['misspelt fields', { nmae: 'changed', autoicons: false }, 'unknown fields "nmae", "autoicons"'],
         ],
       },
       {
@@ -370,6 +372,7 @@ describe.each(backends)('REST API on %s', (backendName) => {
           ['name too long', { workspaceId, name: 'n'.repeat(201) }, 'body.name: must be at most 200 characters'],
           ['bad workspace id', { workspaceId: 'nope', name: 'x' }],
           ['workspace id of the wrong type', { workspaceId: 7, name: 'x' }],
+          ['a field folders do not have', { workspaceId, name: 'x', parentId: 'fld_x' }, 'unknown field "parentId"'],
         ],
       },
     ];
@@ -384,7 +387,7 @@ describe.each(backends)('REST API on %s', (backendName) => {
         ['form-encoded body', () => raw(method, url, 'name=x', 'application/x-www-form-urlencoded'), 415, 'unsupported_media_type'],
         ['plain-text body', () => raw(method, url, JSON.stringify(valid), 'text/plain'), 415, 'unsupported_media_type'],
         ['array instead of an object', () => call(method, url, world.tokens.annAll, [valid]), 400, 'validation_failed'],
-        // Valid but for its size (unknown keys are dropped), so only the body limit stops it.
+        // The body limit stops it before any parsing.
         ['body over 10 MiB', () => raw(method, url, JSON.stringify({ ...valid, padding: OVERSIZE })), 413, 'payload_too_large', '10 MiB'],
         ...invalid(workspaceId).map(([label, body, message]): Case => [label, () => call(method, url, world.tokens.annAll, body), 400, 'validation_failed', message]),
       ];

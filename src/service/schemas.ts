@@ -39,6 +39,18 @@ export const elementsInput = z
 
 export const element = z.looseObject({ id: z.string(), type: z.string() }).describe('A scene element (native schema)');
 
+/**
+ * A request body or tool input that refuses fields it does not know, naming them and the ones it takes: a misspelt
+ * `elemnts` would otherwise be dropped and an empty diagram stored without a word.
+ */
+export function strictBody<Shape extends z.ZodRawShape>(shape: Shape) {
+  const fields = Object.keys(shape).join(', ');
+  return z.strictObject(shape, {
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; the fields are ${fields}` : undefined,
+  });
+}
+
 export const pageQuery = {
   limit: z.coerce
     .number({ error: `limit must be an integer between 1 and ${LIMITS.pageSizeMax}` })
@@ -56,7 +68,7 @@ export const workspaceList = z.object({ items: z.array(workspaceSummary) });
 export const folderSummary = z.object({ id: z.string(), name: z.string(), workspaceId: z.string(), createdAt: timestamp });
 export const folderPage = z.object({ items: z.array(folderSummary), nextCursor: z.string().nullable() });
 export const listFoldersQuery = z.object({ workspace: workspaceId, ...pageQuery });
-export const createFolderBody = z.object({ workspaceId, name });
+export const createFolderBody = strictBody({ workspaceId, name });
 
 export const documentSummary = z.object({
   id: z.string(),
@@ -96,7 +108,7 @@ export const stampingOptions = {
   autoIcons: z.boolean().optional().describe('false: no best-guess icons on labelled nodes (explicit iconRef still applies). Default true.'),
 };
 
-export const createDocumentBody = z.object({
+export const createDocumentBody = strictBody({
   workspaceId,
   name,
   folderId: folderId.optional(),
@@ -105,9 +117,9 @@ export const createDocumentBody = z.object({
 });
 
 /** "At least one of name or elements" is the service's rule (updateDocument), so both doors share it. */
-export const updateDocumentBody = z.object({ name: name.optional(), elements: elementsInput.optional(), ...stampingOptions });
+export const updateDocumentBody = strictBody({ name: name.optional(), elements: elementsInput.optional(), ...stampingOptions });
 
-export const fromCodeBody = z.object({
+export const fromCodeBody = strictBody({
   workspaceId,
   code: z
     .string()

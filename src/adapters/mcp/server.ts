@@ -14,6 +14,7 @@ import {
   fromCodeBody,
   iconSearchQuery,
   stampingOptions,
+  strictBody,
   updateDocumentBody,
   workspaceId,
 } from '../../service/schemas.js';
@@ -43,17 +44,17 @@ const jsonSchemaValidator = new AjvJsonSchemaValidator();
 
 /** Tool inputs, from the shared schemas, built once: registering a raw shape would rebuild it for every request. */
 const inputs = {
-  listDiagrams: z.object({ workspaceId: workspaceId.optional(), folderId: folderId.optional(), ...pageQuery }),
-  documentId: z.object({ id: documentId }),
-  getDiagram: z.object({
+  listDiagrams: strictBody({ workspaceId: workspaceId.optional(), folderId: folderId.optional(), ...pageQuery }),
+  documentId: strictBody({ id: documentId }),
+  getDiagram: strictBody({
     id: documentId,
     preview: z.boolean().optional().describe('Also return the diagram as a PNG image, to look at what was drawn'),
   }),
   createDiagram: createDocumentBody,
   searchIcons: iconSearchQuery,
   fromCode: fromCodeBody,
-  exportToCode: z.object({ id: documentId, format: z.enum(EXPORT_FORMATS).describe(`Target format: ${EXPORT_FORMATS.join(', ')}`) }),
-  updateDiagram: z.object({
+  exportToCode: strictBody({ id: documentId, format: z.enum(EXPORT_FORMATS).describe(`Target format: ${EXPORT_FORMATS.join(', ')}`) }),
+  updateDiagram: strictBody({
     id: documentId,
     name: name.optional(),
     elements: updateDocumentBody.shape.elements,
