@@ -2,10 +2,11 @@
  * Hub ends: edges that reach one side of a node side by side share one end point there, as a bus.
  *
  * ELK gives each edge its own end point, a few pixels apart, and the arrowheads of a hub pile into a black wedge
- * (twenty edges into graphviz-plugins' `ps`). Each end is moved to the middle of the side through a short bus just
- * outside it. The bus stays within the node's own extent along the side, where no other node is. ELK's own
- * `mergeEdges` does this within one container only, and also merges ends that carry a cardinality, whose labels it
- * then leaves stacked away from their edges (mysql-employees), so it stays off.
+ * (twenty edges into graphviz-plugins' `ps`). Each end is led to the middle of the side instead: along its channel
+ * when it comes out of one, so the edges share a trunk into the node, else through a short bus just outside the side,
+ * within the node's own extent where no other node is. ELK's own `mergeEdges` works within one container only, and
+ * also merges ends that carry a cardinality, whose labels it then leaves stacked away from their edges
+ * (mysql-employees), so it stays off.
  */
 import type { Arrowhead, GraphIR } from '../graph/types.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
@@ -17,6 +18,8 @@ export const HUB_MIN_EDGES = 3;
 const BUS_GAP = 10;
 /** End points this close to a side lie on it. */
 const ON_SIDE = 1;
+/** Room kept between a moved leg and any label, so a label stays beside the edge it names. */
+const LABEL_ROOM = 24;
 /** ELK's coordinates of one straight leg can differ in the last digits. */
 const same = (a: number, b: number): boolean => Math.abs(a - b) < 0.01;
 
@@ -51,8 +54,8 @@ function throughBus(route: Point[], box: Box, side: Side, clear: (a: Point, b: P
   const edge = side === 'left' ? box.x : side === 'right' ? box.x + box.width : side === 'top' ? box.y : box.y + box.height;
   const bus = edge + outward * BUS_GAP;
   // The end must come straight in and turn no nearer the side than the bus (ELK often bends right on it).
-  const turn = horizontal ? before.x : before.y;
-  if (!(horizontal ? same(before.y, last.y) : same(before.x, last.x)) || (turn - bus) * outward < -0.5) return undefined;
+  const turnsAt = horizontal ? before.x : before.y;
+  if (!(horizontal ? same(before.y, last.y) : same(before.x, last.x)) || (turnsAt - bus) * outward < -0.5) return undefined;
   const middle = horizontal ? { x: edge, y: box.y + box.height / 2 } : { x: box.x + box.width / 2, y: edge };
   const channel = route[route.length - 3];
   // Coming out of a channel that runs along the side (the gap between layers): the last leg slides onto the middle,
@@ -78,7 +81,7 @@ const spans = (from: number, to: number, low: number, size: number): boolean => 
 
 /** A segment of an orthogonal route passes through the inside of `box`. */
 function crosses(a: Point, b: Point, box: Box): boolean {
-  return a.y === b.y ? inside(a.y, box.y, box.height) && spans(a.x, b.x, box.x, box.width) : inside(a.x, box.x, box.width) && spans(a.y, b.y, box.y, box.height);
+  return same(a.y, b.y) ? inside(a.y, box.y, box.height) && spans(a.x, b.x, box.x, box.width) : inside(a.x, box.x, box.width) && spans(a.y, b.y, box.y, box.height);
 }
 
 /** The leg a→b passes through no node but `own`. */
@@ -86,9 +89,6 @@ function clearOf(nodes: readonly Box[], own: Box, a: Point, b: Point): boolean {
   for (const node of nodes) if (node !== own && crosses(a, b, node)) return false;
   return true;
 }
-
-/** Room kept between a moved leg and any label, so a label stays beside the edge it names. */
-const LABEL_ROOM = 24;
 
 /**
  * Merges the ends of edges that reach a node's side HUB_MIN_EDGES or more at a time with the same head and no end
@@ -119,10 +119,8 @@ export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
       const source = graph.edges[laid.edges[edge]!.index]!;
       const box = boxes.get(at === 'start' ? source.from : source.to)!;
       const forward = at === 'end' ? routes[edge]! : [...routes[edge]!].reverse();
-      const last = forward[forward.length - 1]!;
-      const before = forward[forward.length - 2]!;
-      const labelled = laid.edges[edge]!.labels.some((label) => near(label, before, last));
-      if (labelled) continue;
+      const [before, last] = forward.slice(-2);
+      if (before === undefined || last === undefined || laid.edges[edge]!.labels.some((label) => near(label, before, last))) continue;
       const merged = throughBus(forward, box, side, (a, b) => clearOf(laid.nodes, box, a, b));
       if (merged !== undefined) routes[edge] = simplifyPolyline(at === 'end' ? merged : merged.reverse());
     }
