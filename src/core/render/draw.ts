@@ -108,6 +108,11 @@ export function drawFigure(figure: Figure, style: DrawStyle): string {
     if (!style.stroke && fill === undefined) return '';
     return tag('path', [['d', d], ['fill', fill ?? 'none'], ...(style.stroke ? strokeAttrs(style) : [])]);
   }
+  if (figure.kind === 'path' && fill !== undefined && style.fillStyle === 'solid') {
+    // rough.js would parse the path a second time to wobble a solid fill that its own stroke covers the edge of: the
+    // exact outline fills the same area at half the cost (path shapes were a third of a 10,000-element render).
+    return tag('path', [['d', exactPath(figure)], ['fill', fill], ['stroke', 'none']]) + drawRough(figure, { ...style, fill: undefined }, {});
+  }
   return drawRough(figure, style, {});
 }
 
