@@ -109,7 +109,8 @@ export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
       if (side === undefined) continue;
       const head: Arrowhead = (at === 'start' ? source.startArrowhead : source.endArrowhead) ?? (at === 'start' ? 'none' : 'arrow');
       const key = `${at === 'start' ? source.from : source.to}\u0000${side}\u0000${at}\u0000${head}`;
-      bySide.set(key, [...(bySide.get(key) ?? []), { edge: position, at, side }]);
+      if (!bySide.has(key)) bySide.set(key, []);
+      bySide.get(key)!.push({ edge: position, at, side });
     }
   }
   const routes = laid.edges.map((edge) => edge.points);

@@ -148,21 +148,27 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
   }
 
   const lines: Point[][] = [];
+  /** Where arrowheads meet each shape, for the wedge rule below. */
+  const heads = new Map<string, Point[]>();
   for (const arrow of arrows) {
     const points = (arrow.points as Point[] | undefined) ?? [];
     lines.push(points);
-    const ends: [string, Binding | undefined, Point | undefined][] = [
-      ['start', arrow.startBinding as Binding | undefined, points[0]],
-      ['end', arrow.endBinding as Binding | undefined, points[points.length - 1]],
+    const ends: [string, Binding | undefined, Point | undefined, unknown][] = [
+      ['start', arrow.startBinding as Binding | undefined, points[0], arrow.startArrowhead],
+      ['end', arrow.endBinding as Binding | undefined, points[points.length - 1], arrow.endArrowhead],
     ];
     const bound = new Set<string>();
-    for (const [end, binding, point] of ends) {
+    for (const [end, binding, point, head] of ends) {
       const target = binding ? byId.get(binding.elementId) : undefined;
       if (!binding || !target || !point) {
         violations.push(`arrow "${arrow.id}": its ${end} is not bound to a shape`);
         continue;
       }
       bound.add(target.id);
+      if (head !== undefined && head !== 'none') {
+        if (!heads.has(target.id)) heads.set(target.id, []);
+        heads.get(target.id)!.push(point);
+      }
       const box = boxOf(target);
       const aimed = { x: box.x + binding.focus.x * box.width, y: box.y + binding.focus.y * box.height };
       if (Math.abs(aimed.x - point.x) > 2 || Math.abs(aimed.y - point.y) > 2) {
@@ -210,18 +216,6 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
   }
 
   // Arrowheads reaching one shape a few pixels apart pile into a dark wedge: they share one point, or keep apart.
-  const heads = new Map<string, Point[]>();
-  for (const arrow of arrows) {
-    const points = (arrow.points as Point[] | undefined) ?? [];
-    for (const [binding, head, point] of [
-      [arrow.startBinding, arrow.startArrowhead, points[0]],
-      [arrow.endBinding, arrow.endArrowhead, points[points.length - 1]],
-    ] as const) {
-      const target = (binding as Binding | undefined)?.elementId;
-      if (target === undefined || point === undefined || head === undefined || head === 'none') continue;
-      heads.set(target, [...(heads.get(target) ?? []), point]);
-    }
-  }
   for (const [target, points] of heads) {
     // Heads at one point draw as one; count the distinct places, each near another but not on it.
     const places = [...new Map(points.map((p) => [`${Math.round(p.x)},${Math.round(p.y)}`, p])).values()];
