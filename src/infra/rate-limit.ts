@@ -10,7 +10,8 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  consume(key: string): Promise<RateDecision>;
+  /** Spends `units` (default 1) of the key's budget; a refusal spends nothing. */
+  consume(key: string, units?: number): Promise<RateDecision>;
 }
 
 /**
@@ -23,19 +24,25 @@ export function createRateLimiter(options: { perMinute: number; redis?: Redis | 
   const limiter = options.redis
     ? new RateLimiterRedis({ ...common, storeClient: options.redis, useRedisPackage: false, insuranceLimiter: new RateLimiterMemory(common) })
     : new RateLimiterMemory(common);
-  const decision = (res: RateLimiterRes, allowed: boolean): RateDecision => ({
+  const decision = (consumed: number, msBeforeNext: number, allowed: boolean): RateDecision => ({
     allowed,
     limit: options.perMinute,
-    remaining: Math.max(0, res.remainingPoints),
-    resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+    remaining: Math.max(0, options.perMinute - consumed),
+    resetSeconds: Math.max(1, Math.ceil(msBeforeNext / 1000)),
   });
   return {
-    async consume(key) {
+    async consume(key, units = 1) {
       try {
-        return decision(await limiter.consume(key), true);
+        const res = await limiter.consume(key, units);
+        return decision(res.consumedPoints, res.msBeforeNext, true);
       } catch (rejection) {
         // rate-limiter-flexible rejects with a RateLimiterRes when over the limit, with an Error when the store fails.
-        if (rejection instanceof RateLimiterRes) return decision(rejection, false);
+        // The refused points were counted: give them back, so that a refused heavy request does not eat the budget
+        // that lighter ones could still use.
+        if (rejection instanceof RateLimiterRes) {
+          await limiter.reward(key, units).catch(() => undefined);
+          return decision(rejection.consumedPoints - units, rejection.msBeforeNext, false);
+        }
         throw rejection;
       }
     },

@@ -9,14 +9,23 @@ export interface Admission {
 }
 
 /**
- * The door every authenticated request passes, REST and MCP alike: a valid token, then one unit of that token's
- * per-minute budget. Over budget is an AppError carrying the decision, so each adapter can still send the headers.
+ * Spends `units` of the token's per-minute budget (see costs.ts). Over budget is an AppError carrying the decision,
+ * so each adapter can still send the headers; a refused request spends nothing.
  */
-export async function admit(tokens: TokenService, limiter: RateLimiter, authorization: string | undefined): Promise<Admission> {
-  const principal = await tokens.authenticate(authorization);
-  const rate = await limiter.consume(principal.tokenId);
+export async function charge(limiter: RateLimiter, principal: Principal, units: number): Promise<RateDecision> {
+  const rate = await limiter.consume(principal.tokenId, units);
   if (!rate.allowed) {
-    throw new AppError('rate_limited', `rate limit of ${rate.limit} requests a minute exceeded for this token; retry in ${rate.resetSeconds} s`, { rate });
+    throw new AppError(
+      'rate_limited',
+      `rate limit of ${rate.limit} units a minute exceeded for this token (this request costs ${units}, ${rate.remaining} left); retry in ${rate.resetSeconds} s`,
+      { rate },
+    );
   }
-  return { principal, rate };
+  return rate;
+}
+
+/** The door every authenticated request passes, REST and MCP alike: a valid token, then its operation's cost. */
+export async function admit(tokens: TokenService, limiter: RateLimiter, authorization: string | undefined, units: number): Promise<Admission> {
+  const principal = await tokens.authenticate(authorization);
+  return { principal, rate: await charge(limiter, principal, units) };
 }

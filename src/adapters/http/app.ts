@@ -4,6 +4,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { LIMITS } from '../../core/limits.js';
+import { OPERATION_COSTS, type Operation } from '../../service/costs.js';
 import { randomBase62 } from '../../service/ids.js';
 import type { Services } from '../../service/index.js';
 import type { Principal } from '../../service/principal.js';
@@ -18,6 +19,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Routes anyone may call without a token (health, docs, public renders). */
     public?: boolean;
+    /** What the route costs from the token's budget (OPERATION_COSTS); `call` when absent. */
+    operation?: Operation;
+    /** The handler charges the budget itself once it has read the body (MCP: a unit per JSON-RPC message). */
+    chargedByHandler?: boolean;
   }
   interface FastifyRequest {
     principal: Principal;
@@ -56,8 +61,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
-    if (request.routeOptions.config.public || !request.routeOptions.url) return;
-    const { principal, rate } = await deps.services.admit(request.headers.authorization);
+    const config = request.routeOptions.config;
+    if (config.public || !request.routeOptions.url) return;
+    if (config.chargedByHandler) {
+      request.principal = await deps.services.tokens.authenticate(request.headers.authorization);
+      return;
+    }
+    const { principal, rate } = await deps.services.admit(request.headers.authorization, OPERATION_COSTS[config.operation ?? 'call']);
     request.principal = principal;
     setRateHeaders(reply, rate);
   });

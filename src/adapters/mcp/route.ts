@@ -1,6 +1,8 @@
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import type { FastifyPluginAsync } from 'fastify';
+import { mcpMessagesCost } from '../../service/costs.js';
 import type { Services } from '../../service/index.js';
+import { setRateHeaders } from '../http/errors.js';
 import { RawJsonSplice } from './results.js';
 import { createMcpServer } from './server.js';
 
@@ -21,19 +23,21 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  app.post('/mcp', { schema: { hide: true } }, async (request, reply) => {
+  app.post('/mcp', { config: { chargedByHandler: true }, schema: { hide: true } }, async (request, reply) => {
     let message: unknown;
     try {
       message = JSON.parse(request.body as string);
     } catch {
+      setRateHeaders(reply, await services.charge(request.principal, 1));
       return reply.code(400).send(jsonRpcError(-32700, 'Parse error: the body is not valid JSON'));
     }
     // Valid JSON that is no JSON-RPC message is an Invalid Request (-32600); the SDK would call it a parse error.
     // The shape test is cheap on purpose: the SDK validates each message fully right after.
     const messages = Array.isArray(message) ? message : [message];
-    if (messages.length === 0 || !messages.every(looksLikeJsonRpc)) {
-      return reply.code(400).send(jsonRpcError(-32600, 'Invalid Request: expected a JSON-RPC 2.0 message (jsonrpc, method, id)'));
-    }
+    const valid = messages.length > 0 && messages.every(looksLikeJsonRpc);
+    // Each message of a batch is charged, tool calls at their operation's cost: a batch is no way around the limit.
+    setRateHeaders(reply, await services.charge(request.principal, valid ? mcpMessagesCost(messages) : 1));
+    if (!valid) return reply.code(400).send(jsonRpcError(-32600, 'Invalid Request: expected a JSON-RPC 2.0 message (jsonrpc, method, id)'));
     const splice = new RawJsonSplice();
     const server = createMcpServer(services, request.principal, request.log, splice);
     // The web-standard transport answers with a Response that Fastify sends like any other reply, keeping the

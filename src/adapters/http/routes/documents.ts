@@ -75,6 +75,7 @@ export const documentRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   app.post(
     '/documents/from-code',
     {
+      config: { operation: 'fromCode' },
       schema: {
         summary: 'Draw a diagram from code, laid out automatically, and store it',
         description:
@@ -132,6 +133,7 @@ export const documentRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
   app.get(
     '/documents/:id/export',
     {
+      config: { operation: 'export' },
       schema: {
         summary: 'Export a document to another format',
         description:

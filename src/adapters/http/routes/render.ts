@@ -45,6 +45,7 @@ export const renderRoutes: FastifyPluginAsyncZod<{ services: Services }> = async
   app.get(
     '/documents/:id/render',
     {
+      config: { operation: 'render' },
       schema: {
         summary: 'Render a document as SVG or PNG',
         description: `Scope: diagrams:read. PNG is rasterised from the same drawing (resvg), scale ${PNG_SCALE.min}–${PNG_SCALE.max} (default 1).`,
