@@ -45,7 +45,8 @@ describe.each(await availableBackends())('sharing on %s', (backend) => {
     const image = await call('GET', path);
     expect(image.statusCode).toBe(200);
     expect(image.headers['content-type']).toContain('image/svg+xml');
-    expect(image.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:");
+    expect(image.headers['content-security-policy']).toBe("default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; frame-ancestors 'none'");
+    expect(image.headers['cache-control']).toBe('public, max-age=60, must-revalidate');
     expect(image.headers['x-content-type-options']).toBe('nosniff');
     expect(image.headers['cache-control']).toMatch(/max-age=\d+/);
     expect(image.body).toMatch(/^<svg[^>]*viewBox=/);

@@ -6,6 +6,12 @@ export interface Config {
   publicUrl: string;
   redisUrl: string | undefined;
   rateLimitPerMinute: number;
+  /** Requests a minute per client address on the public routes (shared SVGs). */
+  publicRateLimitPerMinute: number;
+  /** Memory for rendered public SVGs, in MiB. */
+  publicRenderCacheMb: number;
+  /** Fastify's trustProxy: whether (or from which proxies) X-Forwarded-For names the client. */
+  trustProxy: boolean | string;
   logLevel: string;
 }
 
@@ -18,6 +24,12 @@ function positiveInteger(name: string, raw: string | undefined, fallback: number
   return value;
 }
 
+/** `true`/`false`, or the proxies' addresses/CIDRs separated by commas, as Fastify's trustProxy takes them. */
+function trustProxy(raw: string | undefined): boolean | string {
+  if (!raw || raw === 'false') return false;
+  return raw === 'true' ? true : raw;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = positiveInteger('PORT', env.PORT, 3000);
   const host = env.HOST || '127.0.0.1';
@@ -28,6 +40,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl: (env.PUBLIC_URL || `http://${host.includes(':') ? `[${host}]` : host}:${port}`).replace(/\/+$/, ''),
     redisUrl: env.REDIS_URL || undefined,
     rateLimitPerMinute: positiveInteger('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 120),
+    publicRateLimitPerMinute: positiveInteger('PUBLIC_RATE_LIMIT_PER_MINUTE', env.PUBLIC_RATE_LIMIT_PER_MINUTE, 120),
+    publicRenderCacheMb: positiveInteger('PUBLIC_RENDER_CACHE_MB', env.PUBLIC_RENDER_CACHE_MB, 64),
+    trustProxy: trustProxy(env.TRUST_PROXY),
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

@@ -13,14 +13,17 @@ export interface Admission {
  * so each adapter can still send the headers; a refused request spends nothing.
  */
 export async function charge(limiter: RateLimiter, principal: Principal, units: number): Promise<RateDecision> {
-  const rate = await limiter.consume(principal.tokenId, units);
-  if (!rate.allowed) {
-    throw new AppError(
-      'rate_limited',
-      `rate limit of ${rate.limit} units a minute exceeded for this token (this request costs ${units}, ${rate.remaining} left); retry in ${rate.resetSeconds} s`,
-      { rate },
-    );
-  }
+  return spend(limiter, principal.tokenId, units, (rate) => `rate limit of ${rate.limit} units a minute exceeded for this token (this request costs ${units}, ${rate.remaining} left)`);
+}
+
+/** The tokenless routes (public SVG) count requests per client address instead. */
+export async function admitPublic(limiter: RateLimiter, address: string): Promise<RateDecision> {
+  return spend(limiter, address, 1, (rate) => `more than ${rate.limit} public requests a minute from your address`);
+}
+
+async function spend(limiter: RateLimiter, key: string, units: number, overLimit: (rate: RateDecision) => string): Promise<RateDecision> {
+  const rate = await limiter.consume(key, units);
+  if (!rate.allowed) throw new AppError('rate_limited', `${overLimit(rate)}; retry in ${rate.resetSeconds} s`, { rate });
   return rate;
 }
 

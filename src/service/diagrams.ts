@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { LRUCache } from 'lru-cache';
 import { AppError } from '../core/errors.js';
 import { type ExportResult, exportScene, parseExportFormat } from '../core/export/index.js';
 import type { IconVendor } from '../core/icons/index.js';
@@ -65,12 +66,15 @@ export class DiagramService {
   private readonly documentForMember;
   private readonly documentForPinnedMember;
   private readonly documentByShareToken;
+  private readonly sharedVersion;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly cursors: CursorCodec,
     private readonly publicUrl: string,
     private readonly renderer: Renderer,
+    /** Public SVGs by document id and version: anyone may load a shared link in a loop, so each version renders once. */
+    private readonly publicSvgs: LRUCache<string, string>,
   ) {
     const visible = (userId: string, id: string) =>
       db
@@ -83,6 +87,14 @@ export class DiagramService {
     this.documentForMember = preparedQuery(db, visible);
     this.documentByShareToken = preparedQuery(db, (token: string) =>
       db.selectFrom('documents').innerJoin('document_shares', 'document_shares.document_id', 'documents.id').selectAll('documents').where('document_shares.token', '=', token),
+    );
+    // Only the id and version: a cached or unchanged drawing is answered without reading the scene.
+    this.sharedVersion = preparedQuery(db, (token: string) =>
+      db
+        .selectFrom('documents')
+        .innerJoin('document_shares', 'document_shares.document_id', 'documents.id')
+        .select(['documents.id', 'documents.version'])
+        .where('document_shares.token', '=', token),
     );
     this.documentForPinnedMember = preparedQuery(db, (userId: string, id: string, workspaceId: string) =>
       visible(userId, id).where('documents.workspace_id', '=', workspaceId),
@@ -342,9 +354,17 @@ export class DiagramService {
   async renderShared(token: string, ifNoneMatch?: string): Promise<Rendered> {
     const invalid = () => new AppError('not_found', 'this share link does not exist or has been revoked');
     if (!/^shr_[0-9A-Za-z]{32}$/.test(token)) throw invalid();
+    const [head] = await this.sharedVersion(token);
+    if (!head) throw invalid();
+    const etag = renderEtag('svg', undefined, head.version);
+    if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
+    const cached = this.publicSvgs.get(`${head.id}@${head.version}`);
+    if (cached !== undefined) return { etag, notModified: false, contentType: SVG_TYPE, body: cached };
     const [row] = await this.documentByShareToken(token);
     if (!row) throw invalid();
-    return this.rendered(row, 'svg', ifNoneMatch);
+    const rendered = this.rendered(row, 'svg');
+    if (!rendered.notModified) this.publicSvgs.set(`${row.id}@${row.version}`, rendered.body as string);
+    return rendered;
   }
 
   /** The document as an image, for its readers: SVG with embedded fonts, or PNG from the same drawing. */
@@ -355,16 +375,20 @@ export class DiagramService {
   }
 
   private rendered(row: DocumentRow, format: 'svg' | 'png', ifNoneMatch?: string, scale?: number): Rendered {
-    // The tag names the renderer too, so a new release's drawing is not hidden behind an old cached one.
-    const etag = `"${RENDER_VERSION}-${format}-${scale ?? 1}-${row.version}"`;
+    const etag = renderEtag(format, scale, row.version);
     if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
     const elements = JSON.parse(row.elements) as Element[];
     return format === 'svg'
-      ? { etag, notModified: false, contentType: 'image/svg+xml; charset=utf-8', body: this.renderer.svg(elements) }
+      ? { etag, notModified: false, contentType: SVG_TYPE, body: this.renderer.svg(elements) }
       : { etag, notModified: false, contentType: 'image/png', body: this.renderer.png(elements, scale) };
   }
 
 }
+
+const SVG_TYPE = 'image/svg+xml; charset=utf-8';
+
+/** The tag names the renderer too, so a new release's drawing is not hidden behind an old cached one. */
+const renderEtag = (format: 'svg' | 'png', scale: number | undefined, version: number | string) => `"${RENDER_VERSION}-${format}-${scale ?? 1}-${version}"`;
 
 function assertWritable(role: Role, workspaceId: string): void {
   if (!canWrite(role)) throw new AppError('forbidden', `your role in workspace ${workspaceId} is ${role}, which cannot change diagrams`);

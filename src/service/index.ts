@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Database } from '../infra/storage/schema.js';
 import type { RateDecision, RateLimiter } from '../infra/rate-limit.js';
 import { AccountService } from './accounts.js';
 import { CatalogService } from './catalog.js';
-import { type Admission, admit, charge } from './admission.js';
+import { type Admission, admit, admitPublic, charge } from './admission.js';
 import { DiagramService, type Renderer } from './diagrams.js';
 import { CursorCodec } from './pagination.js';
 import type { Principal } from './principal.js';
@@ -18,17 +19,38 @@ export interface Services {
   admit(authorization: string | undefined, units: number): Promise<Admission>;
   /** Spends more of an authenticated token's budget, for doors that learn the cost from the body (MCP). */
   charge(principal: Principal, units: number): Promise<RateDecision>;
+  /** One unit of a client address's budget on the public (tokenless) routes. */
+  admitPublic(address: string): Promise<RateDecision>;
 }
 
-export async function createServices(db: Kysely<Database>, limiter: RateLimiter, publicUrl: string, renderer: Renderer): Promise<Services> {
+export interface ServiceOptions {
+  db: Kysely<Database>;
+  /** Per token. */
+  limiter: RateLimiter;
+  /** Per client address, for the public routes. */
+  publicLimiter: RateLimiter;
+  publicUrl: string;
+  renderer: Renderer;
+  publicRenderCacheBytes: number;
+}
+
+export async function createServices({ db, limiter, publicLimiter, publicUrl, renderer, publicRenderCacheBytes }: ServiceOptions): Promise<Services> {
   const { value: cursorKey } = await db.selectFrom('server_secrets').select('value').where('name', '=', 'cursor_key').executeTakeFirstOrThrow();
   const tokens = new TokenService(db);
   return {
     accounts: new AccountService(db),
     tokens,
-    diagrams: new DiagramService(db, new CursorCodec(cursorKey), publicUrl, renderer),
+    diagrams: new DiagramService(
+      db,
+      new CursorCodec(cursorKey),
+      publicUrl,
+      renderer,
+      // SVG text is UTF-16 in memory: two bytes a character.
+      new LRUCache<string, string>({ maxSize: publicRenderCacheBytes, sizeCalculation: (svg) => Math.max(1, svg.length * 2) }),
+    ),
     catalog: new CatalogService(),
     admit: (authorization, units) => admit(tokens, limiter, authorization, units),
     charge: (principal, units) => charge(limiter, principal, units),
+    admitPublic: (address) => admitPublic(publicLimiter, address),
   };
 }

@@ -34,6 +34,8 @@ export interface AppDependencies {
   /** Readiness: resolves when the database answers. */
   checkReady: () => Promise<void>;
   publicUrl: string;
+  /** Fastify's trustProxy (TRUST_PROXY): behind a proxy, the client address comes from X-Forwarded-For. */
+  trustProxy?: boolean | string;
   /** pino level; no logger when absent (tests). */
   logLevel?: string;
 }
@@ -50,6 +52,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       ? { level: deps.logLevel, serializers: { req: (req) => ({ method: req.method, url: redactUrl(req.url), reqId: req.id }) } }
       : false,
     bodyLimit: LIMITS.requestBodyBytes,
+    trustProxy: deps.trustProxy ?? false,
     genReqId: () => `req_${instance}${(++requests).toString(36)}`,
     routerOptions: { ignoreTrailingSlash: true },
   });

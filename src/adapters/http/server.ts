@@ -23,12 +23,20 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
   const redis = config.redisUrl ? new Redis(config.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false }) : undefined;
   let log: FastifyBaseLogger | undefined;
   if (redis) reportRedisOutages(redis, () => log);
-  const limiter = createRateLimiter({ perMinute: config.rateLimitPerMinute, redis, keyPrefix: options.rateLimitKeyPrefix });
-  const services = await createServices(db, limiter, config.publicUrl, createRenderer());
+  const keyPrefix = options.rateLimitKeyPrefix ?? 'drawbridge:rl';
+  const services = await createServices({
+    db,
+    limiter: createRateLimiter({ perMinute: config.rateLimitPerMinute, redis, keyPrefix }),
+    publicLimiter: createRateLimiter({ perMinute: config.publicRateLimitPerMinute, redis, keyPrefix: `${keyPrefix}:public` }),
+    publicUrl: config.publicUrl,
+    renderer: createRenderer(),
+    publicRenderCacheBytes: config.publicRenderCacheMb * 1024 * 1024,
+  });
   const app = await buildApp({
     services,
     checkReady: () => pingDatabase(db),
     publicUrl: config.publicUrl,
+    trustProxy: config.trustProxy,
     logLevel: config.logLevel === 'silent' ? undefined : config.logLevel,
   });
   log = app.log;

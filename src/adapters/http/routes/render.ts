@@ -5,6 +5,7 @@ import { PNG_SCALE } from '../../../core/render/png.js';
 import type { Rendered } from '../../../service/diagrams.js';
 import type { Services } from '../../../service/index.js';
 import { documentId } from '../../../service/schemas.js';
+import { setRateHeaders } from '../errors.js';
 
 /** An image response: 304 when the viewer's copy is current. */
 function sendImage(reply: FastifyReply, rendered: Rendered) {
@@ -31,10 +32,13 @@ export const publicRenderRoutes: FastifyPluginAsyncZod<{ services: Services }> =
       },
     },
     async (request, reply) => {
+      setRateHeaders(reply, await services.admitPublic(request.ip));
       const rendered = await services.diagrams.renderShared(request.query.token, request.headers['if-none-match']);
+      // Caches may keep a copy a minute, then must ask again (a 304 costs no render): an unshare is seen within 60 s.
+      // Embedding works through <img>, which frame-ancestors does not govern; framing the image is refused.
       reply
-        .header('Cache-Control', 'public, max-age=60')
-        .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:");
+        .header('Cache-Control', 'public, max-age=60, must-revalidate')
+        .header('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'; img-src data:; font-src data:; frame-ancestors 'none'");
       return sendImage(reply, rendered);
     },
   );
