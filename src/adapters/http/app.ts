@@ -5,6 +5,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { LIMITS } from '../../core/limits.js';
 import { OPERATION_COSTS, type Operation } from '../../service/costs.js';
+import type { Metrics } from '../../infra/metrics.js';
 import { randomBase62 } from '../../service/ids.js';
 import type { Services } from '../../service/index.js';
 import type { Principal } from '../../service/principal.js';
@@ -14,6 +15,7 @@ import { API_PREFIX, apiRoutes } from './routes/api.js';
 import { publicIconRoutes } from './routes/catalog.js';
 import { publicRenderRoutes } from './routes/render.js';
 import { healthRoutes } from './routes/health.js';
+import { metricsRoutes } from './routes/metrics.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -34,6 +36,9 @@ export interface AppDependencies {
   /** Readiness: resolves when the database answers. */
   checkReady: () => Promise<void>;
   publicUrl: string;
+  metrics: Metrics;
+  /** The scraper's bearer token for /metrics; the route is off without one. */
+  metricsToken?: string | undefined;
   /** Fastify's trustProxy (TRUST_PROXY): behind a proxy, the client address comes from X-Forwarded-For. */
   trustProxy?: boolean | string;
   /** pino level; no logger when absent (tests). */
@@ -75,6 +80,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     setRateHeaders(reply, rate);
   });
   app.setErrorHandler((error, request, reply) => toErrorResponse(error, request, reply));
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    deps.metrics.recordRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
+    if (reply.statusCode === 429) deps.metrics.recordRefusal(request.routeOptions.config.public ? 'address' : 'token');
+  });
 
   // Public routes say so in the OpenAPI document too, instead of inheriting the global bearer requirement.
   app.addHook('onRoute', (route) => {
@@ -113,9 +123,16 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...route.config, public: true };
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { validatorUrl: null }, staticCSP: true });
+  await app.register(fastifySwaggerUi, {
+    routePrefix: '/docs',
+    uiConfig: { validatorUrl: null },
+    staticCSP: true,
+    // Its CSP upgrades every load to https, which leaves the page blank on a plain-HTTP install (HOST=0.0.0.0).
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
 
   await app.register(healthRoutes, { checkReady: deps.checkReady });
+  await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.metricsToken });
   await app.register(apiRoutes, { prefix: API_PREFIX, services: deps.services });
   await app.register(mcpRoutes, { services: deps.services });
   await app.register(publicIconRoutes, { services: deps.services });

@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../../infra/config.js';
+import { Metrics } from '../../infra/metrics.js';
 import { createRateLimiter } from '../../infra/rate-limit.js';
 import { createRenderer } from '../../infra/renderer.js';
 import { openDatabase } from '../../infra/storage/database.js';
@@ -11,6 +12,7 @@ import { buildApp } from './app.js';
 export interface Runtime {
   app: FastifyInstance;
   services: Services;
+  metrics: Metrics;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database and Redis. */
   close(): Promise<void>;
 }
@@ -32,8 +34,11 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
     renderer: createRenderer(),
     publicRenderCacheBytes: config.publicRenderCacheMb * 1024 * 1024,
   });
+  const metrics = new Metrics();
   const app = await buildApp({
     services,
+    metrics,
+    metricsToken: config.metricsToken,
     checkReady: () => pingDatabase(db),
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
@@ -43,6 +48,7 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
   return {
     app,
     services,
+    metrics,
     async close() {
       await app.close();
       await db.destroy();

@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { migrateToLatest } from './migrations.js';
 import type { Database } from './schema.js';
@@ -22,6 +22,12 @@ export const isPostgresUrl = (url: string): boolean => /^postgres(ql)?:\/\//i.te
  */
 export async function openDatabase(url: string): Promise<OpenedDatabase> {
   const opened = isPostgresUrl(url) ? openPostgres(url) : openSqlite(url);
+  // `?schema=NAME` names where our tables go; a fresh database does not have that schema yet.
+  const schema = isPostgresUrl(url) ? new URL(url).searchParams.get('schema') : null;
+  // Two instances starting together can both pass "if not exists": the loser's unique violation means it is there.
+  if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(opened.db).catch((error: { code?: string }) => {
+    if (error.code !== '23505' && error.code !== '42P06') throw error;
+  });
   await migrateToLatest(opened.db);
   return opened;
 }
