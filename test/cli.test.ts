@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/adapters/http/server.js';
+import { loadConfig } from '../src/infra/config.js';
 import { testConfig } from './support/backends.js';
 
 const run = promisify(execFile);
@@ -38,6 +39,39 @@ describe('drawbridge CLI', () => {
     }
   });
 
+  it('lists users and tokens (never a secret), and manages members while keeping an owner', async () => {
+    const owner = await cli('user', 'create', '--email', 'owner@example.com', '--name', 'Owner');
+    await cli('user', 'create', '--email', 'guest@example.com');
+    const token = await cli('token', 'create', '--email', 'owner@example.com', '--name', 'laptop', '--scopes', 'diagrams:read');
+    const tokens = await cli('token', 'list', '--email', 'owner@example.com');
+    expect(tokens.items).toEqual([expect.objectContaining({ id: token.id, name: 'laptop', prefix: token.token.slice(0, 13), revokedAt: null })]);
+    expect(JSON.stringify(tokens)).not.toContain(token.token);
+
+    const ws = owner.workspaceId;
+    expect(await cli('member', 'add', '--workspace', ws, '--email', 'guest@example.com', '--role', 'viewer')).toEqual({ workspaceId: ws, email: 'guest@example.com', role: 'viewer' });
+    await cli('member', 'role', '--workspace', ws, '--email', 'guest@example.com', '--role', 'editor');
+    const users = await cli('user', 'list');
+    const guest = users.items.find((u: any) => u.email === 'guest@example.com');
+    expect(guest.workspaces).toEqual(expect.arrayContaining([{ id: ws, name: expect.any(String), role: 'editor' }]));
+
+    // The last owner can be neither demoted nor removed; nothing changes.
+    const demote = await run('node', ['bin/drawbridge.js', 'member', 'role', '--workspace', ws, '--email', 'owner@example.com', '--role', 'viewer'], { env }).catch((e) => e);
+    expect(demote.code).toBe(1);
+    expect(JSON.parse(demote.stdout).error.message).toMatch(/no owner left/);
+    const again = await run('node', ['bin/drawbridge.js', 'member', 'add', '--workspace', ws, '--email', 'guest@example.com', '--role', 'viewer'], { env }).catch((e) => e);
+    expect(JSON.parse(again.stdout).error.message).toMatch(/already a member/);
+    expect((await cli('member', 'remove', '--workspace', ws, '--email', 'guest@example.com')).removed).toBe(true);
+    const after = (await cli('user', 'list')).items.find((u: any) => u.email === 'owner@example.com');
+    expect(after.workspaces).toEqual([{ id: ws, name: expect.any(String), role: 'owner' }]);
+  });
+
+  it('says which database it uses, wherever it is run from', async () => {
+    const { stderr } = await run('node', [join(process.cwd(), 'bin/drawbridge.js'), 'user', 'list'], { env, cwd: tmpdir() });
+    expect(stderr).toContain(`database: ${env.DATABASE_URL}`);
+    // Without DATABASE_URL: the project's own data folder, not the caller's working directory.
+    expect(loadConfig({}).databaseUrl).toBe(join(process.cwd(), 'data', 'drawbridge.db'));
+  });
+
   it('answers mistakes with a JSON error or usage, and a non-zero exit', async () => {
     const badScope = await run('node', ['bin/drawbridge.js', 'token', 'create', '--email', 'cli@example.com', '--name', 'x', '--scopes', 'root'], { env }).catch((e) => e);
     expect(badScope.code).toBe(1);
@@ -45,5 +79,8 @@ describe('drawbridge CLI', () => {
     const missing = await run('node', ['bin/drawbridge.js', 'user', 'create'], { env }).catch((e) => e);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--email is required');
+    const badRole = await run('node', ['bin/drawbridge.js', 'member', 'add', '--workspace', 'ws_x', '--email', 'a@b.c', '--role', 'god'], { env }).catch((e) => e);
+    expect(badRole.code).toBe(2);
+    expect(badRole.stderr).toContain('--role must be one of owner, admin, editor, viewer');
   });
 });

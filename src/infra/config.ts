@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 /** Configuration comes from the environment only; README's table documents each variable. */
 export interface Config {
@@ -19,7 +20,11 @@ export interface Config {
   logLevel: string;
 }
 
-export const DEFAULT_SQLITE_PATH = './data/drawbridge.db';
+/**
+ * The embedded database lives in the project's own data folder, not the caller's working directory, so
+ * `npx drawbridge …` run from anywhere reaches the database `npm start` uses.
+ */
+export const DEFAULT_SQLITE_PATH = fileURLToPath(new URL('../../data/drawbridge.db', import.meta.url));
 
 function positiveInteger(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
@@ -34,19 +39,23 @@ function trustProxy(raw: string | undefined): boolean | string {
   return raw === 'true' ? true : raw;
 }
 
+/** The settings that may hold a secret, and so may also come from a file. */
+const FILE_SETTINGS = ['DATABASE_URL', 'REDIS_URL', 'METRICS_TOKEN', 'DRAWBRIDGE_SECRET'] as const;
+
 /**
- * Docker and Kubernetes secrets arrive as files: any `NAME_FILE` supplies `NAME` (the file's text without its final
- * newline) unless `NAME` itself is set. Works for every variable, so DATABASE_URL with a password is covered too.
+ * Docker and Kubernetes secrets arrive as files: `NAME_FILE` supplies `NAME` (the file's text without its final
+ * newline) unless `NAME` itself is set. Only our secret-bearing settings: other programs' `*_FILE` variables in the
+ * same environment are none of our business.
  */
 export function withSecretFiles(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   const expanded = { ...env };
-  for (const [key, path] of Object.entries(env)) {
-    const name = key.endsWith('_FILE') ? key.slice(0, -'_FILE'.length) : '';
-    if (!name || !path || env[name]) continue;
+  for (const name of FILE_SETTINGS) {
+    const path = env[`${name}_FILE`];
+    if (!path || env[name]) continue;
     try {
       expanded[name] = readFileSync(path, 'utf8').replace(/\r?\n$/, '');
     } catch (error) {
-      throw new Error(`${key}: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+      throw new Error(`${name}_FILE: cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
     }
   }
   return expanded;

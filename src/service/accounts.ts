@@ -37,10 +37,65 @@ export class AccountService {
 
   async addMember(input: { workspaceId: string; email: string; role: Role }): Promise<void> {
     const userId = await this.userIdByEmail(input.email);
+    await this.requireWorkspace(input.workspaceId);
+    if (await this.roleOf(input.workspaceId, userId)) throw new AppError('validation_failed', `${input.email} is already a member of ${input.workspaceId}; change the role instead`);
     await this.db
       .insertInto('memberships')
       .values({ workspace_id: input.workspaceId, user_id: userId, role: input.role, created_at: nowIso() })
       .execute();
+  }
+
+  /** Changes a member's role; a workspace always keeps an owner. */
+  async setRole(input: { workspaceId: string; email: string; role: Role }): Promise<void> {
+    const userId = await this.memberId(input.workspaceId, input.email);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.updateTable('memberships').set({ role: input.role }).where('workspace_id', '=', input.workspaceId).where('user_id', '=', userId).execute();
+      await assertOwned(trx, input.workspaceId);
+    });
+  }
+
+  /** Removes a member (their tokens then see nothing of the workspace); a workspace always keeps an owner. */
+  async removeMember(input: { workspaceId: string; email: string }): Promise<void> {
+    const userId = await this.memberId(input.workspaceId, input.email);
+    await this.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('memberships').where('workspace_id', '=', input.workspaceId).where('user_id', '=', userId).execute();
+      await assertOwned(trx, input.workspaceId);
+    });
+  }
+
+  /** Every account with its workspaces and roles, for operators. */
+  async listUsers(): Promise<Array<{ id: string; email: string; name: string; createdAt: string; workspaces: Array<{ id: string; name: string; role: Role }> }>> {
+    const users = await this.db.selectFrom('users').select(['id', 'email', 'display_name', 'created_at']).orderBy('created_at').orderBy('id').execute();
+    const memberships = await this.db
+      .selectFrom('memberships')
+      .innerJoin('workspaces', 'workspaces.id', 'memberships.workspace_id')
+      .select(['memberships.user_id', 'workspaces.id', 'workspaces.name', 'memberships.role'])
+      .orderBy('workspaces.name')
+      .execute();
+    return users.map((u) => ({
+      id: u.id,
+      email: u.email,
+      name: u.display_name,
+      createdAt: u.created_at,
+      workspaces: memberships.filter((m) => m.user_id === u.id).map((m) => ({ id: m.id, name: m.name, role: m.role as Role })),
+    }));
+  }
+
+  private async requireWorkspace(workspaceId: string): Promise<void> {
+    const found = await this.db.selectFrom('workspaces').select('id').where('id', '=', workspaceId).executeTakeFirst();
+    if (!found) throw new AppError('not_found', `workspace ${workspaceId} not found`);
+  }
+
+  private async roleOf(workspaceId: string, userId: string): Promise<Role | undefined> {
+    const row = await this.db.selectFrom('memberships').select('role').where('workspace_id', '=', workspaceId).where('user_id', '=', userId).executeTakeFirst();
+    return row?.role as Role | undefined;
+  }
+
+  private async memberId(workspaceId: string, email: string): Promise<string> {
+    const userId = await this.userIdByEmail(email);
+    await this.requireWorkspace(workspaceId);
+    if (!(await this.roleOf(workspaceId, userId))) throw new AppError('not_found', `${email} is not a member of ${workspaceId}`);
+    return userId;
   }
 
   async userIdByEmail(email: string): Promise<string> {
@@ -53,6 +108,12 @@ export class AccountService {
     const row = await this.db.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     return Number(row.n);
   }
+}
+
+/** Inside the transaction that changed memberships: rolls it back when no owner would be left. */
+async function assertOwned(db: Kysely<Database>, workspaceId: string): Promise<void> {
+  const owner = await db.selectFrom('memberships').select('user_id').where('workspace_id', '=', workspaceId).where('role', '=', 'owner').executeTakeFirst();
+  if (!owner) throw new AppError('validation_failed', `workspace ${workspaceId} would have no owner left; make someone else owner first`);
 }
 
 async function insertWorkspace(db: Kysely<Database>, userId: string, name: string, role: Role): Promise<string> {

@@ -1,18 +1,28 @@
 import { parseArgs } from 'node:util';
 import { isAppError } from '../../core/errors.js';
+import { ROLES, type Role } from '../../core/scopes.js';
 import { loadConfig } from '../../infra/config.js';
-import { openDatabase } from '../../infra/storage/database.js';
-import { AccountService } from '../../service/accounts.js';
-import { TokenService } from '../../service/tokens.js';
-import { createRuntime, listen } from '../http/server.js';
+import type { AccountService } from '../../service/accounts.js';
+import type { TokenService } from '../../service/tokens.js';
+
+// Modules are imported where a command needs them: the server (Fastify, renderers, icon libraries) takes seconds
+// to load through tsx, and an account command needs none of it.
 
 /** `drawbridge <command>`: every command but serve prints one JSON object on stdout so scripts can read it. */
 const USAGE = `usage:
   drawbridge serve
   drawbridge user create --email E [--name N] [--password P] [--workspace NAME]
   drawbridge workspace create --email E --name NAME
+  drawbridge user list
   drawbridge token create --email E --name N --scopes diagrams:read,diagrams:write,export,ai:generate [--workspace ID]
-  drawbridge token revoke --id ID`;
+  drawbridge token list --email E
+  drawbridge token revoke --id ID
+  drawbridge member add --workspace ID --email E --role ${ROLES.join('|')}
+  drawbridge member role --workspace ID --email E --role ${ROLES.join('|')}
+  drawbridge member remove --workspace ID --email E
+
+Every command but serve prints one JSON object; the database used (DATABASE_URL, by default data/drawbridge.db in
+the project folder, wherever the command is run from) is named on stderr.`;
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -21,6 +31,7 @@ const OPTIONS = {
   workspace: { type: 'string' },
   scopes: { type: 'string' },
   id: { type: 'string' },
+  role: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -32,8 +43,24 @@ function required(values: Record<string, unknown>, key: string): string {
   return value;
 }
 
+function role(values: Record<string, unknown>): Role {
+  const value = required(values, 'role');
+  if (!(ROLES as readonly string[]).includes(value)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}, not "${value}"`);
+  return value as Role;
+}
+
+/** A password in a URL is the operator's secret: show where the database is, not how to get in. */
+const describeDatabase = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+
 async function withAccounts<T>(run: (accounts: AccountService, tokens: TokenService) => Promise<T>): Promise<T> {
-  const { db } = await openDatabase(loadConfig().databaseUrl);
+  const [{ openDatabase }, { AccountService }, { TokenService }] = await Promise.all([
+    import('../../infra/storage/database.js'),
+    import('../../service/accounts.js'),
+    import('../../service/tokens.js'),
+  ]);
+  const { databaseUrl } = loadConfig();
+  process.stderr.write(`database: ${describeDatabase(databaseUrl)}\n`);
+  const { db } = await openDatabase(databaseUrl);
   try {
     return await run(new AccountService(db), new TokenService(db));
   } finally {
@@ -42,6 +69,7 @@ async function withAccounts<T>(run: (accounts: AccountService, tokens: TokenServ
 }
 
 async function serve(): Promise<void> {
+  const { createRuntime, listen } = await import('../http/server.js');
   const config = loadConfig();
   const runtime = await createRuntime(config);
   const address = await listen(runtime, config);
@@ -80,6 +108,25 @@ async function run(argv: string[]): Promise<unknown> {
       );
     case 'token revoke':
       return withAccounts((_accounts, tokens) => tokens.revoke(required(values, 'id')));
+    case 'token list':
+      return withAccounts(async (accounts, tokens) => ({ items: await tokens.listForUser(await accounts.userIdByEmail(required(values, 'email'))) }));
+    case 'user list':
+      return withAccounts(async (accounts) => ({ items: await accounts.listUsers() }));
+    case 'member add':
+    case 'member role': {
+      const input = { workspaceId: required(values, 'workspace'), email: required(values, 'email'), role: role(values) };
+      return withAccounts(async (accounts) => {
+        await (command === 'member add' ? accounts.addMember(input) : accounts.setRole(input));
+        return input;
+      });
+    }
+    case 'member remove': {
+      const input = { workspaceId: required(values, 'workspace'), email: required(values, 'email') };
+      return withAccounts(async (accounts) => {
+        await accounts.removeMember(input);
+        return { ...input, removed: true };
+      });
+    }
     default:
       throw new UsageError(`unknown command "${command}"`);
   }
