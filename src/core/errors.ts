@@ -18,7 +18,9 @@ export const ERROR_CODES = [
   'unsupported_notation',
   'unsupported_format',
   'parse_error',
+  'too_complex',
   'rate_limited',
+  'busy',
   'internal',
 ] as const;
 
@@ -33,6 +35,18 @@ export class AppError extends Error {
     super(message);
     this.name = 'AppError';
   }
+}
+
+/**
+ * A client's value as a message shows it. Never throws: `String()` does on `{"toString": 1}`, and a message about bad
+ * input must survive the bad input.
+ */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+  if (Array.isArray(value)) return 'an array';
+  if (value === null) return 'null';
+  if (typeof value === 'object') return 'an object';
+  return String(value);
 }
 
 export const isAppError = (value: unknown): value is AppError => value instanceof AppError;

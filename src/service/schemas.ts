@@ -23,6 +23,8 @@ export const name = z
   .string()
   .trim()
   .min(1, 'must not be empty')
+  // One line of text: PostgreSQL cannot store U+0000 at all, and the other controls break every listing.
+  .refine((value) => !/[\u0000-\u001f\u007f]/.test(value), 'must not contain control characters (U+0000–U+001F, U+007F)')
   .max(LIMITS.nameLength, `must be at most ${LIMITS.nameLength} characters`);
 
 export const timestamp = z.string().describe('ISO-8601 UTC timestamp');

@@ -1,6 +1,6 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import FindMyWay, { type HTTPMethod } from 'find-my-way';
 import { LIMITS } from '../../core/limits.js';
@@ -60,6 +60,12 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     trustProxy: deps.trustProxy ?? false,
     genReqId: () => `req_${instance}${(++requests).toString(36)}`,
     routerOptions: { ignoreTrailingSlash: true },
+    // The router's own refusals (a path parameter over 100 characters, a malformed URL) in our error form too.
+    frameworkErrors: (error, _request, reply) => {
+      const message =
+        error.code === 'FST_ERR_MAX_PARAM_LENGTH' ? 'a path parameter is longer than 100 characters: no id is that long' : `the URL is not valid: ${error.message}`;
+      return (reply as FastifyReply).code(400).send(errorBody('bad_request', message));
+    },
   });
   // JSON everywhere: Fastify's default text/plain parser would let a text body reach validation instead of 415.
   app.removeContentTypeParser('text/plain');

@@ -20,8 +20,10 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   version_mismatch: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
+  too_complex: 422,
   rate_limited: 429,
   internal: 500,
+  busy: 503,
 };
 
 const STATUS_CODE: Partial<Record<number, ErrorCode>> = { 400: 'bad_request', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type' };
@@ -63,6 +65,7 @@ function sendAppError(error: AppError, reply: FastifyReply) {
     reply.header('Retry-After', rate.resetSeconds);
     details = { retryAfterSeconds: rate.resetSeconds };
   }
+  if (error.code === 'busy') reply.header('Retry-After', (error.details as { retryAfterSeconds: number }).retryAfterSeconds);
   return reply.code(HTTP_STATUS[error.code]).send(errorBody(error.code, error.message, details));
 }
 

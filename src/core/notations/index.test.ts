@@ -1,8 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
+import { LIMITS } from '../limits.js';
 import { intakeScene } from '../scene/intake.js';
-import { codeToScene, CONVERTERS, detectNotation, FROM_CODE_MAX_BYTES, supportedNotations } from './index.js';
+import { codeToScene, CONVERTERS, detectNotation, supportedNotations } from './index.js';
 
 const fixtures = new URL('../../../test/fixtures/', import.meta.url);
 
@@ -57,8 +58,24 @@ describe('codeToScene', () => {
   });
 
   it('refuses code over 1 MiB', async () => {
-    const error = await failure(codeToScene(`digraph { ${'a -> b; '.repeat(FROM_CODE_MAX_BYTES / 8 + 1)} }`));
+    const error = await failure(codeToScene(`digraph { ${'a -> b; '.repeat(LIMITS.codeBytes / 8 + 1)} }`));
     expect(error.code).toBe('payload_too_large');
+  });
+
+  it(`refuses code over ${LIMITS.codeLines} lines, counting them in linear time`, async () => {
+    const error = await failure(codeToScene('\n'.repeat(LIMITS.codeLines)));
+    expect(error).toMatchObject({ code: 'payload_too_large', message: `code: at most ${LIMITS.codeLines} lines, got ${LIMITS.codeLines + 1}` });
+  });
+
+  it('refuses a graph over the node limit or nested too deep before laying it out, naming the figure', async () => {
+    const nodes = Array.from({ length: LIMITS.graphNodes + 1 }, (_, i) => `n${i};`).join(' ');
+    expect(await failure(codeToScene(`digraph { ${nodes} }`))).toMatchObject({
+      code: 'too_complex',
+      message: `the diagram has ${LIMITS.graphNodes + 1} nodes; at most ${LIMITS.graphNodes} can be laid out`,
+    });
+    const depth = LIMITS.nestingDepth + 1;
+    const nested = Array.from({ length: depth }, (_, i) => `subgraph cluster_${i} {`).join('\n') + '\na -> b\n' + '}\n'.repeat(depth);
+    expect(await failure(codeToScene(`digraph {\n${nested}}`))).toMatchObject({ code: 'too_complex', details: { limit: 'levels of nesting', got: depth } });
   });
 
   it('passes a syntax error through with its line and column', async () => {

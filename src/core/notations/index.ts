@@ -3,6 +3,7 @@
  * code → detect → parse (GraphIR) → layout → scene elements.
  */
 import { AppError } from '../errors.js';
+import { LIMITS } from '../limits.js';
 import type { IconVendor } from '../icons/index.js';
 import type { GraphIR, Notation, NotationConverter } from '../graph/types.js';
 import { NOTATIONS } from '../graph/types.js';
@@ -18,8 +19,6 @@ import { plantumlNotation } from './plantuml/index.js';
 import { sqlNotation } from './sql/index.js';
 import { terraformNotation } from './terraform/index.js';
 
-/** Largest accepted code, in UTF-8 bytes (interface spec: "Code up to 1 MiB"). */
-export const FROM_CODE_MAX_BYTES = 1024 * 1024;
 
 /** Detection picks the most confident converter, and only when it is at least this sure. */
 export const DETECTION_THRESHOLD = 0.5;
@@ -69,12 +68,38 @@ export interface CodeToSceneResult {
   elementIds: { nodes: Map<string, string>; groups: Map<string, string> };
 }
 
-/** Parses, lays out and draws `code`. Throws unsupported_notation, parse_error or payload_too_large as AppError. */
-export async function codeToScene(code: string, options: CodeToSceneOptions = {}): Promise<CodeToSceneResult> {
-  const bytes = new TextEncoder().encode(code).length;
-  if (bytes > FROM_CODE_MAX_BYTES) {
-    throw new AppError('payload_too_large', `code: at most ${FROM_CODE_MAX_BYTES} bytes (1 MiB), got ${bytes}`);
+/** Code over the size limits is refused before any converter reads it (413, naming the limit). */
+function checkCodeSize(code: string): void {
+  const bytes = Buffer.byteLength(code, 'utf8');
+  if (bytes > LIMITS.codeBytes) throw new AppError('payload_too_large', `code: at most ${LIMITS.codeBytes} bytes (1 MiB), got ${bytes}`);
+  let lines = 1;
+  for (let at = code.indexOf('\n'); at !== -1; at = code.indexOf('\n', at + 1)) lines++;
+  if (lines > LIMITS.codeLines) throw new AppError('payload_too_large', `code: at most ${LIMITS.codeLines} lines, got ${lines}`);
+}
+
+/**
+ * A graph beyond what layout can place in its time limit, or a reader could follow, is refused (422 too_complex,
+ * naming the figure over its limit) before layout starts.
+ */
+function checkGraphSize(graph: GraphIR): void {
+  const over = (what: string, limit: number, got: number) =>
+    new AppError('too_complex', `the diagram has ${got} ${what}; at most ${limit} can be laid out`, { limit: what, max: limit, got });
+  if (graph.nodes.length > LIMITS.graphNodes) throw over('nodes', LIMITS.graphNodes, graph.nodes.length);
+  if (graph.edges.length > LIMITS.graphEdges) throw over('edges', LIMITS.graphEdges, graph.edges.length);
+  const parentOf = new Map(graph.groups.map((g) => [g.id, g.parent]));
+  let deepest = 0;
+  for (const group of graph.groups) {
+    let depth = 1;
+    // Counting stops past the limit, so a parent cycle cannot loop forever.
+    for (let parent = group.parent; parent !== undefined && depth <= LIMITS.nestingDepth; parent = parentOf.get(parent)) depth++;
+    deepest = Math.max(deepest, depth);
   }
+  if (deepest > LIMITS.nestingDepth) throw over('levels of nesting', LIMITS.nestingDepth, deepest);
+}
+
+/** Parses, lays out and draws `code`. Throws unsupported_notation, parse_error, payload_too_large or too_complex as AppError. */
+export async function codeToScene(code: string, options: CodeToSceneOptions = {}): Promise<CodeToSceneResult> {
+  checkCodeSize(code);
   let notation: Notation;
   if (options.notation !== undefined) {
     if (!byId.has(options.notation as Notation)) throw unsupported(`notation "${options.notation}" is not supported`);
@@ -101,6 +126,7 @@ async function parseCode(converter: NotationConverter, code: string): Promise<Gr
 
 /** Lays out and draws a graph from any source (a notation, later AI generation): sequence diagrams with lifelines, the rest layered. */
 export async function drawGraph(graph: GraphIR): Promise<GraphScene & { warnings: string[] }> {
+  checkGraphSize(graph);
   if (graph.layout === 'sequence') {
     const sequence = layoutSequence(graph);
     return { elements: sequence.elements, parents: sequence.parents, elementIds: { nodes: new Map(), groups: new Map() }, warnings: [...graph.warnings, ...sequence.warnings] };

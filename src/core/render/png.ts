@@ -1,5 +1,6 @@
 import { Resvg } from '@resvg/resvg-js';
 import { AppError } from '../errors.js';
+import { LIMITS } from '../limits.js';
 import { renderSvg, type RenderOptions } from './scene.js';
 import type { RenderElement } from './style.js';
 
@@ -28,6 +29,17 @@ export function renderPng(svg: string, options: PngOptions = {}): Buffer {
     resvg = new Resvg(svg, { fitTo: { mode: 'zoom', value: scale }, font: { loadSystemFonts: false }, logLevel: 'off' });
   } catch (error) {
     throw new AppError('validation_failed', `the SVG could not be read: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const [width, height] = [Math.ceil(resvg.width * scale), Math.ceil(resvg.height * scale)];
+  const side = Math.max(width, height);
+  if (side > LIMITS.renderSidePx || width * height > LIMITS.renderPixels) {
+    const fit = Math.min(LIMITS.renderSidePx / Math.max(resvg.width, resvg.height), Math.sqrt(LIMITS.renderPixels / (resvg.width * resvg.height)));
+    const advice = fit >= PNG_SCALE.min ? `ask for scale ${Math.floor(fit * 100) / 100} or less, or` : 'the drawing is too large to rasterise;';
+    throw new AppError(
+      'too_complex',
+      `the PNG would be ${width} × ${height} px; renders are limited to ${LIMITS.renderSidePx} px a side and ${LIMITS.renderPixels / 1e6} megapixels: ${advice} export SVG`,
+      { limit: 'render pixels', width, height, maxSide: LIMITS.renderSidePx, maxPixels: LIMITS.renderPixels },
+    );
   }
   return resvg.render().asPng();
 }

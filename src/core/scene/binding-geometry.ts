@@ -119,10 +119,14 @@ export function focusFromEnd(box: Box, end: Point, from: Point): Focus {
   return ratio(box, hit ?? end);
 }
 
+/** A loop, not Math.min(...xs): spreading a long stroke's points overflows the call stack. */
 export function boundsOf(points: readonly Point[]): { x: number; y: number; width: number; height: number } {
-  const xs = points.map((p) => p.x);
-  const ys = points.map((p) => p.y);
-  const x = Math.min(...xs);
-  const y = Math.min(...ys);
-  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
+  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const p of points) {
+    minX = Math.min(minX, p.x);
+    minY = Math.min(minY, p.y);
+    maxX = Math.max(maxX, p.x);
+    maxY = Math.max(maxY, p.y);
+  }
+  return { x: minX, y: minY, width: maxX - minX, height: maxY - minY };
 }

@@ -1,4 +1,4 @@
-import { AppError } from '../errors.js';
+import { AppError, describeValue } from '../errors.js';
 import { focusFromEnd, type Box, type Focus } from './binding-geometry.js';
 import {
   CORNERS,
@@ -33,6 +33,13 @@ export interface ExcalidrawInput {
 
 const isRecord = (v: unknown): v is Raw => typeof v === 'object' && v !== null && !Array.isArray(v);
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+/**
+ * A geometry field: missing or not a number is 0, as Excalidraw's restore() has it; a number too large for a double
+ * (`1e999` parses as Infinity) is kept, so that validation refuses it by name instead of it silently becoming 0.
+ */
+const coordinateOf = (v: unknown): number => (typeof v === 'number' ? v : 0);
+/** An element's type, or '' when it is not a string (a hostile `{"toString": …}` must not reach String()). */
+const typeOf = (e: Raw): string => (typeof e.type === 'string' ? e.type : '');
 const clamp = (v: number, min: number, max: number) => Math.min(max, Math.max(min, v));
 
 /**
@@ -79,7 +86,7 @@ interface Evidence {
 }
 
 function evidenceOf(e: Raw): Evidence {
-  const type = String(e.type);
+  const type = typeOf(e);
   const native = Object.keys(e).filter((key) => NATIVE_ONLY_FIELDS.has(key));
   if ((ELEMENT_TYPES as readonly string[]).includes(type) && !EXCALIDRAW_TYPES.has(type)) native.push(`type "${type}"`);
   if (typeof e.roughness === 'string') native.push(`roughness "${e.roughness}"`);
@@ -149,25 +156,25 @@ const oneOr = <T extends string>(v: unknown, allowed: readonly T[], fallback: T)
 
 /** The element's box with negative sizes flipped, as restore() does. */
 function boxOf(e: Raw): Box {
-  let x = isNum(e.x) ? e.x : 0;
-  let y = isNum(e.y) ? e.y : 0;
-  let width = isNum(e.width) ? e.width : 0;
-  let height = isNum(e.height) ? e.height : 0;
+  let x = coordinateOf(e.x);
+  let y = coordinateOf(e.y);
+  let width = coordinateOf(e.width);
+  let height = coordinateOf(e.height);
   if (width < 0) [x, width] = [x + width, -width];
   if (height < 0) [y, height] = [y + height, -height];
-  return { type: String(e.type), x, y, width, height };
+  return { type: typeOf(e), x, y, width, height };
 }
 
 function absolutePoints(e: Raw): Point[] {
-  const { x, y } = { x: isNum(e.x) ? e.x : 0, y: isNum(e.y) ? e.y : 0 };
+  const { x, y } = { x: coordinateOf(e.x), y: coordinateOf(e.y) };
   const points = Array.isArray(e.points)
-    ? e.points.filter((p): p is [number, number] => Array.isArray(p) && isNum(p[0]) && isNum(p[1])).map(([px, py]) => ({ x: x + px, y: y + py }))
+    ? e.points.filter((p): p is [number, number] => Array.isArray(p) && typeof p[0] === 'number' && typeof p[1] === 'number').map(([px, py]) => ({ x: x + px, y: y + py }))
     : [];
   if (points.length >= 2 || e.type === 'freedraw') return points.length > 0 ? points : [{ x, y }];
   // restore(): fewer than 2 points become a segment across the box.
   return [
     { x, y },
-    { x: x + (isNum(e.width) ? e.width : 0), y: y + (isNum(e.height) ? e.height : 0) },
+    { x: x + coordinateOf(e.width), y: y + coordinateOf(e.height) },
   ];
 }
 
@@ -209,7 +216,7 @@ export function fromExcalidraw(input: ExcalidrawInput): { elements: Raw[]; warni
     if (e.type !== 'text') continue;
     const owner = typeof e.containerId === 'string' ? e.containerId : extrasOf(e).labelOf;
     const container = typeof owner === 'string' ? byId.get(owner) : undefined;
-    if (container && CONTAINERS.has(String(container.type)) && !labelOf.has(owner as string)) labelOf.set(owner as string, e);
+    if (container && CONTAINERS.has(typeOf(container)) && !labelOf.has(owner as string)) labelOf.set(owner as string, e);
   }
   const merged = new Set([...labelOf.values()]);
   /** A binding aimed at a label really means its container. */
@@ -225,7 +232,7 @@ export function fromExcalidraw(input: ExcalidrawInput): { elements: Raw[]; warni
   const indexOf = new Map(input.elements.map((e, i) => [e, i]));
   for (const e of live) {
     if (merged.has(e)) continue;
-    const where = typeof e.id === 'string' ? `Excalidraw element "${e.id}"` : `Excalidraw elements[${indexOf.get(e)}] (type "${String(e.type)}")`;
+    const where = typeof e.id === 'string' ? `Excalidraw element "${e.id}"` : `Excalidraw elements[${indexOf.get(e)}] (type ${describeValue(e.type)})`;
     const converted = convert(e, where);
     if (converted === undefined) continue;
     const label = typeof e.id === 'string' ? labelOf.get(e.id) : undefined;
@@ -268,7 +275,7 @@ export function fromExcalidraw(input: ExcalidrawInput): { elements: Raw[]; warni
         // Like every other item the native schema cannot hold, an image it would refuse is dropped, not the file.
         if (dataUrl.length > IMAGE_DATA_URL_MAX_CHARS) {
           return void warnings.push(
-            `${where}: image dropped, its file "${String(e.fileId)}" is ${dataUrl.length} characters as a data URL, over the limit of ${IMAGE_DATA_URL_MAX_CHARS}`,
+            `${where}: image dropped, its file ${describeValue(e.fileId)} is ${dataUrl.length} characters as a data URL, over the limit of ${IMAGE_DATA_URL_MAX_CHARS}`,
           );
         }
         const format = imageSchema.shape.dataUrl.safeParse(dataUrl);
@@ -284,13 +291,13 @@ export function fromExcalidraw(input: ExcalidrawInput): { elements: Raw[]; warni
         return { type: 'embed', ...rest, ...geometry, url: e.link };
       }
       default:
-        return void warnings.push(`${where}: type "${String(e.type)}" has no native counterpart and was dropped`);
+        return void warnings.push(`${where}: type ${describeValue(e.type)} has no native counterpart and was dropped`);
     }
   }
 
   function style(e: Raw, where: string): Raw {
     const extras = extrasOf(e);
-    const rounded = (isRecord(e.roundness) || e.strokeSharpness === 'round') && !['arrow', 'line', 'draw'].includes(String(e.type));
+    const rounded = (isRecord(e.roundness) || e.strokeSharpness === 'round') && !['arrow', 'line', 'draw'].includes(typeOf(e));
     const fillStyle = FILL_TO_EXCALIDRAW[extras.fillStyle as keyof typeof FILL_TO_EXCALIDRAW] === e.fillStyle ? extras.fillStyle : e.fillStyle;
     const out: Raw = {
       strokeColor: hexOr(e.strokeColor, '#1e1e1e'),
@@ -368,8 +375,8 @@ export function fromExcalidraw(input: ExcalidrawInput): { elements: Raw[]; warni
       const kept = extras[end] as keyof typeof EXCALIDRAW_ARROWHEAD_MAP | undefined;
       if (kept !== undefined && EXCALIDRAW_ARROWHEAD_MAP[kept] === value) return kept;
       if (value === null) return 'none';
-      const mapped = ARROWHEAD_FROM_EXCALIDRAW[String(value)];
-      if (mapped === undefined) warnings.push(`${where}: ${end} "${String(value)}" is unknown; drawn as "arrow"`);
+      const mapped = typeof value === 'string' ? ARROWHEAD_FROM_EXCALIDRAW[value] : undefined;
+      if (mapped === undefined) warnings.push(`${where}: ${end} ${describeValue(value)} is unknown; drawn as "arrow"`);
       return mapped ?? 'arrow';
     };
     const bind = (end: 'startBinding' | 'endBinding'): Raw | undefined => {
@@ -378,11 +385,11 @@ export function fromExcalidraw(input: ExcalidrawInput): { elements: Raw[]; warni
       if (!isRecord(b) || typeof b.elementId !== 'string') return undefined;
       const target = targetOf(b.elementId);
       const outline = target !== undefined && (SHAPE_TYPES as readonly unknown[]).includes(extrasOf(target).type);
-      if (target === undefined || (!outline && ['arrow', 'line', 'draw', 'freedraw'].includes(String(target.type)))) {
+      if (target === undefined || (!outline && ['arrow', 'line', 'draw', 'freedraw'].includes(typeOf(target)))) {
         warnings.push(`${where}: ${end} to "${b.elementId}" dropped, no such shape in the scene`);
         return undefined;
       }
-      const box = isRecord(extrasOf(target).box) ? { ...boxOf(target), ...(extrasOf(target).box as Raw), type: String(extrasOf(target).type) } : boxOf(target);
+      const box = isRecord(extrasOf(target).box) ? { ...boxOf(target), ...(extrasOf(target).box as Raw), type: typeOf(extrasOf(target)) } : boxOf(target);
       const [tip, from] = end === 'startBinding' ? [polyline[0]!, polyline[1]!] : [polyline[n - 1]!, polyline[n - 2]!];
       const focus = isRecord(b.focus) ? b.focus : focusOf(b, box, tip, from);
       return { elementId: target.id, focus };

@@ -16,6 +16,7 @@ import {
   STROKE_WIDTH,
   TEXT_ALIGNS,
 } from './constants.js';
+import { LIMITS } from '../limits.js';
 
 /**
  * The native element schema: the single source of truth for validation, defaults, the inferred `Element` type,
@@ -27,10 +28,12 @@ type Tuple = readonly [string, ...string[]];
 const needs = (what: string) => (issue: { input?: unknown }) => (issue.input === undefined ? `is required (${what})` : `must be ${what}`);
 
 const oneOf = <T extends Tuple>(values: T) => z.enum(values, { error: `must be one of: ${values.join(', ')}` });
-const num = () => z.number({ error: needs('a number') });
+const num = () => z.number({ error: (issue) => (issue.input === undefined ? 'is required (a number)' : typeof issue.input === 'number' ? 'must be a finite number' : 'must be a number') });
 const between = (min: number, max: number) =>
   num().min(min, `must be between ${min} and ${max}`).max(max, `must be between ${min} and ${max}`);
-const size = () => num().min(0, 'must be 0 or more');
+const size = () => num().min(0, 'must be 0 or more').max(LIMITS.sizeMax, `must be at most ${LIMITS.sizeMax}`);
+/** Positions are bounded so that every sum of them stays exact and every drawing fits a renderable canvas. */
+const coordinate = () => between(-LIMITS.coordinateMax, LIMITS.coordinateMax);
 const str = (what = 'a string') => z.string({ error: needs(what) });
 
 const HEX = '#(?:[0-9a-fA-F]{3,4}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})';
@@ -63,7 +66,7 @@ export const isWebUrl = (value: string): boolean =>
 
 const IMAGE_DATA_URL = new RegExp(`^data:(?:${IMAGE_MIME_TYPES.join('|').replaceAll('/', '\\/')});base64,[A-Za-z0-9+/]*={0,2}$`);
 
-export const point = z.object({ x: num(), y: num() });
+export const point = z.object({ x: coordinate(), y: coordinate() });
 export type Point = z.infer<typeof point>;
 
 /** Where an arrow end attaches: `focus` is a point of the bound element's box, both coordinates in 0..1. */
@@ -103,7 +106,7 @@ const common = {
   /** rough.js seed; when missing it is derived from the id, so a shape looks the same on every render. */
   seed: num().int('must be an integer').optional().describe('rough.js seed; derived from the id when missing'),
   text: str().optional(),
-  fontSize: num().positive('must be more than 0').optional(),
+  fontSize: num().positive('must be more than 0').max(1000, 'must be at most 1000').optional(),
   fontFamily: oneOf(FONT_FAMILIES).optional(),
   textAlign: oneOf(TEXT_ALIGNS).optional(),
   groupIds: z.array(str().min(1, 'must not be empty'), { error: needs('an array of group ids') }).default([]),
@@ -128,14 +131,17 @@ const common = {
   labelPlacement: z.literal('below-icon').optional().catch(undefined).describe('Server-computed: "below-icon" when an icon is stamped'),
 };
 
-const at = { x: num(), y: num() };
+const at = { x: coordinate(), y: coordinate() };
 const box = { ...at, width: size(), height: size() };
 /** Text-like elements may leave their size out; the intake estimates it from the text. */
 const optionalBox = { ...at, width: size().optional(), height: size().optional() };
 /** Linear elements: x/y/width/height are derived from the points, so anything sent is replaced. */
-const derivedBox = { x: num().optional(), y: num().optional(), width: size().optional(), height: size().optional() };
+const derivedBox = { x: coordinate().optional(), y: coordinate().optional(), width: size().optional(), height: size().optional() };
 const points = (min: number) =>
-  z.array(point, { error: needs('an array of {x, y} points') }).min(min, `must have at least ${min} point${min === 1 ? '' : 's'}`);
+  z
+    .array(point, { error: needs('an array of {x, y} points') })
+    .min(min, `must have at least ${min} point${min === 1 ? '' : 's'}`)
+    .max(LIMITS.pointsPerElement, `must have at most ${LIMITS.pointsPerElement} points`);
 
 export const shapeSchema = z.object({ type: oneOf(SHAPE_TYPES), ...common, ...box });
 

@@ -7,6 +7,7 @@ import {
   ROUGHNESS_TO_EXCALIDRAW,
 } from './excalidraw-maps.js';
 import type { ArrowElement, Binding, Element, Point } from './schema.js';
+import { boundsOf } from './binding-geometry.js';
 import { EXCALIDRAW_SHAPE_TWIN, SHAPE_OUTLINES } from './shape-outlines.js';
 import { estimateTextSize } from './validate.js';
 
@@ -259,14 +260,13 @@ function inferredShape(n: number, curved: boolean): string {
 function linear(el: ExcalidrawElement, points: readonly Point[]): ExcalidrawElement {
   const x0 = points[0]!.x;
   const y0 = points[0]!.y;
-  const xs = points.map((p) => p.x - x0);
-  const ys = points.map((p) => p.y - y0);
+  const { width, height } = boundsOf(points);
   return {
     ...el,
     x: x0,
     y: y0,
-    width: Math.max(...xs) - Math.min(...xs),
-    height: Math.max(...ys) - Math.min(...ys),
+    width,
+    height,
     points: points.map((p) => [p.x - x0, p.y - y0]),
     lastCommittedPoint: null,
   };

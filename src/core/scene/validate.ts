@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { AppError } from '../errors.js';
+import { AppError, describeValue } from '../errors.js';
+import { LIMITS } from '../limits.js';
 import { routeSmartArrows, type RoutableElement } from '../routing/smart-arrows.js';
 import { boundEnd, boundsOf, focusFromEnd, focusPoint, type Box, type Focus } from './binding-geometry.js';
 import { ELEMENT_TYPES, type ElementType } from './constants.js';
@@ -35,7 +36,7 @@ export function validateElements(raw: readonly unknown[], previous: readonly Ele
     if (!isRecord(item)) return void errors.push(`elements[${index}]: must be an object`);
     const where = label(index, item.id);
     if (typeof item.type !== 'string' || !(ELEMENT_TYPES as readonly string[]).includes(item.type)) {
-      const got = item.type === undefined ? 'is required' : `"${String(item.type)}" is not a type`;
+      const got = item.type === undefined ? 'is required' : `${describeValue(item.type)} is not a type`;
       return void errors.push(`${where}: type ${got}; expected one of: ${ELEMENT_TYPES.join(', ')}`);
     }
     const schema = ELEMENT_SCHEMAS[item.type as ElementType];
@@ -47,6 +48,9 @@ export function validateElements(raw: readonly unknown[], previous: readonly Ele
     for (const path of unknownFields(schema, item)) warnings.push(`${where}: unknown field "${path}" dropped`);
     drafts.push({ ...result.data, index });
   });
+  fail(errors);
+  const points = drafts.reduce((sum, d) => sum + ('points' in d && Array.isArray(d.points) ? d.points.length : 0), 0);
+  if (points > LIMITS.pointsPerDocument) errors.push(`elements: at most ${LIMITS.pointsPerDocument} points per document in all, got ${points}`);
   fail(errors);
 
   const elements = assignIds(drafts, errors);

@@ -5,7 +5,7 @@
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../../graph/types.js';
 import { imageRole } from './images.js';
-import { parseYaml } from './yaml.js';
+import { parseYaml } from '../yaml.js';
 
 type Mapping = Record<string, unknown>;
 

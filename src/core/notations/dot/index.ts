@@ -9,7 +9,9 @@ export const dotNotation: NotationConverter = {
   id: 'dot',
   detect(code) {
     if (OPENING.test(code)) return 0.95;
-    return /\bdigraph\b[^{]*\{[\s\S]*->/.test(code) ? 0.5 : 0;
+    // indexOf, not /digraph[^{]*\{[\s\S]*->/: the regex rescans to the end from every "digraph" (quadratic).
+    const brace = code.indexOf('{', Math.max(0, code.search(/\bdigraph\b/)));
+    return /\bdigraph\b/.test(code) && brace >= 0 && code.includes('->', brace) ? 0.5 : 0;
   },
   toGraph: dotToGraph,
 };

@@ -18,8 +18,8 @@
  */
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
-import { parseYaml } from '../compose/yaml.js';
-import { isRecord } from '../kubernetes/yaml.js';
+import { parseYaml } from '../yaml.js';
+import { isRecord } from '../yaml.js';
 
 /** Top-level keys that configure the chart as a whole, never a component or a sub-chart. */
 const CHART_SETTINGS = new Set([

@@ -1,7 +1,7 @@
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
 import { collectResources, envValues, images, list, podReferences, record, selects, stringMap, type Resource } from './manifests.js';
-import { parseYamlDocuments } from './yaml.js';
+import { parseYamlDocuments } from '../yaml.js';
 
 /** The Kubernetes icon library labels its icons in words ("Service Account") where the kind is one CamelCase word. */
 const ICON_LABELS: Readonly<Record<string, string>> = {
@@ -39,7 +39,7 @@ export const kubernetesNotation: NotationConverter = {
   detect(code) {
     const both = API_VERSION.test(code) && KIND.test(code);
     if (both) return 0.95;
-    return /^\s+apiVersion:/m.test(code) && /^\s+kind:/m.test(code) && /^items:/m.test(code) ? 0.8 : 0;
+    return /^[ \t]+apiVersion:/m.test(code) && /^[ \t]+kind:/m.test(code) && /^items:/m.test(code) ? 0.8 : 0;
   },
   toGraph(code) {
     const { resources, ignored } = collectResources(parseYamlDocuments(code));

@@ -1,4 +1,4 @@
-import { isRecord } from './yaml.js';
+import { isRecord } from '../yaml.js';
 
 /** One Kubernetes object, with the fields the diagram reads pulled out of its manifest. */
 export interface Resource {

@@ -65,7 +65,8 @@ const READERS: Record<PlantumlKind, (source: DiagramSource) => GraphIR> = {
 export const plantumlNotation: NotationConverter = {
   id: 'plantuml',
   detect(code) {
-    if (/^\s*@startuml\b/im.test(code)) return /^\s*@enduml\b/im.test(code) ? 0.98 : 0.85;
+    // [ \t]*, not \s*: with the m flag \s* runs across every following blank line from every line start (quadratic).
+    if (/^[ \t]*@startuml\b/im.test(code)) return /^[ \t]*@enduml\b/im.test(code) ? 0.98 : 0.85;
     return 0;
   },
   toGraph(code) {

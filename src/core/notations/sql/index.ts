@@ -23,7 +23,9 @@ export const sqlNotation: NotationConverter = {
   id: 'sql',
   detect(code) {
     if (/\bCREATE\s+(TEMP(ORARY)?\s+|UNLOGGED\s+)?TABLE\b/i.test(code)) return 0.9;
-    if (/\bALTER\s+TABLE\b[\s\S]*\bFOREIGN\s+KEY\b/i.test(code)) return 0.7;
+    // Two searches, not /ALTER TABLE[\s\S]*FOREIGN KEY/: that rescans to the end from every ALTER TABLE (quadratic).
+    const alter = code.search(/\bALTER\s+TABLE\b/i);
+    if (alter >= 0 && /\bFOREIGN\s+KEY\b/i.test(code.slice(alter))) return 0.7;
     return 0;
   },
   toGraph(code) {

@@ -1,6 +1,6 @@
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NotationConverter } from '../../graph/types.js';
-import { isRecord } from '../kubernetes/yaml.js';
+import { isRecord } from '../yaml.js';
 import { locateHclError, parseHcl } from './hcl.js';
 import { CONTAINER_ATTRIBUTES, kindOfType, TERRAFORM_ICONS } from './providers.js';
 
@@ -13,8 +13,9 @@ interface Block {
 }
 
 /** Top-level blocks start at column 0 in real files; indented look-alikes are embedded text (a logstash config). */
-const BLOCK_START = /^(resource|data|module)\s+"[^"]+"(\s+"[^"]+")?\s*\{/m;
-const OTHER_BLOCK = /^((variable|output|provider)\s+"[^"]+"|terraform|locals)\s*\{/m;
+// Labels stop at a line end: a label that ran on would rescan to the next quote from every line (quadratic).
+const BLOCK_START = /^(resource|data|module)[ \t]+"[^"\n]+"([ \t]+"[^"\n]+")?[ \t]*\{/m;
+const OTHER_BLOCK = /^((variable|output|provider)[ \t]+"[^"\n]+"|terraform|locals)[ \t]*\{/m;
 
 /**
  * Terraform addresses inside an expression. hcl2json writes every expression as `${…}`, so only strings holding one
