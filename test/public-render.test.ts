@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/adapters/http/server.js';
 import { createRateLimiter } from '../src/infra/rate-limit.js';
-import { createRenderer } from '../src/infra/renderer.js';
+import { DEFAULT_JOB_LIMITS } from '../src/infra/config.js';
+import { createJobPool, type JobPool } from '../src/infra/jobs/pool.js';
 import { openDatabase } from '../src/infra/storage/database.js';
 import { createServices, type Services } from '../src/service/index.js';
 import type { Principal } from '../src/service/principal.js';
@@ -12,6 +13,7 @@ describe('the public SVG renders each document version once', () => {
   let backend: Backend;
   let services: Services;
   let close: () => Promise<void>;
+  let jobs: JobPool;
   let ann: Principal;
   let world: World;
   const renders: number[] = [];
@@ -19,17 +21,20 @@ describe('the public SVG renders each document version once', () => {
   beforeAll(async () => {
     backend = await createBackend('sqlite');
     const { db } = await openDatabase(backend.databaseUrl);
-    const real = createRenderer();
+    jobs = createJobPool({ ...DEFAULT_JOB_LIMITS, threads: 1 });
     const limiter = createRateLimiter({ perMinute: 1000 });
     services = await createServices({
       db,
       limiter,
       publicLimiter: limiter,
       publicUrl: 'http://drawbridge.test',
-      renderer: { svg: (elements) => (renders.push(elements.length), real.svg(elements)), png: real.png },
+      work: { ...jobs, svg: (elements) => (renders.push(elements.length), jobs.svg(elements)) },
       publicRenderCacheBytes: 1024 * 1024,
     });
-    close = () => db.destroy();
+    close = async () => {
+      await db.destroy();
+      await jobs.close();
+    };
     // buildWorld only needs the account and token services.
     world = await buildWorld({ services } as Runtime);
     ann = await services.tokens.authenticate(`Bearer ${world.tokens.annAll}`);

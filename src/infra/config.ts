@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 
 /** Configuration comes from the environment only; README's table documents each variable. */
@@ -17,8 +18,23 @@ export interface Config {
   trustProxy: boolean | string;
   /** Bearer token a Prometheus scraper sends to GET /metrics; the route is off without one. */
   metricsToken: string | undefined;
+  /** The worker pool for heavy work: threads, queue, and each job's time and memory. */
+  jobs: JobLimits;
   logLevel: string;
 }
+
+export interface JobLimits {
+  /** Worker threads; default: one per core. */
+  threads: number;
+  /** Jobs that may wait for a thread; one more is refused with `busy`. */
+  queue: number;
+  /** Running time of one job. */
+  timeoutSeconds: number;
+  /** V8 heap of one worker thread. */
+  memoryMb: number;
+}
+
+export const DEFAULT_JOB_LIMITS: JobLimits = { threads: availableParallelism(), queue: 64, timeoutSeconds: 20, memoryMb: 512 };
 
 /**
  * The embedded database lives in the project's own data folder, not the caller's working directory, so
@@ -30,6 +46,14 @@ function positiveInteger(name: string, raw: string | undefined, fallback: number
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
+  return value;
+}
+
+/** A worker needs about 100 MB to load the renderer and parsers; under that it dies before its first job. */
+const JOB_MEMORY_FLOOR_MB = 128;
+
+function atLeast(floor: number, name: string, value: number): number {
+  if (value < floor) throw new Error(`${name} must be at least ${floor}, got ${value}`);
   return value;
 }
 
@@ -80,6 +104,12 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     publicRenderCacheMb: positiveInteger('PUBLIC_RENDER_CACHE_MB', env.PUBLIC_RENDER_CACHE_MB, 64),
     trustProxy: trustProxy(env.TRUST_PROXY),
     metricsToken: env.METRICS_TOKEN || undefined,
+    jobs: {
+      threads: positiveInteger('JOB_THREADS', env.JOB_THREADS, DEFAULT_JOB_LIMITS.threads),
+      queue: positiveInteger('JOB_QUEUE', env.JOB_QUEUE, DEFAULT_JOB_LIMITS.queue),
+      timeoutSeconds: positiveInteger('JOB_TIMEOUT_SECONDS', env.JOB_TIMEOUT_SECONDS, DEFAULT_JOB_LIMITS.timeoutSeconds),
+      memoryMb: atLeast(JOB_MEMORY_FLOOR_MB, 'JOB_MEMORY_MB', positiveInteger('JOB_MEMORY_MB', env.JOB_MEMORY_MB, DEFAULT_JOB_LIMITS.memoryMb)),
+    },
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

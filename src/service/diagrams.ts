@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { LRUCache } from 'lru-cache';
 import { AppError } from '../core/errors.js';
-import { type ExportResult, exportScene, parseExportFormat } from '../core/export/index.js';
+import { type ExportResult, parseExportFormat } from '../core/export/index.js';
 import type { IconVendor } from '../core/icons/index.js';
 import { NOTATION_TITLES } from '../core/graph/types.js';
-import { codeToScene } from '../core/notations/index.js';
 import { canWrite, type Role } from '../core/scopes.js';
 import type { Element, SceneFormat } from '../core/scene/intake.js';
 import { preparedQuery } from '../infra/storage/prepared.js';
@@ -15,15 +14,10 @@ import { type Principal, requireScope } from './principal.js';
 import { prepareScene } from './scene.js';
 import type { DocumentSummary, FolderSummary, WorkspaceSummary } from './schemas.js';
 import { etagMatches } from './etag.js';
+import type { HeavyWork, PngRequest } from './heavy-work.js';
 
 type DocumentRow = Database['documents'];
 type ShareRow = { token: string; createdAt: string };
-
-/** The port to the renderer (infra supplies it with fonts loaded): scene in, image out. */
-export interface Renderer {
-  svg(elements: readonly Element[]): string;
-  png(elements: readonly Element[], scale?: number): Buffer;
-}
 
 /** Bumped when drawings change for the same scene, so cached images are not reused across such a release. */
 const RENDER_VERSION = 'r1';
@@ -72,7 +66,7 @@ export class DiagramService {
     private readonly db: Kysely<Database>,
     private readonly cursors: CursorCodec,
     private readonly publicUrl: string,
-    private readonly renderer: Renderer,
+    private readonly work: HeavyWork,
     /** Public SVGs by document id and version: anyone may load a shared link in a loop, so each version renders once. */
     private readonly publicSvgs: LRUCache<string, string>,
   ) {
@@ -212,7 +206,7 @@ export class DiagramService {
   ): Promise<WriteResult & { notation: string }> {
     requireScope(p, 'diagrams:write');
     await this.writableRoleIn(p, input.workspaceId);
-    const generated = await codeToScene(input.code, { notation: input.notation, vendor: input.vendor });
+    const generated = await this.work.fromCode(input.code, { notation: input.notation, vendor: input.vendor });
     const result = await this.createDocument(p, {
       workspaceId: input.workspaceId,
       folderId: input.folderId,
@@ -271,7 +265,7 @@ export class DiagramService {
     const exportFormat = parseExportFormat(format);
     const { row } = await this.visibleDocument(p, id);
     // D2 links icons to this service's public icon endpoint.
-    return exportScene(exportFormat, JSON.parse(row.elements) as Element[], { publicUrl: this.publicUrl });
+    return this.work.export(exportFormat, JSON.parse(row.elements) as Element[], this.publicUrl);
   }
 
   async deleteDocument(p: Principal, id: string): Promise<void> {
@@ -356,31 +350,31 @@ export class DiagramService {
     if (!/^shr_[0-9A-Za-z]{32}$/.test(token)) throw invalid();
     const [head] = await this.sharedVersion(token);
     if (!head) throw invalid();
-    const etag = renderEtag('svg', undefined, head.version);
+    const etag = renderEtag('svg', {}, head.version);
     if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
     const cached = this.publicSvgs.get(`${head.id}@${head.version}`);
     if (cached !== undefined) return { etag, notModified: false, contentType: SVG_TYPE, body: cached };
     const [row] = await this.documentByShareToken(token);
     if (!row) throw invalid();
-    const rendered = this.rendered(row, 'svg');
+    const rendered = await this.rendered(row, 'svg');
     if (!rendered.notModified) this.publicSvgs.set(`${row.id}@${row.version}`, rendered.body as string);
     return rendered;
   }
 
   /** The document as an image, for its readers: SVG with embedded fonts, or PNG from the same drawing. */
-  async renderDocument(p: Principal, id: string, format: 'svg' | 'png', options: { scale?: number | undefined; ifNoneMatch?: string | undefined } = {}): Promise<Rendered> {
+  async renderDocument(p: Principal, id: string, format: 'svg' | 'png', options: PngRequest & { ifNoneMatch?: string | undefined } = {}): Promise<Rendered> {
     requireScope(p, 'diagrams:read');
     const { row } = await this.visibleDocument(p, id);
-    return this.rendered(row, format, options.ifNoneMatch, options.scale);
+    return this.rendered(row, format, options.ifNoneMatch, options);
   }
 
-  private rendered(row: DocumentRow, format: 'svg' | 'png', ifNoneMatch?: string, scale?: number): Rendered {
-    const etag = renderEtag(format, scale, row.version);
+  private async rendered(row: DocumentRow, format: 'svg' | 'png', ifNoneMatch?: string, png: PngRequest = {}): Promise<Rendered> {
+    const etag = renderEtag(format, png, row.version);
     if (etagMatches(ifNoneMatch, etag)) return { etag, notModified: true };
     const elements = JSON.parse(row.elements) as Element[];
     return format === 'svg'
-      ? { etag, notModified: false, contentType: SVG_TYPE, body: this.renderer.svg(elements) }
-      : { etag, notModified: false, contentType: 'image/png', body: this.renderer.png(elements, scale) };
+      ? { etag, notModified: false, contentType: SVG_TYPE, body: await this.work.svg(elements) }
+      : { etag, notModified: false, contentType: 'image/png', body: await this.work.png(elements, png) };
   }
 
 }
@@ -388,7 +382,8 @@ export class DiagramService {
 const SVG_TYPE = 'image/svg+xml; charset=utf-8';
 
 /** The tag names the renderer too, so a new release's drawing is not hidden behind an old cached one. */
-const renderEtag = (format: 'svg' | 'png', scale: number | undefined, version: number | string) => `"${RENDER_VERSION}-${format}-${scale ?? 1}-${version}"`;
+const renderEtag = (format: 'svg' | 'png', png: PngRequest, version: number | string) =>
+  `"${RENDER_VERSION}-${format}-${png.scale ?? 1}${png.fitWithin ? `-fit${png.fitWithin}` : ''}-${version}"`;
 
 function assertWritable(role: Role, workspaceId: string): void {
   if (!canWrite(role)) throw new AppError('forbidden', `your role in workspace ${workspaceId} is ${role}, which cannot change diagrams`);

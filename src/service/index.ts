@@ -5,7 +5,8 @@ import type { RateDecision, RateLimiter } from '../infra/rate-limit.js';
 import { AccountService } from './accounts.js';
 import { CatalogService } from './catalog.js';
 import { type Admission, admit, admitPublic, charge } from './admission.js';
-import { DiagramService, type Renderer } from './diagrams.js';
+import { DiagramService } from './diagrams.js';
+import type { HeavyWork } from './heavy-work.js';
 import { CursorCodec } from './pagination.js';
 import type { Principal } from './principal.js';
 import { TokenService } from './tokens.js';
@@ -30,11 +31,12 @@ export interface ServiceOptions {
   /** Per client address, for the public routes. */
   publicLimiter: RateLimiter;
   publicUrl: string;
-  renderer: Renderer;
+  /** Parsing, layout, rendering and export, run off the event loop. */
+  work: HeavyWork;
   publicRenderCacheBytes: number;
 }
 
-export async function createServices({ db, limiter, publicLimiter, publicUrl, renderer, publicRenderCacheBytes }: ServiceOptions): Promise<Services> {
+export async function createServices({ db, limiter, publicLimiter, publicUrl, work, publicRenderCacheBytes }: ServiceOptions): Promise<Services> {
   const { value: cursorKey } = await db.selectFrom('server_secrets').select('value').where('name', '=', 'cursor_key').executeTakeFirstOrThrow();
   const tokens = new TokenService(db);
   return {
@@ -44,7 +46,7 @@ export async function createServices({ db, limiter, publicLimiter, publicUrl, re
       db,
       new CursorCodec(cursorKey),
       publicUrl,
-      renderer,
+      work,
       // SVG text is UTF-16 in memory: two bytes a character.
       new LRUCache<string, string>({ maxSize: publicRenderCacheBytes, sizeCalculation: (svg) => Math.max(1, svg.length * 2) }),
     ),

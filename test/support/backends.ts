@@ -78,5 +78,7 @@ export async function createBackend(name: BackendName): Promise<Backend> {
 }
 
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...loadConfig({}), logLevel: 'silent', publicUrl: 'http://drawbridge.test', ...overrides };
+  // One job thread per service: a test file's service seldom has more than one heavy job at a time.
+  const config = loadConfig({});
+  return { ...config, logLevel: 'silent', publicUrl: 'http://drawbridge.test', jobs: { ...config.jobs, threads: 1 }, ...overrides };
 }

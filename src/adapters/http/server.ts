@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import type { Config } from '../../infra/config.js';
 import { Metrics } from '../../infra/metrics.js';
 import { createRateLimiter } from '../../infra/rate-limit.js';
-import { createRenderer } from '../../infra/renderer.js';
+import { createJobPool, type JobPool } from '../../infra/jobs/pool.js';
 import { openDatabase } from '../../infra/storage/database.js';
 import { pingDatabase } from '../../infra/storage/migrations.js';
 import { createServices, type Services } from '../../service/index.js';
@@ -13,6 +13,7 @@ export interface Runtime {
   app: FastifyInstance;
   services: Services;
   metrics: Metrics;
+  jobs: JobPool;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database and Redis. */
   close(): Promise<void>;
 }
@@ -26,15 +27,16 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
   let log: FastifyBaseLogger | undefined;
   if (redis) reportRedisOutages(redis, () => log);
   const keyPrefix = options.rateLimitKeyPrefix ?? 'drawbridge:rl';
+  const metrics = new Metrics();
+  const jobs = createJobPool(config.jobs, { metrics, onWorkerError: (error) => log?.error({ err: error }, 'a job worker died') });
   const services = await createServices({
     db,
     limiter: createRateLimiter({ perMinute: config.rateLimitPerMinute, redis, keyPrefix }),
     publicLimiter: createRateLimiter({ perMinute: config.publicRateLimitPerMinute, redis, keyPrefix: `${keyPrefix}:public` }),
     publicUrl: config.publicUrl,
-    renderer: createRenderer(),
+    work: jobs,
     publicRenderCacheBytes: config.publicRenderCacheMb * 1024 * 1024,
   });
-  const metrics = new Metrics();
   const app = await buildApp({
     services,
     metrics,
@@ -49,8 +51,10 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
     app,
     services,
     metrics,
+    jobs,
     async close() {
       await app.close();
+      await jobs.close();
       await db.destroy();
       // quit() sends QUIT, which a Redis that is down cannot take.
       if (redis?.status === 'ready') await redis.quit();

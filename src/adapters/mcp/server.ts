@@ -22,6 +22,9 @@ import { inputValidationError } from '../../core/errors.js';
 import { EXPORT_FORMATS } from '../../core/export/index.js';
 import { type RawJsonSplice, runTool, toolError } from './results.js';
 
+/** Previews fit this longest side: what vision models take in without downscaling, and never over the PNG canvas limit. */
+const PREVIEW_MAX_SIDE = 1568;
+
 export interface ToolLogger {
   error(details: object, message: string): void;
 }
@@ -126,7 +129,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       const result = await tool(async () => {
         const json = documentJson(await diagrams.getDocument(principal, args.id));
         if (args.preview) {
-          const rendered = await diagrams.renderDocument(principal, args.id, 'png');
+          const rendered = await diagrams.renderDocument(principal, args.id, 'png', { fitWithin: PREVIEW_MAX_SIDE });
           if (!rendered.notModified) png = rendered.body as Buffer;
         }
         return json;

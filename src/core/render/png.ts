@@ -13,22 +13,30 @@ import type { RenderElement } from './style.js';
 
 export interface PngOptions {
   /** Pixels per SVG unit. Default 1. */
-  scale?: number;
+  scale?: number | undefined;
+  /** Longest side in pixels: the scale is lowered to fit it (previews), never raised. */
+  fitWithin?: number | undefined;
 }
 
 export const PNG_SCALE = { min: 0.1, max: 8 } as const;
 
 /** Rasterises an SVG; `<text>` is not drawn (no fonts are loaded): outline text first. */
 export function renderPng(svg: string, options: PngOptions = {}): Buffer {
-  const scale = options.scale ?? 1;
+  let scale = options.scale ?? 1;
   if (!Number.isFinite(scale) || scale < PNG_SCALE.min || scale > PNG_SCALE.max) {
     throw new AppError('validation_failed', `scale must be between ${PNG_SCALE.min} and ${PNG_SCALE.max}, got ${scale}`);
   }
-  let resvg: Resvg;
-  try {
-    resvg = new Resvg(svg, { fitTo: { mode: 'zoom', value: scale }, font: { loadSystemFonts: false }, logLevel: 'off' });
-  } catch (error) {
-    throw new AppError('validation_failed', `the SVG could not be read: ${error instanceof Error ? error.message : String(error)}`);
+  const read = (zoom: number) => {
+    try {
+      return new Resvg(svg, { fitTo: { mode: 'zoom', value: zoom }, font: { loadSystemFonts: false }, logLevel: 'off' });
+    } catch (error) {
+      throw new AppError('validation_failed', `the SVG could not be read: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  let resvg = read(scale);
+  if (options.fitWithin !== undefined && Math.max(resvg.width, resvg.height) * scale > options.fitWithin) {
+    scale = options.fitWithin / Math.max(resvg.width, resvg.height);
+    resvg = read(scale);
   }
   const [width, height] = [Math.ceil(resvg.width * scale), Math.ceil(resvg.height * scale)];
   const side = Math.max(width, height);
@@ -46,6 +54,6 @@ export function renderPng(svg: string, options: PngOptions = {}): Buffer {
 
 /** A scene straight to PNG: `renderSvg` with outlined text, then `renderPng`. */
 export function renderScenePng(elements: readonly RenderElement[], options: RenderOptions & PngOptions = {}): Buffer {
-  const { scale, ...svgOptions } = options;
-  return renderPng(renderSvg(elements, { ...svgOptions, textAs: 'paths' }), { scale });
+  const { scale, fitWithin, ...svgOptions } = options;
+  return renderPng(renderSvg(elements, { ...svgOptions, textAs: 'paths' }), { scale, fitWithin });
 }

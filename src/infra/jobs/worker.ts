@@ -1,0 +1,52 @@
+/**
+ * The worker side of the job pool: runs one job of heavy work in a worker thread and answers with a plain,
+ * structured-clone-safe result. An AppError is returned as data, since a thrown error loses its code crossing threads.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import { isAppError } from '../../core/errors.js';
+import { exportScene } from '../../core/export/index.js';
+import { codeToScene } from '../../core/notations/index.js';
+import { renderSvg } from '../../core/render/index.js';
+import { renderScenePng } from '../../core/render/png.js';
+import type { Element } from '../../core/scene/intake.js';
+import type { HeavyWork } from '../../service/heavy-work.js';
+import { loadRenderFonts } from '../fonts.js';
+
+type Arguments<K extends keyof HeavyWork> = Parameters<HeavyWork[K]>;
+export type Job = { [K in keyof HeavyWork]: { kind: K; args: Arguments<K> } }[keyof HeavyWork];
+export type JobKind = Job['kind'];
+
+export type JobOutcome = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string; details?: unknown } };
+
+async function perform(job: Job): Promise<unknown> {
+  switch (job.kind) {
+    case 'fromCode': {
+      const [code, options] = job.args;
+      const drawn = await codeToScene(code, { notation: options.notation, vendor: options.vendor });
+      // Only what the service stores crosses back: the graph and its id maps stay here.
+      return { elements: drawn.elements, notation: drawn.notation, warnings: drawn.warnings };
+    }
+    case 'svg':
+      return renderSvg(job.args[0] as Element[], { fonts: loadRenderFonts() });
+    case 'png': {
+      const [elements, request = {}] = job.args;
+      return renderScenePng(elements as Element[], { fonts: loadRenderFonts(), scale: request.scale, fitWithin: request.fitWithin });
+    }
+    case 'export': {
+      const [format, elements, publicUrl] = job.args;
+      return exportScene(format, elements, { publicUrl });
+    }
+  }
+}
+
+/** `started` tells the pool the job left the queue, so its time limit counts running time only. */
+export default async function runJob({ job, started }: { job: Job; started: MessagePort }): Promise<JobOutcome> {
+  started.postMessage('started');
+  started.close();
+  try {
+    return { ok: true, value: await perform(job) };
+  } catch (error) {
+    if (isAppError(error)) return { ok: false, error: { code: error.code, message: error.message, details: error.details } };
+    throw error;
+  }
+}

@@ -1,0 +1,29 @@
+import type { ExportFormat, ExportResult } from '../core/export/index.js';
+import type { IconVendor } from '../core/icons/index.js';
+import type { Notation } from '../core/graph/types.js';
+import type { Element } from '../core/scene/intake.js';
+import type { GeneratedElement } from '../core/scene/from-graph.js';
+
+/** What the service asks of a PNG render: a scale, and optionally a longest side the image must fit (previews). */
+export interface PngRequest {
+  scale?: number | undefined;
+  fitWithin?: number | undefined;
+}
+
+/** A diagram drawn from code, as the service stores it. */
+export interface DrawnCode {
+  elements: GeneratedElement[];
+  notation: Notation;
+  warnings: string[];
+}
+
+/**
+ * The port to the CPU-heavy stages: parsing and laying out code, rendering and exporting scenes. Infra runs them off
+ * the event loop with time and memory limits (src/infra/jobs/), so no request's heavy work delays another's reply.
+ */
+export interface HeavyWork {
+  fromCode(code: string, options: { notation?: string | undefined; vendor?: IconVendor | undefined }): Promise<DrawnCode>;
+  svg(elements: readonly Element[]): Promise<string>;
+  png(elements: readonly Element[], request?: PngRequest): Promise<Buffer>;
+  export(format: ExportFormat, elements: readonly Element[], publicUrl: string): Promise<ExportResult>;
+}
