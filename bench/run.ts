@@ -1,6 +1,7 @@
 /** `npm run bench`: every speed goal of the issues, each measured against a baseline in the same run where the goal is relative. */
 import { benchFromCode, printFromCode } from './from-code.js';
 import { benchIconSearch, printIconSearch } from './icons.js';
+import { benchIsolation, printIsolation } from './isolation.js';
 import { benchRender, printRender } from './render.js';
 import { benchRestRead } from './rest.js';
 
@@ -19,3 +20,4 @@ console.log(`  mcp ping:   ${fmt(rest.mcpPing.requestsPerSecond)} req/s = ${rest
 printIconSearch(benchIconSearch());
 printFromCode(await benchFromCode());
 printRender(await benchRender());
+printIsolation(await benchIsolation());
