@@ -21,11 +21,11 @@ function toData(document: Document): unknown {
   try {
     return document.toJS({ maxAliasCount: YAML_MAX_ALIAS_COUNT });
   } catch (error) {
-    // The yaml package throws a plain ReferenceError when the limit is reached.
+    // Building the data throws plain errors: a ReferenceError at the alias limit, an Error for a merge of a non-map.
     if (error instanceof ReferenceError && /alias/i.test(error.message)) {
       throw new AppError('parse_error', `YAML: aliases expand more than ${YAML_MAX_ALIAS_COUNT} times, the limit (a "billion laughs" input?)`);
     }
-    throw error;
+    throw new AppError('parse_error', `YAML: ${error instanceof Error ? error.message : String(error)}`);
   }
 }
 
