@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,7 +10,8 @@ import { testConfig } from './support/backends.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'drawbridge-cli-'));
-const env = { ...process.env, DATABASE_URL: join(dir, 'cli.db') };
+// A secret of its own: the CLI must never write a key file into the project's data folder during tests.
+const env = { ...process.env, DATABASE_URL: join(dir, 'cli.db'), DRAWBRIDGE_SECRET: 'cli-test-secret' };
 const cli = async (...args: string[]) => JSON.parse((await run('node', ['bin/drawbridge.js', ...args], { env })).stdout);
 
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -63,6 +64,25 @@ describe('drawbridge CLI', () => {
     expect((await cli('member', 'remove', '--workspace', ws, '--email', 'guest@example.com')).removed).toBe(true);
     const after = (await cli('user', 'list')).items.find((u: any) => u.email === 'owner@example.com');
     expect(after.workspaces).toEqual([{ id: ws, name: expect.any(String), role: 'owner' }]);
+  });
+
+  it('saves an AI key from a file, encrypted, which the server then uses', async () => {
+    const { userId, workspaceId } = await cli('user', 'create', '--email', 'ai@example.com');
+    const keyFile = join(dir, 'openai-key');
+    writeFileSync(keyFile, 'sk-cli-secret-4242\n');
+    const { settings } = await cli('ai', 'set', '--email', 'ai@example.com', '--provider', 'openai', '--model', 'gpt-4.1-mini', '--key-file', keyFile);
+    expect(settings).toMatchObject({ provider: 'openai', model: 'gpt-4.1-mini', keyLast4: '4242', baseUrl: null });
+    expect(JSON.stringify(settings)).not.toContain('sk-cli');
+    const runtime = await createRuntime(testConfig({ databaseUrl: env.DATABASE_URL, secret: env.DRAWBRIDGE_SECRET }));
+    try {
+      const principal = { tokenId: 'tok_cli', userId, scopes: ['ai:generate' as const], workspaceId: null };
+      expect(await runtime.services.ai.credentialsFor(principal, workspaceId)).toMatchObject({ key: 'sk-cli-secret-4242', source: 'user' });
+    } finally {
+      await runtime.close();
+    }
+    const refused = await run('node', ['bin/drawbridge.js', 'ai', 'set', '--email', 'ai@example.com', '--provider', 'cohere', '--model', 'x', '--key-file', keyFile], { env }).catch((e) => e);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stderr + refused.stdout).toMatch(/--provider must be one of openai, anthropic, google, openai-compatible/);
   });
 
   it('says which database it uses, wherever it is run from', async () => {

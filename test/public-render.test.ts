@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../src/adapters/http/server.js';
 import { createRateLimiter } from '../src/infra/rate-limit.js';
 import { DEFAULT_JOB_LIMITS } from '../src/infra/config.js';
 import { createJobPool, type JobPool } from '../src/infra/jobs/pool.js';
+import { createSecretBox } from '../src/infra/secret-box.js';
 import { openDatabase } from '../src/infra/storage/database.js';
 import { createServices, type Services } from '../src/service/index.js';
 import type { Principal } from '../src/service/principal.js';
@@ -30,6 +32,9 @@ describe('the public SVG renders each document version once', () => {
       publicUrl: 'http://drawbridge.test',
       work: { ...jobs, svg: (elements) => (renders.push(elements.length), jobs.svg(elements)) },
       publicRenderCacheBytes: 1024 * 1024,
+      sealer: createSecretBox(randomBytes(32)),
+      diagramModel: { answer: () => Promise.reject(new Error('no model in this test')) },
+      checkProviderUrl: async () => undefined,
     });
     close = async () => {
       await db.destroy();

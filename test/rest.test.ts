@@ -11,7 +11,7 @@ import { ALL_SCOPES, bearer, box, buildWorld, type World } from './support/world
 const backends: BackendName[] = ['sqlite'];
 if (await requireServer('postgres')) backends.push('postgres');
 
-type Method = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 const json = (res: LightMyRequestResponse) => res.json() as any;
 
@@ -123,9 +123,18 @@ describe.each(backends)('REST API on %s', (backendName) => {
         ['GET', '/api-v1/capabilities'],
         ['GET', '/api-v1/libraries'],
         ['GET', '/api-v1/icons?query=postgres'],
+        ['POST', '/api-v1/documents/generate', { workspaceId, prompt: 'a web app' }],
+        ['POST', `/api-v1/documents/${doc}/generate`, { prompt: 'add a cache' }],
+        ['GET', '/api-v1/me/ai'],
+        ['PUT', '/api-v1/me/ai', { provider: 'openai', model: 'gpt', key: 'sk-intruder' }],
+        ['DELETE', '/api-v1/me/ai'],
+        ['GET', `/api-v1/workspaces/${workspaceId}/ai`],
+        ['PUT', `/api-v1/workspaces/${workspaceId}/ai`, { provider: 'openai', model: 'gpt', key: 'sk-intruder' }],
+        ['DELETE', `/api-v1/workspaces/${workspaceId}/ai`],
       ];
       // The table covers every route the index lists, so a route added later cannot skip this test.
-      const routeKey = (method: string, url: string) => `${method} ${url.split('?')[0]!.replace(/doc_\w+/, ':id').replace(/\/$/, '')}`;
+      const routeKey = (method: string, url: string) =>
+        `${method} ${url.split('?')[0]!.replace(/doc_\w+/, ':id').replace(/workspaces\/ws_\w+/, 'workspaces/:id').replace(/\/$/, '')}`;
       const listed = json(await call('GET', '/api-v1/', world.tokens.annAll)).endpoints.map((e: any) => routeKey(e.method, e.path));
       expect(routes.map(([method, url]) => routeKey(method, url)).sort()).toEqual(listed.sort());
 

@@ -21,6 +21,11 @@ export const ERROR_CODES = [
   'too_complex',
   'rate_limited',
   'busy',
+  'ai_not_configured',
+  'ai_provider_error',
+  'ai_rate_limited',
+  'ai_timeout',
+  'ai_invalid_output',
   'internal',
 ] as const;
 

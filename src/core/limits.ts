@@ -13,6 +13,8 @@ export const LIMITS = {
   coordinateMax: 1_000_000,
   sizeMax: 1_000_000,
   nameLength: 200,
+  /** A prompt for AI generation, in characters. */
+  promptLength: 8_000,
   pageSizeDefault: 50,
   pageSizeMax: 100,
   /** Code for diagram-from-code, in UTF-8 bytes and lines. */

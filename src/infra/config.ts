@@ -20,6 +20,12 @@ export interface Config {
   metricsToken: string | undefined;
   /** The worker pool for heavy work: threads, queue, and each job's time and memory. */
   jobs: JobLimits;
+  /** DRAWBRIDGE_SECRET: the server key for secrets at rest is derived from it; else one is kept in `secretKeyFile`. */
+  secret: string | undefined;
+  secretKeyFile: string;
+  /** Whether an AI provider's base URL may point at loopback, link-local or private addresses (self-hosted Ollama). */
+  aiAllowPrivateUrls: boolean;
+  aiTimeoutSeconds: number;
   logLevel: string;
 }
 
@@ -41,6 +47,8 @@ export const DEFAULT_JOB_LIMITS: JobLimits = { threads: availableParallelism(), 
  * `npx drawbridge …` run from anywhere reaches the database `npm start` uses.
  */
 export const DEFAULT_SQLITE_PATH = fileURLToPath(new URL('../../data/drawbridge.db', import.meta.url));
+/** Where the server key is generated when DRAWBRIDGE_SECRET is not set (mode 0600). */
+export const DEFAULT_SECRET_KEY_PATH = fileURLToPath(new URL('../../data/secret.key', import.meta.url));
 
 function positiveInteger(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
@@ -110,6 +118,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
       timeoutSeconds: positiveInteger('JOB_TIMEOUT_SECONDS', env.JOB_TIMEOUT_SECONDS, DEFAULT_JOB_LIMITS.timeoutSeconds),
       memoryMb: atLeast(JOB_MEMORY_FLOOR_MB, 'JOB_MEMORY_MB', positiveInteger('JOB_MEMORY_MB', env.JOB_MEMORY_MB, DEFAULT_JOB_LIMITS.memoryMb)),
     },
+    secret: env.DRAWBRIDGE_SECRET || undefined,
+    secretKeyFile: DEFAULT_SECRET_KEY_PATH,
+    aiAllowPrivateUrls: env.AI_ALLOW_PRIVATE_URLS === 'true',
+    aiTimeoutSeconds: positiveInteger('AI_TIMEOUT_SECONDS', env.AI_TIMEOUT_SECONDS, 90),
     logLevel: env.LOG_LEVEL || 'info',
   };
 }

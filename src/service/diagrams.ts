@@ -3,7 +3,7 @@ import type { LRUCache } from 'lru-cache';
 import { AppError } from '../core/errors.js';
 import { type ExportResult, parseExportFormat } from '../core/export/index.js';
 import type { IconVendor } from '../core/icons/index.js';
-import { NOTATION_TITLES } from '../core/graph/types.js';
+import { type GraphIR, NOTATION_TITLES } from '../core/graph/types.js';
 import { canWrite, type Role } from '../core/scopes.js';
 import type { Element, SceneFormat } from '../core/scene/intake.js';
 import { preparedQuery } from '../infra/storage/prepared.js';
@@ -217,6 +217,24 @@ export class DiagramService {
       autoIcons: input.autoIcons ?? false,
     });
     return { ...result, notation: generated.notation, warnings: [...generated.warnings, ...result.warnings] };
+  }
+
+  /**
+   * Stores a diagram drawn from a graph made elsewhere (AI generation): laid out and stamped as from-code does, and,
+   * with `replace`, written over that document as a normal versioned update.
+   */
+  async createFromGraph(
+    p: Principal,
+    input: { workspaceId: string; name: string; folderId?: string | undefined; vendor?: IconVendor | undefined; replace?: { id: string; expectedVersion?: number | undefined } },
+    graph: GraphIR,
+  ): Promise<WriteResult> {
+    requireScope(p, 'diagrams:write');
+    await this.writableRoleIn(p, input.workspaceId);
+    const drawn = await this.work.fromGraph(graph, input.vendor);
+    const result = input.replace
+      ? await this.updateDocument(p, input.replace.id, { elements: drawn.elements, vendor: input.vendor, autoIcons: false }, input.replace.expectedVersion)
+      : await this.createDocument(p, { workspaceId: input.workspaceId, folderId: input.folderId, name: input.name, elements: drawn.elements, vendor: input.vendor, autoIcons: false });
+    return { ...result, warnings: [...drawn.warnings, ...result.warnings] };
   }
 
   /**

@@ -1,6 +1,6 @@
 import type { ExportFormat, ExportResult } from '../core/export/index.js';
 import type { IconVendor } from '../core/icons/index.js';
-import type { Notation } from '../core/graph/types.js';
+import type { GraphIR, Notation } from '../core/graph/types.js';
 import type { Element } from '../core/scene/intake.js';
 import type { GeneratedElement } from '../core/scene/from-graph.js';
 
@@ -23,6 +23,8 @@ export interface DrawnCode {
  */
 export interface HeavyWork {
   fromCode(code: string, options: { notation?: string | undefined; vendor?: IconVendor | undefined }): Promise<DrawnCode>;
+  /** Lays out and draws a graph from any other source (AI generation), with its icon hints resolved. */
+  fromGraph(graph: GraphIR, vendor: IconVendor | undefined): Promise<Omit<DrawnCode, 'notation'>>;
   svg(elements: readonly Element[]): Promise<string>;
   png(elements: readonly Element[], request?: PngRequest): Promise<Buffer>;
   export(format: ExportFormat, elements: readonly Element[], publicUrl: string): Promise<ExportResult>;

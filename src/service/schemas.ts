@@ -5,6 +5,8 @@ import { iconSearchQuery, vendor } from '../core/icons/query.js';
 import { LIMITS } from '../core/limits.js';
 import { ELEMENT_TYPES } from '../core/scene/constants.js';
 import { ROLES, SCOPES } from '../core/scopes.js';
+import { DIAGRAM_KINDS } from '../core/ai/answer.js';
+import { AI_PROVIDERS } from './ai-settings.js';
 
 /**
  * The one set of request/response schemas. REST routes validate and document with them (the OpenAPI document is
@@ -133,6 +135,33 @@ export const fromCodeBody = strictBody({
   ...stampingOptions,
 });
 export const fromCodeResult = writtenDocument.extend({ notation: z.enum(NOTATIONS) });
+
+export const aiSettingsBody = strictBody({
+  provider: z.enum(AI_PROVIDERS),
+  model: z.string().trim().min(1).max(200).describe('The provider\'s model name, e.g. gpt-4.1-mini, claude-sonnet-4-5, gemini-2.5-flash, llama3.1'),
+  key: z.string().min(1).max(4096).describe('The API key; stored encrypted, never returned (only its last 4 characters)'),
+  baseUrl: z.string().max(2000).optional().describe('The API base URL: required for openai-compatible (Ollama: http://localhost:11434/v1); for the others, a proxy or Azure endpoint'),
+});
+export const aiSettingsView = z
+  .object({ provider: z.enum(AI_PROVIDERS), model: z.string(), baseUrl: z.string().nullable(), keyLast4: z.string(), updatedAt: timestamp })
+  .describe('Saved AI settings; the key only as its last 4 characters');
+export const aiSettingsResult = z.object({ settings: aiSettingsView.nullable() });
+
+export const generateBody = strictBody({
+  workspaceId: workspaceId.optional().describe('Where to create the diagram (not needed with documentId)'),
+  prompt: z.string().trim().min(1, 'prompt must not be empty').max(LIMITS.promptLength, `prompt must be at most ${LIMITS.promptLength} characters`),
+  folderId: folderId.optional(),
+  name: name.optional().describe('Defaults to the title the model gives'),
+  kind: z.enum(DIAGRAM_KINDS).optional().describe('What to draw; the model chooses when absent'),
+  documentId: documentId.optional().describe('Change this diagram as the prompt says instead of creating one'),
+  expectedVersion: z.number().int().positive().optional().describe('With documentId: refuse (412) when the document has moved past this version'),
+  vendor: vendor.optional(),
+});
+export const generateResult = writtenDocument.extend({
+  model: z.string(),
+  provider: z.enum(AI_PROVIDERS),
+  usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int() }),
+});
 
 export const scope = z.enum(SCOPES);
 

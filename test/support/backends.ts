@@ -80,5 +80,6 @@ export async function createBackend(name: BackendName): Promise<Backend> {
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // One job thread per service: a test file's service seldom has more than one heavy job at a time.
   const config = loadConfig({});
-  return { ...config, logLevel: 'silent', publicUrl: 'http://drawbridge.test', jobs: { ...config.jobs, threads: 1 }, ...overrides };
+  // A fixed secret: tests never write a key file into the project's data folder.
+  return { ...config, logLevel: 'silent', publicUrl: 'http://drawbridge.test', jobs: { ...config.jobs, threads: 1 }, secret: 'test-secret', ...overrides };
 }

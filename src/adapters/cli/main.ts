@@ -4,6 +4,8 @@ import { ROLES, type Role } from '../../core/scopes.js';
 import { loadConfig } from '../../infra/config.js';
 import type { AccountService } from '../../service/accounts.js';
 import type { TokenService } from '../../service/tokens.js';
+import type { Kysely } from 'kysely';
+import type { Database } from '../../infra/storage/schema.js';
 
 // Modules are imported where a command needs them: the server (Fastify, renderers, icon libraries) takes seconds
 // to load through tsx, and an account command needs none of it.
@@ -20,6 +22,7 @@ const USAGE = `usage:
   drawbridge member add --workspace ID --email E --role ${ROLES.join('|')}
   drawbridge member role --workspace ID --email E --role ${ROLES.join('|')}
   drawbridge member remove --workspace ID --email E
+  drawbridge ai set --email E --provider openai|anthropic|google|openai-compatible --model M --key-file F [--base-url URL]
 
 Every command but serve prints one JSON object; the database used (DATABASE_URL, by default data/drawbridge.db in
 the project folder, wherever the command is run from) is named on stderr.`;
@@ -32,6 +35,10 @@ const OPTIONS = {
   scopes: { type: 'string' },
   id: { type: 'string' },
   role: { type: 'string' },
+  provider: { type: 'string' },
+  model: { type: 'string' },
+  'key-file': { type: 'string' },
+  'base-url': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -52,7 +59,7 @@ function role(values: Record<string, unknown>): Role {
 /** A password in a URL is the operator's secret: show where the database is, not how to get in. */
 const describeDatabase = (url: string) => url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 
-async function withAccounts<T>(run: (accounts: AccountService, tokens: TokenService) => Promise<T>): Promise<T> {
+async function withAccounts<T>(run: (accounts: AccountService, tokens: TokenService, db: Kysely<Database>) => Promise<T>): Promise<T> {
   const [{ openDatabase }, { AccountService }, { TokenService }] = await Promise.all([
     import('../../infra/storage/database.js'),
     import('../../service/accounts.js'),
@@ -62,10 +69,40 @@ async function withAccounts<T>(run: (accounts: AccountService, tokens: TokenServ
   process.stderr.write(`database: ${describeDatabase(databaseUrl)}\n`);
   const { db } = await openDatabase(databaseUrl);
   try {
-    return await run(new AccountService(db), new TokenService(db));
+    return await run(new AccountService(db), new TokenService(db), db);
   } finally {
     await db.destroy();
   }
+}
+
+/**
+ * Saves a user's AI settings with the server key `serve` uses (DRAWBRIDGE_SECRET, or data/secret.key). The key comes
+ * from a file, never the command line, so it stays out of shell history and `ps`.
+ */
+async function setAi(values: Record<string, unknown>): Promise<unknown> {
+  const [{ readFileSync }, { AI_PROVIDERS, AiSettingsService }, { createSecretBox, loadServerKey }, { assertProviderUrl }] = await Promise.all([
+    import('node:fs'),
+    import('../../service/ai-settings.js'),
+    import('../../infra/secret-box.js'),
+    import('../../infra/ai/address-guard.js'),
+  ]);
+  const provider = required(values, 'provider');
+  if (!(AI_PROVIDERS as readonly string[]).includes(provider)) throw new UsageError(`--provider must be one of ${AI_PROVIDERS.join(', ')}, not "${provider}"`);
+  const key = readFileSync(required(values, 'key-file'), 'utf8').trim();
+  if (key === '') throw new UsageError('--key-file is empty');
+  const config = loadConfig();
+  const box = createSecretBox(loadServerKey(config.secret, config.secretKeyFile, (path) => process.stderr.write(`generated the server key for secrets at rest: ${path}\n`)));
+  return withAccounts(async (accounts, _tokens, db) => {
+    const userId = await accounts.userIdByEmail(required(values, 'email'));
+    const service = new AiSettingsService(db, box, (url) => assertProviderUrl(url, config.aiAllowPrivateUrls));
+    const settings = await service.setForUser(userId, {
+      provider: provider as (typeof AI_PROVIDERS)[number],
+      model: required(values, 'model'),
+      key,
+      baseUrl: values['base-url'] as string | undefined,
+    });
+    return { settings };
+  });
 }
 
 async function serve(): Promise<void> {
@@ -120,6 +157,8 @@ async function run(argv: string[]): Promise<unknown> {
         return input;
       });
     }
+    case 'ai set':
+      return setAi(values);
     case 'member remove': {
       const input = { workspaceId: required(values, 'workspace'), email: required(values, 'email') };
       return withAccounts(async (accounts) => {

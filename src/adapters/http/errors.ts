@@ -24,6 +24,11 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   rate_limited: 429,
   internal: 500,
   busy: 503,
+  ai_not_configured: 400,
+  ai_provider_error: 502,
+  ai_rate_limited: 429,
+  ai_timeout: 504,
+  ai_invalid_output: 502,
 };
 
 const STATUS_CODE: Partial<Record<number, ErrorCode>> = { 400: 'bad_request', 404: 'not_found', 405: 'method_not_allowed', 413: 'payload_too_large', 415: 'unsupported_media_type' };
@@ -65,7 +70,7 @@ function sendAppError(error: AppError, reply: FastifyReply) {
     reply.header('Retry-After', rate.resetSeconds);
     details = { retryAfterSeconds: rate.resetSeconds };
   }
-  if (error.code === 'busy') reply.header('Retry-After', (error.details as { retryAfterSeconds: number }).retryAfterSeconds);
+  if (error.code === 'busy' || error.code === 'ai_rate_limited') reply.header('Retry-After', (error.details as { retryAfterSeconds: number }).retryAfterSeconds);
   return reply.code(HTTP_STATUS[error.code]).send(errorBody(error.code, error.message, details));
 }
 

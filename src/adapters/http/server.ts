@@ -3,7 +3,10 @@ import { Redis } from 'ioredis';
 import type { Config } from '../../infra/config.js';
 import { Metrics } from '../../infra/metrics.js';
 import { createRateLimiter } from '../../infra/rate-limit.js';
+import { assertProviderUrl } from '../../infra/ai/address-guard.js';
+import { createDiagramModel } from '../../infra/ai/models.js';
 import { createJobPool, type JobPool } from '../../infra/jobs/pool.js';
+import { createSecretBox, loadServerKey } from '../../infra/secret-box.js';
 import { openDatabase } from '../../infra/storage/database.js';
 import { pingDatabase } from '../../infra/storage/migrations.js';
 import { createServices, type Services } from '../../service/index.js';
@@ -28,6 +31,7 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
   if (redis) reportRedisOutages(redis, () => log);
   const keyPrefix = options.rateLimitKeyPrefix ?? 'drawbridge:rl';
   const metrics = new Metrics();
+  let generatedKeyFile: string | undefined;
   const jobs = createJobPool(config.jobs, { metrics, onWorkerError: (error) => log?.error({ err: error }, 'a job worker died') });
   const services = await createServices({
     db,
@@ -35,6 +39,9 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
     publicLimiter: createRateLimiter({ perMinute: config.publicRateLimitPerMinute, redis, keyPrefix: `${keyPrefix}:public` }),
     publicUrl: config.publicUrl,
     work: jobs,
+    sealer: createSecretBox(loadServerKey(config.secret, config.secretKeyFile, (path) => (generatedKeyFile = path))),
+    diagramModel: createDiagramModel({ timeoutSeconds: config.aiTimeoutSeconds, allowPrivateUrls: config.aiAllowPrivateUrls }),
+    checkProviderUrl: (url) => assertProviderUrl(url, config.aiAllowPrivateUrls),
     publicRenderCacheBytes: config.publicRenderCacheMb * 1024 * 1024,
   });
   const app = await buildApp({
@@ -47,6 +54,7 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
     logLevel: config.logLevel === 'silent' ? undefined : config.logLevel,
   });
   log = app.log;
+  if (generatedKeyFile) log.warn({ path: generatedKeyFile }, 'generated the server key for secrets at rest (AI keys): back it up, or set DRAWBRIDGE_SECRET');
   return {
     app,
     services,

@@ -12,6 +12,7 @@ import {
   name,
   pageQuery,
   fromCodeBody,
+  generateBody,
   iconSearchQuery,
   stampingOptions,
   strictBody,
@@ -56,6 +57,7 @@ const inputs = {
   createDiagram: createDocumentBody,
   searchIcons: iconSearchQuery,
   fromCode: fromCodeBody,
+  generate: generateBody,
   exportToCode: strictBody({ id: documentId, format: z.enum(EXPORT_FORMATS).describe(`Target format: ${EXPORT_FORMATS.join(', ')}`) }),
   updateDiagram: strictBody({
     id: documentId,
@@ -216,6 +218,26 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       tool(async () => {
         const result = await diagrams.createFromCode(principal, args);
         return documentJson(result.document, { notation: result.notation, warnings: result.warnings, format: result.format });
+      }),
+  );
+
+  register(
+    'generate_from_prompt',
+    {
+      title: 'Generate a diagram from a prompt',
+      description:
+        "Draws and stores a diagram from a description in plain language, with the account's own AI model (set up with PUT /api-v1/me/ai): " +
+        'the model gives the structure, the server lays it out with icons. With documentId it changes that diagram as the prompt says ' +
+        '("add a Redis cache between the API and the database"). Returns the stored diagram, warnings, the model and token usage. ' +
+        'Errors: ai_not_configured (how to set a key), ai_provider_error, ai_rate_limited, ai_timeout, ai_invalid_output; nothing is stored on error. ' +
+        'Needs scopes ai:generate and diagrams:write.',
+      inputSchema: inputs.generate,
+      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+    },
+    (args) =>
+      tool(async () => {
+        const result = await services.generation.generate(principal, args);
+        return documentJson(result.document, { warnings: result.warnings, format: 'native', model: result.model, provider: result.provider, usage: result.usage });
       }),
   );
 

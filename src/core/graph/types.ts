@@ -6,34 +6,8 @@ import type { AppError } from '../errors.js';
 
 
 /** What a node stands for; drives default shape, colour by role and icon guesses. */
-export type NodeKind =
-  | 'service'
-  | 'workload'
-  | 'database'
-  | 'storage'
-  | 'queue'
-  | 'cache'
-  | 'network'
-  | 'config'
-  | 'secret'
-  | 'user'
-  | 'external'
-  | 'gateway'
-  | 'entity'
-  | 'class'
-  | 'interface'
-  | 'enum'
-  | 'actor'
-  | 'usecase'
-  | 'component'
-  | 'note'
-  | 'start'
-  | 'end'
-  | 'action'
-  | 'decision'
-  | 'fork'
-  | 'state'
-  | 'generic';
+export const NODE_KINDS = ['service', 'workload', 'database', 'storage', 'queue', 'cache', 'network', 'config', 'secret', 'user', 'external', 'gateway', 'entity', 'class', 'interface', 'enum', 'actor', 'usecase', 'component', 'note', 'start', 'end', 'action', 'decision', 'fork', 'state', 'generic'] as const;
+export type NodeKind = (typeof NODE_KINDS)[number];
 
 /** Arrowheads use the native element schema's names. */
 export type Arrowhead =

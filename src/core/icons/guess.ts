@@ -43,6 +43,32 @@ function isDistinctive(item: IconItem, name: string): boolean {
   });
 }
 
+/** How people name a vendor in front of or after a product: "aws lambda", "api management azure", "k8s ingress". */
+const VENDOR_WORDS: ReadonlyArray<[string[], IconVendor]> = [
+  [['amazon', 'web', 'services'], 'aws'],
+  [['aws'], 'aws'],
+  [['amazon'], 'aws'],
+  [['microsoft', 'azure'], 'azure'],
+  [['azure'], 'azure'],
+  [['google', 'cloud'], 'gcp'],
+  [['gcp'], 'gcp'],
+  [['kubernetes'], 'kubernetes'],
+  [['k8s'], 'kubernetes'],
+];
+
+/**
+ * A vendor named as the first or last words of a hint is a vendor hint, not part of the name: otherwise "aws
+ * cloudfront" matches the AWS logo (a one-word exact name) rather than Amazon CloudFront. A bare vendor name stays.
+ */
+function namedVendor(words: string[]): { vendor: IconVendor; rest: string[] } | undefined {
+  for (const [vendorWords, vendor] of VENDOR_WORDS) {
+    if (words.length <= vendorWords.length) continue;
+    if (vendorWords.every((w, i) => words[i] === w)) return { vendor, rest: words.slice(vendorWords.length) };
+    if (vendorWords.every((w, i) => words[words.length - vendorWords.length + i] === w)) return { vendor, rest: words.slice(0, -vendorWords.length) };
+  }
+  return undefined;
+}
+
 /** A lone word also stands for its synonyms and its singular ("Functions" → function). */
 function singleWordNames(word: string): string[] {
   const singular = word.length > 3 && word.endsWith('s') && !word.endsWith('ss') ? [word.slice(0, -1)] : [];
@@ -67,7 +93,9 @@ function better(a: Candidate, b: Candidate | undefined): boolean {
 }
 
 export function guessIcon(text: string, vendor?: IconVendor): IconItem | undefined {
-  const words = normalizeWords(text);
+  const named = namedVendor(normalizeWords(text));
+  const words = named?.rest ?? normalizeWords(text);
+  vendor = named?.vendor ?? vendor;
   if (words.length === 0 || words.length > GUESS_MAX_WORDS) return undefined;
   const { byName } = iconSearchIndex();
   let best: Candidate | undefined;

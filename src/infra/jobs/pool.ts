@@ -18,7 +18,7 @@ export interface JobPool extends HeavyWork {
   close(): Promise<void>;
 }
 
-const METRIC_KIND: Record<JobKind, string> = { fromCode: 'from_code', svg: 'svg', png: 'png', export: 'export' };
+const METRIC_KIND: Record<JobKind, string> = { fromCode: 'from_code', fromGraph: 'from_graph', svg: 'svg', png: 'png', export: 'export' };
 
 // Workers load the TypeScript sources through tsx, like the main thread; the loader is found from here, not from
 // the working directory, so the CLI works wherever it is started.
@@ -101,6 +101,7 @@ export function createJobPool(limits: JobLimits, options: { metrics?: Metrics; o
 
   return {
     fromCode: (code, options) => run({ kind: 'fromCode', args: [code, options] }),
+    fromGraph: (graph, vendor) => run({ kind: 'fromGraph', args: [graph, vendor] }),
     svg: (elements) => run({ kind: 'svg', args: [elements] }),
     png: async (elements, request) => {
       // Structured clone hands a Buffer over as a plain Uint8Array.

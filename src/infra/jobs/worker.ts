@@ -5,7 +5,8 @@
 import type { MessagePort } from 'node:worker_threads';
 import { isAppError } from '../../core/errors.js';
 import { exportScene } from '../../core/export/index.js';
-import { codeToScene } from '../../core/notations/index.js';
+import { resolveIconHints } from '../../core/notations/icon-hints.js';
+import { codeToScene, drawGraph } from '../../core/notations/index.js';
 import { renderSvg } from '../../core/render/index.js';
 import { renderScenePng } from '../../core/render/png.js';
 import type { Element } from '../../core/scene/intake.js';
@@ -25,6 +26,11 @@ async function perform(job: Job): Promise<unknown> {
       const drawn = await codeToScene(code, { notation: options.notation, vendor: options.vendor });
       // Only what the service stores crosses back: the graph and its id maps stay here.
       return { elements: drawn.elements, notation: drawn.notation, warnings: drawn.warnings };
+    }
+    case 'fromGraph': {
+      const [graph, vendor] = job.args;
+      const drawn = await drawGraph(resolveIconHints(graph, vendor));
+      return { elements: drawn.elements, warnings: drawn.warnings };
     }
     case 'svg':
       return renderSvg(job.args[0] as Element[], { fonts: loadRenderFonts() });

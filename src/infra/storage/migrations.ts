@@ -90,6 +90,21 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0003_ai_settings': {
+    async up(db: Kysely<any>) {
+      await db.schema
+        .createTable('ai_settings')
+        .addColumn('owner', 'text', (c) => c.primaryKey())
+        .addColumn('provider', 'text', (c) => c.notNull())
+        .addColumn('model', 'text', (c) => c.notNull())
+        .addColumn('base_url', 'text')
+        .addColumn('key_sealed', 'text', (c) => c.notNull())
+        .addColumn('key_last4', 'text', (c) => c.notNull())
+        .addColumn('updated_at', 'text', (c) => c.notNull())
+        .addColumn('updated_by', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

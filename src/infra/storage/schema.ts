@@ -31,6 +31,17 @@ export interface Database {
     revoked_at: string | null;
   };
   document_shares: { document_id: string; token: string; created_at: string; created_by: string };
+  /** AI provider settings of a user (`user:<id>`) or shared by a workspace (`workspace:<id>`); the key sealed. */
+  ai_settings: {
+    owner: string;
+    provider: string;
+    model: string;
+    base_url: string | null;
+    key_sealed: string;
+    key_last4: string;
+    updated_at: string;
+    updated_by: string;
+  };
   /** Instance-wide secrets shared by every instance on the same database (e.g. the cursor signing key). */
   server_secrets: { name: string; value: string };
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { SCOPES } from '../../../core/scopes.js';
 import type { Services } from '../../../service/index.js';
+import { aiRoutes } from './ai.js';
 import { catalogRoutes } from './catalog.js';
 import { documentRoutes } from './documents.js';
 import { folderRoutes } from './folders.js';
@@ -55,4 +56,5 @@ export const apiRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
   await app.register(documentRoutes, { services });
   await app.register(catalogRoutes, { services });
   await app.register(renderRoutes, { services });
+  await app.register(aiRoutes, { services });
 };

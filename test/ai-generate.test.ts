@@ -1,0 +1,182 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRuntime, type Runtime } from '../src/adapters/http/server.js';
+import { answerToGraph } from '../src/core/ai/answer.js';
+import { resolveIconHints } from '../src/core/notations/icon-hints.js';
+import { drawGraph } from '../src/core/notations/index.js';
+import { checkScene } from '../src/core/quality/check.js';
+import { assertProviderUrl } from '../src/infra/ai/address-guard.js';
+import { type Backend, createBackend, testConfig } from './support/backends.js';
+import { startFakeProvider, type FakeProvider } from './support/fake-ai.js';
+import { bearer, buildWorld, type World } from './support/world.js';
+import { ANSWERS } from './fixtures/ai/answers.js';
+
+const KEY = 'sk-test-0123456789abcdef';
+
+describe('AI generation against a local provider speaking the real wire formats', () => {
+  let backend: Backend;
+  let runtime: Runtime;
+  let world: World;
+  let fake: FakeProvider;
+
+  beforeAll(async () => {
+    fake = await startFakeProvider();
+    backend = await createBackend('sqlite');
+    runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, rateLimitPerMinute: 100_000, aiAllowPrivateUrls: true, aiTimeoutSeconds: 2 }));
+    world = await buildWorld(runtime);
+  });
+  afterAll(async () => {
+    await runtime?.close();
+    await backend?.dispose();
+    await fake?.close();
+  });
+
+  const call = (method: 'GET' | 'PUT' | 'POST' | 'DELETE', url: string, payload?: object, token = world.tokens.annAll) =>
+    runtime.app.inject({ method, url, headers: bearer(token), ...(payload ? { payload } : {}) });
+  const settings = (provider: string, baseUrl: string, key = KEY) => call('PUT', '/api-v1/me/ai', { provider, model: `${provider}-model`, key, baseUrl });
+  const generate = (prompt: string, extra: object = {}) => call('POST', '/api-v1/documents/generate', { workspaceId: world.annWorkspace, prompt, ...extra });
+  const documentCount = async () => (await call('GET', `/api-v1/documents?workspace=${world.annWorkspace}&limit=100`)).json().items.length;
+
+  it('says how to set a key when none is configured, and stores nothing', async () => {
+    const response = await generate('a web app with a database');
+    expect(response.statusCode).toBe(400);
+    expect(response.json().error.code).toBe('ai_not_configured');
+    expect(response.json().error.message).toContain('PUT /api-v1/me/ai');
+    expect(await documentCount()).toBe(0);
+  });
+
+  it('keeps the key encrypted: only its last 4 characters ever come back', async () => {
+    const saved = await settings('openai', `${fake.url}/openai/v1`);
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json().settings).toMatchObject({ provider: 'openai', keyLast4: 'cdef', baseUrl: `${fake.url}/openai/v1` });
+    expect(saved.body).not.toContain(KEY);
+    expect((await call('GET', '/api-v1/me/ai')).body).not.toContain(KEY);
+    const stored = await runtime.services.ai['db'].selectFrom('ai_settings').selectAll().execute();
+    expect(JSON.stringify(stored)).not.toContain(KEY);
+    expect((await call('GET', '/api-v1/me/ai', undefined, world.tokens.annRead)).json().error.code).toBe('insufficient_scope');
+  });
+
+  it.each([
+    ['openai', '/openai/v1', 'awsThreeTier'],
+    ['anthropic', '/anthropic/v1', 'kubernetesShop'],
+    ['google', '/google/v1beta', 'checkoutFlow'],
+    ['openai-compatible', '/ollama/v1', 'loginSequence'],
+    ['openai', '/openai/v1', 'erSchema'],
+  ] as const)('%s: draws the %s answer, laid out, with icons, passing the quality checker', async (provider, path, answer) => {
+    expect((await settings(provider, `${fake.url}${path}`)).statusCode).toBe(200);
+    fake.queue.push({ answer: ANSWERS[answer] });
+    const before = fake.received.length;
+    const response = await generate(`draw ${answer}`);
+    expect(response.statusCode, response.body).toBe(201);
+    const body = response.json();
+    expect(body).toMatchObject({ name: ANSWERS[answer].title, provider, model: `${provider}-model`, usage: { inputTokens: 1200, outputTokens: 350 } });
+    const request = fake.received[before]!;
+    expect(request.key).toBe(KEY);
+    expect(JSON.stringify(request.body)).toContain('You design diagrams for Drawbridge');
+    expect(JSON.stringify(request.body)).toContain(`draw ${answer}`);
+    // The same pure pipeline gives the containers the checker needs (element ids are deterministic).
+    const { parents } = await drawGraph(resolveIconHints(answerToGraph(ANSWERS[answer])));
+    expect(checkScene(body.elements, parents).violations).toEqual([]);
+    const labels = body.elements.map((e: { text?: string }) => e.text).filter(Boolean).join(' | ');
+    for (const node of ANSWERS[answer].nodes) expect(labels).toContain(node.label);
+    if (answer === 'awsThreeTier') {
+      const icons = body.elements.filter((e: { icon?: { ref: string } }) => e.icon).map((e: { icon: { ref: string } }) => e.icon.ref);
+      expect(icons).toEqual(expect.arrayContaining([expect.stringMatching(/^aws\/.*CloudFront/i), expect.stringMatching(/^aws\/.*Aurora/i)]));
+    }
+  });
+
+  it('retries once with what was wrong, then draws the corrected answer', async () => {
+    await settings('openai', `${fake.url}/openai/v1`);
+    const broken = { ...ANSWERS.checkoutFlow, edges: [...ANSWERS.checkoutFlow.edges, { ...ANSWERS.checkoutFlow.edges[0]!, to: 'nowhere' }] };
+    fake.queue.push({ answer: broken }, { answer: ANSWERS.checkoutFlow });
+    const before = fake.received.length;
+    const response = await generate('checkout');
+    expect(response.statusCode).toBe(201);
+    const retry = JSON.stringify(fake.received[before + 1]!.body.messages);
+    expect(retry).toContain('refers to node \\"nowhere\\", which is not in nodes');
+  });
+
+  it.each([
+    ['output that is not JSON, twice', [{ text: 'Sure! Here is your diagram:' }, { text: '{"nodes": [' }], 502, 'ai_invalid_output'],
+    ['output that breaks the schema, twice', [{ answer: { nodes: 'none' } }, { answer: { title: 1 } }], 502, 'ai_invalid_output'],
+    ['a refused key', [{ status: 401, message: `Incorrect API key provided: ${KEY}` }], 502, 'ai_provider_error'],
+    ['a provider rate limit', [{ status: 429, message: 'Rate limit reached', retryAfter: 17 }], 429, 'ai_rate_limited'],
+    ['a provider that never answers', [{ hang: true }], 504, 'ai_timeout'],
+  ] as const)('answers %s with a clear error and stores nothing', async (_case, script, status, code) => {
+    await settings('openai', `${fake.url}/openai/v1`);
+    const before = await documentCount();
+    fake.queue.length = 0;
+    fake.queue.push(...(script as unknown as Parameters<typeof fake.queue.push>));
+    const response = await generate('anything');
+    expect(response.statusCode, response.body).toBe(status);
+    expect(response.json().error.code).toBe(code);
+    expect(response.body).not.toContain(KEY);
+    if (code === 'ai_rate_limited') expect(response.headers['retry-after']).toBe('17');
+    if (code === 'ai_provider_error') expect(response.json().error.message).toContain('Incorrect API key provided: [key]');
+    expect(await documentCount()).toBe(before);
+  }, 30_000);
+
+  it('edits a diagram: the model sees its current structure, and the change is a versioned update', async () => {
+    await settings('anthropic', `${fake.url}/anthropic/v1`);
+    fake.queue.push({ answer: ANSWERS.kubernetesShop });
+    const created = (await generate('shop')).json();
+    const changed = {
+      ...ANSWERS.kubernetesShop,
+      nodes: [...ANSWERS.kubernetesShop.nodes, { id: 'redis', label: 'Redis cache', kind: 'cache', icon: 'redis', group: 'ns', rows: null }],
+      edges: [...ANSWERS.kubernetesShop.edges, { from: 'orders', to: 'redis', label: null, style: 'solid', startArrowhead: 'none', endArrowhead: 'arrow' }],
+    };
+    fake.queue.push({ answer: changed });
+    const before = fake.received.length;
+    const edited = await call('POST', `/api-v1/documents/${created.id}/generate`, { prompt: 'add a Redis cache for orders', expectedVersion: 1 });
+    expect(edited.statusCode, edited.body).toBe(200);
+    expect(edited.json()).toMatchObject({ id: created.id, version: 2 });
+    expect(edited.json().elements.map((e: { text?: string }) => e.text)).toContain('Redis cache');
+    const sent = JSON.stringify(fake.received[before]!.body.messages);
+    expect(sent).toContain('Current diagram');
+    expect(sent).toContain('RabbitMQ');
+    fake.queue.push({ answer: changed });
+    const stale = await call('POST', `/api-v1/documents/${created.id}/generate`, { prompt: 'again', expectedVersion: 1 });
+    expect(stale.statusCode).toBe(412);
+  });
+
+  it("uses the workspace's shared key when the member has none; only an owner may share one", async () => {
+    expect((await call('DELETE', '/api-v1/me/ai')).statusCode).toBe(204);
+    const shared = await call('PUT', `/api-v1/workspaces/${world.annWorkspace}/ai`, { provider: 'google', model: 'gemini', key: 'shared-key-9999', baseUrl: `${fake.url}/google/v1beta` });
+    expect(shared.statusCode).toBe(200);
+    fake.queue.push({ answer: ANSWERS.checkoutFlow });
+    const before = fake.received.length;
+    expect((await generate('checkout')).statusCode).toBe(201);
+    expect(fake.received[before]!.key).toBe('shared-key-9999');
+    const asViewer = await call('PUT', `/api-v1/workspaces/${world.bobWorkspace}/ai`, { provider: 'openai', model: 'x', key: 'k' });
+    expect(asViewer.statusCode).toBe(403);
+  });
+
+  it('MCP generate_from_prompt draws the same way', async () => {
+    await settings('openai', `${fake.url}/openai/v1`);
+    fake.queue.push({ answer: ANSWERS.erSchema });
+    const response = await runtime.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { ...bearer(world.tokens.annAll), accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'generate_from_prompt', arguments: { workspaceId: world.annWorkspace, prompt: 'a blog schema' } } },
+    });
+    const result = response.json().result;
+    expect(result.isError).not.toBe(true);
+    expect(result.structuredContent).toMatchObject({ name: 'Blog schema', provider: 'openai' });
+  });
+});
+
+describe('provider base URLs', () => {
+  it.each(['http://127.0.0.1:11434/v1', 'http://10.1.2.3/v1', 'http://[::1]/v1', 'http://169.254.169.254/latest', 'http://[::ffff:127.0.0.1]/v1', 'http://192.168.0.10/v1'])(
+    'refuses %s unless the operator allows private addresses',
+    async (url) => {
+      await expect(assertProviderUrl(url, false)).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringContaining('AI_ALLOW_PRIVATE_URLS=true') });
+      await expect(assertProviderUrl(url, true)).resolves.toBeUndefined();
+    },
+  );
+
+  it('accepts public addresses and refuses other schemes and credentials', async () => {
+    await expect(assertProviderUrl('https://8.8.8.8/v1', false)).resolves.toBeUndefined();
+    await expect(assertProviderUrl('file:///etc/passwd', true)).rejects.toMatchObject({ code: 'validation_failed' });
+    await expect(assertProviderUrl('https://user:pw@8.8.8.8/v1', true)).rejects.toMatchObject({ code: 'validation_failed' });
+  });
+});
