@@ -1,5 +1,6 @@
 /** `npm run bench`: every speed goal of the issues, each measured against a baseline in the same run where the goal is relative. */
 import { benchFromCode, printFromCode } from './from-code.js';
+import { benchGenerate, printGenerate } from './generate.js';
 import { benchIconSearch, printIconSearch } from './icons.js';
 import { benchIsolation, printIsolation } from './isolation.js';
 import { benchRender, printRender } from './render.js';
@@ -20,4 +21,5 @@ console.log(`  mcp ping:   ${fmt(rest.mcpPing.requestsPerSecond)} req/s = ${rest
 printIconSearch(benchIconSearch());
 printFromCode(await benchFromCode());
 printRender(await benchRender());
+printGenerate(await benchGenerate());
 printIsolation(await benchIsolation());
