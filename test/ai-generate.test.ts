@@ -115,21 +115,34 @@ describe('AI generation against a local provider speaking the real wire formats'
     expect(await documentCount()).toBe(before);
   }, 30_000);
 
-  it('edits a diagram: the model sees its current structure, and the change is a versioned update', async () => {
+  it('edits a diagram: the model sees its current structure, untouched nodes keep their place, and the change is a versioned update', async () => {
     await settings('anthropic', `${fake.url}/anthropic/v1`);
     fake.queue.push({ answer: ANSWERS.kubernetesShop });
     const created = (await generate('shop')).json();
+    const box = (e: { x: number; y: number; width: number; height: number }) => ({ x: e.x, y: e.y, width: e.width, height: e.height });
+    const drawnFirst = new Map(created.elements.map((e: any) => [e.id, e]));
+    // The model keeps the ids it was shown, drops MongoDB, adds a cache for orders.
     const changed = {
       ...ANSWERS.kubernetesShop,
-      nodes: [...ANSWERS.kubernetesShop.nodes, { id: 'redis', label: 'Redis cache', kind: 'cache', icon: 'redis', group: 'ns', rows: null }],
-      edges: [...ANSWERS.kubernetesShop.edges, { from: 'orders', to: 'redis', label: null, style: 'solid', startArrowhead: 'none', endArrowhead: 'arrow' }],
+      nodes: [...ANSWERS.kubernetesShop.nodes.filter((n) => n.id !== 'mongo'), { id: 'redis', label: 'Redis cache', kind: 'cache', icon: 'redis', group: 'ns', rows: null }],
+      edges: [...ANSWERS.kubernetesShop.edges.filter((e) => e.to !== 'mongo'), { from: 'orders', to: 'redis', label: 'cache', style: 'solid', startArrowhead: 'none', endArrowhead: 'arrow' }],
     };
     fake.queue.push({ answer: changed });
     const before = fake.received.length;
     const edited = await call('POST', `/api-v1/documents/${created.id}/generate`, { prompt: 'add a Redis cache for orders', expectedVersion: 1 });
     expect(edited.statusCode, edited.body).toBe(200);
     expect(edited.json()).toMatchObject({ id: created.id, version: 2 });
-    expect(edited.json().elements.map((e: { text?: string }) => e.text)).toContain('Redis cache');
+    const after = edited.json().elements as any[];
+    expect(after.map((e) => e.text)).toContain('Redis cache');
+    expect(after.map((e) => e.text)).not.toContain('MongoDB');
+    for (const id of ['web', 'orders', 'queue', 'ingress']) expect(box(after.find((e) => e.id === id)), id).toEqual(box(drawnFirst.get(id) as any));
+    const redis = after.find((e) => e.text === 'Redis cache');
+    const others = after.filter((e) => ['web', 'orders', 'queue', 'ingress'].includes(e.id));
+    for (const o of others) expect(redis.x >= o.x + o.width || o.x >= redis.x + redis.width || redis.y >= o.y + o.height || o.y >= redis.y + redis.height, o.id).toBe(true);
+    const link = after.find((e) => e.type === 'arrow' && e.endBinding?.elementId === redis.id);
+    expect(link).toMatchObject({ startBinding: { elementId: 'orders' }, text: 'cache' });
+    const ns = after.find((e) => e.id === 'ns');
+    expect(redis.x >= ns.x && redis.x + redis.width <= ns.x + ns.width && redis.y + redis.height <= ns.y + ns.height).toBe(true);
     const sent = JSON.stringify(fake.received[before]!.body.messages);
     expect(sent).toContain('Current diagram');
     expect(sent).toContain('RabbitMQ');

@@ -14,7 +14,7 @@ import { type Principal, requireScope } from './principal.js';
 import { prepareScene } from './scene.js';
 import type { DocumentSummary, FolderSummary, WorkspaceSummary } from './schemas.js';
 import { etagMatches } from './etag.js';
-import type { HeavyWork, PngRequest } from './heavy-work.js';
+import type { DrawnGraph, HeavyWork, PngRequest } from './heavy-work.js';
 
 type DocumentRow = Database['documents'];
 type ShareRow = { token: string; createdAt: string };
@@ -225,15 +225,25 @@ export class DiagramService {
    */
   async createFromGraph(
     p: Principal,
-    input: { workspaceId: string; name: string; folderId?: string | undefined; vendor?: IconVendor | undefined; replace?: { id: string; expectedVersion?: number | undefined } },
+    input: {
+      workspaceId: string;
+      name: string;
+      folderId?: string | undefined;
+      vendor?: IconVendor | undefined;
+      /** Write over this document instead: `merge` turns the drawn graph into its new scene. */
+      replace?: { id: string; expectedVersion?: number | undefined; merge(drawn: DrawnGraph): { elements: unknown[]; warnings: string[] } };
+    },
     graph: GraphIR,
   ): Promise<WriteResult> {
     requireScope(p, 'diagrams:write');
     await this.writableRoleIn(p, input.workspaceId);
     const drawn = await this.work.fromGraph(graph, input.vendor);
-    const result = input.replace
-      ? await this.updateDocument(p, input.replace.id, { elements: drawn.elements, vendor: input.vendor, autoIcons: false }, input.replace.expectedVersion)
-      : await this.createDocument(p, { workspaceId: input.workspaceId, folderId: input.folderId, name: input.name, elements: drawn.elements, vendor: input.vendor, autoIcons: false });
+    if (input.replace) {
+      const merged = input.replace.merge(drawn);
+      const result = await this.updateDocument(p, input.replace.id, { elements: merged.elements, vendor: input.vendor, autoIcons: false }, input.replace.expectedVersion);
+      return { ...result, warnings: [...drawn.warnings, ...merged.warnings, ...result.warnings] };
+    }
+    const result = await this.createDocument(p, { workspaceId: input.workspaceId, folderId: input.folderId, name: input.name, elements: drawn.elements, vendor: input.vendor, autoIcons: false });
     return { ...result, warnings: [...drawn.warnings, ...result.warnings] };
   }
 

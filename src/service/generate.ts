@@ -1,4 +1,5 @@
 import { answerProblems, answerToGraph, type DiagramAnswer, type DiagramKind, recoveredToAnswer } from '../core/ai/answer.js';
+import { applyEdit } from '../core/ai/edit.js';
 import { editDiagramMessage, newDiagramMessage, retryMessage, SYSTEM_PROMPT } from '../core/ai/prompt.js';
 import { AppError } from '../core/errors.js';
 import { recoverGraph } from '../core/export/graph-recovery.js';
@@ -65,6 +66,8 @@ export class GenerationService {
     requireScope(p, 'ai:generate');
     requireScope(p, 'diagrams:write');
     const current = input.documentId ? await this.diagrams.getDocument(p, input.documentId) : undefined;
+    const currentElements = current ? (JSON.parse(current.elementsJson) as Element[]) : [];
+    const recovered = current ? recoverGraph(currentElements) : undefined;
     const workspaceId = current?.summary.workspaceId ?? input.workspaceId;
     if (!workspaceId) throw new AppError('validation_failed', 'workspaceId is required to create a diagram (or give documentId to edit one)');
     if (current && input.workspaceId && input.workspaceId !== workspaceId) {
@@ -72,7 +75,7 @@ export class GenerationService {
     }
     const credentials = await this.settings.credentialsFor(p, workspaceId);
 
-    const first = current ? editDiagramMessage(input.prompt, recoveredToAnswer(recoverGraph(JSON.parse(current.elementsJson) as Element[]))) : newDiagramMessage(input.prompt, input.kind);
+    const first = recovered ? editDiagramMessage(input.prompt, recoveredToAnswer(recovered)) : newDiagramMessage(input.prompt, input.kind);
     const messages: ChatMessage[] = [{ role: 'user', content: first }];
     const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     let answer: DiagramAnswer | undefined;
@@ -90,7 +93,16 @@ export class GenerationService {
     const name = input.name ?? current?.summary.name ?? answer!.title ?? 'Generated diagram';
     const written = await this.diagrams.createFromGraph(
       p,
-      { workspaceId, name, folderId: input.folderId, vendor: input.vendor, replace: current ? { id: current.summary.id, expectedVersion: input.expectedVersion } : undefined },
+      {
+        workspaceId,
+        name,
+        folderId: input.folderId,
+        vendor: input.vendor,
+        replace:
+          current && recovered
+            ? { id: current.summary.id, expectedVersion: input.expectedVersion, merge: (drawn) => applyEdit(currentElements, recovered, answer!, drawn) }
+            : undefined,
+      },
       graph,
     );
     return { document: written.document, warnings: written.warnings, model: credentials.model, provider: credentials.provider, usage };

@@ -17,6 +17,13 @@ export interface DrawnCode {
   warnings: string[];
 }
 
+/** A graph drawn: its elements, and which element each graph node and group became. */
+export interface DrawnGraph {
+  elements: GeneratedElement[];
+  warnings: string[];
+  elementIds: { nodes: Map<string, string>; groups: Map<string, string> };
+}
+
 /**
  * The port to the CPU-heavy stages: parsing and laying out code, rendering and exporting scenes. Infra runs them off
  * the event loop with time and memory limits (src/infra/jobs/), so no request's heavy work delays another's reply.
@@ -24,7 +31,7 @@ export interface DrawnCode {
 export interface HeavyWork {
   fromCode(code: string, options: { notation?: string | undefined; vendor?: IconVendor | undefined }): Promise<DrawnCode>;
   /** Lays out and draws a graph from any other source (AI generation), with its icon hints resolved. */
-  fromGraph(graph: GraphIR, vendor: IconVendor | undefined): Promise<Omit<DrawnCode, 'notation'>>;
+  fromGraph(graph: GraphIR, vendor: IconVendor | undefined): Promise<DrawnGraph>;
   svg(elements: readonly Element[]): Promise<string>;
   png(elements: readonly Element[], request?: PngRequest): Promise<Buffer>;
   export(format: ExportFormat, elements: readonly Element[], publicUrl: string): Promise<ExportResult>;

@@ -30,7 +30,7 @@ async function perform(job: Job): Promise<unknown> {
     case 'fromGraph': {
       const [graph, vendor] = job.args;
       const drawn = await drawGraph(resolveIconHints(graph, vendor));
-      return { elements: drawn.elements, warnings: drawn.warnings };
+      return { elements: drawn.elements, warnings: drawn.warnings, elementIds: drawn.elementIds };
     }
     case 'svg':
       return renderSvg(job.args[0] as Element[], { fonts: loadRenderFonts() });
