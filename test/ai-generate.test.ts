@@ -146,9 +146,10 @@ describe('AI generation against a local provider speaking the real wire formats'
     const sent = JSON.stringify(fake.received[before]!.body.messages);
     expect(sent).toContain('Current diagram');
     expect(sent).toContain('RabbitMQ');
-    fake.queue.push({ answer: changed });
-    const stale = await call('POST', `/api-v1/documents/${created.id}/generate`, { prompt: 'again', expectedVersion: 1 });
+    const calls = fake.received.length;
+    const stale = await runtime.app.inject({ method: 'POST', url: `/api-v1/documents/${created.id}/generate`, headers: { ...bearer(world.tokens.annAll), 'if-match': '"1"' }, payload: { prompt: 'again' } });
     expect(stale.statusCode).toBe(412);
+    expect(fake.received.length).toBe(calls);
   });
 
   it("uses the workspace's shared key when the member has none; only an owner may share one", async () => {

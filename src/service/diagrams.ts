@@ -417,7 +417,7 @@ function assertWritable(role: Role, workspaceId: string): void {
   if (!canWrite(role)) throw new AppError('forbidden', `your role in workspace ${workspaceId} is ${role}, which cannot change diagrams`);
 }
 
-function versionMismatch(current: number, expected: number): AppError {
+export function versionMismatch(current: number, expected: number): AppError {
   return new AppError('version_mismatch', `the document is at version ${current}, not ${expected}: fetch it again and reapply your change`, {
     currentVersion: current,
   });

@@ -6,7 +6,7 @@ import { recoverGraph } from '../core/export/graph-recovery.js';
 import type { IconVendor } from '../core/icons/index.js';
 import type { Element } from '../core/scene/intake.js';
 import { type AiCredentials, AiSettingsService } from './ai-settings.js';
-import type { DiagramService, StoredDocument } from './diagrams.js';
+import { type DiagramService, type StoredDocument, versionMismatch } from './diagrams.js';
 import { type Principal, requireScope } from './principal.js';
 
 export type { AiCredentials } from './ai-settings.js';
@@ -66,6 +66,8 @@ export class GenerationService {
     requireScope(p, 'ai:generate');
     requireScope(p, 'diagrams:write');
     const current = input.documentId ? await this.diagrams.getDocument(p, input.documentId) : undefined;
+    // A stale edit is refused before the model is paid to answer it.
+    if (current && input.expectedVersion !== undefined && current.summary.version !== input.expectedVersion) throw versionMismatch(current.summary.version, input.expectedVersion);
     const currentElements = current ? (JSON.parse(current.elementsJson) as Element[]) : [];
     const recovered = current ? recoverGraph(currentElements) : undefined;
     const workspaceId = current?.summary.workspaceId ?? input.workspaceId;
@@ -100,7 +102,12 @@ export class GenerationService {
         vendor: input.vendor,
         replace:
           current && recovered
-            ? { id: current.summary.id, expectedVersion: input.expectedVersion, merge: (drawn) => applyEdit(currentElements, recovered, answer!, drawn) }
+            ? {
+                id: current.summary.id,
+                expectedVersion: input.expectedVersion,
+                // A sequence is its order of messages: redrawn whole, not merged into the old rows.
+                merge: (drawn) => (answer!.kind === 'sequence' ? { elements: drawn.elements, warnings: [] } : applyEdit(currentElements, recovered, answer!, drawn)),
+              }
             : undefined,
       },
       graph,

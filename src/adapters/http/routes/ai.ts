@@ -2,6 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { documentJson } from '../../../service/diagrams.js';
+import { expectedVersion } from './documents.js';
 import type { GenerateResult } from '../../../service/generate.js';
 import type { Services } from '../../../service/index.js';
 import { aiSettingsBody, aiSettingsResult, documentId, generateBody, generateResult, workspaceId } from '../../../service/schemas.js';
@@ -102,12 +103,14 @@ export const aiRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (ap
         description: 'Scopes: ai:generate and diagrams:write. A normal versioned update (expectedVersion or If-Match guard it).',
         tags: ['ai'],
         params: z.object({ id: documentId }),
+        headers: z.object({ 'if-match': z.string().optional() }),
         body: generateBody.omit({ documentId: true, workspaceId: true, folderId: true }),
         response: { 200: generateResult },
       },
     },
     async (request, reply) => {
-      const result = await services.generation.generate(request.principal, { ...request.body, documentId: request.params.id });
+      const expected = request.body.expectedVersion ?? expectedVersion(request.headers['if-match']);
+      const result = await services.generation.generate(request.principal, { ...request.body, documentId: request.params.id, expectedVersion: expected });
       return sendGenerated(reply, result, 200);
     },
   );

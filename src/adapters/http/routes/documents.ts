@@ -31,7 +31,7 @@ function sendDocument(reply: FastifyReply, doc: StoredDocument, status = 200, ex
 }
 
 /** If-Match carries a version as an entity tag: `"7"` (also W/"7" or a bare 7). `*` matches any version. */
-function expectedVersion(ifMatch: string | undefined): number | undefined {
+export function expectedVersion(ifMatch: string | undefined): number | undefined {
   if (ifMatch === undefined || ifMatch.trim() === '*') return undefined;
   const match = /^\s*(?:W\/)?"?(\d{1,15})"?\s*$/.exec(ifMatch);
   if (!match) throw new AppError('bad_request', `If-Match must be the document's ETag, like "3"; got ${ifMatch}`);
