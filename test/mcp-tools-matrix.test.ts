@@ -83,9 +83,10 @@ describe.each(cases)('MCP tool $name', (tool) => {
       expect(error.message).toMatch(refusal.message);
     });
   } else {
-    it('ignores arguments it does not take, as JSON Schema objects allow', async () => {
+    it('refuses arguments it does not take, naming them', async () => {
       const result = await call(service.world.tokens.annAll, tool.name, { unexpected: { deeply: 'nested' } });
-      expect(result.isError, errorText(result)).toBeFalsy();
+      expect(result.isError).toBe(true);
+      expect(errorText(result)).toContain('unknown field \\"unexpected\\"; it takes none');
     });
   }
 

@@ -199,7 +199,51 @@ describe('MCP over streamable HTTP with the SDK client', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
+    expect(res.headers.get('www-authenticate')).toMatch(/^Bearer realm="drawbridge", error="invalid_token", error_description="the API token is not known here/);
+    expect(((await res.json()) as any).error.details).toEqual({ reason: 'unknown' });
+  });
+
+  it('is true to its behaviour: no list_changed promise, strict arguments everywhere, honest annotations, one error prefix', async () => {
+    const rpc = async (method: string, params?: object) =>
+      (await (
+        await fetch(service.mcpUrl, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${service.world.tokens.annAll}` },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, ...(params ? { params } : {}) }),
+        })
+      ).json()) as any;
+    const init = await rpc('initialize', { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } });
+    expect(init.result.capabilities.tools).toEqual({ listChanged: false });
+    const tools = (await rpc('tools/list')).result.tools as any[];
+    const annotations = Object.fromEntries(tools.map((t) => [t.name, t.annotations]));
+    expect(annotations.delete_diagram).toMatchObject({ destructiveHint: true, idempotentHint: false, openWorldHint: false });
+    expect(annotations.share_diagram).toMatchObject({ destructiveHint: true, openWorldHint: true });
+    expect(annotations.generate_from_prompt).toMatchObject({ openWorldHint: true });
+    expect(tools.every((t) => t.inputSchema.additionalProperties === false), 'every tool refuses unknown arguments').toBe(true);
+    for (const [name, args] of [['list_workspaces', { workspace: 'x' }], ['list_shape_libraries', { items: true }], ['search_icons', { query: 'db', vender: 'aws' }]] as const) {
+      const result = (await rpc('tools/call', { name, arguments: args })).result;
+      expect(result.isError, name).toBe(true);
+      const { error } = JSON.parse(result.content[0].text);
+      expect(error.code).toBe('validation_failed');
+      expect(error.message).toMatch(name === 'search_icons' ? /unknown field "vender"; the fields are query, vendor, limit/ : /unknown field "\w+"; it takes none/);
+    }
+    const unknown = await rpc('tools/call', { name: 'draw_everything', arguments: {} });
+    expect(unknown.error).toEqual({ code: -32602, message: 'Unknown tool draw_everything: tools/list names the tools' });
+  });
+
+  it('tells a bridge and its user that a token was revoked, not that a sign-in is needed', async () => {
+    const { token, id } = await service.runtime.services.tokens.create({ userId: service.world.annUserId, name: 'laptop', scopes: ['diagrams:read'] });
+    await service.runtime.services.tokens.revoke(id);
+    const res = await fetch(service.mcpUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toMatch(/error="invalid_token", error_description="the API token 'laptop' was revoked on \d{4}-\d{2}-\d{2}: create a new one"/);
+    expect(((await res.json()) as any).error).toMatchObject({ code: 'unauthorized', details: { reason: 'revoked' } });
+    const bare = await fetch(service.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(bare.headers.get('www-authenticate')).toBe('Bearer realm="drawbridge"');
   });
 
   it('answers every method but POST with 405, and malformed JSON-RPC with the standard codes', async () => {

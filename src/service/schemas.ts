@@ -51,7 +51,9 @@ export function strictBody<Shape extends z.ZodRawShape>(shape: Shape) {
   const fields = Object.keys(shape).join(', ');
   return z.strictObject(shape, {
     error: (issue) =>
-      issue.code === 'unrecognized_keys' ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; the fields are ${fields}` : undefined,
+      issue.code === 'unrecognized_keys'
+        ? `unknown field${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((key) => JSON.stringify(key)).join(', ')}; ${fields ? `the fields are ${fields}` : 'it takes none'}`
+        : undefined,
   });
 }
 

@@ -85,17 +85,24 @@ export class TokenService {
     return rows.map(toInfo);
   }
 
-  /** Resolves `Authorization: Bearer …` to a principal; every failure is the same 401 so tokens cannot be probed. */
+  /**
+   * Resolves `Authorization: Bearer …` to a principal. A 401 says why (`details.reason`: missing, malformed, unknown,
+   * revoked), so a person or an MCP bridge learns that a token was revoked instead of starting a sign-in dance; it
+   * reveals nothing to someone without the token, since only its holder can ask about it.
+   */
   async authenticate(authorization: string | undefined): Promise<Principal> {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) {
-      throw new AppError('unauthorized', authorization ? 'the Authorization header must be "Bearer <token>"' : 'an API token is required: send "Authorization: Bearer <token>"');
+      throw authorization
+        ? unauthorized('malformed', 'the Authorization header must be "Bearer <token>"')
+        : unauthorized('missing', 'an API token is required: send "Authorization: Bearer <token>"');
     }
     const token = match[1]!;
-    const invalid = () => new AppError('unauthorized', 'the API token is unknown or has been revoked');
-    if (!TOKEN_PATTERN.test(token)) throw invalid();
+    const unknown = () => unauthorized('unknown', 'the API token is not known here: check it was copied whole, or create one');
+    if (!TOKEN_PATTERN.test(token)) throw unknown();
     const [row] = await this.tokenByHash(hashToken(token));
-    if (!row || row.revoked_at !== null) throw invalid();
+    if (!row) throw unknown();
+    if (row.revoked_at !== null) throw unauthorized('revoked', `the API token "${row.name}" was revoked on ${row.revoked_at.slice(0, 10)}: create a new one`);
     const now = Date.now();
     if (row.last_used_at === null || now - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
       await this.db.updateTable('api_tokens').set({ last_used_at: new Date(now).toISOString() }).where('id', '=', row.id).execute();
@@ -103,6 +110,10 @@ export class TokenService {
     return { tokenId: row.id, userId: row.user_id, scopes: row.scopes.split(' ') as Scope[], workspaceId: row.workspace_id };
   }
 }
+
+export type UnauthorizedReason = 'missing' | 'malformed' | 'unknown' | 'revoked';
+
+const unauthorized = (reason: UnauthorizedReason, message: string) => new AppError('unauthorized', message, { reason });
 
 function toInfo(row: Database['api_tokens']): TokenInfo {
   return {

@@ -62,7 +62,7 @@ export function toErrorResponse(error: unknown, request: FastifyRequest, reply: 
 }
 
 function sendAppError(error: AppError, reply: FastifyReply) {
-  if (error.code === 'unauthorized') reply.header('WWW-Authenticate', 'Bearer realm="drawbridge"');
+  if (error.code === 'unauthorized') reply.header('WWW-Authenticate', wwwAuthenticate(error));
   let details = error.details;
   if (error.code === 'rate_limited') {
     const { rate } = error.details as { rate: RateDecision };
@@ -72,6 +72,16 @@ function sendAppError(error: AppError, reply: FastifyReply) {
   }
   if (error.code === 'busy' || error.code === 'ai_rate_limited') reply.header('Retry-After', (error.details as { retryAfterSeconds: number }).retryAfterSeconds);
   return reply.code(HTTP_STATUS[error.code]).send(errorBody(error.code, error.message, details));
+}
+
+/**
+ * RFC 6750: a request without a token gets the bare challenge; one with a bad token gets error="invalid_token" and
+ * why, which tells an MCP bridge (mcp-remote) that the token is the problem, not a missing OAuth sign-in.
+ */
+function wwwAuthenticate(error: AppError): string {
+  const reason = (error.details as { reason?: string } | undefined)?.reason;
+  if (reason === undefined || reason === 'missing') return 'Bearer realm="drawbridge"';
+  return `Bearer realm="drawbridge", error="invalid_token", error_description="${error.message.replace(/["\\]/g, "'")}"`;
 }
 
 /** Fastify's own 4xx messages, reworded where they name internals. */

@@ -55,7 +55,9 @@ const inputs = {
     preview: z.boolean().optional().describe('Also return the diagram as a PNG image, to look at what was drawn'),
   }),
   createDiagram: createDocumentBody,
-  searchIcons: iconSearchQuery,
+  // Strict here (a misspelt field is named, not ignored); REST reads the same fields from a query string.
+  searchIcons: strictBody(iconSearchQuery.shape),
+  none: strictBody({}),
   fromCode: fromCodeBody,
   generate: generateBody,
   exportToCode: strictBody({ id: documentId, format: z.enum(EXPORT_FORMATS).describe(`Target format: ${EXPORT_FORMATS.join(', ')}`) }),
@@ -84,8 +86,10 @@ export function createMcpServer(services: Services, principal: Principal, log: T
   const tool = (body: () => Promise<Record<string, unknown> | string>) => runTool(body, log, splice);
   const tools = new Map<string, RegisteredTool>();
   // registerTool, remembering each tool for the dispatcher below (the argument types are the SDK's own).
+  // Tools act on this service's own data unless they say otherwise (openWorldHint), and every tool refuses
+  // arguments it does not take, including those that take none.
   const register: McpServer['registerTool'] = (name: string, config: any, callback: any) => {
-    const registered = server.registerTool(name, config, callback);
+    const registered = server.registerTool(name, { inputSchema: inputs.none, ...config, annotations: { openWorldHint: false, ...config.annotations } }, callback);
     tools.set(name, registered);
     return registered;
   };
@@ -192,7 +196,8 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       title: 'Delete a diagram',
       description: 'Deletes a diagram for good. Needs scope diagrams:write and an editor role.',
       inputSchema: inputs.documentId,
-      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
+      // A second delete answers not_found: the call is not idempotent in what it returns.
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     (args) =>
       tool(async () => {
@@ -249,7 +254,8 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         'Creates (or returns the existing) public read-only link to a diagram: {url, token, createdAt}. The url is an SVG image anyone can load ' +
         '(embed it in Markdown as ![diagram](url)); it always shows the latest version. Needs scope diagrams:write.',
       inputSchema: inputs.documentId,
-      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true },
+      // It makes the diagram readable by anyone with the link: beyond this service, and what was seen stays seen.
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
     (args) =>
       tool(async () => {
@@ -336,11 +342,17 @@ export function createMcpServer(services: Services, principal: Principal, log: T
    * a model can act on: arguments that fail their schema get REST's validation_failed JSON, naming each field, where
    * McpServer would send a plain sentence; an unknown tool is JSON-RPC's invalid-params error, not a tool result.
    */
+  // Nothing here ever changes at run time, so no list_changed notification can come: say so.
+  server.server.registerCapabilities({ tools: { listChanged: false }, resources: { listChanged: false } });
+
   server.server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const registered = tools.get(request.params.name);
-    if (!registered) throw new McpError(ErrorCode.InvalidParams, `Unknown tool ${request.params.name}: tools/list names the tools`);
+    if (!registered) {
+      // McpError prefixes "MCP error -32602: " to its message, and clients prefix it again: send the sentence alone.
+      const message = `Unknown tool ${request.params.name}: tools/list names the tools`;
+      throw Object.assign(new McpError(ErrorCode.InvalidParams, message), { message });
+    }
     const handler = registered.handler as (...args: unknown[]) => Promise<CallToolResult>;
-    if (!registered.inputSchema) return handler(extra);
     const parsed = (registered.inputSchema as z.ZodType).safeParse(request.params.arguments ?? {});
     if (!parsed.success) {
       const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));

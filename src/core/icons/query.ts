@@ -11,7 +11,7 @@ export const vendor = z
 
 export const iconSearchQuery = z.object({
   query: z.string().min(1, 'query must not be empty').max(200, 'query must be at most 200 characters').describe('Words to look for: "postgres", "s3", "k8s pod", "load balancer"'),
-  vendor: vendor.optional(),
+  vendor: vendor.optional().describe('Rank this vendor\'s icons first (aws, azure, gcp, kubernetes)'),
   limit: z.coerce
     .number()
     .int(`limit must be an integer between 1 and ${SEARCH_LIMIT_MAX}`)
