@@ -123,7 +123,7 @@ describe('MCP over streamable HTTP with the SDK client', () => {
     expect(errorOf(await client.callTool({ name: 'list_diagrams', arguments: { workspaceId: service.world.annWorkspace, limit: 0 } })).message).toMatch(/^arguments\.limit: /);
     // A misspelt argument is named, not dropped (an update would otherwise store nothing and say it worked).
     const misspelt = errorOf(await client.callTool({ name: 'update_diagram', arguments: { id: 'doc_x', elemnts: [] } }));
-    expect(misspelt.message).toBe('arguments: unknown field "elemnts"; the fields are id, name, elements, vendor, autoIcons, expectedVersion');
+    expect(misspelt.message).toBe('arguments: unknown field "elemnts"; the fields are id, name, elements, vendor, autoIcons, expectedVersion, answer');
     await client.close();
   });
 
@@ -229,6 +229,34 @@ describe('MCP over streamable HTTP with the SDK client', () => {
     }
     const unknown = await rpc('tools/call', { name: 'draw_everything', arguments: {} });
     expect(unknown.error).toEqual({ code: -32602, message: 'Unknown tool draw_everything: tools/list names the tools' });
+  });
+
+  it('answers writes with a summary, and reads as lean as asked, with a preview that fits what models accept', async () => {
+    const client = await connect(service.world.tokens.annAll);
+    const elements = Array.from({ length: 12 }, (_, i) => box(`svc${i}`, (i % 4) * 220, Math.floor(i / 4) * 140));
+    const text = (result: unknown) => ((result as CallToolResult).content[0] as { text: string }).text;
+    const lean = await client.callTool({ name: 'create_diagram', arguments: { workspaceId: service.world.annWorkspace, name: 'Twelve', elements } });
+    const full = await client.callTool({ name: 'create_diagram', arguments: { workspaceId: service.world.annWorkspace, name: 'Twelve', elements, answer: 'full' } });
+    const summary = structured(lean).summary;
+    expect(summary.shapes).toHaveLength(12);
+    expect(summary.shapes[0]).toMatchObject({ id: 'svc0', type: 'rectangle', text: 'svc0', box: [0, 0, 120, 60] });
+    expect(structured(lean)).toMatchObject({ name: 'Twelve', version: 1, warnings: expect.any(Array) });
+    expect(structured(full).elements).toHaveLength(12);
+    // About four characters a token: the figures the issue asked for.
+    const tokens = (s: string) => Math.round(s.length / 4);
+    console.log(`create_diagram answer, 12 boxes: full ${tokens(text(full))} tokens, summary ${tokens(text(lean))} tokens`);
+    expect(text(lean).length).toBeLessThan(text(full).length / 3);
+
+    const id = structured(lean).id;
+    const none = await client.callTool({ name: 'get_diagram', arguments: { id, scene: 'none', preview: true, previewMaxSide: 400 } });
+    expect(structured(none)).toMatchObject({ id, version: 1 });
+    expect(structured(none).elements).toBeUndefined();
+    const image = (none as CallToolResult).content.find((c) => c.type === 'image') as { data: string };
+    const png = Buffer.from(image.data, 'base64');
+    expect(Math.max(png.readUInt32BE(16), png.readUInt32BE(20))).toBeLessThanOrEqual(400);
+    const refused = await client.callTool({ name: 'get_diagram', arguments: { id, preview: true, previewMaxSide: 9000 } });
+    expect(refused.isError).toBe(true);
+    await client.close();
   });
 
   it('tells a bridge and its user that a token was revoked, not that a sign-in is needed', async () => {

@@ -230,7 +230,18 @@ describe.each(backends)('REST API on %s', (backendName) => {
       expect(posted.statusCode).toBe(201);
       expect(posted.headers.etag).toBe('"1"');
       const created = json(posted);
-      expect(created).toMatchObject({ name: 'First', workspaceId: world.annWorkspace, folderId: null, version: 1, format: 'native', warnings: [] });
+      // Best-guess icons are said, so a client knows the server added something it did not send.
+      expect(created).toMatchObject({
+        name: 'First',
+        workspaceId: world.annWorkspace,
+        folderId: null,
+        version: 1,
+        format: 'native',
+        warnings: [
+          'elements[0] (id "api"): icon "generic/API" added from its label (autoIcons: false turns this off)',
+          'elements[1] (id "db"): icon "databases/Database" added from its label (autoIcons: false turns this off)',
+        ],
+      });
       expect(created.id).toMatch(/^doc_/);
       const read = await call('GET', `/api-v1/documents/${created.id}`, world.tokens.annRead);
       expect(read.statusCode).toBe(200);

@@ -14,6 +14,8 @@ export interface SceneOptions {
  */
 export function prepareScene(raw: unknown, options: SceneOptions = {}): SceneIntake {
   const intake = intakeScene(raw, { previous: options.previous, vendor: options.vendor, autoIcons: options.autoIcons });
-  const stamped = stampIcons(intake.elements, { vendor: options.vendor, autoIcons: options.autoIcons });
+  // An imported drawing keeps its look: no icons guessed onto it unless asked for.
+  const autoIcons = options.autoIcons ?? (intake.format === 'excalidraw' ? false : undefined);
+  const stamped = stampIcons(intake.elements, { vendor: options.vendor, autoIcons });
   return { elements: stamped.elements, warnings: [...intake.warnings, ...stamped.warnings], format: intake.format };
 }

@@ -2,7 +2,7 @@ import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
-import { documentJson } from '../../service/diagrams.js';
+import { documentJson, type StoredDocument } from '../../service/diagrams.js';
 import type { Services } from '../../service/index.js';
 import type { Principal } from '../../service/principal.js';
 import {
@@ -21,10 +21,25 @@ import {
 } from '../../service/schemas.js';
 import { inputValidationError } from '../../core/errors.js';
 import { EXPORT_FORMATS } from '../../core/export/index.js';
+import type { Element } from '../../core/scene/schema.js';
+import { summarizeScene } from '../../core/scene/summary.js';
 import { type RawJsonSplice, runTool, toolError } from './results.js';
 
-/** Previews fit this longest side: what vision models take in without downscaling, and never over the PNG canvas limit. */
+/** Previews fit this longest side by default: what vision models take in without downscaling. */
 const PREVIEW_MAX_SIDE = 1568;
+/** What model APIs accept at most for an image side. */
+const PREVIEW_MAX_SIDE_LIMIT = 8000;
+
+/**
+ * What a write tool answers: by default the id, version, warnings and a summary of the scene, not every element
+ * echoed back with its defaults (a 12-box diagram: ~600 tokens instead of ~4,000).
+ */
+const answer = z.enum(['summary', 'full']).optional().describe('summary (default): id, version, warnings and a scene summary; full: the whole stored document');
+
+function writeAnswer(document: StoredDocument, extra: Record<string, unknown>, form: 'summary' | 'full' | undefined): Record<string, unknown> | string {
+  if (form === 'full') return documentJson(document, extra);
+  return { ...document.summary, ...extra, summary: summarizeScene(JSON.parse(document.elementsJson) as Element[]) };
+}
 
 export interface ToolLogger {
   error(details: object, message: string): void;
@@ -52,14 +67,22 @@ const inputs = {
   documentId: strictBody({ id: documentId }),
   getDiagram: strictBody({
     id: documentId,
+    scene: z.enum(['full', 'summary', 'none']).optional().describe('full (default): every element; summary: each shape\'s id, text and box and what each arrow joins; none: only the name and version'),
     preview: z.boolean().optional().describe('Also return the diagram as a PNG image, to look at what was drawn'),
+    previewMaxSide: z
+      .number()
+      .int()
+      .min(64)
+      .max(PREVIEW_MAX_SIDE_LIMIT)
+      .optional()
+      .describe(`Longest side of the preview in px (default ${PREVIEW_MAX_SIDE}, at most ${PREVIEW_MAX_SIDE_LIMIT}); larger diagrams are scaled down`),
   }),
-  createDiagram: createDocumentBody,
+  createDiagram: strictBody({ ...createDocumentBody.shape, answer }),
   // Strict here (a misspelt field is named, not ignored); REST reads the same fields from a query string.
   searchIcons: strictBody(iconSearchQuery.shape),
   none: strictBody({}),
-  fromCode: fromCodeBody,
-  generate: generateBody,
+  fromCode: strictBody({ ...fromCodeBody.shape, answer }),
+  generate: strictBody({ ...generateBody.shape, answer }),
   exportToCode: strictBody({ id: documentId, format: z.enum(EXPORT_FORMATS).describe(`Target format: ${EXPORT_FORMATS.join(', ')}`) }),
   updateDiagram: strictBody({
     id: documentId,
@@ -67,6 +90,7 @@ const inputs = {
     elements: updateDocumentBody.shape.elements,
     ...stampingOptions,
     expectedVersion: z.number().int().positive().optional().describe('The version you read; the update fails if it is no longer current'),
+    answer,
   }),
 };
 
@@ -133,12 +157,14 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     async (args) => {
       let png: Buffer | undefined;
       const result = await tool(async () => {
-        const json = documentJson(await diagrams.getDocument(principal, args.id));
+        const document = await diagrams.getDocument(principal, args.id);
         if (args.preview) {
-          const rendered = await diagrams.renderDocument(principal, args.id, 'png', { fitWithin: PREVIEW_MAX_SIDE });
+          const rendered = await diagrams.renderDocument(principal, args.id, 'png', { fitWithin: args.previewMaxSide ?? PREVIEW_MAX_SIDE });
           if (!rendered.notModified) png = rendered.body as Buffer;
         }
-        return json;
+        if (args.scene === 'none') return { ...document.summary };
+        if (args.scene === 'summary') return { ...document.summary, summary: summarizeScene(JSON.parse(document.elementsJson) as Element[]) };
+        return documentJson(document);
       });
       if (!png) return result;
       return { ...result, content: [...result.content, { type: 'image', data: png.toString('base64'), mimeType: 'image/png' }] };
@@ -162,8 +188,9 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     },
     (args) =>
       tool(async () => {
-        const result = await diagrams.createDocument(principal, args);
-        return documentJson(result.document, { warnings: result.warnings, format: result.format });
+        const { answer: form, ...input } = args;
+        const result = await diagrams.createDocument(principal, input);
+        return writeAnswer(result.document, { warnings: result.warnings, format: result.format }, form);
       }),
   );
 
@@ -186,7 +213,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
           { name: args.name, elements: args.elements, vendor: args.vendor, autoIcons: args.autoIcons },
           args.expectedVersion,
         );
-        return documentJson(result.document, { warnings: result.warnings, format: result.format });
+        return writeAnswer(result.document, { warnings: result.warnings, format: result.format }, args.answer);
       }),
   );
 
@@ -221,8 +248,9 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     },
     (args) =>
       tool(async () => {
-        const result = await diagrams.createFromCode(principal, args);
-        return documentJson(result.document, { notation: result.notation, warnings: result.warnings, format: result.format });
+        const { answer: form, ...input } = args;
+        const result = await diagrams.createFromCode(principal, input);
+        return writeAnswer(result.document, { notation: result.notation, warnings: result.warnings, format: result.format }, form);
       }),
   );
 
@@ -241,8 +269,9 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     },
     (args) =>
       tool(async () => {
-        const result = await services.generation.generate(principal, args);
-        return documentJson(result.document, { warnings: result.warnings, format: 'native', model: result.model, provider: result.provider, usage: result.usage });
+        const { answer: form, ...input } = args;
+        const result = await services.generation.generate(principal, input);
+        return writeAnswer(result.document, { warnings: result.warnings, format: 'native', model: result.model, provider: result.provider, usage: result.usage }, form);
       }),
   );
 

@@ -150,9 +150,14 @@ function decide(element: StampableElement, index: number, options: StampOptions,
     }
   }
   if (explicit) return { iconRef: explicit.ref, icon: { ref: explicit.ref, ...iconBox(element) } };
-  if (options.autoIcons === false || !nodeSized || typeof element.text !== 'string') return {};
+  // A diamond is a decision: its text is a question, never the name of a product.
+  if (options.autoIcons === false || !nodeSized || typeof element.text !== 'string' || element.type === 'diamond') return {};
   const guess = guessIcon(element.text, options.vendor);
-  return guess ? { icon: { ref: guess.ref, ...iconBox(element), auto: true } } : {};
+  if (!guess) return {};
+  // Said once, when the guess is new: a scene sent back as it was read does not repeat it.
+  const previous = (element as { icon?: StampedIcon }).icon;
+  if (previous?.ref !== guess.ref) warnings.push(`${describe(index, element)}: icon "${guess.ref}" added from its label (autoIcons: false turns this off)`);
+  return { icon: { ref: guess.ref, ...iconBox(element), auto: true } };
 }
 
 const sameIcon = (a: StampedIcon | undefined, b: StampedIcon | undefined): boolean =>

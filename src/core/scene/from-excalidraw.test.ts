@@ -285,3 +285,27 @@ describe.each(corpus)('real scene %s', (name) => {
     }
   });
 });
+
+describe('Excalidraw element skeletons (convertToExcalidrawElements input)', () => {
+  it('keeps labels, text on containers and start/end connections instead of dropping them', () => {
+    const { elements, warnings, format } = intakeScene([
+      { type: 'rectangle', id: 'client', x: 0, y: 0, width: 160, height: 80, label: { text: 'Client' } },
+      { type: 'rectangle', id: 'api', x: 300, y: 0, width: 160, height: 80, label: { text: 'API' } },
+      { type: 'arrow', x: 160, y: 40, start: { id: 'client' }, end: { id: 'api' }, label: { text: 'HTTPS' } },
+      { type: 'arrow', x: 380, y: 80, width: 0, height: 120, start: { id: 'api' }, end: { type: 'ellipse', text: 'DB' } },
+      { type: 'diamond', x: 0, y: 200, width: 120, height: 80, text: 'ok?' },
+    ]);
+    expect(format).toBe('excalidraw');
+    expect(warnings).toEqual([]);
+    const byText = (text: string) => elements.find((e) => 'text' in e && e.text === text) as any;
+    expect(byText('Client')).toMatchObject({ id: 'client', type: 'rectangle' });
+    expect(byText('ok?')).toMatchObject({ type: 'diamond' });
+    expect(byText('HTTPS')).toMatchObject({ type: 'arrow', arrowShape: 'smart', startBinding: { elementId: 'client' }, endBinding: { elementId: 'api' } });
+    const db = byText('DB');
+    expect(db).toMatchObject({ type: 'ellipse' });
+    const toDb = elements.find((e: any) => e.type === 'arrow' && e.endBinding?.elementId === db.id) as any;
+    expect(toDb.startBinding.elementId).toBe('api');
+    // Every arrow has length: the skeleton's missing points were filled in.
+    for (const arrow of elements.filter((e: any) => e.type === 'arrow') as any[]) expect(arrow.width + arrow.height).toBeGreaterThan(0);
+  });
+});

@@ -1,4 +1,5 @@
 import { AppError, describeValue } from '../errors.js';
+import { expandSkeletons, skeletonMarkers } from './excalidraw-skeleton.js';
 import { focusFromEnd, type Box, type Focus } from './binding-geometry.js';
 import {
   CORNERS,
@@ -85,18 +86,20 @@ interface Evidence {
   weak: string[];
 }
 
-function evidenceOf(e: Raw): Evidence {
+/** `skeleton`: the array uses Excalidraw's skeleton form, in which text written on a container is its label too. */
+function evidenceOf(e: Raw, skeleton: boolean): Evidence {
   const type = typeOf(e);
   const native = Object.keys(e).filter((key) => NATIVE_ONLY_FIELDS.has(key));
   if ((ELEMENT_TYPES as readonly string[]).includes(type) && !EXCALIDRAW_TYPES.has(type)) native.push(`type "${type}"`);
   if (typeof e.roughness === 'string') native.push(`roughness "${e.roughness}"`);
   if (typeof e.fontFamily === 'string') native.push(`fontFamily "${e.fontFamily}"`);
-  if (e.text !== undefined && type !== 'text') native.push(`text on a ${type}`);
+  if (e.text !== undefined && type !== 'text' && !skeleton) native.push(`text on a ${type}`);
   if (Array.isArray(e.points) && isRecord(e.points[0])) native.push('{x, y} points');
   if ([e.startBinding, e.endBinding].some((b) => isRecord(b) && isRecord(b.focus))) native.push('binding focus {x, y}');
 
   const strong: string[] = STRONG_EXCALIDRAW_FIELDS.filter((key) => Object.hasOwn(e, key));
   if (EXCALIDRAW_ONLY_TYPES.has(type)) strong.push(`type "${type}"`);
+  strong.push(...skeletonMarkers(e));
   if (Array.isArray(e.points) && Array.isArray(e.points[0])) strong.push('[x, y] points');
   // Excalidraw writes null or {type}; a number is a native client's guess at corner radius.
   if (Object.hasOwn(e, 'roundness') && (e.roundness === null || isRecord(e.roundness))) strong.push('roundness');
@@ -114,7 +117,8 @@ function isExcalidrawArray(raw: readonly unknown[]): boolean {
     return `elements[${i}]${typeof id === 'string' ? ` (id "${id}")` : ''}`;
   };
   const list = (markers: string[]) => (markers.length > 3 ? [...markers.slice(0, 3), '…'] : markers).join(', ');
-  const weighed = raw.map((e) => (isRecord(e) ? evidenceOf(e) : { native: [], strong: [], weak: [] }));
+  const skeleton = raw.some((e) => isRecord(e) && skeletonMarkers(e).length > 0);
+  const weighed = raw.map((e) => (isRecord(e) ? evidenceOf(e, skeleton) : { native: [], strong: [], weak: [] }));
   const mixed = weighed.findIndex((w) => w.native.length > 0 && w.strong.length > 0);
   if (mixed >= 0) {
     const w = weighed[mixed]!;
@@ -209,7 +213,7 @@ const CONTAINERS = new Set(['rectangle', 'ellipse', 'diamond', 'arrow', 'line'])
 
 export function fromExcalidraw(input: ExcalidrawInput): { elements: Raw[]; warnings: string[] } {
   const warnings: string[] = [];
-  const live = input.elements.filter((e): e is Raw => isRecord(e) && e.isDeleted !== true && e.type !== 'selection');
+  const live = expandSkeletons(input.elements).filter((e): e is Raw => isRecord(e) && e.isDeleted !== true && e.type !== 'selection');
   const byId = new Map(live.filter((e) => typeof e.id === 'string').map((e) => [e.id as string, e]));
   const labelOf = new Map<string, Raw>();
   for (const e of live) {
