@@ -279,3 +279,15 @@ describe('plantumlNotation detection', () => {
     expect(plantumlNotation.detect('services:\n  web:\n    image: nginx')).toBe(0);
   });
 });
+
+describe('PlantUML sequence groups closed by name', () => {
+  it('reads `end loop`, `end group` and `end alt` as PlantUML does, instead of refusing the diagram', () => {
+    const graph = plantumlNotation.toGraph(
+      ['@startuml', 'participant A', 'participant B', 'loop every minute', 'A -> B: ping', 'end loop', 'group Retry', 'B -> A: pong', 'end group', 'alt ok', 'A -> B : yes', 'else failed', 'A -> B : no', 'end alt', '@enduml'].join('\n'),
+    );
+    const fragments = (graph.sequence?.steps ?? []).filter((s) => s.type === 'fragment') as Array<{ sections: Array<{ steps: unknown[] }> }>;
+    expect(fragments).toHaveLength(3);
+    expect(fragments.map((f) => f.sections.length)).toEqual([1, 1, 2]);
+    expect(graph.warnings).toEqual([]);
+  });
+});

@@ -144,7 +144,8 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
       top.fragment.sections.push({ label: plainText(elseMatch[1]!), steps: [] });
       continue;
     }
-    if (/^end$/i.test(text)) {
+    // PlantUML also closes a group with its keyword repeated: `end loop`, `end alt`, `end group`.
+    if (/^end(?:\s+(?:alt|opt|loop|par|par2|break|critical|group))?$/i.test(text)) {
       if (!stack.pop()) throw parseError(line, '"end" without an open alt/opt/loop/group');
       continue;
     }

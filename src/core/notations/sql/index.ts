@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import type { Arrowhead, GraphEdge, GraphGroup, GraphIR, GraphNode, NotationConverter } from '../../graph/types.js';
 import { parseTableByParts } from './lenient.js';
 import { foldPartitions, partitionLink, type PartitionLink } from './partitions.js';
-import { alterTable, createTable, type StatementAst, type Table } from './schema.js';
+import { alterTable, createTable, PRIMARY_KEY_PLACEHOLDER, type StatementAst, type Table } from './schema.js';
 import { splitStatements, type SqlStatement } from './statements.js';
 
 /** At most this many skipped statements are named one by one in the warnings; the rest are counted. */
@@ -77,8 +77,17 @@ export const sqlNotation: NotationConverter = {
   },
 };
 
+/**
+ * `REFERENCES parent` without a column list means the parent's primary key (SQL standard, PostgreSQL, SQLite), but
+ * node-sql-parser requires the list: the reference is given a placeholder column, which `foreignKey` reads as "the
+ * primary key", instead of the whole table falling to the lenient reader and losing the relation.
+ */
+const BARE_REFERENCE = /\bREFERENCES\s+((?:"[^"]+"|`[^`]+`|[A-Za-z_][\w$]*)(?:\s*\.\s*(?:"[^"]+"|`[^`]+`|[A-Za-z_][\w$]*))?)(?![\w$"`])(?!\s*[(.])/gi;
+
 function astify(text: string, dialect: Dialect): StatementAst[] {
-  const ast = parsers[dialect].astify(text, { database: dialect }) as unknown as StatementAst | StatementAst[];
+  const ast = parsers[dialect].astify(text.replace(BARE_REFERENCE, `REFERENCES $1 (${PRIMARY_KEY_PLACEHOLDER})`), { database: dialect }) as unknown as
+    | StatementAst
+    | StatementAst[];
   return Array.isArray(ast) ? ast : [ast];
 }
 

@@ -36,11 +36,24 @@ export function parseTableByParts(
       const keyword = column?.[1]?.toUpperCase();
       if (column && keyword !== 'CONSTRAINT' && keyword !== 'PRIMARY' && keyword !== 'FOREIGN' && keyword !== 'UNIQUE' && keyword !== 'CHECK') {
         const columnName = column[1]!.replace(/^["`]|["`]$/g, '');
+        // The keys on the column still count: a primary key on a type the parser lacks (bpchar) is still the key.
+        const reference = /\bREFERENCES\s+(?:("[^"]+"|[\w$]+)\s*\.\s*)?("[^"]+"|[\w$]+)\s*(?:\(([^)]*)\))?/i.exec(part);
+        const unquote = (name: string) => name.trim().replace(/^["`]|["`]$/g, '');
         definitions.push({
           resource: 'column',
           column: { column: columnName },
           definition: { dataType: column[2]! },
           nullable: /\bNOT\s+NULL\b/i.test(part) ? { type: 'not null' } : undefined,
+          ...(/\bPRIMARY\s+KEY\b/i.test(part) ? { primary_key: 'primary key' } : {}),
+          ...(/\bUNIQUE\b/i.test(part) ? { unique: 'unique' } : {}),
+          ...(reference
+            ? {
+                reference_definition: {
+                  table: [{ table: unquote(reference[2]!), ...(reference[1] ? { db: unquote(reference[1]) } : {}) }],
+                  definition: (reference[3] ?? '').split(',').filter((c) => c.trim() !== '').map((c) => ({ column: unquote(c) })),
+                },
+              }
+            : {}),
         });
         warnings.push(`${name}.${columnName}: column read approximately (the SQL parser does not know its definition)`);
       } else warnings.push(`${name}: skipped a constraint the SQL parser does not read (${part.trim().slice(0, 40)})`);

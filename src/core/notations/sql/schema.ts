@@ -38,7 +38,7 @@ interface TableRef {
 interface ColumnRefAst {
   column: string | { expr: { value: string } };
 }
-interface ReferenceAst {
+export interface ReferenceAst {
   table: TableRef[];
   definition: ColumnRefAst[];
 }
@@ -108,8 +108,12 @@ export function addConstraint(table: Table, def: DefinitionAst): void {
   else if (type === 'foreign key' && def.reference_definition) table.foreignKeys.push(foreignKey(columns, def.reference_definition));
 }
 
+/** The column name standing for "the referenced table's primary key" (a REFERENCES without a column list). */
+export const PRIMARY_KEY_PLACEHOLDER = 'drawbridge_primary_key';
+
+/** `refColumns` is empty for a reference to the parent's primary key. */
 function foreignKey(columns: string[], ref: ReferenceAst): ForeignKey {
-  return { columns, table: tableId(ref.table[0]!), refColumns: ref.definition.map(columnName) };
+  return { columns, table: tableId(ref.table[0]!), refColumns: ref.definition.map(columnName).filter((c) => c !== PRIMARY_KEY_PLACEHOLDER) };
 }
 
 /** ALTER TABLE statements that add keys; other alterations do not change the diagram. */

@@ -117,3 +117,35 @@ describe('sqlNotation cardinality and errors', () => {
     expect(sqlNotation.detect('We will create a table of results.')).toBe(0);
   });
 });
+
+describe('sqlNotation references and keys the parser does not take as written', () => {
+  it('reads REFERENCES without a column list as a relation to the parent’s primary key, in every position', () => {
+    const graph = sqlNotation.toGraph(`
+      CREATE TABLE users (id serial PRIMARY KEY, email text NOT NULL UNIQUE);
+      CREATE TABLE user_passwords (id integer PRIMARY KEY REFERENCES users ON DELETE CASCADE, hash text NOT NULL);
+      CREATE TABLE followed_users (
+        follower_id integer NOT NULL REFERENCES users ON DELETE CASCADE,
+        followed_id integer NOT NULL REFERENCES public.users,
+        UNIQUE (follower_id, followed_id)
+      );
+      CREATE TABLE articles (id serial PRIMARY KEY, parent_id int REFERENCES articles, author_id integer NOT NULL REFERENCES "users");
+      CREATE TABLE tags (article_id int, CONSTRAINT fk FOREIGN KEY (article_id) REFERENCES articles);`);
+    expect(graph.edges.map((e) => `${e.from}.${e.label} -> ${e.to}`).sort()).toEqual([
+      'articles.author_id -> users',
+      'articles.parent_id -> articles',
+      'followed_users.followed_id -> users',
+      'followed_users.follower_id -> users',
+      'tags.article_id -> articles',
+      'user_passwords.id -> users',
+    ]);
+    expect(graph.warnings).toEqual([]);
+  });
+
+  it('keeps the keys of a column whose type the parser does not know (bpchar)', () => {
+    const graph = sqlNotation.toGraph(`
+      CREATE TABLE country (code bpchar(2) PRIMARY KEY, name text);
+      CREATE TABLE city (id int PRIMARY KEY, country_code bpchar(2) NOT NULL REFERENCES country (code));`);
+    expect(graph.nodes.find((n) => n.id === 'country')!.rows![0]).toMatch(/^PK\s+code\s+bpchar\(2\)/);
+    expect(graph.edges.map((e) => `${e.from}.${e.label} -> ${e.to}`)).toEqual(['city.country_code -> country']);
+  });
+});
