@@ -6,26 +6,37 @@ import { ICON_NODE_BOUNDS } from '../icons/limits.js';
 import { ARROWHEADS, ELEMENT_TYPES, FILL_STYLES, IMAGE_DATA_URL_MAX_CHARS } from './constants.js';
 import { intakeScene } from './intake.js';
 
-type JsonSchema = { properties: Record<string, { enum?: string[]; default?: unknown; minimum?: number; maximum?: number }>; required?: string[] };
+type Field = { enum?: string[]; default?: unknown; minimum?: number; maximum?: number; $ref?: string };
 
 describe('buildCapabilities', () => {
   const guide = buildCapabilities();
-  const schemaOf = (type: string) => guide.elementTypes.find((g) => (g.types as readonly string[]).includes(type))!.schema as unknown as JsonSchema;
+  const typeOf = (type: string) => guide.elementTypes.find((g) => (g.types as readonly string[]).includes(type))!;
+  /** A field as a reader of the guide resolves it: the type's own, shared or common definition, references followed, the type's default. */
+  const fieldOf = (type: string, name: string): Field | undefined => {
+    const entry = typeOf(type);
+    const takes = name in entry.properties || entry.sharedFields.includes(name) || name in guide.commonFields;
+    if (!takes) return undefined;
+    let field = ((entry.properties as Record<string, Field>)[name] ?? (guide.sharedFields as Record<string, Field>)[name] ?? (guide.commonFields as Record<string, Field>)[name])!;
+    if (field.$ref) field = { ...(guide.definitions as Record<string, Field>)[field.$ref.split('/').pop()!], ...field };
+    const own = (entry.defaults as Record<string, unknown>)[name];
+    return own === undefined ? field : { ...field, default: own };
+  };
 
   it('lists every element type exactly once', () => {
     expect(guide.elementTypes.flatMap((g) => g.types).sort()).toEqual([...ELEMENT_TYPES].sort());
   });
 
   it('takes fields, allowed values, defaults and bounds from the schema itself', () => {
-    const rectangle = schemaOf('rectangle');
-    expect(rectangle.properties.fillStyle).toMatchObject({ enum: [...FILL_STYLES], default: 'solid' });
-    expect(rectangle.properties.strokeWidth).toMatchObject({ minimum: 1, maximum: 8, default: 2 });
-    expect(rectangle.required).toEqual(expect.arrayContaining(['type', 'x', 'y', 'width', 'height']));
-    expect(rectangle.required).not.toContain('id');
-    const arrow = schemaOf('arrow');
-    expect(arrow.properties.endArrowhead).toMatchObject({ enum: [...ARROWHEADS], default: 'arrow' });
-    expect(arrow.required).toEqual(['type']);
-    expect(schemaOf('line').properties).not.toHaveProperty('endArrowhead');
+    expect(fieldOf('rectangle', 'fillStyle')).toMatchObject({ enum: [...FILL_STYLES], default: 'solid' });
+    expect(fieldOf('rectangle', 'strokeWidth')).toMatchObject({ minimum: 1, maximum: 8, default: 2 });
+    expect(typeOf('rectangle').required).toEqual(expect.arrayContaining(['type', 'x', 'y', 'width', 'height']));
+    expect(typeOf('rectangle').required).not.toContain('id');
+    expect(fieldOf('arrow', 'endArrowhead')).toMatchObject({ enum: [...ARROWHEADS], default: 'arrow' });
+    expect(fieldOf('arrow', 'startArrowhead')).toMatchObject({ enum: [...ARROWHEADS], default: 'none' });
+    expect(typeOf('arrow').required).toEqual(['type']);
+    expect(fieldOf('line', 'endArrowhead')).toBeUndefined();
+    expect(fieldOf('highlight', 'strokeColor')).toMatchObject({ default: '#ffec99' });
+    expect(fieldOf('rectangle', 'strokeColor')).toMatchObject({ default: '#1e1e1e' });
   });
 
   it('states the arrow rules, the icon flow and the limits', () => {
@@ -47,6 +58,12 @@ describe('buildCapabilities', () => {
     expect(iconSearchQuery.safeParse({ [param!]: 'postgres' }).success).toBe(true);
     for (const key of Object.keys(iconSearchQuery.shape)) expect(search).toContain(key);
     expect(search).toBe('Find icons with GET /api-v1/icons?query=… (optional: vendor, limit) or the search_icons tool.');
+  });
+
+  it('is a guide a model reads once: each field defined once, the whole under 15,000 characters', () => {
+    const size = JSON.stringify(guide).length;
+    console.log(`capabilities guide: ${size} characters (was 41,937 with a full schema per type)`);
+    expect(size).toBeLessThan(15_000);
   });
 
   it('serialises to JSON', () => {

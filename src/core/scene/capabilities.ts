@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { LIMITS } from '../limits.js';
 import { ICON_NODE_BOUNDS, ICON_VENDORS } from '../icons/limits.js';
 import { iconSearchQuery } from '../icons/query.js';
-import { IMAGE_DATA_URL_MAX_CHARS, IMAGE_MIME_TYPES, SHAPE_TYPES, STROKE_WIDTH } from './constants.js';
+import { ARROWHEADS, IMAGE_DATA_URL_MAX_CHARS, IMAGE_MIME_TYPES, SHAPE_TYPES, STROKE_WIDTH } from './constants.js';
 import type { ElementInput } from './schema.js';
 import {
   arrowSchema,
+  binding,
   codeSchema,
   embedSchema,
   frameSchema,
@@ -14,6 +15,7 @@ import {
   imageSchema,
   lineSchema,
   mathSchema,
+  point,
   shapeSchema,
   textSchema,
 } from './schema.js';
@@ -122,13 +124,91 @@ export const CAPABILITY_EXAMPLES: Array<{ title: string; elements: ElementInput[
   },
 ];
 
-export function buildCapabilities() {
-  return {
-    elementTypes: GROUPS.map((g) => ({
+type JsonSchema = { properties?: Record<string, unknown>; required?: string[]; [key: string]: unknown };
+
+const toJson = (schema: z.ZodType) => {
+  const { $schema: _dialect, ...json } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  return json;
+};
+
+/** Shapes used by many fields, defined once under `definitions` and referred to as `{"$ref": "#/definitions/…"}`. */
+const DEFINITIONS = {
+  coordinate: toJson(point.shape.x),
+  point: toJson(point),
+  binding: toJson(binding),
+  arrowhead: toJson(z.enum(ARROWHEADS)),
+};
+const DEFINITION_TEXT = Object.entries(DEFINITIONS).map(([name, json]) => [name, JSON.stringify(json)] as const);
+
+/** Replaces each subschema equal to a definition (its default and description aside) by a reference to it. */
+function referToDefinitions(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(referToDefinitions);
+  if (typeof node !== 'object' || node === null) return node;
+  const { default: fallback, description, ...rest } = node as Record<string, unknown>;
+  const text = JSON.stringify(rest);
+  const match = DEFINITION_TEXT.find(([, json]) => json === text);
+  if (match) return { $ref: `#/definitions/${match[0]}`, ...(fallback !== undefined ? { default: fallback } : {}), ...(description ? { description } : {}) };
+  return Object.fromEntries(Object.entries(node as Record<string, unknown>).map(([key, value]) => [key, referToDefinitions(value)]));
+}
+
+/**
+ * Each field is defined once: fields every type takes in `commonFields`, fields several types take alike in
+ * `sharedFields` (each type names the ones it takes), and only a type's own fields under it. The eleven full schemas
+ * repeated the same fields over and over: 95 % of a guide a model reads before drawing.
+ */
+function elementSchemas() {
+  const schemas = GROUPS.map((g) => referToDefinitions(z.toJSONSchema(g.schema, { io: 'input', unrepresentable: 'any' })) as JsonSchema);
+  // Defaults differ by type (a highlight's stroke is yellow): they are listed per type, the field defined once.
+  const defaultsOf = schemas.map((schema) =>
+    Object.fromEntries(Object.entries(schema.properties ?? {}).flatMap(([key, value]) => ((value as { default?: unknown }).default !== undefined ? [[key, (value as { default: unknown }).default]] : []))),
+  );
+  for (const schema of schemas) {
+    for (const [key, value] of Object.entries(schema.properties ?? {})) {
+      const { default: _default, ...rest } = value as Record<string, unknown>;
+      schema.properties![key] = rest;
+    }
+  }
+  const definitions = new Map<string, string[]>();
+  for (const schema of schemas) {
+    for (const [key, value] of Object.entries(schema.properties ?? {})) definitions.set(key, [...(definitions.get(key) ?? []), JSON.stringify(value)]);
+  }
+  const everywhere = (key: string) => definitions.get(key)!.length === schemas.length;
+  const alike = (key: string) => key !== 'type' && new Set(definitions.get(key)).size === 1 && definitions.get(key)!.length > 1;
+  // A field's usual default goes with its definition; a type lists only the defaults it has otherwise.
+  const usualDefault = new Map<string, unknown>();
+  for (const key of definitions.keys()) {
+    const votes = new Map<string, number>();
+    for (const defaults of defaultsOf) if (key in defaults) votes.set(JSON.stringify(defaults[key]), (votes.get(JSON.stringify(defaults[key])) ?? 0) + 1);
+    const [winner] = [...votes].sort((a, b) => b[1] - a[1])[0] ?? [];
+    if (winner !== undefined) usualDefault.set(key, JSON.parse(winner));
+  }
+  const pick = (keys: string[]) =>
+    Object.fromEntries(keys.map((key) => [key, { ...(JSON.parse(definitions.get(key)![0]!) as object), ...(usualDefault.has(key) ? { default: usualDefault.get(key) } : {}) }]));
+  const keys = [...definitions.keys()];
+  const commonFields = pick(keys.filter((key) => alike(key) && everywhere(key)));
+  const sharedFields = pick(keys.filter((key) => alike(key) && !everywhere(key)));
+  const elementTypes = GROUPS.map((g, i) => {
+    const { properties = {}, required = [] } = schemas[i]!;
+    const names = Object.keys(properties);
+    return {
       types: [...g.types],
       description: g.about,
-      schema: z.toJSONSchema(g.schema, { io: 'input', unrepresentable: 'any' }),
-    })),
+      required,
+      defaults: Object.fromEntries(Object.entries(defaultsOf[i]!).filter(([key, value]) => !(key in commonFields || key in sharedFields) || JSON.stringify(value) !== JSON.stringify(usualDefault.get(key)))),
+      sharedFields: names.filter((key) => key in sharedFields),
+      properties: Object.fromEntries(Object.entries(properties).filter(([key]) => !(key in commonFields) && !(key in sharedFields))),
+    };
+  });
+  return { commonFields, sharedFields, elementTypes };
+}
+
+export function buildCapabilities() {
+  const { commonFields, sharedFields, elementTypes } = elementSchemas();
+  return {
+    definitions: DEFINITIONS,
+    commonFields,
+    sharedFields,
+    elementTypes,
     arrowRules: ARROW_RULES,
     icons: ICONS,
     drawingRules: DRAWING_RULES,
