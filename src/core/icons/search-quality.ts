@@ -6,6 +6,14 @@ import type { IconVendor } from './limits.js';
  */
 export const SEARCH_QUALITY_TABLE: ReadonlyArray<{ query: string; vendor?: IconVendor; expected: string }> = [
   { query: 'postgres', expected: 'databases/PostgreSQL' },
+  { query: 'api gateway azure', expected: 'azure/API Management Services' },
+  { query: 'azure apim', expected: 'azure/API Management Services' },
+  { query: 'anthropic', expected: 'brands/Anthropic' },
+  { query: 'hugging face', expected: 'brands/Hugging Face' },
+  { query: 'vercel', expected: 'brands/Vercel' },
+  { query: 'supabase', expected: 'databases/Supabase' },
+  { query: 'cloudflare', expected: 'brands/Cloudflare' },
+  { query: 'ollama', expected: 'brands/Ollama' },
   { query: 'PostgreSQL', expected: 'databases/PostgreSQL' },
   { query: 'pg', expected: 'databases/PostgreSQL' },
   { query: 'mysql', expected: 'databases/MySQL' },

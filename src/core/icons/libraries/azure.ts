@@ -28,6 +28,8 @@ const SHORT_NAMES: Record<string, IsopackNaming> = {
   'vm-scale-sets': { label: 'VM Scale Sets', aliases: ['VMSS'] },
   'load-balancers': { label: 'Load Balancers', aliases: ['load balancer', 'LB'] },
   'application-gateways': { label: 'Application Gateways', aliases: ['App Gateway'] },
+  // Azure's API gateway product: what "api gateway azure" means.
+  'api-management-services': { label: 'API Management Services', aliases: ['API Management', 'APIM', 'API Gateway'] },
   'active-directory': { label: 'Active Directory', aliases: ['AAD', 'Entra ID'] },
   'key-vaults': { label: 'Key Vaults', aliases: ['Key Vault', 'secrets'] },
   'container-registries': { label: 'Container Registries', aliases: ['ACR', 'container registry'] },
