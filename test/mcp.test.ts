@@ -220,6 +220,7 @@ describe('MCP over streamable HTTP with the SDK client', () => {
     expect(annotations.share_diagram).toMatchObject({ destructiveHint: true, openWorldHint: true });
     expect(annotations.generate_from_prompt).toMatchObject({ openWorldHint: true });
     expect(tools.every((t) => t.inputSchema.additionalProperties === false), 'every tool refuses unknown arguments').toBe(true);
+    expect(tools.filter((t) => t.outputSchema?.type !== 'object').map((t) => t.name), 'every tool says what it answers').toEqual([]);
     for (const [name, args] of [['list_workspaces', { workspace: 'x' }], ['list_shape_libraries', { items: true }], ['search_icons', { query: 'db', vender: 'aws' }]] as const) {
       const result = (await rpc('tools/call', { name, arguments: args })).result;
       expect(result.isError, name).toBe(true);

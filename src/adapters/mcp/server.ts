@@ -14,10 +14,17 @@ import {
   fromCodeBody,
   generateBody,
   iconSearchQuery,
+  documentPage,
+  documentSummary,
+  element,
+  iconSearchResults,
+  libraryList,
+  shareInfo,
   stampingOptions,
   strictBody,
   updateDocumentBody,
   workspaceId,
+  workspaceSummary,
 } from '../../service/schemas.js';
 import { inputValidationError } from '../../core/errors.js';
 import { EXPORT_FORMATS } from '../../core/export/index.js';
@@ -95,6 +102,35 @@ const inputs = {
 };
 
 /**
+ * What each tool answers, as `outputSchema`: clients can read `structuredContent` without guessing. Loose objects,
+ * so a field added later does not break a client that validates.
+ */
+const sceneSummary = z.looseObject({
+  elementCount: z.number().int(),
+  bounds: z.array(z.number()),
+  shapes: z.array(z.looseObject({ id: z.string(), type: z.string() })),
+  arrows: z.array(z.looseObject({ id: z.string() })),
+  other: z.record(z.string(), z.number()),
+});
+const diagramAnswer = z.looseObject({
+  ...documentSummary.shape,
+  elements: z.array(element).optional().describe('The whole scene (get_diagram, or answer: "full")'),
+  summary: sceneSummary.optional().describe('Each shape\'s id, text and box, and what each arrow joins'),
+  warnings: z.array(z.string()).optional(),
+});
+const outputs = {
+  workspaces: z.looseObject({ items: z.array(workspaceSummary) }),
+  diagrams: documentPage,
+  diagram: diagramAnswer,
+  deleted: z.object({ deleted: z.string() }),
+  unshared: z.object({ unshared: z.string() }),
+  share: shareInfo,
+  libraries: libraryList,
+  icons: iconSearchResults,
+  exported: z.looseObject({ format: z.enum(EXPORT_FORMATS), warnings: z.array(z.string()) }),
+};
+
+/**
  * One MCP server per request (stateless): the principal is fixed for the server's short life, so every tool
  * calls the service layer as that token, which checks scope, workspace pin and role itself.
  */
@@ -124,6 +160,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     {
       title: 'List workspaces',
       description: 'Lists the workspaces this token can see, with your role in each (owner, admin, editor, viewer; viewers cannot write). Needs scope diagrams:read.',
+      outputSchema: outputs.workspaces,
       annotations: { readOnlyHint: true },
     },
     () => tool(() => diagrams.listWorkspaces(principal)),
@@ -137,6 +174,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         'Lists diagram summaries (id, name, version, timestamps; no elements) of one workspace or one folder, oldest first. ' +
         'Give exactly one of workspaceId or folderId. Paginated: pass the returned nextCursor as cursor for the next page (null means last page). Needs scope diagrams:read.',
       inputSchema: inputs.listDiagrams,
+      outputSchema: outputs.diagrams,
       annotations: { readOnlyHint: true },
     },
     (args) =>
@@ -152,6 +190,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         "overwriting someone else's change). With preview: true it also returns the rendered PNG: look at it after drawing, and fix " +
         'overlaps, unreadable labels or stray arrows with update_diagram. Needs scope diagrams:read.',
       inputSchema: inputs.getDiagram,
+      outputSchema: outputs.diagram,
       annotations: { readOnlyHint: true },
     },
     async (args) => {
@@ -184,6 +223,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         DRAWING_FLOW +
         ' Needs scope diagrams:write and an editor role.',
       inputSchema: inputs.createDiagram,
+      outputSchema: outputs.diagram,
       annotations: { readOnlyHint: false, destructiveHint: false },
     },
     (args) =>
@@ -203,6 +243,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         'Arrows bound to a shape you move are re-attached to it by the server. With expectedVersion, the update fails with ' +
         'version_mismatch if the diagram changed since you read it: read it again and reapply. Needs scope diagrams:write.',
       inputSchema: inputs.updateDiagram,
+      outputSchema: outputs.diagram,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false },
     },
     (args) =>
@@ -224,6 +265,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       description: 'Deletes a diagram for good. Needs scope diagrams:write and an editor role.',
       inputSchema: inputs.documentId,
       // A second delete answers not_found: the call is not idempotent in what it returns.
+      outputSchema: outputs.deleted,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     (args) =>
@@ -244,6 +286,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         '(what was skipped or approximated). Errors: unsupported_notation (lists the supported ones), parse_error (with line and column). ' +
         'Needs scope diagrams:write.',
       inputSchema: inputs.fromCode,
+      outputSchema: outputs.diagram,
       annotations: { readOnlyHint: false, destructiveHint: false },
     },
     (args) =>
@@ -265,6 +308,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         'Errors: ai_not_configured (how to set a key), ai_provider_error, ai_rate_limited, ai_timeout, ai_invalid_output; nothing is stored on error. ' +
         'Needs scopes ai:generate and diagrams:write.',
       inputSchema: inputs.generate,
+      outputSchema: outputs.diagram,
       annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
     },
     (args) =>
@@ -284,6 +328,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         '(embed it in Markdown as ![diagram](url)); it always shows the latest version. Needs scope diagrams:write.',
       inputSchema: inputs.documentId,
       // It makes the diagram readable by anyone with the link: beyond this service, and what was seen stays seen.
+      outputSchema: outputs.share,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
     (args) =>
@@ -299,6 +344,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       title: 'Revoke a public link',
       description: 'Removes the public link of a diagram; the old URL stops working at once. Needs scope diagrams:write.',
       inputSchema: inputs.documentId,
+      outputSchema: outputs.unshared,
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true },
     },
     (args) =>
@@ -315,6 +361,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       description:
         'Lists the icon libraries (aws, azure, gcp, kubernetes, databases, brands, generic…) with item counts. ' +
         'To find one icon, search_icons is quicker; the drawbridge://libraries resource has every label.',
+      outputSchema: outputs.libraries,
       annotations: { readOnlyHint: true },
     },
     () => tool(async () => services.catalog.libraries()),
@@ -329,6 +376,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         'put the ref in an element\'s iconRef (e.g. "aws/Amazon S3") and the server draws the icon at the top of the box with the label below. ' +
         'Icons only show on node-sized boxes (60–420 wide, 40–260 high). Pass vendor (aws|azure|gcp|kubernetes) to prefer that vendor\'s set.',
       inputSchema: inputs.searchIcons,
+      outputSchema: outputs.icons,
       annotations: { readOnlyHint: true },
     },
     (args) => tool(async () => services.catalog.searchIcons(args)),
@@ -343,6 +391,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         'a flowchart, or erDiagram/classDiagram when the scene is one); excalidraw returns {format, scene, warnings} with a .excalidraw ' +
         'file object. warnings list what the target could not express. Needs scope export.',
       inputSchema: inputs.exportToCode,
+      outputSchema: outputs.exported,
       annotations: { readOnlyHint: true },
     },
     (args) => tool(async () => ({ ...(await services.diagrams.exportDocument(principal, args.id, args.format)) })),
