@@ -18,6 +18,24 @@ describe('catalog endpoints', () => {
     expect((await get('/api-v1/capabilities')).statusCode).toBe(401);
   });
 
+  it('serves one section of the guide on request, over REST and as an MCP resource', async () => {
+    const examples = json(await get('/api-v1/capabilities?section=examples', service.world.tokens.annAll));
+    expect(Object.keys(examples)).toEqual(['examples']);
+    expect(examples.examples.length).toBeGreaterThan(0);
+    const unknown = await get('/api-v1/capabilities?section=everything', service.world.tokens.annAll);
+    expect(unknown.statusCode).toBe(400);
+    expect(json(unknown).error.message).toMatch(/^section must be one of definitions, commonFields, sharedFields, elementTypes, arrowRules/);
+    const mcp = await service.runtime.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      // Accept: application/json alone is served: every answer here is JSON.
+      headers: { ...bearer(service.world.tokens.annAll), 'content-type': 'application/json', accept: 'application/json' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'drawbridge://capabilities/arrowRules' } },
+    });
+    expect(mcp.statusCode).toBe(200);
+    expect(Object.keys(JSON.parse(mcp.json().result.contents[0].text))).toEqual(['arrowRules']);
+  });
+
   it('lists libraries with counts, and every label on request', async () => {
     const { libraries } = json(await get('/api-v1/libraries', service.world.tokens.annRead));
     const ids = libraries.map((l: any) => l.id);

@@ -160,7 +160,10 @@ describe('MCP over streamable HTTP with the SDK client', () => {
   it('serves the drawing guide and the libraries as resources, the same documents as REST', async () => {
     const client = await connect(service.world.tokens.annRead);
     const { resources } = await client.listResources();
-    expect(resources.map((r) => r.uri).sort()).toEqual(['drawbridge://capabilities', 'drawbridge://libraries']);
+    // The whole guide, the libraries, and each section of the guide on its own.
+    const uris = resources.map((r) => r.uri);
+    expect(uris).toEqual(expect.arrayContaining(['drawbridge://capabilities', 'drawbridge://libraries', 'drawbridge://capabilities/elementTypes', 'drawbridge://capabilities/examples']));
+    expect(uris.filter((uri) => uri.startsWith('drawbridge://capabilities/'))).toHaveLength(Object.keys(service.runtime.services.catalog.capabilities()).length);
     const read = async (uri: string) => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text);
     const rest = (url: string) => service.runtime.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${service.world.tokens.annRead}` } }).then((r) => r.json());
     expect(await read('drawbridge://capabilities')).toEqual(await rest('/api-v1/capabilities'));

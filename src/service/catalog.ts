@@ -1,4 +1,5 @@
 import { getIcon, type IconSearchOptions, listLibraries, searchIcons } from '../core/icons/index.js';
+import { AppError } from '../core/errors.js';
 import { buildCapabilities } from '../core/scene/capabilities.js';
 
 /**
@@ -12,6 +13,19 @@ export class CatalogService {
   capabilities() {
     this.capabilitiesDocument ??= buildCapabilities();
     return this.capabilitiesDocument;
+  }
+
+  /** One part of the guide (`elementTypes`, `examples`, …), for a client that needs only that. */
+  capabilitiesSection(section: string): Record<string, unknown> {
+    const guide = this.capabilities() as Record<string, unknown>;
+    if (!Object.hasOwn(guide, section)) {
+      throw new AppError('validation_failed', `section must be one of ${Object.keys(guide).join(', ')}; got ${JSON.stringify(section)}`);
+    }
+    return { [section]: guide[section] };
+  }
+
+  sections(): string[] {
+    return Object.keys(this.capabilities());
   }
 
   libraries(options: { items?: boolean } = {}) {

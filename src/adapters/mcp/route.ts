@@ -49,6 +49,10 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
       const value = request.headers[name];
       if (typeof value === 'string') headers.set(name, value);
     }
+    // Every answer here is JSON, never a stream: a client that accepts JSON (or anything) is served rather than
+    // refused with 406 for not also listing text/event-stream, which it would never receive.
+    const accept = headers.get('accept') ?? '*/*';
+    if (/application\/json|\*\/\*|application\/\*/i.test(accept) && !/text\/event-stream/i.test(accept)) headers.set('accept', `${accept}, text/event-stream`);
     const response = await transport.handleRequest(new Request(`http://mcp.local${request.url}`, { method: 'POST', headers }), { parsedBody: message });
     // Not closed: in JSON mode every response is out once handleRequest resolves, nothing is pending, and both
     // objects are garbage; closing only built a "connection closed" error (with its stack) per request.

@@ -1,4 +1,4 @@
-import { McpServer, type RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServer, type RegisteredTool, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
@@ -406,6 +406,19 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       mimeType: 'application/json',
     },
     async (uri) => ({ contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(services.catalog.capabilities()) }] }),
+  );
+
+  server.registerResource(
+    'capabilities-section',
+    new ResourceTemplate('drawbridge://capabilities/{section}', {
+      list: async () => ({
+        resources: services.catalog.sections().map((section) => ({ uri: `drawbridge://capabilities/${section}`, name: `capabilities: ${section}`, mimeType: 'application/json' })),
+      }),
+    }),
+    { title: 'Drawing guide, one section', description: 'One part of the drawing guide (elementTypes, examples, arrowRules, …), for a client that needs only that.', mimeType: 'application/json' },
+    async (uri, { section }) => ({
+      contents: [{ uri: uri.href, mimeType: 'application/json', text: JSON.stringify(services.catalog.capabilitiesSection(String(section))) }],
+    }),
   );
 
   server.registerResource(

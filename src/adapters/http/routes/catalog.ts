@@ -12,12 +12,15 @@ export const catalogRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     {
       schema: {
         summary: 'The drawing guide: element types, fields and allowed values, arrow rules, icon flow, drawing rules, limits, worked examples',
-        description: 'Generated from the element schema itself. Also served to MCP clients as the drawbridge://capabilities resource.',
+        description:
+          'Generated from the element schema itself. ?section= returns one part (definitions, commonFields, elementTypes, arrowRules, icons, drawingRules, limits, examples, …). ' +
+          'Also served to MCP clients as the drawbridge://capabilities resource, and drawbridge://capabilities/{section}.',
         tags: ['catalog'],
+        querystring: z.object({ section: z.string().optional().describe('One part of the guide') }),
         response: { 200: z.looseObject({}) },
       },
     },
-    async () => catalog.capabilities(),
+    async (request) => (request.query.section === undefined ? catalog.capabilities() : catalog.capabilitiesSection(request.query.section)),
   );
 
   app.get(
