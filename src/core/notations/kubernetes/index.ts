@@ -142,17 +142,38 @@ function resourcesToGraph(resources: Resource[], ignored: number): GraphIR {
     const account = resource.pod.spec.serviceAccountName;
     const accountNode = typeof account === 'string' ? find('ServiceAccount', resource.namespace, account) : undefined;
     if (accountNode) addEdge(from, accountNode.id, 'runs as', true);
-    // Service-to-service calls: an env value naming a Service of the input (`redis-cart:6379`, `http://api.ns.svc`).
-    for (const value of envValues(resource.pod.spec)) {
-      const host = /^(?:[a-z]+:\/\/)?([a-z0-9-]+)(?:\.[a-z0-9.-]+)?(?::\d+)?(?:\/.*)?$/.exec(value)?.[1];
-      const service = host ? services.find((s) => s.name === host && s.namespace === resource.namespace) : undefined;
-      if (service) addEdge(from, nodeId('Service', service.namespace, service.name), 'calls');
+    // Service-to-service calls: a value naming a Service of the input (`redis-cart:6379`, `http://api.ns.svc`,
+    // `amqp://user:pw@rabbitmq:5672`, `kafka-0:9092,kafka-1:9092`), in the pod's env or in a ConfigMap it reads.
+    const configValues = podReferences(resource.pod.spec)
+      .filter((ref) => ref.kind === 'ConfigMap')
+      .flatMap((ref) => Object.values(stringMap(record(resources.find((r) => r.kind === 'ConfigMap' && r.name === ref.name && r.namespace === resource.namespace)?.manifest.data))));
+    for (const value of [...envValues(resource.pod.spec), ...configValues]) {
+      for (const host of hostsIn(value)) {
+        const service = services.find((s) => s.name === host && s.namespace === resource.namespace);
+        if (service) addEdge(from, nodeId('Service', service.namespace, service.name), 'calls');
+      }
     }
   }
 
   for (const [kind, count] of skippedKinds) warnings.push(`skipped ${count} ${kind} object${count === 1 ? '' : 's'} (not drawn)`);
   if (ignored > 0) warnings.push(`skipped ${ignored} document${ignored === 1 ? '' : 's'} without kind or metadata.name`);
   return { layout: 'layered', direction: 'RIGHT', nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };
+}
+
+/**
+ * The first DNS label of every host a setting names: a URL or connection string (credentials and path aside), a
+ * `host:port`, a bare name, or a comma-separated list of those. `orders.shop.svc.cluster.local` is `orders`.
+ */
+export function hostsIn(value: string): string[] {
+  return value
+    .split(/[,\s]+/)
+    .filter(Boolean)
+    .flatMap((part) => {
+      const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(part) ? part : `tcp://${part}`;
+      if (!URL.canParse(withScheme)) return [];
+      const host = new URL(withScheme).hostname.toLowerCase();
+      return /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host) && !/^\d+(\.\d+)*$/.test(host) ? [host.split('.')[0]!] : [];
+    });
 }
 
 function details(resource: Resource): string[] {

@@ -143,3 +143,33 @@ spec:
     expect(performance.now() - started).toBeLessThan(2000);
   });
 });
+
+describe('kubernetesNotation references by value', () => {
+  const service = (name: string) => `apiVersion: v1\nkind: Service\nmetadata:\n  name: ${name}\nspec:\n  selector:\n    app: ${name}\n  ports:\n    - port: 80\n`;
+  const deployment = (name: string, env: string, extra = '') =>
+    `apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: ${name}\nspec:\n  selector:\n    matchLabels:\n      app: ${name}\n  template:\n    metadata:\n      labels:\n        app: ${name}\n    spec:\n      containers:\n        - name: ${name}\n          image: example/${name}\n          env:\n${env}${extra}`;
+
+  it('draws a call for a connection string with credentials, a broker list and a ConfigMap entry naming a Service', () => {
+    const code = [
+      service('rabbitmq'),
+      service('kafka'),
+      service('orders'),
+      service('payments'),
+      `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: shop-config\ndata:\n  PAYMENTS_URL: http://payments.default.svc.cluster.local:8080/api\n  LOG_LEVEL: info\n`,
+      deployment(
+        'orders',
+        '            - name: AMQP_URL\n              value: amqp://guest:guest@rabbitmq:5672/\n            - name: BROKERS\n              value: kafka:9092,kafka-1:9092\n',
+        '          envFrom:\n            - configMapRef:\n                name: shop-config\n',
+      ),
+      deployment('rabbitmq', '            - name: X\n              value: "1"\n'),
+      deployment('kafka', '            - name: X\n              value: "1"\n'),
+      deployment('payments', '            - name: X\n              value: "1"\n'),
+    ].join('---\n');
+    const calls = arrows(kubernetesNotation.toGraph(code)).filter((a) => a.endsWith('[calls]'));
+    expect(calls.sort()).toEqual([
+      'Deployment//orders -> Service//kafka [calls]',
+      'Deployment//orders -> Service//payments [calls]',
+      'Deployment//orders -> Service//rabbitmq [calls]',
+    ]);
+  });
+});
