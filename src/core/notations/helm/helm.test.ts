@@ -71,3 +71,34 @@ redis: {enabled: true}
     expect(helmNotation.detect('apiVersion: v1\nkind: Service\nmetadata:\n  name: a\n')).toBe(0);
   });
 });
+
+describe('helmNotation relations named in values', () => {
+  it('draws what a host, URL, connection string or env entry says a component talks to, and nothing else', () => {
+    const graph = helmNotation.toGraph(
+      [
+        'frontend:',
+        '  image:',
+        '    repository: shop/frontend',
+        '  replicaCount: 2',
+        '  env:',
+        '    - name: API_URL',
+        '      value: http://orders:8080',
+        '    - name: LOG_LEVEL',
+        '      value: orders',
+        'orders:',
+        '  image:',
+        '    repository: shop/orders',
+        '  replicaCount: 1',
+        '  config:',
+        '    rabbitmqHost: "{{ .Release.Name }}-rabbitmq"',
+        '    databaseUrl: postgres://shop:secret@postgresql:5432/shop',
+        'rabbitmq:',
+        '  enabled: true',
+        'postgresql:',
+        '  enabled: true',
+      ].join('\n'),
+    );
+    expect(arrows(graph).sort()).toEqual(['frontend -> orders [uses]', 'orders -> postgresql [uses]', 'orders -> rabbitmq [uses]']);
+    expect(graph.warnings).toEqual([]);
+  });
+});

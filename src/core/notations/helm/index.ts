@@ -18,6 +18,7 @@
  */
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
+import { hostsIn } from '../hosts.js';
 import { parseYaml } from '../yaml.js';
 import { isRecord } from '../yaml.js';
 
@@ -65,6 +66,29 @@ function kindOfName(name: string, fallback: NodeKind): NodeKind {
   if (/kafka|rabbitmq|nats|queue|pulsar/i.test(name)) return 'queue';
   if (/gateway|nginx|proxy|traefik|ingress/i.test(name)) return 'gateway';
   return fallback;
+}
+
+/** Keys whose values name another component: hosts, URLs, connection strings, broker lists. */
+const RELATION_KEY = /(host|hostname|url|uri|endpoint|address|addr|server|servers|brokers?|dsn|connection(string)?)$/i;
+/** Blocks that describe the component itself, not what it talks to. */
+const OWN_BLOCKS = new Set(['image', 'service', 'ingress', 'secondaryIngress', 'persistence', 'autoscaling', 'resources', 'podAnnotations', 'nodeSelector', 'tolerations', 'affinity', 'securityContext', 'podSecurityContext']);
+
+/** The string settings of a component that may name another one (env lists included), `skip` being nested components. */
+function relationValues(block: Record<string, unknown>, skip: ReadonlySet<string>, depth = 0): string[] {
+  if (depth > 6) return [];
+  const found: string[] = [];
+  for (const [key, value] of Object.entries(block)) {
+    if (OWN_BLOCKS.has(key) || (depth === 0 && skip.has(key))) continue;
+    if (typeof value === 'string' && RELATION_KEY.test(key.replace(/_/g, ''))) found.push(value);
+    else if (Array.isArray(value)) {
+      for (const item of value) {
+        // env: [{name: RABBITMQ_HOST, value: rabbitmq}]
+        if (isRecord(item) && typeof item.name === 'string' && typeof item.value === 'string' && RELATION_KEY.test(item.name.replace(/_/g, ''))) found.push(item.value);
+        else if (isRecord(item)) found.push(...relationValues(item, skip, depth + 1));
+      }
+    } else if (isRecord(value)) found.push(...relationValues(value, skip, depth + 1));
+  }
+  return found;
 }
 
 function isComponent(block: Record<string, unknown>): boolean {
@@ -150,7 +174,23 @@ function valuesToGraph(values: Record<string, unknown>): GraphIR {
     workload(key, text(block.name) ?? key, block, ownImage);
   }
   const user = app ?? runAppImage[0]?.[0];
-  if (user) for (const chart of subcharts) edge(user, chart, 'uses');
+  // What the values say a component talks to: a host, URL or connection string naming another component.
+  const targets = [...components.map(([key, block]) => ({ id: key, names: [key, text(block.name)] })), ...subcharts.map((key) => ({ id: key, names: [key] }))];
+  const find = (host: string) =>
+    targets.find(({ names }) => names.some((name) => name !== undefined && (host === name.toLowerCase() || host.endsWith(`-${name.toLowerCase()}`))));
+  const linked = new Set<string>();
+  const sources: [string, Record<string, unknown>][] = [...(app ? [[app, values] as [string, Record<string, unknown>]] : []), ...components];
+  for (const [from, block] of sources) {
+    for (const value of relationValues(block, from === app ? new Set(components.map(([key]) => key)) : new Set())) {
+      for (const host of hostsIn(value)) {
+        const target = find(host);
+        if (!target || target.id === from || linked.has(`${from}->${target.id}`)) continue;
+        linked.add(`${from}->${target.id}`);
+        edge(from, target.id, 'uses');
+      }
+    }
+  }
+  if (user) for (const chart of subcharts) if (!linked.has(`${user}->${chart}`)) edge(user, chart, 'uses');
   if (nodes.length === 0) warnings.push('no image, component or enabled sub-chart found: is this a values.yaml?');
   return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [], warnings };
 }

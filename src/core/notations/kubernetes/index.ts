@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
+import { hostsIn } from '../hosts.js';
 import { collectResources, envValues, images, list, podReferences, record, selects, stringMap, type Resource } from './manifests.js';
 import { parseYamlDocuments } from '../yaml.js';
 
@@ -158,22 +159,6 @@ function resourcesToGraph(resources: Resource[], ignored: number): GraphIR {
   for (const [kind, count] of skippedKinds) warnings.push(`skipped ${count} ${kind} object${count === 1 ? '' : 's'} (not drawn)`);
   if (ignored > 0) warnings.push(`skipped ${ignored} document${ignored === 1 ? '' : 's'} without kind or metadata.name`);
   return { layout: 'layered', direction: 'RIGHT', nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };
-}
-
-/**
- * The first DNS label of every host a setting names: a URL or connection string (credentials and path aside), a
- * `host:port`, a bare name, or a comma-separated list of those. `orders.shop.svc.cluster.local` is `orders`.
- */
-export function hostsIn(value: string): string[] {
-  return value
-    .split(/[,\s]+/)
-    .filter(Boolean)
-    .flatMap((part) => {
-      const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(part) ? part : `tcp://${part}`;
-      if (!URL.canParse(withScheme)) return [];
-      const host = new URL(withScheme).hostname.toLowerCase();
-      return /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host) && !/^\d+(\.\d+)*$/.test(host) ? [host.split('.')[0]!] : [];
-    });
 }
 
 function details(resource: Resource): string[] {

@@ -1,0 +1,20 @@
+/** Hosts named in settings (env values, ConfigMap entries, Helm values): how notations find service-to-service calls. */
+
+/**
+ * The first DNS label of every host a setting names: a URL or connection string (credentials and path aside), a
+ * `host:port`, a bare name, or a comma-separated list of those. `orders.shop.svc.cluster.local` is `orders`.
+ */
+export function hostsIn(value: string): string[] {
+  // Helm templates name hosts around an expression: `{{ .Release.Name }}-rabbitmq` is the rabbitmq service.
+  return value
+    .replace(/\{\{.*?\}\}-?/g, '')
+    .split(/[,\s]+/)
+    .filter(Boolean)
+    .flatMap((part) => {
+      const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(part) ? part : `tcp://${part}`;
+      if (!URL.canParse(withScheme)) return [];
+      const host = new URL(withScheme).hostname.toLowerCase();
+      return /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host) && !/^\d+(\.\d+)*$/.test(host) ? [host.split('.')[0]!] : [];
+    });
+}
+
