@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
 import { composeNotation } from './index.js';
 import { imageRole } from './images.js';
+import { codeToScene } from '../index.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../../test/fixtures/compose/${name}`, import.meta.url), 'utf8');
 const toGraph = composeNotation.toGraph;
@@ -121,5 +122,27 @@ volumes:
     expect(imageRole('bitnami/postgresql:16')).toEqual({ kind: 'database', iconHint: 'PostgreSQL' });
     expect(imageRole('redis@sha256:abc')).toEqual({ kind: 'cache', iconHint: 'Redis' });
     expect(imageRole('$IMAGE')).toEqual({ kind: 'service' });
+  });
+});
+
+describe('compose services built from a Dockerfile', () => {
+  it('take their icon from the service name, build context, Dockerfile name or command, as a person would', async () => {
+    const code = [
+      'services:',
+      '  db:',
+      '    build:',
+      '      context: ./postgres',
+      '  cache:',
+      '    build:',
+      '      context: .',
+      '      dockerfile: Dockerfile.redis',
+      '  api:',
+      '    build: ./api',
+    ].join('\n');
+    const { graph } = await codeToScene(code, { notation: 'compose' });
+    const byId = Object.fromEntries(graph.nodes.map((n) => [n.id, n]));
+    expect(byId['service:db']).toMatchObject({ kind: 'database', iconRef: 'databases/PostgreSQL' });
+    expect(byId['service:cache']).toMatchObject({ kind: 'cache', iconRef: 'databases/Redis' });
+    expect(byId['service:api']).toMatchObject({ iconRef: 'generic/API' });
   });
 });

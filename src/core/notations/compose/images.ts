@@ -62,10 +62,34 @@ export function imageBase(image: string): string | undefined {
   return base === '' || base.includes('$') ? undefined : base;
 }
 
+const knownImage = (base: string) => KNOWN[base] ?? KNOWN[base.replace(/[-_]?(server|alpine|official)$/, '')];
+
 /** Role and icon keyword of an image; unknown images are services whose icon keyword is their base name. */
 export function imageRole(image: string): { kind: NodeKind; iconHint?: string } {
   const base = imageBase(image);
   if (base === undefined) return { kind: 'service' };
-  const known = KNOWN[base] ?? KNOWN[base.replace(/[-_]?(server|alpine|official)$/, '')];
+  const known = knownImage(base);
   return known ? { kind: known.kind, iconHint: known.name } : { kind: 'service', iconHint: base };
+}
+
+/**
+ * A service built from a local Dockerfile has no image to go by: read what a person would, the service's name, the
+ * build context's folder, a `Dockerfile.<name>` and the program its command runs (`db` built from `./postgres`,
+ * `worker` running `celery`). A known product wins; otherwise the service name is the hint.
+ */
+export function builtServiceRole(name: string, build: unknown, command: unknown): { kind: NodeKind; iconHint?: string } {
+  const context = typeof build === 'string' ? build : build !== null && typeof build === 'object' ? (build as Record<string, unknown>).context : undefined;
+  const dockerfile = build !== null && typeof build === 'object' ? (build as Record<string, unknown>).dockerfile : undefined;
+  const program = typeof command === 'string' ? command.trim().split(/\s+/)[0] : Array.isArray(command) && typeof command[0] === 'string' ? command[0] : undefined;
+  const words = [
+    name,
+    typeof context === 'string' ? context.replace(/\/+$/, '').split('/').pop() : undefined,
+    typeof dockerfile === 'string' ? /Dockerfile[.-](\w+)/i.exec(dockerfile)?.[1] : undefined,
+    program?.split('/').pop(),
+  ].filter((word): word is string => word !== undefined && word !== '' && word !== '.');
+  for (const word of words) {
+    const known = knownImage(word.toLowerCase());
+    if (known) return { kind: known.kind, iconHint: known.name };
+  }
+  return { kind: 'service', iconHint: name };
 }

@@ -4,7 +4,7 @@
  */
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../../graph/types.js';
-import { imageRole } from './images.js';
+import { builtServiceRole, imageRole } from './images.js';
 import { parseYaml } from '../yaml.js';
 
 type Mapping = Record<string, unknown>;
@@ -104,7 +104,7 @@ export function composeToGraph(code: string): GraphIR {
     const parent = networks[0] !== undefined ? networkId(networks[0]) : undefined;
 
     const image = typeof service.image === 'string' ? service.image : undefined;
-    const role = image ? imageRole(image) : { kind: 'service' as const };
+    const role = image ? imageRole(image) : builtServiceRole(name, service.build, service.command);
     const ports = publishedPorts(service.ports);
     const replicas = isMapping(service.deploy) && typeof service.deploy.replicas === 'number' ? service.deploy.replicas : undefined;
     const title = replicas !== undefined && replicas > 1 ? `${name} ×${replicas}` : name;
