@@ -32,7 +32,8 @@ export interface Look {
 
 export interface RecoveredNode extends GraphNode {
   shape: NodeShape;
-  style: Required<GraphStyle>;
+  /** The stroke width is in `look`. */
+  style: Required<Omit<GraphStyle, 'strokeWidth'>>;
   look: Look;
   /** Source language of a code block. */
   language?: string;
@@ -42,7 +43,7 @@ export interface RecoveredNode extends GraphNode {
 export interface RecoveredEdge extends GraphEdge {
   startArrowhead: Arrowhead;
   endArrowhead: Arrowhead;
-  style: Required<NonNullable<GraphEdge['style']>>;
+  style: Required<Omit<NonNullable<GraphEdge['style']>, 'strokeWidth'>>;
   look: Look;
 }
 
@@ -50,7 +51,8 @@ export interface RecoveredGroup extends GraphGroup {
   /** The container's own outline (`rectangle` for frames), which a writer may not be able to give a container. */
   shape: ShapeType;
   iconRef?: string;
-  style: Required<GraphStyle>;
+  /** The stroke width is in `look`. */
+  style: Required<Omit<GraphStyle, 'strokeWidth'>>;
   look: Look;
   box: Box;
 }
@@ -87,7 +89,7 @@ function iconOf(e: Element): string | undefined {
   return typeof stamped === 'string' ? stamped : e.iconRef;
 }
 
-const styleOf = (e: Element): Required<GraphStyle> => ({ strokeColor: e.strokeColor, fillColor: e.fillColor, strokeStyle: e.strokeStyle, corner: e.corner });
+const styleOf = (e: Element): Required<Omit<GraphStyle, 'strokeWidth'>> => ({ strokeColor: e.strokeColor, fillColor: e.fillColor, strokeStyle: e.strokeStyle, corner: e.corner });
 const lookOf = (e: Element): Look => ({
   strokeWidth: e.strokeWidth,
   opacity: e.opacity,

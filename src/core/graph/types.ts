@@ -27,6 +27,8 @@ export type Arrowhead =
 
 export interface GraphStyle {
   strokeColor?: string;
+  /** Within the schema's 1–8; notations scale their own units to it (DOT penwidth 1 is our 2). */
+  strokeWidth?: number;
   fillColor?: string;
   strokeStyle?: 'solid' | 'dashed' | 'dotted';
   corner?: 'sharp' | 'rounded' | 'beveled';
@@ -55,7 +57,7 @@ export interface GraphEdge {
   label?: string;
   startArrowhead?: Arrowhead;
   endArrowhead?: Arrowhead;
-  style?: Pick<GraphStyle, 'strokeColor' | 'strokeStyle'>;
+  style?: Pick<GraphStyle, 'strokeColor' | 'strokeStyle' | 'strokeWidth'>;
   /** Labels at each end (UML multiplicities, ER cardinalities). */
   startLabel?: string;
   endLabel?: string;

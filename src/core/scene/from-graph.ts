@@ -125,6 +125,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       strokeColor: node.style?.strokeColor ?? role.strokeColor,
       fillColor: node.style?.fillColor ?? role.fillColor,
       strokeStyle: node.style?.strokeStyle ?? 'solid',
+      ...(node.style?.strokeWidth !== undefined && { strokeWidth: node.style.strokeWidth }),
       corner: node.style?.corner ?? (ROUNDED_KINDS.has(node.kind) && box.shape === 'rectangle' ? 'rounded' : 'sharp'),
     };
     if (node.iconRef !== undefined && box.icon) shape.iconRef = node.iconRef;
@@ -240,6 +241,7 @@ function arrowElement(id: string, edge: GraphEdge, route: Point[], from: Bound, 
     strokeColor: edge.style?.strokeColor ?? EDGE_STROKE,
     fillColor: 'transparent',
     strokeStyle: edge.style?.strokeStyle ?? 'solid',
+    ...(edge.style?.strokeWidth !== undefined && { strokeWidth: edge.style.strokeWidth }),
     corner: 'sharp',
     // The schema's elbow has exactly one bend; an unbent route is straight and longer right-angle routes are multipoint.
     arrowShape: points.length === 2 ? 'straight' : points.length === 3 ? 'elbow' : 'multipoint',

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
 import { dotNotation } from './index.js';
+import { codeToScene } from '../index.js';
 import { htmlToText, recordFields, unescapeLabel } from './labels.js';
 import { mapArrowhead, mapColor } from './style.js';
 
@@ -177,5 +178,16 @@ describe('DOT labels and styles', () => {
       'none',
       'bar',
     ]);
+  });
+});
+
+describe('dotNotation pen widths', () => {
+  it('keeps penwidth as stroke width (profilers encode cost in it), doubled to our scale and kept within 1–8', async () => {
+    const graph = dotNotation.toGraph('digraph G { hot [penwidth=3]; hot -> cold [penwidth=0.5]; cold -> sink [penwidth=6]; sink -> hot; }');
+    expect(graph.nodes.find((n) => n.id === 'hot')!.style).toEqual({ strokeWidth: 6 });
+    expect(graph.edges.map((e) => e.style?.strokeWidth)).toEqual([1, 8, undefined]);
+    const { elements } = await codeToScene('digraph G { hot [penwidth=3]; hot -> cold [penwidth=0.5]; }');
+    expect(elements.find((e) => e.type !== 'arrow' && 'text' in e && e.text === 'hot')).toMatchObject({ strokeWidth: 6 });
+    expect(elements.find((e) => e.type === 'arrow')).toMatchObject({ strokeWidth: 1 });
   });
 });

@@ -229,6 +229,8 @@ class DotGraphBuilder {
     if (style.filled) graphStyle.fillColor = fill ?? color ?? '#d3d3d3';
     if (style.strokeStyle) graphStyle.strokeStyle = style.strokeStyle;
     if (style.rounded || dotShape === 'mrecord') graphStyle.corner = 'rounded';
+    const nodeWidth = strokeWidthOf(attrs.get('penwidth')?.value);
+    if (nodeWidth !== undefined) graphStyle.strokeWidth = nodeWidth;
     return {
       id: dotNode.id,
       label,
@@ -268,6 +270,7 @@ class DotGraphBuilder {
       const headLabel = this.text(attrs.get('headlabel'), context);
       const tailLabel = this.text(attrs.get('taillabel'), context);
       const color = attrs.has('color') ? mapColor(attrs.get('color')!.value) : undefined;
+      const width = strokeWidthOf(attrs.get('penwidth')?.value);
       const edge: GraphEdge = {
         id: `e${edges.length + 1}`,
         from,
@@ -277,7 +280,9 @@ class DotGraphBuilder {
         ...(label !== '' && { label }),
         ...(tailLabel !== '' && { startLabel: tailLabel }),
         ...(headLabel !== '' && { endLabel: headLabel }),
-        ...((color || style.strokeStyle) && { style: { ...(color && { strokeColor: color }), ...(style.strokeStyle && { strokeStyle: style.strokeStyle }) } }),
+        ...((color || style.strokeStyle || width !== undefined) && {
+          style: { ...(color && { strokeColor: color }), ...(style.strokeStyle && { strokeStyle: style.strokeStyle }), ...(width !== undefined && { strokeWidth: width }) },
+        }),
       };
       if (this.graph.strict) {
         // strict: at most one edge per pair of ends (unordered when undirected); later attributes win.
@@ -313,6 +318,15 @@ function clusterStyle(attrs: Attrs): GraphStyle {
     ...(style.strokeStyle && { strokeStyle: style.strokeStyle }),
     ...(style.rounded && { corner: 'rounded' as const }),
   };
+}
+
+/**
+ * DOT's penwidth (1 by default) as our stroke width (2 by default, 1–8): profilers (gprof2dot) encode cost in it, so
+ * the ratio between edges is kept as far as the schema's range allows.
+ */
+function strokeWidthOf(penwidth: string | undefined): number | undefined {
+  const value = penwidth === undefined ? NaN : Number(penwidth);
+  return Number.isFinite(value) && value !== 1 ? Math.min(8, Math.max(1, Math.round(value * 2 * 10) / 10)) : undefined;
 }
 
 const optionalStyle = (style: GraphStyle) => (Object.keys(style).length > 0 ? { style } : {});
