@@ -118,3 +118,19 @@ describe('notation detection', () => {
     expect(performance.now() - started).toBeLessThan(2_000);
   });
 });
+
+describe('very long texts', () => {
+  const service = useTestService();
+  it('stores and renders a text and an arrow label of 300,000 lines instead of overflowing the stack', async () => {
+    const many = 'a\n'.repeat(300_000);
+    const created = await service.runtime.app.inject({
+      method: 'POST',
+      url: '/api-v1/documents',
+      headers: bearer(service.world.tokens.annAll),
+      payload: { workspaceId: service.world.annWorkspace, name: 'tall', elements: [{ type: 'text', x: 0, y: 0, text: many }, box('a'), box('b', 400), { type: 'arrow', startBinding: { elementId: 'a' }, endBinding: { elementId: 'b' }, text: many }] },
+    });
+    expect(created.statusCode, created.body.slice(0, 200)).toBe(201);
+    const svg = await service.runtime.app.inject({ method: 'GET', url: `/api-v1/documents/${created.json().id}/render?format=svg`, headers: bearer(service.world.tokens.annAll) });
+    expect(svg.statusCode).toBeLessThan(500);
+  }, 120_000);
+});

@@ -87,7 +87,8 @@ export function drawConnector(ctx: RenderContext, element: RenderElement & { typ
   if (label !== undefined) {
     const textStyle = textStyleOf(element, { family: 'hand', size: CONNECTOR_LABEL_SIZE, align: 'center' });
     const lines = textLines(label);
-    const width = Math.max(...lines.map((line) => ctx.fonts.lineWidth(line, textStyle.family, textStyle.size)));
+    // reduce, not Math.max(...): a label of a few hundred thousand lines would overflow the call stack.
+    const width = lines.reduce((widest, line) => Math.max(widest, ctx.fonts.lineWidth(line, textStyle.family, textStyle.size)), 0);
     const height = lines.length * textStyle.size * LINE_HEIGHT;
     const mid = halfway(geometry.samples);
     const box = { x: mid.x - width / 2, y: mid.y - height / 2, width, height };

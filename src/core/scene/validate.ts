@@ -147,7 +147,9 @@ export function seedFromId(id: string): number {
 /** Approximate text box; fonts are measured by the renderer, this only gives a sensible default size. */
 export function estimateTextSize(text: string, fontSize: number, fontFamily: string): { width: number; height: number } {
   const lines = text.split('\n');
-  const longest = Math.max(...lines.map((l) => [...l].length));
+  // A loop, not Math.max(...): a text of a few hundred thousand lines would overflow the call stack.
+  let longest = 0;
+  for (const line of lines) longest = Math.max(longest, [...line].length);
   return { width: Math.ceil(longest * fontSize * (fontFamily === 'code' ? 0.6 : 0.55)), height: Math.ceil(lines.length * fontSize * 1.25) };
 }
 
