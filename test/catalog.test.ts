@@ -18,6 +18,13 @@ describe('catalog endpoints', () => {
     expect((await get('/api-v1/capabilities')).statusCode).toBe(401);
   });
 
+  it('says what to try when no icon matches', async () => {
+    const res = json(await get('/api-v1/icons?query=pinecone', service.world.tokens.annAll));
+    expect(res.items).toEqual([]);
+    expect(res.hint).toMatch(/^no icon matches "pinecone": try the kind of thing it is \(database, queue/);
+    expect(json(await get('/api-v1/icons?query=postgres', service.world.tokens.annAll)).hint).toBeUndefined();
+  });
+
   it('serves one section of the guide on request, over REST and as an MCP resource', async () => {
     const examples = json(await get('/api-v1/capabilities?section=examples', service.world.tokens.annAll));
     expect(Object.keys(examples)).toEqual(['examples']);

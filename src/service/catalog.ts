@@ -32,8 +32,16 @@ export class CatalogService {
     return { libraries: listLibraries(options) };
   }
 
+  /** An empty result says what to try next instead of leaving the client to guess. */
   searchIcons(query: IconSearchOptions) {
-    return { items: searchIcons(query) };
+    const items = searchIcons(query);
+    if (items.length > 0) return { items };
+    return {
+      items,
+      hint:
+        `no icon matches ${JSON.stringify(query.query)}: try the kind of thing it is (database, queue, cache, server, api, user, ` +
+        'cloud, storage, ai model), which the generic library has, or list every label with GET /api-v1/libraries?items=1 (MCP: drawbridge://libraries)',
+    };
   }
 
   iconSvg(library: string, label: string): string | undefined {

@@ -167,7 +167,10 @@ export const generateResult = writtenDocument.extend({
 
 export const scope = z.enum(SCOPES);
 
-export const iconSearchResults = z.object({ items: z.array(z.object({ library: z.string(), label: z.string(), ref: z.string() })) });
+export const iconSearchResults = z.object({
+  items: z.array(z.object({ library: z.string(), label: z.string(), ref: z.string() })),
+  hint: z.string().optional().describe('When nothing matches: what to search for instead'),
+});
 export const librariesQuery = z.object({
   items: z.enum(['0', '1', 'true', 'false']).optional().describe('1: include every item label of every library'),
 });
