@@ -291,3 +291,15 @@ describe('PlantUML sequence groups closed by name', () => {
     expect(graph.warnings).toEqual([]);
   });
 });
+
+describe('PlantUML sequence forms from its documentation', () => {
+  it('reads lost and found messages and keeps a group colour out of its label', () => {
+    const graph = plantumlNotation.toGraph(
+      ['@startuml', 'participant A', 'participant B', 'group #FFFFFFCC Retry', 'A -> B: ping', 'else #LightBlue fallback', 'B -> A: pong', 'end', 'A -> ? : lost', '?-> A : found', '@enduml'].join('\n'),
+    );
+    const steps = graph.sequence!.steps as Array<{ type: string; label?: string; sections?: Array<{ label: string }> }>;
+    expect(steps[0]!.sections!.map((s) => s.label)).toEqual(['Retry', 'fallback']);
+    expect(steps.filter((s) => s.type === 'message').map((s) => s.label)).toEqual(['lost', 'found']);
+    expect(graph.warnings).toEqual(['line 9: message from or to outside the diagram drawn on its participant', 'line 10: message from or to outside the diagram drawn on its participant']);
+  });
+});

@@ -20,7 +20,8 @@ export const PARTICIPANT_KINDS: Readonly<Record<string, { kind: NodeKind; shape:
 
 const NAME = String.raw`"[^"]+"|[^\s"#<:]+`;
 const PARTICIPANT = new RegExp(String.raw`^(${Object.keys(PARTICIPANT_KINDS).join('|')})\s+(${NAME})(?:\s+as\s+(${NAME}))?\s*(?:<<[^>]*>>\s*)?(?:order\s+-?\d+\s*)?(#\S+)?\s*(?:order\s+-?\d+)?\s*$`, 'i');
-const END = String.raw`"[^"]+"|[\w.$@]+|\[|\]`;
+// `[` and `]` are the diagram's edges, `?` a lost or found message's unknown end.
+const END = String.raw`"[^"]+"|[\w.$@]+|\[|\]|\?`;
 const MESSAGE = new RegExp(
   String.raw`^(${END})?\s*([xo]?(?:<<|<|\\\\|\\|//|/)?)(-{1,2}(?:\[[^\]]*\])?-?)((?:>>|>|\\\\|\\|//|/)?(?:[xo](?!\w))?)\s*(${END})?\s*(\+\+|--|\*\*|!!)?\s*(?:#\S+\s*)?(?::\s*(.*))?$`,
 );
@@ -28,6 +29,9 @@ const FRAGMENT = /^(alt|opt|loop|par|par2|break|critical|group)\b\s*(.*)$/i;
 const NOTE = /^([hr]?note|ref)\s+(over|left|right|across)\b(?:\s+of)?\s*([^:#]*?)\s*(#\w+)?\s*(?::\s*(.*))?$/i;
 
 const HEAD: Record<string, Arrowhead> = { '': 'none', '>': 'arrow', '>>': 'arrow', '<': 'arrow', '<<': 'arrow', '\\': 'arrow', '\\\\': 'arrow', '/': 'arrow', '//': 'arrow', x: 'bar', o: 'circle' };
+
+/** A leading PlantUML colour (`#FFFFFFCC`, `#LightBlue`, `#lightblue/pink`) removed from a group's label. */
+const withoutColor = (label: string): string => label.replace(/^#[\w/|\\-]+\s*/, '');
 
 function arrowhead(token: string): Arrowhead {
   // `->x` ends in a cross, `->o` in a circle; a head plus a mark keeps the mark.
@@ -132,7 +136,8 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
     const fragment = FRAGMENT.exec(text);
     if (fragment) {
       const kind = fragment[1]!.toLowerCase().replace('par2', 'par');
-      const step: SequenceFragment = { type: 'fragment', kind, sections: [{ label: plainText(fragment[2]!), steps: [] }] };
+      // A colour before the label (`group #FFFFFFCC Retry`, `alt #LightBlue ok`) styles the group; it is not its text.
+      const step: SequenceFragment = { type: 'fragment', kind, sections: [{ label: plainText(withoutColor(fragment[2]!)), steps: [] }] };
       add(step);
       stack.push({ fragment: step, line });
       continue;
@@ -141,7 +146,7 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
     if (elseMatch) {
       const top = stack[stack.length - 1];
       if (!top) throw parseError(line, '"else" outside alt/opt/loop/group');
-      top.fragment.sections.push({ label: plainText(elseMatch[1]!), steps: [] });
+      top.fragment.sections.push({ label: plainText(withoutColor(elseMatch[1]!)), steps: [] });
       continue;
     }
     // PlantUML also closes a group with its keyword repeated: `end loop`, `end alt`, `end group`.
@@ -188,11 +193,12 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
     const message = MESSAGE.exec(text);
     if (message && /[<>\\/xo]/.test(message[2]! + message[4]!) && (message[1] || message[5])) {
       const [, left, headLeft, body, headRight, right, suffix, label] = message as unknown as (string | undefined)[];
-      // `[->` and `->]` come from or go out of the diagram; they are drawn at the nearest participant.
-      const edge = (token: string | undefined) => (token === undefined || token === '[' || token === ']' ? undefined : participant(token));
+      // `[->`, `->]` and lost/found `?` come from or go out of the diagram; they are drawn at the nearest participant.
+      const outside = (token: string | undefined) => token === undefined || token === '[' || token === ']' || token === '?';
+      const edge = (token: string | undefined) => (outside(token) ? undefined : participant(token!));
       const fromId = edge(left) ?? edge(right)!;
       const toId = edge(right) ?? fromId;
-      if (left === '[' || right === ']' || left === undefined || right === undefined) warnings.push(`line ${line.line}: message from or to outside the diagram drawn on its participant`);
+      if (outside(left) || outside(right)) warnings.push(`line ${line.line}: message from or to outside the diagram drawn on its participant`);
       const text = numbered(label ? plainText(label) : '');
       add({
         type: 'message',
