@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
+import { imageRole } from '../compose/images.js';
 import { hostsIn } from '../hosts.js';
 import { collectResources, envValues, images, list, podReferences, record, selects, stringMap, type Resource } from './manifests.js';
 import { parseYamlDocuments } from '../yaml.js';
@@ -82,6 +83,13 @@ function resourcesToGraph(resources: Resource[], ignored: number): GraphIR {
     };
     const image = resource.pod ? images(resource.pod.spec)[0] : undefined;
     if (image) node.iconHint = image.split('/').pop()!.split(/[:@]/)[0]!;
+    // A workload running a data product (mongo, redis, mysql, postgres, kafka…) reads as that product, as in
+    // Compose: its icon and role come from the image; the Kubernetes kind stays in its first row.
+    const role = image ? imageRole(image) : undefined;
+    if (role?.iconHint && DATA_KINDS.has(role.kind)) {
+      delete node.iconRef;
+      Object.assign(node, { kind: role.kind, iconHint: role.iconHint });
+    }
     const parent = namespaceGroup(resource.namespace);
     if (parent) node.parent = parent;
     nodes.set(node.id, node);
@@ -160,6 +168,8 @@ function resourcesToGraph(resources: Resource[], ignored: number): GraphIR {
   if (ignored > 0) warnings.push(`skipped ${ignored} document${ignored === 1 ? '' : 's'} without kind or metadata.name`);
   return { layout: 'layered', direction: 'RIGHT', nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };
 }
+
+const DATA_KINDS = new Set<NodeKind>(['database', 'cache', 'queue', 'storage']);
 
 function details(resource: Resource): string[] {
   const spec = record(resource.manifest.spec);

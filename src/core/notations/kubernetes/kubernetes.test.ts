@@ -18,7 +18,10 @@ describe('kubernetesNotation on real manifests', () => {
     const secret = graph.nodes.find((n) => n.id === 'Secret//mysql-pass')!;
     expect(secret.style).toEqual({ strokeStyle: 'dashed' });
     expect(graph.warnings).toEqual(['Secret mysql-pass: used by Deployment wordpress-mysql but not defined in the input']);
-    expect(graph.nodes.find((n) => n.id === 'Deployment//wordpress-mysql')).toMatchObject({ kind: 'workload', iconRef: 'kubernetes/Deployment', iconHint: 'mysql' });
+    // A workload running a database reads as the database (its product icon), its Kubernetes kind in the first row.
+    const mysql = graph.nodes.find((n) => n.id === 'Deployment//wordpress-mysql')!;
+    expect(mysql).toMatchObject({ kind: 'database', iconHint: 'MySQL', rows: ['Deployment', expect.any(String)] });
+    expect(mysql.iconRef).toBeUndefined();
   });
 
   it('matches guestbook selectors on every label (leader and follower share app: redis)', () => {
@@ -33,7 +36,8 @@ describe('kubernetesNotation on real manifests', () => {
 
   it('follows service addresses in env values through the Online Boutique', () => {
     const graph = kubernetesNotation.toGraph(fixture('microservices-demo-release.yaml'));
-    expect(graph.nodes.filter((n) => n.kind === 'workload')).toHaveLength(12);
+    expect(graph.nodes.filter((n) => n.kind === 'workload')).toHaveLength(11);
+    expect(graph.nodes.find((n) => n.id === 'Deployment//redis-cart')).toMatchObject({ kind: 'cache', iconHint: 'Redis' });
     expect(arrows(graph)).toContain('Deployment//checkoutservice -> Service//paymentservice [calls]');
     expect(arrows(graph)).toContain('Service//frontend-external -> Deployment//frontend [80→8080]');
   });
