@@ -10,6 +10,7 @@ export const ERROR_CODES = [
   'unauthorized',
   'insufficient_scope',
   'forbidden',
+  'plan_required',
   'not_found',
   'method_not_allowed',
   'version_mismatch',

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { EDITIONS, type Edition } from '../core/plans.js';
 
 /** Configuration comes from the environment only; README's table documents each variable. */
 export interface Config {
@@ -27,6 +28,14 @@ export interface Config {
   aiAllowPrivateUrls: boolean;
   aiTimeoutSeconds: number;
   logLevel: string;
+  /** DRAWBRIDGE_EDITION: `self-hosted` (every member may use the API) or `hosted` (plans decide; service/plans.ts). */
+  edition: Edition;
+}
+
+function edition(raw: string | undefined): Edition {
+  if (!raw) return 'self-hosted';
+  if (!(EDITIONS as readonly string[]).includes(raw)) throw new Error(`DRAWBRIDGE_EDITION must be ${EDITIONS.join(' or ')}, got "${raw}"`);
+  return raw as Edition;
 }
 
 export interface JobLimits {
@@ -123,5 +132,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     aiAllowPrivateUrls: env.AI_ALLOW_PRIVATE_URLS === 'true',
     aiTimeoutSeconds: positiveInteger('AI_TIMEOUT_SECONDS', env.AI_TIMEOUT_SECONDS, 90),
     logLevel: env.LOG_LEVEL || 'info',
+    edition: edition(env.DRAWBRIDGE_EDITION),
   };
 }

@@ -19,8 +19,9 @@ export interface RateLimiter {
  * at the same Redis spends the same budget. While Redis cannot be reached, each instance counts in its own memory
  * (rate-limiter-flexible's insurance limiter): the limit still holds per instance, and requests are still served.
  */
-export function createRateLimiter(options: { perMinute: number; redis?: Redis | undefined; keyPrefix?: string }): RateLimiter {
-  const common = { points: options.perMinute, duration: 60, keyPrefix: options.keyPrefix ?? 'drawbridge:rl' };
+export function createRateLimiter(options: { perMinute: number; redis?: Redis | undefined; keyPrefix?: string; windowSeconds?: number }): RateLimiter {
+  // `windowSeconds` lengthens the window (sign-in attempts: a few per quarter hour); `perMinute` is then per window.
+  const common = { points: options.perMinute, duration: options.windowSeconds ?? 60, keyPrefix: options.keyPrefix ?? 'drawbridge:rl' };
   const limiter = options.redis
     ? new RateLimiterRedis({ ...common, storeClient: options.redis, useRedisPackage: false, insuranceLimiter: new RateLimiterMemory(common) })
     : new RateLimiterMemory(common);

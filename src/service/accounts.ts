@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { AppError } from '../core/errors.js';
+import { PLANS, type Plan } from '../core/plans.js';
 import type { Role } from '../core/scopes.js';
 import type { Database } from '../infra/storage/schema.js';
 import { newId, nowIso } from './ids.js';
@@ -98,10 +99,23 @@ export class AccountService {
     return userId;
   }
 
+  async getUser(userId: string): Promise<{ id: string; email: string; name: string; plan: string } | undefined> {
+    const row = await this.db.selectFrom('users').select(['id', 'email', 'display_name', 'plan']).where('id', '=', userId).executeTakeFirst();
+    return row && { id: row.id, email: row.email, name: row.display_name, plan: row.plan };
+  }
+
   async userIdByEmail(email: string): Promise<string> {
     const row = await this.db.selectFrom('users').select('id').where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
     if (!row) throw new AppError('not_found', `no user with email ${email}`);
     return row.id;
+  }
+
+  /** The operator's switch for the hosted edition (CLI `user plan`); a fall to free stops the account's tokens at once. */
+  async setPlan(input: { email: string; plan: Plan }): Promise<{ userId: string; plan: Plan }> {
+    if (!(PLANS as readonly string[]).includes(input.plan)) throw new AppError('validation_failed', `plan must be one of ${PLANS.join(', ')}, not "${input.plan}"`);
+    const userId = await this.userIdByEmail(input.email);
+    await this.db.updateTable('users').set({ plan: input.plan }).where('id', '=', userId).execute();
+    return { userId, plan: input.plan };
   }
 
   async countUsers(): Promise<number> {

@@ -21,7 +21,8 @@ export async function admitPublic(limiter: RateLimiter, address: string): Promis
   return spend(limiter, address, 1, (rate) => `more than ${rate.limit} public requests a minute from your address`);
 }
 
-async function spend(limiter: RateLimiter, key: string, units: number, overLimit: (rate: RateDecision) => string): Promise<RateDecision> {
+/** Spends `units` of `key`'s budget, or refuses with rate_limited and the message `overLimit` writes. */
+export async function spend(limiter: RateLimiter, key: string, units: number, overLimit: (rate: RateDecision) => string): Promise<RateDecision> {
   const rate = await limiter.consume(key, units);
   if (!rate.allowed) throw new AppError('rate_limited', `${overLimit(rate)}; retry in ${rate.resetSeconds} s`, { rate });
   return rate;

@@ -1,3 +1,4 @@
+import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../infra/storage/schema.js';
@@ -12,6 +13,10 @@ import type { Principal } from './principal.js';
 import { TokenService } from './tokens.js';
 import { AiSettingsService, type SecretSealer } from './ai-settings.js';
 import { type DiagramModel, GenerationService } from './generate.js';
+import type { Edition } from '../core/plans.js';
+import { createRateLimiter } from '../infra/rate-limit.js';
+import { SessionService } from './sessions.js';
+import { SIGN_IN_LIMITS, type SignInLimiters, type SignInLimits, SignInService } from './sign-in.js';
 
 export interface Services {
   accounts: AccountService;
@@ -20,6 +25,10 @@ export interface Services {
   catalog: CatalogService;
   ai: AiSettingsService;
   generation: GenerationService;
+  sessions: SessionService;
+  signIn: SignInService;
+  edition: Edition;
+  publicUrl: string;
   /** Authenticates and spends `units` of the token's budget (OPERATION_COSTS). */
   admit(authorization: string | undefined, units: number): Promise<Admission>;
   /** Spends more of an authenticated token's budget, for doors that learn the cost from the body (MCP). */
@@ -43,12 +52,29 @@ export interface ServiceOptions {
   /** The account's model, and the check every provider base URL passes. */
   diagramModel: DiagramModel;
   checkProviderUrl: (url: string) => Promise<void>;
+  /** self-hosted (default) or hosted, where plans decide who may use the API. */
+  edition?: Edition;
+  /** Sign-in attempts per account and per address; in memory when absent. */
+  signInLimiters?: SignInLimiters;
+  /** The figures those limiters count to, for messages. */
+  signInLimits?: SignInLimits;
+}
+
+export function createSignInLimiters(redis?: Redis, keyPrefix = 'drawbridge:rl', limits: SignInLimits = SIGN_IN_LIMITS): SignInLimiters {
+  const common = { redis, windowSeconds: limits.windowSeconds };
+  return {
+    account: createRateLimiter({ ...common, perMinute: limits.perAccount, keyPrefix: `${keyPrefix}:signin:account` }),
+    address: createRateLimiter({ ...common, perMinute: limits.perAddress, keyPrefix: `${keyPrefix}:signin:address` }),
+  };
 }
 
 export async function createServices(options: ServiceOptions): Promise<Services> {
   const { db, limiter, publicLimiter, publicUrl, work, publicRenderCacheBytes } = options;
   const { value: cursorKey } = await db.selectFrom('server_secrets').select('value').where('name', '=', 'cursor_key').executeTakeFirstOrThrow();
-  const tokens = new TokenService(db);
+  const edition = options.edition ?? 'self-hosted';
+  const tokens = new TokenService(db, edition);
+  const accounts = new AccountService(db);
+  const sessions = new SessionService(db);
   const ai = new AiSettingsService(db, options.sealer, options.checkProviderUrl);
   const diagrams = new DiagramService(
     db,
@@ -59,8 +85,12 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     new LRUCache<string, string>({ maxSize: publicRenderCacheBytes, sizeCalculation: (svg) => Math.max(1, svg.length * 2) }),
   );
   return {
-    accounts: new AccountService(db),
+    accounts,
     tokens,
+    sessions,
+    signIn: new SignInService(db, accounts, sessions, options.signInLimiters ?? createSignInLimiters(), options.signInLimits ?? SIGN_IN_LIMITS),
+    edition,
+    publicUrl,
     diagrams,
     catalog: new CatalogService(),
     ai,

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { AppError } from '../core/errors.js';
+import { type ApiAccount, apiAccess, type Edition } from '../core/plans.js';
 import { SCOPES, type Scope } from '../core/scopes.js';
 import { preparedQuery } from '../infra/storage/prepared.js';
 import type { Database } from '../infra/storage/schema.js';
@@ -30,8 +31,39 @@ export interface TokenInfo {
 export class TokenService {
   private readonly tokenByHash;
 
-  constructor(private readonly db: Kysely<Database>) {
-    this.tokenByHash = preparedQuery(db, (hash: string) => db.selectFrom('api_tokens').selectAll().where('token_hash', '=', hash));
+  constructor(
+    private readonly db: Kysely<Database>,
+    readonly edition: Edition = 'self-hosted',
+  ) {
+    // The account's plan and whether it is more than a guest come with the token in the same query: a token of an
+    // account that falls to free (hosted) or to guest everywhere stops working at its next request.
+    this.tokenByHash = preparedQuery(db, (hash: string) =>
+      db
+        .selectFrom('api_tokens')
+        .innerJoin('users', 'users.id', 'api_tokens.user_id')
+        .selectAll('api_tokens')
+        .select((eb) => [
+          'users.plan',
+          eb
+            .exists(eb.selectFrom('memberships').select('memberships.user_id').whereRef('memberships.user_id', '=', 'api_tokens.user_id').where('memberships.role', '!=', 'guest'))
+            .as('member'),
+        ])
+        .where('api_tokens.token_hash', '=', hash),
+    );
+  }
+
+  /** The account's standing for API access (plan, guest or member), as token creation and the settings page see it. */
+  async account(userId: string): Promise<ApiAccount> {
+    const user = await this.db.selectFrom('users').select('plan').where('id', '=', userId).executeTakeFirst();
+    if (!user) throw new AppError('not_found', `user ${userId} not found`);
+    const member = await this.db.selectFrom('memberships').select('role').where('user_id', '=', userId).where('role', '!=', 'guest').executeTakeFirst();
+    return { plan: user.plan, member: member !== undefined };
+  }
+
+  /** Refuses (403 plan_required) an account the edition's rules keep from the API. */
+  async assertApiAccess(userId: string): Promise<void> {
+    const access = apiAccess(this.edition, await this.account(userId));
+    if (!access.allowed) throw new AppError('plan_required', access.reason);
   }
 
   /** Creates a token; the secret is in the result and nowhere else, ever (only its SHA-256 is stored). */
@@ -40,6 +72,9 @@ export class TokenService {
     if (unknown.length > 0 || input.scopes.length === 0) {
       throw new AppError('validation_failed', `scopes must be a non-empty list drawn from ${SCOPES.join(', ')}; unknown: ${unknown.join(', ') || '(none given)'}`);
     }
+    const name = input.name.trim();
+    if (name.length === 0 || name.length > 100 || /\p{Cc}/u.test(name)) throw new AppError('validation_failed', 'a token name has 1 to 100 characters and no control characters');
+    await this.assertApiAccess(input.userId);
     if (input.workspaceId) {
       const member = await this.db
         .selectFrom('memberships')
@@ -48,12 +83,13 @@ export class TokenService {
         .where('user_id', '=', input.userId)
         .executeTakeFirst();
       if (!member) throw new AppError('not_found', `workspace ${input.workspaceId} not found for this user`);
+      if (member.role === 'guest') throw new AppError('plan_required', `you are a guest in workspace ${input.workspaceId}, and guests cannot use the API or MCP there`);
     }
     const token = TOKEN_PREFIX + randomBase62(SECRET_LENGTH);
     const row = {
       id: newId('token'),
       user_id: input.userId,
-      name: input.name,
+      name,
       token_hash: hashToken(token),
       display_prefix: token.slice(0, TOKEN_PREFIX.length + 4),
       scopes: [...new Set(input.scopes)].join(' '),
@@ -66,7 +102,12 @@ export class TokenService {
     return { ...toInfo(row), token };
   }
 
-  async revoke(tokenId: string): Promise<TokenInfo> {
+  /** Revokes a token; with `userId`, only one of that user's (another user's token is the same 404 as none). */
+  async revoke(tokenId: string, userId?: string): Promise<TokenInfo> {
+    if (userId !== undefined) {
+      const owned = await this.db.selectFrom('api_tokens').select('id').where('id', '=', tokenId).where('user_id', '=', userId).executeTakeFirst();
+      if (!owned) throw new AppError('not_found', `token ${tokenId} not found`);
+    }
     const row = await this.db
       .updateTable('api_tokens')
       .set({ revoked_at: nowIso() })
@@ -103,6 +144,9 @@ export class TokenService {
     const [row] = await this.tokenByHash(hashToken(token));
     if (!row) throw unknown();
     if (row.revoked_at !== null) throw unauthorized('revoked', `the API token "${row.name}" was revoked on ${row.revoked_at.slice(0, 10)}: create a new one`);
+    // SQLite answers 0/1, PostgreSQL a boolean.
+    const access = apiAccess(this.edition, { plan: row.plan, member: Boolean(row.member) });
+    if (!access.allowed) throw new AppError('plan_required', `the API token "${row.name}" is valid but does not work now: ${access.reason}`);
     const now = Date.now();
     if (row.last_used_at === null || now - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
       await this.db.updateTable('api_tokens').set({ last_used_at: new Date(now).toISOString() }).where('id', '=', row.id).execute();
@@ -115,7 +159,7 @@ export type UnauthorizedReason = 'missing' | 'malformed' | 'unknown' | 'revoked'
 
 const unauthorized = (reason: UnauthorizedReason, message: string) => new AppError('unauthorized', message, { reason });
 
-function toInfo(row: Database['api_tokens']): TokenInfo {
+function toInfo(row: Database['api_tokens'] & { plan?: unknown; member?: unknown }): TokenInfo {
   return {
     id: row.id,
     name: row.name,

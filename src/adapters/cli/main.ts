@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isAppError } from '../../core/errors.js';
+import type { Plan } from '../../core/plans.js';
 import { ROLES, type Role } from '../../core/scopes.js';
 import { loadConfig } from '../../infra/config.js';
 import type { AccountService } from '../../service/accounts.js';
@@ -16,6 +17,7 @@ const USAGE = `usage:
   drawbridge user create --email E [--name N] [--password P] [--workspace NAME]
   drawbridge workspace create --email E --name NAME
   drawbridge user list
+  drawbridge user plan --email E --plan free|pro|enterprise   (the hosted edition's plans)
   drawbridge token create --email E --name N --scopes diagrams:read,diagrams:write,export,ai:generate [--workspace ID]
   drawbridge token list --email E
   drawbridge token revoke --id ID
@@ -35,6 +37,7 @@ const OPTIONS = {
   scopes: { type: 'string' },
   id: { type: 'string' },
   role: { type: 'string' },
+  plan: { type: 'string' },
   provider: { type: 'string' },
   model: { type: 'string' },
   'key-file': { type: 'string' },
@@ -147,6 +150,8 @@ async function run(argv: string[]): Promise<unknown> {
       return withAccounts((_accounts, tokens) => tokens.revoke(required(values, 'id')));
     case 'token list':
       return withAccounts(async (accounts, tokens) => ({ items: await tokens.listForUser(await accounts.userIdByEmail(required(values, 'email'))) }));
+    case 'user plan':
+      return withAccounts((accounts) => accounts.setPlan({ email: required(values, 'email'), plan: required(values, 'plan') as Plan }));
     case 'user list':
       return withAccounts(async (accounts) => ({ items: await accounts.listUsers() }));
     case 'member add':

@@ -16,6 +16,7 @@ import { publicIconRoutes } from './routes/catalog.js';
 import { publicRenderRoutes } from './routes/render.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { webApp } from '../web/plugin.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -143,6 +144,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   await app.register(mcpRoutes, { services: deps.services });
   await app.register(publicIconRoutes, { services: deps.services });
   await app.register(publicRenderRoutes, { services: deps.services });
+  await app.register(webApp, { services: deps.services });
   app.get('/api-v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   return app;
 }

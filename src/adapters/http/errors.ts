@@ -15,6 +15,7 @@ export const HTTP_STATUS: Record<ErrorCode, number> = {
   unauthorized: 401,
   insufficient_scope: 403,
   forbidden: 403,
+  plan_required: 403,
   not_found: 404,
   method_not_allowed: 405,
   version_mismatch: 412,

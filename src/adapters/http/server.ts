@@ -9,7 +9,8 @@ import { createJobPool, type JobPool } from '../../infra/jobs/pool.js';
 import { createSecretBox, loadServerKey } from '../../infra/secret-box.js';
 import { openDatabase } from '../../infra/storage/database.js';
 import { pingDatabase } from '../../infra/storage/migrations.js';
-import { createServices, type Services } from '../../service/index.js';
+import { createServices, createSignInLimiters, type Services } from '../../service/index.js';
+import type { SignInLimits } from '../../service/sign-in.js';
 import { buildApp } from './app.js';
 
 export interface Runtime {
@@ -22,7 +23,7 @@ export interface Runtime {
 }
 
 /** Everything the service needs, opened from configuration; the listener is separate (see `listen`). */
-export async function createRuntime(config: Config, options: { rateLimitKeyPrefix?: string } = {}): Promise<Runtime> {
+export async function createRuntime(config: Config, options: { rateLimitKeyPrefix?: string; signInLimits?: SignInLimits } = {}): Promise<Runtime> {
   const { db } = await openDatabase(config.databaseUrl);
   // No offline queue: while Redis is down a command fails at once and the limiter's in-memory insurance answers,
   // instead of every request waiting out reconnection attempts.
@@ -43,6 +44,9 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
     diagramModel: createDiagramModel({ timeoutSeconds: config.aiTimeoutSeconds, allowPrivateUrls: config.aiAllowPrivateUrls }),
     checkProviderUrl: (url) => assertProviderUrl(url, config.aiAllowPrivateUrls),
     publicRenderCacheBytes: config.publicRenderCacheMb * 1024 * 1024,
+    edition: config.edition,
+    signInLimiters: createSignInLimiters(redis, keyPrefix, options.signInLimits),
+    signInLimits: options.signInLimits,
   });
   const app = await buildApp({
     services,

@@ -105,6 +105,37 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0004_web_accounts': {
+    async up(db: Kysely<any>) {
+      // Browser sessions: the cookie holds a random secret, the table only its SHA-256 (a leaked table opens no
+      // session). The CSRF token is the synchronizer token of that session.
+      await db.schema
+        .createTable('web_sessions')
+        .addColumn('id_hash', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('csrf_token', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('last_seen_at', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('web_sessions_user').on('web_sessions').column('user_id').execute();
+      // The hosted edition's plan per account; the self-hosted edition never reads it.
+      await db.schema.alterTable('users').addColumn('plan', 'text', (c) => c.notNull().defaultTo('free')).execute();
+      // Invite links: like tokens, only the hash is kept; the link is shown once to the person who made it.
+      await db.schema
+        .createTable('invites')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('workspace_id', 'text', (c) => c.notNull().references('workspaces.id').onDelete('cascade'))
+        .addColumn('email', 'text', (c) => c.notNull())
+        .addColumn('role', 'text', (c) => c.notNull())
+        .addColumn('created_by', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('accepted_at', 'text')
+        .execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

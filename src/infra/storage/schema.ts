@@ -1,9 +1,12 @@
+import type { Generated } from 'kysely';
+
 /**
  * Table shapes shared by SQLite and PostgreSQL. Timestamps are ISO-8601 text (UTC, millisecond precision) in both,
  * so ordering, keyset cursors and the query code are identical; elements are JSON text.
  */
 export interface Database {
-  users: { id: string; email: string; display_name: string; password_hash: string | null; created_at: string };
+  /** `plan` (free, pro, enterprise) matters in the hosted edition only; see service/plans.ts. */
+  users: { id: string; email: string; display_name: string; password_hash: string | null; created_at: string; plan: Generated<string> };
   workspaces: { id: string; name: string; created_at: string };
   memberships: { workspace_id: string; user_id: string; role: string; created_at: string };
   folders: { id: string; workspace_id: string; name: string; created_at: string };
@@ -41,6 +44,20 @@ export interface Database {
     key_last4: string;
     updated_at: string;
     updated_by: string;
+  };
+  /** A signed-in browser: the cookie's secret is known by its SHA-256 only; expiry slides with use. */
+  web_sessions: { id_hash: string; user_id: string; csrf_token: string; created_at: string; expires_at: string; last_seen_at: string };
+  /** A pending invitation to a workspace; the link's secret is known by its SHA-256 only. */
+  invites: {
+    id: string;
+    token_hash: string;
+    workspace_id: string;
+    email: string;
+    role: string;
+    created_by: string;
+    created_at: string;
+    expires_at: string;
+    accepted_at: string | null;
   };
   /** Instance-wide secrets shared by every instance on the same database (e.g. the cursor signing key). */
   server_secrets: { name: string; value: string };

@@ -1,0 +1,128 @@
+import { createReadStream } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import fastifyCookie from '@fastify/cookie';
+import fastifyFormbody from '@fastify/formbody';
+import fastifyStatic from '@fastify/static';
+import fastifyView from '@fastify/view';
+import { Eta } from 'eta';
+import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { isAppError } from '../../core/errors.js';
+import type { Services } from '../../service/index.js';
+import { HTTP_STATUS } from '../http/errors.js';
+import { accountPages } from './pages/account.js';
+import { aiPages } from './pages/ai.js';
+import { developerPages } from './pages/developer.js';
+import { diagramPages } from './pages/diagrams.js';
+import { workspacePages } from './pages/workspaces.js';
+import { checkCsrf, loadSession, requireUser, type WebContext } from './session.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    web: WebContext;
+  }
+}
+
+export interface WebOptions {
+  services: Services;
+}
+
+const VIEWS = fileURLToPath(new URL('./views/', import.meta.url));
+const ASSETS = fileURLToPath(new URL('./assets/', import.meta.url));
+const HTMX = fileURLToPath(new URL('../../../node_modules/htmx.org/dist/', import.meta.url));
+const INTER = fileURLToPath(new URL('../../../node_modules/@expo-google-fonts/inter/', import.meta.url));
+const FONT_FILES: Record<string, string> = { '/Inter_400Regular.ttf': '400Regular/Inter_400Regular.ttf', '/Inter_600SemiBold.ttf': '600SemiBold/Inter_600SemiBold.ttf' };
+
+/**
+ * No inline script or style anywhere: every script and stylesheet is a file we serve. Images may be data: URLs
+ * (icons inside rendered SVGs are their own documents, not subject to this policy).
+ */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+/**
+ * The web app: server-rendered pages (Eta templates) over the same services as REST and MCP, signed in with a
+ * server-side session cookie instead of a bearer token. Every route here is `public` to the token check in app.ts
+ * and hidden from the OpenAPI document; pages that need a person redirect to sign-in themselves.
+ */
+export const webApp: FastifyPluginAsync<WebOptions> = async (app, { services }) => {
+  app.addHook('onRoute', (route) => {
+    route.config = { ...route.config, public: true };
+    route.schema = { ...route.schema, hide: true };
+  });
+  await app.register(fastifyCookie);
+  // Forms post urlencoded bodies; only here; the API keeps answering 415 to anything but JSON.
+  await app.register(fastifyFormbody);
+  await app.register(fastifyView, {
+    engine: { eta: new Eta({ autoEscape: true, autoTrim: false }) },
+    root: VIEWS,
+    layout: 'layout.eta',
+    production: true,
+    defaultContext: { edition: services.edition },
+  });
+  await app.register(fastifyStatic, { root: ASSETS, prefix: '/assets/', decorateReply: false, maxAge: '1h', index: false });
+  await app.register(fastifyStatic, { root: HTMX, prefix: '/assets/htmx/', decorateReply: false, maxAge: '1h', allowedPath: (path) => path === '/htmx.min.js', index: false });
+
+  app.get('/assets/fonts/:file', async (request, reply) => {
+    const file = FONT_FILES[`/${(request.params as { file: string }).file}`];
+    if (!file) return reply.code(404).send({ error: { code: 'not_found', message: 'no such font' } });
+    return reply.header('Cache-Control', 'public, max-age=86400').type('font/ttf').send(createReadStream(INTER + file));
+  });
+
+  app.decorateRequest('web', null as unknown as WebContext);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('Content-Security-Policy', PAGE_CSP);
+    reply.header('X-Content-Type-Options', 'nosniff');
+    reply.header('Referrer-Policy', 'same-origin');
+    reply.header('X-Frame-Options', 'DENY');
+    if (request.url.startsWith('/assets/')) return;
+    reply.header('Cache-Control', 'no-store');
+    await loadSession(services, request, reply);
+  });
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method === 'POST') await checkCsrf(request, reply);
+  });
+  app.setErrorHandler((error, request, reply) => showError(error, request, reply));
+
+  await app.register(accountPages, { services });
+  await app.register(async (signedIn) => {
+    signedIn.addHook('preHandler', requireUser);
+    await signedIn.register(developerPages, { services });
+    await signedIn.register(aiPages, { services });
+    await signedIn.register(workspacePages, { services });
+    await signedIn.register(diagramPages, { services });
+  });
+};
+
+/** An error page in the app's own look; a 5xx says only that it happened, with the request id. */
+export function showError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  let status = 500;
+  let message = `Something went wrong on our side. Quote request id ${request.id} when reporting it.`;
+  if (isAppError(error)) {
+    status = HTTP_STATUS[error.code];
+    message = error.message;
+    if (error.code === 'rate_limited') reply.header('Retry-After', (error.details as { rate: { resetSeconds: number } }).rate.resetSeconds);
+  } else {
+    const statusCode = (error as { statusCode?: number }).statusCode;
+    if (statusCode !== undefined && statusCode >= 400 && statusCode < 500) {
+      status = statusCode;
+      message = (error as Error).message;
+    } else request.log.error({ err: error }, 'unhandled error on a page');
+  }
+  return reply.code(status).view('error.eta', { ...page(request, 'Something is in the way'), status, message });
+}
+
+/** What every page's layout reads: the person, the CSRF token for its forms, the title. */
+export function page(request: FastifyRequest, title: string, extra: Record<string, unknown> = {}) {
+  return { title, user: request.web?.user, csrf: request.web?.csrf ?? '', path: request.url.split('?')[0], ...extra };
+}
+
+export type WebApp = FastifyInstance;
