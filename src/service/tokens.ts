@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { AppError } from '../core/errors.js';
 import { type ApiAccount, apiAccess, type Edition } from '../core/plans.js';
 import { SCOPES, type Scope } from '../core/scopes.js';
@@ -45,9 +45,10 @@ export class TokenService {
         .select((eb) => [
           'users.plan',
           eb
-            .exists(eb.selectFrom('memberships').select('memberships.user_id').whereRef('memberships.user_id', '=', 'api_tokens.user_id').where('memberships.role', '!=', 'guest'))
+            .exists(eb.selectFrom('memberships').select('memberships.user_id').whereRef('memberships.user_id', '=', 'api_tokens.user_id').where('memberships.role', '!=', sql.lit('guest')))
             .as('member'),
         ])
+        // A literal, not a parameter: prepared queries bind only their arguments.
         .where('api_tokens.token_hash', '=', hash),
     );
   }

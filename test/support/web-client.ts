@@ -60,3 +60,21 @@ export class WebClient {
     if (csrf) this.csrf = csrf[1]!;
   }
 }
+
+/** Text of an HTML element by id, entities decoded (enough for what our templates escape). */
+export function textById(html: string, id: string): string | undefined {
+  const match = new RegExp(`id="${id}"[^>]*>([\\s\\S]*?)</`).exec(html);
+  return match ? decodeEntities(match[1]!) : undefined;
+}
+
+export const decodeEntities = (text: string) =>
+  text.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&');
+
+/** A client signed in with email and password through the sign-in form. */
+export async function signedIn(app: FastifyInstance, email: string, password: string, ip?: string): Promise<WebClient> {
+  const client = new WebClient(app, ip);
+  await client.get('/sign-in');
+  const response = await client.post('/sign-in', { email, password });
+  if (response.statusCode !== 303) throw new Error(`sign-in as ${email} failed: ${response.statusCode} ${response.body.slice(0, 200)}`);
+  return client;
+}
