@@ -66,6 +66,14 @@ describe('drawbridge CLI', () => {
     expect(after.workspaces).toEqual([{ id: ws, name: expect.any(String), role: 'owner' }]);
   });
 
+  it('sets an account\'s plan for the hosted edition, and refuses a plan that does not exist', async () => {
+    const { userId } = await cli('user', 'create', '--email', 'plan@example.com');
+    expect(await cli('user', 'plan', '--email', 'plan@example.com', '--plan', 'pro')).toEqual({ userId, plan: 'pro' });
+    const wrong = await run('node', ['bin/drawbridge.js', 'user', 'plan', '--email', 'plan@example.com', '--plan', 'gold'], { env }).catch((e) => e);
+    expect(wrong.code).toBe(1);
+    expect(JSON.parse(wrong.stdout).error.message).toBe('plan must be one of free, pro, enterprise, not "gold"');
+  });
+
   it('saves an AI key from a file, encrypted, which the server then uses', async () => {
     const { userId, workspaceId } = await cli('user', 'create', '--email', 'ai@example.com');
     const keyFile = join(dir, 'openai-key');

@@ -11,8 +11,11 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 export class AccountService {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Creates a user and, by default, a workspace the user owns, in one transaction. */
-  async createUser(input: { email: string; name?: string; password?: string; workspaceName?: string }): Promise<{ userId: string; workspaceId: string }> {
+  /**
+   * Creates a user and, by default, a workspace the user owns, in one transaction. `withWorkspace: false` (someone
+   * joining through an invitation) creates the account alone; `workspaceId` is then empty.
+   */
+  async createUser(input: { email: string; name?: string | undefined; password?: string | undefined; workspaceName?: string | undefined; withWorkspace?: boolean }): Promise<{ userId: string; workspaceId: string }> {
     const email = input.email.trim().toLowerCase();
     if (!EMAIL.test(email)) throw new AppError('validation_failed', `email "${input.email}" is not an email address`);
     const passwordHash = input.password ? await hashPassword(input.password) : null;
@@ -25,6 +28,7 @@ export class AccountService {
         .insertInto('users')
         .values({ id: userId, email, display_name: input.name?.trim() || email.split('@')[0]!, password_hash: passwordHash, created_at: createdAt })
         .execute();
+      if (input.withWorkspace === false) return { userId, workspaceId: '' };
       const workspaceId = await insertWorkspace(trx, userId, input.workspaceName?.trim() || `${input.name?.trim() || email.split('@')[0]}'s workspace`, 'owner');
       return { userId, workspaceId };
     });
