@@ -16,6 +16,7 @@ import { type DiagramModel, GenerationService } from './generate.js';
 import type { Edition } from '../core/plans.js';
 import { createRateLimiter } from '../infra/rate-limit.js';
 import { SessionService } from './sessions.js';
+import { MemberService } from './members.js';
 import { SIGN_IN_LIMITS, type SignInLimiters, type SignInLimits, SignInService } from './sign-in.js';
 
 export interface Services {
@@ -26,6 +27,7 @@ export interface Services {
   ai: AiSettingsService;
   generation: GenerationService;
   sessions: SessionService;
+  members: MemberService;
   signIn: SignInService;
   edition: Edition;
   publicUrl: string;
@@ -88,6 +90,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     accounts,
     tokens,
     sessions,
+    members: new MemberService(db, accounts),
     signIn: new SignInService(db, accounts, sessions, options.signInLimiters ?? createSignInLimiters(), options.signInLimits ?? SIGN_IN_LIMITS),
     edition,
     publicUrl,

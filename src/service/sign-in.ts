@@ -59,6 +59,13 @@ export class SignInService {
     return this.sessions.create(userId);
   }
 
+  /** An account made through an invitation: no workspace of its own; signed in at once. */
+  async register(input: { email: string; name: string; password: string }): Promise<{ secret: string; session: Session }> {
+    checkPasswordRules(input.password);
+    const { userId } = await this.accounts.createUser({ ...input, withWorkspace: false });
+    return this.sessions.create(userId);
+  }
+
   /**
    * Checks email and password, counting the attempt against the account and the client address first: past the
    * limit nothing is checked (429 rate_limited) until the window ends.

@@ -13,7 +13,8 @@ import { accountPages } from './pages/account.js';
 import { aiPages } from './pages/ai.js';
 import { developerPages } from './pages/developer.js';
 import { diagramPages } from './pages/diagrams.js';
-import { workspacePages } from './pages/workspaces.js';
+import { invitePages } from './pages/invites.js';
+import { memberPages, workspacePages } from './pages/workspaces.js';
 import { checkCsrf, loadSession, requireUser, type WebContext } from './session.js';
 
 declare module 'fastify' {
@@ -93,11 +94,13 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, { services }) 
   app.setErrorHandler((error, request, reply) => showError(error, request, reply));
 
   await app.register(accountPages, { services });
+  await app.register(invitePages, { services });
   await app.register(async (signedIn) => {
     signedIn.addHook('preHandler', requireUser);
     await signedIn.register(developerPages, { services });
     await signedIn.register(aiPages, { services });
     await signedIn.register(workspacePages, { services });
+    await signedIn.register(memberPages, { services });
     await signedIn.register(diagramPages, { services });
   });
 };
