@@ -102,3 +102,38 @@ describe('helmNotation relations named in values', () => {
     expect(graph.warnings).toEqual([]);
   });
 });
+
+describe('helmNotation components named by blocks and flags', () => {
+  it('reads Robot Shop’s per-workload blocks as its workloads and its datastore blocks as dependencies, guessing no arrow', () => {
+    const graph = helmNotation.toGraph(fixture('robot-shop.values.yaml'));
+    expect(graph.nodes.map((n) => n.id).sort()).toEqual(
+      ['cart', 'catalogue', 'dispatch', 'mongodb', 'mysql', 'payment', 'rabbitmq', 'ratings', 'redis', 'shipping', 'user', 'web'].sort(),
+    );
+    // Which workload uses which store is in the templates, not the values: no edge is invented.
+    expect(graph.edges).toEqual([]);
+    expect(graph.warnings).toEqual([]);
+  });
+
+  it('draws a dependency switched on by a flag, and not a feature switched on by one', () => {
+    const graph = helmNotation.toGraph(`
+image:
+  repository: acme/shop
+replicaCount: 2
+useRabbitMQ: true
+redisEnabled: true
+enableMetrics: true
+tracing:
+  enabled: true
+kafka:
+  enabled: false
+`);
+    expect(graph.nodes.map((n) => n.id)).toEqual(['rabbitmq', 'redis', 'app']);
+    expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['app->rabbitmq', 'app->redis']);
+  });
+
+  it('reads Temporal: the server, admin tools and web UI with their services, nothing for its feature switches', () => {
+    const graph = helmNotation.toGraph(fixture('temporal.values.yaml'));
+    expect(graph.nodes.map((n) => n.id)).toEqual(['server', 'admintools', 'admintools:service', 'web', 'web:service']);
+    expect(graph.edges).toHaveLength(2);
+  });
+});

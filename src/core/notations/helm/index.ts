@@ -9,8 +9,12 @@
  *    map, or `create: true` with a `name` (one block per microservice) is a workload of its own. `enabled: false`,
  *    `create: false` or zero replicas leave it out, and so does `architecture: standalone` for Bitnami's
  *    `readReplicas`/`secondary` blocks.
- * 3. Sub-charts: any other top-level map with `enabled: true` (`postgresql.enabled`, `loki.enabled`) is a dependency
- *    chart; the application uses it (an arrow from the application).
+ * 3. Sub-charts: any other top-level map with `enabled: true` and settings of its own (`postgresql.enabled`,
+ *    `loki.enabled`), a block named after a datastore or broker that is not disabled (`redis: {storageClassName}`), and
+ *    a flag naming one (`useRabbitMQ: true`, `kafkaEnabled: true`) is a dependency the application uses (an arrow
+ *    from the application). A block holding `enabled: true` alone (`tracing.enabled`) is a feature, not a node.
+ *    Per-workload blocks with scheduling settings only (`cart: {}`, `web: {affinity: …}`, as charts that deploy a
+ *    fixed set of workloads write them) are workloads of the chart's image.
  * 4. Features of the application or a component, each drawn when enabled: `service` (a Service in front of the
  *    workload, its type and port), `ingress` (in front of the Service, its hosts), `persistence` (a volume the
  *    workload mounts, its size) and `autoscaling` (an HPA scaling the workload). The traffic path is
@@ -91,6 +95,24 @@ function relationValues(block: Record<string, unknown>, skip: ReadonlySet<string
   return found;
 }
 
+/** Datastores and brokers: a block or a flag naming one is that dependency, whatever else it holds. */
+const DEPENDENCY = /^(postgres(ql)?|mysql|mariadb|mongo(db)?|cassandra|clickhouse|elasticsearch|opensearch|couchdb|redis|valkey|memcached|kafka|rabbitmq|nats|pulsar|zookeeper|etcd|minio|keycloak)$/i;
+
+/** `useRabbitMQ: true`, `enableKafka: true`, `redisEnabled: true`, `install_minio: true` → the dependency's name. */
+function flaggedDependency(key: string, value: unknown): string | undefined {
+  if (value !== true) return undefined;
+  const name = /^(?:use|enable|with|install|deploy)_?([A-Za-z][\w-]*)$/.exec(key)?.[1] ?? /^([A-Za-z][\w-]*?)_?(?:Enabled|enabled)$/.exec(key)?.[1];
+  return name !== undefined && DEPENDENCY.test(name) ? name.toLowerCase() : undefined;
+}
+
+/** Settings a chart lets each of its fixed workloads override: a block holding these only stands for a workload. */
+const SCHEDULING = new Set(['affinity', 'nodeSelector', 'tolerations', 'resources', 'podAnnotations', 'annotations', 'labels', 'podLabels', 'priorityClassName']);
+/** Names of top-level blocks that are settings even when empty (`podAnnotations: {}`, `extraEnv: {}`). */
+const SETTING_NAME = /annotations|labels|env|config|selector|toleration|affinity|resources|secret|volume|mount|args|extra|override|context|policy|probe|strategy|hook|template|values|options|settings|spec|files|rules/i;
+
+const isWorkloadBlock = (key: string, block: Record<string, unknown>): boolean =>
+  !SETTING_NAME.test(key) && Object.keys(block).every((k) => SCHEDULING.has(k));
+
 function isComponent(block: Record<string, unknown>): boolean {
   return (
     isRecord(block.image) ||
@@ -156,16 +178,30 @@ function valuesToGraph(values: Record<string, unknown>): GraphIR {
   const appImage = imageName(values.image);
   const components: [string, Record<string, unknown>][] = [];
   const subcharts: string[] = [];
+  const workloadBlocks: [string, Record<string, unknown>][] = [];
   for (const [key, block] of Object.entries(values)) {
+    const flagged = flaggedDependency(key, block);
+    if (flagged !== undefined && !subcharts.includes(flagged)) subcharts.push(flagged);
     if (CHART_SETTINGS.has(key) || !isRecord(block)) continue;
     if (isComponent(block)) {
       const replicas = block.replicaCount ?? block.replicas;
       if (!enabled(block) || replicas === 0) continue;
       if (values.architecture === 'standalone' && (key === 'readReplicas' || key === 'secondary')) continue;
       components.push([key, block]);
-    } else if (block.enabled === true) subcharts.push(key);
+    } else if (DEPENDENCY.test(key) ? enabled(block) : block.enabled === true && Object.keys(block).length > 1) {
+      if (!subcharts.includes(key.toLowerCase()) && !subcharts.includes(key)) subcharts.push(key);
+    } else if (!SETTING_NAME.test(key)) workloadBlocks.push([key, block]);
   }
-  for (const key of subcharts) nodes.push({ id: key, label: key, kind: kindOfName(key, 'service'), rows: ['sub-chart'], iconHint: key });
+  // Bare per-workload blocks are the chart's own workloads only when there are several (one is more likely a
+  // setting); a block in the middle of their run (`payment: {gateway: …}` between `mysql: {}` and `rabbitmq: {}`)
+  // is one of them too.
+  const bare = workloadBlocks.map(([key, block]) => isWorkloadBlock(key, block));
+  const first = bare.indexOf(true);
+  const last = bare.lastIndexOf(true);
+  if (bare.filter(Boolean).length >= 2) components.push(...workloadBlocks.slice(first, last + 1));
+  // `x.enabled: true` switches a sub-chart on; a datastore block or flag without it may be the chart's own template.
+  const isSubchart = (key: string): boolean => isRecord(values[key]) && (values[key] as Record<string, unknown>).enabled === true;
+  for (const key of subcharts) nodes.push({ id: key, label: key, kind: kindOfName(key, 'service'), rows: [isSubchart(key) ? 'sub-chart' : 'dependency'], iconHint: key });
   const runAppImage = components.filter(([, block]) => !isRecord(block.image));
   const hasApp = runAppImage.length === 0 && (appImage !== undefined || typeof values.replicaCount === 'number');
   const app = hasApp ? workload('app', text(values.nameOverride) ?? appImage ?? 'app', values, appImage) : undefined;
@@ -173,7 +209,9 @@ function valuesToGraph(values: Record<string, unknown>): GraphIR {
     const ownImage = isRecord(block.image) ? imageName(block.image) : appImage;
     workload(key, text(block.name) ?? key, block, ownImage);
   }
-  const user = app ?? runAppImage[0]?.[0];
+  // Sub-charts are used by the application: one node, or the one component running its image; among several
+  // workloads the values do not say which, so no arrow is guessed.
+  const user = app ?? (runAppImage.length === 1 ? runAppImage[0]![0] : undefined);
   // What the values say a component talks to: a host, URL or connection string naming another component.
   const targets = [...components.map(([key, block]) => ({ id: key, names: [key, text(block.name)] })), ...subcharts.map((key) => ({ id: key, names: [key] }))];
   const find = (host: string) =>

@@ -166,7 +166,10 @@ function resourcesToGraph(resources: Resource[], ignored: number): GraphIR {
 
   for (const [kind, count] of skippedKinds) warnings.push(`skipped ${count} ${kind} object${count === 1 ? '' : 's'} (not drawn)`);
   if (ignored > 0) warnings.push(`skipped ${ignored} document${ignored === 1 ? '' : 's'} without kind or metadata.name`);
-  return { layout: 'layered', direction: 'RIGHT', nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };
+  // The Ingress is where traffic enters: listed first, so the layout starts the drawing (top left) with it and
+  // what it routes to.
+  const entryFirst = [...nodes.values()].sort((a, b) => Number(b.rows?.[0] === 'Ingress') - Number(a.rows?.[0] === 'Ingress'));
+  return { layout: 'layered', direction: 'RIGHT', nodes: entryFirst, edges, groups: [...groups.values()], warnings };
 }
 
 const DATA_KINDS = new Set<NodeKind>(['database', 'cache', 'queue', 'storage']);
@@ -177,6 +180,10 @@ function details(resource: Resource): string[] {
     const replicas = typeof spec.replicas === 'number' ? [`${spec.replicas} replica${spec.replicas === 1 ? '' : 's'}`] : [];
     const schedule = typeof spec.schedule === 'string' ? [`schedule ${spec.schedule}`] : [];
     return [...replicas, ...schedule, ...images(resource.pod.spec).slice(0, 2)];
+  }
+  if (resource.kind === 'Ingress') {
+    const hosts = [...new Set(list(spec.rules).map((rule) => record(rule).host).filter((host): host is string => typeof host === 'string'))];
+    return ['entry point', ...hosts.slice(0, 2)];
   }
   if (resource.kind === 'Service') {
     const type = typeof spec.type === 'string' ? spec.type : spec.clusterIP === 'None' ? 'Headless' : 'ClusterIP';

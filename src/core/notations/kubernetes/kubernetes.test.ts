@@ -177,3 +177,15 @@ describe('kubernetesNotation references by value', () => {
     ]);
   });
 });
+
+describe('kubernetesNotation entry point', () => {
+  it('reads the AKS store quickstart with its Ingress as the entry point: said in its rows, first in the drawing, nothing routed into it', () => {
+    const graph = kubernetesNotation.toGraph(fixture('aks-store-ingress-quickstart.yaml'));
+    expect(graph.nodes).toHaveLength(12);
+    expect(graph.edges).toHaveLength(9);
+    const ingress = graph.nodes[0]!;
+    expect(ingress).toMatchObject({ id: 'Ingress//store-front', rows: ['Ingress', 'entry point'] });
+    expect(graph.edges.filter((e) => e.to === ingress.id)).toEqual([]);
+    expect(graph.edges.find((e) => e.from === ingress.id)).toMatchObject({ to: 'Service//store-front', label: '/' });
+  });
+});

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import type { Arrowhead, GraphEdge, GraphGroup, GraphIR, GraphNode, NotationConverter } from '../../graph/types.js';
 import { parseTableByParts } from './lenient.js';
 import { foldPartitions, partitionLink, type PartitionLink } from './partitions.js';
-import { alterTable, createTable, PRIMARY_KEY_PLACEHOLDER, type StatementAst, type Table } from './schema.js';
+import { alterTable, createTable, likeTable, PRIMARY_KEY_PLACEHOLDER, type StatementAst, type Table } from './schema.js';
 import { splitStatements, type SqlStatement } from './statements.js';
 
 /** At most this many skipped statements are named one by one in the warnings; the rest are counted. */
@@ -37,10 +37,8 @@ export const sqlNotation: NotationConverter = {
     const partitions: PartitionLink[] = [];
     for (const statement of splitStatements(code, dialect === 'MySQL')) {
       const link = partitionLink(statement.text);
-      if (link) {
-        partitions.push(link);
-        continue;
-      }
+      if (link) partitions.push(link);
+      if (link && !link.inherits) continue;
       let asts: StatementAst[];
       try {
         asts = astify(statement.text, dialect);
@@ -61,7 +59,13 @@ export const sqlNotation: NotationConverter = {
         }
       }
       for (const ast of asts) {
-        if (ast.type === 'create' && ast.keyword === 'table' && ast.table && ast.create_definitions) {
+        if (ast.type === 'create' && ast.keyword === 'table' && ast.table && ast.like) {
+          // `(LIKE source)` without INCLUDING copies no keys in PostgreSQL; MySQL's LIKE always copies them.
+          if (dialect === 'PostgreSQL' && ast.like.parentheses && ast.like.keys === undefined) ast.like.keys = false;
+          const { table, warning } = likeTable(ast, tables);
+          tables.set(table.id, table);
+          if (warning) warnings.push(`line ${statement.line}: ${warning}`);
+        } else if (ast.type === 'create' && ast.keyword === 'table' && ast.table && ast.create_definitions) {
           const table = createTable(ast);
           tables.set(table.id, table);
         } else if (ast.type === 'alter' && ast.table) {
@@ -84,8 +88,12 @@ export const sqlNotation: NotationConverter = {
  */
 const BARE_REFERENCE = /\bREFERENCES\s+((?:"[^"]+"|`[^`]+`|[A-Za-z_][\w$]*)(?:\s*\.\s*(?:"[^"]+"|`[^`]+`|[A-Za-z_][\w$]*))?)(?![\w$"`])(?!\s*[(.])/gi;
 
+/** node-sql-parser reads `character(n)` (fixed length, bpchar) as `character varying(n)`; `char(n)` is the same type. */
+const FIXED_CHARACTER = /\bCHARACTER(?=\s*\()/gi;
+
 function astify(text: string, dialect: Dialect): StatementAst[] {
-  const ast = parsers[dialect].astify(text.replace(BARE_REFERENCE, `REFERENCES $1 (${PRIMARY_KEY_PLACEHOLDER})`), { database: dialect }) as unknown as
+  const sql = text.replace(BARE_REFERENCE, `REFERENCES $1 (${PRIMARY_KEY_PLACEHOLDER})`).replace(FIXED_CHARACTER, 'CHAR');
+  const ast = parsers[dialect].astify(sql, { database: dialect }) as unknown as
     | StatementAst
     | StatementAst[];
   return Array.isArray(ast) ? ast : [ast];

@@ -28,6 +28,13 @@ export function parseTableByParts(
   const parts = splitTopLevel(text.slice(open + 1, close));
   // An empty clause (`a int,,`) is a plain syntax error, not a dialect gap.
   if (parts.some((part) => part.trim() === '')) return undefined;
+  // PostgreSQL's `(LIKE source INCLUDING ALL)`, which node-sql-parser reads only without its options.
+  const like = parts.length === 1 ? /^\s*LIKE\s+((?:"[^"]+"|[\w$]+)(?:\s*\.\s*(?:"[^"]+"|[\w$]+))?)([\s\S]*)$/i.exec(parts[0]!) : null;
+  if (like) {
+    const names = like[1]!.split(/\s*\.\s*/).map((n) => n.replace(/^"|"$/g, ''));
+    const keys = /\bINCLUDING\s+(ALL|INDEXES)\b/i.test(like[2]!);
+    return { ast: { ...ast, create_definitions: null, like: { table: [{ table: names.at(-1)!, db: names.length > 1 ? names[0] : null }], keys } }, warnings };
+  }
   for (const part of parts) {
     try {
       definitions.push(...(parse(`CREATE TABLE probe (${part})`)[0]?.create_definitions ?? []));
@@ -59,7 +66,9 @@ export function parseTableByParts(
       } else warnings.push(`${name}: skipped a constraint the SQL parser does not read (${part.trim().slice(0, 40)})`);
     }
   }
-  if (text.slice(close + 1).trim() !== '') warnings.push(`${name}: table options after the column list are ignored`);
+  // INHERITS of a CHECK-only child is read as a partition (partitions.ts); any other table option is not drawn.
+  const options = text.slice(close + 1).trim();
+  if (options !== '' && !(/^INHERITS\s*\(/i.test(options) && definitions.every((d) => d.constraint_type?.toLowerCase() === 'check'))) warnings.push(`${name}: table options after the column list are ignored`);
   return { ast: { ...ast, create_definitions: definitions }, warnings };
 }
 
@@ -77,7 +86,7 @@ function matchingParen(text: string, open: number): number {
   return -1;
 }
 
-function splitTopLevel(body: string): string[] {
+export function splitTopLevel(body: string): string[] {
   const parts: string[] = [];
   let depth = 0;
   let quote = '';

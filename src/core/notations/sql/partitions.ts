@@ -3,12 +3,15 @@
  * drawn as part of the parent, not as a table of its own: pg_dump writes every monthly partition as a full
  * `CREATE TABLE` attached later, and dozens of them would stack up as a column of disconnected boxes.
  */
+import { splitTopLevel } from './lenient.js';
 import type { ForeignKey, Table } from './schema.js';
 
 /** `child` is a partition of `parent`; both as written (schema-qualified or not). */
 export interface PartitionLink {
   parent: string;
   child: string;
+  /** An inheritance child: still created as a table, so the keys later added to it are read (and folded). */
+  inherits?: true;
 }
 
 const NAME = String.raw`(?:"(?:[^"]|"")+"|[A-Za-z_][\w$]*)`;
@@ -19,8 +22,25 @@ const PARTITION_OF = new RegExp(
 );
 const ATTACH = new RegExp(String.raw`^ALTER\s+TABLE\s+(?:IF\s+EXISTS\s+)?(?:ONLY\s+)?(${QUALIFIED})\s+ATTACH\s+PARTITION\s+(${QUALIFIED})`, 'i');
 
+const INHERITS = new RegExp(
+  String.raw`^CREATE\s+TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?(${QUALIFIED})\s*\(([\s\S]*)\)\s*INHERITS\s*\(\s*(${QUALIFIED})\s*\)\s*$`,
+  'i',
+);
+const CHECK_ONLY = /^\s*(?:CONSTRAINT\s+\S+\s+)?CHECK\b/i;
+
 /**
- * `CREATE TABLE child PARTITION OF parent …` or `ALTER TABLE [ONLY] parent ATTACH PARTITION child …`. Read from the
+ * Inheritance partitioning, as PostgreSQL did it before PARTITION BY (and pg_dump still writes for such schemas):
+ * `CREATE TABLE child (CHECK (bounds)) INHERITS (parent)`. A child that adds nothing but CHECKs holds a slice of the
+ * parent's rows; one that adds columns is a table of its own.
+ */
+function inheritancePartition(statement: string): PartitionLink | undefined {
+  const inherits = INHERITS.exec(statement);
+  if (!inherits || !splitTopLevel(inherits[2]!).every((part) => part.trim() === '' || CHECK_ONLY.test(part))) return undefined;
+  return { child: plainName(inherits[1]!), parent: plainName(inherits[3]!), inherits: true };
+}
+
+/**
+ * `CREATE TABLE child PARTITION OF parent …`, `CREATE TABLE child (CHECK …) INHERITS (parent)` or `ALTER TABLE [ONLY] parent ATTACH PARTITION child …`. Read from the
  * text: node-sql-parser rejects ATTACH PARTITION and most bounds (`DEFAULT`, `MINVALUE`, numbers), and a partition
  * adds no columns, so its names are all the diagram needs.
  */
@@ -28,7 +48,7 @@ export function partitionLink(statement: string): PartitionLink | undefined {
   const created = PARTITION_OF.exec(statement);
   if (created) return { child: plainName(created[1]!), parent: plainName(created[2]!) };
   const attached = ATTACH.exec(statement);
-  return attached ? { parent: plainName(attached[1]!), child: plainName(attached[2]!) } : undefined;
+  return attached ? { parent: plainName(attached[1]!), child: plainName(attached[2]!) } : inheritancePartition(statement);
 }
 
 /** `"My schema".orders` → `My schema.orders`, the form table ids take. */

@@ -58,7 +58,10 @@ export interface StatementAst {
   keyword?: string;
   table?: TableRef[] | null;
   create_definitions?: DefinitionAst[] | null;
-  expr?: { action: string; resource?: string; create_definitions?: DefinitionAst }[];
+  /** `CREATE TABLE t LIKE source` / `(LIKE source …)`; `keys: false` when its keys are not copied (PostgreSQL without INCLUDING). */
+  like?: { table: TableRef[]; parentheses?: boolean; keys?: boolean } | null;
+  /** ALTER TABLE actions; an added column carries its definition's fields itself. */
+  expr?: (DefinitionAst & { action: string; create_definitions?: DefinitionAst })[];
 }
 
 export const tableId = (ref: TableRef): string => {
@@ -81,26 +84,49 @@ export function createTable(ast: StatementAst): Table {
   const table: Table = { id: tableId(ref), name: ref.table, columns: [], primaryKey: [], uniques: [], foreignKeys: [] };
   if (schema) table.schema = schema;
   for (const def of ast.create_definitions ?? []) {
-    if (def.resource === 'column' && def.column) {
-      const name = columnName(def.column);
-      const primary = def.primary_key !== undefined || def.unique_or_primary === 'primary key';
-      table.columns.push({
-        name,
-        type: typeText(def.definition),
-        nullable: !primary && def.nullable?.type !== 'not null',
-        unique: def.unique !== undefined || def.unique_or_primary === 'unique',
-      });
-      if (primary) table.primaryKey.push(name);
-      if (def.reference_definition) table.foreignKeys.push(foreignKey([name], def.reference_definition));
-    } else if (def.resource === 'constraint') addConstraint(table, def);
+    if (def.resource === 'column' && def.column) addColumn(table, def);
+    else if (def.resource === 'constraint') addConstraint(table, def);
   }
   return table;
 }
 
+/**
+ * `CREATE TABLE copy LIKE source` (MySQL: columns and indexes, the primary key among them) or `(LIKE source
+ * [INCLUDING …])` (PostgreSQL: columns, and the keys only with INCLUDING INDEXES or ALL). Neither copies foreign keys.
+ */
+export function likeTable(ast: StatementAst, tables: Map<string, Table>): { table: Table; warning?: string } {
+  const table = createTable({ ...ast, create_definitions: [] });
+  const sourceRef = ast.like!.table[0]!;
+  const source = tables.get(tableId(sourceRef)) ?? tables.get(sourceRef.table);
+  if (!source) return { table, warning: `${table.id}: LIKE ${tableId(sourceRef)}, which this script does not create; drawn without columns` };
+  table.columns = source.columns.map((column) => ({ ...column }));
+  if (ast.like!.keys !== false) {
+    table.primaryKey = [...source.primaryKey];
+    table.uniques = source.uniques.map((unique) => [...unique]);
+  }
+  return { table };
+}
+
+/** A column with the keys written on it, in CREATE TABLE or added by ALTER TABLE … ADD [COLUMN]. */
+function addColumn(table: Table, def: DefinitionAst): void {
+  const name = columnName(def.column!);
+  const primary = def.primary_key !== undefined || def.unique_or_primary === 'primary key';
+  table.columns.push({
+    name,
+    type: typeText(def.definition),
+    nullable: !primary && def.nullable?.type !== 'not null',
+    unique: def.unique !== undefined || def.unique_or_primary === 'unique',
+  });
+  if (primary) table.primaryKey.push(name);
+  if (def.reference_definition) table.foreignKeys.push(foreignKey([name], def.reference_definition));
+}
+
 /** Table constraints, in CREATE TABLE or added by ALTER TABLE … ADD CONSTRAINT. */
 export function addConstraint(table: Table, def: DefinitionAst): void {
-  const columns = Array.isArray(def.definition) ? def.definition.map(columnName) : [];
   const type = def.constraint_type?.toLowerCase() ?? '';
+  // A CHECK's definition is an expression, not a column list: only keys are read.
+  if (type !== 'primary key' && !type.startsWith('unique') && type !== 'foreign key') return;
+  const columns = Array.isArray(def.definition) ? def.definition.map(columnName) : [];
   if (type === 'primary key') {
     table.primaryKey = columns;
     for (const column of table.columns) if (columns.includes(column.name)) column.nullable = false;
@@ -116,13 +142,16 @@ function foreignKey(columns: string[], ref: ReferenceAst): ForeignKey {
   return { columns, table: tableId(ref.table[0]!), refColumns: ref.definition.map(columnName).filter((c) => c !== PRIMARY_KEY_PLACEHOLDER) };
 }
 
-/** ALTER TABLE statements that add keys; other alterations do not change the diagram. */
+/** ALTER TABLE statements that add columns or keys; other alterations do not change the diagram. */
 export function alterTable(ast: StatementAst, tables: Map<string, Table>): string | undefined {
   const id = tableId(ast.table![0]!);
   const table = tables.get(id) ?? tables.get(ast.table![0]!.table);
-  const adds = (ast.expr ?? []).filter((e) => e.action === 'add' && e.resource === 'constraint' && e.create_definitions);
+  const adds = (ast.expr ?? []).filter((e) => e.action === 'add' && ((e.resource === 'constraint' && e.create_definitions) || (e.resource === 'column' && e.column)));
   if (adds.length === 0) return undefined;
-  if (!table) return `ALTER TABLE ${id}: the table is not created in this script; its constraints are skipped`;
-  for (const add of adds) addConstraint(table, add.create_definitions!);
+  if (!table) return `ALTER TABLE ${id}: the table is not created in this script; what it adds is skipped`;
+  for (const add of adds) {
+    if (add.resource === 'column') addColumn(table, add);
+    else addConstraint(table, add.create_definitions!);
+  }
   return undefined;
 }

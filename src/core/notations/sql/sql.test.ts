@@ -149,3 +149,64 @@ describe('sqlNotation references and keys the parser does not take as written', 
     expect(graph.edges.map((e) => `${e.from}.${e.label} -> ${e.to}`)).toEqual(['city.country_code -> country']);
   });
 });
+
+describe('sqlNotation routine bodies, DELIMITER and the rest of the DDL grammar', () => {
+  it('reads MySQL sakila: DELIMITER blocks are directives, and the temporary table of a procedure body is not a table', () => {
+    const graph = sqlNotation.toGraph(fixture('mysql-sakila-schema.sql'));
+    expect(graph.nodes).toHaveLength(16);
+    expect(graph.nodes.map((n) => n.id)).not.toContain('tmpCustomer');
+    expect(graph.edges).toHaveLength(22);
+    expect(graph.warnings).toContain('line 447: skipped a statement the SQL parser does not read (CREATE PROCEDURE rewards_report)');
+    expect(graph.warnings.filter((w) => /DELIMITER|\(END\b/.test(w))).toEqual([]);
+  });
+
+  it('keeps a routine body whole without DELIMITER (SQLite triggers, MySQL clients that send it at once)', () => {
+    const graph = sqlNotation.toGraph(`
+      CREATE TABLE orders (id int PRIMARY KEY);
+      CREATE PROCEDURE archive() BEGIN
+        CREATE TEMPORARY TABLE scratch (id int);
+        IF 1 = 1 THEN INSERT INTO scratch SELECT id FROM orders; END IF;
+        SELECT CASE WHEN 1 THEN 2 END;
+        CREATE TABLE orders_archive (id int REFERENCES orders);
+      END;
+      CREATE TABLE lines (order_id int REFERENCES orders (id));`);
+    expect(graph.nodes.map((n) => n.id)).toEqual(['orders', 'lines']);
+    expect(graph.edges.map((e) => `${e.from} -> ${e.to}`)).toEqual(['lines -> orders']);
+  });
+
+  it('reads the SQLite sakila, whose CHECK constraints sit beside its keys, instead of failing', () => {
+    const graph = sqlNotation.toGraph(fixture('sqlite-sakila-schema.sql'));
+    expect(graph.nodes).toHaveLength(16);
+    expect(graph.edges).toHaveLength(22);
+    expect(graph.nodes.find((n) => n.id === 'film')!.rows![0]).toMatch(/^PK\s+film_id/);
+  });
+
+  it('folds PostgreSQL sakila’s inheritance partitions (CHECK-only children) into payment, and draws the staff self reference', () => {
+    const graph = sqlNotation.toGraph(fixture('postgres-sakila-schema.sql'));
+    expect(graph.nodes).toHaveLength(15);
+    expect(graph.edges).toHaveLength(22);
+    expect(graph.nodes.find((n) => n.id === 'payment')!.rows!.slice(-2)).toEqual(['partitions (6):', '  payment_p2007_01 … payment_p2007_06']);
+    expect(graph.warnings.filter((w) => /options|tmpCustomer/.test(w))).toEqual([]);
+  });
+
+  it('adds the columns and keys of ALTER TABLE … ADD [COLUMN], and copies a LIKE table’s columns (keys as the dialect does)', () => {
+    const graph = sqlNotation.toGraph(`
+      CREATE TABLE a (id int, name text);
+      CREATE TABLE b (id int);
+      ALTER TABLE a ADD PRIMARY KEY (id);
+      ALTER TABLE ONLY b ADD COLUMN a_id int REFERENCES a (id), ADD CONSTRAINT b_pk PRIMARY KEY (id);
+      ALTER TABLE b ADD parent_id int, ADD FOREIGN KEY (parent_id) REFERENCES b;
+      CREATE TABLE a_copy (LIKE a INCLUDING ALL);
+      CREATE TABLE a_shape (LIKE a);
+      CREATE TABLE c (code character(3) PRIMARY KEY);`);
+    expect(graph.nodes.map((n) => [n.id, n.rows])).toEqual([
+      ['a', ['PK    id  int', '      name  text']],
+      ['b', ['PK    id  int', 'FK    a_id  int', 'FK    parent_id  int']],
+      ['a_copy', ['PK    id  int', '      name  text']],
+      ['a_shape', ['      id  int', '      name  text']],
+      ['c', ['PK    code  char(3)']],
+    ]);
+    expect(graph.edges.map((e) => `${e.from}.${e.label} -> ${e.to}`)).toEqual(['b.a_id -> a', 'b.parent_id -> b']);
+    expect(graph.warnings).toEqual([]);
+  });
+});

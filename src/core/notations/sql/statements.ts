@@ -11,19 +11,34 @@ export interface SqlStatement {
   column: number;
 }
 
+/**
+ * A routine whose body is a `BEGIN … END` block (MySQL procedures, functions, triggers and events; SQLite triggers;
+ * PostgreSQL `BEGIN ATOMIC`). Its body holds `;`-ended statements that belong to the routine: a `CREATE TEMPORARY
+ * TABLE` in there is run at call time and is never a table of the schema.
+ */
+const ROUTINE_HEAD = /^CREATE\s+(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?(?:(?:TEMP(?:ORARY)?|CONSTRAINT|AGGREGATE)\s+)?(?:PROCEDURE|FUNCTION|TRIGGER|EVENT)\b/i;
+
+/** `DELIMITER //` (the MySQL client's directive, on a line of its own): statements end at `//` until the next one. */
+const DELIMITER_LINE = /^DELIMITER[ \t]+(\S+)[^\n]*/i;
+
 /** `backslashEscapes`: MySQL strings escape with a backslash; standard (PostgreSQL) strings do not. */
 export function splitStatements(code: string, backslashEscapes: boolean): SqlStatement[] {
   const statements: SqlStatement[] = [];
   let start = 0;
   let i = 0;
+  let delimiter = ';';
+  /** Open `BEGIN`/`CASE` blocks of a routine body; its `;` do not end the statement. */
+  let depth = 0;
   const locate = positionFinder(code);
-  const push = (end: number): void => {
+  const push = (end: number, next: number): void => {
     const raw = code.slice(start, end);
     const lead = LEADING_COMMENTS.exec(raw)![0].length;
     const text = raw.slice(lead).trimEnd();
     if (text !== '') statements.push({ text, ...locate(start + lead) });
-    start = end + 1;
+    start = next;
+    depth = 0;
   };
+  const atStatementStart = (at: number): boolean => code.slice(start, at).replace(LEADING_COMMENTS, '') === '';
   while (i < code.length) {
     const ch = code[i]!;
     const next = code[i + 1];
@@ -40,12 +55,30 @@ export function splitStatements(code: string, backslashEscapes: boolean): SqlSta
         const close = code.indexOf(tag[0], i + tag[0].length);
         i = close === -1 ? code.length : close + tag[0].length;
       } else i++;
-    } else if (ch === ';') {
-      push(i);
+    } else if (delimiter !== ';' && code.startsWith(delimiter, i)) {
+      push(i, i + delimiter.length);
+      i += delimiter.length;
+    } else if (ch === ';' && delimiter === ';' && depth === 0) {
+      push(i, i + 1);
       i++;
+    } else if (/[A-Za-z_]/.test(ch) && !/[\w$]/.test(code[i - 1] ?? ' ')) {
+      const word = /^[A-Za-z_][\w$]*/.exec(code.slice(i, i + 64))![0];
+      const upper = word.toUpperCase();
+      const directive = upper === 'DELIMITER' && atStatementStart(i) ? DELIMITER_LINE.exec(code.slice(i, lineEnd(code, i))) : null;
+      if (directive) {
+        // The directive is the client's, not SQL: it is neither a statement nor part of the next one.
+        delimiter = directive[1]!;
+        i += directive[0].length;
+        start = i;
+        continue;
+      }
+      if (upper === 'BEGIN' && (depth > 0 || ROUTINE_HEAD.test(code.slice(start, i).replace(LEADING_COMMENTS, '')))) depth++;
+      else if (upper === 'CASE' && depth > 0) depth++;
+      else if (upper === 'END' && depth > 0 && !/^END\s+(?:IF|LOOP|WHILE|REPEAT)\b/i.test(code.slice(i, i + 16))) depth--;
+      i += word.length;
     } else i++;
   }
-  push(code.length);
+  push(code.length, code.length);
   return statements;
 }
 
