@@ -63,7 +63,7 @@ describe.each(await availableBackends())('from code on %s', (backend) => {
       const res = await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: 'Dear team, here is the plan for Monday.' });
       expect(res.statusCode).toBe(400);
       expect(json(res).error.code).toBe('unsupported_notation');
-      for (const notation of ['compose', 'kubernetes', 'dot', 'plantuml', 'terraform', 'helm', 'sql']) expect(json(res).error.message).toContain(notation);
+      for (const notation of ['compose', 'kubernetes', 'dot', 'plantuml', 'terraform', 'helm', 'sql', 'mermaid']) expect(json(res).error.message).toContain(notation);
       const unknown = await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: 'a -> b', notation: 'visio' });
       expect(unknown.statusCode).toBe(400);
     });
