@@ -25,6 +25,7 @@ describe.each(await availableBackends())('from code on %s', (backend) => {
       ['terraform', 'terraform/gcp-microservices-demo.main.tf'],
       ['helm', 'helm/bitnami-wordpress.values.yaml'],
       ['sql', 'sql/postgres-tpcc-ddl.sql'],
+      ['mermaid', 'mermaid/k8s-ingress-flowchart.mmd'],
     ];
 
     it.each(samples)('detects %s, lays it out and stores it', async (notation, path) => {

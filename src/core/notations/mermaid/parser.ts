@@ -12,7 +12,6 @@
  * - Some diagram databases are module singletons, cleared by the next parse: parses run one at a time and the
  *   caller reads the database before the next starts.
  */
-import DOMPurify from 'dompurify';
 import { AppError } from '../../errors.js';
 import { LIMITS } from '../../limits.js';
 
@@ -37,7 +36,9 @@ let loading: Promise<Mermaid> | undefined;
 
 function loadMermaid(): Promise<Mermaid> {
   loading ??= (async () => {
-    const purify = DOMPurify as unknown as { sanitize?: (text: string) => string; addHook?: () => void };
+    // The instance Mermaid's ES modules import: a static import here may be given the CommonJS build instead (a
+    // separate instance), depending on how the TypeScript was loaded.
+    const purify = (await import('dompurify')).default as unknown as { sanitize?: (text: string) => string; addHook?: () => void };
     purify.sanitize ??= (text) => text;
     purify.addHook ??= () => undefined;
     const mermaid = (await import('mermaid')).default;
