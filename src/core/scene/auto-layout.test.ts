@@ -3,7 +3,9 @@ import { stampIcons } from '../icons/index.js';
 import { resolveIconHints } from '../notations/icon-hints.js';
 import { drawGraph } from '../notations/index.js';
 import { checkScene } from '../quality/check.js';
+import { codeToScene } from '../notations/index.js';
 import { placeScene, planAutoLayout, sceneToGraph } from './auto-layout.js';
+import { STRUCTURE_FIRST } from './capabilities.js';
 import { intakeScene, type Element } from './intake.js';
 
 /** As the service runs it (src/service/scene.ts), with drawGraph in place of the worker. */
@@ -77,5 +79,20 @@ describe('layout auto', () => {
   it('changes nothing when every element has a position', () => {
     const raw = [{ type: 'rectangle', id: 'a', x: 0, y: 0, width: 100, height: 50 }];
     expect(planAutoLayout(raw)).toEqual({ raw, plan: { unplaced: new Set(), unstyledText: new Set(), members: new Map() } });
+  });
+});
+
+describe('the guide\'s structure-first section cannot drift', () => {
+  it('its layout-auto example is placed with no warning and passes the quality checker', async () => {
+    const { elements, warnings, parents } = await laidOut(STRUCTURE_FIRST.example);
+    expect(warnings).toEqual([]);
+    expect(checkScene(elements, parents).violations).toEqual([]);
+  });
+
+  it('its Mermaid is read as an ER diagram with crow\'s feet and passes the quality checker', async () => {
+    const scene = await codeToScene(STRUCTURE_FIRST.mermaid);
+    expect(scene.notation).toBe('mermaid');
+    expect(scene.graph.edges[0]).toMatchObject({ startArrowhead: 'double-bar', endArrowhead: 'circle-crows-foot' });
+    expect(checkScene(intakeScene(scene.elements).elements).violations).toEqual([]);
   });
 });
