@@ -25,6 +25,7 @@ describe.each(await availableBackends())('from code on %s', (backend) => {
       ['terraform', 'terraform/gcp-microservices-demo.main.tf'],
       ['helm', 'helm/bitnami-wordpress.values.yaml'],
       ['sql', 'sql/postgres-tpcc-ddl.sql'],
+      ['mermaid', 'mermaid/k8s-ingress-flowchart.mmd'],
     ];
 
     it.each(samples)('detects %s, lays it out and stores it', async (notation, path) => {
@@ -63,7 +64,7 @@ describe.each(await availableBackends())('from code on %s', (backend) => {
       const res = await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: 'Dear team, here is the plan for Monday.' });
       expect(res.statusCode).toBe(400);
       expect(json(res).error.code).toBe('unsupported_notation');
-      for (const notation of ['compose', 'kubernetes', 'dot', 'plantuml', 'terraform', 'helm', 'sql']) expect(json(res).error.message).toContain(notation);
+      for (const notation of ['compose', 'kubernetes', 'dot', 'plantuml', 'terraform', 'helm', 'sql', 'mermaid']) expect(json(res).error.message).toContain(notation);
       const unknown = await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: 'a -> b', notation: 'visio' });
       expect(unknown.statusCode).toBe(400);
     });

@@ -11,7 +11,7 @@ import type { Database } from '../infra/storage/schema.js';
 import { newId, nowIso, randomBase62 } from './ids.js';
 import { type CursorCodec, type Page, toPage } from './pagination.js';
 import { type Principal, requireScope } from './principal.js';
-import { prepareScene } from './scene.js';
+import { prepareLaidOutScene, prepareScene } from './scene.js';
 import type { DocumentSummary, FolderSummary, WorkspaceSummary } from './schemas.js';
 import { etagMatches } from './etag.js';
 import type { DrawnGraph, HeavyWork, PngRequest } from './heavy-work.js';
@@ -36,6 +36,8 @@ export interface ShareInfo {
 interface StampingInput {
   vendor?: IconVendor | undefined;
   autoIcons?: boolean | undefined;
+  /** "auto": elements without coordinates are placed by the layout engine. */
+  layout?: 'auto' | undefined;
 }
 
 /** A stored document with its elements still as the JSON text they are kept in (REST sends it without re-parsing). */
@@ -179,7 +181,8 @@ export class DiagramService {
       const folder = await this.visibleFolder(p, input.folderId);
       if (folder.workspace_id !== input.workspaceId) throw notFound('folder', input.folderId);
     }
-    const scene = prepareScene(input.elements ?? [], { vendor: input.vendor, autoIcons: input.autoIcons });
+    const options = { vendor: input.vendor, autoIcons: input.autoIcons };
+    const scene = input.layout === 'auto' ? await prepareLaidOutScene(input.elements ?? [], options, this.work) : prepareScene(input.elements ?? [], options);
     const now = nowIso();
     const row: DocumentRow = {
       id: newId('document'),
@@ -265,7 +268,9 @@ export class DiagramService {
       const { row, role, share } = await this.visibleDocument(p, id);
       assertWritable(role, row.workspace_id);
       if (expectedVersion !== undefined && row.version !== expectedVersion) throw versionMismatch(row.version, expectedVersion);
-      const scene = change.elements === undefined ? undefined : prepareScene(change.elements, { previous: JSON.parse(row.elements) as Element[], vendor: change.vendor, autoIcons: change.autoIcons });
+      const options = { previous: JSON.parse(row.elements) as Element[], vendor: change.vendor, autoIcons: change.autoIcons };
+      const scene =
+        change.elements === undefined ? undefined : change.layout === 'auto' ? await prepareLaidOutScene(change.elements, options, this.work) : prepareScene(change.elements, options);
       const updated = await this.db
         .updateTable('documents')
         .set({

@@ -1,5 +1,7 @@
 import { type IconVendor, stampIcons } from '../core/icons/index.js';
+import { placeScene, planAutoLayout, sceneToGraph } from '../core/scene/auto-layout.js';
 import { intakeScene, type Element, type SceneIntake } from '../core/scene/intake.js';
+import type { HeavyWork } from './heavy-work.js';
 
 export interface SceneOptions {
   /** The document's current elements, on update. */
@@ -18,4 +20,20 @@ export function prepareScene(raw: unknown, options: SceneOptions = {}): SceneInt
   const autoIcons = options.autoIcons ?? (intake.format === 'excalidraw' ? false : undefined);
   const stamped = stampIcons(intake.elements, { vendor: options.vendor, autoIcons });
   return { elements: stamped.elements, warnings: [...intake.warnings, ...stamped.warnings], format: intake.format };
+}
+
+/**
+ * `layout: "auto"`: the scene is read as sent (placeholders where positions are missing), laid out by the from-code
+ * engine in a worker, and then goes through the same intake and stamping as any scene.
+ */
+export async function prepareLaidOutScene(raw: unknown, options: SceneOptions, work: Pick<HeavyWork, 'fromGraph'>): Promise<SceneIntake> {
+  const { raw: planned, plan } = planAutoLayout(raw);
+  const read = intakeScene(planned, { previous: options.previous, vendor: options.vendor, autoIcons: options.autoIcons });
+  if (plan.unplaced.size === 0) return prepareScene(planned, options);
+  const laidOut = sceneToGraph(read.elements, plan);
+  // Icons are those the client named (iconRef): resolved before layout so each box is sized for its icon.
+  const drawn = await work.fromGraph(laidOut.graph, options.vendor);
+  const placed = placeScene(read.elements, plan, laidOut, drawn.elements);
+  const scene = prepareScene(placed.elements, { ...options, autoIcons: options.autoIcons ?? (read.format === 'excalidraw' ? false : undefined) });
+  return { elements: scene.elements, warnings: [...new Set([...read.warnings, ...drawn.warnings, ...scene.warnings])], format: read.format };
 }

@@ -114,16 +114,25 @@ export const stampingOptions = {
   autoIcons: z.boolean().optional().describe('false: no best-guess icons on labelled nodes (explicit iconRef still applies). Default true.'),
 };
 
+/** One field for REST and MCP: structure first, the server computes the coordinates. */
+export const layoutOption = z
+  .enum(['auto'])
+  .optional()
+  .describe(
+    '"auto": elements sent without x/y are placed by the layout engine (containers from parentId/frameId, arrows bound at both ends routed); elements with x/y keep them',
+  );
+
 export const createDocumentBody = strictBody({
   workspaceId,
   name,
   folderId: folderId.optional(),
   elements: elementsInput.optional(),
+  layout: layoutOption,
   ...stampingOptions,
 });
 
 /** "At least one of name or elements" is the service's rule (updateDocument), so both doors share it. */
-export const updateDocumentBody = strictBody({ name: name.optional(), elements: elementsInput.optional(), ...stampingOptions });
+export const updateDocumentBody = strictBody({ name: name.optional(), elements: elementsInput.optional(), layout: layoutOption, ...stampingOptions });
 
 export const fromCodeBody = strictBody({
   workspaceId,

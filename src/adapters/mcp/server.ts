@@ -95,6 +95,7 @@ const inputs = {
     id: documentId,
     name: name.optional(),
     elements: updateDocumentBody.shape.elements,
+    layout: updateDocumentBody.shape.layout,
     ...stampingOptions,
     expectedVersion: z.number().int().positive().optional().describe('The version you read; the update fails if it is no longer current'),
     answer,
@@ -251,7 +252,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         const result = await diagrams.updateDocument(
           principal,
           args.id,
-          { name: args.name, elements: args.elements, vendor: args.vendor, autoIcons: args.autoIcons },
+          { name: args.name, elements: args.elements, layout: args.layout, vendor: args.vendor, autoIcons: args.autoIcons },
           args.expectedVersion,
         );
         return writeAnswer(result.document, { warnings: result.warnings, format: result.format }, args.answer);

@@ -92,7 +92,7 @@ export interface GraphIR {
   sequence?: import('../layout/sequence.js').SequenceDiagram;
 }
 
-export const NOTATIONS = ['compose', 'kubernetes', 'dot', 'plantuml', 'terraform', 'helm', 'sql'] as const;
+export const NOTATIONS = ['compose', 'kubernetes', 'dot', 'plantuml', 'terraform', 'helm', 'sql', 'mermaid'] as const;
 export type Notation = (typeof NOTATIONS)[number];
 
 /** How each notation is named to people (default diagram names, messages). */
@@ -104,15 +104,19 @@ export const NOTATION_TITLES: Record<Notation, string> = {
   terraform: 'Terraform',
   helm: 'Helm',
   sql: 'SQL',
+  mermaid: 'Mermaid',
 };
 
-/** Each notation plugs into one registry with this shape (STYLE: converters plug in). */
-export interface NotationConverter {
+/**
+ * Each notation plugs into one registry with this shape (STYLE: converters plug in). `Result` is a promise for
+ * parsers that load lazily (Mermaid's grammars); line and grammar parsers answer at once.
+ */
+export interface NotationConverter<Result extends GraphIR | Promise<GraphIR> = GraphIR> {
   id: Notation;
   /** A confidence 0..1 that `code` is this notation; detection picks the highest above a threshold. */
   detect(code: string): number;
   /** Throws AppError('parse_error', message with line and column, {line, column}) on a syntax error. */
-  toGraph(code: string): GraphIR;
+  toGraph(code: string): Result;
   /**
    * For a notation whose synchronous parser can only say roughly where an error is: the error with its exact position,
    * found by an asynchronous parser, or undefined when that one finds none. codeToScene asks it after a parse_error.

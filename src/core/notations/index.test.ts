@@ -54,7 +54,7 @@ describe('codeToScene', () => {
     expect(error.code).toBe('unsupported_notation');
     expect(error.details).toEqual({ supported: supportedNotations() });
     expect(error.message).toContain(`supported notations: ${supportedNotations().join(', ')}`);
-    expect((await failure(codeToScene('a -> b', { notation: 'mermaid' }))).code).toBe('unsupported_notation');
+    expect((await failure(codeToScene('a -> b', { notation: 'visio' }))).code).toBe('unsupported_notation');
   });
 
   it('refuses code over 1 MiB', async () => {

@@ -15,20 +15,24 @@ import { dotNotation } from './dot/index.js';
 import { helmNotation } from './helm/index.js';
 import { resolveIconHints } from './icon-hints.js';
 import { kubernetesNotation } from './kubernetes/index.js';
+import { mermaidNotation } from './mermaid/index.js';
 import { plantumlNotation } from './plantuml/index.js';
 import { sqlNotation } from './sql/index.js';
 import { terraformNotation } from './terraform/index.js';
 
 
+/** A converter answering at once or later. */
+export type AnyConverter = NotationConverter<GraphIR> | NotationConverter<Promise<GraphIR>>;
+
 /** Detection picks the most confident converter, and only when it is at least this sure. */
 export const DETECTION_THRESHOLD = 0.5;
 
 /** Registered converters, in NOTATIONS order (which also breaks ties in detection). */
-export const CONVERTERS: readonly NotationConverter[] = [composeNotation, kubernetesNotation, dotNotation, plantumlNotation, terraformNotation, helmNotation, sqlNotation].sort(
+export const CONVERTERS: readonly AnyConverter[] = [composeNotation, kubernetesNotation, dotNotation, plantumlNotation, terraformNotation, helmNotation, sqlNotation, mermaidNotation].sort(
   (a, b) => NOTATIONS.indexOf(a.id) - NOTATIONS.indexOf(b.id),
 );
 
-const byId = new Map<Notation, NotationConverter>(CONVERTERS.map((converter) => [converter.id, converter]));
+const byId = new Map<Notation, AnyConverter>(CONVERTERS.map((converter) => [converter.id, converter]));
 
 /** Notations this build can read, for `unsupported_notation` and the capabilities guide. */
 export const supportedNotations = (): Notation[] => CONVERTERS.map((converter) => converter.id);
@@ -115,9 +119,9 @@ export async function codeToScene(code: string, options: CodeToSceneOptions = {}
 }
 
 /** The converter's graph; on a parse_error, the exact position when the converter can find it (locateError). */
-async function parseCode(converter: NotationConverter, code: string): Promise<GraphIR> {
+async function parseCode(converter: AnyConverter, code: string): Promise<GraphIR> {
   try {
-    return converter.toGraph(code);
+    return await converter.toGraph(code);
   } catch (error) {
     if (!(error instanceof AppError) || error.code !== 'parse_error' || converter.locateError === undefined) throw error;
     throw (await converter.locateError(code)) ?? error;

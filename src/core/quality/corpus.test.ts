@@ -24,7 +24,7 @@ describe.each(CONVERTERS.map((converter) => [converter.id, converter] as const))
   it.each(files)('%s draws cleanly', async (file) => {
     const started = performance.now();
     // As the service draws it: icon hints resolved before layout, icons stamped after the intake.
-    const graph = resolveIconHints(converter.toGraph(readFileSync(new URL(file, folder), 'utf8')));
+    const graph = resolveIconHints(await converter.toGraph(readFileSync(new URL(file, folder), 'utf8')));
     const scene = await drawGraph(graph);
     const ms = performance.now() - started;
     const report = checkScene(scene.elements, scene.parents);

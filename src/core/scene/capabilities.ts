@@ -77,6 +77,29 @@ const DRAWING_RULES = [
   'Keep labels short (a name, an optional second line); put detail in a link or a note.',
 ];
 
+/**
+ * Structure first: the client says what there is and the server says where. Its example goes through layout auto and
+ * its Mermaid through diagram-from-code in the tests, and both pass the quality checker.
+ */
+export const STRUCTURE_FIRST = {
+  rules: [
+    'Easiest: send no x/y and layout:"auto" (create_diagram, update_diagram; REST body field). The server sizes and places shapes, routes bound arrows, places their labels. Elements with x/y keep them.',
+    'Membership: parentId (or frameId) = the container id. A frame\'s name, or a container shape\'s text, is drawn as its title above its members.',
+    'Arrows: startBinding/endBinding {elementId} only; text is the label.',
+    'Or write Mermaid to diagram_from_code: flowchart, sequenceDiagram, classDiagram (<|-- inheritance, *-- composition, o-- aggregation, --> association, ..> dependency), erDiagram (||--o{ crow\'s feet; attributes become table rows), stateDiagram-v2.',
+  ],
+  example: [
+    { type: 'frame', id: 'aws', name: 'AWS' },
+    { type: 'rectangle', id: 'vpc', text: 'VPC', parentId: 'aws' },
+    { type: 'rectangle', id: 'api', text: 'API', iconRef: 'aws/AWS Lambda', parentId: 'vpc' },
+    { type: 'cylinder', id: 'db', text: 'Orders', parentId: 'vpc' },
+    { type: 'ellipse', id: 'user', text: 'User' },
+    { type: 'arrow', startBinding: { elementId: 'user' }, endBinding: { elementId: 'api' }, text: 'HTTPS' },
+    { type: 'arrow', startBinding: { elementId: 'api' }, endBinding: { elementId: 'db' } },
+  ],
+  mermaid: 'erDiagram\n  CUSTOMER ||--o{ ORDER : places\n  ORDER {\n    int id PK\n    int customer_id FK\n  }',
+};
+
 /** Complete scenes a client can copy; each passes validation as is (tested). */
 export const CAPABILITY_EXAMPLES: Array<{ title: string; elements: ElementInput[] }> = [
   {
@@ -212,6 +235,7 @@ export function buildCapabilities() {
     arrowRules: ARROW_RULES,
     icons: ICONS,
     drawingRules: DRAWING_RULES,
+    structureFirst: STRUCTURE_FIRST,
     limits: {
       ...LIMITS,
       strokeWidth: STROKE_WIDTH,

@@ -1,0 +1,84 @@
+/**
+ * Mermaid `erDiagram` → GraphIR, drawn as SQL tables are: entities as tables whose rows are their attributes (`PK FK
+ * name  type`), relationships with crow's-foot ends and cardinality labels, solid when identifying, dashed when not.
+ */
+import type { Arrowhead, GraphEdge, GraphIR, GraphNode } from '../../graph/types.js';
+import { MERMAID_DIRECTIONS } from './flowchart.js';
+import { decodeMermaid } from './parser.js';
+
+interface Attribute {
+  type: string;
+  name: string;
+  keys?: string[];
+  comment?: string;
+}
+interface Entity {
+  id: string;
+  label?: string;
+  alias?: string;
+  attributes?: Attribute[];
+}
+interface Relationship {
+  entityA: string;
+  entityB: string;
+  roleA?: string;
+  relSpec: { cardA: string; cardB: string; relType: string };
+}
+export interface ErDb {
+  getEntities(): Map<string, Entity>;
+  getRelationships(): Relationship[];
+  getDirection?(): string | undefined;
+}
+
+/** Mermaid cardinality → crow's-foot end and the label written beside it. */
+const CARDINALITY: Record<string, { head: Arrowhead; label: string }> = {
+  ZERO_OR_ONE: { head: 'circle-bar', label: '0..1' },
+  ONLY_ONE: { head: 'double-bar', label: '1' },
+  ZERO_OR_MORE: { head: 'circle-crows-foot', label: '0..*' },
+  ONE_OR_MORE: { head: 'crows-foot-bar', label: '1..*' },
+  MD_PARENT: { head: 'bar', label: '1' },
+};
+
+/**
+ * One attribute as a table row. Our export writes a row Mermaid's words cannot hold verbatim as the attribute's
+ * comment; a comment that names the attribute is that row, read back as it was.
+ */
+function attributeRow(attribute: Attribute): string {
+  const name = decodeMermaid(attribute.name);
+  const comment = attribute.comment === undefined ? '' : decodeMermaid(attribute.comment).trim();
+  if (comment !== '' && comment.includes(name.replace(/^_/, ''))) return comment;
+  const keys = (attribute.keys ?? []).map((key) => key.toUpperCase()).join(' ');
+  const row = `${keys.padEnd(5)} ${name}  ${decodeMermaid(attribute.type)}`.trimEnd();
+  return comment === '' ? row : `${row}  "${comment}"`;
+}
+
+export function erToGraph(db: ErDb): GraphIR {
+  const byEntityId = new Map<string, string>();
+  const nodes: GraphNode[] = [];
+  for (const [name, entity] of db.getEntities()) {
+    byEntityId.set(entity.id, name);
+    const node: GraphNode = { id: name, label: decodeMermaid(entity.alias || entity.label || name), kind: 'entity', shape: 'rectangle' };
+    const rows = (entity.attributes ?? []).map(attributeRow);
+    if (rows.length > 0) node.rows = rows;
+    nodes.push(node);
+  }
+  const edges: GraphEdge[] = db.getRelationships().map((relationship, index) => {
+    // Mermaid names the cardinality by the entity it sits beside: cardB beside entityA, cardA beside entityB.
+    const start = CARDINALITY[relationship.relSpec.cardB] ?? CARDINALITY.ONLY_ONE!;
+    const end = CARDINALITY[relationship.relSpec.cardA] ?? CARDINALITY.ONLY_ONE!;
+    const edge: GraphEdge = {
+      id: `e${index + 1}`,
+      from: byEntityId.get(relationship.entityA) ?? relationship.entityA,
+      to: byEntityId.get(relationship.entityB) ?? relationship.entityB,
+      startArrowhead: start.head,
+      endArrowhead: end.head,
+      startLabel: start.label,
+      endLabel: end.label,
+    };
+    if (relationship.relSpec.relType !== 'IDENTIFYING') edge.style = { strokeStyle: 'dashed' };
+    const label = decodeMermaid(relationship.roleA ?? '').trim();
+    if (label !== '') edge.label = label;
+    return edge;
+  });
+  return { layout: 'layered', direction: MERMAID_DIRECTIONS[db.getDirection?.() ?? 'TB'] ?? 'DOWN', nodes, edges, groups: [], warnings: [] };
+}

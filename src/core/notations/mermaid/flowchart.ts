@@ -1,0 +1,153 @@
+/**
+ * Mermaid flowcharts (`flowchart`/`graph`) → GraphIR: vertices with their shapes, links with their ends, bodies and
+ * labels, subgraphs as nested groups, `style`/`classDef`/`linkStyle` colours.
+ */
+import type { Arrowhead, Direction, GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
+import { decodeMermaid } from './parser.js';
+import { cssStyle } from './style.js';
+
+interface Vertex {
+  id: string;
+  text?: string;
+  type?: string;
+  styles?: string[];
+  classes?: string[];
+  icon?: string;
+  labelType?: string;
+}
+interface Link {
+  start: string;
+  end: string;
+  type?: string;
+  stroke?: 'normal' | 'thick' | 'dotted' | 'invisible';
+  text?: string;
+  style?: string[];
+}
+interface Subgraph {
+  id: string;
+  nodes: string[];
+  title: string;
+}
+export interface FlowDb {
+  getVertices(): Map<string, Vertex>;
+  getEdges(): Link[];
+  getSubGraphs(): Subgraph[];
+  getClasses(): Map<string, { styles?: string[] }>;
+  getDirection(): string | undefined;
+}
+
+export const MERMAID_DIRECTIONS: Record<string, Direction> = { TB: 'DOWN', TD: 'DOWN', BT: 'UP', LR: 'RIGHT', RL: 'LEFT' };
+
+/** Mermaid shape (bracket form or `@{ shape }` name) → our outline; `approximate` when ours only resembles it. */
+interface MappedShape {
+  shape: string;
+  kind?: NodeKind;
+  corner?: 'rounded';
+  approximate?: true;
+}
+const SHAPES: Record<string, MappedShape> = {
+  square: { shape: 'rectangle' },
+  rect: { shape: 'rectangle' },
+  round: { shape: 'rectangle', corner: 'rounded' },
+  rounded: { shape: 'rectangle', corner: 'rounded' },
+  stadium: { shape: 'terminator' },
+  subroutine: { shape: 'rectangle', approximate: true },
+  cylinder: { shape: 'cylinder', kind: 'database' },
+  cyl: { shape: 'cylinder', kind: 'database' },
+  'h-cyl': { shape: 'cylinder', kind: 'queue', approximate: true },
+  circle: { shape: 'ellipse' },
+  doublecircle: { shape: 'ellipse', approximate: true },
+  ellipse: { shape: 'ellipse' },
+  diamond: { shape: 'diamond', kind: 'decision' },
+  diam: { shape: 'diamond', kind: 'decision' },
+  hexagon: { shape: 'hexagon' },
+  hex: { shape: 'hexagon' },
+  lean_right: { shape: 'parallelogram' },
+  'lean-r': { shape: 'parallelogram' },
+  lean_left: { shape: 'parallelogram', approximate: true },
+  trapezoid: { shape: 'trapezoid' },
+  'trap-b': { shape: 'trapezoid' },
+  inv_trapezoid: { shape: 'trapezoid', approximate: true },
+  odd: { shape: 'arrow-right', approximate: true },
+  doc: { shape: 'document' },
+  cloud: { shape: 'cloud' },
+  'sl-rect': { shape: 'manual-input' },
+  'curv-trap': { shape: 'display' },
+  'bow-rect': { shape: 'data-storage' },
+  tri: { shape: 'triangle' },
+  text: { shape: 'text' },
+};
+const BOX: MappedShape = { shape: 'rectangle', approximate: true };
+
+/** Link end → arrowhead: `-->` arrow, `--o` circle, `--x` cross (our bar), `---` none. */
+const HEADS: Record<string, Arrowhead> = { point: 'arrow', circle: 'circle', cross: 'bar', open: 'none' };
+
+function ends(type = 'arrow_point'): { startArrowhead: Arrowhead; endArrowhead: Arrowhead } {
+  const double = type.startsWith('double_');
+  const head = HEADS[type.replace(/^(double_)?arrow_/, '')] ?? 'arrow';
+  return { startArrowhead: double ? head : 'none', endArrowhead: head };
+}
+
+/** Markdown strings (`"`**bold**`"`) keep their words; emphasis has no place in our labels. */
+const labelOf = (text: string, labelType?: string) => {
+  const decoded = decodeMermaid(text);
+  return labelType === 'markdown' ? decoded.replace(/\*\*|__/g, '').replace(/(^|\s)[*_](\S[^*_]*)[*_](?=\s|$)/g, '$1$2') : decoded;
+};
+
+export function flowchartToGraph(db: FlowDb): GraphIR {
+  const warnings: string[] = [];
+  const subgraphs = db.getSubGraphs();
+  const groupIds = new Set(subgraphs.map((s) => s.id));
+  const classes = db.getClasses();
+  const parents = new Map<string, string>();
+  // Mermaid lists subgraphs innermost first, each with its direct members: the first one to claim an id is its parent.
+  for (const subgraph of subgraphs) for (const member of subgraph.nodes) if (member !== subgraph.id && !parents.has(member)) parents.set(member, subgraph.id);
+
+  const approximated = new Map<string, string[]>();
+  const nodes: GraphNode[] = [];
+  for (const vertex of db.getVertices().values()) {
+    // An edge to a subgraph makes Mermaid record a vertex of the same id; it is the subgraph.
+    if (groupIds.has(vertex.id)) continue;
+    const mapped = SHAPES[vertex.type ?? 'square'] ?? BOX;
+    if (mapped.approximate) approximated.set(vertex.type ?? 'square', [...(approximated.get(vertex.type ?? 'square') ?? []), vertex.id]);
+    const node: GraphNode = { id: vertex.id, label: labelOf(vertex.text ?? vertex.id, vertex.labelType), kind: mapped.kind ?? 'generic', shape: mapped.shape };
+    const declarations = [...(vertex.classes ?? []).flatMap((name) => classes.get(name)?.styles ?? []), ...(vertex.styles ?? [])];
+    const style: GraphStyle = { ...cssStyle(declarations), ...(mapped.corner ? { corner: mapped.corner } : {}) };
+    if (Object.keys(style).length > 0) node.style = style;
+    // `A@{ icon: "logos:aws-lambda" }`: the icon's name is a hint for our catalog.
+    if (vertex.icon) node.iconHint = vertex.icon.split(':').pop()!.replace(/[-_]/g, ' ');
+    const parent = parents.get(vertex.id);
+    if (parent !== undefined) node.parent = parent;
+    nodes.push(node);
+  }
+  for (const [shape, ids] of approximated) warnings.push(`Mermaid ${shape} shape drawn as ${(SHAPES[shape] ?? BOX).shape} (${ids.map((id) => JSON.stringify(id)).join(', ')})`);
+
+  const groups: GraphGroup[] = subgraphs.map((subgraph) => {
+    const group: GraphGroup = { id: subgraph.id, label: labelOf(subgraph.title ?? '') };
+    const parent = parents.get(subgraph.id);
+    if (parent !== undefined) group.parent = parent;
+    return group;
+  });
+
+  const edges: GraphEdge[] = [];
+  let hidden = 0;
+  for (const link of db.getEdges()) {
+    if (link.stroke === 'invisible') {
+      hidden++;
+      continue;
+    }
+    const edge: GraphEdge = { id: `e${edges.length + 1}`, from: link.start, to: link.end, ...ends(link.type) };
+    const label = labelOf(link.text ?? '');
+    if (label !== '') edge.label = label;
+    const { strokeColor, strokeWidth, strokeStyle } = cssStyle(link.style ?? []) ?? {};
+    const style: GraphEdge['style'] = {
+      ...(link.stroke === 'dotted' ? { strokeStyle: strokeStyle ?? 'dashed' } : {}),
+      ...(link.stroke === 'thick' ? { strokeWidth: Math.max(4, strokeWidth ?? 4) } : strokeWidth !== undefined ? { strokeWidth } : {}),
+      ...(strokeColor !== undefined ? { strokeColor } : {}),
+    };
+    if (Object.keys(style).length > 0) edge.style = style;
+    edges.push(edge);
+  }
+  if (hidden > 0) warnings.push(`skipped ${hidden} invisible link${hidden === 1 ? '' : 's'} (~~~, layout hints)`);
+  return { layout: 'layered', direction: MERMAID_DIRECTIONS[db.getDirection() ?? 'TB'] ?? 'DOWN', nodes, edges, groups, warnings };
+}

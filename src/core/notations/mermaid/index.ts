@@ -1,0 +1,37 @@
+/**
+ * Mermaid → GraphIR through Mermaid's own parsers (parser.ts): flowcharts, sequence, class, ER and state diagrams.
+ * Mermaid's layout and renderer are not used: ours lay the graph out and draw it, with our shapes and arrowheads.
+ */
+import type { GraphIR, NotationConverter } from '../../graph/types.js';
+import { classToGraph, type ClassDb } from './class.js';
+import { erToGraph, type ErDb } from './er.js';
+import { flowchartToGraph, type FlowDb } from './flowchart.js';
+import { frontMatterTitle, readMermaid } from './parser.js';
+import { sequenceToGraph, type SequenceDb } from './sequence.js';
+import { stateToGraph, type StateDb } from './state.js';
+
+/** The first statement names the diagram: after the optional front matter, `%%` comments and `%%{init}%%` directives. */
+const HEADER = /^(?:\s*---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*\r?\n)?(?:\s*%%[^\n]*\n)*\s*([A-Za-z][\w-]*)/;
+const READ = new Set(['graph', 'flowchart', 'flowchart-elk', 'sequenceDiagram', 'classDiagram', 'classDiagram-v2', 'erDiagram', 'stateDiagram', 'stateDiagram-v2']);
+/** Mermaid diagram types we refuse with a reason rather than leave undetected. */
+const OTHERS = new Set(['pie', 'gantt', 'journey', 'gitGraph', 'mindmap', 'timeline', 'quadrantChart', 'requirementDiagram', 'sankey-beta', 'xychart-beta', 'block-beta', 'packet-beta', 'architecture-beta', 'kanban', 'radar-beta', 'treemap-beta', 'C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'zenuml']);
+
+export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
+  id: 'mermaid',
+  detect(code) {
+    const word = HEADER.exec(code.slice(0, 20_000))?.[1];
+    if (word === undefined) return 0;
+    return READ.has(word) ? 0.95 : OTHERS.has(word) ? 0.9 : 0;
+  },
+  async toGraph(code) {
+    const graph = await readMermaid(code, ({ type, db }) => {
+      if (type === 'sequence') return sequenceToGraph(db as SequenceDb);
+      if (type === 'class') return classToGraph(db as ClassDb);
+      if (type === 'er') return erToGraph(db as ErDb);
+      if (type === 'state') return stateToGraph(db as StateDb);
+      return flowchartToGraph(db as FlowDb);
+    });
+    const title = frontMatterTitle(code);
+    return title === undefined ? graph : { ...graph, title };
+  },
+};

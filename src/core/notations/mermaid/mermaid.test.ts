@@ -1,0 +1,153 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { AppError } from '../../errors.js';
+import { recoverGraph, type RecoveredGraph } from '../../export/graph-recovery.js';
+import { toMermaid } from '../../export/mermaid.js';
+import { intakeScene } from '../../scene/intake.js';
+import { codeToScene, detectNotation } from '../index.js';
+import { mermaidNotation } from './index.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../../../../test/fixtures/mermaid/${name}`, import.meta.url), 'utf8');
+const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as AppError);
+
+describe('mermaidNotation on real diagrams', () => {
+  it('reads the Kubernetes Ingress flowchart: stadium client, dotted labelled link, the cluster subgraph, classDef colours', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('k8s-ingress-flowchart.mmd'));
+    expect(graph.direction).toBe('RIGHT');
+    expect(graph.groups).toEqual([{ id: 'cluster', label: 'cluster' }]);
+    expect(graph.nodes.map((n) => [n.id, n.label, n.shape, n.parent])).toEqual([
+      ['client', 'client', 'terminator', undefined],
+      ['ingress', 'Ingress', 'rectangle', 'cluster'],
+      ['service', 'Service', 'rectangle', 'cluster'],
+      ['pod1', 'Pod', 'rectangle', 'cluster'],
+      ['pod2', 'Pod', 'rectangle', 'cluster'],
+    ]);
+    expect(graph.nodes.find((n) => n.id === 'service')!.style).toMatchObject({ fillColor: '#326ce5', strokeColor: '#ffffff', strokeWidth: 4 });
+    expect(graph.edges[0]).toMatchObject({ from: 'client', to: 'ingress', label: 'Ingress-managed \n load balancer', endArrowhead: 'arrow', style: { strokeStyle: 'dashed' } });
+    expect(graph.edges[1]).toMatchObject({ from: 'ingress', to: 'service', label: 'routing rule' });
+    expect(graph.warnings).toEqual([]);
+  });
+
+  it('reads the Kubernetes system-flow sequence with its init directive: actor, six participants, replies dashed', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('k8s-system-flow-sequence.mmd'));
+    expect(graph.layout).toBe('sequence');
+    expect(graph.nodes.map((n) => n.kind)).toEqual(['actor', 'component', 'component', 'component', 'component', 'component', 'component']);
+    expect(graph.nodes[1]!.label).toBe('control plane\napi-server');
+    const messages = graph.sequence!.steps.filter((s) => s.type === 'message');
+    expect(messages).toHaveLength(12);
+    expect(messages[1]).toMatchObject({ from: 'apiSrv', to: 'etcd', dashed: true, label: '2. save new state', endArrowhead: 'arrow' });
+    expect(messages[4]).toMatchObject({ label: '5. notify about pod w nodename=" "' });
+  });
+
+  it('numbers autonumbered messages, draws activations, open and crossed messages to self', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('powertools-batch-fifo-sequence.mmd'));
+    const steps = graph.sequence!.steps;
+    expect(steps.filter((s) => s.type === 'activate').map((s) => (s as { participant: string }).participant)).toEqual(['Lambda function', 'SQS queue']);
+    expect(steps.find((s) => s.type === 'message' && s.label?.startsWith('3.'))).toMatchObject({ dashed: true, endArrowhead: 'none', from: 'Lambda function', to: 'Lambda function' });
+    expect(steps.find((s) => s.type === 'message' && s.label?.startsWith('4.'))).toMatchObject({ dashed: true, endArrowhead: 'bar' });
+  });
+
+  it('reads the Mermaid README class diagram: members, methods, «annotations», UML ends', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('mermaid-readme-class.mmd'));
+    const node = (id: string) => graph.nodes.find((n) => n.id === id)!;
+    expect(node('Class01')).toMatchObject({ kind: 'interface', rows: ['«Interface»', 'int chimp', 'int gorilla', 'size()'] });
+    expect(node('Class10').rows).toEqual(['«service»', 'int id', 'size()']);
+    const edge = (from: string, to: string) => graph.edges.find((e) => e.from === from && e.to === to)!;
+    expect(edge('Class01', 'AveryLongClass')).toMatchObject({ startArrowhead: 'triangle-outline', endArrowhead: 'none', label: 'Cool' });
+    expect(edge('Class09', 'C3')).toMatchObject({ startArrowhead: 'none', endArrowhead: 'diamond' });
+    expect(edge('Class09', 'Class07')).toMatchObject({ endArrowhead: 'triangle-outline' });
+    expect(edge('Class09', 'C2')).toMatchObject({ endArrowhead: 'arrow', label: 'Where am I?' });
+  });
+
+  it('reads the ER example: entities as tables, crow\'s-foot ends with their cardinalities', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('mermaid-docs-er.mmd'));
+    expect(graph.nodes.find((n) => n.id === 'LINE-ITEM')).toMatchObject({ kind: 'entity', rows: ['      productCode  string', '      quantity  int', '      pricePerUnit  float'] });
+    expect(graph.edges).toEqual([
+      { id: 'e1', from: 'CUSTOMER', to: 'ORDER', label: 'places', startArrowhead: 'double-bar', endArrowhead: 'circle-crows-foot', startLabel: '1', endLabel: '0..*' },
+      { id: 'e2', from: 'ORDER', to: 'LINE-ITEM', label: 'contains', startArrowhead: 'double-bar', endArrowhead: 'crows-foot-bar', startLabel: '1', endLabel: '1..*' },
+    ]);
+  });
+
+  it('reads the state example: [*] as start and end points, transitions', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('mermaid-readme-state.mmd'));
+    expect(graph.nodes.map((n) => n.kind).sort()).toEqual(['end', 'start', 'state', 'state', 'state']);
+    expect(graph.edges).toHaveLength(6);
+    expect(graph.edges.every((e) => e.endArrowhead === 'arrow')).toBe(true);
+  });
+});
+
+describe('mermaidNotation details', () => {
+  it('maps every bracket and @{ shape } form, and says which ones are approximated', async () => {
+    const graph = await mermaidNotation.toGraph(
+      'flowchart TD\n a[rect] --> b(round) --> c([stadium]) --> d[(db)] --> e((circle)) --> f{dec} --> g{{hex}} --> h[/lean/] --> i[/trap\\] --> j[[sub]]\n k@{ shape: doc, label: "Doc" }\n l@{ shape: cloud, label: "Cloud" }',
+    );
+    const shape = (id: string) => graph.nodes.find((n) => n.id === id)!;
+    expect(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l'].map((id) => shape(id).shape)).toEqual([
+      'rectangle', 'rectangle', 'terminator', 'cylinder', 'ellipse', 'diamond', 'hexagon', 'parallelogram', 'trapezoid', 'rectangle', 'document', 'cloud',
+    ]);
+    expect(shape('b').style).toEqual({ corner: 'rounded' });
+    expect(shape('d').kind).toBe('database');
+    expect(graph.warnings).toEqual(['Mermaid subroutine shape drawn as rectangle ("j")']);
+  });
+
+  it('reads link kinds: both ends, circles, crosses, thick and invisible links, nested subgraphs, edges to a subgraph', async () => {
+    const graph = await mermaidNotation.toGraph('graph LR\n subgraph outer [Outer]\n subgraph inner [Inner]\n a\n end\n b\n end\n a <--> b\n a o--o b\n a x--x b\n a ==> b\n a ~~~ b\n b --> inner');
+    expect(graph.groups).toEqual([{ id: 'inner', label: 'Inner', parent: 'outer' }, { id: 'outer', label: 'Outer' }]);
+    expect(graph.nodes.map((n) => [n.id, n.parent])).toEqual([['a', 'inner'], ['b', 'outer']]);
+    expect(graph.edges.map((e) => [e.startArrowhead, e.endArrowhead, e.style?.strokeWidth])).toEqual([
+      ['arrow', 'arrow', undefined],
+      ['circle', 'circle', undefined],
+      ['bar', 'bar', undefined],
+      ['none', 'arrow', 4],
+      ['none', 'arrow', undefined],
+    ]);
+    expect(graph.edges[4]).toMatchObject({ from: 'b', to: 'inner' });
+    expect(graph.warnings).toEqual(['skipped 1 invisible link (~~~, layout hints)']);
+  });
+
+  it('keeps the front-matter title and decodes entity codes and line breaks', async () => {
+    const graph = await mermaidNotation.toGraph('---\ntitle: "Orders #1"\n---\nflowchart TD\n a["x #35; y<br>z"] --> b');
+    expect(graph.title).toBe('Orders #1');
+    expect(graph.nodes[0]!.label).toBe('x # y\nz');
+  });
+
+  it('refuses a syntax error with Mermaid\'s message, line and column', async () => {
+    const error = await refusal(mermaidNotation.toGraph('flowchart TD\n a --> b\n b -->> ]'));
+    expect(error).toBeInstanceOf(AppError);
+    expect(error).toMatchObject({ code: 'parse_error', details: { line: 3 } });
+    expect(error!.message).toMatch(/^line 3, column \d+: Mermaid: Parse error on line 3: Expecting/);
+  });
+
+  it('refuses other Mermaid diagram types by name, and detects only Mermaid headers', async () => {
+    expect(await refusal(mermaidNotation.toGraph('pie\n "a": 1'))).toMatchObject({ code: 'unsupported_notation', message: expect.stringMatching(/^Mermaid pie diagrams are not supported/) });
+    expect(detectNotation('graph TD; A-->B')).toBe('mermaid');
+    expect(detectNotation('%% a comment\nsequenceDiagram\n A->>B: hi')).toBe('mermaid');
+    expect(detectNotation('---\ntitle: x\n---\nerDiagram\n A ||--o{ B : has')).toBe('mermaid');
+    expect(detectNotation('digraph { a -> b }')).toBe('dot');
+  });
+
+  it('parses concurrent calls each into its own graph', async () => {
+    const codes = ['erDiagram\n A ||--o{ B : x', 'sequenceDiagram\n A->>B: hi', 'classDiagram\n A <|-- B', 'stateDiagram-v2\n [*] --> S', 'graph TD\n P --> Q'];
+    const graphs = await Promise.all(codes.map((code) => mermaidNotation.toGraph(code)));
+    expect(graphs.map((g) => g.nodes.map((n) => n.label).join(','))).toEqual(['A,B', 'A,B', 'A,B', ',S', 'P,Q']);
+  });
+});
+
+/** What a drawing says, independent of ids: node labels with shapes and rows, edges by end labels with heads, groups. */
+function structure(graph: RecoveredGraph) {
+  const label = new Map([...graph.nodes, ...graph.groups].map((item) => [item.id, item.label]));
+  return {
+    nodes: graph.nodes.map((n) => `${n.label}|${n.shape}|${(n.rows ?? []).join(';')}|${label.get(n.parent ?? '') ?? ''}`).sort(),
+    edges: graph.edges.map((e) => `${label.get(e.from)}>${label.get(e.to)}|${e.startArrowhead}|${e.endArrowhead}|${e.label ?? ''}|${e.style.strokeStyle}`).sort(),
+    groups: graph.groups.map((g) => `${g.label}|${label.get(g.parent ?? '') ?? ''}`).sort(),
+  };
+}
+
+describe('Mermaid round trip: from code → scene → export → from code draws the same structure', () => {
+  it.each(['k8s-ingress-flowchart.mmd', 'mermaid-readme-class.mmd', 'mermaid-docs-er.mmd', 'mermaid-readme-state.mmd', 'powertools-batch-class.mmd'])('%s', async (file) => {
+    const first = recoverGraph(intakeScene((await codeToScene(fixture(file))).elements).elements);
+    const exported = toMermaid(first);
+    const second = recoverGraph(intakeScene((await codeToScene(exported.code, { notation: 'mermaid' })).elements).elements);
+    expect(structure(second)).toEqual(structure(first));
+  }, 60_000);
+});

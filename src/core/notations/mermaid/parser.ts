@@ -1,0 +1,139 @@
+/**
+ * Mermaid's own parsers, run in Node without a browser. `mermaid` parses each diagram type with its jison grammar into
+ * that type's database (FlowDB, the sequence, class, ER and state DBs); we read the database, never draw with it.
+ *
+ * Why not `@mermaid-js/parser`: its Langium grammars (0.6) cover info, packet, pie, architecture, gitGraph, radar and
+ * treemap only; flowcharts, sequence, class, ER and state diagrams are still jison grammars inside `mermaid`.
+ *
+ * Two quirks handled here:
+ * - Mermaid sanitises every label with DOMPurify, which without a window is a stub with no `sanitize`. Labels are
+ *   text to us (the renderer escapes them), so outside a browser the stub passes text through; a real DOMPurify (a
+ *   browser, jsdom in tests) is left alone.
+ * - Some diagram databases are module singletons, cleared by the next parse: parses run one at a time and the
+ *   caller reads the database before the next starts.
+ */
+import { AppError } from '../../errors.js';
+import { LIMITS } from '../../limits.js';
+
+type Mermaid = typeof import('mermaid').default;
+
+/** Diagram types Mermaid reports (`Diagram.type`) that we read. */
+export type MermaidType = 'flowchart' | 'sequence' | 'class' | 'er' | 'state';
+
+const TYPES: Record<string, MermaidType> = {
+  flowchart: 'flowchart',
+  'flowchart-v2': 'flowchart',
+  'flowchart-elk': 'flowchart',
+  sequence: 'sequence',
+  class: 'class',
+  classDiagram: 'class',
+  er: 'er',
+  state: 'state',
+  stateDiagram: 'state',
+};
+
+let loading: Promise<Mermaid> | undefined;
+
+function loadMermaid(): Promise<Mermaid> {
+  loading ??= (async () => {
+    // The instance Mermaid's ES modules import: a static import here may be given the CommonJS build instead (a
+    // separate instance), depending on how the TypeScript was loaded.
+    const purify = (await import('dompurify')).default as unknown as { sanitize?: (text: string) => string; addHook?: () => void };
+    purify.sanitize ??= (text) => text;
+    purify.addHook ??= () => undefined;
+    const mermaid = (await import('mermaid')).default;
+    // Our own limits apply (code size, edges); Mermaid's lower site defaults are for its renderer.
+    mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', maxTextSize: LIMITS.codeBytes, maxEdges: LIMITS.graphEdges });
+    return mermaid;
+  })();
+  return loading;
+}
+
+let queue: Promise<unknown> = Promise.resolve();
+
+export interface ParsedMermaid<Db = unknown> {
+  type: MermaidType;
+  db: Db;
+}
+
+/**
+ * Parses `code` with Mermaid and hands its database to `read` before any other parse runs. Throws parse_error with
+ * Mermaid's own message and position, or unsupported_notation for a diagram type we do not draw.
+ */
+export function readMermaid<T>(code: string, read: (parsed: ParsedMermaid) => T): Promise<T> {
+  const run = queue.then(async () => {
+    const mermaid = await loadMermaid();
+    let diagram: { type: string; db: unknown };
+    try {
+      diagram = (await mermaid.mermaidAPI.getDiagramFromText(code)) as unknown as { type: string; db: unknown };
+    } catch (error) {
+      throw mermaidError(error);
+    }
+    const type = TYPES[diagram.type];
+    if (type === undefined) {
+      throw new AppError('unsupported_notation', `Mermaid ${diagram.type} diagrams are not supported; Mermaid flowchart (graph), sequenceDiagram, classDiagram, erDiagram and stateDiagram are`, {
+        supported: ['flowchart', 'sequenceDiagram', 'classDiagram', 'erDiagram', 'stateDiagram'],
+      });
+    }
+    return read({ type, db: diagram.db });
+  });
+  queue = run.catch(() => undefined);
+  return run;
+}
+
+interface JisonError {
+  message: string;
+  hash?: { loc?: { first_line: number; first_column: number }; line?: number };
+}
+
+/** Mermaid's errors as parse_error: jison's with line and column, the rest with Mermaid's message. */
+function mermaidError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const { message = String(error), hash } = (error ?? {}) as JisonError;
+  // Jison repeats the line with a caret drawing; the first and last lines say where and what.
+  const lines = message.split('\n').filter((line) => line.trim() !== '' && !/^-*\^$/.test(line.trim()) && !line.startsWith('...'));
+  const what = lines.length > 1 ? `${lines[0]!.replace(/:$/, '')}: ${lines[lines.length - 1]}` : (lines[0] ?? 'unreadable');
+  const at = hash?.loc;
+  if (at !== undefined) {
+    const column = at.first_column + 1;
+    return new AppError('parse_error', `line ${at.first_line}, column ${column}: Mermaid: ${what}`, { line: at.first_line, column });
+  }
+  if (/No diagram type detected/i.test(message)) return new AppError('parse_error', 'Mermaid: the first line names no diagram type (flowchart TD, sequenceDiagram, classDiagram, erDiagram, stateDiagram-v2)');
+  return new AppError('parse_error', `Mermaid: ${what}`);
+}
+
+const NAMED: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", nbsp: '\u00a0' };
+
+/**
+ * Label text as written: Mermaid encodes `#35;` and `#quot;` as placeholders before parsing, `<br>` is a line break
+ * and other HTML tags are markup, not text.
+ */
+export function decodeMermaid(text: string): string {
+  // Line breaks first: an escaped `#60;br#62;` is text, not a break.
+  return text
+    .replace(/<br\s*\/?>/gi, '\n')
+    // A blank line (`<br><br>`) is spacing in Mermaid's HTML labels; ours keep one break.
+    .replace(/\n\s*\n/g, '\n')
+    .replace(/<\/?[a-z][a-z0-9]*(?:\s[^<>]*)?>/gi, '')
+    .replace(/ﬂ°°(\d+)¶ß/g, (_, code: string) => String.fromCodePoint(Math.min(Number(code), 0x10ffff)))
+    .replace(/ﬂ°(\w+)¶ß/g, (_, name: string) => NAMED[name] ?? `&${name};`);
+}
+
+/** The `title:` of Mermaid's front matter (`---` … `---` before the diagram), if any. */
+export function frontMatterTitle(code: string): string | undefined {
+  const front = /^\s*---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(code);
+  const line = front === null ? null : /^title:[ \t]*(.+?)[ \t]*$/m.exec(front[1]!);
+  if (line === null || line === undefined) return undefined;
+  const raw = line[1]!;
+  const unquoted = /^".*"$/.test(raw) ? jsonString(raw) : /^'.*'$/.test(raw) ? raw.slice(1, -1).replace(/''/g, "'") : raw;
+  return unquoted.trim() === '' ? undefined : unquoted;
+}
+
+/** A double-quoted YAML scalar; the JSON subset covers what exports write, anything else is kept as written. */
+function jsonString(raw: string): string {
+  try {
+    return JSON.parse(raw) as string;
+  } catch {
+    return raw.slice(1, -1);
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Mermaid `sequenceDiagram` → GraphIR with `layout: 'sequence'`, drawn by the same lifeline layout as PlantUML's:
+ * participants in column order, then messages, notes, activations and fragments (loop, alt/else, opt, par/and,
+ * critical/option, break) in order.
+ */
+import type { Arrowhead, GraphIR, GraphNode } from '../../graph/types.js';
+import type { SequenceFragment, SequenceMessage, SequenceStep } from '../../layout/sequence.js';
+import { PARTICIPANT_KINDS } from '../plantuml/sequence.js';
+import { decodeMermaid } from './parser.js';
+
+interface Actor {
+  name: string;
+  description?: string;
+  type?: string;
+}
+interface Entry {
+  from?: string;
+  to?: string;
+  message?: string | { text?: string };
+  type?: number;
+  placement?: number;
+}
+export interface SequenceDb {
+  getActors(): Map<string, Actor>;
+  getMessages(): Entry[];
+  getBoxes?(): unknown[];
+  showSequenceNumbers?(): boolean;
+  LINETYPE: Record<string, number>;
+  PLACEMENT: Record<string, number>;
+}
+
+/** Message line types: dashed or not, and the head at the receiving end (and the sending end for `<<->>`). */
+const MESSAGES: Record<string, { dashed: boolean; end: Arrowhead; both?: true; approximate?: true }> = {
+  SOLID: { dashed: false, end: 'arrow' },
+  DOTTED: { dashed: true, end: 'arrow' },
+  SOLID_CROSS: { dashed: false, end: 'bar' },
+  DOTTED_CROSS: { dashed: true, end: 'bar' },
+  SOLID_OPEN: { dashed: false, end: 'none' },
+  DOTTED_OPEN: { dashed: true, end: 'none' },
+  SOLID_POINT: { dashed: false, end: 'arrow' },
+  DOTTED_POINT: { dashed: true, end: 'arrow' },
+  BIDIRECTIONAL_SOLID: { dashed: false, end: 'arrow', both: true },
+  BIDIRECTIONAL_DOTTED: { dashed: true, end: 'arrow', both: true },
+};
+
+/** Fragment openers → our fragment kind; `else`, `and` and `option` open a new section; END closes. */
+const OPENERS: Record<string, string> = { LOOP_START: 'loop', ALT_START: 'alt', OPT_START: 'opt', PAR_START: 'par', PAR_OVER_START: 'par', CRITICAL_START: 'critical', BREAK_START: 'break' };
+const SECTIONS = new Set(['ALT_ELSE', 'PAR_AND', 'CRITICAL_OPTION']);
+const CLOSERS = new Set(['LOOP_END', 'ALT_END', 'OPT_END', 'PAR_END', 'CRITICAL_END', 'BREAK_END']);
+
+const textOf = (message: Entry['message']) => decodeMermaid(typeof message === 'string' ? message : (message?.text ?? '')).trim();
+
+export function sequenceToGraph(db: SequenceDb): GraphIR {
+  const warnings: string[] = [];
+  const names = new Map(Object.entries(db.LINETYPE).map(([name, value]) => [value, name]));
+  const nodes: GraphNode[] = [...db.getActors().values()].map((actor) => {
+    const spec = PARTICIPANT_KINDS[actor.type ?? 'participant'] ?? PARTICIPANT_KINDS.participant!;
+    return { id: actor.name, label: decodeMermaid(actor.description ?? actor.name), kind: spec.kind, shape: spec.shape };
+  });
+  const root: SequenceStep[] = [];
+  const stack: SequenceFragment[] = [];
+  const target = () => {
+    const top = stack[stack.length - 1];
+    return top ? top.sections[top.sections.length - 1]!.steps : root;
+  };
+  // `autonumber [start [step]]` (and `autonumber off`) arrives in order among the messages.
+  let numbering: { next: number; step: number } | undefined = db.showSequenceNumbers?.() ? { next: 1, step: 1 } : undefined;
+  const skipped = new Map<string, number>();
+  for (const entry of db.getMessages()) {
+    const name = names.get(entry.type ?? -1) ?? 'UNKNOWN';
+    const message = MESSAGES[name] ?? (/^(SOLID|STICK)/.test(name) ? { dashed: name.endsWith('DOTTED'), end: 'arrow' as const, approximate: true as const } : undefined);
+    if (message && entry.from !== undefined && entry.to !== undefined) {
+      const text = textOf(entry.message);
+      let label = text;
+      if (numbering !== undefined) {
+        label = `${numbering.next}. ${text}`.trim();
+        numbering.next += numbering.step;
+      }
+      const step: SequenceMessage = { type: 'message', from: entry.from, to: entry.to, dashed: message.dashed, startArrowhead: message.both ? message.end : 'none', endArrowhead: message.end };
+      if (label !== '') step.label = label;
+      if (message.approximate) skipped.set('half-arrow heads drawn as full arrows', (skipped.get('half-arrow heads drawn as full arrows') ?? 0) + 1);
+      target().push(step);
+    } else if (name === 'NOTE' && entry.from !== undefined) {
+      const over = entry.placement === db.PLACEMENT.OVER;
+      const participants = over && entry.to !== undefined && entry.to !== entry.from ? [entry.from, entry.to] : [entry.from];
+      const position = over ? 'over' : entry.placement === db.PLACEMENT.LEFTOF ? 'left' : 'right';
+      target().push({ type: 'note', position, participants, text: textOf(entry.message), shape: 'document' });
+    } else if ((name === 'ACTIVE_START' || name === 'ACTIVE_END') && entry.from !== undefined) {
+      target().push({ type: name === 'ACTIVE_START' ? 'activate' : 'deactivate', participant: entry.from });
+    } else if (OPENERS[name] !== undefined) {
+      const fragment: SequenceFragment = { type: 'fragment', kind: OPENERS[name]!, sections: [{ label: textOf(entry.message), steps: [] }] };
+      target().push(fragment);
+      stack.push(fragment);
+    } else if (SECTIONS.has(name) && stack.length > 0) {
+      stack[stack.length - 1]!.sections.push({ label: textOf(entry.message), steps: [] });
+    } else if (CLOSERS.has(name)) {
+      stack.pop();
+    } else if (name === 'RECT_START' || name === 'RECT_END') {
+      if (name === 'RECT_START') skipped.set('rect highlights left out (background colour only)', (skipped.get('rect highlights left out (background colour only)') ?? 0) + 1);
+    } else if (name === 'AUTONUMBER') {
+      const spec = (typeof entry.message === 'object' ? entry.message : {}) as { start?: number; step?: number; visible?: boolean };
+      numbering = spec.visible === false ? undefined : { next: spec.start ?? 1, step: spec.step ?? 1 };
+    } else {
+      skipped.set(`${name.toLowerCase()} statements left out`, (skipped.get(`${name.toLowerCase()} statements left out`) ?? 0) + 1);
+    }
+  }
+  const boxes = db.getBoxes?.().length ?? 0;
+  if (boxes > 0) warnings.push(`${boxes} participant box${boxes === 1 ? '' : 'es'} (box … end) not drawn: the sequence layout has no participant groups`);
+  for (const [what, count] of skipped) warnings.push(`${count} ${what}`);
+  return { layout: 'sequence', direction: 'RIGHT', nodes, edges: [], groups: [], warnings, sequence: { steps: root } };
+}

@@ -1,0 +1,68 @@
+/**
+ * Mermaid `stateDiagram`/`stateDiagram-v2` → GraphIR: states (composite ones as groups), `[*]` start and end
+ * points, choice, fork and join, notes tied by a dashed line, transitions with their labels.
+ */
+import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
+import { MERMAID_DIRECTIONS } from './flowchart.js';
+import { decodeMermaid } from './parser.js';
+
+interface StateNode {
+  id: string;
+  label?: string;
+  shape?: string;
+  parentId?: string;
+  isGroup?: boolean;
+}
+interface StateEdge {
+  start: string;
+  end: string;
+  label?: string;
+  classes?: string;
+}
+export interface StateDb {
+  getData(): { nodes: StateNode[]; edges: StateEdge[] };
+  getStates?(): Map<string, { descriptions?: string[] }>;
+  getDirection?(): string | undefined;
+}
+
+/** Pseudo-states: drawn by role, without a label (as PlantUML's). */
+const PSEUDO: Record<string, NodeKind> = { stateStart: 'start', stateEnd: 'end', choice: 'decision', fork: 'fork', join: 'fork' };
+
+export function stateToGraph(db: StateDb): GraphIR {
+  const data = db.getData();
+  const states = db.getStates?.();
+  // A note sits in a group of its own (`X----parent`) with the state it annotates; the note is what we draw.
+  const noteGroups = new Map(data.nodes.filter((n) => n.shape === 'noteGroup').map((n) => [n.id, n.parentId]));
+  const groups: GraphGroup[] = [];
+  const nodes: GraphNode[] = [];
+  for (const item of data.nodes) {
+    if (item.shape === 'noteGroup') continue;
+    const parent = noteGroups.has(item.parentId ?? '') ? noteGroups.get(item.parentId!) : item.parentId;
+    if (item.isGroup) {
+      // Concurrent regions (`--`) are untitled groups inside their state.
+      const group: GraphGroup = { id: item.id, label: item.shape === 'divider' ? '' : decodeMermaid(item.label ?? item.id), kind: 'state' };
+      if (parent !== undefined) group.parent = parent;
+      groups.push(group);
+      continue;
+    }
+    const pseudo = item.shape === undefined ? undefined : PSEUDO[item.shape];
+    const node: GraphNode =
+      pseudo !== undefined
+        ? { id: item.id, label: '', kind: pseudo }
+        : { id: item.id, label: decodeMermaid(item.label ?? item.id), kind: item.shape === 'note' ? 'note' : 'state' };
+    // `Still : first` then `Still : second`: the first is the label Mermaid draws, the rest lines under it.
+    const more = (states?.get(item.id)?.descriptions ?? []).slice(1).map(decodeMermaid);
+    if (pseudo === undefined && more.length > 0) node.rows = more;
+    if (parent !== undefined) node.parent = parent;
+    nodes.push(node);
+  }
+  const edges: GraphEdge[] = data.edges.map((transition, index) => {
+    const note = (transition.classes ?? '').includes('note-edge');
+    const edge: GraphEdge = { id: `e${index + 1}`, from: transition.start, to: transition.end, startArrowhead: 'none', endArrowhead: note ? 'none' : 'arrow' };
+    if (note) edge.style = { strokeStyle: 'dashed' };
+    const label = decodeMermaid(transition.label ?? '').trim();
+    if (label !== '') edge.label = label;
+    return edge;
+  });
+  return { layout: 'layered', direction: MERMAID_DIRECTIONS[db.getDirection?.() ?? 'TB'] ?? 'DOWN', nodes, edges, groups, warnings: [] };
+}
