@@ -88,6 +88,12 @@ export interface GraphIR {
   groups: GraphGroup[];
   /** Things the parser skipped or approximated, said to the user. */
   warnings: string[];
+  /**
+   * DOT only: the author's graph as Graphviz reads it, so layout honours every attribute that shapes it (rank=same,
+   * invisible nodes and edges, ordering, constraint, weight, newrank, nodesep, ranksep). Edge statements are one per
+   * edge, each with `id` set to the id of its edge in `edges`; statements without one (invisible) are not drawn.
+   */
+  dot?: { source: string };
   /** Sequence diagrams only: ordered messages, notes and fragments (the parser defines the shape with the layout). */
   sequence?: import('../layout/sequence.js').SequenceDiagram;
 }

@@ -11,6 +11,9 @@ export const NODE_BOX = ICON_NODE_BOUNDS;
 /** "containers wider than 420 px": a container is never mistaken for a node-sized box. */
 export const CONTAINER_MIN_WIDTH = 440;
 
+/** Arrowheads on one shape closer than this (and not at the same point) pile into a dark wedge: they share one point, or keep apart. */
+export const CROWDED_HEADS = 8;
+
 /** Boxes with an icon are at least this tall, so the stamped icon (45% of the height) is big enough to read. */
 export const ICON_NODE_MIN_HEIGHT = 80;
 

@@ -38,8 +38,10 @@ export interface LaidOutLabel extends Box {
 export interface LaidOutEdge {
   /** Index of the edge in `graph.edges` (edge ids are the parser's and need not be unique). */
   index: number;
-  /** Right-angle route from the source's outline to the target's, absolute. */
+  /** Route from the source's outline to the target's, absolute: right-angle bends, or points along a curve when `curved`. */
   points: Point[];
+  /** The points lie on a smooth curve (Graphviz splines), drawn as a curve through them. */
+  curved?: boolean;
   labels: LaidOutLabel[];
 }
 

@@ -7,7 +7,7 @@ import { LIMITS } from '../limits.js';
 import type { IconVendor } from '../icons/index.js';
 import type { GraphIR, Notation, NotationConverter } from '../graph/types.js';
 import { NOTATIONS } from '../graph/types.js';
-import { layoutGraph } from '../layout/elk.js';
+import { layoutEngineFor } from '../layout/engine.js';
 import { layoutSequence } from '../layout/sequence.js';
 import { graphToScene, type GeneratedElement, type GraphScene } from '../scene/from-graph.js';
 import { composeNotation } from './compose/index.js';
@@ -135,6 +135,6 @@ export async function drawGraph(graph: GraphIR): Promise<GraphScene & { warnings
     const sequence = layoutSequence(graph);
     return { elements: sequence.elements, parents: sequence.parents, elementIds: { nodes: new Map(), groups: new Map() }, warnings: [...graph.warnings, ...sequence.warnings] };
   }
-  const layout = await layoutGraph(graph);
+  const layout = await layoutEngineFor(graph)(graph);
   return { ...graphToScene(graph, layout), warnings: [...graph.warnings, ...layout.warnings] };
 }

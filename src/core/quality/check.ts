@@ -3,6 +3,7 @@
  * judges any scene (from code, from AI, hand-made) the same way; `parents` says which container holds what.
  */
 import { MIN_TEXT_CONTRAST, textContrast } from '../layout/contrast.js';
+import { CROWDED_HEADS } from '../layout/drawing-rules.js';
 import { measureText } from '../layout/measure.js';
 import { textArea } from '../layout/node-size.js';
 import type { Box, Point } from '../layout/types.js';
@@ -24,8 +25,7 @@ export interface QualityReport {
 /** Borders may touch and rounding may leave a hair of overlap; anything past this is a real overlap. */
 const TOLERANCE = 1;
 
-/** Arrowheads closer than this (and not at the same point) overlap; at this many places on one shape they make a wedge. */
-const CROWDED_HEADS = 8;
+/** At this many places a few pixels apart on one shape, arrowheads make a wedge (CROWDED_HEADS). */
 const CROWDED_MIN = 3;
 
 const NON_SHAPES = new Set(['arrow', 'line', 'text', 'freedraw', 'image']);
@@ -84,6 +84,23 @@ export function segmentCrossesBox(a: Point, b: Point, box: Box): boolean {
     if (t0 >= t1) return false;
   }
   return true;
+}
+
+/** True when the segment a→b enters the inside of the ellipse inscribed in `box` (shrunk by the tolerance). */
+export function segmentCrossesEllipse(a: Point, b: Point, box: Box): boolean {
+  const rx = box.width / 2 - TOLERANCE;
+  const ry = box.height / 2 - TOLERANCE;
+  if (rx <= 0 || ry <= 0) return false;
+  const cx = box.x + box.width / 2;
+  const cy = box.y + box.height / 2;
+  // In the ellipse's unit-circle space: does |p + t·d| < 1 for some t in [0, 1]? The closest point tells.
+  const px = (a.x - cx) / rx;
+  const py = (a.y - cy) / ry;
+  const dx = (b.x - a.x) / rx;
+  const dy = (b.y - a.y) / ry;
+  const length = dx * dx + dy * dy;
+  const t = length === 0 ? 0 : Math.min(1, Math.max(0, -(px * dx + py * dy) / length));
+  return (px + t * dx) ** 2 + (py + t * dy) ** 2 < 1;
 }
 
 /** Proper crossings between polylines: segment pairs of different lines that cut each other away from their ends. */
@@ -178,8 +195,10 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
     for (const node of nodes) {
       if (bound.has(node.id)) continue;
       const box = boxOf(node);
+      // An ellipse leaves its box's corners empty: a curve may pass through them.
+      const crosses = node.type === 'ellipse' ? segmentCrossesEllipse : segmentCrossesBox;
       for (let i = 1; i < points.length; i++) {
-        if (segmentCrossesBox(points[i - 1]!, points[i]!, box)) {
+        if (crosses(points[i - 1]!, points[i]!, box)) {
           violations.push(`arrow "${arrow.id}" passes through "${node.id}", which it is not bound to`);
           break;
         }

@@ -8,7 +8,7 @@ import { readableStroke } from '../layout/contrast.js';
 import { CONTAINER_FILLS, CONTAINER_MIN_WIDTH, CONTAINER_STROKE, FONT, ROLE_COLORS, SPACING } from '../layout/drawing-rules.js';
 import { measureText } from '../layout/measure.js';
 import { wrapText } from '../layout/node-size.js';
-import type { Box, LaidOutGraph, Point } from '../layout/types.js';
+import type { Box, LaidOutEdge, LaidOutGraph, Point } from '../layout/types.js';
 import { focusFromEnd, focusPoint } from './binding-geometry.js';
 import type { ShapeType } from './constants.js';
 import type { ElementInput } from './schema.js';
@@ -172,7 +172,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     const id = makeId(edge.id);
     const fromId = endElement(edge.from);
     const toId = endElement(edge.to);
-    elements.push(arrowElement(id, edge, laid.points, { ...boxes.get(fromId)!, id: fromId }, { ...boxes.get(toId)!, id: toId }));
+    elements.push(arrowElement(id, edge, laid, { ...boxes.get(fromId)!, id: fromId }, { ...boxes.get(toId)!, id: toId }));
     for (const label of laid.labels) {
       labels.push(textElement(makeId(`${id}-${label.placement === 'center' ? 'label' : label.placement}`), label.text, label, FONT.edgeLabel));
     }
@@ -223,7 +223,8 @@ const pointsOf = (element: Element): readonly Point[] | undefined => ('points' i
 
 type Bound = Box & { id: string; type: string };
 
-function arrowElement(id: string, edge: GraphEdge, route: Point[], from: Bound, to: Bound): Element {
+function arrowElement(id: string, edge: GraphEdge, laid: LaidOutEdge, from: Bound, to: Bound): Element {
+  const route = laid.points;
   const start = bindEnd(route[0]!, route[1]!, from.type, from);
   const end = bindEnd(route[route.length - 1]!, route[route.length - 2]!, to.type, to);
   const points = [start.point, ...route.slice(1, -1), end.point].map((point) => ({ x: round(point.x), y: round(point.y) }));
@@ -244,7 +245,8 @@ function arrowElement(id: string, edge: GraphEdge, route: Point[], from: Bound, 
     ...(edge.style?.strokeWidth !== undefined && { strokeWidth: edge.style.strokeWidth }),
     corner: 'sharp',
     // The schema's elbow has exactly one bend; an unbent route is straight and longer right-angle routes are multipoint.
-    arrowShape: points.length === 2 ? 'straight' : points.length === 3 ? 'elbow' : 'multipoint',
+    // A spline's points are drawn as the curve through them.
+    arrowShape: points.length === 2 ? 'straight' : laid.curved ? 'multipoint-curved' : points.length === 3 ? 'elbow' : 'multipoint',
     points,
     startArrowhead: edge.startArrowhead ?? 'none',
     endArrowhead: edge.endArrowhead ?? 'arrow',

@@ -10,6 +10,7 @@ import {
 } from '@ts-graphviz/ast';
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle } from '../../graph/types.js';
+import { dotLayoutSource } from './layout-source.js';
 import { htmlToText, recordFields, splitHeader, unescapeLabel, type LabelParts } from './labels.js';
 import { mapArrowhead, mapColor, mapShape, OUTLINELESS, parseStyle, RANKDIR } from './style.js';
 
@@ -75,6 +76,8 @@ class DotGraphBuilder {
   private readonly clusters = new Map<string, DotCluster>();
   private readonly graphAttrs: Attrs = new Map();
   private readonly name: string;
+  /** GraphIR id of each DOT edge, in the order met; undefined when it is not drawn. */
+  private readonly edgeIds: (string | undefined)[] = [];
 
   constructor(private readonly graph: GraphASTNode) {
     this.name = graph.id?.value ?? '';
@@ -111,6 +114,7 @@ class DotGraphBuilder {
       edges,
       groups,
       warnings: this.warnings,
+      dot: { source: dotLayoutSource(this.graph, this.edgeIds) },
     };
   }
 
@@ -253,6 +257,7 @@ class DotGraphBuilder {
       const style = parseStyle(attrs.get('style')?.value);
       if (style.invisible || invisible.has(dotEdge.from) || invisible.has(dotEdge.to)) {
         hidden += style.invisible ? 1 : 0;
+        this.edgeIds.push(undefined);
         continue;
       }
       ports ||= dotEdge.ports;
@@ -290,10 +295,12 @@ class DotGraphBuilder {
         const seen = strictIndex.get(key);
         if (seen !== undefined) {
           edges[seen] = { ...edge, id: edges[seen]!.id };
+          this.edgeIds.push(edges[seen]!.id);
           continue;
         }
         strictIndex.set(key, edges.length);
       }
+      this.edgeIds.push(edge.id);
       edges.push(edge);
     }
     if (hidden > 0) this.warnings.push(`${hidden} invisible edge(s) (style=invis) are not drawn`);
