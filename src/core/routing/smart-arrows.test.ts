@@ -134,7 +134,8 @@ describe('smart arrows', () => {
     ]);
   });
 
-  it('route 200 shapes and 300 arrows well under a second', () => {
+  // The time this takes is a goal of `npm run bench` (smartRouting), not a timed test that a busy machine fails.
+  it('routes 200 hand-placed shapes and 300 arrows with every arrow placed', () => {
     let seed = 1;
     const random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;
     // Hand-placed: a loose grid, every shape a few pixels off.
@@ -142,10 +143,8 @@ describe('smart arrows', () => {
       rect(`s${i}`, (i % 20) * 180 + Math.floor(random() * 30), Math.floor(i / 20) * 140 + Math.floor(random() * 30), 80 + Math.floor(random() * 40), 50),
     );
     const arrows = Array.from({ length: 300 }, (_, i) => smart(`r${i}`, `s${Math.floor(random() * 200)}`, `s${Math.floor(random() * 200)}`));
-    intakeScene([...shapes, ...arrows]); // warm-up
-    const started = performance.now();
-    const { warnings } = intakeScene([...shapes, ...arrows]);
-    expect(performance.now() - started).toBeLessThan(1000);
+    const { elements, warnings } = intakeScene([...shapes, ...arrows]);
     expect(warnings).toEqual([]);
+    for (let i = 0; i < 300; i++) expect(pointsOf(elements, `r${i}`).length, `r${i}`).toBeGreaterThanOrEqual(2);
   });
 });
