@@ -13,7 +13,7 @@ import { recoverGraph } from '../src/core/export/graph-recovery.js';
 import { checkScene } from '../src/core/quality/check.js';
 import type { Element } from '../src/core/scene/schema.js';
 import { structureOf } from './support/structure.js';
-import { useTestService } from './support/world.js';
+import { bearer, useTestService } from './support/world.js';
 
 const service = useTestService({ listen: true });
 let client: Client;
@@ -174,6 +174,44 @@ describe('five kinds of diagram through the official SDK client, no coordinates'
       { type: 'arrow', startBinding: { elementId: 'sts' }, endBinding: { elementId: 'pvc' } },
     ];
     await drawn('Kubernetes', 'create_diagram', { elements, layout: 'auto', autoIcons: false }, membership(elements));
+  });
+});
+
+describe('layout auto at both doors', () => {
+  const rest = (method: 'POST' | 'PATCH', url: string, token: string, payload: object) => service.runtime.app.inject({ method, url, headers: bearer(token), payload });
+  const boxes = [
+    { type: 'rectangle', id: 'a', text: 'A' },
+    { type: 'rectangle', id: 'b', text: 'B' },
+    { type: 'arrow', startBinding: { elementId: 'a' }, endBinding: { elementId: 'b' } },
+  ];
+
+  it('REST create places what came without coordinates; a layout it does not know is refused by name', async () => {
+    const created = await rest('POST', '/api-v1/documents', service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, name: 'rest auto', elements: boxes, layout: 'auto', autoIcons: false });
+    expect(created.statusCode, created.body).toBe(201);
+    const elements = created.json().elements as Element[];
+    expect(elements.find((e) => e.id === 'a')!.y).toBeLessThan(elements.find((e) => e.id === 'b')!.y);
+    const refused = await rest('POST', '/api-v1/documents', service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, name: 'x', elements: boxes, layout: 'grid' });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json().error).toMatchObject({ code: 'validation_failed', message: expect.stringContaining('layout') });
+    // Without layout auto a shape needs its coordinates, as before.
+    const unplaced = await rest('POST', '/api-v1/documents', service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, name: 'x', elements: boxes });
+    expect(unplaced.statusCode).toBe(400);
+  });
+
+  it('update_diagram lays out what is added without coordinates beside what stays; a read-only token may not', async () => {
+    const { content } = await call('create_diagram', { workspaceId: service.world.annWorkspace, name: 'grows', elements: boxes, layout: 'auto', autoIcons: false });
+    const stored1 = await stored(content.id);
+    const a = stored1.find((e) => e.id === 'a')!;
+    const grown = [...stored1, { type: 'rectangle', id: 'c', text: 'C' }, { type: 'arrow', startBinding: { elementId: 'b' }, endBinding: { elementId: 'c' } }];
+    const updated = await call('update_diagram', { id: content.id, elements: grown, layout: 'auto', autoIcons: false });
+    expect(updated.content.warnings).toEqual([]);
+    const after = await stored(content.id);
+    expect(after.find((e) => e.id === 'a')).toMatchObject({ x: a.x, y: a.y });
+    const c = after.find((e) => e.id === 'c')!;
+    expect(c.x).toBeGreaterThan(Math.max(...stored1.filter((e) => e.type !== 'arrow').map((e) => e.x + e.width)));
+    expect(checkScene(after).violations).toEqual([]);
+    const reader = await rest('PATCH', `/api-v1/documents/${content.id}`, service.world.tokens.annRead, { elements: grown, layout: 'auto' });
+    expect(reader.statusCode).toBe(403);
   });
 });
 
