@@ -125,6 +125,9 @@ describe('mermaidNotation details', () => {
     expect(detectNotation('%% a comment\nsequenceDiagram\n A->>B: hi')).toBe('mermaid');
     expect(detectNotation('---\ntitle: x\n---\nerDiagram\n A ||--o{ B : has')).toBe('mermaid');
     expect(detectNotation('digraph { a -> b }')).toBe('dot');
+    // An undirected Graphviz graph also starts with `graph`: Graphviz's, not ours.
+    expect(detectNotation('graph G { a -- b }')).toBe('dot');
+    expect(detectNotation('strict graph {\n a -- b\n}')).toBe('dot');
   });
 
   it('parses concurrent calls each into its own graph', async () => {
