@@ -57,6 +57,7 @@ export interface ToolLogger {
  */
 const DRAWING_FLOW =
   'Flow: read the drawbridge://capabilities resource once (element types, fields, drawing rules, examples); ' +
+  'easiest: leave out x/y and send layout:"auto" (the server places everything), or write Mermaid to diagram_from_code; ' +
   'for each technology call search_icons and set the element\'s iconRef to the returned ref; ' +
   'bind both ends of every arrow (startBinding/endBinding with elementId) so arrows follow their shapes; ' +
   'use 3+ point arrows for right angles. Errors come back as tool errors: validation errors name the element ' +

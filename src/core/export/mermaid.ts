@@ -140,7 +140,8 @@ function mermaidShape(node: RecoveredNode): { shape: string; lossy?: true } {
   if (iconShapeOf(node) === 'queue') return { shape: 'h-cyl' };
   if (node.shape === 'rectangle' && node.style.corner === 'rounded') return { shape: 'rounded' };
   // Mermaid has circles but no ellipses: a wide ellipse reads better as a stadium.
-  if (node.shape === 'ellipse' && node.box.width > 1.3 * node.box.height) return { shape: 'stadium' };
+  // Read back, a stadium is a terminator: said in warnings, as every shape without a twin.
+  if (node.shape === 'ellipse' && node.box.width > 1.3 * node.box.height) return { shape: 'stadium', lossy: true };
   return SHAPES[node.shape];
 }
 

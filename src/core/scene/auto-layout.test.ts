@@ -76,6 +76,22 @@ describe('layout auto', () => {
     expect(warnings).toEqual(['"a": its container "box" has a position, so it is laid out beside it, not inside', '"b": container "nowhere" is not in the scene; laid out on its own']);
   });
 
+  it('refuses membership that loops or names an arrow, and says so', async () => {
+    const { elements, warnings } = await laidOut([
+      { type: 'rectangle', id: 'a', text: 'A', parentId: 'b' },
+      { type: 'rectangle', id: 'b', text: 'B', parentId: 'a' },
+      { type: 'rectangle', id: 'self', text: 'Self', parentId: 'self' },
+      { type: 'rectangle', id: 'c', text: 'C', parentId: 'link' },
+      { type: 'arrow', id: 'link', startBinding: { elementId: 'a' }, endBinding: { elementId: 'c' } },
+    ]);
+    expect(warnings).toEqual([
+      '"b": its parentId "a" leads back to itself; laid out on its own',
+      '"self": its parentId "self" leads back to itself; laid out on its own',
+      '"c": "link" is an arrow, not a container; laid out on its own',
+    ]);
+    expect(checkScene(elements, new Map([['a', 'b']])).violations).toEqual([]);
+  });
+
   it('changes nothing when every element has a position', () => {
     const raw = [{ type: 'rectangle', id: 'a', x: 0, y: 0, width: 100, height: 50 }];
     expect(planAutoLayout(raw)).toEqual({ raw, plan: { unplaced: new Set(), unstyledText: new Set(), members: new Map() } });

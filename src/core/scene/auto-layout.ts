@@ -89,7 +89,24 @@ export interface SceneGraph {
 /** Step 2: the graph of what layout places. Graph ids are short and safe (`n1`, `g1`, `e1`), so drawn ids equal them. */
 export function sceneToGraph(elements: readonly Element[], plan: AutoLayoutPlan): SceneGraph {
   const byId = new Map(elements.map((element) => [element.id, element]));
-  const containers = new Set([...plan.members.values()].filter((id) => plan.unplaced.has(id) && byId.has(id)));
+  const warnings: string[] = [];
+  // Membership read as sent: a container must be a box, and no chain of containers may come back to where it began.
+  const members = new Map<string, string>();
+  for (const [child, parent] of plan.members) {
+    const container = byId.get(parent);
+    if (container !== undefined && LINEAR.has(container.type)) {
+      warnings.push(`"${child}": "${parent}" is ${container.type === 'arrow' ? 'an arrow' : `a ${container.type}`}, not a container; laid out on its own`);
+      continue;
+    }
+    let cycle = false;
+    for (let at: string | undefined = parent, steps = 0; at !== undefined && steps <= plan.members.size; at = members.get(at), steps++) {
+      if (at === child) cycle = true;
+      if (cycle) break;
+    }
+    if (cycle) warnings.push(`"${child}": its parentId "${parent}" leads back to itself; laid out on its own`);
+    else members.set(child, parent);
+  }
+  const containers = new Set([...members.values()].filter((id) => plan.unplaced.has(id) && byId.has(id)));
   const toElement = new Map<string, string>();
   const toGraph = new Map<string, string>();
   const name = (prefix: string, elementId: string) => {
@@ -98,7 +115,6 @@ export function sceneToGraph(elements: readonly Element[], plan: AutoLayoutPlan)
     toGraph.set(elementId, id);
     return id;
   };
-  const warnings: string[] = [];
   const groups: GraphGroup[] = [];
   const nodes: GraphNode[] = [];
   for (const element of elements) {
@@ -112,7 +128,7 @@ export function sceneToGraph(elements: readonly Element[], plan: AutoLayoutPlan)
     }
   }
   for (const item of [...groups, ...nodes]) {
-    const parent = plan.members.get(toElement.get(item.id)!);
+    const parent = members.get(toElement.get(item.id)!);
     if (parent === undefined) continue;
     const group = toGraph.get(parent);
     if (group !== undefined && group.startsWith('g')) item.parent = group;

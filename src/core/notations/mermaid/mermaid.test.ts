@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
-import { recoverGraph, type RecoveredGraph } from '../../export/graph-recovery.js';
+import { structureOf as structure } from '../../../../test/support/structure.js';
+import { recoverGraph } from '../../export/graph-recovery.js';
 import { toMermaid } from '../../export/mermaid.js';
 import { intakeScene } from '../../scene/intake.js';
 import { codeToScene, detectNotation } from '../index.js';
@@ -124,6 +125,9 @@ describe('mermaidNotation details', () => {
     expect(detectNotation('%% a comment\nsequenceDiagram\n A->>B: hi')).toBe('mermaid');
     expect(detectNotation('---\ntitle: x\n---\nerDiagram\n A ||--o{ B : has')).toBe('mermaid');
     expect(detectNotation('digraph { a -> b }')).toBe('dot');
+    // An undirected Graphviz graph also starts with `graph`: Graphviz's, not ours.
+    expect(detectNotation('graph G { a -- b }')).toBe('dot');
+    expect(detectNotation('strict graph {\n a -- b\n}')).toBe('dot');
   });
 
   it('parses concurrent calls each into its own graph', async () => {
@@ -132,16 +136,6 @@ describe('mermaidNotation details', () => {
     expect(graphs.map((g) => g.nodes.map((n) => n.label).join(','))).toEqual(['A,B', 'A,B', 'A,B', ',S', 'P,Q']);
   });
 });
-
-/** What a drawing says, independent of ids: node labels with shapes and rows, edges by end labels with heads, groups. */
-function structure(graph: RecoveredGraph) {
-  const label = new Map([...graph.nodes, ...graph.groups].map((item) => [item.id, item.label]));
-  return {
-    nodes: graph.nodes.map((n) => `${n.label}|${n.shape}|${(n.rows ?? []).join(';')}|${label.get(n.parent ?? '') ?? ''}`).sort(),
-    edges: graph.edges.map((e) => `${label.get(e.from)}>${label.get(e.to)}|${e.startArrowhead}|${e.endArrowhead}|${e.label ?? ''}|${e.style.strokeStyle}`).sort(),
-    groups: graph.groups.map((g) => `${g.label}|${label.get(g.parent ?? '') ?? ''}`).sort(),
-  };
-}
 
 describe('Mermaid round trip: from code → scene → export → from code draws the same structure', () => {
   it.each(['k8s-ingress-flowchart.mmd', 'mermaid-readme-class.mmd', 'mermaid-docs-er.mmd', 'mermaid-readme-state.mmd', 'powertools-batch-class.mmd'])('%s', async (file) => {

@@ -1,0 +1,97 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { structureOf } from '../../../../test/support/structure.js';
+import { AppError } from '../../errors.js';
+import { toD2 } from '../../export/d2.js';
+import { recoverGraph } from '../../export/graph-recovery.js';
+import { intakeScene } from '../../scene/intake.js';
+import { resolveIconHints } from '../icon-hints.js';
+import { drawGraph } from '../index.js';
+import { detectD2, readD2 } from './index.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../../../../test/fixtures/d2/${name}`, import.meta.url), 'utf8');
+// The first compile starts D2's Go runtime in its worker: seconds.
+const SLOW = 120_000;
+
+describe('d2Notation on the D2 docs', () => {
+  it('reads nested containers by their paths, and connections between them', async () => {
+    const graph = await readD2(fixture('d2-docs-containers-2.d2'));
+    expect(graph.groups).toEqual([{ id: 'clouds', label: 'clouds' }, { id: 'clouds.aws', label: 'aws', parent: 'clouds' }, { id: 'clouds.gcloud', label: 'gcloud', parent: 'clouds' }]);
+    expect(graph.nodes.map((n) => [n.id, n.parent])).toEqual([
+      ['clouds.aws.load_balancer', 'clouds.aws'],
+      ['clouds.aws.api', 'clouds.aws'],
+      ['clouds.aws.db', 'clouds.aws'],
+      ['clouds.gcloud.auth', 'clouds.gcloud'],
+      ['clouds.gcloud.db', 'clouds.gcloud'],
+    ]);
+    expect(graph.edges.find((e) => e.from === 'clouds.gcloud')).toMatchObject({ to: 'clouds.aws', endArrowhead: 'triangle' });
+    expect(graph.warnings).toEqual([]);
+  }, SLOW);
+
+  it('turns icon URLs into our icons, and says that a connection\'s icon is left out', async () => {
+    const graph = resolveIconHints(await readD2(fixture('d2-docs-icons-1.d2')));
+    expect(graph.nodes.map((n) => n.iconRef)).toEqual(['aws/AWS CodeDeploy', 'aws/AWS Backup']);
+    expect(graph.warnings).toEqual(['1 connection icon left out (icons are drawn on shapes)']);
+  }, SLOW);
+
+  it('keeps colours written as colours, on each of two connections between the same shapes', async () => {
+    const graph = await readD2(fixture('d2-docs-connections-reference.d2'));
+    expect(graph.edges.map((e) => [e.label, e.style?.strokeColor])).toEqual([
+      ['hi', '#ff0000'],
+      ['hello', '#0000ff'],
+    ]);
+  }, SLOW);
+});
+
+describe('d2Notation details', () => {
+  it('reads sql_table columns as table rows with their keys, crow\'s-foot ends and column-level connections', async () => {
+    const graph = await readD2(
+      'users: { shape: sql_table; id: int {constraint: primary_key}; email: text {constraint: unique} }\n' +
+        'orders: { shape: sql_table; id: int {constraint: primary_key}; user_id: int {constraint: foreign_key} }\n' +
+        'orders.user_id <-> users.id: places {source-arrowhead.shape: cf-many; target-arrowhead.shape: cf-one-required}',
+    );
+    expect(graph.nodes.find((n) => n.id === 'orders')).toMatchObject({ kind: 'entity', rows: ['PK    id  int', 'FK    user_id  int'] });
+    expect(graph.edges).toEqual([{ id: 'e1', from: 'orders', to: 'users', label: 'places', startArrowhead: 'circle-crows-foot', endArrowhead: 'double-bar' }]);
+  }, SLOW);
+
+  it('maps shapes, class members and direction; says which shapes are approximated', async () => {
+    const graph = await readD2('direction: right\nu: User {shape: person}\nd: {shape: cylinder}\nq: {shape: queue}\nk: {shape: class; +name: string; "-go()": bool}\nu -> d -> q');
+    expect(graph.direction).toBe('RIGHT');
+    expect(graph.nodes.map((n) => [n.id, n.shape, n.kind])).toEqual([
+      ['u', 'ellipse', 'user'],
+      ['d', 'cylinder', 'database'],
+      ['q', 'cylinder', 'queue'],
+      ['k', 'rectangle', 'class'],
+    ]);
+    expect(graph.nodes.find((n) => n.id === 'k')!.rows).toEqual(['+name: string', '-go(): bool']);
+    expect(graph.warnings).toEqual(['D2 queue shape drawn as cylinder ("q")']);
+  }, SLOW);
+
+  it('refuses a syntax error with D2\'s message, line and column', async () => {
+    const error = await readD2('a -> b\nc -> {').then(() => undefined, (e: unknown) => e as AppError);
+    expect(error).toMatchObject({ code: 'parse_error', details: { line: 2 } });
+    expect(error!.message).toMatch(/^line 2, column \d+: D2: /);
+  }, SLOW);
+
+  it('is told by its connections and keys, not in other notations or prose', () => {
+    expect(detectD2('direction: right\nweb -> api: calls')).toBe(0.8);
+    expect(detectD2('a -> b')).toBe(0.55);
+    expect(detectD2('digraph { a -> b }')).toBe(0);
+    expect(detectD2('graph TD; A-->B')).toBe(0);
+    expect(detectD2('Dear team, here is the plan for Monday.')).toBe(0);
+  });
+});
+
+describe('D2 round trip: D2 → scene → D2 export → D2 draws the same structure', () => {
+  it.each([
+    ['the containers example', fixture('d2-docs-containers-2.d2')],
+    ['tables with crow\'s feet', 'users: { shape: sql_table; id: int {constraint: primary_key} }\norders: { shape: sql_table; id: int {constraint: primary_key}; user_id: int {constraint: foreign_key} }\norders <-> users: places {source-arrowhead.shape: cf-many; target-arrowhead.shape: cf-one-required}'],
+  ])('%s', async (_name, code) => {
+    const drawn = async (d2: string) => recoverGraph(intakeScene((await drawGraph(resolveIconHints(await readD2(d2)))).elements).elements);
+    const first = await drawn(code);
+    const exported = toD2(first, { iconBaseUrl: 'https://draw.example.com' });
+    const second = await drawn(exported.code);
+    expect(structureOf(second)).toEqual(structureOf(first));
+    expect(first.edges.length).toBeGreaterThan(0);
+  }, SLOW);
+});
