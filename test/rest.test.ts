@@ -363,7 +363,7 @@ describe.each(backends)('REST API on %s', (backendName) => {
           ['bad workspace id', { workspaceId: 'nope', name: 'x' }],
           ['elements not an array', { workspaceId, name: 'x', elements: 'boxes' }],
           ['element without type', { workspaceId, name: 'x', elements: [box('a'), { id: 'b' }] }, 'elements[1]'],
-          ['a misspelt field', { workspaceId, name: 'x', elemnts: [box('a')] }, 'body: unknown field "elemnts"; the fields are workspaceId, name, folderId, elements, vendor, autoIcons'],
+          ['a misspelt field', { workspaceId, name: 'x', elemnts: [box('a')] }, 'body: unknown field "elemnts"; the fields are workspaceId, name, folderId, elements, layout, vendor, autoIcons'],
         ],
       },
       {
