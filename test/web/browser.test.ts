@@ -15,6 +15,8 @@ import { type Backend, createBackend, testConfig } from '../support/backends.js'
  */
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.SCREENSHOTS ?? join(tmpdir(), 'drawbridge-screens');
+/** `DOCS_SCREENSHOTS=docs/screenshots` rewrites the README's two pictures (on purpose only, never in CI). */
+const DOCS = process.env.DOCS_SCREENSHOTS;
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const COMPOSE = readFileSync('test/fixtures/compose/awesome-nginx-golang-mysql.compose.yaml', 'utf8');
 const OWNER = { name: 'Ann Example', email: 'ann@example.com', password: 'correct horse battery' };
@@ -50,7 +52,11 @@ describe('the web app in Chromium', () => {
   });
 
   /** axe-core's WCAG A/AA rules on the page as it is, and a photo at the desktop and the phone width. */
-  async function check(page: Page, name: string) {
+  async function check(page: Page, name: string, docsName?: string) {
+    if (DOCS && docsName) {
+      await page.setViewportSize({ width: 1100, height: 760 });
+      await page.screenshot({ path: join(DOCS, `${docsName}.png`) });
+    }
     // evaluate() runs through the DevTools protocol, so axe needs no exception in the page's CSP.
     await page.evaluate(AXE);
     const result = await page.evaluate(async () => {
@@ -64,6 +70,8 @@ describe('the web app in Chromium', () => {
     ] as const) {
       await page.setViewportSize({ width, height });
       await page.screenshot({ path: join(SHOTS, `${name}-${label}.png`), fullPage: true });
+      // Nothing on the page is wider than the screen (long tokens and links wrap or scroll inside their box).
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), `${name} at ${width}px`).toBeLessThanOrEqual(width);
     }
     await page.setViewportSize({ width: 1280, height: 900 });
   }
@@ -130,7 +138,7 @@ describe('the web app in Chromium', () => {
     await page.getByRole('button', { name: 'Zoom in' }).click();
     expect(await page.locator('#zoom-level').textContent()).toMatch(/^\d+%$/);
     await page.getByRole('button', { name: 'Fit' }).click();
-    await check(page, 'diagram');
+    await check(page, 'diagram', 'diagram-viewer');
     await page.goto(`${base}/workspaces`);
     await page.getByRole('link', { name: /Platform team/ }).click();
     await check(page, 'workspace');
@@ -145,7 +153,7 @@ describe('the web app in Chromium', () => {
     await page.getByLabel('Workspace', { exact: true }).selectOption({ label: 'Platform team (owner)' });
     await page.getByRole('button', { name: 'Create token' }).click();
     await page.getByRole('heading', { name: /Your new token/ }).waitFor();
-    await check(page, 'developer-new-token');
+    await check(page, 'developer-new-token', 'developer-new-token');
 
     await page.getByRole('button', { name: 'Copy: MCP client with remote HTTP servers' }).click();
     const copied = await page.evaluate(() => navigator.clipboard.readText());

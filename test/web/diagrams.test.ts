@@ -72,6 +72,20 @@ describe('diagrams in the browser', () => {
     expect((await ann.get(path)).statusCode).toBe(404);
   });
 
+  it('creates a workspace, refusing an empty or control-character name', async () => {
+    const ann = await signedIn(service.runtime.app, ANN.email, ANN.password);
+    await ann.get('/workspaces');
+    const empty = await ann.post('/workspaces', { name: '   ' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.body).toContain('the name must not be empty');
+    expect((await ann.post('/workspaces', { name: 'a\u0007b' })).statusCode).toBe(400);
+    const made = await ann.post('/workspaces', { name: 'Research' });
+    expect(made.statusCode).toBe(303);
+    const page = await ann.get(made.headers.location as string);
+    expect(page.body).toContain('<h1>Research</h1>');
+    expect(page.body).toContain('You are <span class="badge">owner</span>');
+  });
+
   it('imports an .excalidraw file', async () => {
     const { app } = service.runtime;
     const ws = service.world.annSecond;

@@ -7,7 +7,7 @@ import type { Services } from '../../../service/index.js';
 import { page } from '../plugin.js';
 import { principalOf } from '../session.js';
 import { formError } from './account.js';
-import { field, type Form } from './forms.js';
+import { checkName, field, type Form } from './forms.js';
 
 const PAGE_SIZE = 24;
 const DOWNLOADS = ['svg', 'png', ...EXPORT_FORMATS] as const;
@@ -204,9 +204,3 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
     return { redirect: `/workspaces/${summary.workspaceId}?notice=${encodeURIComponent(`Deleted “${summary.name}”.`)}` };
   });
 };
-
-/** The service's name rule (1–200 characters, no control characters), said before anything is stored. */
-function checkName(name: string): string {
-  if (name.length === 0 || name.length > 200 || /\p{Cc}/u.test(name)) throw new AppError('validation_failed', 'a name has 1 to 200 characters and no control characters');
-  return name;
-}
