@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEntities, signedIn, textById } from '../support/web-client.js';
+import { availableBackends } from '../support/backends.js';
 import { box, useTestService } from '../support/world.js';
 
 const ANN = { email: 'ann@example.com', password: 'correct horse battery staple' };
@@ -37,7 +38,7 @@ describe('diagrams in the browser', () => {
     expect(svg.headers.etag).toBeDefined();
 
     const mermaid = await ann.get(`/diagrams/${id}/download?format=mermaid`);
-    expect(mermaid.headers['content-disposition']).toBe('attachment; filename="Checkout-stack.mmd"');
+    expect(mermaid.headers['content-disposition']).toBe(`attachment; filename="Checkout-stack.mmd"; filename*=UTF-8''Checkout-stack.mmd`);
     expect(mermaid.body).toMatch(/^flowchart/m);
     expect((await ann.get(`/diagrams/${id}/download?format=png`)).headers['content-type']).toBe('image/png');
     expect((await ann.get(`/diagrams/${id}/download?format=d2`)).body).toContain('->');
@@ -52,6 +53,11 @@ describe('diagrams in the browser', () => {
     expect((await ann.post(`/diagrams/${id}/move`, { folderId })).statusCode).toBe(303);
     expect((await ann.get(`/workspaces/${ws}?folder=${folderId}`)).body).toContain('Checkout stack');
 
+    await ann.get(path);
+    await ann.post(`/diagrams/${id}/rename`, { name: 'Schéma réseau 東京' });
+    expect((await ann.get(`/diagrams/${id}/download?format=d2`)).headers['content-disposition']).toBe(
+      `attachment; filename="Schema-reseau.d2"; filename*=UTF-8''${encodeURIComponent('Schéma-réseau-東京.d2')}`,
+    );
     await ann.get(path);
     await ann.post(`/diagrams/${id}/rename`, { name: 'Checkout v2' });
     expect((await ann.get(path)).body).toContain('<h1>Checkout v2</h1>');
@@ -100,26 +106,6 @@ describe('diagrams in the browser', () => {
     expect((await ann.get(imported.headers.location as string)).body).toContain('<h1>Sketch</h1>');
   });
 
-  it('searches by name and pages through a long list', async () => {
-    const { app, services } = service.runtime;
-    const { workspaceId: ws } = await services.accounts.createWorkspace({ email: ANN.email, name: 'Many' });
-    const p = { tokenId: 't', userId: service.world.annUserId, scopes: ['diagrams:read', 'diagrams:write'] as const, workspaceId: null };
-    for (let i = 0; i < 27; i++) await services.diagrams.createDocument({ ...p, scopes: [...p.scopes] }, { workspaceId: ws, name: i % 9 === 0 ? `Billing ${i}` : `Other_${i}`, elements: [box('a')] });
-    const ann = await signedIn(app, ANN.email, ANN.password);
-    const first = await ann.get(`/workspaces/${ws}`);
-    expect(first.body.match(/class="tile"/g)).toHaveLength(24);
-    const next = decodeEntities(/href="([^"]+)">Next page/.exec(first.body)![1]!);
-    const second = await ann.get(next);
-    expect(second.body.match(/class="tile"/g)).toHaveLength(3);
-    expect(second.body).not.toContain('Next page');
-
-    const search = await ann.get(`/workspaces/${ws}?q=BILLING`);
-    expect([...search.body.matchAll(/class="tile-title">([^<]+)</g)].map((m) => m[1])).toEqual(['Billing 0', 'Billing 9', 'Billing 18']);
-    // LIKE wildcards are literal in a search: 24 names have an underscore, none a percent sign.
-    expect((await ann.get(`/workspaces/${ws}?q=_`)).body.match(/class="tile"/g)).toHaveLength(24);
-    expect((await ann.get(`/workspaces/${ws}?q=%25`)).body).toContain('No diagram matches');
-  });
-
   it('shows a viewer no write controls, and the server refuses their writes anyway', async () => {
     const { app, services } = service.runtime;
     const bobWs = service.world.bobWorkspace;
@@ -155,5 +141,30 @@ describe('diagrams in the browser', () => {
     expect((await outsider.get(`/diagrams/${doc.id}`)).statusCode).toBe(404);
     expect((await outsider.get(`/diagrams/${doc.id}/image.svg`)).statusCode).toBe(404);
     expect(textById((await outsider.get(`/workspaces/${bobWs}`)).body, 'main')).toBeDefined();
+  });
+});
+
+// The name search is SQL (lower() LIKE with an escape character): run it on every backend the suite has.
+describe.each(await availableBackends())('diagram search on %s', (backend) => {
+  const service = useTestService({ backend });
+
+  it('searches by name and pages through a long list', async () => {
+    const { app, services } = service.runtime;
+    const { workspaceId: ws } = await services.accounts.createWorkspace({ email: ANN.email, name: 'Many' });
+    const p = { tokenId: 't', userId: service.world.annUserId, scopes: ['diagrams:read', 'diagrams:write'] as const, workspaceId: null };
+    for (let i = 0; i < 27; i++) await services.diagrams.createDocument({ ...p, scopes: [...p.scopes] }, { workspaceId: ws, name: i % 9 === 0 ? `Billing ${i}` : `Other_${i}`, elements: [box('a')] });
+    const ann = await signedIn(app, ANN.email, ANN.password);
+    const first = await ann.get(`/workspaces/${ws}`);
+    expect(first.body.match(/class="tile"/g)).toHaveLength(24);
+    const next = decodeEntities(/href="([^"]+)">Next page/.exec(first.body)![1]!);
+    const second = await ann.get(next);
+    expect(second.body.match(/class="tile"/g)).toHaveLength(3);
+    expect(second.body).not.toContain('Next page');
+
+    const search = await ann.get(`/workspaces/${ws}?q=BILLING`);
+    expect([...search.body.matchAll(/class="tile-title">([^<]+)</g)].map((m) => m[1])).toEqual(['Billing 0', 'Billing 9', 'Billing 18']);
+    // LIKE wildcards are literal in a search: 24 names have an underscore, none a percent sign.
+    expect((await ann.get(`/workspaces/${ws}?q=_`)).body.match(/class="tile"/g)).toHaveLength(24);
+    expect((await ann.get(`/workspaces/${ws}?q=%25`)).body).toContain('No diagram matches');
   });
 });

@@ -16,6 +16,13 @@ const EXTENSIONS: Record<(typeof DOWNLOADS)[number], string> = { svg: 'svg', png
 /** A file name from a diagram name: letters, digits, dashes. */
 const fileName = (name: string, extension: string) => `${name.replace(/[^\p{L}\p{N}]+/gu, '-').replace(/^-|-$/g, '').slice(0, 80) || 'diagram'}.${extension}`;
 
+/** RFC 6266: an ASCII name for old clients and the UTF-8 one (a header value must be Latin-1, or Node refuses it). */
+const attachment = (name: string, extension: string) => {
+  const unicode = fileName(name, extension);
+  const ascii = fileName(name.normalize('NFKD').replace(/[^\x20-\x7e]/g, ''), extension);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(unicode)}`;
+};
+
 /** Browsing, viewing and managing diagrams: every action is a DiagramService call as the signed-in person. */
 export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
   const { diagrams, members } = services;
@@ -155,7 +162,7 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
     const format = (request.query as Form).format;
     const { summary } = await diagrams.getDocument(who(request), id);
     const send = (body: string | Buffer, type: string, extension: string) =>
-      reply.header('Content-Disposition', `attachment; filename="${fileName(summary.name, extension)}"`).type(type).send(body);
+      reply.header('Content-Disposition', attachment(summary.name, extension)).type(type).send(body);
     if (format === 'svg' || format === 'png') {
       const rendered = await diagrams.renderDocument(who(request), id, format);
       if (rendered.notModified) throw new AppError('internal', 'a render without If-None-Match answered not-modified');
