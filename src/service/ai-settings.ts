@@ -90,6 +90,19 @@ export class AiSettingsService {
     return this.save(userOwner(userId), userId, input);
   }
 
+  /** The caller's own credentials only (the settings page's test), never a workspace's. */
+  async ownCredentials(p: Principal): Promise<AiCredentials> {
+    requireScope(p, 'ai:generate');
+    const owner = userOwner(p.userId);
+    const row = await this.db.selectFrom('ai_settings').selectAll().where('owner', '=', owner).executeTakeFirst();
+    if (!row) throw new AppError('ai_not_configured', 'save a provider, model and key first');
+    try {
+      return { provider: row.provider as AiProvider, model: row.model, key: this.sealer.open(row.key_sealed, owner), baseUrl: row.base_url };
+    } catch {
+      throw new AppError('ai_not_configured', 'the saved AI key cannot be read with this server key (DRAWBRIDGE_SECRET changed?): save it again');
+    }
+  }
+
   /** The credentials a generation in `workspaceId` runs with: the caller's own, else the workspace's shared ones. */
   async credentialsFor(p: Principal, workspaceId: string): Promise<AiCredentials & { source: 'user' | 'workspace' }> {
     for (const [owner, source] of [

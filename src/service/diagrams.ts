@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { LRUCache } from 'lru-cache';
 import { AppError } from '../core/errors.js';
 import { type ExportResult, parseExportFormat } from '../core/export/index.js';
@@ -137,7 +137,7 @@ export class DiagramService {
 
   async listDocuments(
     p: Principal,
-    q: { workspace?: string | undefined; folder?: string | undefined; limit: number; cursor?: string | undefined },
+    q: { workspace?: string | undefined; folder?: string | undefined; limit: number; cursor?: string | undefined; name?: string | undefined },
   ): Promise<Page<DocumentSummary>> {
     requireScope(p, 'diagrams:read');
     let listing: string;
@@ -154,6 +154,13 @@ export class DiagramService {
       query = query.where('workspace_id', '=', q.workspace);
     } else {
       throw new AppError('bad_request', 'give exactly one of the query parameters workspace or folder');
+    }
+    const name = q.name?.trim().toLowerCase();
+    if (name) {
+      // Case-insensitive "contains", the same on SQLite and PostgreSQL; a cursor belongs to its search.
+      listing += `:name:${name}`;
+      const pattern = `%${name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      query = query.where(sql<boolean>`lower(name) like ${pattern} escape '\\'`);
     }
     if (q.cursor) {
       const after = this.cursors.decode(listing, q.cursor);
@@ -299,6 +306,24 @@ export class DiagramService {
     const { row } = await this.visibleDocument(p, id);
     // D2 links icons to this service's public icon endpoint.
     return this.work.export(exportFormat, JSON.parse(row.elements) as Element[], this.publicUrl);
+  }
+
+  /** Moves a diagram into a folder of its own workspace, or out of any folder (`null`). */
+  async moveDocument(p: Principal, id: string, folderId: string | null): Promise<DocumentSummary> {
+    requireScope(p, 'diagrams:write');
+    const { row, role } = await this.visibleDocument(p, id);
+    assertWritable(role, row.workspace_id);
+    if (folderId !== null) {
+      const folder = await this.visibleFolder(p, folderId);
+      if (folder.workspace_id !== row.workspace_id) throw notFound('folder', folderId);
+    }
+    const updated = await this.db
+      .updateTable('documents')
+      .set({ folder_id: folderId, updated_at: nowIso() })
+      .where('id', '=', id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toSummary(updated);
   }
 
   async deleteDocument(p: Principal, id: string): Promise<void> {

@@ -62,6 +62,16 @@ export class GenerationService {
     private readonly diagrams: DiagramService,
   ) {}
 
+  /**
+   * One small request to the caller's own model (the settings page's "test"), so a wrong key, model or URL shows
+   * now rather than at the first drawing. Provider errors come back as the same AppErrors a generation gets.
+   */
+  async testSettings(p: Principal): Promise<{ provider: string; model: string; fits: boolean; usage: TokenUsage }> {
+    const credentials = await this.settings.ownCredentials(p);
+    const answer = await this.model.answer(credentials, SYSTEM_PROMPT, [{ role: 'user', content: 'Draw two boxes, "client" and "server", and an arrow from client to server.' }]);
+    return { provider: credentials.provider, model: credentials.model, fits: answer.ok, usage: answer.usage };
+  }
+
   async generate(p: Principal, input: GenerateInput): Promise<GenerateResult> {
     requireScope(p, 'ai:generate');
     requireScope(p, 'diagrams:write');

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 
 const ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 
@@ -21,3 +21,6 @@ export type IdKind = keyof typeof ID_PREFIXES;
 export const newId = (kind: IdKind): string => `${ID_PREFIXES[kind]}_${randomBase62(20)}`;
 
 export const nowIso = (): string => new Date().toISOString();
+
+/** How secrets handed out once (tokens, session cookies, invitation links) are kept: their SHA-256, in hex. */
+export const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');

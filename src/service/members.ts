@@ -1,15 +1,13 @@
-import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { AppError } from '../core/errors.js';
 import { canManageMembers, ROLES, type Role } from '../core/scopes.js';
 import type { Database } from '../infra/storage/schema.js';
 import type { AccountService } from './accounts.js';
-import { newId, nowIso, randomBase62 } from './ids.js';
+import { newId, nowIso, randomBase62, sha256Hex } from './ids.js';
 
 /** An invitation link is good for this long, and for one acceptance. */
 export const INVITE_TTL_MS = 7 * 24 * 3600_000;
 const INVITE_PATTERN = /^inv_[0-9A-Za-z]{32}$/;
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export interface Member {
   userId: string;
@@ -92,7 +90,7 @@ export class MemberService {
     const expiresAt = new Date(Date.now() + INVITE_TTL_MS).toISOString();
     await this.db
       .insertInto('invites')
-      .values({ id: newId('invite'), token_hash: sha256(token), workspace_id: input.workspaceId, email, role, created_by: actorId, created_at: nowIso(), expires_at: expiresAt, accepted_at: null })
+      .values({ id: newId('invite'), token_hash: sha256Hex(token), workspace_id: input.workspaceId, email, role, created_by: actorId, created_at: nowIso(), expires_at: expiresAt, accepted_at: null })
       .execute();
     return { token, email, role, expiresAt };
   }
@@ -105,7 +103,7 @@ export class MemberService {
       .selectFrom('invites')
       .innerJoin('workspaces', 'workspaces.id', 'invites.workspace_id')
       .select(['invites.id', 'invites.email', 'invites.role', 'invites.expires_at', 'invites.accepted_at', 'workspaces.id as workspaceId', 'workspaces.name as workspaceName'])
-      .where('invites.token_hash', '=', sha256(token))
+      .where('invites.token_hash', '=', sha256Hex(token))
       .executeTakeFirst();
     if (!row || row.accepted_at !== null || Date.parse(row.expires_at) <= Date.now()) throw gone();
     return { id: row.id, email: row.email, role: row.role as Role, workspaceId: row.workspaceId, workspaceName: row.workspaceName };

@@ -1,7 +1,7 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../infra/storage/schema.js';
-import { randomBase62 } from './ids.js';
+import { randomBase62, sha256Hex } from './ids.js';
 
 /** A session ends after this long without a request; each request (at most once a minute) pushes the end back. */
 export const SESSION_IDLE_MS = 7 * 24 * 3600_000;
@@ -9,7 +9,6 @@ export const SESSION_IDLE_MS = 7 * 24 * 3600_000;
 export const SESSION_MAX_MS = 30 * 24 * 3600_000;
 const SLIDE_RESOLUTION_MS = 60_000;
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 export interface Session {
   userId: string;
@@ -34,7 +33,7 @@ export class SessionService {
     await this.db
       .insertInto('web_sessions')
       .values({
-        id_hash: sha256(secret),
+        id_hash: sha256Hex(secret),
         user_id: userId,
         csrf_token: session.csrfToken,
         created_at: new Date(now).toISOString(),
@@ -48,7 +47,7 @@ export class SessionService {
   /** The live session of a cookie, its expiry slid forward; undefined when unknown, ended or expired. */
   async resolve(secret: string | undefined): Promise<Session | undefined> {
     if (!secret || !/^[0-9A-Za-z]{43}$/.test(secret)) return undefined;
-    const idHash = sha256(secret);
+    const idHash = sha256Hex(secret);
     const row = await this.db.selectFrom('web_sessions').selectAll().where('id_hash', '=', idHash).executeTakeFirst();
     if (!row) return undefined;
     const now = this.now();
@@ -65,17 +64,17 @@ export class SessionService {
   }
 
   async end(secret: string): Promise<void> {
-    await this.db.deleteFrom('web_sessions').where('id_hash', '=', sha256(secret)).execute();
+    await this.db.deleteFrom('web_sessions').where('id_hash', '=', sha256Hex(secret)).execute();
   }
 
   /** After a password change: every other browser signed in as this user is signed out. */
   async endOthers(userId: string, keepSecret: string): Promise<void> {
-    await this.db.deleteFrom('web_sessions').where('user_id', '=', userId).where('id_hash', '!=', sha256(keepSecret)).execute();
+    await this.db.deleteFrom('web_sessions').where('user_id', '=', userId).where('id_hash', '!=', sha256Hex(keepSecret)).execute();
   }
 }
 
-/** Constant-time comparison of a submitted CSRF token with the session's. */
-export function csrfMatches(session: Session, submitted: unknown): boolean {
-  if (typeof submitted !== 'string' || submitted.length !== session.csrfToken.length) return false;
-  return timingSafeEqual(Buffer.from(submitted), Buffer.from(session.csrfToken));
+/** Constant-time comparison of a submitted CSRF token with the expected one. */
+export function csrfMatches(expected: string, submitted: unknown): boolean {
+  if (typeof submitted !== 'string' || submitted.length !== expected.length) return false;
+  return timingSafeEqual(Buffer.from(submitted), Buffer.from(expected));
 }

@@ -1,11 +1,10 @@
-import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import { AppError } from '../core/errors.js';
 import { type ApiAccount, apiAccess, type Edition } from '../core/plans.js';
 import { SCOPES, type Scope } from '../core/scopes.js';
 import { preparedQuery } from '../infra/storage/prepared.js';
 import type { Database } from '../infra/storage/schema.js';
-import { newId, nowIso, randomBase62 } from './ids.js';
+import { newId, nowIso, randomBase62, sha256Hex } from './ids.js';
 import type { Principal } from './principal.js';
 
 export const TOKEN_PREFIX = 'drb_live_';
@@ -15,7 +14,6 @@ const TOKEN_PATTERN = new RegExp(`^${TOKEN_PREFIX}[0-9A-Za-z]{${SECRET_LENGTH}}$
 /** lastUsedAt is a hint, not an audit log: write it at most once a minute per token to keep reads read-only. */
 const LAST_USED_RESOLUTION_MS = 60_000;
 
-const hashToken = (token: string): string => createHash('sha256').update(token).digest('hex');
 
 export interface TokenInfo {
   id: string;
@@ -91,7 +89,7 @@ export class TokenService {
       id: newId('token'),
       user_id: input.userId,
       name,
-      token_hash: hashToken(token),
+      token_hash: sha256Hex(token),
       display_prefix: token.slice(0, TOKEN_PREFIX.length + 4),
       scopes: [...new Set(input.scopes)].join(' '),
       workspace_id: input.workspaceId ?? null,
@@ -142,7 +140,7 @@ export class TokenService {
     const token = match[1]!;
     const unknown = () => unauthorized('unknown', 'the API token is not known here: check it was copied whole, or create one');
     if (!TOKEN_PATTERN.test(token)) throw unknown();
-    const [row] = await this.tokenByHash(hashToken(token));
+    const [row] = await this.tokenByHash(sha256Hex(token));
     if (!row) throw unknown();
     if (row.revoked_at !== null) throw unauthorized('revoked', `the API token "${row.name}" was revoked on ${row.revoked_at.slice(0, 10)}: create a new one`);
     // SQLite answers 0/1, PostgreSQL a boolean.

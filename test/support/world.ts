@@ -1,6 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/adapters/http/server.js';
 import type { Scope } from '../../src/core/scopes.js';
+import type { Config } from '../../src/infra/config.js';
 import { type Backend, type BackendName, createBackend, testConfig } from './backends.js';
 
 export const ALL_SCOPES: Scope[] = ['diagrams:read', 'diagrams:write', 'export', 'ai:generate'];
@@ -44,12 +45,12 @@ export const box = (id: string, x = 0, y = 0) => ({ id, type: 'rectangle', x, y,
  * describe block (call it there, e.g. once per backend inside `describe.each`): set up before its tests, torn down after.
  * Read `runtime`, `world` (and `mcpUrl` with `listen`) inside tests: they exist once the block's beforeAll has run.
  */
-export function useTestService(options: { listen?: boolean; backend?: BackendName } = {}): { readonly runtime: Runtime; readonly world: World; readonly mcpUrl: string } {
+export function useTestService(options: { listen?: boolean; backend?: BackendName; config?: Partial<Config> } = {}): { readonly runtime: Runtime; readonly world: World; readonly mcpUrl: string } {
   let backend: Backend | undefined;
   const state: { runtime?: Runtime; world?: World; mcpUrl?: string } = {};
   beforeAll(async () => {
     backend = await createBackend(options.backend ?? 'sqlite');
-    state.runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, rateLimitPerMinute: 100_000 }));
+    state.runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, rateLimitPerMinute: 100_000, ...options.config }));
     state.world = await buildWorld(state.runtime);
     // Real clients need a real socket; inject() serves the rest.
     if (options.listen) state.mcpUrl = `${await state.runtime.app.listen({ port: 0, host: '127.0.0.1' })}/mcp`;

@@ -116,7 +116,8 @@ async function serve(): Promise<void> {
   if ((await runtime.services.accounts.countUsers()) === 0) {
     // First start: nothing is created silently; say how to begin.
     process.stderr.write(
-      `Drawbridge is listening on ${address} with an empty database. Create a user and a token:\n` +
+      `Drawbridge is listening on ${address} with an empty database. Open ${config.publicUrl}/ in a browser to set it up,\n` +
+        `or create a user and a token with the CLI:\n` +
         `  npx drawbridge user create --email you@example.com --name "Your Name"\n` +
         `  npx drawbridge token create --email you@example.com --name cli --scopes diagrams:read,diagrams:write,export,ai:generate\n`,
     );

@@ -1,10 +1,9 @@
-import { timingSafeEqual } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { SCOPES } from '../../core/scopes.js';
 import { randomBase62 } from '../../service/ids.js';
 import type { Services } from '../../service/index.js';
 import type { Principal } from '../../service/principal.js';
-import { type Session, SESSION_IDLE_MS } from '../../service/sessions.js';
+import { csrfMatches, type Session, SESSION_IDLE_MS } from '../../service/sessions.js';
 
 export interface WebUser {
   id: string;
@@ -63,10 +62,7 @@ export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
 
 /** Every POST carries the page's token in `_csrf`; without it, or with another, nothing happens (403). */
 export async function checkCsrf(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const sent = (request.body as Record<string, unknown> | undefined)?._csrf;
-  const expected = request.web.csrf;
-  const ok = typeof sent === 'string' && sent.length === expected.length && timingSafeEqual(Buffer.from(sent), Buffer.from(expected));
-  if (ok) return;
+  if (csrfMatches(request.web.csrf, (request.body as Record<string, unknown> | undefined)?._csrf)) return;
   reply.code(403);
   return reply.view('error.eta', {
     title: 'Form refused',

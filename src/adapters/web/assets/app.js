@@ -6,7 +6,7 @@ document.addEventListener('click', async (event) => {
   if (!button) return;
   const source = document.getElementById(button.getAttribute('data-copy'));
   if (!source) return;
-  const text = source.textContent ?? '';
+  const text = source instanceof HTMLInputElement || source instanceof HTMLTextAreaElement ? source.value : (source.textContent ?? '');
   try {
     await navigator.clipboard.writeText(text);
   } catch {

@@ -1,3 +1,6 @@
+import { AppError } from '../../../core/errors.js';
+import { name as nameSchema } from '../../../service/schemas.js';
+
 /** An urlencoded form body: a field sent twice arrives as an array. */
 export type Form = Record<string, string | string[] | undefined>;
 
@@ -12,3 +15,10 @@ export const fields = (form: Form | undefined, name: string): string[] => {
   const value = form?.[name];
   return value === undefined ? [] : [value].flat();
 };
+
+/** The API's own name rule (schemas.ts), said before anything is stored. */
+export function checkName(value: string): string {
+  const parsed = nameSchema.safeParse(value);
+  if (!parsed.success) throw new AppError('validation_failed', `the name ${parsed.error.issues[0]!.message}`);
+  return parsed.data;
+}

@@ -4,7 +4,7 @@ import type { Services } from '../../../service/index.js';
 import { page } from '../plugin.js';
 import { principalOf } from '../session.js';
 import { formError } from './account.js';
-import { field, type Form } from './forms.js';
+import { checkName, field, type Form } from './forms.js';
 
 /** Workspaces and their members. */
 export const workspacePages: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
@@ -18,7 +18,7 @@ export const workspacePages: FastifyPluginAsync<{ services: Services }> = async 
   app.post('/workspaces', async (request, reply) => {
     const name = field(request.body as Form, 'name').trim();
     try {
-      const { workspaceId } = await accounts.createWorkspace({ email: request.web.user!.email, name });
+      const { workspaceId } = await accounts.createWorkspace({ email: request.web.user!.email, name: checkName(name) });
       return reply.redirect(`/workspaces/${workspaceId}`, 303);
     } catch (error) {
       return formError(request, reply, error, 'workspaces.eta', 'Workspaces', await listView(request, { values: { name } }));
