@@ -64,7 +64,7 @@ describe('drawbridge CLI', () => {
     expect((await cli('member', 'remove', '--workspace', ws, '--email', 'guest@example.com')).removed).toBe(true);
     const after = (await cli('user', 'list')).items.find((u: any) => u.email === 'owner@example.com');
     expect(after.workspaces).toEqual([{ id: ws, name: expect.any(String), role: 'owner' }]);
-  });
+  }, 90_000); // eleven CLI processes, each starting tsx: about 15 s on a quiet machine, twice that on a busy one
 
   it('sets an account\'s plan for the hosted edition, and refuses a plan that does not exist', async () => {
     const { userId } = await cli('user', 'create', '--email', 'plan@example.com');
