@@ -302,4 +302,18 @@ describe('PlantUML sequence forms from its documentation', () => {
     expect(steps.filter((s) => s.type === 'message').map((s) => s.label)).toEqual(['lost', 'found']);
     expect(graph.warnings).toEqual(['line 9: message from or to outside the diagram drawn on its participant', 'line 10: message from or to outside the diagram drawn on its participant']);
   });
+
+  it('draws the Mojaloop "Central Service" participant box instead of dropping it with a warning', () => {
+    const graph = plantumlNotation.toGraph(fixture('mojaloop-position-prepare-sequence.plantuml'));
+    expect(graph.sequence!.boxes).toEqual([
+      { label: 'Central Service', participants: ['POS_HANDLER', 'TOPIC_NOTIFICATIONS', 'POS_MGMT', 'POS_DAO', 'DB'], fillColor: expect.stringMatching(/^#/) },
+    ]);
+    expect(graph.warnings.filter((w) => w.includes('box'))).toEqual([]);
+  });
+
+  it('shows the first of two unquoted names and lets messages use the second, as PlantUML does (participant Bob as B)', () => {
+    const graph = plantumlNotation.toGraph(['@startuml', 'actor User as U', 'participant "Web App" as W', 'participant DB as "Orders DB"', 'U -> W', 'W -> DB', '@enduml'].join('\n'));
+    expect(graph.nodes.map((n) => `${n.id}=${n.label}`)).toEqual(['U=User', 'W=Web App', 'DB=Orders DB']);
+    expect(graph.sequence!.steps.map((s) => (s.type === 'message' ? `${s.from}->${s.to}` : s.type))).toEqual(['U->W', 'W->DB']);
+  });
 });
