@@ -317,3 +317,32 @@ describe('PlantUML sequence forms from its documentation', () => {
     expect(graph.sequence!.steps.map((s) => (s.type === 'message' ? `${s.from}->${s.to}` : s.type))).toEqual(['U->W', 'W->DB']);
   });
 });
+
+describe('PlantUML class diagrams with generics and modifiers', () => {
+  it('reads the java-design-patterns Promise diagram: Promise<T> and the links naming Promise are one class, {static} kept', () => {
+    const graph = plantumlNotation.toGraph(fixture('jdp-promise-class.urm.puml'));
+    expect(graph.nodes.map((n) => `${n.id}:${n.label}`)).toEqual([
+      'PromiseSupport:PromiseSupport<T>',
+      'ConsumeAction:ConsumeAction',
+      'TransformAction:TransformAction<V>',
+      'App:App',
+      'Promise:Promise<T>',
+      'Utility:Utility',
+      'Map:Map',
+    ]);
+    expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toContain('Promise->PromiseSupport');
+    const promise = graph.nodes.find((n) => n.id === 'Promise')!;
+    // Generic signatures are kept whole.
+    expect(promise.rows).toContain('+ thenApply(func : Function<? super T, V>) : Promise<V>');
+    expect(graph.nodes.find((n) => n.id === 'App')!.rows).toContain('+ static main(args : String[])');
+  });
+
+  it('matches Observable‹T› and Observable<T> in links with their declaration, and keeps {abstract} as a word', () => {
+    const graph = plantumlNotation.toGraph(
+      ['@startuml', 'abstract class Observable<T> {', '  {abstract} + subscribe(o : Observer<T>) : Disposable', '}', 'class Subject<T>', 'Observable‹T› <|-- Subject<T>', 'Subject --> "many" Observable<T>', '@enduml'].join('\n'),
+    );
+    expect(graph.nodes.map((n) => n.id)).toEqual(['Observable', 'Subject']);
+    expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['Observable->Subject', 'Subject->Observable']);
+    expect(graph.nodes[0]!.rows).toEqual(['«abstract class»', '+ abstract subscribe(o : Observer<T>) : Disposable']);
+  });
+});
