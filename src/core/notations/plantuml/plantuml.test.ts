@@ -85,9 +85,11 @@ describe('plantumlNotation on real diagrams', () => {
     const exit = graph.nodes.find((n) => n.label === 'Update status and exit')!;
     expect(exit.style?.fillColor).toBe('#add8e6');
     expect(graph.edges).toContainEqual(expect.objectContaining({ from: paused.id, to: exit.id, label: 'yes' }));
-    // `repeat while (More updates …) then (yes)` loops back to the repeat point.
+    // `repeat while (More updates …) then (yes)` loops back to the repeat point; its "yes" is written where the way
+    // back leaves the condition, not in the middle of the long return route.
     const more = graph.nodes.find((n) => n.label === 'More updates to MachineDeployments')!;
-    const loop = graph.edges.find((e) => e.from === more.id && e.label === 'yes')!;
+    const loop = graph.edges.find((e) => e.from === more.id && e.startLabel === 'yes')!;
+    expect(loop.label).toBeUndefined();
     expect(graph.edges.find((e) => e.from === loop.to)).toMatchObject({ to: graph.nodes.find((n) => n.label === 'MachineDeployment controller enqueues a Reconcile call')!.id });
   });
 
