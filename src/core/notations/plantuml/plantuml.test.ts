@@ -337,6 +337,8 @@ describe('PlantUML class diagrams with generics and modifiers', () => {
     // Generic signatures are kept whole.
     expect(promise.rows).toContain('+ thenApply(func : Function<? super T, V>) : Promise<V>');
     expect(graph.nodes.find((n) => n.id === 'App')!.rows).toContain('+ static main(args : String[])');
+    // `~` is package visibility here, not creole's escape.
+    expect(graph.nodes.find((n) => n.id === 'PromiseSupport')!.rows).toContain('~ fulfill(value : T)');
   });
 
   it('matches Observable‹T› and Observable<T> in links with their declaration, and keeps {abstract} as a word', () => {
