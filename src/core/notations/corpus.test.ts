@@ -55,7 +55,7 @@ const CORPUS: Count[] = [
   ['helm', 'bitnami-wordpress.values.yaml', 4, 3, 0, 'wordpress, Service, volume, mariadb sub-chart'],
   ['helm', 'grafana-loki-distributed.values.yaml', 8, 1, 0, 'enabled components, gateway Service, memcached'],
   ['helm', 'grafana-loki-stack.values.yaml', 2, 0, 0, 'loki and promtail sub-charts'],
-  ['helm', 'microservices-demo.values.yaml', 11, 0, 0, '11 service blocks with create: true'],
+  ['helm', 'microservices-demo.values.yaml', 12, 0, 0, '11 service blocks with create: true, and redis-cart (cartDatabase.inClusterRedis.create)'],
   ['helm', 'robot-shop.values.yaml', 12, 0, 0, '8 per-workload blocks, 4 datastore blocks; which uses which is in the templates'],
   ['helm', 'temporal-proxy.values.yaml', 2, 1, 0, 'the proxy and its Service'],
   ['helm', 'temporal.values.yaml', 5, 2, 0, 'server, admintools and web, with the Services of the latter two'],
