@@ -350,3 +350,10 @@ describe('PlantUML class diagrams with generics and modifiers', () => {
     expect(graph.nodes[0]!.rows).toEqual(['«abstract class»', '+ abstract subscribe(o : Observer<T>) : Disposable']);
   });
 });
+
+describe('PlantUML sequence constructs not drawn', () => {
+  it('says, with its line, that autoactivate is not applied, instead of drawing no bars silently', () => {
+    const graph = plantumlNotation.toGraph(['@startuml', 'autoactivate on', 'A -> B : call', 'B --> A', '@enduml'].join('\n'));
+    expect(graph.warnings).toEqual(['line 2: autoactivate is not applied; activation bars are drawn where activate, ++ or return say']);
+  });
+});

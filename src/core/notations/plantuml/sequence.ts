@@ -199,6 +199,10 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
       add({ type: 'divider', text: plainText(divider[1]!) });
       continue;
     }
+    if (/^autoactivate\s+on\b/i.test(text)) {
+      warnings.push(`line ${line.line}: autoactivate is not applied; activation bars are drawn where activate, ++ or return say`);
+      continue;
+    }
     if (/^\|\|\d*\|\|$|^\|\|\|$/.test(text) || /^(autoactivate|hide|show)\b/i.test(text)) continue;
     const message = MESSAGE.exec(text);
     if (message && /[<>\\/xo]/.test(message[2]! + message[4]!) && (message[1] || message[5])) {
