@@ -317,3 +317,21 @@ describe('placeTitles', () => {
     }
   });
 });
+
+describe('long words and long rows', () => {
+  it('breaks a CamelCase name between its words, never inside one, when it is wider than its box', () => {
+    const lines = wrapText('Check MachineDeploymentReconcilerController status', 150, FONT.label);
+    expect(lines.join(' ').replace(/ /g, '')).toBe('CheckMachineDeploymentReconcilerControllerstatus');
+    for (const line of lines) expect(line).toMatch(/^(?:[A-Z][a-z]+|[a-z]+)+(?: [a-z]+)?$/);
+  });
+
+  it('wraps a member too long for the widest class box onto indented lines instead of cutting it with an ellipsis', () => {
+    const member = '+ fulfillInAsync(task : Callable<T>, executor : Executor, timeout : Duration, onError : Consumer<? super Throwable>) : Promise<T>';
+    const box = sizeNode({ id: 'p', label: 'Promise<T>', kind: 'class', rows: [member, '+ get() : T'] });
+    expect(box.rows.join('')).not.toContain('…');
+    expect(box.rows.length).toBeGreaterThan(2);
+    expect(box.rows.slice(1, -1).every((line) => line.startsWith('    '))).toBe(true);
+    expect(box.rows.map((line) => line.trim()).join(' ').replace(/\s+/g, ' ')).toBe(`${member} + get() : T`);
+    expect(box.width).toBeLessThanOrEqual(NODE_BOX.maxWidth);
+  });
+});

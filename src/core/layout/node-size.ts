@@ -86,13 +86,9 @@ export function wrapText(text: string, maxWidth: number, fontSize: number): stri
   return lines;
 }
 
-/** Cuts `text` with an ellipsis so it is no wider than `maxWidth` px. */
-export function truncateText(text: string, maxWidth: number, fontSize: number): string {
-  if (measureText(text, fontSize, FONT.family).width <= maxWidth) return text;
-  let cut = text;
-  while (cut.length > 1 && measureText(`${cut}…`, fontSize, FONT.family).width > maxWidth) cut = cut.slice(0, -1);
-  return `${cut}…`;
-}
+/** Continuation lines of a wrapped row start this far in, so they read as part of the row above. */
+const ROW_INDENT = '    ';
+const ROW_INDENT_WIDTH = measureText(ROW_INDENT, FONT.row, FONT.family).width;
 
 const TABLE_KINDS: ReadonlySet<NodeKind> = new Set(['entity', 'class', 'interface', 'enum']);
 const MAX_FOLDED_ROWS = 3;
@@ -118,7 +114,8 @@ export function sizeNode(node: GraphNode): NodeBox {
   const icon = rows.length === 0 && node.iconRef !== undefined;
 
   if (rows.length > 0) {
-    const cut = rows.map((row) => truncateText(row, maxTextWidth, FONT.row));
+    // A long member or column wraps onto indented lines: a cut signature would hide its parameters or return type.
+    const cut = rows.flatMap((row) => wrapText(row, maxTextWidth - ROW_INDENT_WIDTH, FONT.row).map((line, k) => (k === 0 ? line : `${ROW_INDENT}${line}`)));
     const rowsSize = measureText(cut.join('\n'), FONT.row, FONT.family);
     const headerHeight = labelSize.height + 2 * SPACING.nodePaddingY;
     const width = clamp(Math.max(labelSize.width, rowsSize.width) + 2 * SPACING.nodePaddingX, NODE_BOX.minWidth, NODE_BOX.maxWidth);

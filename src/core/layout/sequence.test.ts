@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { plantumlNotation } from '../notations/plantuml/index.js';
 import { checkScene } from '../quality/check.js';
 import { intakeScene } from '../scene/intake.js';
+import { FONT } from './drawing-rules.js';
+import { measureText } from './measure.js';
 import { layoutSequence, SEQUENCE_SPACING } from './sequence.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../../test/fixtures/plantuml/${name}`, import.meta.url), 'utf8');
@@ -23,7 +25,7 @@ describe('layoutSequence', () => {
     expect(arrows.every((a) => a.startBinding!.elementId.startsWith('lifeline-') && a.endBinding!.elementId.startsWith('lifeline-'))).toBe(true);
     expect(arrows.filter((a) => a.strokeStyle === 'dashed')).toHaveLength(5);
     const frames = scene.elements.filter((e) => e.type === 'frame').map((e) => (e as { name: string }).name);
-    expect(frames).toEqual(['group [Prepare Position Handler Consume]', 'group [DB TRANSACTION]', 'alt [Calculate & Validate Latest Position Prepare (success)]', 'group [Persist Transfer State (with transferState=\'ABORTED\' on position check fail)]']);
+    expect(frames).toEqual(['Central Service', 'group [Prepare Position Handler Consume]', 'group [DB TRANSACTION]', 'alt [Calculate & Validate Latest Position Prepare (success)]', 'group [Persist Transfer State (with transferState=\'ABORTED\' on position check fail)]']);
     // The intake recomputes bound ends from the lifelines: every message stays where layout put it.
     const stored = intakeScene(scene.elements).elements;
     for (const arrow of arrows) {
@@ -94,5 +96,36 @@ describe('layoutSequence', () => {
     expect(bars).toHaveLength(2);
     expect(bars.every((bar) => bar.type === 'line')).toBe(true);
     expect(scene.warnings).toEqual(['participant "B" is still active at the end of the diagram', 'participant "C" is still active at the end of the diagram']);
+  });
+
+  it('never runs an activation bar through a fragment’s name or guard: the bar stops short of the text and goes on after it', () => {
+    const { elements } = draw(['participant A', 'participant B', 'A -> B ++ : call', 'loop every item', 'B -> B : work', 'alt found', 'B -> A : row', 'else missing', 'B -> A : none', 'end', 'end', 'B --> A -- : done'].join('\n'));
+    const bars = elements
+      .filter((e) => e.id.startsWith('activation-'))
+      .map((e) => (e as unknown as { points: { x: number; y: number }[] }).points)
+      .map((points) => ({ x: points[0]!.x, top: points[0]!.y, bottom: points[1]!.y }));
+    // Where text is written: each frame's name above its top edge, each guard inside it.
+    const texts = [
+      ...elements
+        .filter((e) => e.type === 'frame')
+        .map((f) => ({ left: f.x!, right: f.x! + measureText((f as { name: string }).name, FONT.edgeLabel, FONT.family).width + 2 * SEQUENCE_SPACING.framePadding, top: f.y! - SEQUENCE_SPACING.frameNameHeight, bottom: f.y! })),
+      ...elements.filter((e) => e.id.endsWith('-label')).map((t) => ({ left: t.x!, right: t.x! + t.width!, top: t.y!, bottom: t.y! + t.height! })),
+    ];
+    expect(texts).toHaveLength(3);
+    const crossing = bars.filter((bar) => texts.some((t) => bar.x >= t.left && bar.x <= t.right && bar.top < t.bottom && bar.bottom > t.top));
+    expect(crossing).toEqual([]);
+    // Cut, not dropped: B is active from the call to the reply, in pieces around the text on its lifeline.
+    expect(bars.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it('draws a box around the participants declared in it, behind their heads, with its title', () => {
+    const { elements } = draw(['box "Shop" #LightBlue', 'participant A', 'participant B', 'end box', 'participant C', 'A -> B', 'B -> C'].join('\n'));
+    const box = elements.find((e) => e.id === 'box-1')!;
+    expect(box).toMatchObject({ type: 'frame', name: 'Shop' });
+    const head = (id: string) => elements.find((e) => e.id === `participant-${id}`)!;
+    expect(head('A').x!).toBeGreaterThan(box.x!);
+    expect(head('B').x! + head('B').width!).toBeLessThan(box.x! + box.width!);
+    expect(head('C').x!).toBeGreaterThan(box.x! + box.width!);
+    expect(elements.indexOf(box)).toBeLessThan(elements.indexOf(head('A')));
   });
 });

@@ -61,9 +61,18 @@ export interface SequenceDivider {
 
 export type SequenceStep = SequenceMessage | SequenceNote | SequenceFragment | SequenceActivation | SequenceDivider;
 
+/** `box "Title" #colour … end box`: participants declared together, drawn inside one titled box. */
+export interface SequenceBox {
+  label: string;
+  /** Participant ids, in column order. */
+  participants: string[];
+  fillColor?: string;
+}
+
 /** `GraphIR.sequence`: what happens, in order. */
 export interface SequenceDiagram {
   steps: SequenceStep[];
+  boxes?: SequenceBox[];
 }
 
 /** Spacing of sequence drawings, in px. */
@@ -195,6 +204,8 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
   const bars: { participant: string; top: number; bottom: number; depth: number }[] = [];
   /** Fragment frames open at this moment, innermost last: what they hold gets them as parent. */
   const openFrames: string[] = [];
+  /** Where fragment names and `else` guards are written: activation bars stop short of them. */
+  const labelBoxes: { left: number; right: number; top: number; bottom: number }[] = [];
 
   const place = (element: GeneratedElement) => {
     elements.push(element);
@@ -316,6 +327,7 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
           if (inner.min === Infinity) inner = { min: firstCenter, max: firstCenter };
           const pad = SEQUENCE_SPACING.framePadding;
           const box = { left: inner.min - pad, right: Math.max(inner.max + pad, inner.min - pad + nameWidth + 2 * pad), top, bottom: y };
+          labelBoxes.push({ left: box.left, right: box.left + nameWidth + 2 * pad, top: top - SEQUENCE_SPACING.frameNameHeight, bottom: top });
           const drawn: GeneratedElement[] = [
             {
               id,
@@ -348,6 +360,7 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
             if (separator.label) {
               const label = { text: `[${separator.label}]`, ...measureText(`[${separator.label}]`, FONT.edgeLabel, FONT.family) };
               const element = textElement(`${id}-else-${k + 1}-label`, label, box.left + SEQUENCE_SPACING.noteGap, separator.y + 4);
+              labelBoxes.push({ left: element.x!, right: element.x! + label.width, top: element.y!, bottom: element.y! + label.height });
               drawn.push(element);
               parents.set(element.id, id);
             }
@@ -408,9 +421,23 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
       groupIds,
     });
   }
-  // Activation bars: thick translucent lines on the lifeline, under the messages and never in their way.
-  const barLines: GeneratedElement[] = bars.map((bar, k) => {
-    const x = round(byId.get(bar.participant)!.center + bar.depth * (SEQUENCE_SPACING.activationWidth / 2));
+  // Activation bars: thick translucent lines on the lifeline, under the messages and never in their way. A bar is
+  // cut where a fragment's name or guard is written across its lifeline, so it never strikes through the text.
+  const half = SEQUENCE_SPACING.activationWidth / 2;
+  const segments = bars.flatMap((bar) => {
+    const x = round(byId.get(bar.participant)!.center + bar.depth * half);
+    const cuts = labelBoxes.filter((b) => b.left <= x + half && b.right >= x - half && b.bottom > bar.top && b.top < bar.bottom).sort((a, b) => a.top - b.top);
+    const pieces: { x: number; top: number; bottom: number }[] = [];
+    let top = bar.top;
+    for (const cut of cuts) {
+      if (cut.top > top) pieces.push({ x, top, bottom: cut.top });
+      top = Math.max(top, cut.bottom);
+    }
+    if (bar.bottom > top) pieces.push({ x, top, bottom: bar.bottom });
+    return pieces;
+  });
+  const barLines: GeneratedElement[] = segments.map((bar, k) => {
+    const x = bar.x;
     return {
       id: `activation-${k + 1}`,
       type: 'line',
@@ -433,7 +460,54 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
     element.startBinding!.focus = { x: 0.5, y: (points[0]!.y - headHeight) / lifelineHeight };
     element.endBinding!.focus = { x: 0.5, y: (points[points.length - 1]!.y - headHeight) / lifelineHeight };
   }
-  const drawn = [...heads, ...barLines, ...elements];
+  // Participant boxes: a titled frame behind the heads and lifelines of the participants declared in it.
+  const boxFrames: GeneratedElement[] = (graph.sequence?.boxes ?? []).flatMap((group, k) => {
+    const inside = group.participants.map((p) => byId.get(p)).filter((column): column is Column => column !== undefined);
+    if (inside.length === 0) return [];
+    const pad = SEQUENCE_SPACING.noteGap;
+    const left = Math.min(...inside.map((c) => c.center - c.box.width / 2)) - pad;
+    const right = Math.max(...inside.map((c) => c.center + c.box.width / 2)) + pad;
+    const top = -pad;
+    return [
+      {
+        id: `box-${k + 1}`,
+        type: 'frame',
+        x: round(left),
+        y: round(top),
+        width: round(right - left),
+        height: round(bottom + pad - top),
+        name: group.label,
+        strokeColor: FRAME_COLOR,
+        fillColor: group.fillColor ?? 'transparent',
+        strokeStyle: 'solid',
+        corner: 'sharp',
+      },
+    ];
+  });
+  // What lies inside a box belongs to it (the quality checker reads the box as its container, like a fragment frame).
+  // A note or frame that starts in the box and reaches past it widens the box, so the box never cuts through it.
+  for (const box of boxFrames) {
+    const right = box.x! + box.width!;
+    const left = box.x!;
+    let grownLeft = left;
+    let grownRight = right;
+    for (const e of elements) {
+      if (e.type === 'arrow' || e.type === 'line' || e.x === undefined || e.width === undefined) continue;
+      if (e.x < right && e.x + e.width > left) {
+        grownLeft = Math.min(grownLeft, e.x - SEQUENCE_SPACING.noteGap);
+        grownRight = Math.max(grownRight, e.x + e.width + SEQUENCE_SPACING.noteGap);
+      }
+    }
+    box.x = round(grownLeft);
+    box.width = round(grownRight - grownLeft);
+    const inside = (e: GeneratedElement) =>
+      e.x! >= box.x! && e.y! >= box.y! && e.x! + (e.width ?? 0) <= box.x! + box.width! && e.y! + (e.height ?? 0) <= box.y! + box.height!;
+    for (const element of [...heads, ...elements]) {
+      if (element.type === 'arrow' || element.type === 'line' || element.x === undefined || parents.has(element.id)) continue;
+      if (inside(element)) parents.set(element.id, box.id);
+    }
+  }
+  const drawn = [...boxFrames, ...heads, ...barLines, ...elements];
   const all = graph.title ? withDiagramTitle(drawn, graph.title, DIAGRAM_TITLE_ID) : drawn;
   const xs = all.flatMap((e) => (e.x === undefined ? [] : [e.x, e.x + (e.width ?? 0)]));
   const ys = all.flatMap((e) => (e.y === undefined ? [] : [e.y, e.y + (e.height ?? 0)]));

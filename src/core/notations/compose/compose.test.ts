@@ -146,3 +146,31 @@ describe('compose services built from a Dockerfile', () => {
     expect(byId['service:api']).toMatchObject({ iconRef: 'generic/API' });
   });
 });
+
+describe('composeNotation relations named in environment', () => {
+  it('draws a call a setting names (AI_SERVICE_URL=http://ai-service:5001/) in the AKS store compose file, not in depends_on', () => {
+    const graph = composeNotation.toGraph(readFileSync(new URL('../../../../test/fixtures/compose/aks-store-demo.docker-compose.yml', import.meta.url), 'utf8'));
+    expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toContain('service:product-service->service:ai-service');
+    expect(graph.edges).toHaveLength(10);
+  });
+
+  it('reads KEY=value lists and maps, and leaves a plain value that only happens to equal a service name', () => {
+    const graph = composeNotation.toGraph(`
+services:
+  api:
+    image: acme/api
+    environment:
+      CACHE_HOST: cache
+      DB_NAME: db
+      QUEUE: amqp://user:pw@queue:5672/vhost
+  worker:
+    image: acme/worker
+    environment:
+      - API_URL=http://api:8080/v1
+  cache: { image: redis }
+  db: { image: postgres }
+  queue: { image: rabbitmq }
+`);
+    expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['service:api->service:cache', 'service:api->service:queue', 'service:worker->service:api']);
+  });
+});

@@ -4,6 +4,7 @@
  */
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../../graph/types.js';
+import { hostsIn } from '../hosts.js';
 import { builtServiceRole, imageRole } from './images.js';
 import { parseYaml } from '../yaml.js';
 
@@ -16,6 +17,21 @@ function namesOf(value: unknown): string[] {
   if (Array.isArray(value)) return value.filter((item): item is string => typeof item === 'string');
   if (isMapping(value)) return Object.keys(value);
   return [];
+}
+
+/** Environment entries whose value names a host: by their key (`*_HOST`, `*_URL`, `*_URI`, `*_ADDR`…) or by a value
+ * that is a URL or `host:port`. A plain value (`MONGO_DB=catalogue`) may equal a service name by chance. */
+const RELATION_KEY = /(HOST|HOSTNAME|URL|URI|ENDPOINT|ADDR|ADDRESS|SERVER|SERVERS|BROKERS?|DSN|CONNECTION(_?STRING)?)$/i;
+const ADDRESS_VALUE = /:\/\/|^[\w.-]+:\d+(?:[,/]|$)/;
+
+/** `environment` as a list (`KEY=value`) or a map: the values that may name another service. */
+function relationValues(environment: unknown): string[] {
+  const entries: [string, string][] = Array.isArray(environment)
+    ? environment.filter((item): item is string => typeof item === 'string').map((item) => [item.split('=')[0]!, item.slice(item.indexOf('=') + 1)] as [string, string])
+    : isMapping(environment)
+      ? Object.entries(environment).filter((entry): entry is [string, string] => typeof entry[1] === 'string')
+      : [];
+  return entries.filter(([key, value]) => RELATION_KEY.test(key) || ADDRESS_VALUE.test(value)).map(([, value]) => value);
 }
 
 /** Published ports as `host→container[/udp]`; ports that are only exposed inside the network are left out. */
@@ -119,6 +135,12 @@ export function composeToGraph(code: string): GraphIR {
     for (const dependency of namesOf(service.depends_on)) {
       if (serviceNames.has(dependency)) addEdge({ from: serviceId(name), to: serviceId(dependency) });
       else warnings.push(`service "${name}" depends on "${dependency}", which is not a service here`);
+    }
+    // A service a setting names (`AI_SERVICE_URL=http://ai-service:5001/`) is called, declared or not in depends_on.
+    for (const value of relationValues(service.environment)) {
+      for (const host of hostsIn(value)) {
+        if (host !== name && serviceNames.has(host)) addEdge({ from: serviceId(name), to: serviceId(host) });
+      }
     }
     for (const link of Array.isArray(service.links) ? service.links : []) {
       const target = String(link).split(':')[0]!;

@@ -35,9 +35,10 @@ describe('helmNotation on real values files', () => {
     expect(graph.nodes.map((n) => n.id)).toEqual(['loki', 'promtail']);
   });
 
-  it('reads one block per microservice with create: true', () => {
+  it('reads one block per microservice with create: true, and the redis a settings block creates (cartDatabase.inClusterRedis)', () => {
     const graph = helmNotation.toGraph(fixture('microservices-demo.values.yaml'));
-    expect(graph.nodes).toHaveLength(11);
+    expect(graph.nodes).toHaveLength(12);
+    expect(graph.nodes.find((n) => n.id === 'redis-cart')).toMatchObject({ kind: 'cache' });
     expect(graph.nodes.find((n) => n.id === 'cartService')!.label).toBe('cartservice');
   });
 });

@@ -190,7 +190,12 @@ function valuesToGraph(values: Record<string, unknown>): GraphIR {
       components.push([key, block]);
     } else if (DEPENDENCY.test(key) ? enabled(block) : block.enabled === true && Object.keys(block).length > 1) {
       if (!subcharts.includes(key.toLowerCase()) && !subcharts.includes(key)) subcharts.push(key);
-    } else if (!SETTING_NAME.test(key)) workloadBlocks.push([key, block]);
+    } else {
+      // A component the chart creates from a settings block: `cartDatabase.inClusterRedis: {create: true, name: redis-cart}`.
+      const created = Object.values(block).filter((inner): inner is Record<string, unknown> => isRecord(inner) && inner.create === true && typeof inner.name === 'string');
+      if (created.length > 0) for (const inner of created) components.push([String(inner.name), inner]);
+      else if (!SETTING_NAME.test(key)) workloadBlocks.push([key, block]);
+    }
   }
   // Bare per-workload blocks are the chart's own workloads only when there are several (one is more likely a
   // setting); a block in the middle of their run (`payment: {gateway: …}` between `mysql: {}` and `rabbitmq: {}`)

@@ -47,9 +47,12 @@ export function activityToGraph(source: DiagramSource): GraphIR {
     lastNode = id;
     return id;
   };
-  const link = (from: string, to: string, text?: string) => {
+  /** `atStart`: the label is written at the edge's start, beside its decision (a loop's way back runs the length of
+   * the loop, and a label in its middle would float far from the condition it answers). */
+  const link = (from: string, to: string, text?: string, atStart = false) => {
     const edge: GraphEdge = { id: `e${edges.length + 1}`, from, to, startArrowhead: 'none', endArrowhead: 'arrow' };
-    if (text) edge.label = text;
+    if (text && atStart) edge.startLabel = text;
+    else if (text) edge.label = text;
     edges.push(edge);
   };
   const open = <T extends Block['type']>(type: T, line: SourceLine): Extract<Block, { type: T }> => {
@@ -119,7 +122,7 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const block = open('repeat', line);
       blocks.pop();
       const decision = node('decision', plainText(m[1]!));
-      link(decision, block.start, label(m[2]));
+      link(decision, block.start, label(m[2]), true);
       ends = [{ from: decision, ...(label(m[3]) && { label: label(m[3]) }) }];
     } else if ((m = /^(fork|split)\s*;?$/i.exec(text))) {
       const fork = node('fork', '');

@@ -35,7 +35,24 @@ const PACKAGE = /^(package|namespace|together)\b\s*("[^"]*"|[^\s{<#]*)?(?:\s+as\
 /** Separators and section titles inside a class body. */
 const SEPARATOR = /^(--+|==+|\.\.+|__+)(.*?)(--+|==+|\.\.+|__+)?$/;
 
-const cleanMember = (text: string) => plainText(text.replace(/\{(static|abstract|classifier|field|method)\}\s*/gi, '').replace(/\s+/g, ' '));
+/**
+ * A member as a row. `{static}` and `{abstract}` (PlantUML underlines or italicises them) become a word after the
+ * visibility, `- static COUNT : int`, wherever they were written; `{field}`/`{method}` only steer PlantUML's parser.
+ */
+function cleanMember(text: string): string {
+  let marks = '';
+  const rest = text.replace(/\s*\{(static|classifier|abstract|field|method)\}\s*/gi, (_, mark: string) => {
+    const word = mark.toLowerCase() === 'abstract' ? 'abstract' : mark.toLowerCase() === 'field' || mark.toLowerCase() === 'method' ? '' : 'static';
+    if (word && !marks.includes(word)) marks += `${word} `;
+    return ' ';
+  });
+  const member = rest.replace(/\s+/g, ' ').trim();
+  const visibility = /^[-+#~]\s*/.exec(member)?.[0] ?? '';
+  return plainText(`${visibility.trim()}${visibility ? ' ' : ''}${marks}${member.slice(visibility.length)}`);
+}
+
+/** `Observable<T>`, `Observable‹T›` and `Observable` are one class: its name without the type parameters. */
+const genericBase = (name: string): string => name.replace(/\s*[<‹][\s\S]*$/, '');
 
 export function classToGraph(source: DiagramSource): GraphIR {
   const nodes = new Map<string, GraphNode>();
@@ -50,14 +67,16 @@ export function classToGraph(source: DiagramSource): GraphIR {
   const parent = () => [...stack].reverse().find((s) => s.id !== undefined)?.id;
 
   const classNode = (name: string, kind: NodeKind = 'class'): GraphNode => {
-    // Links may name a class by its short name or with its package prefix.
-    const id = names.get(name) ?? names.get(name.split('.').pop()!);
+    // Links may name a class by its short name, with its package prefix, or with or without its type parameters.
+    const base = genericBase(name);
+    const id = names.get(name) ?? names.get(base) ?? names.get(base.split('.').pop()!);
     if (id !== undefined) return nodes.get(id)!;
-    const node: GraphNode = { id: name, label: name, kind };
+    const node: GraphNode = { id: base, label: name, kind };
     const up = parent();
     if (up) node.parent = up;
-    nodes.set(name, node);
-    names.set(name, name);
+    nodes.set(base, node);
+    names.set(base, base);
+    if (name !== base) names.set(name, base);
     return node;
   };
 
@@ -103,14 +122,15 @@ export function classToGraph(source: DiagramSource): GraphIR {
     if (declaration && rest) {
       const keyword = declaration[1]!.toLowerCase().replace(/\s+/g, ' ');
       const [, rawName, alias, stereotypes, color, extendsList, implementsList, brace] = rest as unknown as (string | undefined)[];
-      const name = unquote(rawName!);
-      const id = alias ? unquote(alias) : name;
+      const name = unquote(rawName!).replace(/‹/g, '<').replace(/›/g, '>');
+      const id = alias ? unquote(alias) : genericBase(name);
       const node = classNode(id, CLASS_KEYWORDS[keyword]);
       node.kind = CLASS_KEYWORDS[keyword]!;
       node.label = name;
       const up = parent();
       if (up) node.parent = up;
       if (alias) names.set(name, id);
+      if (name !== id) names.set(name, id);
       const rows: string[] = [];
       const marks = [keyword === 'class' ? '' : `«${keyword}»`, ...[...(stereotypes ?? '').matchAll(/<<([^>]*)>>/g)].map((m) => `«${m[1]!.trim()}»`)].filter(Boolean);
       if (marks.length > 0) rows.push(marks.join(' '));

@@ -30,7 +30,10 @@ export interface Link {
   endLabel?: string;
 }
 
-const END = String.raw`\[\*\]|\[[^\]]+\]|\(\)\s*"[^"]+"|\(\)\s*[\w.$]+|\([^)]+\)|:[^:]+:|"[^"]+"|[\w.$]+(?:::[\w$]+)?`;
+/** Type parameters after a class name (`Promise<T>`, `Map<K, List<V>>`, `Observable‹T›`): identifier characters only, so
+ * an arrow head (`<|--`) is never read as one. */
+const GENERIC = String.raw`(?:<[\w\s,.?$]*(?:<[\w\s,.?$]*>[\w\s,.?$]*)*>|‹[\w\s,.?$<>]*[›>])`;
+const END = String.raw`\[\*\]|\[[^\]]+\]|\(\)\s*"[^"]+"|\(\)\s*[\w.$]+|\([^)]+\)|:[^:]+:|"[^"]+"|[\w.$]+(?:::[\w$]+)?${GENERIC}?`;
 const HEAD_LEFT = String.raw`(?:<\|?|<<|\^|\*|o\{|o\||\|o|\}o|\}\||\|\{|\|\||\}|\{|o|\+|#|x|0\)|0|\(|\))?`;
 const HEAD_RIGHT = String.raw`(?:\|?>|>>|\^|\*|\}o|\|o|o\||o\{|\|\{|\}\||\|\||\{|\}|o|\+|#|x|\(0|0|\(|\))?`;
 const BODY = String.raw`(?:[-.=~]|\[[^\]]*\]|left|right|up|down|le|ri|do|l|r|u|d)+`;

@@ -85,9 +85,11 @@ describe('plantumlNotation on real diagrams', () => {
     const exit = graph.nodes.find((n) => n.label === 'Update status and exit')!;
     expect(exit.style?.fillColor).toBe('#add8e6');
     expect(graph.edges).toContainEqual(expect.objectContaining({ from: paused.id, to: exit.id, label: 'yes' }));
-    // `repeat while (More updates …) then (yes)` loops back to the repeat point.
+    // `repeat while (More updates …) then (yes)` loops back to the repeat point; its "yes" is written where the way
+    // back leaves the condition, not in the middle of the long return route.
     const more = graph.nodes.find((n) => n.label === 'More updates to MachineDeployments')!;
-    const loop = graph.edges.find((e) => e.from === more.id && e.label === 'yes')!;
+    const loop = graph.edges.find((e) => e.from === more.id && e.startLabel === 'yes')!;
+    expect(loop.label).toBeUndefined();
     expect(graph.edges.find((e) => e.from === loop.to)).toMatchObject({ to: graph.nodes.find((n) => n.label === 'MachineDeployment controller enqueues a Reconcile call')!.id });
   });
 
@@ -301,5 +303,57 @@ describe('PlantUML sequence forms from its documentation', () => {
     expect(steps[0]!.sections!.map((s) => s.label)).toEqual(['Retry', 'fallback']);
     expect(steps.filter((s) => s.type === 'message').map((s) => s.label)).toEqual(['lost', 'found']);
     expect(graph.warnings).toEqual(['line 9: message from or to outside the diagram drawn on its participant', 'line 10: message from or to outside the diagram drawn on its participant']);
+  });
+
+  it('draws the Mojaloop "Central Service" participant box instead of dropping it with a warning', () => {
+    const graph = plantumlNotation.toGraph(fixture('mojaloop-position-prepare-sequence.plantuml'));
+    expect(graph.sequence!.boxes).toEqual([
+      { label: 'Central Service', participants: ['POS_HANDLER', 'TOPIC_NOTIFICATIONS', 'POS_MGMT', 'POS_DAO', 'DB'], fillColor: expect.stringMatching(/^#/) },
+    ]);
+    expect(graph.warnings.filter((w) => w.includes('box'))).toEqual([]);
+  });
+
+  it('shows the first of two unquoted names and lets messages use the second, as PlantUML does (participant Bob as B)', () => {
+    const graph = plantumlNotation.toGraph(['@startuml', 'actor User as U', 'participant "Web App" as W', 'participant DB as "Orders DB"', 'U -> W', 'W -> DB', '@enduml'].join('\n'));
+    expect(graph.nodes.map((n) => `${n.id}=${n.label}`)).toEqual(['U=User', 'W=Web App', 'DB=Orders DB']);
+    expect(graph.sequence!.steps.map((s) => (s.type === 'message' ? `${s.from}->${s.to}` : s.type))).toEqual(['U->W', 'W->DB']);
+  });
+});
+
+describe('PlantUML class diagrams with generics and modifiers', () => {
+  it('reads the java-design-patterns Promise diagram: Promise<T> and the links naming Promise are one class, {static} kept', () => {
+    const graph = plantumlNotation.toGraph(fixture('jdp-promise-class.urm.puml'));
+    expect(graph.nodes.map((n) => `${n.id}:${n.label}`)).toEqual([
+      'PromiseSupport:PromiseSupport<T>',
+      'ConsumeAction:ConsumeAction',
+      'TransformAction:TransformAction<V>',
+      'App:App',
+      'Promise:Promise<T>',
+      'Utility:Utility',
+      'Map:Map',
+    ]);
+    expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toContain('Promise->PromiseSupport');
+    const promise = graph.nodes.find((n) => n.id === 'Promise')!;
+    // Generic signatures are kept whole.
+    expect(promise.rows).toContain('+ thenApply(func : Function<? super T, V>) : Promise<V>');
+    expect(graph.nodes.find((n) => n.id === 'App')!.rows).toContain('+ static main(args : String[])');
+    // `~` is package visibility here, not creole's escape.
+    expect(graph.nodes.find((n) => n.id === 'PromiseSupport')!.rows).toContain('~ fulfill(value : T)');
+  });
+
+  it('matches Observable‹T› and Observable<T> in links with their declaration, and keeps {abstract} as a word', () => {
+    const graph = plantumlNotation.toGraph(
+      ['@startuml', 'abstract class Observable<T> {', '  {abstract} + subscribe(o : Observer<T>) : Disposable', '}', 'class Subject<T>', 'Observable‹T› <|-- Subject<T>', 'Subject --> "many" Observable<T>', '@enduml'].join('\n'),
+    );
+    expect(graph.nodes.map((n) => n.id)).toEqual(['Observable', 'Subject']);
+    expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['Observable->Subject', 'Subject->Observable']);
+    expect(graph.nodes[0]!.rows).toEqual(['«abstract class»', '+ abstract subscribe(o : Observer<T>) : Disposable']);
+  });
+});
+
+describe('PlantUML sequence constructs not drawn', () => {
+  it('says, with its line, that autoactivate is not applied, instead of drawing no bars silently', () => {
+    const graph = plantumlNotation.toGraph(['@startuml', 'autoactivate on', 'A -> B : call', 'B --> A', '@enduml'].join('\n'));
+    expect(graph.warnings).toEqual(['line 2: autoactivate is not applied; activation bars are drawn where activate, ++ or return say']);
   });
 });

@@ -3,7 +3,7 @@
  * the ordered messages, notes, activations and fragments go into `sequence` (drawn by `layoutSequence`).
  */
 import type { Arrowhead, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
-import type { SequenceFragment, SequenceNote, SequenceStep } from '../../layout/sequence.js';
+import type { SequenceBox, SequenceFragment, SequenceNote, SequenceStep } from '../../layout/sequence.js';
 import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
 
 /** Participant keyword → role and outline. */
@@ -51,7 +51,8 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
   const activations: { participant: string; caller?: string }[] = [];
   let numbering: { next: number; step: number } | undefined;
   let lastMessage: { from: string; to: string } | undefined;
-  let boxes = 0;
+  const boxes: SequenceBox[] = [];
+  let openBox: SequenceBox | undefined;
   const target = () => {
     const top = stack[stack.length - 1];
     return top ? top.fragment.sections[top.fragment.sections.length - 1]!.steps : root;
@@ -83,18 +84,27 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
     const declared = PARTICIPANT.exec(text);
     if (declared) {
       const [, keyword, first, second, color] = declared as unknown as [string, string, string, string | undefined, string | undefined];
-      // `participant "Long name" as A` and `participant A as "Long name"` are both allowed.
-      const firstQuoted = first.startsWith('"');
-      const name = unquote(second !== undefined && !firstQuoted ? second : first);
-      const alias = second === undefined ? undefined : unquote(firstQuoted ? second : first);
-      declare(keyword.toLowerCase(), name, alias, color);
+      // `participant "Long name" as A`, `participant A as "Long name"` and `participant Long as A`: the quoted one, or
+      // else the first, is what is shown; the other is the code the messages use.
+      const displayFirst = second === undefined || !second.startsWith('"');
+      const name = unquote(displayFirst ? first : second);
+      const alias = second === undefined ? undefined : unquote(displayFirst ? second : first);
+      const id = declare(keyword.toLowerCase(), name, alias, color);
+      openBox?.participants.push(id);
       continue;
     }
-    if (/^box\b/i.test(text)) {
-      boxes++;
+    const box = /^box\b\s*("[^"]*"|[^#]*?)?\s*(#\S+)?\s*$/i.exec(text);
+    if (box) {
+      const fill = box[2] ? plantumlColor(box[2]) : undefined;
+      openBox = { label: plainText(unquote(box[1] ?? '')), participants: [], ...(fill && { fillColor: fill }) };
+      boxes.push(openBox);
       continue;
     }
-    if (/^end\s*box$/i.test(text)) continue;
+    if (/^end\s*box$/i.test(text)) {
+      openBox = undefined;
+      continue;
+    }
+
     const note = NOTE.exec(text);
     if (note) {
       const [, keyword, position, over, color, inline] = note as unknown as [string, string, string, string, string | undefined, string | undefined];
@@ -189,6 +199,10 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
       add({ type: 'divider', text: plainText(divider[1]!) });
       continue;
     }
+    if (/^autoactivate\s+on\b/i.test(text)) {
+      warnings.push(`line ${line.line}: autoactivate is not applied; activation bars are drawn where activate, ++ or return say`);
+      continue;
+    }
     if (/^\|\|\d*\|\|$|^\|\|\|$/.test(text) || /^(autoactivate|hide|show)\b/i.test(text)) continue;
     const message = MESSAGE.exec(text);
     if (message && /[<>\\/xo]/.test(message[2]! + message[4]!) && (message[1] || message[5])) {
@@ -225,8 +239,16 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
   const open = stack[stack.length - 1];
   if (open) throw parseError(open.line, `"${open.fragment.kind}" is never closed with "end"`);
   if (participants.size === 0) throw parseError({ line: 1, column: 1 }, 'the sequence diagram has no participants');
-  if (boxes > 0) warnings.push(`participant boxes ("box … end box") are not drawn: ${boxes}`);
-  return { layout: 'sequence', direction: 'RIGHT', nodes: [...participants.values()], edges: [], groups: [], warnings, sequence: { steps: root } };
+  const drawnBoxes = boxes.filter((b) => b.participants.length > 0);
+  return {
+    layout: 'sequence',
+    direction: 'RIGHT',
+    nodes: [...participants.values()],
+    edges: [],
+    groups: [],
+    warnings,
+    sequence: { steps: root, ...(drawnBoxes.length > 0 && { boxes: drawnBoxes }) },
+  };
 
   function numbered(label: string): string {
     if (!numbering) return label;

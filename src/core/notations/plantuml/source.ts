@@ -135,6 +135,8 @@ export function plainText(text: string): string {
     .replace(/__(.*?)__/g, '$1')
     .replace(/""(.*?)""/g, '$1')
     .replace(/~~(.*?)~~/g, '$1')
+    // `~` is creole's escape character: `~please-ack` shows "please-ack" (`~ name`, package visibility, stays).
+    .replace(/~(\S)/g, '$1')
     .replace(/\t|\\t/g, ' ')
     .trim();
 }

@@ -174,6 +174,20 @@ describe('sqlNotation routine bodies, DELIMITER and the rest of the DDL grammar'
     expect(graph.edges.map((e) => `${e.from} -> ${e.to}`)).toEqual(['lines -> orders']);
   });
 
+  it('reads DELIMITER $$ blocks, `END$$` written without a space included, and the tables after them', () => {
+    const graph = sqlNotation.toGraph(
+      'CREATE TABLE a (id int PRIMARY KEY) ENGINE=InnoDB;\nDELIMITER $$\nCREATE PROCEDURE p()\nBEGIN\n  CREATE TEMPORARY TABLE tmp (x int);\nEND $$\n' +
+        'CREATE TRIGGER t BEFORE INSERT ON a FOR EACH ROW BEGIN SET NEW.id = 1; END$$\nDELIMITER ;\n' +
+        'CREATE TABLE `b` (`id` int, `a_id` int, CONSTRAINT `fk1` FOREIGN KEY (`a_id`) REFERENCES `a` (`id`));\nCREATE TABLE c (id int);',
+    );
+    expect(graph.nodes.map((n) => n.id)).toEqual(['a', 'b', 'c']);
+    expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['b->a']);
+    expect(graph.warnings).toEqual([
+      'line 3: skipped a statement the SQL parser does not read (CREATE PROCEDURE p())',
+      'line 7: skipped a statement the SQL parser does not read (CREATE TRIGGER t)',
+    ]);
+  });
+
   it('reads the SQLite sakila, whose CHECK constraints sit beside its keys, instead of failing', () => {
     const graph = sqlNotation.toGraph(fixture('sqlite-sakila-schema.sql'));
     expect(graph.nodes).toHaveLength(16);

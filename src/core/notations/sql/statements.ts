@@ -42,27 +42,32 @@ export function splitStatements(code: string, backslashEscapes: boolean): SqlSta
   while (i < code.length) {
     const ch = code[i]!;
     const next = code[i + 1];
-    if (ch === '-' && next === '-') i = lineEnd(code, i);
+    // A client delimiter (`$$`, `//`, `;;`) ends the statement wherever it stands outside a string or comment; it is
+    // checked before dollar quoting, which MySQL does not have.
+    if (delimiter !== ';' && code.startsWith(delimiter, i)) {
+      push(i, i + delimiter.length);
+      i += delimiter.length;
+    } else if (ch === '-' && next === '-') i = lineEnd(code, i);
     else if (ch === '#') i = lineEnd(code, i);
     else if (ch === '/' && next === '*') {
       // MySQL version comments `/*!50503 … */` hold real SQL; node-sql-parser skips them as comments, which is fine.
       const close = code.indexOf('*/', i + 2);
       i = close === -1 ? code.length : close + 2;
     } else if (ch === "'" || ch === '"' || ch === '`') i = quoteEnd(code, i, ch, backslashEscapes);
-    else if (ch === '$') {
+    else if (ch === '$' && !backslashEscapes) {
       const tag = /^\$[A-Za-z_]*\$/.exec(code.slice(i, i + 64));
       if (tag) {
         const close = code.indexOf(tag[0], i + tag[0].length);
         i = close === -1 ? code.length : close + tag[0].length;
       } else i++;
-    } else if (delimiter !== ';' && code.startsWith(delimiter, i)) {
-      push(i, i + delimiter.length);
-      i += delimiter.length;
     } else if (ch === ';' && delimiter === ';' && depth === 0) {
       push(i, i + 1);
       i++;
     } else if (/[A-Za-z_]/.test(ch) && !/[\w$]/.test(code[i - 1] ?? ' ')) {
-      const word = /^[A-Za-z_][\w$]*/.exec(code.slice(i, i + 64))![0];
+      let word = /^[A-Za-z_][\w$]*/.exec(code.slice(i, i + 64))![0];
+      // `END$$`: the word stops where the delimiter starts.
+      const cut = delimiter === ';' ? -1 : word.indexOf(delimiter);
+      if (cut > 0) word = word.slice(0, cut);
       const upper = word.toUpperCase();
       const directive = upper === 'DELIMITER' && atStatementStart(i) ? DELIMITER_LINE.exec(code.slice(i, lineEnd(code, i))) : null;
       if (directive) {

@@ -1,0 +1,80 @@
+/**
+ * Every real file of the fixture corpus, read by its notation, against a count taken from the file itself: nodes,
+ * edges (messages for sequence diagrams) and containers. A relation dropped, a node invented or a container lost
+ * changes a count and fails here; valid input never fails to parse. DOT has its own owner and table (dot.test.ts).
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { GraphIR } from '../graph/types.js';
+import { CONVERTERS } from './index.js';
+
+type Count = [notation: string, file: string, nodes: number, edges: number, containers: number, counted: string];
+
+/** Counted from the source; `counted` says what was counted as what. */
+const CORPUS: Count[] = [
+  ['sql', 'mysql-employees.sql', 6, 6, 0, '6 CREATE TABLE, 6 REFERENCES'],
+  ['sql', 'mysql-sakila-schema.sql', 16, 22, 0, '16 CREATE TABLE (tmpCustomer of rewards_report is in a procedure body), 22 FOREIGN KEY'],
+  ['sql', 'mysql-seats-ddl.sql', 10, 12, 0, '10 CREATE TABLE, 12 REFERENCES'],
+  ['sql', 'postgres-pagila-schema.sql', 16, 22, 1, '71 CREATE TABLE less 55 payment partitions, 22 FK after folding, schema public'],
+  ['sql', 'postgres-sakila-schema.sql', 15, 22, 0, '21 CREATE TABLE less 6 INHERITS partitions of payment, 40 FK less 18 of the partitions'],
+  ['sql', 'postgres-tpcc-ddl.sql', 9, 10, 0, '9 CREATE TABLE, 10 REFERENCES'],
+  ['sql', 'sqlite-sakila-schema.sql', 16, 22, 0, '16 CREATE TABLE, 22 FOREIGN KEY'],
+  ['plantuml', 'aries-discover-features-requester-state.puml', 5, 5, 0, '3 states, [*] start and end, 5 transitions'],
+  ['plantuml', 'aries-introducer-state.puml', 7, 10, 0, '5 states, [*] start and end, 10 transitions'],
+  ['plantuml', 'aries-invite-action-sequence.puml', 2, 3, 0, '2 participants, 3 messages'],
+  ['plantuml', 'c4-bigbank-deployment.puml', 6, 6, 12, '6 Container/ContainerDb, 6 Rel, 12 Deployment_Node'],
+  ['plantuml', 'capi-machinedeployment-activity.plantuml', 46, 65, 0, 'start, stop, actions, decisions and repeat points; their arrows'],
+  ['plantuml', 'jdp-hexagonal-class.puml', 29, 23, 9, '29 classes and interfaces, 23 relation lines, 9 packages'],
+  ['plantuml', 'jdp-promise-class.urm.puml', 7, 6, 1, '6 classes and Map (named by a link), 6 relation lines, 1 package'],
+  ['plantuml', 'mojaloop-position-prepare-sequence.plantuml', 5, 25, 0, '5 participants, 25 messages'],
+  ['compose', 'aks-store-demo-quickstart.docker-compose.yml', 4, 3, 1, '4 services, 3 depends_on, network backend_services'],
+  ['compose', 'aks-store-demo.docker-compose.yml', 10, 10, 1, '10 services, 9 depends_on + AI_SERVICE_URL of product-service, 1 network'],
+  ['compose', 'awesome-nginx-golang-mysql.compose.yaml', 4, 3, 0, '3 services + volume db-data, 2 depends_on + 1 mount'],
+  ['compose', 'awesome-pihole-cloudflared.compose.yaml', 2, 1, 1, '2 services, 1 depends_on, 1 network'],
+  ['compose', 'awesome-react-express-mysql.compose.yaml', 5, 4, 2, '3 services + 2 volumes, 2 depends_on + 2 mounts, 2 networks'],
+  ['compose', 'example-voting-app.docker-stack.yml', 6, 1, 2, '5 services + volume db-data, 1 mount, 2 networks'],
+  ['compose', 'robot-shop.docker-compose.yaml', 12, 12, 1, '12 services, 12 depends_on, 1 network'],
+  ['compose', 'sentry-self-hosted.docker-compose.yml', 73, 293, 0, 'services and named volumes, depends_on and mounts'],
+  ['kubernetes', 'aks-store-all-in-one.yaml', 19, 15, 0, '19 objects; 7 Service→workload, 3 env refs, 5 calls by URL or ConfigMap'],
+  ['kubernetes', 'aks-store-ingress-quickstart.yaml', 12, 9, 0, '12 objects; Ingress→Service, 4 Service→workload, 3 env refs, 1 call'],
+  ['kubernetes', 'aks-store-quickstart.yaml', 8, 5, 0, '8 objects; 4 Service→workload, order-service calls rabbitmq'],
+  ['kubernetes', 'guestbook-all-in-one.yaml', 6, 3, 0, '3 Deployments, 3 Services, 3 selectors'],
+  ['kubernetes', 'ingress-nginx-cloud-deploy.yaml', 9, 6, 1, 'drawn kinds of the controller, namespace ingress-nginx'],
+  ['kubernetes', 'k8s-website-wordpress-mysql-deployment.yaml', 4, 3, 0, 'Deployment, Service, PVC, Secret of mysql'],
+  ['kubernetes', 'microservices-demo-cartservice.yaml', 5, 4, 0, 'cartservice and redis-cart with their Services and account'],
+  ['kubernetes', 'microservices-demo-release.yaml', 35, 39, 0, '12 Deployments, 12 Services, 11 ServiceAccounts'],
+  ['terraform', 'aks-store-demo.cosmosdb.tf', 1, 0, 0, 'module db'],
+  ['terraform', 'aks-store-demo.main.tf', 6, 2, 0, '3 resources, 3 data; the resource group named from random_pet and random_integer'],
+  ['terraform', 'aks-store-demo.servicebus.tf', 2, 1, 0, 'module sb, the role assignment scoped to it'],
+  ['terraform', 'azure-aks-store-demo.kubernetes.tf', 3, 2, 0, 'resources and their references'],
+  ['terraform', 'gcp-microservices-demo.main.tf', 5, 4, 0, 'resources and modules and their references'],
+  ['terraform', 'gcp-microservices-demo.memorystore.tf', 2, 1, 0, 'redis instance and its reference'],
+  ['terraform', 'tf-aws-vpc-example-simple.main.tf', 2, 1, 0, 'module vpc and what it uses'],
+  ['terraform', 'tf-aws-vpc-root.main.tf', 66, 76, 8, 'resources of the VPC module, references, subnet tiers'],
+  ['helm', 'bitnami-postgresql.values.yaml', 3, 2, 0, 'primary, its Service and volume'],
+  ['helm', 'bitnami-wordpress.values.yaml', 4, 3, 0, 'wordpress, Service, volume, mariadb sub-chart'],
+  ['helm', 'grafana-loki-distributed.values.yaml', 8, 1, 0, 'enabled components, gateway Service, memcached'],
+  ['helm', 'grafana-loki-stack.values.yaml', 2, 0, 0, 'loki and promtail sub-charts'],
+  ['helm', 'microservices-demo.values.yaml', 12, 0, 0, '11 service blocks with create: true, and redis-cart (cartDatabase.inClusterRedis.create)'],
+  ['helm', 'robot-shop.values.yaml', 12, 0, 0, '8 per-workload blocks, 4 datastore blocks; which uses which is in the templates'],
+  ['helm', 'temporal-proxy.values.yaml', 2, 1, 0, 'the proxy and its Service'],
+  ['helm', 'temporal.values.yaml', 5, 2, 0, 'server, admintools and web, with the Services of the latter two'],
+];
+
+const edgeCount = (graph: GraphIR): number =>
+  graph.sequence ? JSON.stringify(graph.sequence).split('"type":"message"').length - 1 : graph.edges.length;
+
+describe('every corpus file matches its hand count', () => {
+  it.each(CORPUS)('%s %s: %i nodes, %i edges, %i containers', (notation, file, nodes, edges, containers) => {
+    const converter = CONVERTERS.find((c) => c.id === notation)!;
+    const graph = converter.toGraph(readFileSync(new URL(`../../../test/fixtures/${notation}/${file}`, import.meta.url), 'utf8'));
+    expect([graph.nodes.length, edgeCount(graph), graph.groups.length]).toEqual([nodes, edges, containers]);
+  });
+
+  it('counts every fixture of these notations, so a new file cannot join the corpus without its count', () => {
+    for (const notation of new Set(CORPUS.map(([n]) => n))) {
+      const files = readdirSync(new URL(`../../../test/fixtures/${notation}/`, import.meta.url)).filter((f) => f !== 'NOTICE.md');
+      expect(files.sort()).toEqual(CORPUS.filter(([n]) => n === notation).map(([, f]) => f).sort());
+    }
+  });
+});
