@@ -65,9 +65,9 @@ const edgeCount = (graph: GraphIR): number =>
   graph.sequence ? JSON.stringify(graph.sequence).split('"type":"message"').length - 1 : graph.edges.length;
 
 describe('every corpus file matches its hand count', () => {
-  it.each(CORPUS)('%s %s: %i nodes, %i edges, %i containers', (notation, file, nodes, edges, containers) => {
+  it.each(CORPUS)('%s %s: %i nodes, %i edges, %i containers', async (notation, file, nodes, edges, containers) => {
     const converter = CONVERTERS.find((c) => c.id === notation)!;
-    const graph = converter.toGraph(readFileSync(new URL(`../../../test/fixtures/${notation}/${file}`, import.meta.url), 'utf8'));
+    const graph = await converter.toGraph(readFileSync(new URL(`../../../test/fixtures/${notation}/${file}`, import.meta.url), 'utf8'));
     expect([graph.nodes.length, edgeCount(graph), graph.groups.length]).toEqual([nodes, edges, containers]);
   });
 
