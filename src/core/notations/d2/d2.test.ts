@@ -72,6 +72,12 @@ describe('d2Notation details', () => {
     expect(graph.warnings).toEqual(['D2 queue shape drawn as cylinder ("q")']);
   }, SLOW);
 
+  it('draws the root board and says which layers, scenarios and steps are left out', async () => {
+    const graph = await readD2('a -> b\nlayers: {\n  detail: { c -> d }\n}\nscenarios: {\n  outage: { a.style.stroke: red }\n  recovery: { b.style.stroke: green }\n}');
+    expect(graph.nodes.map((n) => n.id)).toEqual(['a', 'b']);
+    expect(graph.warnings).toEqual(['D2 1 layer, 2 scenarios left out: only the root board is drawn']);
+  }, SLOW);
+
   it('refuses a syntax error with D2\'s message, line and column', async () => {
     const error = await readD2('a -> b\nc -> {').then(() => undefined, (e: unknown) => e as AppError);
     expect(error).toMatchObject({ code: 'parse_error', details: { line: 2 } });

@@ -38,7 +38,7 @@ interface Connection {
 }
 /** The part of D2's compile answer read here. */
 export interface CompiledD2 {
-  diagram: { shapes: Shape[]; connections: Connection[] };
+  diagram: { shapes: Shape[]; connections: Connection[]; layers?: unknown[] | null; scenarios?: unknown[] | null; steps?: unknown[] | null };
   graph: { root?: { attributes?: { direction?: { value?: string } } }; objects?: Array<{ id: string; attributes?: { near_key?: unknown } }> };
 }
 
@@ -189,6 +189,9 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
     for (let at: string | undefined = id; at !== undefined; at = parentOf(at)) if (drawn.has(at)) return at;
     return id;
   };
+  // Boards other than the root are other diagrams (D2 animates or links them): one diagram is drawn, the root.
+  const boards = (['layers', 'scenarios', 'steps'] as const).map((kind) => [kind, compiled.diagram[kind]?.length ?? 0] as const).filter(([, count]) => count > 0);
+  if (boards.length > 0) warnings.push(`D2 ${boards.map(([kind, count]) => `${count} ${count === 1 ? kind.replace(/s$/, '') : kind}`).join(', ')} left out: only the root board is drawn`);
   const withIcons = connections.filter((c) => c.icon != null).length;
   if (withIcons > 0) warnings.push(`${withIcons} connection icon${withIcons === 1 ? '' : 's'} left out (icons are drawn on shapes)`);
   const edges: GraphEdge[] = connections.map((c, index) => {
