@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { DiagramAnswer } from '../src/core/ai/answer.js';
 import { DEFAULT_JOB_LIMITS } from '../src/infra/config.js';
 import { createJobPool } from '../src/infra/jobs/pool.js';
+import { createD2Compiler } from '../src/infra/d2-compiler.js';
 import { createRateLimiter } from '../src/infra/rate-limit.js';
 import { createSecretBox } from '../src/infra/secret-box.js';
 import { openDatabase } from '../src/infra/storage/database.js';
@@ -54,6 +55,8 @@ export async function benchGenerate(runs = 15): Promise<GenerateBench> {
     publicLimiter: limiter,
     publicUrl: 'http://bench',
     work: jobs,
+    // Started only by D2 code, which this never sends.
+    d2: createD2Compiler({ timeoutSeconds: DEFAULT_JOB_LIMITS.timeoutSeconds, queue: 8 }),
     publicRenderCacheBytes: 1024,
     sealer: createSecretBox(randomBytes(32)),
     // The model has answered: the bench starts where its answer arrives.

@@ -4,6 +4,7 @@ import { createRuntime, type Runtime } from '../src/adapters/http/server.js';
 import { createRateLimiter } from '../src/infra/rate-limit.js';
 import { DEFAULT_JOB_LIMITS } from '../src/infra/config.js';
 import { createJobPool, type JobPool } from '../src/infra/jobs/pool.js';
+import { createD2Compiler } from '../src/infra/d2-compiler.js';
 import { createSecretBox } from '../src/infra/secret-box.js';
 import { openDatabase } from '../src/infra/storage/database.js';
 import { createServices, type Services } from '../src/service/index.js';
@@ -31,6 +32,8 @@ describe('the public SVG renders each document version once', () => {
       publicLimiter: limiter,
       publicUrl: 'http://drawbridge.test',
       work: { ...jobs, svg: (elements) => (renders.push(elements.length), jobs.svg(elements)) },
+      // Started only by D2 code, which this never sends.
+      d2: createD2Compiler({ timeoutSeconds: DEFAULT_JOB_LIMITS.timeoutSeconds, queue: 8 }),
       publicRenderCacheBytes: 1024 * 1024,
       sealer: createSecretBox(randomBytes(32)),
       diagramModel: { answer: () => Promise.reject(new Error('no model in this test')) },

@@ -4,6 +4,8 @@ import { AppError } from '../core/errors.js';
 import { type ExportResult, parseExportFormat } from '../core/export/index.js';
 import type { IconVendor } from '../core/icons/index.js';
 import { type GraphIR, NOTATION_TITLES } from '../core/graph/types.js';
+import { d2ToGraph } from '../core/notations/d2/index.js';
+import { checkGraphSize, isD2Code } from '../core/notations/index.js';
 import { canWrite, type Role } from '../core/scopes.js';
 import type { Element, SceneFormat } from '../core/scene/intake.js';
 import { preparedQuery } from '../infra/storage/prepared.js';
@@ -14,7 +16,7 @@ import { type Principal, requireScope } from './principal.js';
 import { prepareLaidOutScene, prepareScene } from './scene.js';
 import type { DocumentSummary, FolderSummary, WorkspaceSummary } from './schemas.js';
 import { etagMatches } from './etag.js';
-import type { DrawnGraph, HeavyWork, PngRequest } from './heavy-work.js';
+import type { D2Compiler, DrawnCode, DrawnGraph, HeavyWork, PngRequest } from './heavy-work.js';
 
 type DocumentRow = Database['documents'];
 type ShareRow = { token: string; createdAt: string };
@@ -71,6 +73,7 @@ export class DiagramService {
     private readonly work: HeavyWork,
     /** Public SVGs by document id and version: anyone may load a shared link in a loop, so each version renders once. */
     private readonly publicSvgs: LRUCache<string, string>,
+    private readonly d2: D2Compiler,
   ) {
     const visible = (userId: string, id: string) =>
       db
@@ -216,7 +219,9 @@ export class DiagramService {
   ): Promise<WriteResult & { notation: string }> {
     requireScope(p, 'diagrams:write');
     await this.writableRoleIn(p, input.workspaceId);
-    const generated = await this.work.fromCode(input.code, { notation: input.notation, vendor: input.vendor });
+    const generated = isD2Code(input.code, input.notation)
+      ? await this.fromD2(input.code, input.vendor)
+      : await this.work.fromCode(input.code, { notation: input.notation, vendor: input.vendor });
     const result = await this.createDocument(p, {
       workspaceId: input.workspaceId,
       folderId: input.folderId,
@@ -227,6 +232,17 @@ export class DiagramService {
       autoIcons: input.autoIcons ?? false,
     });
     return { ...result, notation: generated.notation, warnings: [...generated.warnings, ...result.warnings] };
+  }
+
+  /**
+   * D2 is compiled by D2's own compiler (its thread, its time limit), then laid out and drawn by ours in the job pool
+   * like any graph; a graph over the from-code limits is refused before it reaches the pool.
+   */
+  private async fromD2(code: string, vendor: IconVendor | undefined): Promise<DrawnCode> {
+    const graph = d2ToGraph(await this.d2.compile(code));
+    checkGraphSize(graph);
+    const drawn = await this.work.fromGraph(graph, vendor);
+    return { elements: drawn.elements, notation: 'd2', warnings: drawn.warnings };
   }
 
   /**

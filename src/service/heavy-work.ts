@@ -1,6 +1,7 @@
 import type { ExportFormat, ExportResult } from '../core/export/index.js';
 import type { IconVendor } from '../core/icons/index.js';
 import type { GraphIR, Notation } from '../core/graph/types.js';
+import type { CompiledD2 } from '../core/notations/d2/index.js';
 import type { Element } from '../core/scene/intake.js';
 import type { GeneratedElement } from '../core/scene/from-graph.js';
 
@@ -35,4 +36,13 @@ export interface HeavyWork {
   svg(elements: readonly Element[]): Promise<string>;
   png(elements: readonly Element[], request?: PngRequest): Promise<Buffer>;
   export(format: ExportFormat, elements: readonly Element[], publicUrl: string): Promise<ExportResult>;
+}
+
+/**
+ * D2's own compiler (Go built to WASM, in a thread of its own): D2 code → its compiled diagram, which core reads as a
+ * graph. Infra keeps one warm, time-limited instance (src/infra/d2-compiler.ts). Throws parse_error with D2's line
+ * and column, too_complex over its time limit, busy when too many D2 diagrams wait.
+ */
+export interface D2Compiler {
+  compile(code: string): Promise<CompiledD2>;
 }

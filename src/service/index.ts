@@ -7,7 +7,7 @@ import { AccountService } from './accounts.js';
 import { CatalogService } from './catalog.js';
 import { type Admission, admit, admitPublic, charge } from './admission.js';
 import { DiagramService } from './diagrams.js';
-import type { HeavyWork } from './heavy-work.js';
+import type { D2Compiler, HeavyWork } from './heavy-work.js';
 import { CursorCodec } from './pagination.js';
 import type { Principal } from './principal.js';
 import { TokenService } from './tokens.js';
@@ -48,6 +48,8 @@ export interface ServiceOptions {
   publicUrl: string;
   /** Parsing, layout, rendering and export, run off the event loop. */
   work: HeavyWork;
+  /** D2's own compiler, for D2 code. */
+  d2: D2Compiler;
   publicRenderCacheBytes: number;
   /** Encryption at rest for AI keys. */
   sealer: SecretSealer;
@@ -85,6 +87,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     work,
     // SVG text is UTF-16 in memory: two bytes a character.
     new LRUCache<string, string>({ maxSize: publicRenderCacheBytes, sizeCalculation: (svg) => Math.max(1, svg.length * 2) }),
+    options.d2,
   );
   return {
     accounts,

@@ -139,7 +139,7 @@ export const fromCodeBody = strictBody({
   code: z
     .string()
     .min(1, 'code must not be empty')
-    .describe('The source: docker-compose, Kubernetes manifests, Graphviz DOT, PlantUML, Terraform, Helm values or SQL DDL (up to 1 MiB)'),
+    .describe('The source: docker-compose, Kubernetes manifests, Graphviz DOT, PlantUML, Terraform, Helm values, SQL DDL, Mermaid or D2 (up to 1 MiB)'),
   folderId: folderId.optional(),
   name: name.optional().describe('Defaults to "<notation> diagram"'),
   notation: z.enum(NOTATIONS).optional().describe('Skip detection and read the code as this notation'),

@@ -5,6 +5,7 @@ import { Metrics } from '../../infra/metrics.js';
 import { createRateLimiter } from '../../infra/rate-limit.js';
 import { assertProviderUrl } from '../../infra/ai/address-guard.js';
 import { createDiagramModel } from '../../infra/ai/models.js';
+import { createD2Compiler, type D2CompilerService } from '../../infra/d2-compiler.js';
 import { createJobPool, type JobPool } from '../../infra/jobs/pool.js';
 import { createSecretBox, loadServerKey } from '../../infra/secret-box.js';
 import { openDatabase } from '../../infra/storage/database.js';
@@ -18,6 +19,8 @@ export interface Runtime {
   services: Services;
   metrics: Metrics;
   jobs: JobPool;
+  /** D2's compiler: started when the server listens, or by the first D2 diagram. */
+  d2: D2CompilerService;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database and Redis. */
   close(): Promise<void>;
 }
@@ -34,12 +37,15 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
   const metrics = new Metrics();
   let generatedKeyFile: string | undefined;
   const jobs = createJobPool(config.jobs, { metrics, onWorkerError: (error) => log?.error({ err: error }, 'a job worker died') });
+  // D2 compiles one at a time, each up to the job time limit: a short queue keeps the last one's wait bounded.
+  const d2 = createD2Compiler({ timeoutSeconds: config.jobs.timeoutSeconds, queue: Math.min(config.jobs.queue, 8) }, { metrics });
   const services = await createServices({
     db,
     limiter: createRateLimiter({ perMinute: config.rateLimitPerMinute, redis, keyPrefix }),
     publicLimiter: createRateLimiter({ perMinute: config.publicRateLimitPerMinute, redis, keyPrefix: `${keyPrefix}:public` }),
     publicUrl: config.publicUrl,
     work: jobs,
+    d2,
     sealer: createSecretBox(loadServerKey(config.secret, config.secretKeyFile, (path) => (generatedKeyFile = path))),
     diagramModel: createDiagramModel({ timeoutSeconds: config.aiTimeoutSeconds, allowPrivateUrls: config.aiAllowPrivateUrls }),
     checkProviderUrl: (url) => assertProviderUrl(url, config.aiAllowPrivateUrls),
@@ -64,9 +70,11 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
     services,
     metrics,
     jobs,
+    d2,
     async close() {
       await app.close();
       await jobs.close();
+      await d2.close();
       await db.destroy();
       // quit() sends QUIT, which a Redis that is down cannot take.
       if (redis?.status === 'ready') await redis.quit();
@@ -78,6 +86,8 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
 /** Listens and shuts down gracefully on SIGINT/SIGTERM. */
 export async function listen(runtime: Runtime, config: Config): Promise<string> {
   const address = await runtime.app.listen({ port: config.port, host: config.host });
+  // In the background, after listening: /healthz and /readyz answer while D2's runtime starts in its own thread.
+  runtime.d2.warmUp();
   const stop = async (signal: string) => {
     runtime.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
     await runtime.close();

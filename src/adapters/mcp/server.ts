@@ -283,7 +283,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       title: 'Diagram from code',
       description:
         'Draws and stores a diagram from source code, laid out automatically with icons and right-angle arrows bound at both ends: ' +
-        'docker-compose, Kubernetes manifests, Graphviz DOT, PlantUML, Terraform, Helm values.yaml or SQL DDL (detected; pass notation to force one). ' +
+        'docker-compose, Kubernetes manifests, Graphviz DOT, PlantUML, Terraform, Helm values.yaml, SQL DDL, Mermaid or D2 (detected; pass notation to force one). ' +
         'Prefer this over drawing by hand when the user has such a file. The result is the stored diagram plus notation and warnings ' +
         '(what was skipped or approximated). Errors: unsupported_notation (lists the supported ones), parse_error (with line and column). ' +
         'Needs scope diagrams:write.',

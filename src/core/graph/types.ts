@@ -98,7 +98,7 @@ export interface GraphIR {
   sequence?: import('../layout/sequence.js').SequenceDiagram;
 }
 
-export const NOTATIONS = ['compose', 'kubernetes', 'dot', 'plantuml', 'terraform', 'helm', 'sql', 'mermaid'] as const;
+export const NOTATIONS = ['compose', 'kubernetes', 'dot', 'plantuml', 'terraform', 'helm', 'sql', 'mermaid', 'd2'] as const;
 export type Notation = (typeof NOTATIONS)[number];
 
 /** How each notation is named to people (default diagram names, messages). */
@@ -111,6 +111,7 @@ export const NOTATION_TITLES: Record<Notation, string> = {
   helm: 'Helm',
   sql: 'SQL',
   mermaid: 'Mermaid',
+  d2: 'D2',
 };
 
 /**

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import { intakeScene } from '../scene/intake.js';
-import { codeToScene, CONVERTERS, detectNotation, supportedNotations } from './index.js';
+import { codeToScene, detectNotation, isD2Code, supportedNotations } from './index.js';
 
 const fixtures = new URL('../../../test/fixtures/', import.meta.url);
 
@@ -17,11 +17,12 @@ async function failure(promise: Promise<unknown>): Promise<AppError> {
 }
 
 describe('detectNotation', () => {
-  for (const converter of CONVERTERS) {
-    it(`recognises every ${converter.id} corpus input as ${converter.id}`, () => {
-      const folder = new URL(`${converter.id}/`, fixtures);
+  // D2 too, which has no converter here (D2's compiler runs in infra) but is detected like the others.
+  for (const notation of supportedNotations()) {
+    it(`recognises every ${notation} corpus input as ${notation}`, () => {
+      const folder = new URL(`${notation}/`, fixtures);
       for (const file of readdirSync(folder).filter((name) => name !== 'NOTICE.md')) {
-        expect([file, detectNotation(readFileSync(new URL(file, folder), 'utf8'))]).toEqual([file, converter.id]);
+        expect([file, detectNotation(readFileSync(new URL(file, folder), 'utf8'))]).toEqual([file, notation]);
       }
     });
   }
@@ -29,6 +30,31 @@ describe('detectNotation', () => {
   it('recognises nothing in prose or an empty input', () => {
     expect(detectNotation('Hello, this is a shopping list: eggs, milk.')).toBeUndefined();
     expect(detectNotation('')).toBeUndefined();
+  });
+
+  it('tells D2 by its connections, shapes and keys', () => {
+    expect(detectNotation('web -> api: calls\napi -> db')).toBe('d2');
+    expect(detectNotation('direction: right\nx: {shape: cylinder}')).toBe('d2');
+    expect(detectNotation('db: Postgres {\n  shape: cylinder\n}\napi <-> db')).toBe('d2');
+    expect(detectNotation('vpc: {\n  a -- b\n}')).toBe('d2');
+  });
+
+  it('leaves Mermaid, PlantUML, DOT and YAML with arrows in them to their own readers', () => {
+    expect(detectNotation('flowchart LR\n  a --> b\n  b -> c')).toBe('mermaid');
+    expect(detectNotation('sequenceDiagram\n  Alice->>Bob: hi')).toBe('mermaid');
+    expect(detectNotation('@startuml\nAlice -> Bob: hi\n@enduml')).toBe('plantuml');
+    expect(detectNotation('digraph G {\n  a -> b\n}')).toBe('dot');
+    expect(detectNotation('graph {\n  a -- b\n}')).toBe('dot');
+    expect(detectNotation('services:\n  web:\n    image: nginx\n    command: ["a -> b"]')).toBe('compose');
+    expect(detectNotation('apiVersion: v1\nkind: ConfigMap\ndata:\n  flow: a -> b')).toBe('kubernetes');
+  });
+
+  it('sends D2 to D2\'s compiler, asked for or detected, and other code to the converters', () => {
+    expect(isD2Code('a -> b', undefined)).toBe(true);
+    expect(isD2Code('a -> b', 'd2')).toBe(true);
+    expect(isD2Code('digraph { a -> b }', undefined)).toBe(false);
+    expect(isD2Code('a -> b', 'dot')).toBe(false);
+    expect(() => isD2Code('a -> b\n'.repeat(LIMITS.codeLines), 'd2')).toThrow(/at most 50000 lines/);
   });
 });
 

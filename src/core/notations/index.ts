@@ -11,6 +11,7 @@ import { layoutEngineFor } from '../layout/engine.js';
 import { layoutSequence } from '../layout/sequence.js';
 import { graphToScene, type GeneratedElement, type GraphScene } from '../scene/from-graph.js';
 import { composeNotation } from './compose/index.js';
+import { detectD2 } from './d2/index.js';
 import { dotNotation } from './dot/index.js';
 import { helmNotation } from './helm/index.js';
 import { resolveIconHints } from './icon-hints.js';
@@ -34,8 +35,16 @@ export const CONVERTERS: readonly AnyConverter[] = [composeNotation, kubernetesN
 
 const byId = new Map<Notation, AnyConverter>(CONVERTERS.map((converter) => [converter.id, converter]));
 
+/**
+ * Every notation's detector, D2's too: D2 is read by D2's own compiler, which runs in a thread of its own (infra), so
+ * the service compiles it and hands the graph (`d2ToGraph`) to `drawGraph`; it has no converter here.
+ */
+const DETECTORS: ReadonlyArray<Pick<AnyConverter, 'id' | 'detect'>> = [...CONVERTERS, { id: 'd2' as const, detect: detectD2 }].sort(
+  (a, b) => NOTATIONS.indexOf(a.id) - NOTATIONS.indexOf(b.id),
+);
+
 /** Notations this build can read, for `unsupported_notation` and the capabilities guide. */
-export const supportedNotations = (): Notation[] => CONVERTERS.map((converter) => converter.id);
+export const supportedNotations = (): Notation[] => DETECTORS.map((detector) => detector.id);
 
 function unsupported(message: string): AppError {
   const supported = supportedNotations();
@@ -45,11 +54,23 @@ function unsupported(message: string): AppError {
 /** The notation `code` is written in, or undefined when no converter is sure enough. */
 export function detectNotation(code: string): Notation | undefined {
   let best: { id: Notation; score: number } | undefined;
-  for (const converter of CONVERTERS) {
-    const score = converter.detect(code);
-    if (score >= DETECTION_THRESHOLD && (best === undefined || score > best.score)) best = { id: converter.id, score };
+  for (const detector of DETECTORS) {
+    const score = detector.detect(code);
+    if (score >= DETECTION_THRESHOLD && (best === undefined || score > best.score)) best = { id: detector.id, score };
   }
   return best?.id;
+}
+
+/**
+ * Whether `code` is D2, asked for or detected, which the caller compiles with D2 before `drawGraph`; other code goes
+ * to `codeToScene`. Refuses code over the size limits first. Detection over the whole code runs only when D2's own
+ * detector, which reads the first 20,000 characters, already claims it, so other notations' code costs the caller
+ * (the service's event loop) next to nothing.
+ */
+export function isD2Code(code: string, notation: string | undefined): boolean {
+  checkCodeSize(code);
+  if (notation !== undefined) return notation === 'd2';
+  return detectD2(code) >= DETECTION_THRESHOLD && detectNotation(code) === 'd2';
 }
 
 export interface CodeToSceneOptions {
@@ -85,7 +106,7 @@ function checkCodeSize(code: string): void {
  * A graph beyond what layout can place in its time limit, or a reader could follow, is refused (422 too_complex,
  * naming the figure over its limit) before layout starts.
  */
-function checkGraphSize(graph: GraphIR): void {
+export function checkGraphSize(graph: GraphIR): void {
   const over = (what: string, limit: number, got: number) =>
     new AppError('too_complex', `the diagram has ${got} ${what}; at most ${limit} can be laid out`, { limit: what, max: limit, got });
   if (graph.nodes.length > LIMITS.graphNodes) throw over('nodes', LIMITS.graphNodes, graph.nodes.length);
@@ -106,11 +127,13 @@ export async function codeToScene(code: string, options: CodeToSceneOptions = {}
   checkCodeSize(code);
   let notation: Notation;
   if (options.notation !== undefined) {
+    if (options.notation === 'd2') throw new AppError('internal', 'D2 is compiled by the service before drawGraph, not read by codeToScene (see isD2Code)');
     if (!byId.has(options.notation as Notation)) throw unsupported(`notation "${options.notation}" is not supported`);
     notation = options.notation as Notation;
   } else {
     const detected = detectNotation(code);
     if (detected === undefined) throw unsupported('the code is in none of the supported notations');
+    if (detected === 'd2') throw new AppError('internal', 'D2 is compiled by the service before drawGraph, not read by codeToScene (see isD2Code)');
     notation = detected;
   }
   const graph = resolveIconHints(await parseCode(byId.get(notation)!, code), options.vendor);

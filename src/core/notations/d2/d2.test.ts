@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { structureOf } from '../../../../test/support/structure.js';
 import { AppError } from '../../errors.js';
 import { toD2 } from '../../export/d2.js';
@@ -7,11 +7,16 @@ import { recoverGraph } from '../../export/graph-recovery.js';
 import { intakeScene } from '../../scene/intake.js';
 import { resolveIconHints } from '../icon-hints.js';
 import { drawGraph } from '../index.js';
-import { detectD2, readD2 } from './index.js';
+import { createD2Compiler } from '../../../infra/d2-compiler.js';
+import { d2ToGraph, detectD2 } from './index.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../../../test/fixtures/d2/${name}`, import.meta.url), 'utf8');
 // The first compile starts D2's Go runtime in its worker: seconds.
 const SLOW = 120_000;
+// D2's compiler runs in infra (a thread of its own); the mapping read here is core's.
+const compiler = createD2Compiler({ timeoutSeconds: 60, queue: 8 });
+afterAll(() => compiler.close());
+const readD2 = async (code: string) => d2ToGraph(await compiler.compile(code));
 
 describe('d2Notation on the D2 docs', () => {
   it('reads nested containers by their paths, and connections between them', async () => {
@@ -65,6 +70,12 @@ describe('d2Notation details', () => {
     ]);
     expect(graph.nodes.find((n) => n.id === 'k')!.rows).toEqual(['+name: string', '-go(): bool']);
     expect(graph.warnings).toEqual(['D2 queue shape drawn as cylinder ("q")']);
+  }, SLOW);
+
+  it('draws the root board and says which layers, scenarios and steps are left out', async () => {
+    const graph = await readD2('a -> b\nlayers: {\n  detail: { c -> d }\n}\nscenarios: {\n  outage: { a.style.stroke: red }\n  recovery: { b.style.stroke: green }\n}');
+    expect(graph.nodes.map((n) => n.id)).toEqual(['a', 'b']);
+    expect(graph.warnings).toEqual(['D2 1 layer, 2 scenarios left out: only the root board is drawn']);
   }, SLOW);
 
   it('refuses a syntax error with D2\'s message, line and column', async () => {

@@ -1,18 +1,10 @@
 /**
- * D2 → GraphIR through D2's official WASM build (`@terrastruct/d2`): its compiler parses the code, resolves
- * containers, classes, globs and imports, and answers with the compiled diagram: shapes by their path (`aws.vpc.api`),
- * shape types, labels, icons, table columns and class members, connections with both arrowheads. Its layout and
- * renderer are not used: ours lay out the graph and draw it, with our icons.
- *
- * The WASM runs in the worker thread the package starts; its first compile also starts the Go runtime.
- *
- * Not registered with diagram-from-code yet, for two reasons measured here: that first compile takes 13 s on this
- * machine (20 s under load), so a job worker's first D2 job hits the 20 s job limit and the worker is replaced, cold
- * again; and the package's only entry, `compile`, always runs D2's own layout (dagre or ELK), which takes minutes on
- * large graphs and cannot be skipped or time-limited from here, though we throw that layout away. Serving D2 needs a
- * warm, time-limited D2 worker in infra (or the WASM's parse-only `getELKGraph`, which lacks shapes and arrowheads).
+ * Compiled D2 → GraphIR. D2's official WASM build (`@terrastruct/d2`) parses the code and resolves containers,
+ * classes, globs and imports; infra runs it (src/infra/d2-compiler.ts: it starts its own worker thread, which core
+ * may not) and hands its compiled diagram here: shapes by their path (`aws.vpc.api`), shape types, labels, icons,
+ * table columns and class members, connections with both arrowheads. D2's layout and renderer are not used: ours lay
+ * out the graph and draw it, with our icons.
  */
-import { D2 } from '@terrastruct/d2';
 import { AppError } from '../../errors.js';
 import type { Arrowhead, Direction, GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
 import { mapColor } from '../dot/style.js';
@@ -44,12 +36,11 @@ interface Connection {
   srcLabel?: Label | null;
   dstLabel?: Label | null;
 }
-interface Compiled {
-  diagram: { shapes: Shape[]; connections: Connection[] };
+/** The part of D2's compile answer read here. */
+export interface CompiledD2 {
+  diagram: { shapes: Shape[]; connections: Connection[]; layers?: unknown[] | null; scenarios?: unknown[] | null; steps?: unknown[] | null };
   graph: { root?: { attributes?: { direction?: { value?: string } } }; objects?: Array<{ id: string; attributes?: { near_key?: unknown } }> };
 }
-
-let compiler: D2 | undefined;
 
 /** D2 shape → our outline and role; `approximate` when ours only resembles it. */
 const SHAPES: Record<string, { shape: string; kind?: NodeKind; approximate?: true }> = {
@@ -102,9 +93,8 @@ const DIRECTIONS: Record<string, Direction> = { down: 'DOWN', right: 'RIGHT', up
 const KEYS: Record<string, string> = { primary_key: 'PK', foreign_key: 'FK', unique: 'UK' };
 const VISIBILITY: Record<string, string> = { public: '+', private: '-', protected: '#' };
 
-/** D2's errors (a JSON list of `{range, errmsg: "index:3:7: …"}`) as parse_error with the first one's position. */
-function d2Error(error: unknown): AppError {
-  const message = error instanceof Error ? error.message : String(error);
+/** D2's error message (a JSON list of `{range, errmsg: "index:3:7: …"}`) as parse_error with the first one's position. */
+export function d2ParseError(message: string): AppError {
   let first: { errmsg?: string } | undefined;
   try {
     first = (JSON.parse(message) as Array<{ errmsg?: string }>)[0];
@@ -155,7 +145,7 @@ function rowsOf(shape: Shape): string[] | undefined {
   return undefined;
 }
 
-export function d2ToGraph(compiled: Compiled): GraphIR {
+export function d2ToGraph(compiled: CompiledD2): GraphIR {
   const { shapes, connections } = compiled.diagram;
   const warnings: string[] = [];
   const parentOf = (id: string) => (id.includes('.') ? id.slice(0, id.lastIndexOf('.')) : undefined);
@@ -199,6 +189,9 @@ export function d2ToGraph(compiled: Compiled): GraphIR {
     for (let at: string | undefined = id; at !== undefined; at = parentOf(at)) if (drawn.has(at)) return at;
     return id;
   };
+  // Boards other than the root are other diagrams (D2 animates or links them): one diagram is drawn, the root.
+  const boards = (['layers', 'scenarios', 'steps'] as const).map((kind) => [kind, compiled.diagram[kind]?.length ?? 0] as const).filter(([, count]) => count > 0);
+  if (boards.length > 0) warnings.push(`D2 ${boards.map(([kind, count]) => `${count} ${count === 1 ? kind.replace(/s$/, '') : kind}`).join(', ')} left out: only the root board is drawn`);
   const withIcons = connections.filter((c) => c.icon != null).length;
   if (withIcons > 0) warnings.push(`${withIcons} connection icon${withIcons === 1 ? '' : 's'} left out (icons are drawn on shapes)`);
   const edges: GraphEdge[] = connections.map((c, index) => {
@@ -226,16 +219,4 @@ export function detectD2(code: string): number {
   const edge = EDGE.test(head);
   const keys = D2_KEYS.test(head);
   return edge && keys ? 0.8 : edge || keys ? 0.55 : 0;
-}
-
-/** Compiles `code` with D2 and reads its graph. Throws parse_error with D2's message and position. */
-export async function readD2(code: string): Promise<GraphIR> {
-  compiler ??= new D2();
-  let compiled: Compiled;
-  try {
-    compiled = (await compiler.compile(code)) as unknown as Compiled;
-  } catch (error) {
-    throw d2Error(error);
-  }
-  return d2ToGraph(compiled);
 }
