@@ -32,6 +32,10 @@ export interface GraphStyle {
   fillColor?: string;
   strokeStyle?: 'solid' | 'dashed' | 'dotted';
   corner?: 'sharp' | 'rounded' | 'beveled';
+  /** Label size in px; notations scale their own units to it (DOT fontsize 14 is our default). Profilers encode cost in it. */
+  fontSize?: number;
+  /** Label colour, when the notation sets one apart from the border (DOT fontcolor); kept when readable on the fill. */
+  textColor?: string;
 }
 
 export interface GraphNode {
@@ -57,7 +61,7 @@ export interface GraphEdge {
   label?: string;
   startArrowhead?: Arrowhead;
   endArrowhead?: Arrowhead;
-  style?: Pick<GraphStyle, 'strokeColor' | 'strokeStyle' | 'strokeWidth'>;
+  style?: Pick<GraphStyle, 'strokeColor' | 'strokeStyle' | 'strokeWidth' | 'fontSize'>;
   /** Labels at each end (UML multiplicities, ER cardinalities). */
   startLabel?: string;
   endLabel?: string;

@@ -120,6 +120,8 @@ describe('DOT corpus laid out as Graphviz lays it out', () => {
     ['gallery-datastruct.gv', false],
     ['gallery-uml-class.gv', true],
     ['graphviz-plugins.gv', true],
+    ['linux-kernel-map.gv', true],
+    ['gprof2dot-cprofile.gv', true],
   ])('%s: same ranks (and the same order in each rank: %s)', async (file, ordered) => {
     const code = fixture(file);
     const theirs = JSON.parse((await graphviz).layout(code, 'json', 'dot')) as { objects: { name: string; pos?: string; bb?: string }[] };

@@ -82,9 +82,9 @@ const attribute = (key: string, value: string, quoted: boolean | 'html' = true):
 const sizedLabel = (size: { width: number; height: number }) =>
   `<table fixedsize="true" width="${Math.max(1, Math.ceil(size.width))}" height="${Math.max(1, Math.ceil(size.height))}" border="0" cellborder="0"><tr><td></td></tr></table>`;
 
-const edgeLabelText = (text: string) => wrapText(text, EDGE_LABEL_MAX_WIDTH, FONT.edgeLabel).join('\n');
-const edgeLabelSize = (text: string) => {
-  const size = measureText(text, FONT.edgeLabel, FONT.family);
+const edgeLabelText = (text: string, fontSize: number) => wrapText(text, EDGE_LABEL_MAX_WIDTH, fontSize).join('\n');
+const edgeLabelSize = (text: string, fontSize: number) => {
+  const size = measureText(text, fontSize, FONT.family);
   return { width: size.width + 2 * SPACING.edgeLabelPadding, height: size.height + 2 * SPACING.edgeLabelPadding };
 };
 
@@ -94,7 +94,7 @@ const edgeLabelSize = (text: string) => {
  */
 function sizedSource(source: string, graph: GraphIR, boxes: ReadonlyMap<string, NodeBox>, titles: ReadonlyMap<string, string>): string {
   const root = parse(source, { startRule: 'Graph' }) as GraphASTNode;
-  const labels = new Map(graph.edges.filter((edge) => edge.label).map((edge) => [edge.id, edgeLabelText(edge.label!)]));
+  const labels = new Map(graph.edges.filter((edge) => edge.label).map((edge) => [edge.id, edge]));
   const resize = (statements: ClusterStatementASTNode[]): ClusterStatementASTNode[] =>
     statements.map((statement) => {
       if (statement.type === 'Subgraph') {
@@ -107,10 +107,11 @@ function sizedSource(source: string, graph: GraphIR, boxes: ReadonlyMap<string, 
       }
       if (statement.type !== 'Edge') return statement;
       const id = statement.children.find((child): child is AttributeASTNode => child.type === 'Attribute' && child.key.value === 'id')?.value.value;
-      const text = id !== undefined ? labels.get(id) : undefined;
-      if (text === undefined) return statement;
+      const edge = id !== undefined ? labels.get(id) : undefined;
+      if (edge === undefined) return statement;
+      const fontSize = edge.style?.fontSize ?? FONT.edgeLabel;
       const kept = statement.children.filter((child) => child.type !== 'Attribute' || (child.key.value !== 'label' && child.key.value !== 'xlabel'));
-      return { ...statement, children: [...kept, attribute('label', sizedLabel(edgeLabelSize(text)), 'html')] };
+      return { ...statement, children: [...kept, attribute('label', sizedLabel(edgeLabelSize(edgeLabelText(edge.label!, fontSize), fontSize)), 'html')] };
     });
   const sized: ClusterStatementASTNode[] = graph.nodes.map((node) => {
     const box = boxes.get(node.id)!;
@@ -259,12 +260,13 @@ export function readGraphviz(json: GraphvizJson, graph: GraphIR, boxes: Readonly
     placed.add(index);
     const edge = graph.edges[index]!;
     const labels: LaidOutLabel[] = [];
+    const fontSize = edge.style?.fontSize;
     const place = (text: string | undefined, at: string | undefined, placement: LaidOutLabel['placement'], near: Point) => {
       if (!text) return;
-      const wrapped = edgeLabelText(text);
-      const size = measureText(wrapped, FONT.edgeLabel, FONT.family);
+      const wrapped = edgeLabelText(text, fontSize ?? FONT.edgeLabel);
+      const size = measureText(wrapped, fontSize ?? FONT.edgeLabel, FONT.family);
       const centre = at !== undefined ? toScene(numbers(at)[0] ?? 0, numbers(at)[1] ?? 0) : near;
-      labels.push({ text: wrapped, placement, x: centre.x - size.width / 2, y: centre.y - size.height / 2, ...size });
+      labels.push({ text: wrapped, placement, x: centre.x - size.width / 2, y: centre.y - size.height / 2, ...size, ...(fontSize !== undefined && { fontSize }) });
     };
     place(edge.label, gvEdge.lp, 'center', points[Math.floor(points.length / 2)]!);
     place(edge.startLabel, gvEdge.tail_lp, 'start', points[0]!);
@@ -272,7 +274,11 @@ export function readGraphviz(json: GraphvizJson, graph: GraphIR, boxes: Readonly
     edges.push({ index, points, labels, curved: true });
   }
   shareCrowdedHeads(edges, graph);
-  const warnings = graph.edges.flatMap((edge, index) => (placed.has(index) ? [] : [`edge "${edge.id}": Graphviz placed no route for it; the edge is not drawn`]));
+  const laidGroups = new Set(groups.map((group) => group.id));
+  const warnings = [
+    ...graph.groups.filter((group) => !laidGroups.has(group.id)).map((group) => `cluster "${group.id}" holds no node; it is not drawn (nor does Graphviz draw it)`),
+    ...graph.edges.flatMap((edge, index) => (placed.has(index) ? [] : [`edge "${edge.id}": Graphviz placed no route for it; the edge is not drawn`])),
+  ];
   return { nodes, groups, edges, warnings, width: right - left, height: top - bottom };
 }
 

@@ -17,6 +17,21 @@ const fonts = loadRenderFonts();
 const fixtures = new URL('../../../test/fixtures/', import.meta.url);
 const rows: string[] = [];
 
+/**
+ * Violations a corpus file is allowed, each with why: what the author asked for, drawn as asked. Each must still
+ * occur (a stale exception fails), so fixing the cause means deleting the line.
+ */
+const EXCEPTIONS: Record<string, { violation: RegExp; why: string }[]> = {
+  'dot/linux-kernel-map.gv': [
+    { violation: /^arrow "e(21|25)" passes through "(SW|PC)"/, why: 'splines=false: the author asked for straight edges, which Graphviz itself draws through these nodes' },
+  ],
+};
+const allowed = (key: string, violations: string[]) => {
+  const exceptions = EXCEPTIONS[key] ?? [];
+  for (const { violation, why } of exceptions) expect(violations.some((v) => violation.test(v)), `stale exception (${why})`).toBe(true);
+  return violations.filter((v) => !exceptions.some(({ violation }) => violation.test(v)));
+};
+
 describe.each(CONVERTERS.map((converter) => [converter.id, converter] as const))('%s corpus', (id, converter) => {
   const folder = new URL(`${id}/`, fixtures);
   const files = readdirSync(folder).filter((file) => file !== 'NOTICE.md');
@@ -28,14 +43,14 @@ describe.each(CONVERTERS.map((converter) => [converter.id, converter] as const))
     const scene = await drawGraph(graph);
     const ms = performance.now() - started;
     const report = checkScene(scene.elements, scene.parents);
-    expect(report.violations).toEqual([]);
+    expect(allowed(`${id}/${file}`, report.violations)).toEqual([]);
     expect(report.nodes).toBeGreaterThan(0);
     // Bound ends are recomputed by the intake: the stored scene must still pass.
     const intake = intakeScene(scene.elements);
     expect(intake.warnings).toEqual([]);
     const stored = stampIcons(intake.elements, { autoIcons: false });
     expect(stored.warnings).toEqual([]);
-    expect(checkScene(stored.elements, scene.parents).violations).toEqual([]);
+    expect(allowed(`${id}/${file}`, checkScene(stored.elements, scene.parents).violations)).toEqual([]);
     // Drawn, every label keeps the lines the layout planned: the renderer wraps nothing further.
     const svg = renderSvg(stored.elements, { fonts });
     expect(svg).not.toMatch(/NaN|undefined|Infinity/);
