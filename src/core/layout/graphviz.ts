@@ -7,6 +7,7 @@
 import { Graphviz, type Format } from '@hpcc-js/wasm-graphviz';
 import { createElement, parse, stringify, type AttributeASTNode, type ClusterStatementASTNode, type GraphASTNode } from '@ts-graphviz/ast';
 import type { GraphIR } from '../graph/types.js';
+import { firstCrossing, outlineOf } from '../scene/binding-geometry.js';
 import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, SPACING } from './drawing-rules.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapText, type NodeBox } from './node-size.js';
@@ -14,6 +15,12 @@ import type { Box, LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOu
 
 /** Graphviz works in points (1/72 in) and we in pixels: one point is drawn as one pixel. Sizes are given in inches. */
 const POINTS_PER_INCH = 72;
+
+/**
+ * Room kept around every node: Graphviz is told each node is this much larger on every side, so its splines keep clear
+ * of the outline we draw (a line grazing a node reads as touching it); routes are then carried on to the real outline.
+ */
+const CLEARANCE = 4;
 
 /** Edge labels wrap past this width, as in the ELK engine. */
 const EDGE_LABEL_MAX_WIDTH = 220;
@@ -118,8 +125,8 @@ function sizedSource(source: string, graph: GraphIR, boxes: ReadonlyMap<string, 
     return createElement('Node', { id: literal(node.id) }, [
       attribute('shape', GRAPHVIZ_SHAPES[box.shape] ?? 'box'),
       attribute('fixedsize', 'true'),
-      attribute('width', String(box.width / POINTS_PER_INCH)),
-      attribute('height', String(box.height / POINTS_PER_INCH)),
+      attribute('width', String((box.width + 2 * CLEARANCE) / POINTS_PER_INCH)),
+      attribute('height', String((box.height + 2 * CLEARANCE) / POINTS_PER_INCH)),
       attribute('label', ''),
       attribute('xlabel', ''),
       attribute('peripheries', '1'),
@@ -156,10 +163,23 @@ export function graphToDot(graph: GraphIR): string {
     }
   };
   write(undefined);
+  // An edge to a container ends at a node inside it and is clipped at the container's border (lhead/ltail).
   const nodeIds = new Set(graph.nodes.map((node) => node.id));
+  const groupParent = new Map(graph.groups.map((group) => [group.id, group.parent]));
+  const inside = (node: { parent?: string }, group: string) => {
+    for (let up = node.parent, depth = 0; up !== undefined && depth <= graph.groups.length; up = groupParent.get(up), depth++) if (up === group) return true;
+    return false;
+  };
+  const endOf = (id: string): { node: string; cluster?: string } | undefined => {
+    if (nodeIds.has(id)) return { node: id };
+    const member = graph.nodes.find((node) => inside(node, id));
+    return member ? { node: member.id, cluster: `cluster ${id}` } : undefined;
+  };
   for (const edge of graph.edges) {
-    if (!nodeIds.has(edge.from) || !nodeIds.has(edge.to)) continue;
-    lines.push(`${quote(edge.from)} -> ${quote(edge.to)} [id=${quote(edge.id)}]`);
+    const [from, to] = [endOf(edge.from), endOf(edge.to)];
+    if (!from || !to) continue;
+    const clip = [from.cluster && `ltail=${quote(from.cluster)}`, to.cluster && `lhead=${quote(to.cluster)}`].filter(Boolean);
+    lines.push(`${quote(from.node)} -> ${quote(to.node)} [${[`id=${quote(edge.id)}`, ...clip].join(' ')}]`);
   }
   lines.push('}');
   return lines.join('\n');
@@ -250,6 +270,7 @@ export function readGraphviz(json: GraphvizJson, graph: GraphIR, boxes: Readonly
   }
 
   const indexById = new Map(graph.edges.map((edge, index) => [edge.id, index]));
+  const byId = new Map(nodes.map((node) => [node.id, node]));
   const placed = new Set<number>();
   const edges: LaidOutEdge[] = [];
   for (const gvEdge of json.edges ?? []) {
@@ -259,6 +280,11 @@ export function readGraphviz(json: GraphvizJson, graph: GraphIR, boxes: Readonly
     if (points.length < 2) continue;
     placed.add(index);
     const edge = graph.edges[index]!;
+    // Carried on across the clearance to the real outline.
+    const from = byId.get(edge.from);
+    const to = byId.get(edge.to);
+    if (from) points[0] = ontoOutline(points[0]!, points[1]!, from);
+    if (to) points[points.length - 1] = ontoOutline(points[points.length - 1]!, points[points.length - 2]!, to);
     const labels: LaidOutLabel[] = [];
     const fontSize = edge.style?.fontSize;
     const place = (text: string | undefined, at: string | undefined, placement: LaidOutLabel['placement'], near: Point) => {
@@ -280,6 +306,29 @@ export function readGraphviz(json: GraphvizJson, graph: GraphIR, boxes: Readonly
     ...graph.edges.flatMap((edge, index) => (placed.has(index) ? [] : [`edge "${edge.id}": Graphviz placed no route for it; the edge is not drawn`])),
   ];
   return { nodes, groups, edges, warnings, width: right - left, height: top - bottom };
+}
+
+/**
+ * Where the ray from `from` through `end` (an end just outside the shape) meets the shape's outline; when it passes
+ * beside a corner, the outline's nearest point.
+ */
+function ontoOutline(end: Point, from: Point, node: LaidOutNode): Point {
+  const outline = outlineOf({ ...node, type: node.box.shape });
+  const length = Math.hypot(end.x - from.x, end.y - from.y);
+  const reach = length === 0 ? end : { x: end.x + ((end.x - from.x) / length) * 3 * CLEARANCE, y: end.y + ((end.y - from.y) / length) * 3 * CLEARANCE };
+  const hit = firstCrossing(end, reach, outline);
+  if (hit) return hit;
+  let nearest = end;
+  let best = Infinity;
+  outline.forEach((a, i) => {
+    const b = outline[(i + 1) % outline.length]!;
+    const [dx, dy] = [b.x - a.x, b.y - a.y];
+    const t = Math.max(0, Math.min(1, ((end.x - a.x) * dx + (end.y - a.y) * dy) / (dx * dx + dy * dy || 1)));
+    const point = { x: a.x + t * dx, y: a.y + t * dy };
+    const distance = Math.hypot(point.x - end.x, point.y - end.y);
+    if (distance < best) [best, nearest] = [distance, point];
+  });
+  return nearest;
 }
 
 /**
