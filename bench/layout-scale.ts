@@ -29,24 +29,28 @@ function random(seed: number): () => number {
 }
 
 /**
- * A call graph's shape: chains of 2–12 calls hanging off earlier functions, plus half as many extra calls again, each
- * from a function to a later one nearby (callers call helpers defined after them), a few of them back (recursion).
+ * A call graph's shape: chains of 2–12 calls, each starting from a function of an earlier chain (callers call down
+ * into helpers), plus half as many extra calls again from a function into the head of another, later chain.
  */
 export function chainDot(nodes: number): string {
   const next = random(nodes);
   const lines = ['digraph calls {', '  node [shape=box];'];
   for (let i = 0; i < nodes; i++) lines.push(`  f${i} [label="function_${i}"];`);
+  const heads: number[] = [0];
   let i = 1;
   while (i < nodes) {
     const length = 2 + Math.floor(next() * 11);
-    lines.push(`  f${Math.floor(next() * i)} -> f${i};`);
+    heads.push(i);
+    // Called from a recent chain, so depth grows slowly, as in a real program.
+    const caller = Math.max(0, i - 1 - Math.floor(next() * 60));
+    lines.push(`  f${caller} -> f${i};`);
     for (let k = 1; k < length && i + 1 < nodes; k++, i++) lines.push(`  f${i} -> f${i + 1};`);
     i++;
   }
   for (let extra = 0; extra < nodes / 2; extra++) {
     const from = Math.floor(next() * nodes);
-    const to = Math.min(nodes - 1, from + 1 + Math.floor(next() * 40));
-    if (from !== to) lines.push(next() < 0.05 ? `  f${to} -> f${from};` : `  f${from} -> f${to};`);
+    const later = heads.filter((head) => head > from && head < from + 200);
+    if (later.length > 0) lines.push(`  f${from} -> f${later[Math.floor(next() * later.length)]!};`);
   }
   lines.push('}');
   return lines.join('\n');

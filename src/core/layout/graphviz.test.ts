@@ -99,7 +99,7 @@ describe('Graphviz layout of DOT', () => {
       groups: [{ id: 'net', label: 'backend network' }],
       warnings: [],
     };
-    expect(graphToDot(graph)).toContain('subgraph "cluster net"');
+    expect(graphToDot(graph).source).toContain('subgraph cluster_0 {');
     const laid = await layoutWithGraphviz(graph);
     const net = laid.groups[0]!;
     const web = laid.nodes.find((n) => n.id === 'web "x"')!;

@@ -65,7 +65,7 @@ export function dotToGraph(code: string): GraphIR {
   const graphs = root.children.filter((child): child is GraphASTNode => child.type === 'Graph');
   const graph = graphs[0];
   if (!graph) throw new AppError('parse_error', 'line 1, column 1: expected a graph or digraph', { line: 1, column: 1 });
-  const builder = new DotGraphBuilder(graph);
+  const builder = new DotGraphBuilder(graph, code);
   if (graphs.length > 1) builder.warnings.push(`the input holds ${graphs.length} graphs; only the first is drawn`);
   return builder.build();
 }
@@ -80,7 +80,10 @@ class DotGraphBuilder {
   /** GraphIR id of each DOT edge, in the order met; undefined when it is not drawn. */
   private readonly edgeIds: (string | undefined)[] = [];
 
-  constructor(private readonly graph: GraphASTNode) {
+  constructor(
+    private readonly graph: GraphASTNode,
+    private readonly code: string,
+  ) {
     this.name = graph.id?.value ?? '';
   }
 
@@ -115,7 +118,11 @@ class DotGraphBuilder {
       edges,
       groups,
       warnings: this.warnings,
-      dot: { source: dotLayoutSource(this.graph, this.edgeIds) },
+      dot: dotLayoutSource(
+        this.code,
+        this.graph,
+        this.edges.map((edge, k) => ({ tail: edge.from, head: edge.to, ...(this.edgeIds[k] !== undefined && { id: this.edgeIds[k] }) })),
+      ),
     };
   }
 
