@@ -13,7 +13,7 @@ import { checkScene, countCrossings } from '../src/core/quality/check.js';
 import { intakeScene } from '../src/core/scene/intake.js';
 
 /** A fixed pseudo-random sequence (mulberry32), so every run benches the same graph. */
-function random(seed: number): () => number {
+export function random(seed: number): () => number {
   let state = seed;
   return () => {
     state = (state + 0x6d2b79f5) | 0;

@@ -15,18 +15,7 @@ import type { LaidOutGraph, Point } from '../src/core/layout/types.js';
 import { dotNotation } from '../src/core/notations/dot/index.js';
 import { countCrossings } from '../src/core/quality/check.js';
 import { graphToScene } from '../src/core/scene/from-graph.js';
-import { generatedDot } from './from-code.js';
-
-/** A fixed pseudo-random sequence (mulberry32), so every run benches the same graph. */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) | 0;
-    let t = Math.imul(state ^ (state >>> 15), 1 | state);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { generatedDot, random } from './from-code.js';
 
 /**
  * A call graph's shape: chains of 2–12 calls, each starting from a function of an earlier chain (callers call down
