@@ -1,8 +1,10 @@
 /** `npm run bench`: every speed goal of the issues, each measured against a baseline in the same run where the goal is relative. */
+import { benchEngines, printEngines } from './engines.js';
 import { benchFromCode, printFromCode } from './from-code.js';
 import { benchGenerate, printGenerate } from './generate.js';
 import { benchIconSearch, printIconSearch } from './icons.js';
 import { benchIsolation, printIsolation } from './isolation.js';
+import { benchLayoutScale, LAYOUT_SCALE_HEADING, printLayoutScale } from './layout-scale.js';
 import { benchRender, printRender } from './render.js';
 import { benchRestRead } from './rest.js';
 
@@ -20,6 +22,9 @@ console.log(`  mcp ping:   ${fmt(rest.mcpPing.requestsPerSecond)} req/s = ${rest
 
 printIconSearch(benchIconSearch());
 printFromCode(await benchFromCode());
+console.log(LAYOUT_SCALE_HEADING);
+await benchLayoutScale((row) => printLayoutScale([row]));
+printEngines(await benchEngines());
 printRender(await benchRender());
 printGenerate(await benchGenerate());
 printIsolation(await benchIsolation());

@@ -138,7 +138,8 @@ export function toD2(graph: RecoveredGraph, options: D2Options = {}): CodeExport
     else {
       out.push(`stroke: ${colour(id, 'stroke', style.strokeColor)}`);
       if (style.fillColor !== undefined) out.push(`fill: ${colour(id, 'fill', style.fillColor)}`);
-      out.push(`stroke-width: ${look.strokeWidth}`);
+      // D2 takes whole pixels only (DOT penwidth 3.99 is our 7.98).
+      out.push(`stroke-width: ${Math.round(look.strokeWidth)}`);
       if (style.strokeStyle !== 'solid') out.push(`stroke-dash: ${style.strokeStyle === 'dashed' ? 5 : 2}`);
     }
     if (kind === 'box' && style.corner === 'rounded') out.push(`border-radius: ${ROUNDED_RADIUS}`);

@@ -33,7 +33,7 @@ export interface Look {
 export interface RecoveredNode extends GraphNode {
   shape: NodeShape;
   /** The stroke width is in `look`. */
-  style: Required<Omit<GraphStyle, 'strokeWidth'>>;
+  style: Required<Omit<GraphStyle, 'strokeWidth' | 'fontSize' | 'textColor'>>;
   look: Look;
   /** Source language of a code block. */
   language?: string;
@@ -43,7 +43,7 @@ export interface RecoveredNode extends GraphNode {
 export interface RecoveredEdge extends GraphEdge {
   startArrowhead: Arrowhead;
   endArrowhead: Arrowhead;
-  style: Required<Omit<NonNullable<GraphEdge['style']>, 'strokeWidth'>>;
+  style: Required<Omit<NonNullable<GraphEdge['style']>, 'strokeWidth' | 'fontSize'>>;
   look: Look;
 }
 
@@ -52,7 +52,7 @@ export interface RecoveredGroup extends GraphGroup {
   shape: ShapeType;
   iconRef?: string;
   /** The stroke width is in `look`. */
-  style: Required<Omit<GraphStyle, 'strokeWidth'>>;
+  style: Required<Omit<GraphStyle, 'strokeWidth' | 'fontSize' | 'textColor'>>;
   look: Look;
   box: Box;
 }
@@ -89,7 +89,7 @@ function iconOf(e: Element): string | undefined {
   return typeof stamped === 'string' ? stamped : e.iconRef;
 }
 
-const styleOf = (e: Element): Required<Omit<GraphStyle, 'strokeWidth'>> => ({ strokeColor: e.strokeColor, fillColor: e.fillColor, strokeStyle: e.strokeStyle, corner: e.corner });
+const styleOf = (e: Element): Required<Omit<GraphStyle, 'strokeWidth' | 'fontSize' | 'textColor'>> => ({ strokeColor: e.strokeColor, fillColor: e.fillColor, strokeStyle: e.strokeStyle, corner: e.corner });
 const lookOf = (e: Element): Look => ({
   strokeWidth: e.strokeWidth,
   opacity: e.opacity,

@@ -32,6 +32,10 @@ export interface GraphStyle {
   fillColor?: string;
   strokeStyle?: 'solid' | 'dashed' | 'dotted';
   corner?: 'sharp' | 'rounded' | 'beveled';
+  /** Label size in px; notations scale their own units to it (DOT fontsize 14 is our default). Profilers encode cost in it. */
+  fontSize?: number;
+  /** Label colour, when the notation sets one apart from the border (DOT fontcolor); kept when readable on the fill. */
+  textColor?: string;
 }
 
 export interface GraphNode {
@@ -57,7 +61,7 @@ export interface GraphEdge {
   label?: string;
   startArrowhead?: Arrowhead;
   endArrowhead?: Arrowhead;
-  style?: Pick<GraphStyle, 'strokeColor' | 'strokeStyle' | 'strokeWidth'>;
+  style?: Pick<GraphStyle, 'strokeColor' | 'strokeStyle' | 'strokeWidth' | 'fontSize'>;
   /** Labels at each end (UML multiplicities, ER cardinalities). */
   startLabel?: string;
   endLabel?: string;
@@ -70,6 +74,16 @@ export interface GraphGroup {
   kind?: string;
   parent?: string;
   style?: GraphStyle;
+}
+
+/** The author's DOT for Graphviz (notations/dot/layout-source.ts writes it). */
+export interface DotSource {
+  /** The source, with the root label emptied and edge labels and cluster titles as placeholders for sized boxes. */
+  source: string;
+  /** Every edge in the order Graphviz creates them: its ends, and the id of its GraphIR edge when drawn. */
+  edges: { tail: string; head: string; id?: string }[];
+  /** Cluster names; placeholder `drawbridge:cluster:<i>` stands for the title of `clusters[i]`. */
+  clusters: string[];
 }
 
 export type Direction = 'DOWN' | 'RIGHT' | 'UP' | 'LEFT';
@@ -90,10 +104,9 @@ export interface GraphIR {
   warnings: string[];
   /**
    * DOT only: the author's graph as Graphviz reads it, so layout honours every attribute that shapes it (rank=same,
-   * invisible nodes and edges, ordering, constraint, weight, newrank, nodesep, ranksep). Edge statements are one per
-   * edge, each with `id` set to the id of its edge in `edges`; statements without one (invisible) are not drawn.
+   * invisible nodes and edges, ordering, constraint, weight, newrank, nodesep, ranksep).
    */
-  dot?: { source: string };
+  dot?: DotSource;
   /** Sequence diagrams only: ordered messages, notes and fragments (the parser defines the shape with the layout). */
   sequence?: import('../layout/sequence.js').SequenceDiagram;
 }

@@ -1,6 +1,9 @@
 /**
  * Which engine lays out which graph, decided in this one place. DOT input is always laid out by Graphviz: its author
  * wrote it for Graphviz (rank=same rows, invisible nodes and edges, ordering, weights) and expects Graphviz's layout.
+ * Every other notation is laid out by ELK, by measurement (bench/engines.ts, same sizes, same checker, 28 corpus
+ * files): ELK broke 11 drawing rules where Graphviz broke 1,308, and crossed fewer edges on compose, Terraform and
+ * PlantUML; Graphviz was 4–5× faster and even on Kubernetes and Helm. The README says which engine draws what.
  */
 import type { GraphIR } from '../graph/types.js';
 import { layoutGraph } from './elk.js';

@@ -5,8 +5,8 @@
  * Pure: the WASM module is loaded once and does no I/O.
  */
 import { Graphviz, type Format } from '@hpcc-js/wasm-graphviz';
-import { createElement, parse, stringify, type AttributeASTNode, type ClusterStatementASTNode, type GraphASTNode } from '@ts-graphviz/ast';
-import type { GraphIR } from '../graph/types.js';
+import type { DotSource, GraphIR } from '../graph/types.js';
+import { firstCrossing, outlineOf } from '../scene/binding-geometry.js';
 import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, SPACING } from './drawing-rules.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapText, type NodeBox } from './node-size.js';
@@ -14,6 +14,12 @@ import type { Box, LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOu
 
 /** Graphviz works in points (1/72 in) and we in pixels: one point is drawn as one pixel. Sizes are given in inches. */
 const POINTS_PER_INCH = 72;
+
+/**
+ * Room kept around every node: Graphviz is told each node is this much larger on every side, so its splines keep clear
+ * of the outline we draw (a line grazing a node reads as touching it); routes are then carried on to the real outline.
+ */
+const CLEARANCE = 4;
 
 /** Edge labels wrap past this width, as in the ELK engine. */
 const EDGE_LABEL_MAX_WIDTH = 220;
@@ -57,6 +63,7 @@ interface GraphvizEdge {
 
 export interface GraphvizJson {
   bb: string;
+  directed?: boolean;
   _subgraph_cnt?: number;
   objects?: GraphvizObject[];
   edges?: GraphvizEdge[];
@@ -67,109 +74,138 @@ export const layoutWithGraphviz: LayoutEngine = async (graph: GraphIR): Promise<
   const engine = await graphviz();
   const boxes = new Map(graph.nodes.map((node) => [node.id, sizeNode(node)]));
   const titles = new Map(graph.groups.map((group) => [group.id, wrapText(group.label, CONTAINER_MIN_WIDTH * 2, FONT.containerTitle).join('\n')]));
-  const source = sizedSource(graph.dot?.source ?? graphToDot(graph), graph, boxes, titles);
+  const dot = graph.dot ?? graphToDot(graph);
+  const names = namesFor(graph);
+  const source = sizedSource(dot, graph, names, boxes, titles);
   // json0 is json without the drawing instructions (a third of the output); @hpcc-js's Format type omits it.
   const json = JSON.parse(engine.layout(source, 'json0' as Format, 'dot')) as GraphvizJson;
-  return readGraphviz(json, graph, boxes, titles);
+  return readGraphviz(json, graph, dot, names, boxes, titles);
 };
+
+/** How nodes and containers are named in the DOT handed to Graphviz, and how Graphviz names them back. */
+interface Names {
+  /** A node's name as DOT text. */
+  node(id: string): string;
+  /** Graphviz's (unescaped) name → node id, and cluster name → group id. */
+  nodes: Map<string, string>;
+  groups: Map<string, string>;
+}
+
+/** Graphviz reads `\"` in a quoted id as `"` and keeps other backslashes; the DOT parser keeps ids as written. */
+const graphvizName = (id: string) => id.replace(/\\"/g, '"');
+
+/** DOT keeps its author's names; a generated graph gets plain ones (n0, n1, …; cluster_0, …), whatever its ids hold. */
+function namesFor(graph: GraphIR): Names {
+  if (graph.dot) {
+    return {
+      node: (id) => `"${id}"`,
+      nodes: new Map(graph.nodes.map((node) => [graphvizName(node.id), node.id])),
+      groups: new Map(graph.groups.map((group) => [graphvizName(group.id), group.id])),
+    };
+  }
+  const index = new Map(graph.nodes.map((node, i) => [node.id, i]));
+  return {
+    node: (id) => `n${index.get(id)}`,
+    nodes: new Map(graph.nodes.map((node, i) => [`n${i}`, node.id])),
+    groups: new Map(graph.groups.map((group, i) => [`cluster_${i}`, group.id])),
+  };
+}
 
 // ─── Into Graphviz ───────────────────────────────────────────────────────────────────────────────────────────────
 
-const literal = (value: string, quoted: boolean | 'html' = true) => createElement('Literal', { value, quoted }, []);
-const attribute = (key: string, value: string, quoted: boolean | 'html' = true): AttributeASTNode => ({ type: 'Attribute', key: literal(key, false), value: literal(value, quoted), children: [] }) as unknown as AttributeASTNode;
 
 /** An HTML-like label Graphviz sizes exactly: an empty table of the given size, in points. */
 const sizedLabel = (size: { width: number; height: number }) =>
   `<table fixedsize="true" width="${Math.max(1, Math.ceil(size.width))}" height="${Math.max(1, Math.ceil(size.height))}" border="0" cellborder="0"><tr><td></td></tr></table>`;
 
-const edgeLabelText = (text: string) => wrapText(text, EDGE_LABEL_MAX_WIDTH, FONT.edgeLabel).join('\n');
-const edgeLabelSize = (text: string) => {
-  const size = measureText(text, FONT.edgeLabel, FONT.family);
+const edgeLabelText = (text: string, fontSize: number) => wrapText(text, EDGE_LABEL_MAX_WIDTH, fontSize).join('\n');
+const edgeLabelSize = (text: string, fontSize: number) => {
+  const size = measureText(text, fontSize, FONT.family);
   return { width: size.width + 2 * SPACING.edgeLabelPadding, height: size.height + 2 * SPACING.edgeLabelPadding };
 };
 
+
 /**
- * The DOT to lay out: every node fixed at our measured size and outline, containers' and edges' labels replaced by
- * boxes of our measured size (so Graphviz reserves the room our fonts need), titles at the top left as we draw them.
+ * The DOT to lay out: every node fixed at our measured size and outline (plus the clearance), and the placeholders for
+ * edge labels and container titles swapped for boxes of our measured size, so Graphviz reserves the room our fonts
+ * need. Text edits only: parsing and printing the graph again would cost more than Graphviz's layout.
  */
-function sizedSource(source: string, graph: GraphIR, boxes: ReadonlyMap<string, NodeBox>, titles: ReadonlyMap<string, string>): string {
-  const root = parse(source, { startRule: 'Graph' }) as GraphASTNode;
-  const labels = new Map(graph.edges.filter((edge) => edge.label).map((edge) => [edge.id, edgeLabelText(edge.label!)]));
-  const resize = (statements: ClusterStatementASTNode[]): ClusterStatementASTNode[] =>
-    statements.map((statement) => {
-      if (statement.type === 'Subgraph') {
-        const title = statement.id !== undefined ? titles.get(statement.id.value) : undefined;
-        const children = resize(statement.children);
-        if (title === undefined) return { ...statement, children };
-        const own = children.filter((child) => child.type !== 'Attribute' || !['label', 'labeljust', 'labelloc'].includes(child.key.value));
-        const label = title === '' ? [] : [attribute('label', sizedLabel(measureText(title, FONT.containerTitle, FONT.family)), 'html'), attribute('labeljust', 'l'), attribute('labelloc', 't')];
-        return { ...statement, children: [...own, ...label] };
-      }
-      if (statement.type !== 'Edge') return statement;
-      const id = statement.children.find((child): child is AttributeASTNode => child.type === 'Attribute' && child.key.value === 'id')?.value.value;
-      const text = id !== undefined ? labels.get(id) : undefined;
-      if (text === undefined) return statement;
-      const kept = statement.children.filter((child) => child.type !== 'Attribute' || (child.key.value !== 'label' && child.key.value !== 'xlabel'));
-      return { ...statement, children: [...kept, attribute('label', sizedLabel(edgeLabelSize(text)), 'html')] };
-    });
-  const sized: ClusterStatementASTNode[] = graph.nodes.map((node) => {
+function sizedSource(dot: DotSource, graph: GraphIR, names: Names, boxes: ReadonlyMap<string, NodeBox>, titles: ReadonlyMap<string, string>): string {
+  const edgeById = new Map(graph.edges.map((edge) => [edge.id, edge]));
+  const withBoxes = dot.source.replace(/"drawbridge:(edge|cluster):(\d+)"/g, (_, what: string, index: string) => {
+    if (what === 'cluster') {
+      const title = titles.get(dot.clusters[Number(index)] ?? '') ?? '';
+      return title === '' ? '""' : `<${sizedLabel(measureText(title, FONT.containerTitle, FONT.family))}>`;
+    }
+    const id = dot.edges[Number(index)]?.id;
+    const edge = id !== undefined ? edgeById.get(id) : undefined;
+    if (!edge?.label) return '""';
+    const fontSize = edge.style?.fontSize ?? FONT.edgeLabel;
+    return `<${sizedLabel(edgeLabelSize(edgeLabelText(edge.label, fontSize), fontSize))}>`;
+  });
+  const sized = graph.nodes.map((node) => {
     const box = boxes.get(node.id)!;
-    return createElement('Node', { id: literal(node.id) }, [
-      attribute('shape', GRAPHVIZ_SHAPES[box.shape] ?? 'box'),
-      attribute('fixedsize', 'true'),
-      attribute('width', String(box.width / POINTS_PER_INCH)),
-      attribute('height', String(box.height / POINTS_PER_INCH)),
-      attribute('label', ''),
-      attribute('xlabel', ''),
-      attribute('peripheries', '1'),
-      attribute('margin', '0'),
-    ]) as ClusterStatementASTNode;
+    const width = (box.width + 2 * CLEARANCE) / POINTS_PER_INCH;
+    const height = (box.height + 2 * CLEARANCE) / POINTS_PER_INCH;
+    return `${names.node(node.id)} [shape=${GRAPHVIZ_SHAPES[box.shape] ?? 'box'} fixedsize=true width=${width} height=${height} label="" xlabel="" peripheries=1 margin=0]`;
   });
   // compound: an edge to a container (lhead/ltail) is clipped at the container's border, where we bind it.
-  const children = [...resize(root.children), attribute('compound', 'true'), ...sized];
-  return stringify({ ...root, children });
+  const close = withBoxes.lastIndexOf('}');
+  return `${withBoxes.slice(0, close)}\ncompound=true\n${sized.join('\n')}\n}`;
 }
 
-/** DOT for a graph from another notation: the same ids, containers as clusters, edges one per statement with their id. */
-export function graphToDot(graph: GraphIR): string {
-  const quote = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"')}"`;
+/** DOT for a graph from another notation: nodes n0, n1, … in order, containers as clusters, edges in order. */
+export function graphToDot(graph: GraphIR): DotSource {
   const rankdir = { DOWN: 'TB', UP: 'BT', RIGHT: 'LR', LEFT: 'RL' }[graph.direction];
   const lines = [`digraph {`, `rankdir=${rankdir}`, `nodesep=${SPACING.nodeNode / POINTS_PER_INCH}`, `ranksep=${SPACING.betweenLayers / POINTS_PER_INCH}`];
+  const nodeIndex = new Map(graph.nodes.map((node, i) => [node.id, i]));
+  const groupIndex = new Map(graph.groups.map((group, i) => [group.id, i]));
   const children = new Map<string | undefined, { groups: string[]; nodes: string[] }>();
   const bucket = (parent: string | undefined) => {
     if (!children.has(parent)) children.set(parent, { groups: [], nodes: [] });
     return children.get(parent)!;
   };
-  const groupIds = new Set(graph.groups.map((group) => group.id));
-  for (const group of graph.groups) bucket(group.parent !== undefined && groupIds.has(group.parent) ? group.parent : undefined).groups.push(group.id);
-  for (const node of graph.nodes) bucket(node.parent !== undefined && groupIds.has(node.parent) ? node.parent : undefined).nodes.push(node.id);
-  const seen = new Set<string>();
+  for (const group of graph.groups) bucket(group.parent !== undefined && groupIndex.has(group.parent) ? group.parent : undefined).groups.push(group.id);
+  for (const node of graph.nodes) bucket(node.parent !== undefined && groupIndex.has(node.parent) ? node.parent : undefined).nodes.push(node.id);
+  const clusters: string[] = [];
   const write = (parent: string | undefined) => {
-    for (const id of bucket(parent).nodes) lines.push(quote(id));
+    for (const id of bucket(parent).nodes) lines.push(`n${nodeIndex.get(id)}`);
     for (const id of bucket(parent).groups) {
-      if (seen.has(id)) continue; // a cycle of parents is drawn once
-      seen.add(id);
-      lines.push(`subgraph ${quote(`cluster ${id}`)} {`);
+      if (clusters.includes(id)) continue; // a cycle of parents is drawn once
+      clusters.push(id);
+      lines.push(`subgraph cluster_${groupIndex.get(id)} {`, `label="drawbridge:cluster:${clusters.length - 1}"`);
       write(id);
       lines.push('}');
     }
   };
   write(undefined);
-  const nodeIds = new Set(graph.nodes.map((node) => node.id));
+  // An edge to a container ends at a node inside it and is clipped at the container's border (lhead/ltail).
+  const groupParent = new Map(graph.groups.map((group) => [group.id, group.parent]));
+  const inside = (node: { parent?: string }, group: string) => {
+    for (let up = node.parent, depth = 0; up !== undefined && depth <= graph.groups.length; up = groupParent.get(up), depth++) if (up === group) return true;
+    return false;
+  };
+  const endOf = (id: string): { node: string; cluster?: string } | undefined => {
+    if (nodeIndex.has(id)) return { node: `n${nodeIndex.get(id)}` };
+    const member = graph.nodes.find((node) => inside(node, id));
+    return member ? { node: `n${nodeIndex.get(member.id)}`, cluster: `cluster_${groupIndex.get(id)}` } : undefined;
+  };
+  const edges: DotSource['edges'] = [];
   for (const edge of graph.edges) {
-    if (!nodeIds.has(edge.from) || !nodeIds.has(edge.to)) continue;
-    lines.push(`${quote(edge.from)} -> ${quote(edge.to)} [id=${quote(edge.id)}]`);
+    const [from, to] = [endOf(edge.from), endOf(edge.to)];
+    if (!from || !to) continue;
+    const attributes = [from.cluster && `ltail=${from.cluster}`, to.cluster && `lhead=${to.cluster}`, edge.label && `label="drawbridge:edge:${edges.length}"`].filter(Boolean);
+    lines.push(`${from.node} -> ${to.node} [${attributes.join(' ')}]`);
+    edges.push({ tail: from.node, head: to.node, id: edge.id });
   }
   lines.push('}');
-  return lines.join('\n');
+  return { source: lines.join('\n'), edges, clusters };
 }
 
 // ─── Out of Graphviz ─────────────────────────────────────────────────────────────────────────────────────────────
 
 const numbers = (text: string) => text.split(',').map(Number);
 
-/** Graphviz reads `\"` in a quoted id as `"` and keeps other backslashes; the parser keeps ids as written. */
-const graphvizName = (id: string) => id.replace(/\\"/g, '"');
 
 /** A curve through sampled points strays from the spline by under a pixel when samples are at most this far apart. */
 const SAMPLE_SPACING = 40;
@@ -213,11 +249,11 @@ function edgeRoute(pos: string, toScene: (x: number, y: number) => Point): Point
   return points.filter((point, i) => i === 0 || Math.hypot(point.x - points[i - 1]!.x, point.y - points[i - 1]!.y) > 0.01);
 }
 
-export function readGraphviz(json: GraphvizJson, graph: GraphIR, boxes: ReadonlyMap<string, NodeBox>, titles: ReadonlyMap<string, string>): LaidOutGraph {
+export function readGraphviz(json: GraphvizJson, graph: GraphIR, dot: DotSource, names: Names, boxes: ReadonlyMap<string, NodeBox>, titles: ReadonlyMap<string, string>): LaidOutGraph {
   const [left = 0, bottom = 0, right = 0, top = 0] = numbers(json.bb);
   const toScene = (x: number, y: number): Point => ({ x: x - left, y: top - y });
-  const nodeByName = new Map(graph.nodes.map((node) => [graphvizName(node.id), node.id]));
-  const groupByName = new Map(graph.groups.map((group) => [graph.dot ? graphvizName(group.id) : `cluster ${group.id}`, group.id]));
+  const nodeByName = names.nodes;
+  const groupByName = names.groups;
   const groupParent = new Map(graph.groups.map((group) => [group.id, group.parent]));
   const depthOf = (id: string) => {
     let depth = 0;
@@ -248,23 +284,41 @@ export function readGraphviz(json: GraphvizJson, graph: GraphIR, boxes: Readonly
     nodes.push({ id: nodeId, x: centre.x - box.width / 2, y: centre.y - box.height / 2, width: box.width, height: box.height, box });
   }
 
+  // Graphviz creates edges in the order they are written: the k-th edge between two nodes is the k-th written between
+  // them (either way round when undirected; a strict graph keeps the first of each pair).
   const indexById = new Map(graph.edges.map((edge, index) => [edge.id, index]));
+  const nameByGvid = new Map((json.objects ?? []).map((object) => [object._gvid, object.name]));
+  const key = (tail: string, head: string) => (json.directed === false && head < tail ? `${head}\u0000${tail}` : `${tail}\u0000${head}`);
+  const written = new Map<string, (string | undefined)[]>();
+  for (const edge of dot.edges) {
+    const k = key(graphvizName(edge.tail), graphvizName(edge.head));
+    if (!written.has(k)) written.set(k, []);
+    written.get(k)!.push(edge.id);
+  }
+  const byId = new Map(nodes.map((node) => [node.id, node]));
   const placed = new Set<number>();
   const edges: LaidOutEdge[] = [];
-  for (const gvEdge of json.edges ?? []) {
-    const index = gvEdge.id !== undefined ? indexById.get(gvEdge.id) : undefined;
+  for (const gvEdge of [...(json.edges ?? [])].sort((a, b) => a._gvid - b._gvid)) {
+    const id = written.get(key(nameByGvid.get(gvEdge.tail) ?? '', nameByGvid.get(gvEdge.head) ?? ''))?.shift();
+    const index = id !== undefined ? indexById.get(id) : undefined;
     if (index === undefined || placed.has(index) || gvEdge.pos === undefined) continue;
     const points = edgeRoute(gvEdge.pos, toScene);
     if (points.length < 2) continue;
     placed.add(index);
     const edge = graph.edges[index]!;
+    // Carried on across the clearance to the real outline.
+    const from = byId.get(edge.from);
+    const to = byId.get(edge.to);
+    if (from) points[0] = ontoOutline(points[0]!, points[1]!, from);
+    if (to) points[points.length - 1] = ontoOutline(points[points.length - 1]!, points[points.length - 2]!, to);
     const labels: LaidOutLabel[] = [];
+    const fontSize = edge.style?.fontSize;
     const place = (text: string | undefined, at: string | undefined, placement: LaidOutLabel['placement'], near: Point) => {
       if (!text) return;
-      const wrapped = edgeLabelText(text);
-      const size = measureText(wrapped, FONT.edgeLabel, FONT.family);
+      const wrapped = edgeLabelText(text, fontSize ?? FONT.edgeLabel);
+      const size = measureText(wrapped, fontSize ?? FONT.edgeLabel, FONT.family);
       const centre = at !== undefined ? toScene(numbers(at)[0] ?? 0, numbers(at)[1] ?? 0) : near;
-      labels.push({ text: wrapped, placement, x: centre.x - size.width / 2, y: centre.y - size.height / 2, ...size });
+      labels.push({ text: wrapped, placement, x: centre.x - size.width / 2, y: centre.y - size.height / 2, ...size, ...(fontSize !== undefined && { fontSize }) });
     };
     place(edge.label, gvEdge.lp, 'center', points[Math.floor(points.length / 2)]!);
     place(edge.startLabel, gvEdge.tail_lp, 'start', points[0]!);
@@ -272,8 +326,35 @@ export function readGraphviz(json: GraphvizJson, graph: GraphIR, boxes: Readonly
     edges.push({ index, points, labels, curved: true });
   }
   shareCrowdedHeads(edges, graph);
-  const warnings = graph.edges.flatMap((edge, index) => (placed.has(index) ? [] : [`edge "${edge.id}": Graphviz placed no route for it; the edge is not drawn`]));
+  const laidGroups = new Set(groups.map((group) => group.id));
+  const warnings = [
+    ...graph.groups.filter((group) => !laidGroups.has(group.id)).map((group) => `cluster "${group.id}" holds no node; it is not drawn (nor does Graphviz draw it)`),
+    ...graph.edges.flatMap((edge, index) => (placed.has(index) ? [] : [`edge "${edge.id}": Graphviz placed no route for it; the edge is not drawn`])),
+  ];
   return { nodes, groups, edges, warnings, width: right - left, height: top - bottom };
+}
+
+/**
+ * Where the ray from `from` through `end` (an end just outside the shape) meets the shape's outline; when it passes
+ * beside a corner, the outline's nearest point.
+ */
+function ontoOutline(end: Point, from: Point, node: LaidOutNode): Point {
+  const outline = outlineOf({ ...node, type: node.box.shape });
+  const length = Math.hypot(end.x - from.x, end.y - from.y);
+  const reach = length === 0 ? end : { x: end.x + ((end.x - from.x) / length) * 3 * CLEARANCE, y: end.y + ((end.y - from.y) / length) * 3 * CLEARANCE };
+  const hit = firstCrossing(end, reach, outline);
+  if (hit) return hit;
+  let nearest = end;
+  let best = Infinity;
+  outline.forEach((a, i) => {
+    const b = outline[(i + 1) % outline.length]!;
+    const [dx, dy] = [b.x - a.x, b.y - a.y];
+    const t = Math.max(0, Math.min(1, ((end.x - a.x) * dx + (end.y - a.y) * dy) / (dx * dx + dy * dy || 1)));
+    const point = { x: a.x + t * dx, y: a.y + t * dy };
+    const distance = Math.hypot(point.x - end.x, point.y - end.y);
+    if (distance < best) [best, nearest] = [distance, point];
+  });
+  return nearest;
 }
 
 /**

@@ -51,6 +51,8 @@ export interface NodeBox {
   headerHeight: number;
   /** True when the box has room reserved for an icon at its top. */
   icon: boolean;
+  /** Label size in px (FONT.label unless the notation set one); rows are drawn in proportion. */
+  fontSize: number;
 }
 
 /** Splits `text` into lines no wider than `maxWidth` px, breaking at spaces, then inside a word still too long (wordPieces). */
@@ -88,7 +90,6 @@ export function wrapText(text: string, maxWidth: number, fontSize: number): stri
 
 /** Continuation lines of a wrapped row start this far in, so they read as part of the row above. */
 const ROW_INDENT = '    ';
-const ROW_INDENT_WIDTH = measureText(ROW_INDENT, FONT.row, FONT.family).width;
 
 const TABLE_KINDS: ReadonlySet<NodeKind> = new Set(['entity', 'class', 'interface', 'enum']);
 const MAX_FOLDED_ROWS = 3;
@@ -96,7 +97,9 @@ const MAX_FOLDED_ROWS = 3;
 /** Sizes the box of `node`: the text decides, within the drawing rules' bounds; rows make a table taller than 260 px if needed. */
 export function sizeNode(node: GraphNode): NodeBox {
   const mark = MARKS[node.kind];
-  if (mark && node.label === '') return { ...mark, shape: node.kind === 'fork' ? 'rectangle' : 'ellipse', label: '', rows: [], headerHeight: 0, icon: false };
+  if (mark && node.label === '') return { ...mark, shape: node.kind === 'fork' ? 'rectangle' : 'ellipse', label: '', rows: [], headerHeight: 0, icon: false, fontSize: FONT.label };
+  const fontSize = node.style?.fontSize ?? FONT.label;
+  const rowFontSize = rowFont(fontSize);
 
   // A node with an icon (a Deployment, an RDS instance) shows its few detail rows as label lines under the icon;
   // tables, classes and records keep their rows as a table, where the rows are the point.
@@ -108,18 +111,18 @@ export function sizeNode(node: GraphNode): NodeBox {
   const shape = isShapeType(wanted) ? wanted : 'rectangle';
   const area = TEXT_AREA[shape] ?? TEXT_AREA.rectangle!;
   const maxTextWidth = NODE_BOX.maxWidth * area.fx - 2 * SPACING.nodePaddingX;
-  const label = wrapText(node.label, maxTextWidth, FONT.label).join('\n');
-  const labelSize = measureText(label, FONT.label, FONT.family);
+  const label = wrapText(node.label, maxTextWidth, fontSize).join('\n');
+  const labelSize = measureText(label, fontSize, FONT.family);
   // Only a resolved icon earns room: codeToScene turns hints into refs before layout, or drops them.
   const icon = rows.length === 0 && node.iconRef !== undefined;
 
   if (rows.length > 0) {
     // A long member or column wraps onto indented lines: a cut signature would hide its parameters or return type.
-    const cut = rows.flatMap((row) => wrapText(row, maxTextWidth - ROW_INDENT_WIDTH, FONT.row).map((line, k) => (k === 0 ? line : `${ROW_INDENT}${line}`)));
-    const rowsSize = measureText(cut.join('\n'), FONT.row, FONT.family);
+    const cut = rows.flatMap((row) => wrapText(row, maxTextWidth - measureText(ROW_INDENT, rowFontSize, FONT.family).width, rowFontSize).map((line, k) => (k === 0 ? line : `${ROW_INDENT}${line}`)));
+    const rowsSize = measureText(cut.join('\n'), rowFontSize, FONT.family);
     const headerHeight = labelSize.height + 2 * SPACING.nodePaddingY;
     const width = clamp(Math.max(labelSize.width, rowsSize.width) + 2 * SPACING.nodePaddingX, NODE_BOX.minWidth, NODE_BOX.maxWidth);
-    return { width, height: headerHeight + rowsSize.height + 2 * SPACING.rowGap, shape, label, rows: cut, headerHeight, icon: false };
+    return { width, height: headerHeight + rowsSize.height + 2 * SPACING.rowGap, shape, label, rows: cut, headerHeight, icon: false, fontSize };
   }
 
   const textWidth = (labelSize.width + 2 * SPACING.nodePaddingX) / area.fx;
@@ -134,8 +137,12 @@ export function sizeNode(node: GraphNode): NodeBox {
     rows: [],
     headerHeight: 0,
     icon,
+    fontSize,
   };
 }
+
+/** Rows are drawn a step smaller than the label, in the drawing rules' proportion. */
+export const rowFont = (labelSize: number): number => Math.round((labelSize * FONT.row) / FONT.label);
 
 /**
  * Icon stamping puts a square icon of 45% of the box height, at most 48 px, at the top (after a gap of up to 10 px)

@@ -33,6 +33,8 @@ export interface LaidOutLabel extends Box {
   text: string;
   /** Middle label, or the multiplicity/cardinality at the start or end. */
   placement: 'center' | 'start' | 'end';
+  /** Text size in px when the edge sets one (FONT.edgeLabel otherwise). */
+  fontSize?: number;
 }
 
 export interface LaidOutEdge {

@@ -16,7 +16,7 @@ describe('checkScene', () => {
 
   it('passes a clean drawing and counts its nodes and edges', () => {
     const report = checkScene([a, b, arrow('ab', 'a', 'b', [{ x: 100, y: 25 }, { x: 300, y: 25 }])]);
-    expect(report).toEqual({ violations: [], nodes: 2, edges: 1, crossings: 0, textCrossings: 0 });
+    expect(report).toEqual({ violations: [], nodes: 2, edges: 1, crossings: 0, textCrossings: 0, width: 400, height: 50 });
   });
 
   it('counts arrows through free text (a title, a label), not through the label inside a shape', () => {
@@ -53,9 +53,9 @@ describe('checkScene', () => {
     expect(report.violations).toEqual(['arrow "ab" passes through "mid", which it is not bound to']);
   });
 
-  it('lets an arrow run along a border without passing through', () => {
+  it('reports an arrow running along a border it does not pass through: it reads as an edge into that node', () => {
     const report = checkScene([a, b, box('below', 150, 25), arrow('ab', 'a', 'b', [{ x: 100, y: 25 }, { x: 300, y: 25 }])]);
-    expect(report.violations).toEqual([]);
+    expect(report.violations).toEqual(['arrow "ab" passes 0.0 px from "below", which it does not touch']);
   });
 
   it('reports arrow ends that are unbound or not where their binding says', () => {
@@ -65,6 +65,7 @@ describe('checkScene', () => {
     expect(report.violations).toEqual([
       'arrow "loose": its start is not bound to a shape',
       'arrow "loose": its end is not bound to a shape',
+      'arrow "loose" passes 0.0 px from "a", which it does not touch',
       'arrow "off": its start point is not where its binding to "a" says',
     ]);
   });
@@ -104,5 +105,43 @@ describe('checkScene', () => {
     ).toBe(1);
     expect(segmentCrossesBox({ x: 0, y: 0 }, { x: 10, y: 10 }, { x: 4, y: 4, width: 4, height: 4 })).toBe(true);
     expect(segmentCrossesBox({ x: 0, y: 0 }, { x: 10, y: 0 }, { x: 4, y: 1, width: 2, height: 2 })).toBe(false);
+  });
+});
+
+describe('checkScene, what a reader misreads', () => {
+  const a = box('a', 0, 0);
+  const b = box('b', 300, 0);
+  const c = box('c', 0, 200);
+  const d = box('d', 300, 200);
+
+  it('reports two edges of different ends running together, not two sharing a target', () => {
+    const ab = arrow('ab', 'a', 'b', [{ x: 100, y: 25 }, { x: 200, y: 25 }, { x: 200, y: 225 }, { x: 300, y: 225 }], [{ x: 1, y: 0.5 }, { x: 0, y: 4.5 }]);
+    const cd = arrow('cd', 'c', 'd', [{ x: 100, y: 225 }, { x: 300, y: 225 }]);
+    expect(checkScene([a, b, c, d, ab, cd]).violations).toContain('arrows "ab" and "cd" run together for 100 px without sharing an end');
+    const cb = arrow('cb', 'c', 'b', [{ x: 100, y: 225 }, { x: 200, y: 225 }, { x: 200, y: 25 }, { x: 300, y: 25 }], [{ x: 1, y: 0.5 }, { x: 0, y: 0.5 }]);
+    const ab2 = arrow('ab2', 'a', 'b', [{ x: 100, y: 25 }, { x: 300, y: 25 }]);
+    expect(checkScene([a, b, c, ab2, cb]).violations.filter((v) => v.includes('run together'))).toEqual([]);
+  });
+
+  it('reports an edge grazing a node it does not touch, and an end off its outline', () => {
+    const graze = arrow('ad', 'a', 'd', [{ x: 50, y: 50 }, { x: 50, y: 100 }, { x: 350, y: 100 }, { x: 350, y: 200 }], [{ x: 0.5, y: 1 }, { x: 0.5, y: 0 }]);
+    const mid = box('mid', 150, 102, 100, 50);
+    expect(checkScene([a, d, mid, graze]).violations).toContain('arrow "ad" passes 2.0 px from "mid", which it does not touch');
+    const short = arrow('ab', 'a', 'b', [{ x: 100, y: 25 }, { x: 290, y: 25 }], [{ x: 1, y: 0.5 }, { x: -0.1, y: 0.5 }]);
+    expect(checkScene([a, b, short]).violations).toContain('arrow "ab": its end is 10.0 px off the outline of "b"');
+  });
+
+  it('reports free texts on top of each other', () => {
+    const text = (id: string, x: number) => ({ id, type: 'text', x, y: 100, width: 40, height: 20, text: 'ab', fontSize: 14, fontFamily: 'normal' });
+    expect(checkScene([a, text('t1', 150), text('t2', 170)]).violations).toContain('texts "t1" and "t2" overlap');
+  });
+
+  it('at a README’s width: small text and a long strip fail, unless the direction was the author’s', () => {
+    const row = Array.from({ length: 13 }, (_, i) => box(`n${i}`, i * 200, 0, 100, 50, { text: 'x', fontSize: 16, fontFamily: 'normal' }));
+    const report = checkScene(row);
+    expect(report.violations).toContain('at 880 px wide the smallest text is 5.6 px (under 11); the drawing is 2500 px wide');
+    expect(report.violations).toContain('the drawing is 2500 × 50 px, beyond 3:1');
+    expect(checkScene(row, new Map(), { forcedDirection: true }).violations.filter((v) => v.includes('beyond'))).toEqual([]);
+    expect(checkScene(row.slice(0, 4)).violations).toEqual([]);
   });
 });

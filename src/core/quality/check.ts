@@ -4,12 +4,33 @@
  */
 import { MIN_TEXT_CONTRAST, textContrast } from '../layout/contrast.js';
 import { CROWDED_HEADS } from '../layout/drawing-rules.js';
+import { outlineOf } from '../scene/binding-geometry.js';
 import { measureText } from '../layout/measure.js';
 import { textArea } from '../layout/node-size.js';
 import type { Box, Point } from '../layout/types.js';
 
 /** Any scene element, generated or stored: the checker reads its fields loosely. */
 type Element = { id: string; type: string } & Record<string, unknown>;
+
+/** What the checker cannot read from the scene itself. */
+export interface CheckOptions {
+  /** The author fixed the direction (or the whole layout, as DOT does): the aspect-ratio rule does not apply. */
+  forcedDirection?: boolean;
+}
+
+/** Two edges of different ends may not run together (within 1.5 px) for longer than this: a reader would see one line. */
+export const SHARED_RUN = 6;
+/** An edge closer than this to a node it does not touch reads as touching it (false adjacency). */
+export const NEAR_MISS = 3;
+/** A bound end further than this from its shape's outline stops short of it or runs into it. */
+export const OFF_OUTLINE = 1.5;
+/** A README column: a diagram of up to READABLE_NODES nodes fits this width with text at READABLE_TEXT px or more. */
+export const README_WIDTH = 880;
+export const READABLE_TEXT = 11;
+export const READABLE_NODES = 40;
+/** Beyond this aspect ratio (either way), a graph of more than ASPECT_NODES nodes with a free direction is too long. */
+export const MAX_ASPECT = 3;
+export const ASPECT_NODES = 12;
 
 export interface QualityReport {
   /** One sentence per broken rule, naming the elements; empty for a clean drawing. */
@@ -20,6 +41,9 @@ export interface QualityReport {
   crossings: number;
   /** Arrows passing through a free text (a container title, another edge's label), counted per arrow and text. */
   textCrossings: number;
+  /** Width and height of everything drawn. */
+  width: number;
+  height: number;
 }
 
 /** Borders may touch and rounding may leave a hair of overlap; anything past this is a real overlap. */
@@ -132,7 +156,7 @@ export function countCrossings(lines: readonly Point[][]): number {
 }
 
 /** Checks a scene against the drawing rules. `parents` maps an element id to the container drawn around it. */
-export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, parents: ReadonlyMap<string, string> = new Map()): QualityReport {
+export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, parents: ReadonlyMap<string, string> = new Map(), options: CheckOptions = {}): QualityReport {
   const elements = scene as readonly Element[];
   const violations: string[] = [];
   const byId = new Map(elements.map((element) => [element.id, element]));
@@ -165,6 +189,8 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
   }
 
   const lines: Point[][] = [];
+  /** Ends of each arrow (bound element ids), for the shared-run rule. */
+  const endsOf: string[][] = [];
   /** Where arrowheads meet each shape, for the wedge rule below. */
   const heads = new Map<string, Point[]>();
   for (const arrow of arrows) {
@@ -182,6 +208,8 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
         continue;
       }
       bound.add(target.id);
+      const offBy = distanceToOutline(point, { ...boxOf(target), type: target.type });
+      if (offBy > OFF_OUTLINE) violations.push(`arrow "${arrow.id}": its ${end} is ${offBy.toFixed(1)} px off the outline of "${target.id}"`);
       if (head !== undefined && head !== 'none') {
         if (!heads.has(target.id)) heads.set(target.id, []);
         heads.get(target.id)!.push(point);
@@ -192,18 +220,32 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
         violations.push(`arrow "${arrow.id}": its ${end} point is not where its binding to "${target.id}" says`);
       }
     }
+    endsOf.push([...bound]);
     for (const node of nodes) {
       if (bound.has(node.id)) continue;
       const box = boxOf(node);
       // An ellipse leaves its box's corners empty: a curve may pass through them.
       const crosses = node.type === 'ellipse' ? segmentCrossesEllipse : segmentCrossesBox;
+      // segmentCrossesBox shrinks a box by the tolerance: widen the prefilter by more than that.
+      const reach = NEAR_MISS + 2 * TOLERANCE;
+      const near = { x: box.x - reach, y: box.y - reach, width: box.width + 2 * reach, height: box.height + 2 * reach };
+      let nearest = Infinity;
       for (let i = 1; i < points.length; i++) {
         if (crosses(points[i - 1]!, points[i]!, box)) {
           violations.push(`arrow "${arrow.id}" passes through "${node.id}", which it is not bound to`);
+          nearest = Infinity;
           break;
         }
+        if (segmentCrossesBox(points[i - 1]!, points[i]!, near)) nearest = Math.min(nearest, segmentToOutline(points[i - 1]!, points[i]!, { ...box, type: node.type }));
       }
+      if (nearest < NEAR_MISS) violations.push(`arrow "${arrow.id}" passes ${nearest.toFixed(1)} px from "${node.id}", which it does not touch`);
     }
+  }
+
+  // Two edges running together for a stretch read as one line joining their ends: allowed only when they share one.
+  for (const { a, b, length } of sharedRuns(lines)) {
+    if (endsOf[a]!.some((end) => endsOf[b]!.includes(end))) continue;
+    violations.push(`arrows "${arrows[a]!.id}" and "${arrows[b]!.id}" run together for ${length.toFixed(0)} px without sharing an end`);
   }
 
   // Every label fits its box; a free label (not inside a shape) overlaps no shape.
@@ -244,6 +286,23 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
 
   // Text that belongs to no node (titles, edge labels) is where a reader looks for words, not lines.
   const freeTexts = texts.filter((text) => !nodes.some((node) => contains(boxOf(node), boxOf(text))));
+  for (let i = 0; i < freeTexts.length; i++) {
+    for (let j = i + 1; j < freeTexts.length; j++) {
+      if (overlaps(boxOf(freeTexts[i]!), boxOf(freeTexts[j]!))) violations.push(`texts "${freeTexts[i]!.id}" and "${freeTexts[j]!.id}" overlap`);
+    }
+  }
+
+  // Read at a README's width: the drawing is fitted to 880 px (never enlarged) and its smallest text must stay legible.
+  const extent = extentOf(elements);
+  const sizes = elements.filter((e) => typeof e.text === 'string' && e.text !== '' && Number(e.fontSize) > 0).map((e) => Number(e.fontSize));
+  if (nodes.length <= READABLE_NODES && sizes.length > 0 && extent.width > 0) {
+    const shown = Math.min(...sizes) * Math.min(1, README_WIDTH / extent.width);
+    if (shown < READABLE_TEXT) violations.push(`at ${README_WIDTH} px wide the smallest text is ${shown.toFixed(1)} px (under ${READABLE_TEXT}); the drawing is ${Math.round(extent.width)} px wide`);
+  }
+  if (!options.forcedDirection && nodes.length > ASPECT_NODES && extent.width > 0 && extent.height > 0) {
+    const aspect = Math.max(extent.width / extent.height, extent.height / extent.width);
+    if (aspect > MAX_ASPECT) violations.push(`the drawing is ${Math.round(extent.width)} × ${Math.round(extent.height)} px, beyond ${MAX_ASPECT}:1`);
+  }
   let textCrossings = 0;
   for (const points of lines) {
     for (const text of freeTexts) {
@@ -252,5 +311,83 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
     }
   }
 
-  return { violations, nodes: nodes.length, edges: arrows.length, crossings: countCrossings(lines), textCrossings };
+  return { violations, nodes: nodes.length, edges: arrows.length, crossings: countCrossings(lines), textCrossings, width: extent.width, height: extent.height };
+}
+
+/** The box around every element: shapes by their box, lines and arrows by their points. */
+function extentOf(elements: readonly Element[]): Box {
+  let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const element of elements) {
+    const points = element.points as Point[] | undefined;
+    const corners = points && points.length > 0 ? points : [{ x: Number(element.x), y: Number(element.y) }, { x: Number(element.x) + Number(element.width ?? 0), y: Number(element.y) + Number(element.height ?? 0) }];
+    for (const { x, y } of corners) {
+      if (!Number.isFinite(x) || !Number.isFinite(y)) continue;
+      [left, top, right, bottom] = [Math.min(left, x), Math.min(top, y), Math.max(right, x), Math.max(bottom, y)];
+    }
+  }
+  return left === Infinity ? { x: 0, y: 0, width: 0, height: 0 } : { x: left, y: top, width: right - left, height: bottom - top };
+}
+
+function pointToSegment(p: Point, a: Point, b: Point): number {
+  const dx = b.x - a.x;
+  const dy = b.y - a.y;
+  const length = dx * dx + dy * dy;
+  const t = length === 0 ? 0 : Math.max(0, Math.min(1, ((p.x - a.x) * dx + (p.y - a.y) * dy) / length));
+  return Math.hypot(p.x - (a.x + t * dx), p.y - (a.y + t * dy));
+}
+
+/** Distance from a point to a shape's outline (the same outline the intake binds ends to). */
+function distanceToOutline(p: Point, shape: Box & { type: string }): number {
+  const outline = outlineOf(shape);
+  let best = Infinity;
+  for (let i = 0; i < outline.length; i++) best = Math.min(best, pointToSegment(p, outline[i]!, outline[(i + 1) % outline.length]!));
+  return best;
+}
+
+/** Distance between a segment (that does not cross it) and a shape's outline. */
+function segmentToOutline(a: Point, b: Point, shape: Box & { type: string }): number {
+  const outline = outlineOf(shape);
+  let best = Math.min(distanceToOutline(a, shape), distanceToOutline(b, shape));
+  for (const corner of outline) best = Math.min(best, pointToSegment(corner, a, b));
+  return best;
+}
+
+/**
+ * Pairs of polylines with a stretch of one lying along the other (parallel within 2°, within 1.5 px) for longer than
+ * SHARED_RUN, with the length of their longest such stretch.
+ */
+export function sharedRuns(lines: readonly Point[][]): { a: number; b: number; length: number }[] {
+  type Segment = { line: number; a: Point; b: Point; minX: number; maxX: number; minY: number; maxY: number };
+  const segments: Segment[] = [];
+  lines.forEach((points, line) => {
+    for (let i = 1; i < points.length; i++) {
+      const [a, b] = [points[i - 1]!, points[i]!];
+      if (Math.hypot(b.x - a.x, b.y - a.y) < SHARED_RUN) continue;
+      segments.push({ line, a, b, minX: Math.min(a.x, b.x) - 1.5, maxX: Math.max(a.x, b.x) + 1.5, minY: Math.min(a.y, b.y) - 1.5, maxY: Math.max(a.y, b.y) + 1.5 });
+    }
+  });
+  segments.sort((s, t) => s.minX - t.minX);
+  const longest = new Map<string, { a: number; b: number; length: number }>();
+  for (let i = 0; i < segments.length; i++) {
+    const s = segments[i]!;
+    const length = Math.hypot(s.b.x - s.a.x, s.b.y - s.a.y);
+    const [ux, uy] = [(s.b.x - s.a.x) / length, (s.b.y - s.a.y) / length];
+    for (let j = i + 1; j < segments.length && segments[j]!.minX <= s.maxX; j++) {
+      const t = segments[j]!;
+      if (t.line === s.line || t.maxY < s.minY || t.minY > s.maxY) continue;
+      const tLength = Math.hypot(t.b.x - t.a.x, t.b.y - t.a.y);
+      // Parallel (either way) within about 2°, and t lies on s's line.
+      if (Math.abs(ux * (t.b.y - t.a.y) - uy * (t.b.x - t.a.x)) / tLength > 0.035) continue;
+      if (Math.abs(ux * (t.a.y - s.a.y) - uy * (t.a.x - s.a.x)) > 1.5) continue;
+      // Overlap of their projections on s.
+      const p1 = ux * (t.a.x - s.a.x) + uy * (t.a.y - s.a.y);
+      const p2 = ux * (t.b.x - s.a.x) + uy * (t.b.y - s.a.y);
+      const overlap = Math.min(length, Math.max(p1, p2)) - Math.max(0, Math.min(p1, p2));
+      if (overlap <= SHARED_RUN) continue;
+      const [a, b] = s.line < t.line ? [s.line, t.line] : [t.line, s.line];
+      const key = `${a} ${b}`;
+      if ((longest.get(key)?.length ?? 0) < overlap) longest.set(key, { a, b, length: overlap });
+    }
+  }
+  return [...longest.values()];
 }

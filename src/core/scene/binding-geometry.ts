@@ -64,7 +64,7 @@ function isInside(polygon: Point[], p: Point): boolean {
 }
 
 /** The point where the segment from → to first meets the polygon, or undefined when it never does. */
-function firstCrossing(from: Point, to: Point, polygon: Point[]): Point | undefined {
+export function firstCrossing(from: Point, to: Point, polygon: Point[]): Point | undefined {
   const dx = to.x - from.x;
   const dy = to.y - from.y;
   let best: number | undefined;

@@ -78,7 +78,7 @@ describe('graphToScene', () => {
     expect(byId.get('start')).toMatchObject({ type: 'diamond' });
   });
 
-  it('darkens a labelled shape whose stroke (its text colour) would not read on its fill', async () => {
+  it('darkens a labelled shape whose role stroke (its text colour) would not read on its fill; a border colour the notation set is kept, its label a readable text of its own', async () => {
     const { byId } = await draw(
       graph({
         nodes: [
@@ -89,9 +89,12 @@ describe('graphToScene', () => {
         ],
       }),
     );
-    expect(byId.get('white')).toMatchObject({ strokeColor: '#1e1e1e', fillColor: '#ffffff' });
+    expect(byId.get('white')).toMatchObject({ strokeColor: '#ffffff', fillColor: '#ffffff' });
+    expect(byId.get('white')).not.toHaveProperty('text');
+    expect(byId.get('white-label')).toMatchObject({ type: 'text', text: 'a0', strokeColor: '#1e1e1e', groupIds: ['white-box'] });
     expect(byId.get('cm')).toMatchObject({ strokeColor: '#1e1e1e', fillColor: ROLE_COLORS.config.fillColor });
-    expect(byId.get('dark')).toMatchObject({ strokeColor: '#ffffff', fillColor: '#212529' });
+    expect(byId.get('dark')).toMatchObject({ strokeColor: '#000000', fillColor: '#212529' });
+    expect(byId.get('dark-label')).toMatchObject({ type: 'text', text: 'night', strokeColor: '#ffffff' });
     expect(byId.get('svc')).toMatchObject(ROLE_COLORS.service);
   });
 

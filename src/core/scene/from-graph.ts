@@ -7,9 +7,9 @@ import type { GraphEdge, GraphIR, GraphNode } from '../graph/types.js';
 import { readableStroke } from '../layout/contrast.js';
 import { CONTAINER_FILLS, CONTAINER_MIN_WIDTH, CONTAINER_STROKE, FONT, ROLE_COLORS, SPACING } from '../layout/drawing-rules.js';
 import { measureText } from '../layout/measure.js';
-import { wrapText } from '../layout/node-size.js';
+import { rowFont, wrapText } from '../layout/node-size.js';
 import type { Box, LaidOutEdge, LaidOutGraph, Point } from '../layout/types.js';
-import { focusFromEnd, focusPoint } from './binding-geometry.js';
+import { firstCrossing, focusFromEnd, focusPoint, outlineOf } from './binding-geometry.js';
 import type { ShapeType } from './constants.js';
 import type { ElementInput } from './schema.js';
 
@@ -47,7 +47,7 @@ function idMaker(): (wanted: string) => string {
 const shapeBase = (box: Box) => ({ x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height) });
 const round = (value: number) => Math.round(value * 100) / 100;
 
-function textElement(id: string, text: string, box: Box, fontSize: number, groupIds?: string[]): Element {
+function textElement(id: string, text: string, box: Box, fontSize: number, groupIds?: string[], color = TEXT_COLOR, textAlign: 'left' | 'center' = 'left'): Element {
   return {
     id,
     type: 'text',
@@ -55,11 +55,11 @@ function textElement(id: string, text: string, box: Box, fontSize: number, group
     text,
     fontSize,
     fontFamily: FONT.family,
-    strokeColor: TEXT_COLOR,
+    strokeColor: color,
     fillColor: 'transparent',
     strokeStyle: 'solid',
     corner: 'sharp',
-    textAlign: 'left',
+    textAlign,
     ...(groupIds && { groupIds }),
   };
 }
@@ -69,10 +69,14 @@ function textElement(id: string, text: string, box: Box, fontSize: number, group
  * segment is carried on into the shape until it meets the outline (the point the intake recomputes bound ends to).
  */
 function bindEnd(end: Point, from: Point, type: string, box: Box): { point: Point; focus: Point } {
-  const focus = focusFromEnd({ ...box, type }, end, from);
+  const shape = { ...box, type };
+  // A last segment that meets the outline before its end (Graphviz clips at its own outline, which differs a little
+  // from ours for octagons and the like, and now and then leaves a node through its far side) ends where it meets it.
+  const entry = type === 'rectangle' ? undefined : firstCrossing(from, end, outlineOf(shape));
+  const focus = entry ? { x: (entry.x - box.x) / box.width, y: (entry.y - box.y) / box.height } : focusFromEnd(shape, end, from);
   // Fine enough that the end stays within a tenth of a pixel on the tallest table.
   const rounded = { x: Math.round(focus.x * 1e4) / 1e4, y: Math.round(focus.y * 1e4) / 1e4 };
-  return { point: type === 'rectangle' ? end : focusPoint({ ...box, type }, rounded), focus: rounded };
+  return { point: type === 'rectangle' ? end : focusPoint(shape, rounded), focus: rounded };
 }
 
 /** Builds the scene of a laid-out layered graph. */
@@ -130,18 +134,34 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     };
     if (node.iconRef !== undefined && box.icon) shape.iconRef = node.iconRef;
     if (box.rows.length === 0) {
-      // The label is drawn in the stroke colour: keep it readable on the fill.
-      if (box.label !== '') Object.assign(shape, { text: box.label, fontSize: FONT.label, fontFamily: FONT.family, strokeColor: readableStroke(shape.strokeColor!, shape.fillColor!) });
-      elements.push(shape);
+      if (box.label === '') {
+        elements.push(shape);
+        continue;
+      }
+      // The label is drawn in the stroke colour: keep it readable on the fill. A border colour the notation set
+      // (DOT color, or none for plain text) that cannot carry the text keeps its colour, and the label becomes a text of
+      // its own over the shape (the notation's font colour when readable), grouped with it.
+      const border = shape.strokeColor!;
+      const text = readableStroke(node.style?.textColor ?? border, shape.fillColor!);
+      if (text === border || node.style?.strokeColor === undefined) {
+        Object.assign(shape, { text: box.label, fontSize: box.fontSize, fontFamily: FONT.family, strokeColor: text });
+        elements.push(shape);
+        continue;
+      }
+      const groupIds = [`${id}-box`];
+      shape.groupIds = groupIds;
+      const size = measureText(box.label, box.fontSize, FONT.family);
+      const at = { x: laid.x + (laid.width - size.width) / 2, y: laid.y + (laid.height - size.height) / 2, ...size };
+      elements.push(shape, textElement(makeId(`${id}-label`), box.label, at, box.fontSize, groupIds, text, 'center'));
       continue;
     }
     // A table or record: header text, a rule under it, then the rows left-aligned; grouped so they move as one.
     const groupIds = [`${id}-box`];
     shape.groupIds = groupIds;
     elements.push(shape);
-    const header = measureText(box.label, FONT.label, FONT.family);
+    const header = measureText(box.label, box.fontSize, FONT.family);
     elements.push(
-      textElement(makeId(`${id}-header`), box.label, { x: laid.x + (laid.width - header.width) / 2, y: laid.y + (box.headerHeight - header.height) / 2, ...header }, FONT.label, groupIds),
+      textElement(makeId(`${id}-header`), box.label, { x: laid.x + (laid.width - header.width) / 2, y: laid.y + (box.headerHeight - header.height) / 2, ...header }, box.fontSize, groupIds),
     );
     const ruleY = round(laid.y + box.headerHeight);
     elements.push({
@@ -162,8 +182,9 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       groupIds,
     });
     const rowsText = box.rows.join('\n');
-    const rows = measureText(rowsText, FONT.row, FONT.family);
-    elements.push(textElement(makeId(`${id}-rows`), rowsText, { x: laid.x + SPACING.nodePaddingX, y: laid.y + box.headerHeight + SPACING.rowGap, ...rows }, FONT.row, groupIds));
+    const rowSize = rowFont(box.fontSize);
+    const rows = measureText(rowsText, rowSize, FONT.family);
+    elements.push(textElement(makeId(`${id}-rows`), rowsText, { x: laid.x + SPACING.nodePaddingX, y: laid.y + box.headerHeight + SPACING.rowGap, ...rows }, rowSize, groupIds));
   }
 
   const labels: Element[] = [];
@@ -174,7 +195,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     const toId = endElement(edge.to);
     elements.push(arrowElement(id, edge, laid, { ...boxes.get(fromId)!, id: fromId }, { ...boxes.get(toId)!, id: toId }));
     for (const label of laid.labels) {
-      labels.push(textElement(makeId(`${id}-${label.placement === 'center' ? 'label' : label.placement}`), label.text, label, FONT.edgeLabel));
+      labels.push(textElement(makeId(`${id}-${label.placement === 'center' ? 'label' : label.placement}`), label.text, label, label.fontSize ?? FONT.edgeLabel));
     }
   }
   // Labels last: they sit on top of any arrow passing under them.

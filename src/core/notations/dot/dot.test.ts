@@ -191,3 +191,56 @@ describe('dotNotation pen widths', () => {
     expect(elements.find((e) => e.type === 'arrow')).toMatchObject({ strokeWidth: 1 });
   });
 });
+
+describe('DOT text, borders and invisible structure on real files', () => {
+  const sceneOf = async (name: string) => (await codeToScene(fixture(name))).elements;
+  const byId = (elements: Awaited<ReturnType<typeof sceneOf>>, id: string) => elements.find((e) => e.id === id)!;
+
+  it('draws plain and plaintext nodes as text without a border (the kernel map’s heading and credit)', async () => {
+    const elements = await sceneOf('linux-kernel-map.gv');
+    for (const id of ['LKD', 'bottom']) {
+      expect(byId(elements, id)).toMatchObject({ strokeColor: '#00000000', fillColor: 'transparent' });
+      expect(byId(elements, id)).not.toHaveProperty('text');
+      expect(byId(elements, `${id}-label`)).toMatchObject({ type: 'text', strokeColor: '#1e1e1e' });
+    }
+    expect(byId(elements, 'LKD-label')).toMatchObject({ text: expect.stringContaining('Linux kernel') });
+  });
+
+  it('keeps fontsize as text size, in proportion (kernel map heading 40 pt, profiler nodes and edge labels 10 pt)', async () => {
+    expect(byId(await sceneOf('linux-kernel-map.gv'), 'LKD-label')).toMatchObject({ fontSize: 46 });
+    const profile = await sceneOf('gprof2dot-cprofile.gv');
+    expect(byId(profile, '0-label')).toMatchObject({ fontSize: 11 });
+    const edgeLabels = profile.filter((e) => e.type === 'text' && 'text' in e && /%\n/.test(e.text ?? ''));
+    expect(edgeLabels.length).toBe(24);
+    for (const label of edgeLabels) expect(label).toMatchObject({ fontSize: 10 });
+  });
+
+  it('keeps border colours and the author’s font colour (profiler: red box, white text)', async () => {
+    const profile = await sceneOf('gprof2dot-cprofile.gv');
+    expect(byId(profile, '0')).toMatchObject({ strokeColor: '#ff0100', fillColor: '#ff0100' });
+    expect(byId(profile, '0-label')).toMatchObject({ strokeColor: '#ffffff', groupIds: ['0-box'] });
+    const kernel = await sceneOf('linux-kernel-map.gv');
+    // A white box with a pink border: the border stays pink.
+    expect(byId(kernel, 'system')).toMatchObject({ strokeColor: '#e27dd6', fillColor: '#ffffff' });
+  });
+
+  it('reads style=setlinewidth(n) as penwidth', () => {
+    const graph = toGraph(fixture('linux-kernel-map.gv'));
+    expect(node(graph, 'SCI').style?.strokeWidth).toBe(8);
+    // setlinewidth(0): the thinnest line we draw.
+    expect(node(graph, 'layers').style?.strokeWidth).toBe(1);
+  });
+
+  it('does not draw edges to invisible nodes, which still shape the layout', async () => {
+    const graph = toGraph(fixture('linux-kernel-map.gv'));
+    expect(graph.nodes.some((n) => n.id === 'system_')).toBe(false);
+    expect(graph.edges.some((e) => e.from === 'system' && e.to === 'system_')).toBe(false);
+    expect(graph.dot?.source).toMatch(/system -> system_/);
+    const elements = await sceneOf('linux-kernel-map.gv');
+    // The column headers stand in one row above their columns, as the author's invisible edges and rank=same put them.
+    const headers = ['HI', 'system', 'multitasking', 'memory', 'storage', 'networking'].map((id) => byId(elements, id));
+    const middles = headers.map((h) => h.y! + h.height! / 2);
+    expect(Math.max(...middles) - Math.min(...middles)).toBeLessThan(1);
+    expect(byId(elements, 'SCI').y!).toBeGreaterThan(byId(elements, 'system').y!);
+  });
+});

@@ -1,50 +1,80 @@
 /**
  * The author's DOT, kept for Graphviz to lay out: every attribute that shapes the layout stays as written (rank=same
- * subgraphs, invisible nodes and edges, ordering, constraint, weight, newrank, nodesep, ranksep). Two changes only:
- * the root graph's label goes (it is drawn as the diagram's title, above the drawing), and each edge statement becomes
- * one statement per edge carrying the id of its GraphIR edge, so layout can tell which spline draws which edge.
+ * subgraphs, invisible nodes and edges, ordering, constraint, weight, newrank, nodesep, ranksep). The source text is
+ * edited in place (re-printing it from the tree costs more than Graphviz's whole layout): the root graph's label is
+ * emptied (it is drawn as the diagram's title, above the drawing), and edge labels and cluster titles become
+ * placeholders that layout swaps for boxes of the size our fonts need.
  */
-import { createElement, stringify, type AttributeASTNode, type ClusterStatementASTNode, type EdgeASTNode, type GraphASTNode, type NodeRefASTNode } from '@ts-graphviz/ast';
+import type { AttributeASTNode, ClusterStatementASTNode, GraphASTNode } from '@ts-graphviz/ast';
+import type { DotSource } from '../../graph/types.js';
+
+/** `"drawbridge:edge:<k>"` stands for the label of the statement whose first edge is `edges[k]`. */
+export const EDGE_LABEL_PLACEHOLDER = 'drawbridge:edge:';
+/** `"drawbridge:cluster:<i>"` stands for the title of `clusters[i]`. */
+export const CLUSTER_LABEL_PLACEHOLDER = 'drawbridge:cluster:';
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
 
 /**
- * `edgeIds[k]` is the GraphIR id of the k-th edge the statements make, in the order the parser met them (a -> {b c}
- * -> d makes a->b, a->c, b->d, c->d), or undefined for an edge that is not drawn (invisible, or to an invisible node).
+ * `edges[k]` are the edges the statements make, in the order the parser met them (a -> {b c} -> d makes a->b, a->c,
+ * b->d, c->d), with the GraphIR id of those drawn.
  */
-export function dotLayoutSource(graph: GraphASTNode, edgeIds: readonly (string | undefined)[]): string {
+export function dotLayoutSource(code: string, graph: GraphASTNode, edges: DotSource['edges']): DotSource {
+  const edits: Edit[] = [];
+  const clusters: string[] = [];
+  const valueOf = (attribute: AttributeASTNode): Edit | undefined => {
+    const location = attribute.value.location;
+    return location ? { start: location.start.offset, end: location.end.offset, text: '' } : undefined;
+  };
   let next = 0;
-  const rewrite = (statements: ClusterStatementASTNode[], root: boolean): ClusterStatementASTNode[] =>
-    statements.flatMap((statement): ClusterStatementASTNode[] => {
+  const walk = (statements: readonly ClusterStatementASTNode[], root: boolean, cluster: number | undefined): void => {
+    for (const statement of statements) {
       switch (statement.type) {
         case 'Attribute':
-          return root && statement.key.value === 'label' ? [] : [statement];
-        case 'AttributeList':
-          if (!root || statement.kind !== 'Graph') return [statement];
-          return [{ ...statement, children: statement.children.filter((child) => child.type !== 'Attribute' || child.key.value !== 'label') }];
-        case 'Subgraph':
-          return [{ ...statement, children: rewrite(statement.children, false) }];
-        case 'Edge':
-          return splitEdge(statement).map((edge) => withId(edge, edgeIds[next++]));
+        case 'AttributeList': {
+          const attributes = statement.type === 'Attribute' ? [statement] : statement.kind === 'Graph' ? statement.children : [];
+          for (const attribute of attributes) {
+            if (attribute.type !== 'Attribute' || attribute.key.value !== 'label') continue;
+            const edit = valueOf(attribute);
+            if (!edit) continue;
+            if (root) edits.push({ ...edit, text: '""' });
+            else if (cluster !== undefined) edits.push({ ...edit, text: `"${CLUSTER_LABEL_PLACEHOLDER}${cluster}"` });
+          }
+          break;
+        }
+        case 'Subgraph': {
+          const name = statement.id?.value;
+          if (name !== undefined && /^cluster/i.test(name)) {
+            clusters.push(name);
+            walk(statement.children, false, clusters.length - 1);
+          } else walk(statement.children, false, undefined);
+          break;
+        }
+        case 'Edge': {
+          const first = next;
+          const ends = statement.targets.map((target) => (target.type === 'NodeRef' ? 1 : target.children.length));
+          for (let i = 1; i < ends.length; i++) next += ends[i - 1]! * ends[i]!;
+          for (const attribute of statement.children) {
+            if (attribute.type !== 'Attribute' || attribute.key.value !== 'label') continue;
+            const edit = valueOf(attribute);
+            if (edit) edits.push({ ...edit, text: `"${EDGE_LABEL_PLACEHOLDER}${first}"` });
+          }
+          break;
+        }
         default:
-          return [statement];
+          break;
       }
-    });
-  return stringify({ ...graph, children: rewrite(graph.children, true) });
-}
-
-/** One statement per edge, in the order Graphviz (and the parser) create them. */
-function splitEdge(statement: EdgeASTNode): EdgeASTNode[] {
-  const ends: NodeRefASTNode[][] = statement.targets.map((target) => (target.type === 'NodeRef' ? [target] : target.children));
-  const edges: EdgeASTNode[] = [];
-  for (let i = 1; i < ends.length; i++) {
-    for (const from of ends[i - 1]!) for (const to of ends[i]!) edges.push({ ...statement, targets: [from, to] });
-  }
-  return edges;
-}
-
-function withId(edge: EdgeASTNode, id: string | undefined): EdgeASTNode {
-  if (id === undefined) return edge;
-  const literal = (value: string) => createElement('Literal', { value, quoted: true }, []);
-  const others = edge.children.filter((child) => child.type !== 'Attribute' || child.key.value !== 'id');
-  const attribute = { type: 'Attribute', key: literal('id'), value: literal(id), children: [] } as unknown as AttributeASTNode;
-  return { ...edge, children: [...others, attribute] };
+    }
+  };
+  walk(graph.children, true, undefined);
+  let source = code;
+  for (const edit of edits.sort((a, b) => b.start - a.start)) source = source.slice(0, edit.start) + edit.text + source.slice(edit.end);
+  // Only the first graph of the input is drawn: what follows it is cut.
+  const end = graph.location?.end.offset;
+  const shift = edits.reduce((sum, edit) => sum + edit.text.length - (edit.end - edit.start), 0);
+  return { source: end === undefined ? source : source.slice(0, end + shift), edges, clusters };
 }

@@ -107,13 +107,31 @@ function hsvToHex(h: number, s: number, v: number): string {
   return `#${hex2(r! * 255)}${hex2(g! * 255)}${hex2(b! * 255)}`;
 }
 
-/** The parts of a Graphviz `style` list we draw: dashed/dotted lines, rounded corners, fill, invisibility. */
-export function parseStyle(style: string | undefined): { strokeStyle?: GraphStyle['strokeStyle']; rounded: boolean; filled: boolean; invisible: boolean } {
+/**
+ * The parts of a Graphviz `style` list we draw: dashed/dotted lines, rounded corners, fill, invisibility, and the
+ * old `setlinewidth(n)`, which is penwidth by another name.
+ */
+export function parseStyle(style: string | undefined): { strokeStyle?: GraphStyle['strokeStyle']; rounded: boolean; filled: boolean; invisible: boolean; lineWidth?: string } {
   const parts = new Set((style ?? '').split(',').map((part) => part.trim().toLowerCase()));
+  const lineWidth = /setlinewidth\(\s*([\d.]+)\s*\)/i.exec(style ?? '')?.[1];
   return {
+    ...(lineWidth !== undefined && { lineWidth }),
     strokeStyle: parts.has('dashed') ? 'dashed' : parts.has('dotted') ? 'dotted' : parts.has('solid') ? 'solid' : undefined,
     rounded: parts.has('rounded'),
     filled: parts.has('filled'),
     invisible: parts.has('invis'),
   };
+}
+
+/** Graphviz's default fontsize, in points: our default label (16 px) and edge label (14 px) sizes stand for it. */
+const DOT_DEFAULT_FONTSIZE = 14;
+
+/**
+ * DOT `fontsize` as our text size in px, in proportion to our default for that text (`base`), or undefined for the
+ * default or a value that is not a positive number. Kept within 6–96 px so a typo cannot hide or swamp a label.
+ */
+export function fontSizeOf(fontsize: string | undefined, base: number): number | undefined {
+  const value = fontsize === undefined ? NaN : Number(fontsize);
+  if (!Number.isFinite(value) || value <= 0 || value === DOT_DEFAULT_FONTSIZE) return undefined;
+  return Math.min(96, Math.max(6, Math.round((value * base) / DOT_DEFAULT_FONTSIZE)));
 }

@@ -12,7 +12,8 @@ import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle } from '../../graph/types.js';
 import { dotLayoutSource } from './layout-source.js';
 import { htmlToText, recordFields, splitHeader, unescapeLabel, type LabelParts } from './labels.js';
-import { mapArrowhead, mapColor, mapShape, OUTLINELESS, parseStyle, RANKDIR } from './style.js';
+import { FONT } from '../../layout/drawing-rules.js';
+import { fontSizeOf, mapArrowhead, mapColor, mapShape, OUTLINELESS, parseStyle, RANKDIR } from './style.js';
 
 interface Value {
   value: string;
@@ -64,7 +65,7 @@ export function dotToGraph(code: string): GraphIR {
   const graphs = root.children.filter((child): child is GraphASTNode => child.type === 'Graph');
   const graph = graphs[0];
   if (!graph) throw new AppError('parse_error', 'line 1, column 1: expected a graph or digraph', { line: 1, column: 1 });
-  const builder = new DotGraphBuilder(graph);
+  const builder = new DotGraphBuilder(graph, code);
   if (graphs.length > 1) builder.warnings.push(`the input holds ${graphs.length} graphs; only the first is drawn`);
   return builder.build();
 }
@@ -79,7 +80,10 @@ class DotGraphBuilder {
   /** GraphIR id of each DOT edge, in the order met; undefined when it is not drawn. */
   private readonly edgeIds: (string | undefined)[] = [];
 
-  constructor(private readonly graph: GraphASTNode) {
+  constructor(
+    private readonly graph: GraphASTNode,
+    private readonly code: string,
+  ) {
     this.name = graph.id?.value ?? '';
   }
 
@@ -114,7 +118,11 @@ class DotGraphBuilder {
       edges,
       groups,
       warnings: this.warnings,
-      dot: { source: dotLayoutSource(this.graph, this.edgeIds) },
+      dot: dotLayoutSource(
+        this.code,
+        this.graph,
+        this.edges.map((edge, k) => ({ tail: edge.from, head: edge.to, ...(this.edgeIds[k] !== undefined && { id: this.edgeIds[k] }) })),
+      ),
     };
   }
 
@@ -227,14 +235,21 @@ class DotGraphBuilder {
     const color = attrs.has('color') ? mapColor(attrs.get('color')!.value) : undefined;
     const fill = attrs.has('fillcolor') ? mapColor(attrs.get('fillcolor')!.value) : undefined;
     const graphStyle: GraphStyle = {};
-    // The schema's stroke colour is hex only: fully transparent black draws no outline.
-    if (OUTLINELESS.has(dotShape)) graphStyle.strokeColor = '#00000000';
+    // plain, plaintext and none are text without a border, and without a fill unless filled. The schema's stroke
+    // colour is hex only: fully transparent black draws no outline.
+    const outlineless = OUTLINELESS.has(dotShape);
+    if (outlineless) graphStyle.strokeColor = '#00000000';
     else if (color) graphStyle.strokeColor = color;
     if (style.filled) graphStyle.fillColor = fill ?? color ?? '#d3d3d3';
+    else if (outlineless) graphStyle.fillColor = 'transparent';
     if (style.strokeStyle) graphStyle.strokeStyle = style.strokeStyle;
     if (style.rounded || dotShape === 'mrecord') graphStyle.corner = 'rounded';
-    const nodeWidth = strokeWidthOf(attrs.get('penwidth')?.value);
+    const nodeWidth = strokeWidthOf(attrs.get('penwidth')?.value ?? style.lineWidth);
     if (nodeWidth !== undefined) graphStyle.strokeWidth = nodeWidth;
+    const fontSize = fontSizeOf(attrs.get('fontsize')?.value, FONT.label);
+    if (fontSize !== undefined) graphStyle.fontSize = fontSize;
+    const fontColor = attrs.has('fontcolor') ? mapColor(attrs.get('fontcolor')!.value) : undefined;
+    if (fontColor) graphStyle.textColor = fontColor;
     return {
       id: dotNode.id,
       label,
@@ -275,7 +290,8 @@ class DotGraphBuilder {
       const headLabel = this.text(attrs.get('headlabel'), context);
       const tailLabel = this.text(attrs.get('taillabel'), context);
       const color = attrs.has('color') ? mapColor(attrs.get('color')!.value) : undefined;
-      const width = strokeWidthOf(attrs.get('penwidth')?.value);
+      const width = strokeWidthOf(attrs.get('penwidth')?.value ?? style.lineWidth);
+      const fontSize = fontSizeOf(attrs.get('fontsize')?.value, FONT.edgeLabel);
       const edge: GraphEdge = {
         id: `e${edges.length + 1}`,
         from,
@@ -285,8 +301,13 @@ class DotGraphBuilder {
         ...(label !== '' && { label }),
         ...(tailLabel !== '' && { startLabel: tailLabel }),
         ...(headLabel !== '' && { endLabel: headLabel }),
-        ...((color || style.strokeStyle || width !== undefined) && {
-          style: { ...(color && { strokeColor: color }), ...(style.strokeStyle && { strokeStyle: style.strokeStyle }), ...(width !== undefined && { strokeWidth: width }) },
+        ...((color || style.strokeStyle || width !== undefined || fontSize !== undefined) && {
+          style: {
+            ...(color && { strokeColor: color }),
+            ...(style.strokeStyle && { strokeStyle: style.strokeStyle }),
+            ...(width !== undefined && { strokeWidth: width }),
+            ...(fontSize !== undefined && { fontSize }),
+          },
         }),
       };
       if (this.graph.strict) {

@@ -1,0 +1,114 @@
+/**
+ * Which engine draws the notations other than DOT, by measurement: every layered corpus file laid out by ELK and by
+ * Graphviz (its graph written as DOT), then drawn and checked alike. Per file and per notation: checker violations,
+ * crossings, bends per edge (quarter turns: an orthogonal bend is one, a spline's curve counts by how far it turns),
+ * area, aspect ratio and time. The rule in src/core/layout/engine.ts and the README cite these figures.
+ * Run alone with `node --import tsx bench/engines.ts`.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import type { GraphIR } from '../src/core/graph/types.js';
+import { layoutGraph } from '../src/core/layout/elk.js';
+import { layoutWithGraphviz } from '../src/core/layout/graphviz.js';
+import type { LaidOutGraph, LayoutEngine, Point } from '../src/core/layout/types.js';
+import { resolveIconHints } from '../src/core/notations/icon-hints.js';
+import { CONVERTERS } from '../src/core/notations/index.js';
+import { checkScene } from '../src/core/quality/check.js';
+import { graphToScene } from '../src/core/scene/from-graph.js';
+
+/** How far a polyline turns, in quarter turns (90°). */
+function quarterTurns(points: readonly Point[]): number {
+  let turned = 0;
+  for (let i = 2; i < points.length; i++) {
+    const [a, b, c] = [points[i - 2]!, points[i - 1]!, points[i]!];
+    const before = Math.atan2(b.y - a.y, b.x - a.x);
+    const after = Math.atan2(c.y - b.y, c.x - b.x);
+    let delta = Math.abs(after - before);
+    if (delta > Math.PI) delta = 2 * Math.PI - delta;
+    turned += delta;
+  }
+  return turned / (Math.PI / 2);
+}
+
+export interface EngineFigures {
+  violations: number;
+  crossings: number;
+  bendsPerEdge: number;
+  area: number;
+  /** Long side over short side, ≥ 1. */
+  aspect: number;
+  ms: number;
+}
+
+async function measure(engine: LayoutEngine, graph: GraphIR): Promise<EngineFigures> {
+  const started = performance.now();
+  const laid: LaidOutGraph = await engine(graph);
+  const scene = graphToScene(graph, laid);
+  const ms = performance.now() - started;
+  const report = checkScene(scene.elements, scene.parents);
+  const turns = laid.edges.reduce((sum, edge) => sum + quarterTurns(edge.points), 0);
+  const [long, short] = [Math.max(laid.width, laid.height), Math.max(1, Math.min(laid.width, laid.height))];
+  return {
+    violations: report.violations.length,
+    crossings: report.crossings,
+    bendsPerEdge: laid.edges.length === 0 ? 0 : turns / laid.edges.length,
+    area: laid.width * laid.height,
+    aspect: long / short,
+    ms,
+  };
+}
+
+export interface EngineRow {
+  notation: string;
+  file: string;
+  nodes: number;
+  elk: EngineFigures;
+  graphviz: EngineFigures;
+}
+
+export async function benchEngines(): Promise<EngineRow[]> {
+  const fixtures = new URL('../test/fixtures/', import.meta.url);
+  const rows: EngineRow[] = [];
+  // Warm both engines up once, so neither pays its start-up inside a file's time.
+  const warm: GraphIR = { layout: 'layered', direction: 'DOWN', nodes: [{ id: 'a', label: 'a', kind: 'service' }], edges: [], groups: [], warnings: [] };
+  await layoutGraph(warm);
+  await layoutWithGraphviz(warm);
+  for (const converter of CONVERTERS) {
+    if (converter.id === 'dot') continue;
+    const folder = new URL(`${converter.id}/`, fixtures);
+    for (const file of readdirSync(folder).filter((name) => name !== 'NOTICE.md')) {
+      const graph = resolveIconHints(await converter.toGraph(readFileSync(new URL(file, folder), 'utf8')));
+      if (graph.layout !== 'layered' || graph.nodes.length === 0) continue;
+      rows.push({ notation: converter.id, file, nodes: graph.nodes.length, elk: await measure(layoutGraph, graph), graphviz: await measure(layoutWithGraphviz, graph) });
+    }
+  }
+  return rows;
+}
+
+export function printEngines(rows: EngineRow[]): void {
+  const cell = (f: EngineFigures) =>
+    `${String(f.violations).padStart(3)} viol ${String(f.crossings).padStart(4)} cross ${f.bendsPerEdge.toFixed(2).padStart(5)} turns/edge ${(f.area / 1e6).toFixed(2).padStart(6)} Mpx² ${f.aspect.toFixed(1).padStart(4)}:1 ${f.ms.toFixed(0).padStart(5)} ms`;
+  console.log('Engines on the corpus (other notations than DOT): ELK layered orthogonal vs Graphviz dot splines, same sizes, same checker');
+  for (const row of rows) {
+    console.log(`  ${row.notation.padEnd(10)} ${row.file.slice(0, 40).padEnd(40)} ${String(row.nodes).padStart(3)} nodes`);
+    console.log(`    elk      ${cell(row.elk)}`);
+    console.log(`    graphviz ${cell(row.graphviz)}`);
+  }
+  const notations = [...new Set(rows.map((row) => row.notation))];
+  console.log('  per notation, sums (crossings, violations, time) and medians (turns/edge, area, aspect):');
+  const med = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+  for (const notation of notations) {
+    const of = rows.filter((row) => row.notation === notation);
+    for (const engine of ['elk', 'graphviz'] as const) {
+      const figures = of.map((row) => row[engine]);
+      const sum = (key: keyof EngineFigures) => figures.reduce((total, f) => total + f[key], 0);
+      console.log(
+        `    ${notation.padEnd(10)} ${engine.padEnd(8)} violations ${String(sum('violations')).padStart(4)}  crossings ${String(sum('crossings')).padStart(5)}  turns/edge ${med(figures.map((f) => f.bendsPerEdge)).toFixed(2)}  area ${(med(figures.map((f) => f.area)) / 1e6).toFixed(2)} Mpx²  aspect ${med(figures.map((f) => f.aspect)).toFixed(1)}:1  time ${sum('ms').toFixed(0)} ms`,
+      );
+    }
+  }
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  printEngines(await benchEngines());
+}
