@@ -11,6 +11,15 @@ const toGraph = dotNotation.toGraph;
 const node = (graph: ReturnType<typeof toGraph>, id: string) => graph.nodes.find((n) => n.id === id)!;
 
 describe('DOT corpus', () => {
+  it('says which shapes are drawn with a nearest outline (the state machine’s accepting states are double circles)', () => {
+    const graph = toGraph(fixture('gallery-fsm.gv'));
+    expect(graph.warnings).toEqual(['shape "doublecircle" is drawn as its nearest outline, ellipse ("0", "3", "4", "8")']);
+    expect(graph.edges.filter((e) => e.from === e.to).map((e) => [e.from, e.label])).toEqual([
+      ['5', 'S(a)'],
+      ['6', 'S(b)'],
+    ]);
+  });
+
   it('reads the gallery clusters: two cluster containers, their nodes inside, cluster style', () => {
     const graph = toGraph(fixture('gallery-cluster.gv'));
     expect(graph.groups.map((g) => [g.id, g.label])).toEqual([

@@ -46,6 +46,9 @@ const SHAPES: Record<string, string> = {
   invtriangle: 'triangle',
 };
 
+/** Shapes whose nearest outline is visibly not Graphviz's (a second ring, a tab, a 3-D edge, another corner count): said in warnings. */
+export const APPROXIMATE_SHAPES = new Set(['msquare', 'tab', 'folder', 'box3d', 'component', 'house', 'invhouse', 'polygon', 'doublecircle', 'point', 'egg', 'mdiamond', 'doubleoctagon', 'tripleoctagon', 'septagon', 'pentagon', 'invtrapezium', 'invtriangle', 'underline']);
+
 /** Shapes Graphviz draws without an outline. */
 export const OUTLINELESS = new Set(['plain', 'plaintext', 'none', 'underline']);
 

@@ -13,7 +13,7 @@ import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle } from '../.
 import { dotLayoutSource } from './layout-source.js';
 import { htmlToText, recordFields, splitHeader, unescapeLabel, type LabelParts } from './labels.js';
 import { FONT } from '../../layout/drawing-rules.js';
-import { fontSizeOf, mapArrowhead, mapColor, mapShape, OUTLINELESS, parseStyle, RANKDIR } from './style.js';
+import { APPROXIMATE_SHAPES, fontSizeOf, mapArrowhead, mapColor, mapShape, OUTLINELESS, parseStyle, RANKDIR } from './style.js';
 
 interface Value {
   value: string;
@@ -72,6 +72,8 @@ export function dotToGraph(code: string): GraphIR {
 
 class DotGraphBuilder {
   readonly warnings: string[] = [];
+  /** Graphviz shape → the nodes drawn with our nearest outline instead, said once per shape. */
+  private readonly approximated = new Map<string, string[]>();
   private readonly nodes = new Map<string, DotNode>();
   private readonly edges: DotEdge[] = [];
   private readonly clusters = new Map<string, DotCluster>();
@@ -101,6 +103,10 @@ class DotGraphBuilder {
       else invisible.add(dotNode.id);
     }
     if (invisible.size > 0) this.warnings.push(`${invisible.size} invisible node(s) (style=invis) and their edges are not drawn`);
+    for (const [dotShape, ids] of this.approximated) {
+      const named = ids.slice(0, 5).map((id) => `"${id}"`).join(', ') + (ids.length > 5 ? ` and ${ids.length - 5} more` : '');
+      this.warnings.push(`shape "${dotShape}" is drawn as its nearest outline, ${mapShape(dotShape)} (${named})`);
+    }
 
     const edges = this.toEdges(invisible);
     const groups: GraphGroup[] = [...this.clusters.values()].map((cluster) => ({
@@ -228,6 +234,11 @@ class DotGraphBuilder {
     const dotShape = (attrs.get('shape')?.value ?? 'ellipse').toLowerCase();
     const shape = mapShape(dotShape);
     if (shape === undefined) this.warnings.push(`node "${dotNode.id}": shape "${dotShape}" is drawn as a rectangle`);
+    else if (APPROXIMATE_SHAPES.has(dotShape)) {
+      const ids = this.approximated.get(dotShape) ?? [];
+      ids.push(dotNode.id);
+      this.approximated.set(dotShape, ids);
+    }
     let { label, rows } = this.labelParts(dotNode, dotShape);
     const xlabel = attrs.get('xlabel');
     if (label === '' && rows.length === 0 && xlabel) label = this.text(xlabel, { node: dotNode.id });
