@@ -125,20 +125,14 @@ export function checkGraphSize(graph: GraphIR): void {
 /** Parses, lays out and draws `code`. Throws unsupported_notation, parse_error, payload_too_large or too_complex as AppError. */
 export async function codeToScene(code: string, options: CodeToSceneOptions = {}): Promise<CodeToSceneResult> {
   checkCodeSize(code);
-  let notation: Notation;
-  if (options.notation !== undefined) {
-    if (options.notation === 'd2') throw new AppError('internal', 'D2 is compiled by the service before drawGraph, not read by codeToScene (see isD2Code)');
-    if (!byId.has(options.notation as Notation)) throw unsupported(`notation "${options.notation}" is not supported`);
-    notation = options.notation as Notation;
-  } else {
-    const detected = detectNotation(code);
-    if (detected === undefined) throw unsupported('the code is in none of the supported notations');
-    if (detected === 'd2') throw new AppError('internal', 'D2 is compiled by the service before drawGraph, not read by codeToScene (see isD2Code)');
-    notation = detected;
-  }
-  const graph = resolveIconHints(await parseCode(byId.get(notation)!, code), options.vendor);
+  const notation = options.notation ?? detectNotation(code);
+  if (notation === undefined) throw unsupported('the code is in none of the supported notations');
+  if (notation === 'd2') throw new AppError('internal', 'D2 is compiled by the service before drawGraph, not read by codeToScene (see isD2Code)');
+  const converter = byId.get(notation as Notation);
+  if (converter === undefined) throw unsupported(`notation "${notation}" is not supported`);
+  const graph = resolveIconHints(await parseCode(converter, code), options.vendor);
   const scene = await drawGraph(graph);
-  return { elements: scene.elements, notation, warnings: scene.warnings, graph, elementIds: scene.elementIds };
+  return { elements: scene.elements, notation: converter.id, warnings: scene.warnings, graph, elementIds: scene.elementIds };
 }
 
 /** The converter's graph; on a parse_error, the exact position when the converter can find it (locateError). */
