@@ -151,6 +151,18 @@ describe.each(await availableBackends())('web accounts and sessions on %s', (bac
     await ann.post('/settings/password', { current: 'a new long password', next: PASSWORD });
   });
 
+  it('answers a wrong link with a page in the app, and an API path with JSON', async () => {
+    const page = await runtime().app.inject({ method: 'GET', url: '/workspaces/nope/extra?x=1', headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(page.statusCode).toBe(404);
+    expect(page.headers['content-type']).toMatch(/^text\/html/);
+    expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+    expect(page.body).toContain('There is no page at /workspaces/nope/extra.');
+    expect(page.body).toContain('href="/assets/app.css"');
+    const api = await runtime().app.inject({ method: 'GET', url: '/api-v1/nope', headers: { accept: 'text/html' } });
+    expect(api.statusCode).toBe(404);
+    expect(api.json()).toEqual({ error: { code: 'not_found', message: 'no route GET /api-v1/nope' } });
+  });
+
   it('never redirects after sign-in to another site', async () => {
     for (const next of ['//evil.example/', 'https://evil.example/', '/\\evil.example']) {
       const client = new WebClient(runtime().app);

@@ -16,7 +16,7 @@ import { publicIconRoutes } from './routes/catalog.js';
 import { publicRenderRoutes } from './routes/render.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
-import { webApp } from '../web/plugin.js';
+import { notFoundPage, wantsPage, webApp } from '../web/plugin.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -114,6 +114,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       reply.header('Allow', allowed.join(', '));
       return reply.code(405).send(errorBody('method_not_allowed', `${request.method} is not allowed on ${path}; use ${allowed.join(', ')}`));
     }
+    if (wantsPage(request)) return notFoundPage(request, reply);
     return reply.code(404).send(errorBody('not_found', `no route ${request.method} ${path}`));
   });
 

@@ -54,6 +54,8 @@ export const PAGE_CSP = [
  * server-side session cookie instead of a bearer token. Every route here is `public` to the token check in app.ts
  * and hidden from the OpenAPI document; pages that need a person redirect to sign-in themselves.
  */
+const eta = new Eta({ views: VIEWS, autoEscape: true, autoTrim: false });
+
 export const webApp: FastifyPluginAsync<WebOptions> = async (app, { services }) => {
   app.addHook('onRoute', (route) => {
     route.config = { ...route.config, public: true };
@@ -63,7 +65,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, { services }) 
   // Forms post urlencoded bodies; only here; the API keeps answering 415 to anything but JSON.
   await app.register(fastifyFormbody);
   await app.register(fastifyView, {
-    engine: { eta: new Eta({ autoEscape: true, autoTrim: false }) },
+    engine: { eta },
     root: VIEWS,
     layout: 'layout.eta',
     production: true,
@@ -121,6 +123,24 @@ export function showError(error: unknown, request: FastifyRequest, reply: Fastif
     } else request.log.error({ err: error }, 'unhandled error on a page');
   }
   return reply.code(status).view('error.eta', { ...page(request, 'Something is in the way'), status, message });
+}
+
+/**
+ * A browser that follows a wrong link gets a page in the app's look, not the API's JSON: the not-found handler is
+ * the root's (one per prefix in Fastify), so it asks here. The session is not loaded for an unmatched path, so the
+ * page shows the signed-out header.
+ */
+export function wantsPage(request: FastifyRequest): boolean {
+  const path = request.url.split('?')[0]!;
+  if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+  if (/^\/(api-v1|mcp|assets|docs|healthz|readyz|metrics)(\/|$)/.test(path)) return false;
+  return (request.headers.accept ?? '').includes('text/html');
+}
+
+export function notFoundPage(request: FastifyRequest, reply: FastifyReply) {
+  const data = { ...page(request, 'Page not found'), status: 404, message: `There is no page at ${request.url.split('?')[0]}.` };
+  const html = eta.render('layout.eta', { ...data, body: eta.render('error.eta', data) });
+  return reply.code(404).header('Content-Security-Policy', PAGE_CSP).header('Cache-Control', 'no-store').type('text/html; charset=utf-8').send(html);
 }
 
 /** What every page's layout reads: the person, the CSRF token for its forms, the title. */
