@@ -123,6 +123,21 @@ export class MemberService {
     return { workspaceId: invite.workspaceId };
   }
 
+  /** Withdraws a pending invitation, so its link stops working; the same rule as granting its role applies. */
+  async withdrawInvite(actorId: string, input: { workspaceId: string; inviteId: string }): Promise<{ email: string }> {
+    const invite = await this.db
+      .selectFrom('invites')
+      .select(['id', 'email', 'role'])
+      .where('id', '=', input.inviteId)
+      .where('workspace_id', '=', input.workspaceId)
+      .where('accepted_at', 'is', null)
+      .executeTakeFirst();
+    await this.assertMayGrant(actorId, input.workspaceId, (invite?.role ?? 'viewer') as Role);
+    if (!invite) throw new AppError('not_found', `invitation ${input.inviteId} is not pending in this workspace: it was used or withdrawn`);
+    await this.db.deleteFrom('invites').where('id', '=', invite.id).where('accepted_at', 'is', null).execute();
+    return { email: invite.email };
+  }
+
   async setRole(actorId: string, input: { workspaceId: string; email: string; role: string }): Promise<void> {
     const role = parseRole(input.role);
     await this.assertMayGrant(actorId, input.workspaceId, role);

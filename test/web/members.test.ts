@@ -83,4 +83,35 @@ describe('workspaces and members in the browser', () => {
     expect((await fay.post(`/workspaces/${ws}/leave`)).headers.location).toBe('/workspaces');
     expect((await fay.get(`/workspaces/${ws}/members`)).statusCode).toBe(404);
   });
+
+  it('withdraws a pending invitation, after which its link no longer works; only a manager may', async () => {
+    const { app, services } = service.runtime;
+    const ws = service.world.annSecond;
+    const ann = await signedIn(app, ANN.email, ANN.password);
+    await ann.get(`/workspaces/${ws}/members`);
+    const link = textById((await ann.post(`/workspaces/${ws}/invites`, { email: 'hal@example.com', role: 'editor' })).body, 'invite-link')!;
+    const list = await ann.get(`/workspaces/${ws}/members`);
+    const inviteId = /hal@example\.com[\s\S]*?name="invite" value="([^"]+)"/.exec(list.body)?.[1];
+    expect(inviteId).toBeDefined();
+    expect(list.body).toContain('Withdraw the invitation for hal@example.com?');
+
+    // Someone without the manager role in this workspace cannot withdraw it.
+    await services.accounts.createUser({ email: 'ivy@example.com', password: 'ivy password 123' });
+    await services.accounts.addMember({ workspaceId: ws, email: 'ivy@example.com', role: 'viewer' });
+    const ivy = await signedIn(app, 'ivy@example.com', 'ivy password 123');
+    await ivy.get(`/workspaces/${ws}/members`);
+    const refused = await ivy.post(`/workspaces/${ws}/invites/withdraw`, { invite: inviteId! });
+    expect(refused.statusCode).toBe(403);
+    expect(refused.body).toContain('only owners and admins manage members');
+    expect((await new WebClient(app).get(new URL(link).pathname)).statusCode).toBe(200);
+
+    const withdrawn = await ann.post(`/workspaces/${ws}/invites/withdraw`, { invite: inviteId! });
+    expect(withdrawn.statusCode).toBe(303);
+    expect(decodeURIComponent(withdrawn.headers.location as string)).toContain('The invitation for hal@example.com was withdrawn');
+    expect((await new WebClient(app).get(new URL(link).pathname)).statusCode).toBe(404);
+    await ann.get(`/workspaces/${ws}/members`);
+    const again = await ann.post(`/workspaces/${ws}/invites/withdraw`, { invite: inviteId! });
+    expect(again.statusCode).toBe(404);
+    expect(again.body).toContain('it was used or withdrawn');
+  });
 });

@@ -63,6 +63,15 @@ export const memberPages: FastifyPluginAsync<{ services: Services }> = async (ap
     }
   });
 
+  app.post('/workspaces/:id/invites/withdraw', async (request, reply) => {
+    try {
+      const { email } = await members.withdrawInvite(request.web.user!.id, { workspaceId: (request.params as Params).id, inviteId: field(request.body as Form, 'invite') });
+      return reply.redirect(done(request, `The invitation for ${email} was withdrawn; its link no longer works.`), 303);
+    } catch (error) {
+      return formError(request, reply, error, 'members.eta', 'Members', await view(request));
+    }
+  });
+
   app.post('/workspaces/:id/members/role', async (request, reply) => {
     const body = request.body as Form;
     try {
