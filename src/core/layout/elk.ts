@@ -3,7 +3,7 @@ import ElkBundled from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkLabel, ElkNode } from 'elkjs/lib/elk-api.js';
 import type { GraphIR } from '../graph/types.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
-import { CONTAINER_MIN_WIDTH, FONT, SPACING } from './drawing-rules.js';
+import { ASPECT_NODES, CONTAINER_MIN_WIDTH, FONT, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT, SPACING } from './drawing-rules.js';
 import { mergeHubEnds } from './hubs.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapText, type NodeBox } from './node-size.js';
@@ -61,8 +61,38 @@ interface Built {
 
 /** Lays out a layered GraphIR with ELK. Positions are absolute; edges come back as right-angle polylines. */
 export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
+  const first = await layoutShape(graph, { direction: graph.direction });
+  if (graph.forcedDirection || graph.nodes.length > FIT_MAX_NODES || fitsReadme(first, graph.nodes.length)) return first;
+  const turned = await layoutShape(graph, { direction: vertical(graph.direction) ? 'RIGHT' : 'DOWN' });
+  return readmeCost(turned, graph.nodes.length) < readmeCost(first, graph.nodes.length) ? turned : first;
+};
+
+/** Graphs up to this size whose direction is free are laid out a second time, turned, when the first does not fit. */
+const FIT_MAX_NODES = 150;
+/** The smallest text layout draws: the scale at README width applies to it. */
+const SMALLEST_TEXT = Math.min(FONT.row, FONT.edgeLabel, FONT.label);
+
+const vertical = (direction: GraphIR['direction']) => direction === 'DOWN' || direction === 'UP';
+
+/** Text at README width shrunk under READABLE_TEXT, and aspect beyond MAX_ASPECT: the checker's rules of issue 13. */
+function readmeCost(laid: LaidOutGraph, nodes: number): number {
+  const shown = SMALLEST_TEXT * Math.min(1, README_WIDTH / laid.width);
+  const aspect = Math.max(laid.width / laid.height, laid.height / laid.width);
+  const small = nodes <= READABLE_NODES ? Math.max(0, READABLE_TEXT / shown - 1) : 0;
+  const long = nodes > ASPECT_NODES ? Math.max(0, aspect / MAX_ASPECT - 1) : 0;
+  return small + long;
+}
+
+const fitsReadme = (laid: LaidOutGraph, nodes: number) => readmeCost(laid, nodes) === 0;
+
+export interface LayoutShape {
+  direction: GraphIR['direction'];
+  options?: Record<string, string>;
+}
+
+async function layoutShape(graph: GraphIR, shape: LayoutShape): Promise<LaidOutGraph> {
   const run = async (widths?: ReadonlyMap<string, number>) => {
-    const built = buildElkGraph(graph, widths);
+    const built = buildElkGraph(graph, shape, widths);
     return placeTitles(mergeHubEnds(readResult(await elk.layout(built.root), built), graph));
   };
   const first = await run();
@@ -70,7 +100,7 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   // ELK keeps a container's contents at its left, so one widened by its title's width has that much band free of the
   // edges entering it. Laid out again only when some title found no gap (C4 deployment nodes, nested one in one).
   return (await run(first.blocked)).laid;
-};
+}
 
 /**
  * Back edges of a depth-first walk over the whole graph (containers flattened), from the sources in input order.
@@ -130,11 +160,11 @@ function labelOf(text: string, placement: LaidOutLabel['placement'], reversed = 
 }
 
 /** `widths`: group id → minimum width, for titles the first layout left no room for. */
-function buildElkGraph(graph: GraphIR, widths: ReadonlyMap<string, number> = new Map()): Built {
+function buildElkGraph(graph: GraphIR, shape: LayoutShape, widths: ReadonlyMap<string, number> = new Map()): Built {
   const warnings: string[] = [];
   const groupIds = new Set(graph.groups.map((group) => group.id));
   const nodeIds = new Set(graph.nodes.map((node) => node.id));
-  const vertical = graph.direction === 'DOWN' || graph.direction === 'UP';
+  const upright = vertical(shape.direction);
 
   // A parent that names no group, or a cycle of parents, puts the item at the top level (with a warning).
   // Nodes and groups may share ids, so their parents are kept in two maps.
@@ -171,7 +201,7 @@ function buildElkGraph(graph: GraphIR, widths: ReadonlyMap<string, number> = new
   // Past a few hundred items, fewer crossing-minimisation sweeps save a third of the time and, measured on the bench
   // graph (300 nodes, 450 edges), no crossings.
   const large = graph.nodes.length + graph.edges.length > LARGE_GRAPH_ITEMS;
-  const layoutOptions = { ...ELK_DEFAULTS, 'elk.direction': graph.direction, ...(large && { 'elk.layered.thoroughness': '3' }) };
+  const layoutOptions = { ...ELK_DEFAULTS, 'elk.direction': shape.direction, ...(large && { 'elk.layered.thoroughness': '3' }), ...shape.options };
   const root: ElkNode = { id: 'root', layoutOptions, children: [], edges: [] };
   const elkNodes = new Map<string, ElkNode>();
   const boxes = new Map<string, NodeBox>();
@@ -194,7 +224,7 @@ function buildElkGraph(graph: GraphIR, widths: ReadonlyMap<string, number> = new
         'elk.padding': `[top=${pad + titleSize.height + SPACING.containerTitleGap},left=${pad},bottom=${pad},right=${pad}]`,
         'elk.nodeSize.constraints': '[MINIMUM_SIZE]',
         // ELK quirk: with INCLUDE_CHILDREN in a vertical direction a compound node's minimum size is applied transposed.
-        'elk.nodeSize.minimum': vertical && hasChildren.has(group.id) ? `(${minHeight}, ${minWidth})` : `(${minWidth}, ${minHeight})`,
+        'elk.nodeSize.minimum': upright && hasChildren.has(group.id) ? `(${minHeight}, ${minWidth})` : `(${minWidth}, ${minHeight})`,
       },
     });
   }
@@ -245,7 +275,7 @@ function buildElkGraph(graph: GraphIR, widths: ReadonlyMap<string, number> = new
     if (flip) reversed.add(elkEdge.id);
     root.edges!.push(elkEdge);
   });
-  root.edges!.push(...packingEdges(root, drawn, vertical));
+  root.edges!.push(...packingEdges(root, drawn, upright));
   return { root, boxes, titles, depth, edgeIndex, reversed, warnings };
 }
 
