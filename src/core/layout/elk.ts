@@ -1,12 +1,13 @@
 /** The ELK layered engine: hierarchical (containers laid out with their contents), orthogonal edge routing. */
 import ElkBundled from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkLabel, ElkNode } from 'elkjs/lib/elk-api.js';
-import type { GraphIR } from '../graph/types.js';
+import type { Direction, GraphIR } from '../graph/types.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
 import { ASPECT_NODES, CONTAINER_MIN_WIDTH, FONT, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT, SPACING } from './drawing-rules.js';
 import { mergeHubEnds } from './hubs.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapText, type NodeBox } from './node-size.js';
+import { connectedComponents, packComponents } from './pack.js';
 import { placeTitles } from './titles.js';
 import type { LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
 
@@ -61,18 +62,42 @@ interface Built {
 
 /** Lays out a layered GraphIR with ELK. Positions are absolute; edges come back as right-angle polylines. */
 export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
-  const first = await layoutShape(graph, { direction: graph.direction });
-  if (graph.forcedDirection || graph.nodes.length > FIT_MAX_NODES || fitsReadme(first, graph.nodes.length)) return first;
-  const turned = await layoutShape(graph, { direction: vertical(graph.direction) ? 'RIGHT' : 'DOWN' });
-  return readmeCost(turned, graph.nodes.length) < readmeCost(first, graph.nodes.length) ? turned : first;
+  const nodes = graph.nodes.length;
+  const first = await layoutShape(graph, graph.direction);
+  if (nodes > FIT_MAX_NODES || fitsReadme(first, nodes)) return first;
+  // Tried in turn until one fits: turned (when the direction is free), then components packed in rows either way.
+  const turned: Direction = vertical(graph.direction) ? 'RIGHT' : 'DOWN';
+  const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
+  const parts = connectedComponents(graph);
+  const tries = [
+    ...(graph.forcedDirection ? [] : [() => layoutShape(graph, turned)]),
+    ...(parts === undefined ? [] : directions.map((direction) => () => layoutPacked(graph, parts, direction))),
+  ];
+  let best = first;
+  for (const attempt of tries) {
+    const laid = await attempt();
+    if (readmeCost(laid, nodes) < readmeCost(best, nodes)) best = laid;
+    if (fitsReadme(best, nodes)) break;
+  }
+  return best;
 };
 
-/** Graphs up to this size whose direction is free are laid out a second time, turned, when the first does not fit. */
+/** Graphs up to this size that do not fit a README column are laid out again (turned, packed): each try is an ELK run. */
 const FIT_MAX_NODES = 150;
 /** The smallest text layout draws: the scale at README width applies to it. */
 const SMALLEST_TEXT = Math.min(FONT.row, FONT.edgeLabel, FONT.label);
 
-const vertical = (direction: GraphIR['direction']) => direction === 'DOWN' || direction === 'UP';
+/** Rows of packed components: as wide as text stays readable at README width, or a landscape block for big graphs. */
+async function layoutPacked(graph: GraphIR, parts: readonly GraphIR[], direction: Direction): Promise<LaidOutGraph> {
+  const laid: LaidOutGraph[] = [];
+  for (const part of parts) laid.push(await layoutShape(part, direction));
+  const area = laid.reduce((sum, part) => sum + (part.width + SPACING.betweenLayers) * (part.height + SPACING.betweenLayers), 0);
+  const readableWidth = (README_WIDTH * SMALLEST_TEXT) / READABLE_TEXT;
+  const block = Math.sqrt(area * PACK_ASPECT);
+  return packComponents(graph, parts, laid, graph.nodes.length <= READABLE_NODES ? Math.min(readableWidth, block) : block);
+}
+
+const vertical = (direction: Direction) => direction === 'DOWN' || direction === 'UP';
 
 /** Text at README width shrunk under READABLE_TEXT, and aspect beyond MAX_ASPECT: the checker's rules of issue 13. */
 function readmeCost(laid: LaidOutGraph, nodes: number): number {
@@ -85,14 +110,9 @@ function readmeCost(laid: LaidOutGraph, nodes: number): number {
 
 const fitsReadme = (laid: LaidOutGraph, nodes: number) => readmeCost(laid, nodes) === 0;
 
-export interface LayoutShape {
-  direction: GraphIR['direction'];
-  options?: Record<string, string>;
-}
-
-async function layoutShape(graph: GraphIR, shape: LayoutShape): Promise<LaidOutGraph> {
+async function layoutShape(graph: GraphIR, direction: Direction): Promise<LaidOutGraph> {
   const run = async (widths?: ReadonlyMap<string, number>) => {
-    const built = buildElkGraph(graph, shape, widths);
+    const built = buildElkGraph(graph, direction, widths);
     return placeTitles(mergeHubEnds(readResult(await elk.layout(built.root), built), graph));
   };
   const first = await run();
@@ -160,11 +180,11 @@ function labelOf(text: string, placement: LaidOutLabel['placement'], reversed = 
 }
 
 /** `widths`: group id → minimum width, for titles the first layout left no room for. */
-function buildElkGraph(graph: GraphIR, shape: LayoutShape, widths: ReadonlyMap<string, number> = new Map()): Built {
+function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap<string, number> = new Map()): Built {
   const warnings: string[] = [];
   const groupIds = new Set(graph.groups.map((group) => group.id));
   const nodeIds = new Set(graph.nodes.map((node) => node.id));
-  const upright = vertical(shape.direction);
+  const upright = vertical(direction);
 
   // A parent that names no group, or a cycle of parents, puts the item at the top level (with a warning).
   // Nodes and groups may share ids, so their parents are kept in two maps.
@@ -201,7 +221,7 @@ function buildElkGraph(graph: GraphIR, shape: LayoutShape, widths: ReadonlyMap<s
   // Past a few hundred items, fewer crossing-minimisation sweeps save a third of the time and, measured on the bench
   // graph (300 nodes, 450 edges), no crossings.
   const large = graph.nodes.length + graph.edges.length > LARGE_GRAPH_ITEMS;
-  const layoutOptions = { ...ELK_DEFAULTS, 'elk.direction': shape.direction, ...(large && { 'elk.layered.thoroughness': '3' }), ...shape.options };
+  const layoutOptions = { ...ELK_DEFAULTS, 'elk.direction': direction, ...(large && { 'elk.layered.thoroughness': '3' }) };
   const root: ElkNode = { id: 'root', layoutOptions, children: [], edges: [] };
   const elkNodes = new Map<string, ElkNode>();
   const boxes = new Map<string, NodeBox>();

@@ -33,8 +33,6 @@ const EXCEPTIONS: Record<string, { violation: RegExp; why: string }[]> = {
     { violation: /^arrows "e6[34]" and "e(68|107|117)" run together/, why: 'the calls read from environment settings add edges that ELK leads through one channel between layers with others of different ends (issue 13)' },
   ],
   'kubernetes/aks-store-all-in-one.yaml': [{ violation: /^at 880 px wide/, why: README_WIDTH_OPEN }],
-  'kubernetes/aks-store-ingress-quickstart.yaml': [{ violation: /^at 880 px wide/, why: README_WIDTH_OPEN }],
-  'kubernetes/aks-store-quickstart.yaml': [{ violation: /^at 880 px wide/, why: README_WIDTH_OPEN }],
   'plantuml/jdp-promise-class.urm.puml': [{ violation: /^at 880 px wide/, why: README_WIDTH_OPEN }],
   'mermaid/k8s-system-flow-sequence.mmd': [{ violation: /^at 880 px wide/, why: 'a sequence diagram is as wide as its participants; ' + README_WIDTH_OPEN }],
   'sql/mysql-sakila-schema.sql': [{ violation: /^at 880 px wide|^the drawing is .* beyond 3:1/, why: README_WIDTH_OPEN }],
