@@ -7,8 +7,8 @@ import { ASPECT_NODES, CONTAINER_MIN_WIDTH, FONT, MAX_ASPECT, README_WIDTH, READ
 import { mergeHubEnds } from './hubs.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapText, type NodeBox } from './node-size.js';
-import { connectedComponents, packComponents } from './pack.js';
-import { placeTitles } from './titles.js';
+import { connectedComponents, containerFrame, packComponents, soleContainer, wrapInContainer } from './pack.js';
+import { containerTitle, placeTitles } from './titles.js';
 import type { LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
 
 /** Typed option defaults for every ELK run (STYLE: ELK is one implementation with typed option defaults). */
@@ -68,15 +68,11 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   // Tried in turn until one fits: turned (when the direction is free), then components packed in rows either way.
   const turned: Direction = vertical(graph.direction) ? 'RIGHT' : 'DOWN';
   const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
-  const parts = connectedComponents(graph);
-  const tries = [
-    ...(graph.forcedDirection ? [] : [() => layoutShape(graph, turned)]),
-    ...(parts === undefined ? [] : directions.map((direction) => () => layoutPacked(graph, parts, direction))),
-  ];
+  const tries = [...(graph.forcedDirection ? [] : [() => layoutShape(graph, turned)]), ...directions.map((direction) => () => layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity))];
   let best = first;
   for (const attempt of tries) {
     const laid = await attempt();
-    if (readmeCost(laid, nodes) < readmeCost(best, nodes)) best = laid;
+    if (laid !== undefined && readmeCost(laid, nodes) < readmeCost(best, nodes)) best = laid;
     if (fitsReadme(best, nodes)) break;
   }
   return best;
@@ -86,24 +82,33 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
 const FIT_MAX_NODES = 150;
 /** The smallest text layout draws: the scale at README width applies to it. */
 const SMALLEST_TEXT = Math.min(FONT.row, FONT.edgeLabel, FONT.label);
+/** The widest drawing whose smallest text, fitted to README width, stays readable. */
+const READABLE_WIDTH = (README_WIDTH * SMALLEST_TEXT) / READABLE_TEXT;
 
-/** Rows of packed components: as wide as text stays readable at README width, or a landscape block for big graphs. */
-async function layoutPacked(graph: GraphIR, parts: readonly GraphIR[], direction: Direction): Promise<LaidOutGraph> {
-  const laid: LaidOutGraph[] = [];
-  for (const part of parts) laid.push(await layoutShape(part, direction));
-  const area = laid.reduce((sum, part) => sum + (part.width + SPACING.betweenLayers) * (part.height + SPACING.betweenLayers), 0);
-  const readableWidth = (README_WIDTH * SMALLEST_TEXT) / READABLE_TEXT;
-  const block = Math.sqrt(area * PACK_ASPECT);
-  return packComponents(graph, parts, laid, graph.nodes.length <= READABLE_NODES ? Math.min(readableWidth, block) : block);
+/**
+ * Components laid out apart and packed in rows: a landscape block, no wider than `widthLimit`. Inside the one container
+ * that holds everything when the top level is that container alone. Undefined when there is nothing to pack.
+ */
+async function layoutPacked(graph: GraphIR, direction: Direction, widthLimit: number): Promise<LaidOutGraph | undefined> {
+  const parts = connectedComponents(graph);
+  if (parts !== undefined) {
+    const laid: LaidOutGraph[] = [];
+    for (const part of parts) laid.push(await layoutShape(part, direction));
+    const area = laid.reduce((sum, part) => sum + (part.width + SPACING.betweenLayers) * (part.height + SPACING.betweenLayers), 0);
+    return packComponents(graph, parts, laid, Math.min(widthLimit, Math.sqrt(area * PACK_ASPECT)));
+  }
+  const sole = soleContainer(graph);
+  if (sole === undefined) return undefined;
+  const inner = await layoutPacked(sole.inner, direction, widthLimit - 2 * containerFrame(sole.group.label).left);
+  return inner && wrapInContainer(inner, sole.group);
 }
 
 const vertical = (direction: Direction) => direction === 'DOWN' || direction === 'UP';
 
 /** Text at README width shrunk under READABLE_TEXT, and aspect beyond MAX_ASPECT: the checker's rules of issue 13. */
 function readmeCost(laid: LaidOutGraph, nodes: number): number {
-  const shown = SMALLEST_TEXT * Math.min(1, README_WIDTH / laid.width);
   const aspect = Math.max(laid.width / laid.height, laid.height / laid.width);
-  const small = nodes <= READABLE_NODES ? Math.max(0, READABLE_TEXT / shown - 1) : 0;
+  const small = nodes <= READABLE_NODES ? Math.max(0, laid.width / READABLE_WIDTH - 1) : 0;
   const long = nodes > ASPECT_NODES ? Math.max(0, aspect / MAX_ASPECT - 1) : 0;
   return small + long;
 }
@@ -230,8 +235,7 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
 
   const hasChildren = new Set([...groupParent.values(), ...nodeParent.values()]);
   for (const group of graph.groups) {
-    const title = wrapText(group.label, CONTAINER_MIN_WIDTH * 2, FONT.containerTitle).join('\n');
-    const titleSize = measureText(title, FONT.containerTitle, FONT.family);
+    const { text: title, ...titleSize } = containerTitle(group.label);
     const pad = SPACING.containerPadding;
     const minWidth = Math.max(CONTAINER_MIN_WIDTH, titleSize.width + 2 * pad, widths.get(group.id) ?? 0);
     const minHeight = titleSize.height + SPACING.containerTitleGap + 2 * pad;

@@ -5,7 +5,8 @@
  * README column.
  */
 import type { GraphIR } from '../graph/types.js';
-import { SPACING } from './drawing-rules.js';
+import { CONTAINER_MIN_WIDTH, SPACING } from './drawing-rules.js';
+import { containerTitle } from './titles.js';
 import type { LaidOutGraph, Point } from './types.js';
 
 /** Top-level items joined by edges (through anything inside them), in first-seen order; undefined for one component. */
@@ -59,13 +60,13 @@ export function connectedComponents(graph: GraphIR): GraphIR[] | undefined {
 const moved = ({ x, y }: Point, dx: number, dy: number): Point => ({ x: x + dx, y: y + dy });
 
 /** Shifts a whole layout; `edgeIndex` maps a part's edge indices to the whole graph's. */
-function shifted(laid: LaidOutGraph, dx: number, dy: number, edgeIndex: readonly number[]): Omit<LaidOutGraph, 'width' | 'height'> {
+function shifted(laid: LaidOutGraph, dx: number, dy: number, edgeIndex: (index: number) => number): Omit<LaidOutGraph, 'width' | 'height'> {
   return {
     nodes: laid.nodes.map((node) => ({ ...node, ...moved(node, dx, dy) })),
     groups: laid.groups.map((group) => ({ ...group, ...moved(group, dx, dy), title: { ...group.title, ...moved(group.title, dx, dy) } })),
     edges: laid.edges.map((edge) => ({
       ...edge,
-      index: edgeIndex[edge.index]!,
+      index: edgeIndex(edge.index),
       points: edge.points.map((point) => moved(point, dx, dy)),
       labels: edge.labels.map((label) => ({ ...label, ...moved(label, dx, dy) })),
     })),
@@ -93,7 +94,7 @@ export function packComponents(graph: GraphIR, parts: readonly GraphIR[], laid: 
       x = 0;
       rowHeight = 0;
     }
-    const placed = shifted(part, x, y, parts[i]!.edges.map((edge) => edgeOf.get(edge)!));
+    const placed = shifted(part, x, y, (index) => edgeOf.get(parts[i]!.edges[index]!)!);
     result.nodes.push(...placed.nodes);
     result.groups.push(...placed.groups);
     result.edges.push(...placed.edges);
@@ -104,4 +105,45 @@ export function packComponents(graph: GraphIR, parts: readonly GraphIR[], laid: 
     x += part.width + gap;
   }
   return result;
+}
+
+/** Room ELK leaves around a laid-out graph (its default root padding): kept around a container drawn by hand. */
+const ROOT_PADDING = 12;
+
+/**
+ * The one container that holds everything (a Kubernetes namespace, a PlantUML package), with the graph inside it:
+ * its contents can be packed, and the container drawn around them. Undefined when an edge ends on the container.
+ */
+export function soleContainer(graph: GraphIR): { group: GraphIR['groups'][number]; inner: GraphIR } | undefined {
+  const groupIds = new Set(graph.groups.map((group) => group.id));
+  const tops = [...graph.groups, ...graph.nodes].filter((item) => item.parent === undefined || !groupIds.has(item.parent));
+  const group = graph.groups.find((candidate) => candidate === tops[0]);
+  if (tops.length !== 1 || group === undefined || graph.edges.some((edge) => edge.from === group.id || edge.to === group.id)) return undefined;
+  const free = <T extends { parent?: string | undefined }>(item: T): T => {
+    if (item.parent !== group.id) return item;
+    const { parent: _, ...rest } = item;
+    return rest as T;
+  };
+  return { group, inner: { ...graph, groups: graph.groups.filter((other) => other !== group).map(free), nodes: graph.nodes.map(free) } };
+}
+
+/** Space a container adds around its contents: padding at the sides, and its title above. */
+export function containerFrame(label: string): { title: ReturnType<typeof containerTitle>; left: number; top: number; minWidth: number } {
+  const title = containerTitle(label);
+  const pad = SPACING.containerPadding;
+  return { title, left: pad, top: pad + title.height + SPACING.containerTitleGap, minWidth: Math.max(CONTAINER_MIN_WIDTH, title.width + 2 * pad) };
+}
+
+/** Draws `group` around a laid-out graph, as ELK would have: same padding, title at its top left. */
+export function wrapInContainer(inner: LaidOutGraph, group: GraphIR['groups'][number]): LaidOutGraph {
+  const { title, left, top, minWidth } = containerFrame(group.label);
+  const box = { x: ROOT_PADDING, y: ROOT_PADDING, width: Math.max(minWidth, inner.width + 2 * left), height: inner.height + top + left };
+  const placed = shifted(inner, box.x + left, box.y + top, (index) => index);
+  const { text, ...size } = title;
+  return {
+    ...placed,
+    groups: [{ id: group.id, ...box, depth: 0, title: { text, x: box.x + left, y: box.y + left, ...size } }, ...placed.groups.map((inside) => ({ ...inside, depth: inside.depth + 1 }))],
+    width: box.width + 2 * ROOT_PADDING,
+    height: box.height + 2 * ROOT_PADDING,
+  };
 }

@@ -38,7 +38,6 @@ const EXCEPTIONS: Record<string, { violation: RegExp; why: string }[]> = {
   'sql/mysql-sakila-schema.sql': [{ violation: /^at 880 px wide|^the drawing is .* beyond 3:1/, why: README_WIDTH_OPEN }],
   'sql/postgres-sakila-schema.sql': [{ violation: /^at 880 px wide|^the drawing is .* beyond 3:1/, why: README_WIDTH_OPEN }],
   'sql/sqlite-sakila-schema.sql': [{ violation: /^at 880 px wide|^the drawing is .* beyond 3:1/, why: README_WIDTH_OPEN }],
-  'kubernetes/ingress-nginx-cloud-deploy.yaml': [{ violation: /^at 880 px wide/, why: README_WIDTH_OPEN }],
   'kubernetes/microservices-demo-release.yaml': [{ violation: /^at 880 px wide/, why: README_WIDTH_OPEN }],
   'plantuml/c4-bigbank-deployment.puml': [{ violation: /^at 880 px wide/, why: README_WIDTH_OPEN }],
   'plantuml/capi-machinedeployment-activity.plantuml': [{ violation: /^the drawing is .* beyond 3:1/, why: README_WIDTH_OPEN }],
