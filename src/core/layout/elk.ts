@@ -68,7 +68,11 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   // Tried in turn until one fits: turned (when the direction is free), then components packed in rows either way.
   const turned: Direction = vertical(graph.direction) ? 'RIGHT' : 'DOWN';
   const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
-  const tries = [...(graph.forcedDirection ? [] : [() => layoutShape(graph, turned)]), ...directions.map((direction) => () => layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity))];
+  const tries = [
+    ...(graph.forcedDirection ? [] : [() => layoutShape(graph, turned)]),
+    ...directions.map((direction) => () => layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity)),
+    ...directions.map((direction) => () => layoutShape(graph, direction, true)),
+  ];
   let best = first;
   for (const attempt of tries) {
     const laid = await attempt();
@@ -115,9 +119,9 @@ function readmeCost(laid: LaidOutGraph, nodes: number): number {
 
 const fitsReadme = (laid: LaidOutGraph, nodes: number) => readmeCost(laid, nodes) === 0;
 
-async function layoutShape(graph: GraphIR, direction: Direction): Promise<LaidOutGraph> {
+async function layoutShape(graph: GraphIR, direction: Direction, stacked = false): Promise<LaidOutGraph> {
   const run = async (widths?: ReadonlyMap<string, number>) => {
-    const built = buildElkGraph(graph, direction, widths);
+    const built = buildElkGraph(graph, direction, widths, stacked);
     return placeTitles(mergeHubEnds(readResult(await elk.layout(built.root), built), graph));
   };
   const first = await run();
@@ -185,7 +189,7 @@ function labelOf(text: string, placement: LaidOutLabel['placement'], reversed = 
 }
 
 /** `widths`: group id → minimum width, for titles the first layout left no room for. */
-function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap<string, number> = new Map()): Built {
+function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap<string, number> = new Map(), stacked = false): Built {
   const warnings: string[] = [];
   const groupIds = new Set(graph.groups.map((group) => group.id));
   const nodeIds = new Set(graph.nodes.map((node) => node.id));
@@ -299,7 +303,7 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
     if (flip) reversed.add(elkEdge.id);
     root.edges!.push(elkEdge);
   });
-  root.edges!.push(...packingEdges(root, drawn, upright));
+  root.edges!.push(...packingEdges(root, drawn, upright), ...(stacked ? stackingEdges(root, drawn) : []));
   return { root, boxes, titles, depth, edgeIndex, reversed, warnings };
 }
 
@@ -339,6 +343,44 @@ function packingEdges(root: ElkNode, drawn: readonly { from: string; to: string 
     const perLayer = Math.max(1, Math.min(loose.length, Math.ceil(Math.sqrt(loose.length * ratio))));
     for (let i = 0; i + perLayer < loose.length; i++) {
       edges.push({ id: `${PACK_EDGE}${edges.length}`, sources: [loose[i]!.id], targets: [loose[i + perLayer]!.id] });
+    }
+  }
+  return edges;
+}
+
+/**
+ * Invisible edges that stack each container's components one after the other along the flow, where ELK would start
+ * them all in the container's first layer side by side (a package of unrelated classes as one wide row).
+ */
+function stackingEdges(root: ElkNode, drawn: readonly { from: string; to: string }[]): ElkExtendedEdge[] {
+  const parentOf = new Map<string, string>();
+  const containers: ElkNode[] = [root];
+  for (let i = 0; i < containers.length; i++) {
+    for (const child of containers[i]!.children ?? []) {
+      parentOf.set(child.id, containers[i]!.id);
+      if (child.children !== undefined) containers.push(child);
+    }
+  }
+  /** The child of `container` that holds `id`, if `id` is inside it. */
+  const childOf = (id: string, container: string): string | undefined => {
+    for (let at: string | undefined = id; at !== undefined; at = parentOf.get(at)) if (parentOf.get(at) === container) return at;
+    return undefined;
+  };
+  const edges: ElkExtendedEdge[] = [];
+  for (const container of containers) {
+    const children = (container.children ?? []).map((child) => child.id);
+    if (children.length < 2) continue;
+    const inner = drawn.map(({ from, to }) => [childOf(from, container.id), childOf(to, container.id)] as const).filter(([a, b]) => a !== undefined && b !== undefined && a !== b) as [string, string][];
+    const component = new Map(children.map((id) => [id, id]));
+    const find = (id: string): string => (component.get(id) === id ? id : find(component.get(id)!));
+    for (const [a, b] of inner) component.set(find(a), find(b));
+    const members = new Map<string, string[]>();
+    for (const id of children) members.set(find(id), [...(members.get(find(id)) ?? []), id]);
+    const parts = [...members.values()];
+    for (let i = 0; i + 1 < parts.length; i++) {
+      const sink = parts[i]!.find((id) => !inner.some(([a]) => a === id)) ?? parts[i]![0]!;
+      const source = parts[i + 1]!.find((id) => !inner.some(([, b]) => b === id)) ?? parts[i + 1]![0]!;
+      edges.push({ id: `${PACK_EDGE}s${edges.length}`, sources: [sink], targets: [source] });
     }
   }
   return edges;

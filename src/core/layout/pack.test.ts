@@ -54,6 +54,22 @@ describe('fitting a README column', () => {
     expect(laid.nodes.every((node) => node.y > namespace!.title.y + namespace!.title.height)).toBe(true);
   });
 
+  it('stacks the unrelated classes of a package along the flow when the package is not alone at the top', async () => {
+    const member = (name: string) => ({ id: name, kind: 'class' as const, label: `${name}\n${'+ someRatherLongMethodName(argument: String): Result\n'.repeat(4)}`, parent: 'pkg' });
+    const laid = await layoutGraph(
+      graph({
+        forcedDirection: true,
+        groups: [{ id: 'pkg', label: 'com.example' }],
+        nodes: [member('App'), member('Utility'), member('Promise'), member('Support'), { id: 'Map', kind: 'class', label: 'Map' }],
+        edges: [{ id: 'uses', from: 'Utility', to: 'Map' }],
+      }),
+    );
+    expect(laid.width).toBeLessThanOrEqual(READABLE_WIDTH);
+    expect(overlaps(laid)).toEqual([]);
+    const [pkg] = laid.groups;
+    expect(laid.nodes.filter((node) => node.id !== 'Map' && !inside(node, pkg!)).map((node) => node.id)).toEqual([]);
+  });
+
   it('turns a long chain whose direction is free, and keeps one the author wrote', async () => {
     const chain = (forcedDirection?: true) =>
       graph({
