@@ -65,7 +65,8 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   const nodes = graph.nodes.length;
   const first = await layoutShape(graph, graph.direction);
   if (nodes > FIT_MAX_NODES || fitsReadme(first, nodes)) return first;
-  // Tried in turn until one fits: turned (when the direction is free), then components packed in rows either way.
+  // Tried in turn until one fits, else the one that misses least: turned (when the direction is free), components
+  // packed in rows either way, each container's components stacked along the flow either way.
   const turned: Direction = vertical(graph.direction) ? 'RIGHT' : 'DOWN';
   const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
   const tries = [
@@ -82,7 +83,7 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   return best;
 };
 
-/** Graphs up to this size that do not fit a README column are laid out again (turned, packed): each try is an ELK run. */
+/** Graphs up to this size that do not fit a README column are laid out again (turned, packed, stacked): each try is an ELK run. */
 const FIT_MAX_NODES = 150;
 /** The smallest text layout draws: the scale at README width applies to it. */
 const SMALLEST_TEXT = Math.min(FONT.row, FONT.edgeLabel, FONT.label);
