@@ -75,8 +75,7 @@ describe('AI generation against a local provider speaking the real wire formats'
     expect(JSON.stringify(request.body)).toContain(`draw ${answer}`);
     // The same pure pipeline gives the containers the checker needs (element ids are deterministic).
     const { parents } = await drawGraph(resolveIconHints(answerToGraph(ANSWERS[answer])));
-    // Fitting a drawing to a README column is held by the corpus gate (quality/corpus.test.ts), still open for ELK layouts.
-    expect(checkScene(body.elements, parents).violations.filter((v) => !v.startsWith('at 880 px wide'))).toEqual([]);
+    expect(checkScene(body.elements, parents).violations).toEqual([]);
     const labels = body.elements.map((e: { text?: string }) => e.text).filter(Boolean).join(' | ');
     for (const node of ANSWERS[answer].nodes) expect(labels).toContain(node.label);
     if (answer === 'awsThreeTier') {

@@ -93,6 +93,11 @@ export interface GraphIR {
   layout: 'layered' | 'sequence';
   direction: Direction;
   /**
+   * The author wrote the direction (`flowchart LR`, `left to right direction`, D2 `direction:`): layout keeps it. When
+   * absent, `direction` is the notation's habit and layout may turn the graph to fit a README column.
+   */
+  forcedDirection?: boolean;
+  /**
    * The diagram's own title (PlantUML `title`, the root graph's `label` in DOT), as plain display text with lines split
    * on \n; drawn once above the whole diagram. Container titles are `GraphGroup.label`.
    */

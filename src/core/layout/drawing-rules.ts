@@ -17,6 +17,14 @@ export const CROWDED_HEADS = 8;
 /** Boxes with an icon are at least this tall, so the stamped icon (45% of the height) is big enough to read. */
 export const ICON_NODE_MIN_HEIGHT = 80;
 
+/** A README column: a diagram of up to READABLE_NODES nodes fits this width with text at READABLE_TEXT px or more. */
+export const README_WIDTH = 880;
+export const READABLE_TEXT = 11;
+export const READABLE_NODES = 40;
+/** Beyond this aspect ratio (either way), a graph of more than ASPECT_NODES nodes with a free direction is too long. */
+export const MAX_ASPECT = 3;
+export const ASPECT_NODES = 12;
+
 export const FONT = {
   /** The native schema's families are `normal` (sans), `hand` and `code`; generated diagrams use the sans. */
   family: 'normal',

@@ -1,13 +1,14 @@
 /** The ELK layered engine: hierarchical (containers laid out with their contents), orthogonal edge routing. */
 import ElkBundled from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkLabel, ElkNode } from 'elkjs/lib/elk-api.js';
-import type { GraphIR } from '../graph/types.js';
+import type { Direction, GraphIR } from '../graph/types.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
-import { CONTAINER_MIN_WIDTH, FONT, SPACING } from './drawing-rules.js';
+import { ASPECT_NODES, CONTAINER_MIN_WIDTH, FONT, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT, SPACING } from './drawing-rules.js';
 import { mergeHubEnds } from './hubs.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapText, type NodeBox } from './node-size.js';
-import { placeTitles } from './titles.js';
+import { connectedComponents, containerFrame, packComponents, soleContainer, wrapInContainer } from './pack.js';
+import { containerTitle, placeTitles } from './titles.js';
 import type { LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
 
 /** Typed option defaults for every ELK run (STYLE: ELK is one implementation with typed option defaults). */
@@ -61,8 +62,67 @@ interface Built {
 
 /** Lays out a layered GraphIR with ELK. Positions are absolute; edges come back as right-angle polylines. */
 export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
+  const nodes = graph.nodes.length;
+  const first = await layoutShape(graph, graph.direction);
+  if (nodes > FIT_MAX_NODES || fitsReadme(first, nodes)) return first;
+  // Tried in turn until one fits, else the one that misses least: turned (when the direction is free), components
+  // packed in rows either way, each container's components stacked along the flow either way.
+  const turned: Direction = vertical(graph.direction) ? 'RIGHT' : 'DOWN';
+  const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
+  const tries = [
+    ...(graph.forcedDirection ? [] : [() => layoutShape(graph, turned)]),
+    ...directions.map((direction) => () => layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity)),
+    ...directions.map((direction) => () => layoutShape(graph, direction, true)),
+  ];
+  let best = first;
+  for (const attempt of tries) {
+    const laid = await attempt();
+    if (laid !== undefined && readmeCost(laid, nodes) < readmeCost(best, nodes)) best = laid;
+    if (fitsReadme(best, nodes)) break;
+  }
+  return best;
+};
+
+/** Graphs up to this size that do not fit a README column are laid out again (turned, packed, stacked): each try is an ELK run. */
+const FIT_MAX_NODES = 150;
+/** The smallest text layout draws: the scale at README width applies to it. */
+const SMALLEST_TEXT = Math.min(FONT.row, FONT.edgeLabel, FONT.label);
+/** The widest drawing whose smallest text, fitted to README width, stays readable. */
+const READABLE_WIDTH = (README_WIDTH * SMALLEST_TEXT) / READABLE_TEXT;
+
+/**
+ * Components laid out apart and packed in rows: a landscape block, no wider than `widthLimit`. Inside the one container
+ * that holds everything when the top level is that container alone. Undefined when there is nothing to pack.
+ */
+async function layoutPacked(graph: GraphIR, direction: Direction, widthLimit: number): Promise<LaidOutGraph | undefined> {
+  const parts = connectedComponents(graph);
+  if (parts !== undefined) {
+    const laid: LaidOutGraph[] = [];
+    for (const part of parts) laid.push(await layoutShape(part, direction));
+    const area = laid.reduce((sum, part) => sum + (part.width + SPACING.betweenLayers) * (part.height + SPACING.betweenLayers), 0);
+    return packComponents(graph, parts, laid, Math.min(widthLimit, Math.sqrt(area * PACK_ASPECT)));
+  }
+  const sole = soleContainer(graph);
+  if (sole === undefined) return undefined;
+  const inner = await layoutPacked(sole.inner, direction, widthLimit - 2 * containerFrame(sole.group.label).left);
+  return inner && wrapInContainer(inner, sole.group);
+}
+
+const vertical = (direction: Direction) => direction === 'DOWN' || direction === 'UP';
+
+/** Text at README width shrunk under READABLE_TEXT, and aspect beyond MAX_ASPECT: the checker's rules of issue 13. */
+function readmeCost(laid: LaidOutGraph, nodes: number): number {
+  const aspect = Math.max(laid.width / laid.height, laid.height / laid.width);
+  const small = nodes <= READABLE_NODES ? Math.max(0, laid.width / READABLE_WIDTH - 1) : 0;
+  const long = nodes > ASPECT_NODES ? Math.max(0, aspect / MAX_ASPECT - 1) : 0;
+  return small + long;
+}
+
+const fitsReadme = (laid: LaidOutGraph, nodes: number) => readmeCost(laid, nodes) === 0;
+
+async function layoutShape(graph: GraphIR, direction: Direction, stacked = false): Promise<LaidOutGraph> {
   const run = async (widths?: ReadonlyMap<string, number>) => {
-    const built = buildElkGraph(graph, widths);
+    const built = buildElkGraph(graph, direction, widths, stacked);
     return placeTitles(mergeHubEnds(readResult(await elk.layout(built.root), built), graph));
   };
   const first = await run();
@@ -70,7 +130,7 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   // ELK keeps a container's contents at its left, so one widened by its title's width has that much band free of the
   // edges entering it. Laid out again only when some title found no gap (C4 deployment nodes, nested one in one).
   return (await run(first.blocked)).laid;
-};
+}
 
 /**
  * Back edges of a depth-first walk over the whole graph (containers flattened), from the sources in input order.
@@ -130,11 +190,11 @@ function labelOf(text: string, placement: LaidOutLabel['placement'], reversed = 
 }
 
 /** `widths`: group id → minimum width, for titles the first layout left no room for. */
-function buildElkGraph(graph: GraphIR, widths: ReadonlyMap<string, number> = new Map()): Built {
+function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap<string, number> = new Map(), stacked = false): Built {
   const warnings: string[] = [];
   const groupIds = new Set(graph.groups.map((group) => group.id));
   const nodeIds = new Set(graph.nodes.map((node) => node.id));
-  const vertical = graph.direction === 'DOWN' || graph.direction === 'UP';
+  const upright = vertical(direction);
 
   // A parent that names no group, or a cycle of parents, puts the item at the top level (with a warning).
   // Nodes and groups may share ids, so their parents are kept in two maps.
@@ -171,7 +231,7 @@ function buildElkGraph(graph: GraphIR, widths: ReadonlyMap<string, number> = new
   // Past a few hundred items, fewer crossing-minimisation sweeps save a third of the time and, measured on the bench
   // graph (300 nodes, 450 edges), no crossings.
   const large = graph.nodes.length + graph.edges.length > LARGE_GRAPH_ITEMS;
-  const layoutOptions = { ...ELK_DEFAULTS, 'elk.direction': graph.direction, ...(large && { 'elk.layered.thoroughness': '3' }) };
+  const layoutOptions = { ...ELK_DEFAULTS, 'elk.direction': direction, ...(large && { 'elk.layered.thoroughness': '3' }) };
   const root: ElkNode = { id: 'root', layoutOptions, children: [], edges: [] };
   const elkNodes = new Map<string, ElkNode>();
   const boxes = new Map<string, NodeBox>();
@@ -180,8 +240,7 @@ function buildElkGraph(graph: GraphIR, widths: ReadonlyMap<string, number> = new
 
   const hasChildren = new Set([...groupParent.values(), ...nodeParent.values()]);
   for (const group of graph.groups) {
-    const title = wrapText(group.label, CONTAINER_MIN_WIDTH * 2, FONT.containerTitle).join('\n');
-    const titleSize = measureText(title, FONT.containerTitle, FONT.family);
+    const { text: title, ...titleSize } = containerTitle(group.label);
     const pad = SPACING.containerPadding;
     const minWidth = Math.max(CONTAINER_MIN_WIDTH, titleSize.width + 2 * pad, widths.get(group.id) ?? 0);
     const minHeight = titleSize.height + SPACING.containerTitleGap + 2 * pad;
@@ -194,7 +253,7 @@ function buildElkGraph(graph: GraphIR, widths: ReadonlyMap<string, number> = new
         'elk.padding': `[top=${pad + titleSize.height + SPACING.containerTitleGap},left=${pad},bottom=${pad},right=${pad}]`,
         'elk.nodeSize.constraints': '[MINIMUM_SIZE]',
         // ELK quirk: with INCLUDE_CHILDREN in a vertical direction a compound node's minimum size is applied transposed.
-        'elk.nodeSize.minimum': vertical && hasChildren.has(group.id) ? `(${minHeight}, ${minWidth})` : `(${minWidth}, ${minHeight})`,
+        'elk.nodeSize.minimum': upright && hasChildren.has(group.id) ? `(${minHeight}, ${minWidth})` : `(${minWidth}, ${minHeight})`,
       },
     });
   }
@@ -245,7 +304,7 @@ function buildElkGraph(graph: GraphIR, widths: ReadonlyMap<string, number> = new
     if (flip) reversed.add(elkEdge.id);
     root.edges!.push(elkEdge);
   });
-  root.edges!.push(...packingEdges(root, drawn, vertical));
+  root.edges!.push(...packingEdges(root, drawn, upright), ...(stacked ? stackingEdges(root, drawn) : []));
   return { root, boxes, titles, depth, edgeIndex, reversed, warnings };
 }
 
@@ -285,6 +344,44 @@ function packingEdges(root: ElkNode, drawn: readonly { from: string; to: string 
     const perLayer = Math.max(1, Math.min(loose.length, Math.ceil(Math.sqrt(loose.length * ratio))));
     for (let i = 0; i + perLayer < loose.length; i++) {
       edges.push({ id: `${PACK_EDGE}${edges.length}`, sources: [loose[i]!.id], targets: [loose[i + perLayer]!.id] });
+    }
+  }
+  return edges;
+}
+
+/**
+ * Invisible edges that stack each container's components one after the other along the flow, where ELK would start
+ * them all in the container's first layer side by side (a package of unrelated classes as one wide row).
+ */
+function stackingEdges(root: ElkNode, drawn: readonly { from: string; to: string }[]): ElkExtendedEdge[] {
+  const parentOf = new Map<string, string>();
+  const containers: ElkNode[] = [root];
+  for (let i = 0; i < containers.length; i++) {
+    for (const child of containers[i]!.children ?? []) {
+      parentOf.set(child.id, containers[i]!.id);
+      if (child.children !== undefined) containers.push(child);
+    }
+  }
+  /** The child of `container` that holds `id`, if `id` is inside it. */
+  const childOf = (id: string, container: string): string | undefined => {
+    for (let at: string | undefined = id; at !== undefined; at = parentOf.get(at)) if (parentOf.get(at) === container) return at;
+    return undefined;
+  };
+  const edges: ElkExtendedEdge[] = [];
+  for (const container of containers) {
+    const children = (container.children ?? []).map((child) => child.id);
+    if (children.length < 2) continue;
+    const inner = drawn.map(({ from, to }) => [childOf(from, container.id), childOf(to, container.id)] as const).filter(([a, b]) => a !== undefined && b !== undefined && a !== b) as [string, string][];
+    const component = new Map(children.map((id) => [id, id]));
+    const find = (id: string): string => (component.get(id) === id ? id : find(component.get(id)!));
+    for (const [a, b] of inner) component.set(find(a), find(b));
+    const members = new Map<string, string[]>();
+    for (const id of children) members.set(find(id), [...(members.get(find(id)) ?? []), id]);
+    const parts = [...members.values()];
+    for (let i = 0; i + 1 < parts.length; i++) {
+      const sink = parts[i]!.find((id) => !inner.some(([a]) => a === id)) ?? parts[i]![0]!;
+      const source = parts[i + 1]!.find((id) => !inner.some(([, b]) => b === id)) ?? parts[i + 1]![0]!;
+      edges.push({ id: `${PACK_EDGE}s${edges.length}`, sources: [sink], targets: [source] });
     }
   }
   return edges;

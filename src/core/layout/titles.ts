@@ -4,7 +4,17 @@
  * in Terraform). Each title slides right along its band to the first gap wide enough to hold it; layout widens a
  * container whose band has none (elk.ts).
  */
+import { CONTAINER_MIN_WIDTH, FONT } from './drawing-rules.js';
+import { measureText, type TextSize } from './measure.js';
+import { wrapText } from './node-size.js';
 import type { Box, LaidOutGraph, Point } from './types.js';
+
+/** A container's title as drawn: wrapped past twice the container's minimum width, and its size. */
+export function containerTitle(label: string): { text: string } & TextSize {
+  const text = wrapText(label, CONTAINER_MIN_WIDTH * 2, FONT.containerTitle).join('\n');
+  return { text, ...measureText(text, FONT.containerTitle, FONT.family) };
+}
+
 
 /** Room kept between a title and an edge passing beside it. */
 const TITLE_CLEARANCE = 8;

@@ -3,7 +3,7 @@
  * judges any scene (from code, from AI, hand-made) the same way; `parents` says which container holds what.
  */
 import { MIN_TEXT_CONTRAST, textContrast } from '../layout/contrast.js';
-import { CROWDED_HEADS } from '../layout/drawing-rules.js';
+import { ASPECT_NODES, CROWDED_HEADS, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT } from '../layout/drawing-rules.js';
 import { outlineOf } from '../scene/binding-geometry.js';
 import { measureText } from '../layout/measure.js';
 import { textArea } from '../layout/node-size.js';
@@ -24,13 +24,6 @@ export const SHARED_RUN = 6;
 export const NEAR_MISS = 3;
 /** A bound end further than this from its shape's outline stops short of it or runs into it. */
 export const OFF_OUTLINE = 1.5;
-/** A README column: a diagram of up to READABLE_NODES nodes fits this width with text at READABLE_TEXT px or more. */
-export const README_WIDTH = 880;
-export const READABLE_TEXT = 11;
-export const READABLE_NODES = 40;
-/** Beyond this aspect ratio (either way), a graph of more than ASPECT_NODES nodes with a free direction is too long. */
-export const MAX_ASPECT = 3;
-export const ASPECT_NODES = 12;
 
 export interface QualityReport {
   /** One sentence per broken rule, naming the elements; empty for a clean drawing. */

@@ -203,8 +203,8 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
     if (strokeColor || strokeStyle) edge.style = { ...(strokeColor && { strokeColor }), ...(strokeStyle && { strokeStyle }) };
     return edge;
   });
-  const direction = DIRECTIONS[compiled.graph.root?.attributes?.direction?.value ?? ''] ?? 'DOWN';
-  return { layout: 'layered', direction, nodes, edges, groups, warnings, ...(title !== undefined && { title }) };
+  const written = DIRECTIONS[compiled.graph.root?.attributes?.direction?.value ?? ''];
+  return { layout: 'layered', direction: written ?? 'DOWN', ...(written !== undefined && { forcedDirection: true }), nodes, edges, groups, warnings, ...(title !== undefined && { title }) };
 }
 
 /** An edge (`a -> b`, `a <-> b`, `a -- b`) between D2 keys, or a `shape:`/`direction:`/`style.` key: D2's own statements. */

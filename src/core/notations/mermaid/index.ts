@@ -14,6 +14,8 @@ import { stateToGraph, type StateDb } from './state.js';
 const HEADER = /^(?:\s*---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*\r?\n)?(?:\s*%%[^\n]*\n)*\s*([A-Za-z][\w-]*)/;
 const READ = new Set(['graph', 'flowchart', 'flowchart-elk', 'sequenceDiagram', 'classDiagram', 'classDiagram-v2', 'erDiagram', 'stateDiagram', 'stateDiagram-v2']);
 /** Mermaid diagram types we refuse with a reason rather than leave undetected. */
+/** A direction the author wrote: in the header (`flowchart LR`) or as a `direction` statement (class, state, ER). */
+const WRITTEN_DIRECTION = /^\s*(?:graph|flowchart(?:-elk)?|direction)[ \t]+(?:TB|TD|BT|LR|RL)\b/m;
 const OTHERS = new Set(['pie', 'gantt', 'journey', 'gitGraph', 'mindmap', 'timeline', 'quadrantChart', 'requirementDiagram', 'sankey-beta', 'xychart-beta', 'block-beta', 'packet-beta', 'architecture-beta', 'kanban', 'radar-beta', 'treemap-beta', 'C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'zenuml']);
 
 export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
@@ -32,6 +34,6 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
       return flowchartToGraph(db as FlowDb);
     });
     const title = frontMatterTitle(code);
-    return title === undefined ? graph : { ...graph, title };
+    return { ...graph, ...(WRITTEN_DIRECTION.test(code) && { forcedDirection: true }), ...(title !== undefined && { title }) };
   },
 };

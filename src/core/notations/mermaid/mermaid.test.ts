@@ -15,6 +15,8 @@ describe('mermaidNotation on real diagrams', () => {
   it('reads the Kubernetes Ingress flowchart: stadium client, dotted labelled link, the cluster subgraph, classDef colours', async () => {
     const graph = await mermaidNotation.toGraph(fixture('k8s-ingress-flowchart.mmd'));
     expect(graph.direction).toBe('RIGHT');
+    // `graph LR` is the author's choice: layout keeps it even when the drawing is wide.
+    expect(graph.forcedDirection).toBe(true);
     expect(graph.groups).toEqual([{ id: 'cluster', label: 'cluster' }]);
     expect(graph.nodes.map((n) => [n.id, n.label, n.shape, n.parent])).toEqual([
       ['client', 'client', 'terminator', undefined],
@@ -144,4 +146,12 @@ describe('Mermaid round trip: from code → scene → export → from code draws
     const second = recoverGraph(intakeScene((await codeToScene(exported.code, { notation: 'mermaid' })).elements).elements);
     expect(structure(second)).toEqual(structure(first));
   }, 60_000);
+});
+
+describe('mermaidNotation direction', () => {
+  it('leaves the direction free when the author wrote none, and keeps a written `direction` statement', async () => {
+    expect((await mermaidNotation.toGraph('classDiagram\n A <|-- B')).forcedDirection).toBeUndefined();
+    const turned = await mermaidNotation.toGraph('classDiagram\n direction LR\n A <|-- B');
+    expect([turned.direction, turned.forcedDirection]).toEqual(['RIGHT', true]);
+  });
 });

@@ -171,5 +171,5 @@ export function activityToGraph(source: DiagramSource): GraphIR {
   if (block) throw parseError(block.line, `"${block.line.text.slice(0, 40)}" is never closed`);
   if (nodes.length === 0) throw parseError({ line: 1, column: 1 }, 'the activity diagram has no steps');
   if (skipped > 0) warnings.push(`skipped ${skipped} activity statement${skipped === 1 ? '' : 's'} not drawn (backward, connectors)`);
-  return { layout: 'layered', direction: source.direction, nodes, edges, groups, warnings };
+  return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes, edges, groups, warnings };
 }

@@ -180,7 +180,7 @@ export function classToGraph(source: DiagramSource): GraphIR {
   if (stack.length > 0) throw parseError(stack[stack.length - 1]!.line, '"{" is never closed with "}"');
   if (directed) warnings.push('direction hints of links (up/down/left/right) are left to the automatic layout');
   if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
-  return { layout: 'layered', direction: source.direction, nodes: [...nodes.values()], edges, groups, warnings };
+  return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes: [...nodes.values()], edges, groups, warnings };
 }
 
 const splitNames = (list: string | undefined): string[] => (list ? list.split(',').map((n) => n.trim().replace(/<.*>$/, '')).filter(Boolean) : []);

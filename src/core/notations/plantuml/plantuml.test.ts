@@ -131,6 +131,7 @@ Internet -[hidden]- db
 `),
     );
     expect(graph.direction).toBe('RIGHT');
+    expect(graph.forcedDirection).toBe(true);
     expect(graph.groups).toEqual([
       { id: 'Front end', label: 'Front end', kind: 'package' },
       { id: 'edge', label: 'Edge', kind: 'node', parent: 'Front end' },
@@ -355,5 +356,13 @@ describe('PlantUML sequence constructs not drawn', () => {
   it('says, with its line, that autoactivate is not applied, instead of drawing no bars silently', () => {
     const graph = plantumlNotation.toGraph(['@startuml', 'autoactivate on', 'A -> B : call', 'B --> A', '@enduml'].join('\n'));
     expect(graph.warnings).toEqual(['line 2: autoactivate is not applied; activation bars are drawn where activate, ++ or return say']);
+  });
+});
+
+describe('plantumlNotation direction', () => {
+  it('leaves the direction free unless the author wrote one, either way', () => {
+    expect(plantumlNotation.toGraph(uml('class A\nclass B\nA --> B')).forcedDirection).toBeUndefined();
+    const down = plantumlNotation.toGraph(uml('top to bottom direction\nclass A\nclass B\nA --> B'));
+    expect([down.direction, down.forcedDirection]).toEqual(['DOWN', true]);
   });
 });

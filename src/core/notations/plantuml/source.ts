@@ -19,6 +19,8 @@ export interface DiagramSource {
   title?: string;
   /** `left to right direction` turns the layered layout sideways. */
   direction: Direction;
+  /** The author wrote `left to right direction` or `top to bottom direction`. */
+  forcedDirection: boolean;
   warnings: string[];
 }
 
@@ -28,7 +30,7 @@ export function parseError(at: { line: number; column: number }, message: string
 
 /** Commands that only change the look of the picture PlantUML would render; nothing of them is drawn. */
 const PRESENTATION =
-  /^(scale|hide|show|skinparam|skin|caption|header|footer|newpage|mainframe|allowmixing|allow_mixing|set\s+namespaceseparator|top\s+to\s+bottom\s+direction|page|sprite|LAYOUT_\w+|SHOW_\w+|HIDE_\w+|Update\w+|Add\w+Tag|AddProperty|WithoutPropertyHeader|SetPropertyHeader)\b/;
+  /^(scale|hide|show|skinparam|skin|caption|header|footer|newpage|mainframe|allowmixing|allow_mixing|set\s+namespaceseparator|page|sprite|LAYOUT_\w+|SHOW_\w+|HIDE_\w+|Update\w+|Add\w+Tag|AddProperty|WithoutPropertyHeader|SetPropertyHeader)\b/;
 /** Blocks of presentation text, from their opening word to their `end …` line. */
 const BLOCKS: ReadonlyArray<[RegExp, RegExp]> = [
   [/^legend\b/i, /^end\s*legend$/i],
@@ -49,6 +51,7 @@ export function readDiagram(code: string): DiagramSource {
   const lines: SourceLine[] = [];
   const warnings: string[] = [];
   let direction: Direction = 'DOWN';
+  let forcedDirection = false;
   let title: string | undefined;
   /** Lines of an open `title` … `end title` block. */
   let titleLines: string[] | undefined;
@@ -108,8 +111,10 @@ export function readDiagram(code: string): DiagramSource {
       preprocessor++;
       continue;
     }
-    if (/^left\s+to\s+right\s+direction$/i.test(trimmed)) {
-      direction = 'RIGHT';
+    const turned = /^(left\s+to\s+right|top\s+to\s+bottom)\s+direction$/i.exec(trimmed);
+    if (turned) {
+      direction = turned[1]!.toLowerCase().startsWith('left') ? 'RIGHT' : 'DOWN';
+      forcedDirection = true;
       continue;
     }
     const titled = /^title\s+(.+)$/i.exec(trimmed);
@@ -122,7 +127,7 @@ export function readDiagram(code: string): DiagramSource {
   }
   if (comment) throw parseError(comment, "block comment /' is never closed with '/");
   if (preprocessor > 0) warnings.push(`skipped ${preprocessor} preprocessor line${preprocessor === 1 ? '' : 's'} (!include, !define, …): not expanded`);
-  return { lines, direction, warnings, ...(title && { title }) };
+  return { lines, direction, forcedDirection, warnings, ...(title && { title }) };
 }
 
 /** Display text: PlantUML's `\n` line breaks kept as newlines, creole and HTML-like markup dropped. */

@@ -114,5 +114,5 @@ export function stateToGraph(source: DiagramSource): GraphIR {
   }
   const open = stack[stack.length - 1];
   if (open) throw parseError(open.line, `composite state "${open.id}" is never closed with "}"`);
-  return { layout: 'layered', direction: source.direction, nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };
+  return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };
 }

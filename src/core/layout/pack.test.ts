@@ -1,0 +1,110 @@
+import { describe, expect, it } from 'vitest';
+import type { GraphIR } from '../graph/types.js';
+import { README_WIDTH, READABLE_TEXT } from './drawing-rules.js';
+import { layoutGraph } from './elk.js';
+import { connectedComponents } from './pack.js';
+import type { Box, LaidOutGraph } from './types.js';
+
+const graph = (part: Partial<GraphIR>): GraphIR => ({ layout: 'layered', direction: 'DOWN', nodes: [], edges: [], groups: [], warnings: [], ...part });
+/** The widest drawing whose 14 px text stays at 11 px when fitted to a README column. */
+const READABLE_WIDTH = (README_WIDTH * 14) / READABLE_TEXT;
+const image = (name: string) => `${name}\nDeployment\nghcr.io/azure-samples/aks-store-demo/${name}:2.2.0`;
+
+/** Six Service → Deployment pairs with long image names, as a Kubernetes manifest gives them, drawn top-down. */
+const pairs = (part: Partial<GraphIR> = {}) =>
+  graph({
+    direction: 'DOWN',
+    forcedDirection: true,
+    nodes: ['orders', 'products', 'store-front', 'store-admin', 'makeline', 'virtual-worker'].flatMap((name) => [
+      { id: `svc-${name}`, kind: 'service' as const, label: `${name}\nService` },
+      { id: `deploy-${name}`, kind: 'service' as const, label: image(name) },
+    ]),
+    edges: ['orders', 'products', 'store-front', 'store-admin', 'makeline', 'virtual-worker'].map((name) => ({ id: name, from: `svc-${name}`, to: `deploy-${name}` })),
+    ...part,
+  });
+
+const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+const overlaps = (laid: LaidOutGraph) => laid.nodes.flatMap((a, i) => laid.nodes.slice(i + 1).filter((b) => overlap(a, b)).map((b) => `${a.id}/${b.id}`));
+const inside = (box: Box, outer: Box) => box.x >= outer.x && box.y >= outer.y && box.x + box.width <= outer.x + outer.width && box.y + box.height <= outer.y + outer.height;
+const at = (laid: LaidOutGraph, id: string) => laid.nodes.find((node) => node.id === id)!;
+
+describe('fitting a README column', () => {
+  it('packs unconnected pairs in rows narrow enough for 11 px text, each pair still drawn top-down as the author said', async () => {
+    const laid = await layoutGraph(pairs());
+    expect(laid.width).toBeLessThanOrEqual(READABLE_WIDTH);
+    expect(overlaps(laid)).toEqual([]);
+    // Every edge still joins its own pair, end to end.
+    expect(laid.edges.map((edge) => edge.index).sort((a, b) => a - b)).toEqual([0, 1, 2, 3, 4, 5]);
+    for (const edge of laid.edges) {
+      const { from, to } = pairs().edges[edge.index]!;
+      const [source, target] = [at(laid, from), at(laid, to)];
+      expect(edge.points[0]!.y).toBeCloseTo(source.y + source.height, 0);
+      expect(edge.points.at(-1)!.y).toBeCloseTo(target.y, 0);
+    }
+  });
+
+  it('packs the contents of the one container that holds everything, and draws the container around them', async () => {
+    const inNamespace = pairs({ groups: [{ id: 'ns', label: 'aks-store' }] });
+    inNamespace.nodes = inNamespace.nodes.map((node) => ({ ...node, parent: 'ns' }));
+    const laid = await layoutGraph(inNamespace);
+    expect(laid.width).toBeLessThanOrEqual(READABLE_WIDTH);
+    const [namespace] = laid.groups;
+    expect(laid.nodes.filter((node) => !inside(node, namespace!)).map((node) => node.id)).toEqual([]);
+    expect(inside(namespace!.title, namespace!)).toBe(true);
+    expect(laid.nodes.every((node) => node.y > namespace!.title.y + namespace!.title.height)).toBe(true);
+  });
+
+  it('stacks the unrelated classes of a package along the flow when the package is not alone at the top', async () => {
+    const member = (name: string) => ({ id: name, kind: 'class' as const, label: `${name}\n${'+ someRatherLongMethodName(argument: String): Result\n'.repeat(4)}`, parent: 'pkg' });
+    const laid = await layoutGraph(
+      graph({
+        forcedDirection: true,
+        groups: [{ id: 'pkg', label: 'com.example' }],
+        nodes: [member('App'), member('Utility'), member('Promise'), member('Support'), { id: 'Map', kind: 'class', label: 'Map' }],
+        edges: [{ id: 'uses', from: 'Utility', to: 'Map' }],
+      }),
+    );
+    expect(laid.width).toBeLessThanOrEqual(READABLE_WIDTH);
+    expect(overlaps(laid)).toEqual([]);
+    const [pkg] = laid.groups;
+    expect(laid.nodes.filter((node) => node.id !== 'Map' && !inside(node, pkg!)).map((node) => node.id)).toEqual([]);
+  });
+
+  it('turns a long chain whose direction is free, and keeps one the author wrote', async () => {
+    const chain = (forcedDirection?: true) =>
+      graph({
+        direction: 'RIGHT',
+        nodes: Array.from({ length: 8 }, (_, i) => ({ id: `step${i}`, kind: 'service' as const, label: `step number ${i}` })),
+        edges: Array.from({ length: 7 }, (_, i) => ({ id: `e${i}`, from: `step${i}`, to: `step${i + 1}` })),
+        ...(forcedDirection && { forcedDirection }),
+      });
+    const free = await layoutGraph(chain());
+    expect(free.width).toBeLessThanOrEqual(READABLE_WIDTH);
+    expect(at(free, 'step7').y).toBeGreaterThan(at(free, 'step0').y);
+    const kept = await layoutGraph(chain(true));
+    expect(kept.width).toBeGreaterThan(READABLE_WIDTH);
+    expect(at(kept, 'step7').x).toBeGreaterThan(at(kept, 'step0').x);
+  });
+});
+
+describe('connectedComponents', () => {
+  it('keeps a container with everything inside it and joins what an edge to its contents reaches', () => {
+    const parts = connectedComponents(
+      graph({
+        groups: [{ id: 'vpc', label: 'VPC' }],
+        nodes: [
+          { id: 'subnet', kind: 'network', label: 'subnet', parent: 'vpc' },
+          { id: 'lb', kind: 'network', label: 'lb' },
+          { id: 'alone', kind: 'service', label: 'alone' },
+        ],
+        edges: [{ id: 'e', from: 'lb', to: 'subnet' }],
+      }),
+    );
+    expect(parts?.map((part) => [...part.groups.map((g) => g.id), ...part.nodes.map((n) => n.id)])).toEqual([['vpc', 'subnet', 'lb'], ['alone']]);
+  });
+
+  it('finds nothing to pack in a connected graph', () => {
+    expect(connectedComponents(pairs({ edges: [...pairs().edges, { id: 'x', from: 'deploy-orders', to: 'svc-products' }] }))?.length).toBe(5);
+    expect(connectedComponents(graph({ nodes: [{ id: 'a', kind: 'service', label: 'a' }, { id: 'b', kind: 'service', label: 'b' }], edges: [{ id: 'e', from: 'a', to: 'b' }] }))).toBeUndefined();
+  });
+});

@@ -1,0 +1,149 @@
+/**
+ * Connected components laid out apart and packed in rows. With INCLUDE_CHILDREN, ELK does not separate components:
+ * every one starts in the first layer, so a Kubernetes manifest of five Service → Deployment pairs came out one row
+ * 1,821 px wide. Laid out one by one and packed left to right, tallest first, in rows of a chosen width, they fit a
+ * README column.
+ */
+import type { GraphIR } from '../graph/types.js';
+import { CONTAINER_MIN_WIDTH, SPACING } from './drawing-rules.js';
+import { containerTitle } from './titles.js';
+import type { LaidOutGraph, Point } from './types.js';
+
+/** Top-level items joined by edges (through anything inside them), in first-seen order; undefined for one component. */
+export function connectedComponents(graph: GraphIR): GraphIR[] | undefined {
+  const groupParent = new Map(graph.groups.map((group) => [group.id, group.parent] as const));
+  const nodeIds = new Set(graph.nodes.map((node) => node.id));
+  /** The top-level group around a group, or the item itself; undefined when parents form a cycle (left to ELK's warning). */
+  const topOf = (start: string, parent: string | undefined): string | undefined => {
+    let top = start;
+    const seen = new Set<string>();
+    for (let up = parent; up !== undefined && groupParent.has(up); up = groupParent.get(up)) {
+      if (seen.has(up)) return undefined;
+      seen.add(up);
+      top = `g:${up}`;
+    }
+    return top;
+  };
+  const tops = new Map<string, string>();
+  for (const group of graph.groups) tops.set(`g:${group.id}`, topOf(`g:${group.id}`, group.parent) ?? '');
+  for (const node of graph.nodes) tops.set(`n:${node.id}`, topOf(`n:${node.id}`, node.parent) ?? '');
+  if ([...tops.values()].includes('')) return undefined;
+  // An edge end names a node, or else a group (as ELK reads it).
+  const topOfEnd = (end: string) => tops.get(nodeIds.has(end) ? `n:${end}` : `g:${end}`);
+
+  const root = new Map<string, string>();
+  const find = (item: string): string => {
+    let at = item;
+    while (root.get(at) !== at) at = root.get(at)!;
+    root.set(item, at);
+    return at;
+  };
+  for (const top of tops.values()) root.set(top, top);
+  for (const edge of graph.edges) {
+    const [from, to] = [topOfEnd(edge.from), topOfEnd(edge.to)];
+    if (from !== undefined && to !== undefined) root.set(find(from), find(to));
+  }
+  const order = [...new Set([...tops.values()].map(find))];
+  if (order.length < 2) return undefined;
+  const part = (item: string) => order.indexOf(find(tops.get(item)!));
+  const parts = order.map((): GraphIR => ({ ...graph, nodes: [], edges: [], groups: [], warnings: [] }));
+  for (const group of graph.groups) parts[part(`g:${group.id}`)]!.groups.push(group);
+  for (const node of graph.nodes) parts[part(`n:${node.id}`)]!.nodes.push(node);
+  // An edge with an unknown end goes with its known one, so ELK's warning about it is said once.
+  for (const edge of graph.edges) {
+    const end = topOfEnd(edge.from) ?? topOfEnd(edge.to);
+    parts[end === undefined ? 0 : order.indexOf(find(end))]!.edges.push(edge);
+  }
+  return parts;
+}
+
+const moved = ({ x, y }: Point, dx: number, dy: number): Point => ({ x: x + dx, y: y + dy });
+
+/** Shifts a whole layout; `edgeIndex` maps a part's edge indices to the whole graph's. */
+function shifted(laid: LaidOutGraph, dx: number, dy: number, edgeIndex: (index: number) => number): Omit<LaidOutGraph, 'width' | 'height'> {
+  return {
+    nodes: laid.nodes.map((node) => ({ ...node, ...moved(node, dx, dy) })),
+    groups: laid.groups.map((group) => ({ ...group, ...moved(group, dx, dy), title: { ...group.title, ...moved(group.title, dx, dy) } })),
+    edges: laid.edges.map((edge) => ({
+      ...edge,
+      index: edgeIndex(edge.index),
+      points: edge.points.map((point) => moved(point, dx, dy)),
+      labels: edge.labels.map((label) => ({ ...label, ...moved(label, dx, dy) })),
+    })),
+    warnings: laid.warnings,
+  };
+}
+
+/**
+ * Packs laid-out components in rows no wider than `rowWidth` (or the widest component), tallest first so each row's
+ * height is set by its first; ties keep source order.
+ */
+export function packComponents(graph: GraphIR, parts: readonly GraphIR[], laid: readonly LaidOutGraph[], rowWidth: number): LaidOutGraph {
+  const edgeOf = new Map(graph.edges.map((edge, index) => [edge, index]));
+  const gap = SPACING.betweenLayers;
+  const order = laid.map((_, i) => i).sort((a, b) => laid[b]!.height - laid[a]!.height || a - b);
+  const limit = Math.max(rowWidth, ...laid.map((part) => part.width));
+  const result: LaidOutGraph = { nodes: [], groups: [], edges: [], warnings: [], width: 0, height: 0 };
+  let x = 0;
+  let y = 0;
+  let rowHeight = 0;
+  for (const i of order) {
+    const part = laid[i]!;
+    if (x > 0 && x + part.width > limit) {
+      y += rowHeight + gap;
+      x = 0;
+      rowHeight = 0;
+    }
+    const placed = shifted(part, x, y, (index) => edgeOf.get(parts[i]!.edges[index]!)!);
+    result.nodes.push(...placed.nodes);
+    result.groups.push(...placed.groups);
+    result.edges.push(...placed.edges);
+    result.warnings.push(...placed.warnings);
+    result.width = Math.max(result.width, x + part.width);
+    rowHeight = Math.max(rowHeight, part.height);
+    result.height = Math.max(result.height, y + part.height);
+    x += part.width + gap;
+  }
+  return result;
+}
+
+/** Room ELK leaves around a laid-out graph (its default root padding): kept around a container drawn by hand. */
+const ROOT_PADDING = 12;
+
+/**
+ * The one container that holds everything (a Kubernetes namespace, a PlantUML package), with the graph inside it:
+ * its contents can be packed, and the container drawn around them. Undefined when an edge ends on the container.
+ */
+export function soleContainer(graph: GraphIR): { group: GraphIR['groups'][number]; inner: GraphIR } | undefined {
+  const groupIds = new Set(graph.groups.map((group) => group.id));
+  const tops = [...graph.groups, ...graph.nodes].filter((item) => item.parent === undefined || !groupIds.has(item.parent));
+  const group = graph.groups.find((candidate) => candidate === tops[0]);
+  if (tops.length !== 1 || group === undefined || graph.edges.some((edge) => edge.from === group.id || edge.to === group.id)) return undefined;
+  const free = <T extends { parent?: string | undefined }>(item: T): T => {
+    if (item.parent !== group.id) return item;
+    const { parent: _, ...rest } = item;
+    return rest as T;
+  };
+  return { group, inner: { ...graph, groups: graph.groups.filter((other) => other !== group).map(free), nodes: graph.nodes.map(free) } };
+}
+
+/** Space a container adds around its contents: padding at the sides, and its title above. */
+export function containerFrame(label: string): { title: ReturnType<typeof containerTitle>; left: number; top: number; minWidth: number } {
+  const title = containerTitle(label);
+  const pad = SPACING.containerPadding;
+  return { title, left: pad, top: pad + title.height + SPACING.containerTitleGap, minWidth: Math.max(CONTAINER_MIN_WIDTH, title.width + 2 * pad) };
+}
+
+/** Draws `group` around a laid-out graph, as ELK would have: same padding, title at its top left. */
+export function wrapInContainer(inner: LaidOutGraph, group: GraphIR['groups'][number]): LaidOutGraph {
+  const { title, left, top, minWidth } = containerFrame(group.label);
+  const box = { x: ROOT_PADDING, y: ROOT_PADDING, width: Math.max(minWidth, inner.width + 2 * left), height: inner.height + top + left };
+  const placed = shifted(inner, box.x + left, box.y + top, (index) => index);
+  const { text, ...size } = title;
+  return {
+    ...placed,
+    groups: [{ id: group.id, ...box, depth: 0, title: { text, x: box.x + left, y: box.y + left, ...size } }, ...placed.groups.map((inside) => ({ ...inside, depth: inside.depth + 1 }))],
+    width: box.width + 2 * ROOT_PADDING,
+    height: box.height + 2 * ROOT_PADDING,
+  };
+}
