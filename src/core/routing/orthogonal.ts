@@ -13,6 +13,20 @@ import { boundEnd, type Box } from '../scene/binding-geometry.js';
 export const ROUTE_MARGIN = 12;
 /** What one bend costs, in pixels of route length: a detour shorter than this is taken to save a bend. */
 export const BEND_PENALTY = 48;
+/**
+ * Grid lines kept for one shape can pass a neighbour a hair away, which reads as touching it (the checker's false
+ * adjacency, under 3 px): a route keeps at least this clear of shapes it does not cross. Under LINE_MERGE, so a
+ * shape's own merged exit lines (6 px or more away) stay open.
+ */
+const CLEARANCE = 5;
+/**
+ * Earlier routes are soft obstacles: running along one of different ends costs this per pixel, plus a bend's worth
+ * per grid segment, so a route takes another line of the grid where one is near. Where none is, the runs are moved
+ * apart afterwards (separate-runs.ts), which cannot move the legs at a route's ends: running along one of those
+ * costs as much as a detour of END_LEG_BENDS bends.
+ */
+const SHARED_COST = 2;
+const END_LEG_BENDS = 4;
 
 /** The sides of a box, in the order of `DIRS`: a side's index is the direction pointing away from the box. */
 export type Side = 'right' | 'bottom' | 'left' | 'top';
@@ -146,6 +160,11 @@ export class OrthogonalRouter {
   private readonly vFirst: Int32Array;
   private readonly hMore = new Map<number, number[]>();
   private readonly vMore = new Map<number, number[]>();
+  /** Per grid segment, the routes found so far that run along it: index into `routeEnds` × 2, + 1 on an end leg. */
+  private readonly hUsers = new Map<number, number[]>();
+  private readonly vUsers = new Map<number, number[]>();
+  /** The two end obstacles of each route found. */
+  private readonly routeEnds: [number, number][] = [];
   /** Search scratch, reused across routes; a state is node * 4 + direction of arrival. */
   private readonly g: Float64Array;
   private readonly seen: Int32Array;
@@ -183,9 +202,10 @@ export class OrthogonalRouter {
     this.allowed = new Int32Array(obstacles.length);
   }
 
-  /** Marks the grid segments that enter the inside of obstacle `index` (running along its border is fine). */
-  private block(o: Box, index: number): void {
+  /** Marks the grid segments that enter obstacle `index` or pass closer than CLEARANCE to it. */
+  private block(box: Box, index: number): void {
     const { xs, ys } = this;
+    const o = { x: box.x - CLEARANCE, y: box.y - CLEARANCE, width: box.width + 2 * CLEARANCE, height: box.height + 2 * CLEARANCE };
     const nx = xs.length;
     const mark = (count: Uint16Array, first: Int32Array, more: Map<number, number[]>, cell: number) => {
       if (count[cell] === 0) first[cell] = index;
@@ -310,7 +330,9 @@ export class OrthogonalRouter {
             : this.passable(this.vCount, this.vFirst, this.vMore, d === 1 ? node : next);
         if (!free) continue;
         const length = Math.abs(xs[ni]! - xs[i]!) + Math.abs(ys[nj]! - ys[j]!);
-        open(next * 4 + d, cost + length + (d === dir ? 0 : BEND_PENALTY), state, xs[ni]!, ys[nj]!);
+        const users = (d === 0 || d === 2 ? this.hUsers : this.vUsers).get(d === 0 || d === 1 ? node : next);
+        const shared = users === undefined ? 0 : this.sharingCost(users, request, length);
+        open(next * 4 + d, cost + length + shared + (d === dir ? 0 : BEND_PENALTY), state, xs[ni]!, ys[nj]!);
       }
     }
     if (found < 0) return undefined;
@@ -330,6 +352,7 @@ export class OrthogonalRouter {
       state = up;
     }
     path.reverse();
+    this.occupy(request, path);
     const start = this.attach(from, startSide, path[0]!);
     const end = this.attach(to, endSide, path[path.length - 1]!);
     return {
@@ -337,6 +360,38 @@ export class OrthogonalRouter {
       startFocus: start.focus,
       endFocus: end.focus,
     };
+  }
+
+  /** What running `length` px along a grid segment used by `users` adds: nothing beside routes sharing an end. */
+  private sharingCost(users: readonly number[], request: RouteRequest, length: number): number {
+    let bends = 0;
+    for (const user of users) {
+      const [from, to] = this.routeEnds[user >> 1]!;
+      if (from === request.from || from === request.to || to === request.from || to === request.to) continue;
+      bends = Math.max(bends, user & 1 ? END_LEG_BENDS : 1);
+    }
+    return bends === 0 ? 0 : length * SHARED_COST + bends * BEND_PENALTY;
+  }
+
+  /** Records the grid segments along `path` (grid points, one segment apart) as used by this route. */
+  private occupy(request: RouteRequest, path: readonly Point[]): void {
+    const id = this.routeEnds.push([request.from, request.to]) - 1;
+    const nx = this.xs.length;
+    const node = (p: Point) => lineOf(this.ys, p.y) * nx + lineOf(this.xs, p.x);
+    const steps = path.slice(1).map((p, k) => [node(path[k]!), node(p)] as const);
+    // The first and last legs: the steps before the first turn and after the last, which attach to the shapes.
+    const turns = steps.map(([a, b], k) => k > 0 && b - a !== steps[k - 1]![1] - steps[k - 1]![0]);
+    const firstTurn = turns.indexOf(true);
+    const lastTurn = turns.lastIndexOf(true);
+    steps.forEach(([a, b], k) => {
+      // A horizontal segment is keyed by its left node, a vertical one by its top node (as `block` marks them).
+      const users = Math.abs(a - b) === 1 ? this.hUsers : this.vUsers;
+      const cell = Math.min(a, b);
+      const user = id * 2 + (firstTurn < 0 || k < firstTurn || k >= lastTurn ? 1 : 0);
+      const list = users.get(cell);
+      if (list === undefined) users.set(cell, [user]);
+      else list.push(user);
+    });
   }
 
   /**

@@ -1,0 +1,61 @@
+import { describe, expect, it } from 'vitest';
+import { countCrossings, sharedRuns } from '../quality/check.js';
+import { RUN_SPACING, separateRuns } from './separate-runs.js';
+
+// Two shapes on the left, two on the right, a channel between x = 100 and x = 300 that both routes go down.
+const shapes = [
+  { x: 0, y: 0, width: 100, height: 40 },
+  { x: 0, y: 200, width: 100, height: 40 },
+  { x: 300, y: 0, width: 100, height: 40 },
+  { x: 300, y: 200, width: 100, height: 40 },
+];
+/** a → b on the left and c → d on the right: both go down the middle of the channel at x = 200, on one line. */
+const crossing = [
+  { points: [{ x: 100, y: 20 }, { x: 200, y: 20 }, { x: 200, y: 220 }, { x: 100, y: 220 }], ends: ['a', 'b'] },
+  { points: [{ x: 300, y: 20 }, { x: 200, y: 20 }, { x: 200, y: 220 }, { x: 300, y: 220 }], ends: ['c', 'd'] },
+];
+
+describe('separating runs', () => {
+  it('moves the shared legs of routes with different ends apart, and keeps their ends where they attach', () => {
+    expect(sharedRuns(crossing.map((line) => line.points))).not.toEqual([]);
+    const [one, two] = separateRuns(crossing, shapes);
+    expect(sharedRuns([one!, two!])).toEqual([]);
+    expect(Math.abs(one![1]!.x - two![1]!.x)).toBe(RUN_SPACING);
+    for (const [moved, line] of [[one!, crossing[0]!], [two!, crossing[1]!]] as const) {
+      expect(moved[0]).toEqual(line.points[0]);
+      expect(moved[moved.length - 1]).toEqual(line.points[line.points.length - 1]);
+      // Still right-angled.
+      expect(moved.slice(1).every((p, i) => p.x === moved[i]!.x || p.y === moved[i]!.y)).toBe(true);
+    }
+  });
+
+  it('puts each leg on the side its shapes are, so the legs into the shapes do not overlap or cross', () => {
+    const [one, two] = separateRuns(crossing, shapes);
+    expect(one![1]!.x).toBeLessThan(two![1]!.x);
+    expect(countCrossings([one!, two!])).toBe(0);
+  });
+
+  it('leaves routes that share an end together, as a trunk', () => {
+    const trunk = crossing.map((line, i) => ({ ...line, ends: i === 0 ? ['a', 'b'] : ['c', 'b'] }));
+    expect(separateRuns(trunk, shapes)).toEqual(trunk.map((line) => line.points));
+  });
+
+  it('squeezes the legs into a narrow channel without grazing the shapes on either side', () => {
+    const narrow = [
+      { x: 0, y: 0, width: 192, height: 40 },
+      { x: 0, y: 200, width: 192, height: 40 },
+      { x: 208, y: 0, width: 100, height: 40 },
+      { x: 208, y: 200, width: 100, height: 40 },
+    ];
+    const lines = [
+      { points: [{ x: 192, y: 20 }, { x: 200, y: 20 }, { x: 200, y: 220 }, { x: 192, y: 220 }], ends: ['a', 'b'] },
+      { points: [{ x: 208, y: 20 }, { x: 200, y: 20 }, { x: 200, y: 220 }, { x: 208, y: 220 }], ends: ['c', 'd'] },
+    ];
+    // 16 px between the shapes, 6 px kept from each: 4 px, room for two legs 4 px apart.
+    const [one, two] = separateRuns(lines, narrow);
+    expect([one![1]!.x, two![1]!.x]).toEqual([198, 202]);
+    // 12 px between them: no room at all, and the legs stay where they were.
+    const closer = narrow.map((box) => (box.x === 0 ? { ...box, width: 194 } : { ...box, x: 206 }));
+    expect(separateRuns(lines, closer)).toEqual(lines.map((line) => line.points));
+  });
+});
