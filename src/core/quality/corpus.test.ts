@@ -31,7 +31,6 @@ const EXCEPTIONS: Record<string, { violation: RegExp; why: string }[]> = {
   'dot/gprof2dot-cprofile.gv': [{ violation: /^at 880 px wide the smallest text is/, why: 'the profiler sets 10 pt text on a graph 1,200 px wide; the author’s sizes are kept' }],
   'compose/sentry-self-hosted.docker-compose.yml': [
     { violation: /^the drawing is .* beyond 3:1/, why: README_WIDTH_OPEN },
-    { violation: /^arrows "e(63|64)" and "e(68|117|127)" run together/, why: 'the calls read from environment settings add edges that ELK leads through one channel between layers with others of different ends (issue 13)' },
   ],
   'kubernetes/aks-store-all-in-one.yaml': [{ violation: /^at 880 px wide/, why: README_WIDTH_OPEN }],
   'kubernetes/aks-store-ingress-quickstart.yaml': [{ violation: /^at 880 px wide/, why: README_WIDTH_OPEN }],

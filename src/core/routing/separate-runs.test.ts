@@ -40,6 +40,32 @@ describe('separating runs', () => {
     expect(separateRuns(trunk, shapes)).toEqual(trunk.map((line) => line.points));
   });
 
+  it('slides a layout\'s ends along their sides, moving a hub\'s trunk as one, when the shared legs are end legs', () => {
+    // A sits above B with a straight edge between them; A's edge to D leaves A's bottom middle, where E's edge into B
+    // arrives: 50 px of one line that reads as A → B twice. Every leg here ends on a shape.
+    const boxes = { a: { x: 0, y: 0, width: 100, height: 40 }, e: { x: 250, y: 0, width: 100, height: 40 }, b: { x: 0, y: 300, width: 100, height: 40 }, d: { x: 250, y: 300, width: 100, height: 40 } };
+    const lines = [
+      { points: [{ x: 50, y: 40 }, { x: 50, y: 300 }], ends: ['a', 'b'], slideEnds: true },
+      { points: [{ x: 50, y: 40 }, { x: 50, y: 150 }, { x: 300, y: 150 }, { x: 300, y: 300 }], ends: ['a', 'd'], slideEnds: true },
+      { points: [{ x: 300, y: 40 }, { x: 300, y: 100 }, { x: 50, y: 100 }, { x: 50, y: 300 }], ends: ['e', 'b'], slideEnds: true },
+    ];
+    expect(sharedRuns(lines.map((line) => line.points))).toContainEqual({ a: 1, b: 2, length: 50 });
+    // As drawn by a layout that fixes its ends, nothing can move.
+    const fixed = lines.map(({ points, ends }) => ({ points, ends }));
+    expect(separateRuns(fixed, Object.values(boxes))).toEqual(fixed.map((line) => line.points));
+
+    const [ab, ad, eb] = separateRuns(lines, Object.values(boxes));
+    expect(sharedRuns([ad!, eb!])).toEqual([]);
+    // A's two edges still leave from one point, straight down; the ends stay on the sides they were on.
+    expect(ab![0]).toEqual(ad![0]);
+    expect(ab![0]!.x).toBe(ab![1]!.x);
+    for (const [point, box] of [[ab![0]!, boxes.a], [ab![1]!, boxes.b], [eb![3]!, boxes.b]] as const) {
+      expect(point.x).toBeGreaterThan(box.x);
+      expect(point.x).toBeLessThan(box.x + box.width);
+    }
+    expect(Math.abs(ab![1]!.x - eb![3]!.x)).toBe(RUN_SPACING);
+  });
+
   it('squeezes the legs into a narrow channel without grazing the shapes on either side', () => {
     const narrow = [
       { x: 0, y: 0, width: 192, height: 40 },

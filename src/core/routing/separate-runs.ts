@@ -7,10 +7,15 @@
 import type { Box, Point } from '../layout/types.js';
 
 export interface RoutedLine {
-  /** Right-angle polyline; its first and last legs (attached to the shapes) are never moved. */
+  /** Right-angle polyline; its first and last legs (attached to the shapes) move only when `slideEnds`. */
   points: readonly Point[];
   /** Ids of the shapes it joins. */
   ends: readonly string[];
+  /**
+   * Its ends may slide along the box side they sit on (a layout's ends, placed anew from the points), moving the
+   * first and last legs with them; not where the ends' focus points are stored with the route (smart arrows).
+   */
+  slideEnds?: boolean;
 }
 
 /** Room wanted between neighbouring legs in one channel, and the least the channel may squeeze it to. */
@@ -20,6 +25,8 @@ const MIN_SPACING = 3;
 const SAME_LINE = 1.5;
 /** A moved leg keeps this far from shapes, past the checker's false-adjacency distance (3 px). */
 const SHAPE_CLEARANCE = 6;
+/** A sliding end keeps this far from the corners of its side (a quarter of the side at most). */
+const CORNER_ROOM = 12;
 
 interface Leg {
   line: number;
@@ -31,6 +38,9 @@ interface Leg {
   hi: number;
   /** Where its neighbouring legs head, −1/0/+1 each way across summed: it breaks ties in the order of a channel. */
   turn: number;
+  /** How far across it may go: its end's side, for an end leg; unbounded for a middle one. */
+  min: number;
+  max: number;
 }
 
 /**
@@ -49,32 +59,64 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
   const along = (p: Point) => (vertical ? p.y : p.x);
   const legs: Leg[] = [];
   out.forEach((points, line) => {
-    for (let at = 1; at + 2 < points.length; at++) {
+    for (let at = 0; at + 1 < points.length; at++) {
       const [a, b] = [points[at]!, points[at + 1]!];
       if (Math.abs(across(a) - across(b)) > 0.01 || along(a) === along(b)) continue;
       const c = across(a);
-      const turn = Math.sign(across(points[at - 1]!) - c) + Math.sign(across(points[at + 2]!) - c);
-      legs.push({ line, at, across: c, lo: Math.min(along(a), along(b)), hi: Math.max(along(a), along(b)), turn });
+      const before = points[at - 1];
+      const after = points[at + 2];
+      const turn = (before ? Math.sign(across(before) - c) : 0) + (after ? Math.sign(across(after) - c) : 0);
+      // A middle leg moves freely; an end leg with its end sliding along the side, or not at all.
+      let [min, max] = [-Infinity, Infinity];
+      for (const end of [before === undefined ? a : undefined, after === undefined ? b : undefined]) {
+        if (end === undefined) continue;
+        const side = lines[line]!.slideEnds ? sideUnder(end, obstacles, vertical) : undefined;
+        [min, max] = side ? [Math.max(min, side[0]), Math.min(max, side[1])] : [c, c];
+      }
+      if (min > max) [min, max] = [c, c];
+      legs.push({ line, at, across: c, lo: Math.min(along(a), along(b)), hi: Math.max(along(a), along(b)), turn, min, max });
     }
   });
-  legs.sort((s, t) => s.across - t.across || s.lo - t.lo);
+  legs.sort((s, t) => s.across - t.across);
   const shareEnd = (s: Leg, t: Leg) => lines[s.line]!.ends.some((end) => lines[t.line]!.ends.includes(end));
   const conflict = (s: Leg, t: Leg) => s.line !== t.line && Math.min(s.hi, t.hi) - Math.max(s.lo, t.lo) > SAME_LINE && !shareEnd(s, t);
+  /** The end point a leg reaches a shape at, if it is an end leg: legs meeting at one such point move as one. */
+  const endKey = (leg: Leg) => {
+    const points = out[leg.line]!;
+    const end = leg.at === 0 ? points[0] : leg.at + 2 === points.length ? points[leg.at + 1] : undefined;
+    return end && `${Math.round(end.x * 10)},${Math.round(end.y * 10)}`;
+  };
 
+  // Channels: legs on one line (chained within SAME_LINE) whose extents overlap (chained too).
+  const channels: Leg[][] = [];
   for (let first = 0; first < legs.length; ) {
     let last = first + 1;
     while (last < legs.length && legs[last]!.across - legs[last - 1]!.across <= SAME_LINE) last++;
-    const channel = legs.slice(first, last);
+    const line = legs.slice(first, last).sort((s, t) => s.lo - t.lo);
     first = last;
-    if (channel.length < 2) continue;
-    // Tracks: each leg joins the first track with no leg it conflicts with, so legs of one trunk stay together.
-    const tracks: Leg[][] = [];
-    for (const leg of channel) {
-      const track = tracks.find((legsOn) => legsOn.every((other) => !conflict(leg, other)));
-      if (track) track.push(leg);
-      else tracks.push([leg]);
+    let reach = -Infinity;
+    for (const leg of line) {
+      if (leg.lo >= reach) channels.push([]);
+      channels[channels.length - 1]!.push(leg);
+      reach = Math.max(reach, leg.hi);
     }
-    if (tracks.length < 2) continue;
+  }
+  for (const channel of channels) {
+    if (!channel.some((s, i) => channel.some((t, j) => j > i && conflict(s, t)))) continue;
+    // Bundles: legs meeting at one end point (a hub's trunk) stay together, and one fixed leg pins its bundle.
+    const bundles = new Map<string, Leg[]>();
+    channel.forEach((leg, i) => {
+      const key = endKey(leg) ?? `leg ${i}`;
+      bundles.set(key, [...(bundles.get(key) ?? []), leg]);
+    });
+    const pinned = (bundle: Leg[]) => bundle.some((leg) => leg.min === leg.max);
+    // Tracks: each bundle joins the first track (pinned ones first) where it conflicts with no leg.
+    const tracks: Leg[][] = [];
+    for (const bundle of [...bundles.values()].sort((s, t) => Number(pinned(t)) - Number(pinned(s)))) {
+      const track = tracks.find((legsOn) => bundle.every((leg) => legsOn.every((other) => !conflict(leg, other))));
+      if (track) track.push(...bundle);
+      else tracks.push([...bundle]);
+    }
     // Of two tracks, the lower goes where moving them crosses or overlaps their neighbouring legs least; on a tie,
     // the one whose neighbours head to lower coordinates.
     const meanTurn = (track: Leg[]) => track.reduce((sum, leg) => sum + leg.turn, 0) / track.length;
@@ -86,24 +128,59 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
     tracks.sort((s, t) => tangle(s, t) - tangle(t, s) || meanTurn(s) - meanTurn(t));
     const centre = channel.reduce((sum, leg) => sum + leg.across, 0) / channel.length;
     const [below, above] = freeRoom(channel, centre, obstacles, vertical, walls(out, channel, vertical));
-    const k = tracks.length;
-    const spacing = Math.min(RUN_SPACING, (above - below) / (k - 1));
-    // Too narrow to tell the legs apart without grazing a shape: left as they are.
-    if (spacing < MIN_SPACING) continue;
-    const span = spacing * (k - 1);
-    // Centred on the channel, slid into the free room where it fits.
-    const start = Math.min(Math.max(-span / 2, below), above - span);
+    // Where each track may go: the free room, narrowed to the sides its ends slide on (a point where one is fixed).
+    const bounds = tracks.map((track): [number, number] => {
+      let [lo, hi] = [centre + below, centre + above];
+      for (const leg of track) [lo, hi] = leg.min === leg.max ? [leg.min, leg.min] : [Math.max(lo, leg.min), Math.min(hi, leg.max)];
+      return [lo, hi];
+    });
+    const placed = placeTracks(bounds, centre);
+    // Too narrow to tell the legs apart without grazing a shape, or pinned in the way: left as they are.
+    if (placed === undefined) continue;
     tracks.forEach((track, j) => {
       for (const leg of track) {
-        const target = centre + start + j * spacing;
         const points = out[leg.line]!;
         for (const p of [points[leg.at]!, points[leg.at + 1]!]) {
-          if (vertical) p.x = target;
-          else p.y = target;
+          if (vertical) p.x = placed[j]!;
+          else p.y = placed[j]!;
         }
       }
     });
   }
+}
+
+/**
+ * Positions for tracks in order, evenly spaced (RUN_SPACING, squeezed to MIN_SPACING where room is short), each within
+ * its bounds, centred on `centre` as far as the bounds allow; undefined when no spacing fits.
+ */
+function placeTracks(bounds: readonly (readonly [number, number])[], centre: number): number[] | undefined {
+  const k = bounds.length;
+  for (let spacing = RUN_SPACING; spacing >= MIN_SPACING; spacing -= 0.5) {
+    // Track j sits at start + j·spacing: each bound limits where the first may start.
+    let [lo, hi] = [-Infinity, Infinity];
+    bounds.forEach(([min, max], j) => {
+      lo = Math.max(lo, min - j * spacing);
+      hi = Math.min(hi, max - j * spacing);
+    });
+    if (lo > hi + 1e-9) continue;
+    const start = Math.min(Math.max(centre - (spacing * (k - 1)) / 2, lo), hi);
+    return bounds.map((_, j) => start + j * spacing);
+  }
+  return undefined;
+}
+
+/** The span across a leg's end may slide along the side of the box it sits on (leaving the corners), if any. */
+function sideUnder(end: Point, obstacles: readonly Box[], vertical: boolean): [number, number] | undefined {
+  for (const o of obstacles) {
+    const [lo, size] = vertical ? [o.x, o.width] : [o.y, o.height];
+    const [edge, depth] = vertical ? [o.y, o.height] : [o.x, o.width];
+    const c = vertical ? end.x : end.y;
+    const at = vertical ? end.y : end.x;
+    if (c <= lo || c >= lo + size || (Math.abs(at - edge) > 0.5 && Math.abs(at - edge - depth) > 0.5)) continue;
+    const room = Math.min(CORNER_ROOM, size / 4);
+    return [lo + room, lo + size - room];
+  }
+  return undefined;
 }
 
 /** The other legs along this axis, where they are now (channels moved before included), as thin boxes. */
@@ -114,9 +191,6 @@ function walls(out: Point[][], channel: readonly Leg[], vertical: boolean): Box[
       const [a, b] = [points[at]!, points[at + 1]!];
       if (vertical ? a.x !== b.x : a.y !== b.y) continue;
       if (channel.some((leg) => leg.line === line && leg.at === at)) continue;
-      const c = vertical ? a.x : a.y;
-      // A leg the channel could not take (an end leg on its line) cannot be kept apart from by moving it.
-      if (channel.some((leg) => Math.abs(leg.across - c) <= SAME_LINE)) continue;
       boxes.push({ x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), width: Math.abs(a.x - b.x), height: Math.abs(a.y - b.y) });
     }
   });
@@ -161,8 +235,11 @@ function freeRoom(channel: readonly Leg[], centre: number, obstacles: readonly B
  * `high` (each with the legs before and after it) once `low` is moved just below `high` across the channel.
  */
 function tangled(out: Point[][], low: Leg, high: Leg, vertical: boolean): number {
-  const moved = (leg: Leg, shift: number) =>
-    out[leg.line]!.slice(leg.at - 1, leg.at + 3).map((p, i) => (i === 1 || i === 2 ? (vertical ? { x: leg.across + shift, y: p.y } : { x: p.x, y: leg.across + shift }) : p));
+  const moved = (leg: Leg, shift: number) => {
+    const points = out[leg.line]!;
+    const from = Math.max(0, leg.at - 1);
+    return points.slice(from, leg.at + 3).map((p, i) => (from + i === leg.at || from + i === leg.at + 1 ? (vertical ? { x: leg.across + shift, y: p.y } : { x: p.x, y: leg.across + shift }) : p));
+  };
   const a = moved(low, -1);
   const b = moved(high, 1);
   let count = 0;
