@@ -50,11 +50,13 @@ interface Leg {
  */
 export function separateRuns(lines: readonly RoutedLine[], obstacles: readonly Box[]): Point[][] {
   const out = lines.map((line) => line.points.map((p) => ({ ...p })));
-  for (const vertical of [true, false]) separateAxis(out, lines, obstacles, vertical);
+  // Neighbouring lines of a channel are arranged together, so moving one does not put it onto the next; where that
+  // finds no room, the legs on each line alone.
+  for (const vertical of [true, false]) for (const gap of [RUN_SPACING, SAME_LINE]) separateAxis(out, lines, obstacles, vertical, gap);
   return out;
 }
 
-function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: readonly Box[], vertical: boolean): void {
+function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: readonly Box[], vertical: boolean, gap: number): void {
   const across = (p: Point) => (vertical ? p.x : p.y);
   const along = (p: Point) => (vertical ? p.y : p.x);
   const legs: Leg[] = [];
@@ -87,11 +89,11 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
     return end && `${Math.round(end.x * 10)},${Math.round(end.y * 10)}`;
   };
 
-  // Channels: legs on one line (chained within SAME_LINE) whose extents overlap (chained too).
+  // Channels: legs on neighbouring lines (chained within `gap`) whose extents overlap (chained too).
   const channels: Leg[][] = [];
   for (let first = 0; first < legs.length; ) {
     let last = first + 1;
-    while (last < legs.length && legs[last]!.across - legs[last - 1]!.across <= SAME_LINE) last++;
+    while (last < legs.length && legs[last]!.across - legs[last - 1]!.across <= gap) last++;
     const line = legs.slice(first, last).sort((s, t) => s.lo - t.lo);
     first = last;
     let reach = -Infinity;
@@ -102,7 +104,7 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
     }
   }
   for (const channel of channels) {
-    if (!channel.some((s, i) => channel.some((t, j) => j > i && conflict(s, t)))) continue;
+    if (!channel.some((s, i) => channel.some((t, j) => j > i && Math.abs(s.across - t.across) <= SAME_LINE && conflict(s, t)))) continue;
     // Bundles: legs meeting at one end point (a hub's trunk) stay together, and one fixed leg pins its bundle.
     const bundles = new Map<string, Leg[]>();
     channel.forEach((leg, i) => {
@@ -110,7 +112,8 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
       bundles.set(key, [...(bundles.get(key) ?? []), leg]);
     });
     const pinned = (bundle: Leg[]) => bundle.some((leg) => leg.min === leg.max);
-    // Tracks: each bundle joins the first track (pinned ones first) where it conflicts with no leg.
+    // Tracks: each bundle joins the first track (pinned ones first) where it conflicts with no leg (wherever it is
+    // across: on one track they will be on one line).
     const tracks: Leg[][] = [];
     for (const bundle of [...bundles.values()].sort((s, t) => Number(pinned(t)) - Number(pinned(s)))) {
       const track = tracks.find((legsOn) => bundle.every((leg) => legsOn.every((other) => !conflict(leg, other))));
@@ -125,14 +128,20 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
       for (const s of low) for (const t of high) count += tangled(out, s, t, vertical);
       return count;
     };
-    tracks.sort((s, t) => tangle(s, t) - tangle(t, s) || meanTurn(s) - meanTurn(t));
+    const fixedAt = (track: Leg[]) => track.find((leg) => leg.min === leg.max)?.min;
+    tracks.sort((s, t) => (fixedAt(s) ?? NaN) - (fixedAt(t) ?? NaN) || tangle(s, t) - tangle(t, s) || meanTurn(s) - meanTurn(t));
     const centre = channel.reduce((sum, leg) => sum + leg.across, 0) / channel.length;
-    const [below, above] = freeRoom(channel, centre, obstacles, vertical, walls(out, channel, vertical));
-    // Where each track may go: the free room, narrowed to the sides its ends slide on (a point where one is fixed).
+    const others = walls(out, channel, vertical);
+    // Where each track may go: the room of all its legs, narrowed to the sides its ends slide on (a point where one
+    // is fixed).
     const bounds = tracks.map((track): [number, number] => {
-      let [lo, hi] = [centre + below, centre + above];
-      for (const leg of track) [lo, hi] = leg.min === leg.max ? [leg.min, leg.min] : [Math.max(lo, leg.min), Math.min(hi, leg.max)];
-      return [lo, hi];
+      let [lo, hi] = [-Infinity, Infinity];
+      for (const leg of track) {
+        const [min, max] = legRoom(leg, obstacles, vertical, others);
+        [lo, hi] = [Math.max(lo, min, leg.min), Math.min(hi, max, leg.max)];
+      }
+      const fixed = fixedAt(track);
+      return fixed === undefined ? [lo, hi] : [fixed, fixed];
     });
     const placed = placeTracks(bounds, centre);
     // Too narrow to tell the legs apart without grazing a shape, or pinned in the way: left as they are.
@@ -198,41 +207,37 @@ function walls(out: Point[][], channel: readonly Leg[], vertical: boolean): Box[
 }
 
 /**
- * How far the channel may move each way from `centre` (≤ 0, ≥ 0) before a leg comes too near a shape, or nearer
- * than MIN_SPACING to another leg (`legs`, thin boxes).
+ * Where a leg may go across: clear of shapes by SHAPE_CLEARANCE and of other legs (`legs`, thin boxes) by
+ * MIN_SPACING, always including where it is.
  */
-function freeRoom(channel: readonly Leg[], centre: number, obstacles: readonly Box[], vertical: boolean, legs: readonly Box[]): [number, number] {
+function legRoom(leg: Leg, obstacles: readonly Box[], vertical: boolean, legs: readonly Box[]): [number, number] {
   let below = -Infinity;
   let above = Infinity;
   for (const o of legs) {
     const [c, from, to] = vertical ? [o.x, o.y, o.y + o.height] : [o.y, o.x, o.x + o.width];
-    for (const leg of channel) {
-      if (Math.min(to, leg.hi) - Math.max(from, leg.lo) <= SAME_LINE) continue;
-      if (c < leg.across) below = Math.max(below, c + MIN_SPACING - centre);
-      else above = Math.min(above, c - MIN_SPACING - centre);
-    }
+    if (Math.min(to, leg.hi) - Math.max(from, leg.lo) <= SAME_LINE) continue;
+    if (c < leg.across) below = Math.max(below, c + MIN_SPACING);
+    else above = Math.min(above, c - MIN_SPACING);
   }
   for (const o of obstacles) {
     const [lo, hi] = vertical ? [o.x, o.x + o.width] : [o.y, o.y + o.height];
     const [from, to] = vertical ? [o.y, o.y + o.height] : [o.x, o.x + o.width];
-    for (const leg of channel) {
-      // Only shapes beside the leg (or at its ends, where its neighbouring legs run) bound it.
-      if (to < leg.lo - SHAPE_CLEARANCE || from > leg.hi + SHAPE_CLEARANCE) continue;
-      if (hi <= leg.across) below = Math.max(below, hi + SHAPE_CLEARANCE - centre);
-      else if (lo >= leg.across) above = Math.min(above, lo - SHAPE_CLEARANCE - centre);
-      else if (from <= leg.lo && to >= leg.hi) {
-        // Inside the box all along (a container it crosses): its walls bound it.
-        below = Math.max(below, lo + SHAPE_CLEARANCE - centre);
-        above = Math.min(above, hi - SHAPE_CLEARANCE - centre);
-      }
+    // Only shapes beside the leg (or at its ends, where its neighbouring legs run) bound it.
+    if (to < leg.lo - SHAPE_CLEARANCE || from > leg.hi + SHAPE_CLEARANCE) continue;
+    if (hi <= leg.across) below = Math.max(below, hi + SHAPE_CLEARANCE);
+    else if (lo >= leg.across) above = Math.min(above, lo - SHAPE_CLEARANCE);
+    else if (from <= leg.lo && to >= leg.hi) {
+      // Inside the box all along (a container it crosses): its walls bound it.
+      below = Math.max(below, lo + SHAPE_CLEARANCE);
+      above = Math.min(above, hi - SHAPE_CLEARANCE);
     }
   }
-  return [Math.min(below, 0), Math.max(above, 0)];
+  return [Math.min(below, leg.across), Math.max(above, leg.across)];
 }
 
 /**
  * Crossings (1 each) and overlaps (2 each, worse: they hide an edge) between the neighbourhoods of legs `low` and
- * `high` (each with the legs before and after it) once `low` is moved just below `high` across the channel.
+ * `high` (each with the legs before and after it) once both are moved to where they meet, `low` just below `high`.
  */
 function tangled(out: Point[][], low: Leg, high: Leg, vertical: boolean): number {
   const moved = (leg: Leg, shift: number) => {
@@ -240,8 +245,9 @@ function tangled(out: Point[][], low: Leg, high: Leg, vertical: boolean): number
     const from = Math.max(0, leg.at - 1);
     return points.slice(from, leg.at + 3).map((p, i) => (from + i === leg.at || from + i === leg.at + 1 ? (vertical ? { x: leg.across + shift, y: p.y } : { x: p.x, y: leg.across + shift }) : p));
   };
-  const a = moved(low, -1);
-  const b = moved(high, 1);
+  const centre = (low.across + high.across) / 2;
+  const a = moved(low, centre - 1 - low.across);
+  const b = moved(high, centre + 1 - high.across);
   let count = 0;
   for (let i = 1; i < a.length; i++) for (let j = 1; j < b.length; j++) count += meet(a[i - 1]!, a[i]!, b[j - 1]!, b[j]!);
   return count;
