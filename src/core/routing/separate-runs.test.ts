@@ -67,21 +67,22 @@ describe('separating runs', () => {
   });
 
   it('squeezes the legs into a narrow channel without grazing the shapes on either side', () => {
-    const narrow = [
-      { x: 0, y: 0, width: 192, height: 40 },
-      { x: 0, y: 200, width: 192, height: 40 },
-      { x: 208, y: 0, width: 100, height: 40 },
-      { x: 208, y: 200, width: 100, height: 40 },
-    ];
-    const lines = [
-      { points: [{ x: 192, y: 20 }, { x: 200, y: 20 }, { x: 200, y: 220 }, { x: 192, y: 220 }], ends: ['a', 'b'] },
-      { points: [{ x: 208, y: 20 }, { x: 200, y: 20 }, { x: 200, y: 220 }, { x: 208, y: 220 }], ends: ['c', 'd'] },
-    ];
+    /** Shapes left and right of x = 200, `gap` apart, and a → b, c → d both down the middle. */
+    const channel = (gap: number) => {
+      const [left, right] = [200 - gap / 2, 200 + gap / 2];
+      const shapes = [0, 200].flatMap((y) => [{ x: 0, y, width: left, height: 40 }, { x: right, y, width: 100, height: 40 }]);
+      const lines = [
+        { points: [{ x: left, y: 20 }, { x: 200, y: 20 }, { x: 200, y: 220 }, { x: left, y: 220 }], ends: ['a', 'b'] },
+        { points: [{ x: right, y: 20 }, { x: 200, y: 20 }, { x: 200, y: 220 }, { x: right, y: 220 }], ends: ['c', 'd'] },
+      ];
+      return { shapes, lines };
+    };
     // 16 px between the shapes, 6 px kept from each: 4 px, room for two legs 4 px apart.
-    const [one, two] = separateRuns(lines, narrow);
+    const narrow = channel(16);
+    const [one, two] = separateRuns(narrow.lines, narrow.shapes);
     expect([one![1]!.x, two![1]!.x]).toEqual([198, 202]);
     // 12 px between them: no room at all, and the legs stay where they were.
-    const closer = narrow.map((box) => (box.x === 0 ? { ...box, width: 194 } : { ...box, x: 206 }));
-    expect(separateRuns(lines, closer)).toEqual(lines.map((line) => line.points));
+    const closed = channel(12);
+    expect(separateRuns(closed.lines, closed.shapes)).toEqual(closed.lines.map((line) => line.points));
   });
 });
