@@ -131,13 +131,17 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
     const fixedAt = (track: Leg[]) => track.find((leg) => leg.min === leg.max)?.min;
     tracks.sort((s, t) => (fixedAt(s) ?? NaN) - (fixedAt(t) ?? NaN) || tangle(s, t) - tangle(t, s) || meanTurn(s) - meanTurn(t));
     const centre = channel.reduce((sum, leg) => sum + leg.across, 0) / channel.length;
-    const others = walls(out, channel, vertical);
+    // Only what lies beside the channel's extent can bound it: filtered once for all its legs.
+    const [from, to] = [Math.min(...channel.map((leg) => leg.lo)) - SHAPE_CLEARANCE, Math.max(...channel.map((leg) => leg.hi)) + SHAPE_CLEARANCE];
+    const beside = (box: Box) => (vertical ? box.y <= to && box.y + box.height >= from : box.x <= to && box.x + box.width >= from);
+    const others = walls(out, channel, vertical).filter(beside);
+    const near = obstacles.filter(beside);
     // Where each track may go: the room of all its legs, narrowed to the sides its ends slide on (a point where one
     // is fixed).
     const bounds = tracks.map((track): [number, number] => {
       let [lo, hi] = [-Infinity, Infinity];
       for (const leg of track) {
-        const [min, max] = legRoom(leg, obstacles, vertical, others);
+        const [min, max] = legRoom(leg, near, vertical, others);
         [lo, hi] = [Math.max(lo, min, leg.min), Math.min(hi, max, leg.max)];
       }
       const fixed = fixedAt(track);
@@ -195,11 +199,12 @@ function sideUnder(end: Point, obstacles: readonly Box[], vertical: boolean): [n
 /** The other legs along this axis, where they are now (channels moved before included), as thin boxes. */
 function walls(out: Point[][], channel: readonly Leg[], vertical: boolean): Box[] {
   const boxes: Box[] = [];
+  const inChannel = new Set(channel.map((leg) => `${leg.line} ${leg.at}`));
   out.forEach((points, line) => {
     for (let at = 0; at + 1 < points.length; at++) {
       const [a, b] = [points[at]!, points[at + 1]!];
       if (vertical ? a.x !== b.x : a.y !== b.y) continue;
-      if (channel.some((leg) => leg.line === line && leg.at === at)) continue;
+      if (inChannel.has(`${line} ${at}`)) continue;
       boxes.push({ x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), width: Math.abs(a.x - b.x), height: Math.abs(a.y - b.y) });
     }
   });
