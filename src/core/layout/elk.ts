@@ -3,6 +3,7 @@ import ElkBundled from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkLabel, ElkNode } from 'elkjs/lib/elk-api.js';
 import type { Direction, GraphIR } from '../graph/types.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
+import { separateRuns } from '../routing/separate-runs.js';
 import { ASPECT_NODES, CONTAINER_MIN_WIDTH, FONT, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT, SPACING } from './drawing-rules.js';
 import { mergeHubEnds } from './hubs.js';
 import { measureText } from './measure.js';
@@ -123,13 +124,23 @@ const fitsReadme = (laid: LaidOutGraph, nodes: number) => readmeCost(laid, nodes
 async function layoutShape(graph: GraphIR, direction: Direction, stacked = false): Promise<LaidOutGraph> {
   const run = async (widths?: ReadonlyMap<string, number>) => {
     const built = buildElkGraph(graph, direction, widths, stacked);
-    return placeTitles(mergeHubEnds(readResult(await elk.layout(built.root), built), graph));
+    return placeTitles(separateEdgeRuns(mergeHubEnds(readResult(await elk.layout(built.root), built), graph), graph));
   };
   const first = await run();
   if (first.blocked.size === 0) return first.laid;
   // ELK keeps a container's contents at its left, so one widened by its title's width has that much band free of the
   // edges entering it. Laid out again only when some title found no gap (C4 deployment nodes, nested one in one).
   return (await run(first.blocked)).laid;
+}
+
+/**
+ * ELK leads edges of different ends through one line of the channel between layers, where a reader sees one line
+ * joining the wrong nodes (issue 13): those legs are moved apart, clear of nodes, containers and labels.
+ */
+function separateEdgeRuns(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
+  const lines = laid.edges.map((edge) => ({ points: edge.points, ends: [graph.edges[edge.index]!.from, graph.edges[edge.index]!.to], slideEnds: true }));
+  const separated = separateRuns(lines, [...laid.nodes, ...laid.groups, ...laid.edges.flatMap((edge) => edge.labels)]);
+  return { ...laid, edges: laid.edges.map((edge, i) => ({ ...edge, points: separated[i]! })) };
 }
 
 /**

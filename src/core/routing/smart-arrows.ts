@@ -5,6 +5,7 @@
  */
 import type { Box, Point } from '../layout/types.js';
 import { LINEAR_TYPES, STROKE_TYPES } from '../scene/constants.js';
+import { separateRuns } from './separate-runs.js';
 import { OrthogonalRouter, SIDE_FOCUS, simplifyPolyline, type RouteRequest } from './orthogonal.js';
 
 /** The fields routing reads from a validated element. */
@@ -88,6 +89,13 @@ export function routeSmartArrows(elements: readonly RoutableElement[]): SmartRou
     problems.set(arrow.id, 'no route around the other shapes; drawn as a plain right-angle connection');
     routes.set(arrow.id, fallbackRoute(obstacles[request.from]!, obstacles[request.to]!));
   }
+  // Routes of different ends led through one channel are moved apart in it; their ends stay where they attach.
+  const routed = requests.filter(({ arrow }) => routes.has(arrow.id));
+  const lines = routed.map(({ arrow, request }) => ({ points: routes.get(arrow.id)!.points, ends: [obstacles[request.from]!.id, obstacles[request.to]!.id] }));
+  separateRuns(lines, obstacles).forEach((points, i) => {
+    const id = routed[i]!.arrow.id;
+    routes.set(id, { ...routes.get(id)!, points });
+  });
   return { routes, problems };
 }
 

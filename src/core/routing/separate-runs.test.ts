@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { countCrossings, sharedRuns } from '../quality/check.js';
+import { RUN_SPACING, separateRuns } from './separate-runs.js';
+
+// Two shapes on the left, two on the right, a channel between x = 100 and x = 300 that both routes go down.
+const shapes = [
+  { x: 0, y: 0, width: 100, height: 40 },
+  { x: 0, y: 200, width: 100, height: 40 },
+  { x: 300, y: 0, width: 100, height: 40 },
+  { x: 300, y: 200, width: 100, height: 40 },
+];
+/** a → b on the left and c → d on the right: both go down the middle of the channel at x = 200, on one line. */
+const crossing = [
+  { points: [{ x: 100, y: 20 }, { x: 200, y: 20 }, { x: 200, y: 220 }, { x: 100, y: 220 }], ends: ['a', 'b'] },
+  { points: [{ x: 300, y: 20 }, { x: 200, y: 20 }, { x: 200, y: 220 }, { x: 300, y: 220 }], ends: ['c', 'd'] },
+];
+
+describe('separating runs', () => {
+  it('moves the shared legs of routes with different ends apart, and keeps their ends where they attach', () => {
+    expect(sharedRuns(crossing.map((line) => line.points))).not.toEqual([]);
+    const [one, two] = separateRuns(crossing, shapes);
+    expect(sharedRuns([one!, two!])).toEqual([]);
+    expect(Math.abs(one![1]!.x - two![1]!.x)).toBe(RUN_SPACING);
+    for (const [moved, line] of [[one!, crossing[0]!], [two!, crossing[1]!]] as const) {
+      expect(moved[0]).toEqual(line.points[0]);
+      expect(moved[moved.length - 1]).toEqual(line.points[line.points.length - 1]);
+      // Still right-angled.
+      expect(moved.slice(1).every((p, i) => p.x === moved[i]!.x || p.y === moved[i]!.y)).toBe(true);
+    }
+  });
+
+  it('puts each leg on the side its shapes are, so the legs into the shapes do not overlap or cross', () => {
+    const [one, two] = separateRuns(crossing, shapes);
+    expect(one![1]!.x).toBeLessThan(two![1]!.x);
+    expect(countCrossings([one!, two!])).toBe(0);
+  });
+
+  it('leaves routes that share an end together, as a trunk', () => {
+    const trunk = crossing.map((line, i) => ({ ...line, ends: i === 0 ? ['a', 'b'] : ['c', 'b'] }));
+    expect(separateRuns(trunk, shapes)).toEqual(trunk.map((line) => line.points));
+  });
+
+  it('slides a layout\'s ends along their sides, moving a hub\'s trunk as one, when the shared legs are end legs', () => {
+    // A sits above B with a straight edge between them; A's edge to D leaves A's bottom middle, where E's edge into B
+    // arrives: 50 px of one line that reads as A → B twice. Every leg here ends on a shape.
+    const boxes = { a: { x: 0, y: 0, width: 100, height: 40 }, e: { x: 250, y: 0, width: 100, height: 40 }, b: { x: 0, y: 300, width: 100, height: 40 }, d: { x: 250, y: 300, width: 100, height: 40 } };
+    const lines = [
+      { points: [{ x: 50, y: 40 }, { x: 50, y: 300 }], ends: ['a', 'b'], slideEnds: true },
+      { points: [{ x: 50, y: 40 }, { x: 50, y: 150 }, { x: 300, y: 150 }, { x: 300, y: 300 }], ends: ['a', 'd'], slideEnds: true },
+      { points: [{ x: 300, y: 40 }, { x: 300, y: 100 }, { x: 50, y: 100 }, { x: 50, y: 300 }], ends: ['e', 'b'], slideEnds: true },
+    ];
+    expect(sharedRuns(lines.map((line) => line.points))).toContainEqual({ a: 1, b: 2, length: 50 });
+    // As drawn by a layout that fixes its ends, nothing can move.
+    const fixed = lines.map(({ points, ends }) => ({ points, ends }));
+    expect(separateRuns(fixed, Object.values(boxes))).toEqual(fixed.map((line) => line.points));
+
+    const [ab, ad, eb] = separateRuns(lines, Object.values(boxes));
+    expect(sharedRuns([ad!, eb!])).toEqual([]);
+    // A's two edges still leave from one point, straight down; the ends stay on the sides they were on.
+    expect(ab![0]).toEqual(ad![0]);
+    expect(ab![0]!.x).toBe(ab![1]!.x);
+    for (const [point, box] of [[ab![0]!, boxes.a], [ab![1]!, boxes.b], [eb![3]!, boxes.b]] as const) {
+      expect(point.x).toBeGreaterThan(box.x);
+      expect(point.x).toBeLessThan(box.x + box.width);
+    }
+    expect(Math.abs(ab![1]!.x - eb![3]!.x)).toBe(RUN_SPACING);
+  });
+
+  it('squeezes the legs into a narrow channel without grazing the shapes on either side', () => {
+    /** Shapes left and right of x = 200, `gap` apart, and a → b, c → d both down the middle. */
+    const channel = (gap: number) => {
+      const [left, right] = [200 - gap / 2, 200 + gap / 2];
+      const shapes = [0, 200].flatMap((y) => [{ x: 0, y, width: left, height: 40 }, { x: right, y, width: 100, height: 40 }]);
+      const lines = [
+        { points: [{ x: left, y: 20 }, { x: 200, y: 20 }, { x: 200, y: 220 }, { x: left, y: 220 }], ends: ['a', 'b'] },
+        { points: [{ x: right, y: 20 }, { x: 200, y: 20 }, { x: 200, y: 220 }, { x: right, y: 220 }], ends: ['c', 'd'] },
+      ];
+      return { shapes, lines };
+    };
+    // 16 px between the shapes, 6 px kept from each: 4 px, room for two legs 4 px apart.
+    const narrow = channel(16);
+    const [one, two] = separateRuns(narrow.lines, narrow.shapes);
+    expect([one![1]!.x, two![1]!.x]).toEqual([198, 202]);
+    // 12 px between them: no room at all, and the legs stay where they were.
+    const closed = channel(12);
+    expect(separateRuns(closed.lines, closed.shapes)).toEqual(closed.lines.map((line) => line.points));
+  });
+});
