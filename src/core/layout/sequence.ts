@@ -59,7 +59,14 @@ export interface SequenceDivider {
   text: string;
 }
 
-export type SequenceStep = SequenceMessage | SequenceNote | SequenceFragment | SequenceActivation | SequenceDivider;
+/** `|||` and `||45||`: extra room between two steps, nothing drawn. */
+export interface SequenceSpace {
+  type: 'space';
+  /** In px; PlantUML's `|||` leaves its default gap. */
+  height?: number;
+}
+
+export type SequenceStep = SequenceMessage | SequenceNote | SequenceFragment | SequenceActivation | SequenceDivider | SequenceSpace;
 
 /** `box "Title" #colour … end box`: participants declared together, drawn inside one titled box. */
 export interface SequenceBox {
@@ -301,6 +308,9 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
           y += label.height + SEQUENCE_SPACING.rowGap;
           break;
         }
+        case 'space':
+          y += step.height ?? SEQUENCE_SPACING.rowGap * 2;
+          break;
         case 'fragment': {
           // Room above the frame for its name, then the frame's slot, so it sits under what it holds.
           y += SEQUENCE_SPACING.frameNameHeight;

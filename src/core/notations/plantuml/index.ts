@@ -29,6 +29,10 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
     /^[hr]?note\s+over\b/i,
     /^box\b/i,
     /^==.*==$/,
+    /^\|\|\d*\|\|\|?$/,
+    // Message shortcuts only sequences have: `A -> B ++`, `A -> B !!`, a slant `->(10)`.
+    /^\S+\s*<?-+>+\s*\S+\s*(\+\+|--|\*\*|!!)(\s|:|$)/,
+    /-+>+\(\d+\)/,
   ],
   class: [/^(abstract\s+class|abstract|class|enum|annotation|struct)\s/i, /^(?:[-+#~]\s*)?class\s/i, /(<\|--|--\|>|<\|\.\.|\.\.\|>|\*--|--\*|o--|--o)/],
   description: [
@@ -70,8 +74,12 @@ export const plantumlNotation: NotationConverter = {
     return 0;
   },
   toGraph(code) {
-    const source = readDiagram(code);
-    const graph = READERS[plantumlKind(source)](source);
+    const read = readDiagram(code);
+    const kind = plantumlKind(read);
+    // Only sequence diagrams have pages; elsewhere `newpage` is said and left out.
+    const pages = kind === 'sequence' ? [] : read.lines.filter((line) => /^newpage\b/i.test(line.text));
+    const source = pages.length === 0 ? read : { ...read, lines: read.lines.filter((line) => !pages.includes(line)), warnings: [...read.warnings, ...pages.map((line) => `line ${line.line}: newpage is left out: the diagram is one page`)] };
+    const graph = READERS[kind](source);
     return source.title ? { ...graph, title: source.title } : graph;
   },
 };

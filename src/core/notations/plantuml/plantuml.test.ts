@@ -357,3 +357,66 @@ describe('PlantUML sequence constructs not drawn', () => {
     expect(graph.warnings).toEqual(['line 2: autoactivate is not applied; activation bars are drawn where activate, ++ or return say']);
   });
 });
+
+describe('PlantUML sequence examples of its documentation that were refused or misread', () => {
+  const seq = (...body: string[]) => plantumlNotation.toGraph(uml(body.join('\n')));
+  const messages = (graph: GraphIR) => graph.sequence!.steps.flatMap((s) => (s.type === 'message' ? [`${s.from}->${s.to}${s.label ? `: ${s.label}` : ''}`] : []));
+
+  it('leaves room for `|||` and `||45||` between messages instead of dropping them', () => {
+    const graph = seq('Alice -> Bob: message 1', '|||', 'Alice -> Bob: message 2', '||45||', 'Alice -> Bob: message 3');
+    expect(graph.sequence!.steps.map((s) => s.type)).toEqual(['message', 'space', 'message', 'space', 'message']);
+    expect(graph.sequence!.steps[3]).toEqual({ type: 'space', height: 45 });
+  });
+
+  it('draws `newpage` as a separator with its title on one page, and says so with its line; `ignore newpage` is read', () => {
+    const graph = seq('Alice -> Bob : message 1', 'newpage', 'Alice -> Bob : message 3', 'newpage A title for the\\nlast page', 'Alice -> Bob : message 5');
+    expect(graph.sequence!.steps.filter((s) => s.type === 'divider')).toEqual([
+      { type: 'divider', text: '' },
+      { type: 'divider', text: 'A title for the\nlast page' },
+    ]);
+    expect(graph.warnings).toEqual(['line 3: newpage is drawn as a separator: the diagram is one page', 'line 5: newpage is drawn as a separator: the diagram is one page']);
+    expect(messages(seq('ignore newpage', 'Alice -> Bob : x'))).toEqual(['Alice->Bob: x']);
+  });
+
+  it('reads activation shortcuts with a colour (`++ #gold:`), `!!` on the receiver and `return` after them', () => {
+    const graph = seq('alice -> bob ++ : hello', 'bob -> bib ++ #005500 : hi', 'bob -> george ** : create', 'return done', 'bob -> george !! : delete', 'return success', 'A -> B ++ #gold: hello');
+    expect(graph.layout).toBe('sequence');
+    expect(messages(graph)).toEqual(['alice->bob: hello', 'bob->bib: hi', 'bob->george: create', 'bib->bob: done', 'bob->george: delete', 'bob->alice: success', 'A->B: hello']);
+  });
+
+  it('reads teoz forms (`&` parallel, `{anchor}`, `/ note`), slanted arrows and hyperlinks, and says what is not drawn', () => {
+    const graph = seq(
+      'participant Alice [[http://plantuml.com]]',
+      '{start} Alice ->(10) Bob : hello [[http://plantuml.com]]',
+      '& Bob -> Charlie : hi',
+      'note over Alice : a',
+      '/ note over Bob : b',
+      '{end} Bob -> Alice : finish',
+      '{start} <-> {end} : some time',
+    );
+    expect(messages(graph)).toEqual(['Alice->Bob: hello', 'Bob->Charlie: hi', 'Bob->Alice: finish']);
+    expect(graph.warnings).toEqual([
+      'line 3: slanted message (10) is drawn level',
+      'line 4: "&" (level with the step before) is drawn below that step',
+      'line 6: "/" (level with the step before) is drawn below that step',
+      'line 8: duration arrow between teoz anchors is not drawn',
+    ]);
+  });
+
+  it('reads a participant described over several lines, a target declared by a message with `as`, and `order`', () => {
+    const graph = seq('participant Last order 30', 'participant Participant [', '  =Title', '  ----', '  ""SubTitle""', ']', 'participant First order -10', 'Alice -> "Bob()" : Hello', '"Bob()" -> "This is very\\nlong" as Long', 'Long --> "Bob()" : ok');
+    expect(graph.nodes.map((n) => `${n.id}=${n.label}`)).toEqual(['First=First', 'Participant=Title\nSubTitle', 'Alice=Alice', 'Bob()=Bob()', 'Long=This is very\nlong', 'Last=Last']);
+    expect(messages(graph)).toEqual(['Alice->Bob(): Hello', 'Bob()->Long', 'Long->Bob(): ok']);
+  });
+
+  it('numbers as autonumber says: formats, stop and resume, dotted numbers and `inc A`', () => {
+    const graph = seq('autonumber 10 10 "<b>[000]"', 'A -> B : x', 'autonumber stop', 'A -> B : dummy', 'autonumber resume "<font color=red><b>Message 0  "', 'A -> B : y', 'autonumber 1.1.1', 'A -> B : z', 'A -> B : w', 'autonumber inc A', 'A -> B : v');
+    expect(messages(graph)).toEqual(['A->B: [010] x', 'A->B: dummy', 'A->B: Message 20 y', 'A->B: 1.1.1 z', 'A->B: 1.1.2 w', 'A->B: 2.1.1 v']);
+  });
+
+  it('keeps both colours of `alt#Gold #LightBlue` and creole strike-through out of the text', () => {
+    const graph = seq('alt#Gold #LightBlue Successful case', 'Bob -> Alice: --not-- accepted', 'end');
+    const alt = graph.sequence!.steps[0]!;
+    expect(alt).toMatchObject({ type: 'fragment', sections: [{ label: 'Successful case', steps: [{ type: 'message', label: 'not accepted' }] }] });
+  });
+});

@@ -28,7 +28,7 @@ export function parseError(at: { line: number; column: number }, message: string
 
 /** Commands that only change the look of the picture PlantUML would render; nothing of them is drawn. */
 const PRESENTATION =
-  /^(scale|hide|show|skinparam|skin|caption|header|footer|newpage|mainframe|allowmixing|allow_mixing|set\s+namespaceseparator|top\s+to\s+bottom\s+direction|page|sprite|LAYOUT_\w+|SHOW_\w+|HIDE_\w+|Update\w+|Add\w+Tag|AddProperty|WithoutPropertyHeader|SetPropertyHeader)\b/;
+  /^(scale|hide|show|skinparam|skin|caption|header|footer|ignore\s+newpage|mainframe|allowmixing|allow_mixing|set\s+namespaceseparator|top\s+to\s+bottom\s+direction|page|sprite|LAYOUT_\w+|SHOW_\w+|HIDE_\w+|Update\w+|Add\w+Tag|AddProperty|WithoutPropertyHeader|SetPropertyHeader)\b/;
 /** Blocks of presentation text, from their opening word to their `end …` line. */
 const BLOCKS: ReadonlyArray<[RegExp, RegExp]> = [
   [/^legend\b/i, /^end\s*legend$/i],
@@ -135,6 +135,9 @@ export function plainText(text: string): string {
     .replace(/__(.*?)__/g, '$1')
     .replace(/""(.*?)""/g, '$1')
     .replace(/~~(.*?)~~/g, '$1')
+    // Creole strike-through; the inner text starts and ends with a non-dash, so `a -- b` stays.
+    .replace(/--([^\s-](?:.*?[^\s-])?)--/g, '$1')
+    .replace(/<img\b[^>]*>/gi, '')
     // `~` is creole's escape character: `~please-ack` shows "please-ack" (`~ name`, package visibility, stays).
     .replace(/~(\S)/g, '$1')
     .replace(/\t|\\t/g, ' ')
