@@ -6,7 +6,7 @@
  */
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
 import { linkEdge, parseLink, type EndForm } from './links.js';
-import { noteElements, readNote } from './notes.js';
+import { noteElements, noteOnLink, readNote } from './notes.js';
 import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
 
 interface ElementKind {
@@ -197,6 +197,11 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     if (text === '}') {
       if (stack.length === 0) throw parseError(line, 'unexpected "}": no open container');
       stack.pop();
+      continue;
+    }
+    const onLink = noteOnLink(lines, i, edges, warnings);
+    if (onLink > 0) {
+      i += onLink - 1;
       continue;
     }
     const note = readNote(lines, i);

@@ -34,7 +34,7 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
     /^\S+\s*<?-+>+\s*\S+\s*(\+\+|--|\*\*|!!)(\s|:|$)/,
     /-+>+\(\d+\)/,
   ],
-  class: [/^(abstract\s+class|abstract|class|enum|annotation|struct)\s/i, /^(?:[-+#~]\s*)?class\s/i, /(<\|--|--\|>|<\|\.\.|\.\.\|>|\*--|--\*|o--|--o)/],
+  class: [/^<>\s/, /^\(\s*[\w.$"]+\s*,\s*[\w.$"]+\s*\)\s*[-.]/, /^(abstract\s+class|abstract|class|enum|annotation|struct)\s/i, /^(?:[-+#~]\s*)?class\s/i, /(<\|--|--\|>|<\|\.\.|\.\.\|>|\*--|--\*|o--|--o)/],
   description: [
     /^(component|node|cloud|package|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person)\s/i,
     /^\[[^\]]+\]/,

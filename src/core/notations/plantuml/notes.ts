@@ -49,3 +49,31 @@ export function noteElements(id: string, note: Note, target: string | undefined,
   if (target === undefined) return { node };
   return { node, edge: { id: `${id}-link`, from: id, to: target, startArrowhead: 'none', endArrowhead: 'none', style: { strokeStyle: 'dashed' } } };
 }
+
+/**
+ * `note on link: …` or `note right on link` … `end note` belongs to the link just before it. PlantUML boxes it beside
+ * the link; here its text is written under the link's label (said in a warning). Returns the lines used, 0 if none.
+ */
+export function noteOnLink(lines: readonly SourceLine[], index: number, edges: GraphEdge[], warnings: string[]): number {
+  const first = lines[index]!;
+  const match = /^note\s+(?:(?:left|right|top|bottom)\s+)?on\s+link\s*(?:#\S+)?\s*(?::\s*(.*))?$/i.exec(first.text);
+  if (!match) return 0;
+  let body = match[1];
+  let consumed = 1;
+  if (body === undefined) {
+    const collected: string[] = [];
+    for (let i = index + 1; ; i++) {
+      const line = lines[i];
+      if (line === undefined) throw parseError(first, 'note on link is never closed with "end note"');
+      if (/^end\s*note$/i.test(line.text)) break;
+      collected.push(line.text);
+    }
+    consumed = collected.length + 2;
+    body = collected.join('\n');
+  }
+  const last = edges[edges.length - 1];
+  if (!last) throw parseError(first, 'note on link must follow a link');
+  last.label = [last.label, plainText(body)].filter(Boolean).join('\n');
+  warnings.push(`line ${first.line}: note on link is written under the link's label, not in a note box`);
+  return consumed;
+}

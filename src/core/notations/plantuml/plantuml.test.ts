@@ -409,6 +409,11 @@ describe('PlantUML sequence examples of its documentation that were refused or m
     expect(messages(graph)).toEqual(['Alice->Bob(): Hello', 'Bob()->Long', 'Long->Bob(): ok']);
   });
 
+  it('leaves out participants that take no part when the diagram says `hide unlinked`', () => {
+    expect(seq('hide unlinked', 'participant Alice', 'participant Bob', 'participant Carol', 'Alice -> Bob : hello').nodes.map((n) => n.id)).toEqual(['Alice', 'Bob']);
+    expect(seq('participant Alice', 'participant Bob', 'participant Carol', 'Alice -> Bob : hello').nodes.map((n) => n.id)).toEqual(['Alice', 'Bob', 'Carol']);
+  });
+
   it('numbers as autonumber says: formats, stop and resume, dotted numbers and `inc A`', () => {
     const graph = seq('autonumber 10 10 "<b>[000]"', 'A -> B : x', 'autonumber stop', 'A -> B : dummy', 'autonumber resume "<font color=red><b>Message 0  "', 'A -> B : y', 'autonumber 1.1.1', 'A -> B : z', 'A -> B : w', 'autonumber inc A', 'A -> B : v');
     expect(messages(graph)).toEqual(['A->B: [010] x', 'A->B: dummy', 'A->B: Message 20 y', 'A->B: 1.1.1 z', 'A->B: 1.1.2 w', 'A->B: 2.1.1 v']);
@@ -418,5 +423,84 @@ describe('PlantUML sequence examples of its documentation that were refused or m
     const graph = seq('alt#Gold #LightBlue Successful case', 'Bob -> Alice: --not-- accepted', 'end');
     const alt = graph.sequence!.steps[0]!;
     expect(alt).toMatchObject({ type: 'fragment', sections: [{ label: 'Successful case', steps: [{ type: 'message', label: 'not accepted' }] }] });
+  });
+});
+
+describe('PlantUML class diagram forms of its documentation', () => {
+  const cls = (...body: string[]) => plantumlNotation.toGraph(uml(body.join('\n')));
+
+  it('applies hide, show and remove in order: classes by name, stereotype or unlinked, and members per class', () => {
+    const graph = cls(
+      'class Foo',
+      'class Bar {',
+      '  +x : int',
+      '  +run()',
+      '}',
+      'class Baz <<Serializable>> {',
+      '  String name',
+      '}',
+      'class Qux',
+      'class Lonely',
+      'Foo --> Bar',
+      'Bar --> Baz',
+      'Bar --> Qux',
+      'hide empty members',
+      'hide circle',
+      'hide <<Serializable>>',
+      'hide Foo',
+      'remove Qux',
+      'hide members',
+      'show Bar methods',
+      'remove @unlinked',
+    );
+    expect(graph.nodes.map((n) => n.id)).toEqual(['Bar']);
+    expect(graph.nodes[0]!.rows).toEqual(['+ run()']);
+    expect(graph.edges).toEqual([]);
+    expect(graph.warnings).toEqual([]);
+  });
+
+  it('says which hide command names nothing of the diagram', () => {
+    expect(cls('class A', 'hide Nobody').warnings).toEqual(['line 3: hide Nobody names nothing of the diagram: not applied']);
+  });
+
+  it('puts `class net.dummy.Person` in package net.dummy and keeps namespaces apart (`.Base` is the root)', () => {
+    const graph = cls(
+      'class net.dummy.Person',
+      'namespace net.foo {',
+      '  net.dummy.Person <|- Person',
+      '  .BaseClass <|-- Person',
+      '}',
+    );
+    expect(graph.nodes.map((n) => `${n.id}=${n.label}@${n.parent ?? ''}`)).toEqual(['net.dummy.Person=Person@package:net.dummy', 'net.foo.Person=Person@package:net.foo', 'BaseClass=BaseClass@']);
+    expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['net.dummy.Person->net.foo.Person', 'BaseClass->net.foo.Person']);
+    const flat = cls('set separator none', 'class net.foo.Bar');
+    expect(flat.nodes.map((n) => `${n.id}=${n.label}`)).toEqual(['net.foo.Bar=net.foo.Bar']);
+    expect(flat.groups).toEqual([]);
+  });
+
+  it('writes a note on a link with the link, links an association class to both ends, and reads <> and ()-', () => {
+    const graph = cls(
+      'class Student',
+      'Student "0..*" - "1..*" Course',
+      'note on link #red: enrolled',
+      '(Student, Course) .. Enrollment',
+      '<> meeting',
+      'Student - meeting',
+      'foo ()- bar',
+    );
+    expect(graph.nodes.map((n) => n.id)).toEqual(['Student', 'Course', 'Enrollment', 'meeting', 'foo', 'bar']);
+    expect(graph.nodes.find((n) => n.id === 'meeting')).toMatchObject({ kind: 'decision', label: '' });
+    expect(graph.edges.map((e) => `${e.from}->${e.to}${e.label ? `: ${e.label}` : ''}`)).toEqual(['Student->Course: enrolled', 'Enrollment->Student', 'Enrollment->Course', 'Student->meeting', 'foo->bar']);
+    expect(graph.edges[4]!.startArrowhead).toBe('circle');
+    expect(graph.warnings).toEqual([
+      "line 4: note on link is written under the link's label, not in a note box",
+      'line 5: association class Enrollment is linked to both ends of Student–Course, not to the middle of their link',
+    ]);
+  });
+
+  it('says that `together` is left to the layout, with its line', () => {
+    const graph = cls('class Bob', 'together {', '  class Fred', '  class Bill', '}', 'Bob -> Fred');
+    expect(graph.nodes.map((n) => n.id)).toEqual(['Bob', 'Fred', 'Bill']);
+    expect(graph.warnings).toEqual(['line 3: together (keep these classes close) is left to the automatic layout']);
   });
 });

@@ -308,7 +308,11 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
   if (participants.size === 0) throw parseError({ line: 1, column: 1 }, 'the sequence diagram has no participants');
   const drawnBoxes = boxes.filter((b) => b.participants.length > 0);
   // `order N` places a participant; the others keep their place in the order of declaration (order 0).
-  const nodes = [...participants.values()].sort((a, b) => (orders.get(a.id) ?? 0) - (orders.get(b.id) ?? 0));
+  let nodes = [...participants.values()].sort((a, b) => (orders.get(a.id) ?? 0) - (orders.get(b.id) ?? 0));
+  if (source.visibility.some((command) => /^hide\s+@?unlinked$/i.test(command.text))) {
+    const used = new Set(participantsIn(root));
+    nodes = nodes.filter((n) => used.has(n.id));
+  }
   return {
     layout: 'sequence',
     direction: 'RIGHT',
@@ -328,4 +332,23 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
     numbering.parts = [...parts.slice(0, -1), parts[parts.length - 1]! + step];
     return label ? `${number} ${label}` : number;
   }
+}
+
+/** Every participant a step names, fragments searched through. */
+function participantsIn(steps: readonly SequenceStep[]): string[] {
+  return steps.flatMap((step) => {
+    switch (step.type) {
+      case 'message':
+        return [step.from, step.to];
+      case 'note':
+        return step.participants;
+      case 'activate':
+      case 'deactivate':
+        return [step.participant];
+      case 'fragment':
+        return step.sections.flatMap((section) => participantsIn(section.steps));
+      default:
+        return [];
+    }
+  });
 }

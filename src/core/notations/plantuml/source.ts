@@ -20,6 +20,10 @@ export interface DiagramSource {
   /** `left to right direction` turns the layered layout sideways. */
   direction: Direction;
   warnings: string[];
+  /** `hide`, `show`, `remove` and `restore` commands in order: class diagrams apply them, the others draw all. */
+  visibility: SourceLine[];
+  /** Class diagrams: what splits `net.foo.Bar` into packages (`set separator`); undefined for `none`. */
+  separator?: string;
 }
 
 export function parseError(at: { line: number; column: number }, message: string): AppError {
@@ -28,7 +32,7 @@ export function parseError(at: { line: number; column: number }, message: string
 
 /** Commands that only change the look of the picture PlantUML would render; nothing of them is drawn. */
 const PRESENTATION =
-  /^(scale|hide|show|skinparam|skin|caption|header|footer|ignore\s+newpage|mainframe|allowmixing|allow_mixing|set\s+namespaceseparator|top\s+to\s+bottom\s+direction|page|sprite|LAYOUT_\w+|SHOW_\w+|HIDE_\w+|Update\w+|Add\w+Tag|AddProperty|WithoutPropertyHeader|SetPropertyHeader)\b/;
+  /^(scale|hide|show|skinparam|skin|caption|header|footer|ignore\s+newpage|mainframe|allowmixing|allow_mixing|top\s+to\s+bottom\s+direction|page|sprite|LAYOUT_\w+|SHOW_\w+|HIDE_\w+|Update\w+|Add\w+Tag|AddProperty|WithoutPropertyHeader|SetPropertyHeader)\b/;
 /** Blocks of presentation text, from their opening word to their `end …` line. */
 const BLOCKS: ReadonlyArray<[RegExp, RegExp]> = [
   [/^legend\b/i, /^end\s*legend$/i],
@@ -48,6 +52,8 @@ export function readDiagram(code: string): DiagramSource {
 
   const lines: SourceLine[] = [];
   const warnings: string[] = [];
+  const visibility: SourceLine[] = [];
+  let separator: string | undefined = '.';
   let direction: Direction = 'DOWN';
   let title: string | undefined;
   /** Lines of an open `title` … `end title` block. */
@@ -117,12 +123,21 @@ export function readDiagram(code: string): DiagramSource {
       title = plainText(titled[1]!);
       continue;
     }
+    const split = /^set\s+(?:namespace)?separator\s+(\S+)$/i.exec(trimmed);
+    if (split) {
+      separator = split[1]!.toLowerCase() === 'none' ? undefined : split[1];
+      continue;
+    }
+    if (/^(hide|show|remove|restore)\s/i.test(trimmed)) {
+      visibility.push({ text: trimmed, line: at.line, column: text.length - text.trimStart().length + 1 });
+      continue;
+    }
     if (PRESENTATION.test(trimmed)) continue;
     lines.push({ text: trimmed, line: at.line, column: text.length - text.trimStart().length + 1 });
   }
   if (comment) throw parseError(comment, "block comment /' is never closed with '/");
   if (preprocessor > 0) warnings.push(`skipped ${preprocessor} preprocessor line${preprocessor === 1 ? '' : 's'} (!include, !define, …): not expanded`);
-  return { lines, direction, warnings, ...(title && { title }) };
+  return { lines, direction, warnings, visibility, ...(separator !== undefined && { separator }), ...(title && { title }) };
 }
 
 /** Display text: PlantUML's `\n` line breaks kept as newlines, creole and HTML-like markup dropped. */

@@ -4,7 +4,7 @@
  */
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../../graph/types.js';
 import { linkEdge, parseLink } from './links.js';
-import { noteElements, readNote } from './notes.js';
+import { noteElements, noteOnLink, readNote } from './notes.js';
 import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
 
 const STATE = /^state\s+("[^"]+"|[^\s{<#:"]+)(?:\s+as\s+("[^"]+"|[^\s{<#:]+))?\s*(<<\w+>>)?\s*(#\S+)?\s*(?::\s*(.*?))?\s*(\{)?$/i;
@@ -59,6 +59,11 @@ export function stateToGraph(source: DiagramSource): GraphIR {
       continue;
     }
     if (/^(--|\|\|)$/.test(text)) continue;
+    const onLink = noteOnLink(lines, i, edges, warnings);
+    if (onLink > 0) {
+      i += onLink - 1;
+      continue;
+    }
     const note = readNote(lines, i);
     if (note) {
       i += note.consumed - 1;
