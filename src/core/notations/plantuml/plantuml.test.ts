@@ -504,3 +504,65 @@ describe('PlantUML class diagram forms of its documentation', () => {
     expect(graph.warnings).toEqual(['line 3: together (keep these classes close) is left to the automatic layout']);
   });
 });
+
+describe('PlantUML activity and state forms of its documentation', () => {
+  const diagram = (...body: string[]) => plantumlNotation.toGraph(uml(body.join('\n')));
+  /** Each edge as its ends' labels, or their kind when unlabelled (start, end, the repeat point). */
+  const flow = (graph: GraphIR) => {
+    const name = (id: string) => {
+      const node = graph.nodes.find((n) => n.id === id);
+      return node ? node.label || node.kind : `box ${id}`;
+    };
+    return graph.edges.map((e) => `${name(e.from)}->${name(e.to)}${e.label ? ` [${e.label}]` : ''}`);
+  };
+
+  it('leaves a repeat loop at `break`, draws `backward` on the way back, and reads switch/case', () => {
+    const graph = diagram('start', 'repeat', '  :read;', '  if (too many?) then (yes)', '    break', '  endif', 'backward:log;', 'repeat while (more?)', 'switch (kind?)', 'case (a)', '  :A;', 'case (b)', '  :B;', 'endswitch', 'stop');
+    expect(flow(graph)).toEqual([
+      'start->decision',
+      'decision->read',
+      'read->too many?',
+      'too many?->more?',
+      'more?->log',
+      'log->decision',
+      'more?->kind?',
+      'too many?->kind? [yes]',
+      'kind?->A [a]',
+      'kind?->B [b]',
+      'A->end',
+      'B->end',
+    ]);
+    expect(graph.warnings).toEqual([]);
+  });
+
+  it('draws connectors and floating notes, and says that goto is left out, with its line', () => {
+    const graph = diagram('start', ':a;', '(A)', 'detach', '(A)', ':b;', 'floating note left: aside', 'label here', 'goto here', 'stop');
+    expect(flow(graph)).toEqual(['start->a', 'a->A', 'A->b', 'b->end']);
+    expect(graph.nodes.filter((n) => n.label === 'A')).toHaveLength(2);
+    expect(graph.nodes.find((n) => n.kind === 'note')).toMatchObject({ label: 'aside' });
+    expect(graph.warnings).toEqual(['line 9: label here is not drawn (goto jumps are left out)', 'line 10: goto here is not drawn (goto jumps are left out)']);
+  });
+
+  it('reads history [H] and State[H*], makes a composite state named early its box, and gives each region its start', () => {
+    const graph = diagram(
+      '[*] --> Active',
+      'state Active {',
+      '  [*] -> NumLockOff',
+      '  NumLockOff --> NumLockOn',
+      '  --',
+      '  [*] -> CapsLockOff',
+      '  Idle --> [H]',
+      '}',
+      'Paused --> Active[H*] : resume',
+      'state Bar #red-green ##[dashed]blue {',
+      '  state Inner',
+      '}',
+    );
+    expect(graph.groups.map((g) => g.id)).toEqual(['Active', 'Bar']);
+    expect(graph.nodes.map((n) => n.id)).not.toContain('Active');
+    expect(graph.nodes.filter((n) => n.kind === 'start').map((n) => n.id)).toEqual(['[*]start', '[*]start@Active', '[*]start@Active#2']);
+    expect(flow(graph)).toEqual(['start->box Active', 'start->NumLockOff', 'NumLockOff->NumLockOn', 'start->CapsLockOff', 'Idle->H', 'Paused->H* [resume]']);
+    expect(graph.nodes.filter((n) => /^\[H/.test(n.id)).map((n) => `${n.label}@${n.parent}`)).toEqual(['H@Active', 'H*@Active']);
+    expect(graph.warnings).toEqual(['line 6: concurrent regions of Active are drawn in one box, without the -- separator']);
+  });
+});
