@@ -2,7 +2,7 @@
  * YAML text → plain data for every YAML notation (Compose, Kubernetes, Helm values): syntax errors become parse_error
  * with line and column, and alias expansion is bounded in one place.
  */
-import { type Document, parseAllDocuments, parseDocument, type YAMLError } from 'yaml';
+import { type Document, isMap, isNode, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type YAMLError } from 'yaml';
 import { AppError } from '../errors.js';
 
 /** Aliases may expand at most this many times: real files use dozens (sentry's compose ~200); a "billion laughs" needs millions. */
@@ -32,6 +32,38 @@ function toData(document: Document): unknown {
 /** One YAML document, with YAML 1.1 merge keys (`<<: *anchor`) resolved as Compose does. */
 export function parseYaml(code: string): unknown {
   return toData(parseDocument(code, { merge: true }));
+}
+
+/** A YAML document's data and where its keys are: warnings name the line of what they are about. */
+export interface LocatedYaml {
+  data: unknown;
+  /** Line (1-based) of the value at `path`, or of its nearest ancestor written in the text (values merged from an
+   * anchor with `<<` are not); undefined for the document root. */
+  lineOf(path: ReadonlyArray<string | number>): number | undefined;
+}
+
+/** `parseYaml` that can also tell lines. */
+export function parseLocatedYaml(code: string): LocatedYaml {
+  const lineCounter = new LineCounter();
+  const document = parseDocument(code, { merge: true, lineCounter });
+  const data = toData(document);
+  return {
+    data,
+    lineOf(path) {
+      // The key's line for a map entry (a block value starts on the line after its key), the item's for a list.
+      for (let n = path.length; n > 0; n--) {
+        const parent = n === 1 ? document.contents : document.getIn(path.slice(0, n - 1), true);
+        const last = path[n - 1];
+        const at = isMap(parent)
+          ? parent.items.find((pair) => (isScalar(pair.key) ? pair.key.value : pair.key) === last)?.key
+          : isSeq(parent) && typeof last === 'number'
+            ? parent.items[last]
+            : undefined;
+        if (isNode(at) && at.range) return lineCounter.linePos(at.range[0]).line;
+      }
+      return undefined;
+    },
+  };
 }
 
 /** Every document of a YAML stream (Kubernetes manifests); duplicate keys are tolerated as kubectl tolerates them. */
