@@ -15,8 +15,12 @@ function toParseError(error: YAMLError): AppError {
   return new AppError('parse_error', `line ${position.line}, column ${position.col}: ${reason}`, { line: position.line, column: position.col });
 }
 
+/** `--- services:`: YAML 1.2 wants a block map on the line after `---`; libyaml, and so Compose and kubectl, read it
+ * on the same line, and the yaml package recovers the same data. */
+const tolerated = (error: YAMLError): boolean => /^Block collection cannot start on same line with directives-end marker/.test(error.message);
+
 function toData(document: Document): unknown {
-  const error = document.errors[0];
+  const error = document.errors.find((e) => !tolerated(e));
   if (error) throw toParseError(error);
   try {
     return document.toJS({ maxAliasCount: YAML_MAX_ALIAS_COUNT });

@@ -42,7 +42,7 @@ export const helmNotation: NotationConverter = {
   id: 'helm',
   detect(code) {
     // Compose files and Kubernetes manifests are YAML too; they belong to their own converters.
-    if (/^services:/m.test(code) || (/^apiVersion:/m.test(code) && /^kind:/m.test(code))) return 0;
+    if (/^(?:---[ \t]+)?services:/m.test(code) || (/^(?:---[ \t]+)?apiVersion:/m.test(code) && /^(?:---[ \t]+)?kind:/m.test(code))) return 0;
     const keys = new Set([...code.matchAll(HELM_KEYS)].map((m) => m[1]));
     const enabledCharts = /^ {2,}(enabled|create):[ \t]*(true|false)[ \t]*$/m.test(code);
     if (keys.size === 0 && !enabledCharts) return 0;

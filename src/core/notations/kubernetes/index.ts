@@ -33,8 +33,9 @@ export const KUBERNETES_KINDS: Readonly<Record<string, NodeKind>> = {
   NetworkPolicy: 'network',
 };
 
-const API_VERSION = /^apiVersion:\s*["']?[\w./-]+/m;
-const KIND = /^kind:\s*["']?[A-Z]\w*/m;
+// A document may start on its `---` line (`--- apiVersion: v1`).
+const API_VERSION = /^(?:---[ \t]+)?apiVersion:\s*["']?[\w./-]+/m;
+const KIND = /^(?:---[ \t]+)?kind:\s*["']?[A-Z]\w*/m;
 
 export const kubernetesNotation: NotationConverter = {
   id: 'kubernetes',
