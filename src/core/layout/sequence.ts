@@ -496,16 +496,20 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
   });
   // What lies inside a box belongs to it (the quality checker reads the box as its container, like a fragment frame).
   // A note or frame that starts in the box and reaches past it widens the box, so the box never cuts through it.
-  for (const box of boxFrames) {
-    const right = box.x! + box.width!;
-    const left = box.x!;
+  // Boxes stand side by side, as PlantUML draws them: a box grows only halfway to its neighbour, never over it.
+  const spans = boxFrames.map((box) => ({ left: box.x!, right: box.x! + box.width! }));
+  for (const [k, box] of boxFrames.entries()) {
+    const { left, right } = spans[k]!;
+    const others = spans.filter((_, j) => j !== k);
+    const leftLimit = Math.max(-Infinity, ...others.filter((o) => o.right <= left).map((o) => (o.right + left) / 2));
+    const rightLimit = Math.min(Infinity, ...others.filter((o) => o.left >= right).map((o) => (o.left + right) / 2));
     let grownLeft = left;
     let grownRight = right;
     for (const e of elements) {
       if (e.type === 'arrow' || e.type === 'line' || e.x === undefined || e.width === undefined) continue;
       if (e.x < right && e.x + e.width > left) {
-        grownLeft = Math.min(grownLeft, e.x - SEQUENCE_SPACING.noteGap);
-        grownRight = Math.max(grownRight, e.x + e.width + SEQUENCE_SPACING.noteGap);
+        grownLeft = Math.max(leftLimit, Math.min(grownLeft, e.x - SEQUENCE_SPACING.noteGap));
+        grownRight = Math.min(rightLimit, Math.max(grownRight, e.x + e.width + SEQUENCE_SPACING.noteGap));
       }
     }
     box.x = round(grownLeft);

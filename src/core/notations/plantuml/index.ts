@@ -9,6 +9,7 @@
  */
 import type { GraphIR, NotationConverter } from '../../graph/types.js';
 import { activityToGraph } from './activity.js';
+import { LEGACY_ACTIVITY, legacyActivityToGraph } from './activity-legacy.js';
 import { CLASS_DECLARATION, classToGraph } from './class.js';
 import { descriptionToGraph } from './description.js';
 import { parseLink } from './links.js';
@@ -20,7 +21,7 @@ export type PlantumlKind = 'sequence' | 'class' | 'description' | 'activity' | '
 
 /** Statements that only one kind of diagram has. */
 const MARKS: Record<PlantumlKind, RegExp[]> = {
-  activity: [/^(start|stop);?$/i, /^(#[\w#]+)?:[^:]*[^:\s][;|<>/\]}]$/, /^if\s*\(.*\)\s*then\b/i, /^(repeat|endif|end\s*while|fork|end\s*fork|fork\s+again)\b/i, /^while\s*\(/i],
+  activity: [LEGACY_ACTIVITY, /^(start|stop);?$/i, /^(#[\w#]+)?:[^:]*[^:\s][;|<>/\]}]$/, /^if\s*\(.*\)\s*then\b/i, /^(repeat|endif|end\s*while|fork|end\s*fork|fork\s+again)\b/i, /^while\s*\(/i],
   state: [/^state\s/i, /\[\*\]/],
   sequence: [
     /^(participant|boundary|control|collections)\s/i,
@@ -38,7 +39,8 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
   description: [
     /^(component|node|cloud|package|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person)\s/i,
     /^\[[^\]]+\]/,
-    /^\([^)]+\)/,
+    // `(use case)`; `(*)` is the legacy activity start.
+    /^\((?!\*)[^)]+\)/,
     /^:[^:]+:/,
     /^[A-Z]\w*\(\w+\s*,/,
   ],
@@ -79,7 +81,9 @@ export const plantumlNotation: NotationConverter = {
     // Only sequence diagrams have pages; elsewhere `newpage` is said and left out.
     const pages = kind === 'sequence' ? [] : read.lines.filter((line) => /^newpage\b/i.test(line.text));
     const source = pages.length === 0 ? read : { ...read, lines: read.lines.filter((line) => !pages.includes(line)), warnings: [...read.warnings, ...pages.map((line) => `line ${line.line}: newpage is left out: the diagram is one page`)] };
-    const graph = READERS[kind](source);
+    // The legacy activity syntax (`(*) --> "A"`) has its own reader.
+    const reader = kind === 'activity' && source.lines.some((line) => LEGACY_ACTIVITY.test(line.text)) ? legacyActivityToGraph : READERS[kind];
+    const graph = reader(source);
     return source.title ? { ...graph, title: source.title } : graph;
   },
 };

@@ -566,3 +566,31 @@ describe('PlantUML activity and state forms of its documentation', () => {
     expect(graph.warnings).toEqual(['line 6: concurrent regions of Active are drawn in one box, without the -- separator']);
   });
 });
+
+describe('PlantUML legacy activity syntax', () => {
+  it('reads the Cluster API machine phases (`(*) -->`, quoted activities, notes on the last one) instead of refusing them', () => {
+    const graph = plantumlNotation.toGraph(fixture('capi-machine-phases-activity.plantuml'));
+    const label = (id: string) => graph.nodes.find((n) => n.id === id)!.label || graph.nodes.find((n) => n.id === id)!.kind;
+    const flow = graph.edges.filter((e) => !e.id.endsWith('-link')).map((e) => `${label(e.from)}->${label(e.to)}${e.label ? ` [${e.label}]` : ''}`);
+    expect(flow).toEqual([
+      'start->Pending [Machine Create]',
+      'Pending->Provisioning',
+      'Provisioning->Provisioned',
+      'Provisioned->Running',
+      'Pending->Deleting',
+      'Provisioning->Deleting',
+      'Provisioned->Deleting',
+      'Running->Deleting',
+      'Deleting->Deleted',
+    ]);
+    const notes = graph.edges.filter((e) => e.id.endsWith('-link')).map((e) => label(e.to));
+    expect(notes).toEqual(['Pending', 'Provisioning', 'Provisioned', 'Running']);
+    expect(graph.title).toBe('Figure 1: State diagram with a generic provider');
+  });
+
+  it('reads a source left out as the last activity, bars, aliases and if/else/endif', () => {
+    const graph = plantumlNotation.toGraph(uml(['(*) --> "First" as A', 'if "ok?" then', '-->[yes] "Second"', 'else', '-->[no] ===B1===', 'endif', '--> (*)'].join('\n')));
+    expect(graph.nodes.map((n) => `${n.kind}:${n.label}`)).toEqual(['start:', 'action:First', 'decision:ok?', 'action:Second', 'fork:', 'end:']);
+    expect(graph.edges.map((e) => `${e.from}->${e.to}${e.label ? ` [${e.label}]` : ''}`)).toEqual(['start-1->action-2', 'action-2->decision-3', 'decision-3->action-4 [yes]', 'decision-3->fork-5 [no]', 'action-4->end-6', 'fork-5->end-6']);
+  });
+});
