@@ -33,11 +33,6 @@ function toData(document: Document): unknown {
   }
 }
 
-/** One YAML document, with YAML 1.1 merge keys (`<<: *anchor`) resolved as Compose does. */
-export function parseYaml(code: string): unknown {
-  return toData(parseDocument(code, { merge: true }));
-}
-
 /** A YAML document's data and where its keys are: warnings name the line of what they are about. */
 export interface LocatedYaml {
   data: unknown;
@@ -46,13 +41,22 @@ export interface LocatedYaml {
   lineOf(path: ReadonlyArray<string | number>): number | undefined;
 }
 
-/** `parseYaml` that can also tell lines. */
+/** One YAML document, with YAML 1.1 merge keys (`<<: *anchor`) resolved as Compose does, able to tell lines. */
 export function parseLocatedYaml(code: string): LocatedYaml {
   const lineCounter = new LineCounter();
-  const document = parseDocument(code, { merge: true, lineCounter });
-  const data = toData(document);
+  return locate(parseDocument(code, { merge: true, lineCounter }), lineCounter);
+}
+
+/** Every document of a YAML stream (Kubernetes manifests), each able to tell lines; duplicate keys are tolerated as
+ * kubectl tolerates them. */
+export function parseLocatedYamlDocuments(code: string): LocatedYaml[] {
+  const lineCounter = new LineCounter();
+  return parseAllDocuments(code, { merge: true, uniqueKeys: false, lineCounter }).map((document) => locate(document, lineCounter));
+}
+
+function locate(document: Document, lineCounter: LineCounter): LocatedYaml {
   return {
-    data,
+    data: toData(document),
     lineOf(path) {
       // The key's line for a map entry (a block value starts on the line after its key), the item's for a list.
       for (let n = path.length; n > 0; n--) {
@@ -70,10 +74,12 @@ export function parseLocatedYaml(code: string): LocatedYaml {
   };
 }
 
-/** Every document of a YAML stream (Kubernetes manifests); duplicate keys are tolerated as kubectl tolerates them. */
-export function parseYamlDocuments(code: string): unknown[] {
-  return parseAllDocuments(code, { merge: true, uniqueKeys: false }).map(toData);
-}
+/** A warning's start naming where it is: `line 12: `, or `lines 3, 40: ` when it is about several places; nothing when
+ * no line is known. */
+export const atLines = (lines: ReadonlyArray<number | undefined>): string => {
+  const known = [...new Set(lines.filter((line): line is number => line !== undefined))].sort((a, b) => a - b);
+  return known.length === 0 ? '' : `line${known.length === 1 ? '' : 's'} ${known.join(', ')}: `;
+};
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

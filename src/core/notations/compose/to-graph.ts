@@ -6,7 +6,7 @@ import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../../graph/types.js';
 import { hostsIn } from '../hosts.js';
 import { builtServiceRole, imageRole } from './images.js';
-import { parseLocatedYaml } from '../yaml.js';
+import { atLines, parseLocatedYaml } from '../yaml.js';
 
 type Mapping = Record<string, unknown>;
 
@@ -80,12 +80,6 @@ function namedMounts(value: unknown, named: Set<string>): { mounts: Mount[]; oth
   return { mounts, others };
 }
 
-/** `line 12: …`, or `lines 12, 40: …` for one thing said of several places, as the other notations' warnings start. */
-const at = (lines: ReadonlyArray<number | undefined>): string => {
-  const known = [...new Set(lines.filter((line): line is number => line !== undefined))].sort((a, b) => a - b);
-  return known.length === 0 ? '' : `line${known.length === 1 ? '' : 's'} ${known.join(', ')}: `;
-};
-
 const serviceId = (name: string) => `service:${name}`;
 const volumeId = (name: string) => `volume:${name}`;
 const networkId = (name: string) => `network:${name}`;
@@ -124,7 +118,7 @@ export function composeToGraph(code: string): GraphIR {
       groups.set(network, { id: networkId(network), label: external ? `network ${network} (external)` : `network ${network}`, kind: 'network' });
     }
     // A node sits in one container: a service on several networks is drawn in its first.
-    if (networks.length > 1) warnings.push(`${at([lineOf(['services', name, 'networks'])])}service "${name}" is on networks ${networks.join(', ')}; drawn inside "${networks[0]}"`);
+    if (networks.length > 1) warnings.push(`${atLines([lineOf(['services', name, 'networks'])])}service "${name}" is on networks ${networks.join(', ')}; drawn inside "${networks[0]}"`);
     const parent = networks[0] !== undefined ? networkId(networks[0]) : undefined;
 
     const image = typeof service.image === 'string' ? service.image : undefined;
@@ -142,7 +136,7 @@ export function composeToGraph(code: string): GraphIR {
 
     namesOf(service.depends_on).forEach((dependency, index) => {
       if (serviceNames.has(dependency)) addEdge({ from: serviceId(name), to: serviceId(dependency) });
-      else warnings.push(`${at([lineOf(['services', name, 'depends_on', Array.isArray(service.depends_on) ? index : dependency])])}service "${name}" depends on "${dependency}", which is not a service here`);
+      else warnings.push(`${atLines([lineOf(['services', name, 'depends_on', Array.isArray(service.depends_on) ? index : dependency])])}service "${name}" depends on "${dependency}", which is not a service here`);
     });
     // A service a setting names (`AI_SERVICE_URL=http://ai-service:5001/`) is called, declared or not in depends_on.
     for (const value of relationValues(service.environment)) {
@@ -153,7 +147,7 @@ export function composeToGraph(code: string): GraphIR {
     (Array.isArray(service.links) ? service.links : []).forEach((link: unknown, index) => {
       const target = String(link).split(':')[0]!;
       if (serviceNames.has(target)) addEdge({ from: serviceId(name), to: serviceId(target), style: { strokeStyle: 'dashed' } });
-      else warnings.push(`${at([lineOf(['services', name, 'links', index])])}service "${name}" links to "${target}", which is not a service here`);
+      else warnings.push(`${atLines([lineOf(['services', name, 'links', index])])}service "${name}" links to "${target}", which is not a service here`);
     });
     const { mounts, others } = namedMounts(service.volumes, namedVolumes);
     unnamedMounts.push(...others.map((index) => lineOf(['services', name, 'volumes', index])));
@@ -172,9 +166,9 @@ export function composeToGraph(code: string): GraphIR {
     const external = isMapping(spec) && Boolean(spec.external);
     nodes.push({ id: volumeId(volume), label: external ? `${volume} (external)` : volume, kind: 'storage', iconHint: 'volume', ...(parent !== undefined && { parent }) });
   }
-  if (unnamedMounts.length > 0) warnings.push(`${at(unnamedMounts)}${unnamedMounts.length} bind mount(s) and anonymous volume(s) are not drawn`);
+  if (unnamedMounts.length > 0) warnings.push(`${atLines(unnamedMounts)}${unnamedMounts.length} bind mount(s) and anonymous volume(s) are not drawn`);
   for (const key of ['secrets', 'configs'] as const) {
-    if (isMapping(data[key]) && Object.keys(data[key]).length > 0) warnings.push(`${at([lineOf([key])])}top-level ${key} are not drawn`);
+    if (isMapping(data[key]) && Object.keys(data[key]).length > 0) warnings.push(`${atLines([lineOf([key])])}top-level ${key} are not drawn`);
   }
 
   return { layout: 'layered', direction: 'DOWN', nodes, edges, groups: [...groups.values()], warnings };

@@ -23,7 +23,7 @@
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
 import { hostsIn } from '../hosts.js';
-import { isRecord, type LocatedYaml, parseLocatedYaml } from '../yaml.js';
+import { atLines, isRecord, type LocatedYaml, parseLocatedYaml } from '../yaml.js';
 
 /** Top-level keys that configure the chart as a whole, never a component or a sub-chart. */
 const CHART_SETTINGS = new Set([
@@ -243,8 +243,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   if (user) for (const chart of subcharts) if (!linked.has(`${user}->${chart}`)) edge(user, chart, 'uses');
   for (const chart of subcharts) {
     if (user || components.length < 2 || edges.some((e) => e.to === chart)) continue;
-    const line = lineOf([subchartKeys.get(chart) ?? chart]);
-    warnings.push(`${line === undefined ? '' : `line ${line}: `}${chart}: which of the ${components.length} workloads uses it is not in the values; drawn without an arrow`);
+    warnings.push(`${atLines([lineOf([subchartKeys.get(chart) ?? chart])])}${chart}: which of the ${components.length} workloads uses it is not in the values; drawn without an arrow`);
   }
   if (nodes.length === 0) warnings.push('no image, component or enabled sub-chart found: is this a values.yaml?');
   return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [], warnings };
