@@ -409,6 +409,11 @@ describe('PlantUML sequence examples of its documentation that were refused or m
     expect(messages(graph)).toEqual(['Alice->Bob(): Hello', 'Bob()->Long', 'Long->Bob(): ok']);
   });
 
+  it('shows a participant stereotype over its name, without the spot letter', () => {
+    const graph = seq('participant "Famous Bob" as Bob << Generated >>', 'participant Alice << (C,#ADD1B2) Testable >>', 'Bob -> Alice : First message');
+    expect(graph.nodes.map((n) => n.label)).toEqual(['«Generated»\nFamous Bob', '«Testable»\nAlice']);
+  });
+
   it('leaves out participants that take no part when the diagram says `hide unlinked`', () => {
     expect(seq('hide unlinked', 'participant Alice', 'participant Bob', 'participant Carol', 'Alice -> Bob : hello').nodes.map((n) => n.id)).toEqual(['Alice', 'Bob']);
     expect(seq('participant Alice', 'participant Bob', 'participant Carol', 'Alice -> Bob : hello').nodes.map((n) => n.id)).toEqual(['Alice', 'Bob', 'Carol']);

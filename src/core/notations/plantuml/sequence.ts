@@ -125,6 +125,9 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
         shown = `"${collected.join('\\n')}"`;
       }
       const id = declareNamed(keyword!.toLowerCase(), first!, shown, color);
+      // `<< Generated >>` and `<< (C,#ADD1B2) Testable >>` (spot letter and colour left out) are shown over the name.
+      const stereotype = /<<\s*(?:\([^)]*\)\s*)?(.*?)\s*>>/.exec(text)?.[1];
+      if (stereotype) participants.get(id)!.label = `«${plainText(stereotype)}»\n${participants.get(id)!.label}`;
       if (order ?? orderAfter) orders.set(id, Number(order ?? orderAfter));
       openBox?.participants.push(id);
       continue;
