@@ -53,6 +53,12 @@ function cleanMember(text: string): string {
   return plainText(`${visibility.trim()}${visibility ? ' ' : ''}${marks}${member.slice(visibility.length)}`);
 }
 
+/** `<< (S,#FF7700) Singleton >>` → «Singleton»: the spot (letter in a coloured circle) is PlantUML's drawing, not a name. */
+const spotless = (stereotype: string): string => {
+  const name = stereotype.replace(/^\s*\([^)]*\)\s*/, '').trim();
+  return name ? `«${name}»` : '';
+};
+
 /** `Observable<T>`, `Observable‹T›` and `Observable` are one class: its name without the type parameters. */
 const genericBase = (name: string): string => name.replace(/\s*[<‹][\s\S]*$/, '');
 
@@ -189,7 +195,7 @@ export function classToGraph(source: DiagramSource): GraphIR {
       if (alias) names.set(name, id);
       if (name !== id) names.set(name, id);
       const rows: string[] = [];
-      const marks = [keyword === 'class' ? '' : `«${keyword}»`, ...[...(stereotypes ?? '').matchAll(/<<([^>]*)>>/g)].map((m) => `«${m[1]!.trim()}»`)].filter(Boolean);
+      const marks = [keyword === 'class' ? '' : `«${keyword}»`, ...[...(stereotypes ?? '').matchAll(/<<([^>]*)>>/g)].map((m) => spotless(m[1]!))].filter(Boolean);
       if (marks.length > 0) rows.push(marks.join(' '));
       const fill = color ? plantumlColor(color) : undefined;
       if (fill) node.style = { fillColor: fill };

@@ -464,6 +464,11 @@ describe('PlantUML class diagram forms of its documentation', () => {
     expect(graph.warnings).toEqual([]);
   });
 
+  it('keeps a stereotype\'s name and leaves out its spot: << (S,#FF7700) Singleton >> is «Singleton»', () => {
+    const graph = cls('class System << (S,#FF7700) Singleton >>', 'class Date << (D,orchid) >>');
+    expect(graph.nodes.map((n) => n.rows ?? [])).toEqual([['«Singleton»'], []]);
+  });
+
   it('says which hide command names nothing of the diagram', () => {
     expect(cls('class A', 'hide Nobody').warnings).toEqual(['line 3: hide Nobody names nothing of the diagram: not applied']);
   });
