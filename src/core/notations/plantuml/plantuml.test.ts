@@ -382,6 +382,10 @@ describe('PlantUML sequence examples of its documentation that were refused or m
     const graph = seq('alice -> bob ++ : hello', 'bob -> bib ++ #005500 : hi', 'bob -> george ** : create', 'return done', 'bob -> george !! : delete', 'return success', 'A -> B ++ #gold: hello');
     expect(graph.layout).toBe('sequence');
     expect(messages(graph)).toEqual(['alice->bob: hello', 'bob->bib: hi', 'bob->george: create', 'bib->bob: done', 'bob->george: delete', 'bob->alice: success', 'A->B: hello']);
+    expect(graph.warnings).toEqual([
+      'line 4: create: the participant is drawn from the top, not from its creation',
+      'line 6: destroy: the lifeline runs on, without the cross that ends it',
+    ]);
   });
 
   it('reads teoz forms (`&` parallel, `{anchor}`, `/ note`), slanted arrows and hyperlinks, and says what is not drawn', () => {

@@ -221,6 +221,7 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
         const k = activations.map((a) => a.participant).lastIndexOf(who);
         if (k >= 0) activations.splice(k, 1);
       }
+      if (verb !== 'activate' && verb !== 'deactivate') warnings.push(lifetime(line, verb));
       continue;
     }
     const returned = /^return\b\s*(.*)$/i.exec(text);
@@ -302,6 +303,7 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
         if (k >= 0) activations.splice(k, 1);
       }
       if (slant) warnings.push(`line ${line.line}: slanted message ${slant} is drawn level`);
+      if (suffix === '**' || suffix === '!!') warnings.push(lifetime(line, suffix === '**' ? 'create' : 'destroy'));
       continue;
     }
     throw parseError(line, `expected a participant, a message (A -> B : text), a note, a group (alt/opt/loop … end) or an activation, got "${text.slice(0, 60)}"`);
@@ -336,6 +338,10 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
     return label ? `${number} ${label}` : number;
   }
 }
+
+/** Lifelines run the whole height here: a participant created late or destroyed early is said, with its line. */
+const lifetime = (line: SourceLine, verb: string): string =>
+  verb === 'create' ? `line ${line.line}: create: the participant is drawn from the top, not from its creation` : `line ${line.line}: destroy: the lifeline runs on, without the cross that ends it`;
 
 /** Every participant a step names, fragments searched through. */
 function participantsIn(steps: readonly SequenceStep[]): string[] {
