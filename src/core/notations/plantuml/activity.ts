@@ -64,7 +64,8 @@ export function activityToGraph(source: DiagramSource): GraphIR {
   const lines = source.lines;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const text = line.text;
+    // `:read; <<input>>`: an SDL stereotype after the action's end only styles it.
+    const text = line.text.replace(/;\s*<<\w+>>$/, ';');
     let m: RegExpExecArray | null;
     if (/^start;?$/i.test(text)) {
       ends = [];
@@ -180,7 +181,7 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const existing = groups.find((g) => g.kind === 'swimlane' && g.label === name);
       lane = existing?.id ?? `lane-${groups.length + 1}`;
       if (!existing) groups.push({ id: lane, label: name, kind: 'swimlane' });
-    } else if ((m = /^-+>\s*(.*?);?$/.exec(text))) {
+    } else if ((m = /^-+(?:\[[^\]]*\]-*)?>\s*(.*?);?$/.exec(text))) {
       const text2 = label(m[1]);
       ends = ends.map((end) => ({ ...end, ...(text2 && { label: text2 }) }));
     } else if (readNote(lines, i)) {

@@ -549,6 +549,11 @@ describe('PlantUML activity and state forms of its documentation', () => {
     expect(graph.warnings).toEqual([]);
   });
 
+  it('reads styled arrows (-[#blue]-> label;) and SDL stereotypes after an action', () => {
+    const graph = diagram('start', ':foo1;', '-[#blue]-> label;', ':foo2;', '-[#green,dashed]->', ':input; <<input>>', 'stop');
+    expect(flow(graph)).toEqual(['start->foo1', 'foo1->foo2 [label]', 'foo2->input', 'input->end']);
+  });
+
   it('draws connectors and floating notes, and says that goto is left out, with its line', () => {
     const graph = diagram('start', ':a;', '(A)', 'detach', '(A)', ':b;', 'floating note left: aside', 'label here', 'goto here', 'stop');
     expect(flow(graph)).toEqual(['start->a', 'a->A', 'A->b', 'b->end']);
