@@ -281,6 +281,11 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     }
 
     const keyword = KEYWORD.exec(text);
+    // `cloud {`: a container without a name.
+    if (keyword && keyword[2]!.trim() === '{') {
+      addGroup('', `${keyword[1]!.toLowerCase()}-${line.line}`, keyword[1]!.toLowerCase(), line);
+      continue;
+    }
     const declared = keyword ? DECLARATION.exec(keyword[2]!.trim()) : SHORTHAND.exec(text);
     if (declared) {
       const spec: ElementKind = keyword ? DESCRIPTION_KEYWORDS[keyword[1]!.toLowerCase()]! : (FORM_KIND[formOf(declared[1]!)] ?? { kind: 'component' });

@@ -13,7 +13,7 @@ export interface Note {
   consumed: number;
 }
 
-const ATTACHED = /^[rh]?note\s+(left|right|top|bottom)(?:\s+of\s+("[^"]+"|\S+))?\s*(#\S+)?\s*(?::\s*(.*))?$/i;
+const ATTACHED = /^[rh]?note\s+(left|right|top|bottom)(?:\s+of\s+("[^"]+"|\[[^\]]+\]|\([^)]+\)|\S+))?\s*(#\S+)?\s*(?::\s*(.*))?$/i;
 const FREE = /^note\s+(?:"((?:[^"\\]|\\.)*)"\s+as\s+(\S+)|as\s+(\S+)\s*(?:#\S+)?)\s*$/i;
 
 /** Reads the note starting at `lines[index]`, or undefined when that line starts no note. */
@@ -36,7 +36,8 @@ export function readNote(lines: readonly SourceLine[], index: number): Note | un
     text = body.join('\n');
   }
   const note: Note = { text: plainText(text), attachedToLast: attached !== null && attached !== undefined && attached[2] === undefined, consumed };
-  if (attached?.[2]) note.target = unquote(attached[2]);
+  // `note right of [First Component]` names the component `[First Component]` stands for.
+  if (attached?.[2]) note.target = unquote(attached[2]).replace(/^\[(.*)\]$|^\((.*)\)$/, '$1$2').trim();
   const alias = free?.[2] ?? free?.[3];
   if (alias) note.alias = alias;
   return note;

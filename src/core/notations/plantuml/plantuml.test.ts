@@ -613,3 +613,13 @@ describe('PlantUML legacy activity syntax', () => {
     expect(graph.edges.map((e) => `${e.from}->${e.to}${e.label ? ` [${e.label}]` : ''}`)).toEqual(['start-1->action-2', 'action-2->decision-3', 'decision-3->action-4 [yes]', 'decision-3->fork-5 [no]', 'action-4->end-6', 'fork-5->end-6']);
   });
 });
+
+describe('PlantUML component diagram forms of its documentation', () => {
+  it('reads an unnamed container (`cloud {`) and a note on a bracketed component instead of refusing them', () => {
+    const graph = plantumlNotation.toGraph(uml(['cloud {', '  [Example 1]', '}', '[Example 1] ..> HTTP : use', 'note right of [Example 1]', '  on several', '  lines', 'end note'].join('\n')));
+    expect(graph.groups).toEqual([{ id: 'cloud-2', label: '', kind: 'cloud' }]);
+    expect(graph.nodes.find((n) => n.id === 'Example 1')).toMatchObject({ parent: 'cloud-2' });
+    expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['Example 1->HTTP', 'note-6->Example 1']);
+    expect(graph.warnings).toEqual([]);
+  });
+});
