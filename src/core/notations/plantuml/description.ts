@@ -55,6 +55,14 @@ const FORM_KIND: Record<EndForm, ElementKind | undefined> = {
   name: undefined,
 };
 
+/** The key of an element named by a shorthand (`[Comp]`, `(Use case)`, `:Actor:`, `() Iface`) when a container has its name. */
+const SHORTHAND_KEY: Partial<Record<EndForm, (name: string) => string>> = {
+  component: (name) => `[${name}]`,
+  usecase: (name) => `(${name})`,
+  actor: (name) => `:${name}:`,
+  interface: (name) => `() ${name}`,
+};
+
 const KEYWORD = new RegExp(`^(${Object.keys(DESCRIPTION_KEYWORDS).join('|')})\\s+(.+)$`, 'i');
 /** A name as written: quoted, bracketed, parenthesised, between colons, or a bare word. */
 const NAME = String.raw`"[^"]*"|\[[^\]]*\]|\([^)]*\)|:[^:]+:|[^\s{}<#"\[(]+`;
@@ -188,12 +196,26 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     names.set(name, names.get(name) ?? id);
     stack.push({ id, line });
   };
-  const resolve = (name: string, form: EndForm): string => names.get(name) ?? addNode(name, undefined, FORM_KIND[form] ?? { kind: 'component' });
+  const resolve = (name: string, form: EndForm): string => {
+    const known = names.get(name);
+    // `(checkout)` inside `rectangle checkout`: a shorthand names an element, never the container of that name.
+    const written = SHORTHAND_KEY[form]?.(name);
+    if (known !== undefined && (written === undefined || !groups.has(known))) return known;
+    return addNode(name, known === undefined ? undefined : written, FORM_KIND[form] ?? { kind: 'component' });
+  };
 
   const lines = source.lines;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const { text } = line;
+    let { text } = line;
+    // `usecase UC1 as "You can use` … `several lines."`: a quoted name may run over lines.
+    if (/^\w+\s/.test(text) && (text.match(/"/g)?.length ?? 0) % 2 === 1) {
+      let j = i + 1;
+      for (; j < lines.length && !lines[j]!.text.includes('"'); j++) text += `\\n${lines[j]!.text}`;
+      if (j >= lines.length) throw parseError(line, 'quoted name is never closed with "');
+      text += `\\n${lines[j]!.text}`;
+      i = j;
+    }
     if (text === '}') {
       if (stack.length === 0) throw parseError(line, 'unexpected "}": no open container');
       stack.pop();

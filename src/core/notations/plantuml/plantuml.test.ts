@@ -623,3 +623,12 @@ describe('PlantUML component diagram forms of its documentation', () => {
     expect(graph.warnings).toEqual([]);
   });
 });
+
+describe('PlantUML use case diagram forms of its documentation', () => {
+  it('draws (checkout) inside `rectangle checkout` as a use case of its own, and reads a quoted name over two lines', () => {
+    const graph = plantumlNotation.toGraph(uml(['rectangle checkout {', '  User -- (checkout)', '  (help) .> (checkout) : extends', '}', 'usecase UC1 as "You can use', 'several lines."'].join('\n')));
+    expect(graph.groups.map((g) => g.id)).toEqual(['checkout']);
+    expect(graph.nodes.map((n) => `${n.id}=${n.label}@${n.parent ?? ''}`)).toEqual(['User=User@checkout', '(checkout)=checkout@checkout', 'help=help@checkout', 'UC1=You can use\nseveral lines.@']);
+    expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['User->(checkout)', 'help->(checkout)']);
+  });
+});
