@@ -243,7 +243,7 @@ export function classToGraph(source: DiagramSource): GraphIR {
   if (stack.length > 0) throw parseError(stack[stack.length - 1]!.line, '"{" is never closed with "}"');
   if (directed) warnings.push('direction hints of links (up/down/left/right) are left to the automatic layout');
   if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
-  applyVisibility({ nodes, edges, groups, names }, source.visibility, warnings);
+  applyVisibility({ nodes, edges, names }, source.visibility, warnings);
   return { layout: 'layered', direction: source.direction, nodes: [...nodes.values()], edges, groups, warnings };
 }
 

@@ -8,6 +8,7 @@ import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } 
 import { linkEdge, parseLink, type EndForm } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
 import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
+import { applyVisibility } from './visibility.js';
 
 interface ElementKind {
   kind: NodeKind;
@@ -343,6 +344,7 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
   if (directed) warnings.push('direction hints of links (up/down/left/right) are left to the automatic layout');
   if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
   for (const [name, count] of skippedMacros) warnings.push(`skipped ${count} ${name}(…) call${count === 1 ? '' : 's'} (not drawn)`);
+  applyVisibility({ nodes, edges, names }, source.visibility, warnings);
   return { layout: 'layered', direction: source.direction, nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };
 }
 

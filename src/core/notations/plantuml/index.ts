@@ -46,6 +46,9 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
   ],
 };
 
+/** `hide`/`show` of parts we draw the same either way (the foot box, empty descriptions, the class circle). */
+const LOOK_ONLY = /^(hide|show)\s+(.*\s)?(footbox|circle|circled|spot|stereotypes?|empty\s+(description|members|fields|methods|attributes))$/i;
+
 /** Tells the diagram kind from its statements; arrows only (`A -> B : hi`) is a sequence diagram, as in PlantUML. */
 export function plantumlKind(source: DiagramSource): PlantumlKind {
   const score: Record<PlantumlKind, number> = { sequence: 0, class: 0, description: 0, activity: 0, state: 0 };
@@ -80,7 +83,17 @@ export const plantumlNotation: NotationConverter = {
     const kind = plantumlKind(read);
     // Only sequence diagrams have pages; elsewhere `newpage` is said and left out.
     const pages = kind === 'sequence' ? [] : read.lines.filter((line) => /^newpage\b/i.test(line.text));
-    const source = pages.length === 0 ? read : { ...read, lines: read.lines.filter((line) => !pages.includes(line)), warnings: [...read.warnings, ...pages.map((line) => `line ${line.line}: newpage is left out: the diagram is one page`)] };
+    // Class, component and state diagrams apply hide/show/remove, sequences `hide unlinked`; activities say them.
+    const unapplied = kind === 'class' || kind === 'description' || kind === 'state' ? [] : read.visibility.filter((line) => !LOOK_ONLY.test(line.text) && !(kind === 'sequence' && /^hide\s+@?unlinked$/i.test(line.text)));
+    const source = {
+      ...read,
+      lines: read.lines.filter((line) => !pages.includes(line)),
+      warnings: [
+        ...read.warnings,
+        ...pages.map((line) => `line ${line.line}: newpage is left out: the diagram is one page`),
+        ...unapplied.map((line) => `line ${line.line}: ${line.text} is not applied here (class, component and state diagrams apply hide and remove)`),
+      ],
+    };
     // The legacy activity syntax (`(*) --> "A"`) has its own reader.
     const reader = kind === 'activity' && source.lines.some((line) => LEGACY_ACTIVITY.test(line.text)) ? legacyActivityToGraph : READERS[kind];
     const graph = reader(source);

@@ -624,6 +624,16 @@ describe('PlantUML component diagram forms of its documentation', () => {
   });
 });
 
+describe('PlantUML hide and remove outside class diagrams', () => {
+  it('removes unlinked components as PlantUML does, and says, with its line, that an activity does not apply hide', () => {
+    const components = plantumlNotation.toGraph(uml(['[A] --> [B]', '[C]', 'remove @unlinked', 'hide stereotype'].join('\n')));
+    expect(components.nodes.map((n) => n.id)).toEqual(['A', 'B']);
+    expect(components.warnings).toEqual([]);
+    const activity = plantumlNotation.toGraph(uml(['start', ':a;', 'hide Foo', 'stop'].join('\n')));
+    expect(activity.warnings).toEqual(['line 4: hide Foo is not applied here (class, component and state diagrams apply hide and remove)']);
+  });
+});
+
 describe('PlantUML use case diagram forms of its documentation', () => {
   it('draws (checkout) inside `rectangle checkout` as a use case of its own, and reads a quoted name over two lines', () => {
     const graph = plantumlNotation.toGraph(uml(['rectangle checkout {', '  User -- (checkout)', '  (help) .> (checkout) : extends', '}', 'usecase UC1 as "You can use', 'several lines."'].join('\n')));

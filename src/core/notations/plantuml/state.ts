@@ -7,6 +7,7 @@ import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../../graph/type
 import { linkEdge, parseLink } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
 import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
+import { applyVisibility } from './visibility.js';
 
 const STATE = /^state\s+("[^"]+"|[^\s{<#:"]+)(?:\s+as\s+("[^"]+"|[^\s{<#:]+))?\s*(<<\w+>>)?\s*(#[^\s#]+)?\s*(?:##(?:\[\w+\])?\S*)?\s*(?::\s*(.*?))?\s*(\{)?$/i;
 const PSEUDO: Record<string, Partial<GraphNode>> = {
@@ -149,5 +150,6 @@ export function stateToGraph(source: DiagramSource): GraphIR {
   }
   const open = stack[stack.length - 1];
   if (open) throw parseError(open.line, `composite state "${open.id}" is never closed with "}"`);
+  applyVisibility({ nodes, edges, names }, source.visibility, warnings);
   return { layout: 'layered', direction: source.direction, nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };
 }

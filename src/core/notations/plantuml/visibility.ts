@@ -1,9 +1,9 @@
 /**
- * `hide`, `show`, `remove` and `restore` in class diagrams, applied in order as PlantUML does: whole classes
+ * `hide`, `show`, `remove` and `restore` in class, component/use case and state diagrams, applied in order as PlantUML does: whole classes
  * (`hide Foo`, `hide <<Serializable>>`, `remove @unlinked`, `hide interface`) or parts of them (`hide members`,
  * `show Foo methods`, `hide <<Entity>> stereotype`). What PlantUML hides is not drawn and not counted.
  */
-import type { GraphEdge, GraphGroup, GraphNode } from '../../graph/types.js';
+import type { GraphEdge, GraphNode } from '../../graph/types.js';
 import type { SourceLine } from './source.js';
 
 type Part = 'fields' | 'methods' | 'stereotype';
@@ -25,16 +25,15 @@ const KEYWORDS = ['class', 'interface', 'enum', 'abstract', 'annotation', 'entit
 const isStereotypeRow = (row: string) => row.startsWith('«');
 const isMethodRow = (row: string) => row.includes('(');
 
-export interface ClassDiagramParts {
+export interface DiagramParts {
   nodes: Map<string, GraphNode>;
   edges: GraphEdge[];
-  groups: GraphGroup[];
   /** Display name or alias → node id. */
   names: ReadonlyMap<string, string>;
 }
 
 /** Applies the commands to the diagram in place; a command naming nothing known is said with its line. */
-export function applyVisibility(diagram: ClassDiagramParts, commands: readonly SourceLine[], warnings: string[]): void {
+export function applyVisibility(diagram: DiagramParts, commands: readonly SourceLine[], warnings: string[]): void {
   if (commands.length === 0) return;
   const hiddenNodes = new Set<string>();
   const hiddenParts = new Map<string, Set<Part>>();
@@ -77,7 +76,7 @@ export function applyVisibility(diagram: ClassDiagramParts, commands: readonly S
 }
 
 /** Node ids a command's scope selects: all, a class by name, a stereotype, a keyword or the unlinked ones. */
-function select(diagram: ClassDiagramParts, scope: string, linked: ReadonlySet<string>): string[] | undefined {
+function select(diagram: DiagramParts, scope: string, linked: ReadonlySet<string>): string[] | undefined {
   const all = [...diagram.nodes.values()].filter((n) => n.kind !== 'note');
   if (scope === '' || scope === '*') return all.map((n) => n.id);
   if (/^@?unlinked$/i.test(scope)) return all.filter((n) => !linked.has(n.id)).map((n) => n.id);
