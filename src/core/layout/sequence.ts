@@ -59,7 +59,14 @@ export interface SequenceDivider {
   text: string;
 }
 
-export type SequenceStep = SequenceMessage | SequenceNote | SequenceFragment | SequenceActivation | SequenceDivider;
+/** `|||` and `||45||`: extra room between two steps, nothing drawn. */
+export interface SequenceSpace {
+  type: 'space';
+  /** In px; PlantUML's `|||` leaves its default gap. */
+  height?: number;
+}
+
+export type SequenceStep = SequenceMessage | SequenceNote | SequenceFragment | SequenceActivation | SequenceDivider | SequenceSpace;
 
 /** `box "Title" #colour … end box`: participants declared together, drawn inside one titled box. */
 export interface SequenceBox {
@@ -301,6 +308,9 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
           y += label.height + SEQUENCE_SPACING.rowGap;
           break;
         }
+        case 'space':
+          y += step.height ?? SEQUENCE_SPACING.rowGap * 2;
+          break;
         case 'fragment': {
           // Room above the frame for its name, then the frame's slot, so it sits under what it holds.
           y += SEQUENCE_SPACING.frameNameHeight;
@@ -486,16 +496,20 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
   });
   // What lies inside a box belongs to it (the quality checker reads the box as its container, like a fragment frame).
   // A note or frame that starts in the box and reaches past it widens the box, so the box never cuts through it.
-  for (const box of boxFrames) {
-    const right = box.x! + box.width!;
-    const left = box.x!;
+  // Boxes stand side by side, as PlantUML draws them: a box grows only halfway to its neighbour, never over it.
+  const spans = boxFrames.map((box) => ({ left: box.x!, right: box.x! + box.width! }));
+  for (const [k, box] of boxFrames.entries()) {
+    const { left, right } = spans[k]!;
+    const others = spans.filter((_, j) => j !== k);
+    const leftLimit = Math.max(-Infinity, ...others.filter((o) => o.right <= left).map((o) => (o.right + left) / 2));
+    const rightLimit = Math.min(Infinity, ...others.filter((o) => o.left >= right).map((o) => (o.left + right) / 2));
     let grownLeft = left;
     let grownRight = right;
     for (const e of elements) {
       if (e.type === 'arrow' || e.type === 'line' || e.x === undefined || e.width === undefined) continue;
       if (e.x < right && e.x + e.width > left) {
-        grownLeft = Math.min(grownLeft, e.x - SEQUENCE_SPACING.noteGap);
-        grownRight = Math.max(grownRight, e.x + e.width + SEQUENCE_SPACING.noteGap);
+        grownLeft = Math.max(leftLimit, Math.min(grownLeft, e.x - SEQUENCE_SPACING.noteGap));
+        grownRight = Math.min(rightLimit, Math.max(grownRight, e.x + e.width + SEQUENCE_SPACING.noteGap));
       }
     }
     box.x = round(grownLeft);

@@ -49,6 +49,17 @@ describe('detectNotation', () => {
     expect(detectNotation('apiVersion: v1\nkind: ConfigMap\ndata:\n  flow: a -> b')).toBe('kubernetes');
   });
 
+  it('reads YAML that starts on its document marker (`--- services:`) as YAML, never as D2, and draws it', async () => {
+    const compose = '--- services:\n  web:\n    image: nginx\n    depends_on: [db]\n  db:\n    image: postgres\n';
+    expect(detectNotation(compose)).toBe('compose');
+    expect(isD2Code(compose, undefined)).toBe(false);
+    expect(detectNotation(`---\n${compose.slice(4)}`)).toBe('compose');
+    const drawn = await codeToScene(compose);
+    expect(drawn.graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['service:web->service:db']);
+    expect(detectNotation('--- apiVersion: v1\nkind: Service\nmetadata:\n  name: web\n')).toBe('kubernetes');
+    expect(detectNotation('---\nimage:\n  repository: nginx\nreplicaCount: 2\nservice:\n  type: ClusterIP\n')).toBe('helm');
+  });
+
   it('sends D2 to D2\'s compiler, asked for or detected, and other code to the converters', () => {
     expect(isD2Code('a -> b', undefined)).toBe(true);
     expect(isD2Code('a -> b', 'd2')).toBe(true);

@@ -2,7 +2,7 @@
  * YAML text → plain data for every YAML notation (Compose, Kubernetes, Helm values): syntax errors become parse_error
  * with line and column, and alias expansion is bounded in one place.
  */
-import { type Document, parseAllDocuments, parseDocument, type YAMLError } from 'yaml';
+import { type Document, isMap, isNode, isScalar, isSeq, LineCounter, parseAllDocuments, parseDocument, type YAMLError } from 'yaml';
 import { AppError } from '../errors.js';
 
 /** Aliases may expand at most this many times: real files use dozens (sentry's compose ~200); a "billion laughs" needs millions. */
@@ -15,8 +15,12 @@ function toParseError(error: YAMLError): AppError {
   return new AppError('parse_error', `line ${position.line}, column ${position.col}: ${reason}`, { line: position.line, column: position.col });
 }
 
+/** `--- services:`: YAML 1.2 wants a block map on the line after `---`; libyaml, and so Compose and kubectl, read it
+ * on the same line, and the yaml package recovers the same data. */
+const tolerated = (error: YAMLError): boolean => /^Block collection cannot start on same line with directives-end marker/.test(error.message);
+
 function toData(document: Document): unknown {
-  const error = document.errors[0];
+  const error = document.errors.find((e) => !tolerated(e));
   if (error) throw toParseError(error);
   try {
     return document.toJS({ maxAliasCount: YAML_MAX_ALIAS_COUNT });
@@ -29,15 +33,53 @@ function toData(document: Document): unknown {
   }
 }
 
-/** One YAML document, with YAML 1.1 merge keys (`<<: *anchor`) resolved as Compose does. */
-export function parseYaml(code: string): unknown {
-  return toData(parseDocument(code, { merge: true }));
+/** A YAML document's data and where its keys are: warnings name the line of what they are about. */
+export interface LocatedYaml {
+  data: unknown;
+  /** Line (1-based) of the value at `path`, or of its nearest ancestor written in the text (values merged from an
+   * anchor with `<<` are not); undefined for the document root. */
+  lineOf(path: ReadonlyArray<string | number>): number | undefined;
 }
 
-/** Every document of a YAML stream (Kubernetes manifests); duplicate keys are tolerated as kubectl tolerates them. */
-export function parseYamlDocuments(code: string): unknown[] {
-  return parseAllDocuments(code, { merge: true, uniqueKeys: false }).map(toData);
+/** One YAML document, with YAML 1.1 merge keys (`<<: *anchor`) resolved as Compose does, able to tell lines. */
+export function parseLocatedYaml(code: string): LocatedYaml {
+  const lineCounter = new LineCounter();
+  return locate(parseDocument(code, { merge: true, lineCounter }), lineCounter);
 }
+
+/** Every document of a YAML stream (Kubernetes manifests), each able to tell lines; duplicate keys are tolerated as
+ * kubectl tolerates them. */
+export function parseLocatedYamlDocuments(code: string): LocatedYaml[] {
+  const lineCounter = new LineCounter();
+  return parseAllDocuments(code, { merge: true, uniqueKeys: false, lineCounter }).map((document) => locate(document, lineCounter));
+}
+
+function locate(document: Document, lineCounter: LineCounter): LocatedYaml {
+  return {
+    data: toData(document),
+    lineOf(path) {
+      // The key's line for a map entry (a block value starts on the line after its key), the item's for a list.
+      for (let n = path.length; n > 0; n--) {
+        const parent = n === 1 ? document.contents : document.getIn(path.slice(0, n - 1), true);
+        const last = path[n - 1];
+        const at = isMap(parent)
+          ? parent.items.find((pair) => (isScalar(pair.key) ? pair.key.value : pair.key) === last)?.key
+          : isSeq(parent) && typeof last === 'number'
+            ? parent.items[last]
+            : undefined;
+        if (isNode(at) && at.range) return lineCounter.linePos(at.range[0]).line;
+      }
+      return undefined;
+    },
+  };
+}
+
+/** A warning's start naming where it is: `line 12: `, or `lines 3, 40: ` when it is about several places; nothing when
+ * no line is known. */
+export const atLines = (lines: ReadonlyArray<number | undefined>): string => {
+  const known = [...new Set(lines.filter((line): line is number => line !== undefined))].sort((a, b) => a - b);
+  return known.length === 0 ? '' : `line${known.length === 1 ? '' : 's'} ${known.join(', ')}: `;
+};
 
 export const isRecord = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

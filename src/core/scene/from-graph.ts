@@ -145,6 +145,8 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       const text = readableStroke(node.style?.textColor ?? border, shape.fillColor!);
       if (text === border || node.style?.strokeColor === undefined) {
         Object.assign(shape, { text: box.label, fontSize: box.fontSize, fontFamily: FONT.family, strokeColor: text });
+        // A note is prose, written as its author broke the lines: left-aligned, as PlantUML and Mermaid draw it.
+        if (node.kind === 'note') shape.textAlign = 'left';
         elements.push(shape);
         continue;
       }

@@ -27,7 +27,7 @@ describe('compose corpus', () => {
     expect(byId.get('service:vote')!.label).toBe('vote ×2\n8080→80');
     expect(byId.get('volume:db-data')).toMatchObject({ kind: 'storage', parent: 'network:backend' });
     expect(graph.edges).toEqual([{ id: 'e1', from: 'service:db', to: 'volume:db-data', label: '/var/lib/postgresql/data', endArrowhead: 'none', style: { strokeStyle: 'dashed' } }]);
-    expect(graph.warnings).toEqual(['service "worker" is on networks frontend, backend; drawn inside "frontend"']);
+    expect(graph.warnings).toEqual(['line 42: service "worker" is on networks frontend, backend; drawn inside "frontend"']);
   });
 
   it('reads depends_on in its long map form (condition: service_healthy)', () => {
@@ -60,7 +60,7 @@ describe('compose edge cases', () => {
     image: docker.io/library/mysql:8
 `);
     expect(graph.edges.map((e) => `${e.from}>${e.to}`)).toEqual(['service:web>service:api', 'service:api>service:db']);
-    expect(graph.warnings).toEqual(['service "web" links to "ghost", which is not a service here']);
+    expect(graph.warnings).toEqual(['line 5: service "web" links to "ghost", which is not a service here']);
     expect(graph.nodes.map((n) => [n.id, n.kind, n.iconHint])).toEqual([
       ['service:web', 'gateway', 'NGINX'],
       ['service:api', 'service', 'api'],
@@ -99,7 +99,35 @@ volumes:
 `);
     expect(graph.nodes.filter((n) => n.kind === 'storage').map((n) => n.id)).toEqual(['volume:data', 'volume:logs', 'volume:unused']);
     expect(graph.edges.map((e) => e.to)).toEqual(['volume:data', 'volume:logs']);
-    expect(graph.warnings).toEqual(['1 bind mount(s) and anonymous volume(s) are not drawn']);
+    expect(graph.warnings).toEqual(['line 9: 1 bind mount(s) and anonymous volume(s) are not drawn']);
+  });
+
+  it('names the line of each thing it leaves out: an unknown dependency in list or map form, a bind mount, secrets', () => {
+    const graph = toGraph(`services:
+  web:
+    image: nginx
+    depends_on:
+      - api
+      - ghost
+    volumes:
+      - ./html:/usr/share/nginx/html
+  api:
+    image: api
+    depends_on:
+      db:
+        condition: service_healthy
+    volumes:
+      - /tmp
+secrets:
+  token:
+    file: ./token
+`);
+    expect(graph.warnings).toEqual([
+      'line 6: service "web" depends on "ghost", which is not a service here',
+      'line 12: service "api" depends on "db", which is not a service here',
+      'lines 8, 15: 2 bind mount(s) and anonymous volume(s) are not drawn',
+      'line 16: top-level secrets are not drawn',
+    ]);
   });
 
   it('reports YAML syntax errors with line and column', () => {

@@ -6,7 +6,7 @@ import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../../graph/types.js';
 import { hostsIn } from '../hosts.js';
 import { builtServiceRole, imageRole } from './images.js';
-import { parseYaml } from '../yaml.js';
+import { atLines, parseLocatedYaml } from '../yaml.js';
 
 type Mapping = Record<string, unknown>;
 
@@ -61,21 +61,22 @@ interface Mount {
   target: string;
 }
 
-/** Named-volume mounts of a service (short `name:/path[:ro]` or long `{type: volume, source}`); bind mounts are not volumes. */
-function namedMounts(value: unknown, named: Set<string>): { mounts: Mount[]; others: number } {
+/** Named-volume mounts of a service (short `name:/path[:ro]` or long `{type: volume, source}`); bind mounts are not
+ * volumes: `others` are their indexes in the list. */
+function namedMounts(value: unknown, named: Set<string>): { mounts: Mount[]; others: number[] } {
   const mounts: Mount[] = [];
-  let others = 0;
-  for (const volume of Array.isArray(value) ? value : []) {
+  const others: number[] = [];
+  (Array.isArray(value) ? value : []).forEach((volume: unknown, index) => {
     if (isMapping(volume)) {
       const source = typeof volume.source === 'string' ? volume.source : '';
       if ((volume.type ?? 'volume') === 'volume' && named.has(source)) mounts.push({ volume: source, target: String(volume.target ?? '') });
-      else others++;
-      continue;
+      else others.push(index);
+      return;
     }
     const [source = '', target = ''] = String(volume).split(':');
     if (named.has(source)) mounts.push({ volume: source, target });
-    else others++;
-  }
+    else others.push(index);
+  });
   return { mounts, others };
 }
 
@@ -85,7 +86,7 @@ const networkId = (name: string) => `network:${name}`;
 
 /** Parses a Compose file; throws AppError('parse_error') for YAML errors or a file without a services map. */
 export function composeToGraph(code: string): GraphIR {
-  const data = parseYaml(code);
+  const { data, lineOf } = parseLocatedYaml(code);
   if (!isMapping(data) || !isMapping(data.services)) {
     throw new AppError('parse_error', 'line 1, column 1: expected a Compose file with a top-level "services" map', { line: 1, column: 1 });
   }
@@ -106,7 +107,8 @@ export function composeToGraph(code: string): GraphIR {
   };
   const serviceNames = new Set(services.map(([name]) => name));
   const volumeUsers = new Map<string, Set<string | undefined>>();
-  let unnamedMounts = 0;
+  /** Lines of bind mounts and anonymous volumes, which are not drawn. */
+  const unnamedMounts: (number | undefined)[] = [];
 
   for (const [name, service] of services) {
     const networks = namesOf(service.networks);
@@ -116,7 +118,7 @@ export function composeToGraph(code: string): GraphIR {
       groups.set(network, { id: networkId(network), label: external ? `network ${network} (external)` : `network ${network}`, kind: 'network' });
     }
     // A node sits in one container: a service on several networks is drawn in its first.
-    if (networks.length > 1) warnings.push(`service "${name}" is on networks ${networks.join(', ')}; drawn inside "${networks[0]}"`);
+    if (networks.length > 1) warnings.push(`${atLines([lineOf(['services', name, 'networks'])])}service "${name}" is on networks ${networks.join(', ')}; drawn inside "${networks[0]}"`);
     const parent = networks[0] !== undefined ? networkId(networks[0]) : undefined;
 
     const image = typeof service.image === 'string' ? service.image : undefined;
@@ -132,23 +134,23 @@ export function composeToGraph(code: string): GraphIR {
       ...(parent !== undefined && { parent }),
     });
 
-    for (const dependency of namesOf(service.depends_on)) {
+    namesOf(service.depends_on).forEach((dependency, index) => {
       if (serviceNames.has(dependency)) addEdge({ from: serviceId(name), to: serviceId(dependency) });
-      else warnings.push(`service "${name}" depends on "${dependency}", which is not a service here`);
-    }
+      else warnings.push(`${atLines([lineOf(['services', name, 'depends_on', Array.isArray(service.depends_on) ? index : dependency])])}service "${name}" depends on "${dependency}", which is not a service here`);
+    });
     // A service a setting names (`AI_SERVICE_URL=http://ai-service:5001/`) is called, declared or not in depends_on.
     for (const value of relationValues(service.environment)) {
       for (const host of hostsIn(value)) {
         if (host !== name && serviceNames.has(host)) addEdge({ from: serviceId(name), to: serviceId(host) });
       }
     }
-    for (const link of Array.isArray(service.links) ? service.links : []) {
+    (Array.isArray(service.links) ? service.links : []).forEach((link: unknown, index) => {
       const target = String(link).split(':')[0]!;
       if (serviceNames.has(target)) addEdge({ from: serviceId(name), to: serviceId(target), style: { strokeStyle: 'dashed' } });
-      else warnings.push(`service "${name}" links to "${target}", which is not a service here`);
-    }
+      else warnings.push(`${atLines([lineOf(['services', name, 'links', index])])}service "${name}" links to "${target}", which is not a service here`);
+    });
     const { mounts, others } = namedMounts(service.volumes, namedVolumes);
-    unnamedMounts += others;
+    unnamedMounts.push(...others.map((index) => lineOf(['services', name, 'volumes', index])));
     for (const mount of mounts) {
       if (!volumeUsers.has(mount.volume)) volumeUsers.set(mount.volume, new Set());
       volumeUsers.get(mount.volume)!.add(parent);
@@ -164,9 +166,9 @@ export function composeToGraph(code: string): GraphIR {
     const external = isMapping(spec) && Boolean(spec.external);
     nodes.push({ id: volumeId(volume), label: external ? `${volume} (external)` : volume, kind: 'storage', iconHint: 'volume', ...(parent !== undefined && { parent }) });
   }
-  if (unnamedMounts > 0) warnings.push(`${unnamedMounts} bind mount(s) and anonymous volume(s) are not drawn`);
+  if (unnamedMounts.length > 0) warnings.push(`${atLines(unnamedMounts)}${unnamedMounts.length} bind mount(s) and anonymous volume(s) are not drawn`);
   for (const key of ['secrets', 'configs'] as const) {
-    if (isMapping(data[key]) && Object.keys(data[key]).length > 0) warnings.push(`top-level ${key} are not drawn`);
+    if (isMapping(data[key]) && Object.keys(data[key]).length > 0) warnings.push(`${atLines([lineOf([key])])}top-level ${key} are not drawn`);
   }
 
   return { layout: 'layered', direction: 'DOWN', nodes, edges, groups: [...groups.values()], warnings };

@@ -216,6 +216,8 @@ export function detectD2(code: string): number {
   const head = code.slice(0, 20_000);
   // Other notations' own markers: theirs, not ours.
   if (/^[ \t]*(@startuml|digraph|graph[ \t]|flowchart|strict[ \t]|apiVersion:|services:|resource[ \t]|CREATE[ \t])/im.test(head)) return 0;
+  // A YAML document marker (`---`, `--- services:`) starts YAML; a D2 line never starts with it.
+  if (/^---(?:[ \t]|$)/m.test(head)) return 0;
   const edge = EDGE.test(head);
   const keys = D2_KEYS.test(head);
   return edge && keys ? 0.8 : edge || keys ? 0.55 : 0;

@@ -110,9 +110,15 @@ describe('helmNotation components named by blocks and flags', () => {
     expect(graph.nodes.map((n) => n.id).sort()).toEqual(
       ['cart', 'catalogue', 'dispatch', 'mongodb', 'mysql', 'payment', 'rabbitmq', 'ratings', 'redis', 'shipping', 'user', 'web'].sort(),
     );
-    // Which workload uses which store is in the templates, not the values: no edge is invented.
+    // Which workload uses which store is in the templates, not the values: no edge is invented, and that is said
+    // at the line of each store.
     expect(graph.edges).toEqual([]);
-    expect(graph.warnings).toEqual([]);
+    expect(graph.warnings).toEqual([
+      'line 42: mongodb: which of the 8 workloads uses it is not in the values; drawn without an arrow',
+      'line 44: mysql: which of the 8 workloads uses it is not in the values; drawn without an arrow',
+      'line 52: rabbitmq: which of the 8 workloads uses it is not in the values; drawn without an arrow',
+      'line 56: redis: which of the 8 workloads uses it is not in the values; drawn without an arrow',
+    ]);
   });
 
   it('draws a dependency switched on by a flag, and not a feature switched on by one', () => {

@@ -23,8 +23,7 @@
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
 import { hostsIn } from '../hosts.js';
-import { parseYaml } from '../yaml.js';
-import { isRecord } from '../yaml.js';
+import { atLines, isRecord, type LocatedYaml, parseLocatedYaml } from '../yaml.js';
 
 /** Top-level keys that configure the chart as a whole, never a component or a sub-chart. */
 const CHART_SETTINGS = new Set([
@@ -43,16 +42,16 @@ export const helmNotation: NotationConverter = {
   id: 'helm',
   detect(code) {
     // Compose files and Kubernetes manifests are YAML too; they belong to their own converters.
-    if (/^services:/m.test(code) || (/^apiVersion:/m.test(code) && /^kind:/m.test(code))) return 0;
+    if (/^(?:---[ \t]+)?services:/m.test(code) || (/^(?:---[ \t]+)?apiVersion:/m.test(code) && /^(?:---[ \t]+)?kind:/m.test(code))) return 0;
     const keys = new Set([...code.matchAll(HELM_KEYS)].map((m) => m[1]));
     const enabledCharts = /^ {2,}(enabled|create):[ \t]*(true|false)[ \t]*$/m.test(code);
     if (keys.size === 0 && !enabledCharts) return 0;
     return Math.min(0.85, 0.35 + 0.1 * keys.size + (enabledCharts ? 0.2 : 0));
   },
   toGraph(code) {
-    const values = parseYaml(code);
+    const { data: values, lineOf } = parseLocatedYaml(code);
     if (!isRecord(values)) throw new AppError('parse_error', 'line 1, column 1: expected a values map (key: value lines)', { line: 1, column: 1 });
-    return valuesToGraph(values);
+    return valuesToGraph(values, lineOf);
   },
 };
 
@@ -124,7 +123,7 @@ function isComponent(block: Record<string, unknown>): boolean {
   );
 }
 
-function valuesToGraph(values: Record<string, unknown>): GraphIR {
+function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lineOf']): GraphIR {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
   const warnings: string[] = [];
@@ -178,10 +177,15 @@ function valuesToGraph(values: Record<string, unknown>): GraphIR {
   const appImage = imageName(values.image);
   const components: [string, Record<string, unknown>][] = [];
   const subcharts: string[] = [];
+  /** Sub-chart → the top-level key that named it (`useRabbitMQ` for rabbitmq), for the line of a warning. */
+  const subchartKeys = new Map<string, string>();
   const workloadBlocks: [string, Record<string, unknown>][] = [];
   for (const [key, block] of Object.entries(values)) {
     const flagged = flaggedDependency(key, block);
-    if (flagged !== undefined && !subcharts.includes(flagged)) subcharts.push(flagged);
+    if (flagged !== undefined && !subcharts.includes(flagged)) {
+      subcharts.push(flagged);
+      subchartKeys.set(flagged, key);
+    }
     if (CHART_SETTINGS.has(key) || !isRecord(block)) continue;
     if (isComponent(block)) {
       const replicas = block.replicaCount ?? block.replicas;
@@ -189,7 +193,10 @@ function valuesToGraph(values: Record<string, unknown>): GraphIR {
       if (values.architecture === 'standalone' && (key === 'readReplicas' || key === 'secondary')) continue;
       components.push([key, block]);
     } else if (DEPENDENCY.test(key) ? enabled(block) : block.enabled === true && Object.keys(block).length > 1) {
-      if (!subcharts.includes(key.toLowerCase()) && !subcharts.includes(key)) subcharts.push(key);
+      if (!subcharts.includes(key.toLowerCase()) && !subcharts.includes(key)) {
+        subcharts.push(key);
+        subchartKeys.set(key, key);
+      }
     } else {
       // A component the chart creates from a settings block: `cartDatabase.inClusterRedis: {create: true, name: redis-cart}`.
       const created = Object.values(block).filter((inner): inner is Record<string, unknown> => isRecord(inner) && inner.create === true && typeof inner.name === 'string');
@@ -234,6 +241,10 @@ function valuesToGraph(values: Record<string, unknown>): GraphIR {
     }
   }
   if (user) for (const chart of subcharts) if (!linked.has(`${user}->${chart}`)) edge(user, chart, 'uses');
+  for (const chart of subcharts) {
+    if (user || components.length < 2 || edges.some((e) => e.to === chart)) continue;
+    warnings.push(`${atLines([lineOf([subchartKeys.get(chart) ?? chart])])}${chart}: which of the ${components.length} workloads uses it is not in the values; drawn without an arrow`);
+  }
   if (nodes.length === 0) warnings.push('no image, component or enabled sub-chart found: is this a values.yaml?');
   return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [], warnings };
 }

@@ -3,7 +3,7 @@ import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConve
 import { imageRole } from '../compose/images.js';
 import { hostsIn } from '../hosts.js';
 import { collectResources, envValues, images, list, podReferences, record, selects, stringMap, type Resource } from './manifests.js';
-import { parseYamlDocuments } from '../yaml.js';
+import { atLines, parseLocatedYamlDocuments } from '../yaml.js';
 
 /** The Kubernetes icon library labels its icons in words ("Service Account") where the kind is one CamelCase word. */
 const ICON_LABELS: Readonly<Record<string, string>> = {
@@ -33,8 +33,9 @@ export const KUBERNETES_KINDS: Readonly<Record<string, NodeKind>> = {
   NetworkPolicy: 'network',
 };
 
-const API_VERSION = /^apiVersion:\s*["']?[\w./-]+/m;
-const KIND = /^kind:\s*["']?[A-Z]\w*/m;
+// A document may start on its `---` line (`--- apiVersion: v1`).
+const API_VERSION = /^(?:---[ \t]+)?apiVersion:\s*["']?[\w./-]+/m;
+const KIND = /^(?:---[ \t]+)?kind:\s*["']?[A-Z]\w*/m;
 
 export const kubernetesNotation: NotationConverter = {
   id: 'kubernetes',
@@ -44,7 +45,7 @@ export const kubernetesNotation: NotationConverter = {
     return /^[ \t]+apiVersion:/m.test(code) && /^[ \t]+kind:/m.test(code) && /^items:/m.test(code) ? 0.8 : 0;
   },
   toGraph(code) {
-    const { resources, ignored } = collectResources(parseYamlDocuments(code));
+    const { resources, ignored } = collectResources(parseLocatedYamlDocuments(code));
     if (resources.length === 0) {
       throw new AppError('parse_error', 'line 1, column 1: expected Kubernetes objects with apiVersion, kind and metadata.name', { line: 1, column: 1 });
     }
@@ -54,12 +55,13 @@ export const kubernetesNotation: NotationConverter = {
 
 const nodeId = (kind: string, namespace: string | undefined, name: string): string => `${kind}/${namespace ?? ''}/${name}`;
 
-function resourcesToGraph(resources: Resource[], ignored: number): GraphIR {
+function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]): GraphIR {
   const warnings: string[] = [];
   const nodes = new Map<string, GraphNode>();
   const groups = new Map<string, GraphGroup>();
   const edges: GraphEdge[] = [];
-  const skippedKinds = new Map<string, number>();
+  /** Kinds not drawn → the lines of their objects. */
+  const skippedKinds = new Map<string, (number | undefined)[]>();
   const namespaceGroup = (namespace: string | undefined): string | undefined => {
     if (!namespace) return undefined;
     const id = `namespace:${namespace}`;
@@ -71,7 +73,7 @@ function resourcesToGraph(resources: Resource[], ignored: number): GraphIR {
   for (const resource of resources) {
     if (resource.kind === 'Namespace') namespaceGroup(resource.name);
     else if (KUBERNETES_KINDS[resource.kind]) drawn.push(resource);
-    else skippedKinds.set(resource.kind, (skippedKinds.get(resource.kind) ?? 0) + 1);
+    else skippedKinds.set(resource.kind, [...(skippedKinds.get(resource.kind) ?? []), resource.line]);
   }
   for (const resource of drawn) {
     const node: GraphNode = {
@@ -121,7 +123,7 @@ function resourcesToGraph(resources: Resource[], ignored: number): GraphIR {
       for (const { service, label } of ingressBackends(spec)) {
         const target = find('Service', resource.namespace, service);
         if (target) addEdge(from, target.id, label);
-        else warnings.push(`Ingress ${resource.name}: backend service "${service}" is not in the input`);
+        else warnings.push(`${atLines([resource.line])}Ingress ${resource.name}: backend service "${service}" is not in the input`);
       }
     } else if (resource.kind === 'HorizontalPodAutoscaler') {
       const target = record(spec.scaleTargetRef);
@@ -144,7 +146,7 @@ function resourcesToGraph(resources: Resource[], ignored: number): GraphIR {
         const parent = namespaceGroup(resource.namespace);
         if (parent) target.parent = parent;
         nodes.set(target.id, target);
-        warnings.push(`${ref.kind} ${ref.name}: used by ${resource.kind} ${resource.name} but not defined in the input`);
+        warnings.push(`${atLines([resource.line])}${ref.kind} ${ref.name}: used by ${resource.kind} ${resource.name} but not defined in the input`);
       }
       addEdge(from, target.id, ref.via, true);
     }
@@ -164,8 +166,8 @@ function resourcesToGraph(resources: Resource[], ignored: number): GraphIR {
     }
   }
 
-  for (const [kind, count] of skippedKinds) warnings.push(`skipped ${count} ${kind} object${count === 1 ? '' : 's'} (not drawn)`);
-  if (ignored > 0) warnings.push(`skipped ${ignored} document${ignored === 1 ? '' : 's'} without kind or metadata.name`);
+  for (const [kind, lines] of skippedKinds) warnings.push(`${atLines(lines)}skipped ${lines.length} ${kind} object${lines.length === 1 ? '' : 's'} (not drawn)`);
+  if (ignored.length > 0) warnings.push(`${atLines(ignored)}skipped ${ignored.length} document${ignored.length === 1 ? '' : 's'} without kind or metadata.name`);
   // The Ingress is where traffic enters: listed first, so the layout starts the drawing (top left) with it and
   // what it routes to.
   const entryFirst = [...nodes.values()].sort((a, b) => Number(b.rows?.[0] === 'Ingress') - Number(a.rows?.[0] === 'Ingress'));

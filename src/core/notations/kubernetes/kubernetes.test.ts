@@ -17,7 +17,7 @@ describe('kubernetesNotation on real manifests', () => {
     ]);
     const secret = graph.nodes.find((n) => n.id === 'Secret//mysql-pass')!;
     expect(secret.style).toEqual({ strokeStyle: 'dashed' });
-    expect(graph.warnings).toEqual(['Secret mysql-pass: used by Deployment wordpress-mysql but not defined in the input']);
+    expect(graph.warnings).toEqual(['line 29: Secret mysql-pass: used by Deployment wordpress-mysql but not defined in the input']);
     // A workload running a database reads as the database (its product icon), its Kubernetes kind in the first row.
     const mysql = graph.nodes.find((n) => n.id === 'Deployment//wordpress-mysql')!;
     expect(mysql).toMatchObject({ kind: 'database', iconHint: 'MySQL', rows: ['Deployment', expect.any(String)] });
@@ -46,7 +46,7 @@ describe('kubernetesNotation on real manifests', () => {
     const graph = kubernetesNotation.toGraph(fixture('ingress-nginx-cloud-deploy.yaml'));
     expect(graph.groups).toEqual([{ id: 'namespace:ingress-nginx', label: 'ingress-nginx', kind: 'namespace' }]);
     expect(graph.nodes.every((n) => n.parent === 'namespace:ingress-nginx')).toBe(true);
-    expect(graph.warnings).toContain('skipped 2 ClusterRole objects (not drawn)');
+    expect(graph.warnings).toContain('lines 146, 227: skipped 2 ClusterRole objects (not drawn)');
   });
 
   it('draws the cartservice example with its ServiceAccount', () => {
@@ -187,5 +187,37 @@ describe('kubernetesNotation entry point', () => {
     expect(ingress).toMatchObject({ id: 'Ingress//store-front', rows: ['Ingress', 'entry point'] });
     expect(graph.edges.filter((e) => e.to === ingress.id)).toEqual([]);
     expect(graph.edges.find((e) => e.from === ingress.id)).toMatchObject({ to: 'Service//store-front', label: '/' });
+  });
+});
+
+describe('kubernetesNotation warnings name their lines', () => {
+  it('says where each object left out is, in a List too, and where an Ingress names a Service that is not there', () => {
+    const graph = kubernetesNotation.toGraph(`apiVersion: v1
+kind: List
+items:
+  - apiVersion: rbac.authorization.k8s.io/v1
+    kind: Role
+    metadata:
+      name: reader
+  - apiVersion: networking.k8s.io/v1
+    kind: Ingress
+    metadata:
+      name: web
+    spec:
+      defaultBackend:
+        service:
+          name: ghost
+          port:
+            number: 80
+---
+apiVersion: v1
+metadata:
+  name: nameless-kind
+`);
+    expect(graph.warnings).toEqual([
+      'line 9: Ingress web: backend service "ghost" is not in the input',
+      'line 5: skipped 1 Role object (not drawn)',
+      'line 19: skipped 1 document without kind or metadata.name',
+    ]);
   });
 });

@@ -1,4 +1,4 @@
-import { isRecord } from '../yaml.js';
+import { isRecord, type LocatedYaml } from '../yaml.js';
 
 /** One Kubernetes object, with the fields the diagram reads pulled out of its manifest. */
 export interface Resource {
@@ -10,37 +10,41 @@ export interface Resource {
   manifest: Record<string, unknown>;
   /** For workloads: the pod template (a Pod's own spec and labels, a CronJob's job template's template). */
   pod?: { labels: Record<string, string>; spec: Record<string, unknown> };
+  /** Line of its `kind:`, for warnings. */
+  line?: number;
 }
 
 export const WORKLOAD_KINDS = new Set(['Deployment', 'StatefulSet', 'DaemonSet', 'ReplicaSet', 'Job', 'CronJob', 'Pod']);
 
 /** Flattens documents and `List` kinds (`kind: List`, `DeploymentList`, …) into objects with a kind and a name. */
-export function collectResources(documents: unknown[]): { resources: Resource[]; ignored: number } {
+export function collectResources(documents: readonly LocatedYaml[]): { resources: Resource[]; ignored: (number | undefined)[] } {
   const resources: Resource[] = [];
-  let ignored = 0;
-  const visit = (value: unknown): void => {
+  /** Lines of documents without kind or name. */
+  const ignored: (number | undefined)[] = [];
+  const visit = (value: unknown, lineOf: LocatedYaml['lineOf'], path: (string | number)[]): void => {
     if (!isRecord(value)) {
-      if (value !== null && value !== undefined) ignored++;
+      if (value !== null && value !== undefined) ignored.push(lineOf(path));
       return;
     }
     const kind = typeof value.kind === 'string' ? value.kind : '';
     if (kind.endsWith('List') && Array.isArray(value.items)) {
-      value.items.forEach(visit);
+      value.items.forEach((item, index) => visit(item, lineOf, [...path, 'items', index]));
       return;
     }
     const metadata = isRecord(value.metadata) ? value.metadata : {};
     const name = typeof metadata.name === 'string' ? metadata.name : '';
+    const line = lineOf([...path, kind ? 'kind' : Object.keys(value)[0] ?? '']);
     if (!kind || !name) {
-      ignored++;
+      ignored.push(line);
       return;
     }
-    const resource: Resource = { kind, name, manifest: value };
+    const resource: Resource = { kind, name, manifest: value, ...(line !== undefined && { line }) };
     if (typeof metadata.namespace === 'string') resource.namespace = metadata.namespace;
     const pod = podTemplate(kind, value, metadata);
     if (pod) resource.pod = pod;
     resources.push(resource);
   };
-  documents.forEach(visit);
+  for (const document of documents) visit(document.data, document.lineOf, []);
   return { resources, ignored };
 }
 

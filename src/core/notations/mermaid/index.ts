@@ -7,7 +7,7 @@ import { classToGraph, type ClassDb } from './class.js';
 import { erToGraph, type ErDb } from './er.js';
 import { flowchartToGraph, type FlowDb } from './flowchart.js';
 import { frontMatterTitle, readMermaid } from './parser.js';
-import { sequenceToGraph, type SequenceDb } from './sequence.js';
+import { sequenceToGraph, takeBoxes, type SequenceDb } from './sequence.js';
 import { stateToGraph, type StateDb } from './state.js';
 
 /** The first statement names the diagram: after the optional front matter, `%%` comments and `%%{init}%%` directives. */
@@ -26,8 +26,9 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
     return READ.has(word) ? 0.95 : OTHERS.has(word) ? 0.9 : 0;
   },
   async toGraph(code) {
-    const graph = await readMermaid(code, ({ type, db }) => {
-      if (type === 'sequence') return sequenceToGraph(db as SequenceDb);
+    const sequence = HEADER.exec(code.slice(0, 20_000))?.[1] === 'sequenceDiagram' ? takeBoxes(code) : undefined;
+    const graph = await readMermaid(sequence?.code ?? code, ({ type, db }) => {
+      if (type === 'sequence') return sequenceToGraph(db as SequenceDb, sequence?.boxes);
       if (type === 'class') return classToGraph(db as ClassDb);
       if (type === 'er') return erToGraph(db as ErDb);
       if (type === 'state') return stateToGraph(db as StateDb);

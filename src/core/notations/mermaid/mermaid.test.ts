@@ -155,3 +155,21 @@ describe('mermaidNotation direction', () => {
     expect([turned.direction, turned.forcedDirection]).toEqual(['RIGHT', true]);
   });
 });
+
+describe('mermaidNotation sequence boxes', () => {
+  it('draws `box Aqua Group … end` around its participants instead of refusing the diagram (Mermaid checks box colours with browser CSS)', async () => {
+    const graph = await mermaidNotation.toGraph(
+      ['sequenceDiagram', '    box Aqua Group Description', '    participant A', '    participant B as Bee', '    end', '    box Another Group', '    participant C', '    end', '    A->>C: Hello'].join('\n'),
+    );
+    expect(graph.sequence!.boxes).toEqual([
+      { label: 'Group Description', participants: ['A', 'B'], fillColor: '#00ffff' },
+      { label: 'Another Group', participants: ['C'] },
+    ]);
+    expect(graph.warnings).toEqual([]);
+  });
+
+  it('keeps Mermaid\'s error positions when boxes were taken out', async () => {
+    const error = await refusal(mermaidNotation.toGraph(['sequenceDiagram', 'box Group', 'participant A', 'end', 'A->>: oops'].join('\n')));
+    expect(error?.message).toMatch(/line 5/);
+  });
+});

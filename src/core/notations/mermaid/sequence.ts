@@ -4,7 +4,8 @@
  * critical/option, break) in order.
  */
 import type { Arrowhead, GraphIR, GraphNode } from '../../graph/types.js';
-import type { SequenceFragment, SequenceMessage, SequenceStep } from '../../layout/sequence.js';
+import type { SequenceBox, SequenceFragment, SequenceMessage, SequenceStep } from '../../layout/sequence.js';
+import { mapColor } from '../dot/style.js';
 import { PARTICIPANT_KINDS } from '../plantuml/sequence.js';
 import { decodeMermaid } from './parser.js';
 
@@ -23,7 +24,6 @@ interface Entry {
 export interface SequenceDb {
   getActors(): Map<string, Actor>;
   getMessages(): Entry[];
-  getBoxes?(): unknown[];
   showSequenceNumbers?(): boolean;
   LINETYPE: Record<string, number>;
   PLACEMENT: Record<string, number>;
@@ -50,7 +50,39 @@ const CLOSERS = new Set(['LOOP_END', 'ALT_END', 'OPT_END', 'PAR_END', 'CRITICAL_
 
 const textOf = (message: Entry['message']) => decodeMermaid(typeof message === 'string' ? message : (message?.text ?? '')).trim();
 
-export function sequenceToGraph(db: SequenceDb): GraphIR {
+/**
+ * `box Aqua Group … end` lines taken out of the code before Mermaid reads it: Mermaid checks a box colour with the
+ * browser's CSS (`window.CSS`, `new Option()`) and fails in Node, refusing the diagram. A box holds participant
+ * declarations only, so its `end` is the first after it. The lines are blanked, not removed, so Mermaid's error
+ * positions stay right.
+ */
+export function takeBoxes(code: string): { code: string; boxes: SequenceBox[] } {
+  const lines = code.split('\n');
+  const boxes: SequenceBox[] = [];
+  let open: SequenceBox | undefined;
+  lines.forEach((line, i) => {
+    const text = line.trim();
+    const box = /^box\b\s*(.*)$/.exec(text);
+    if (box && !open) {
+      // Mermaid's rule: a first word that is a colour (a CSS name, rgb(…), hsl(…)) is the colour; the rest is the title.
+      const [, first = '', rest = ''] = /^((?:rgba?|hsla?)\s*\(.*?\)|\w*)\s*(.*)$/.exec(box[1]!) ?? [];
+      const isColor = /^(rgba?|hsla?)\s*\(/.test(first) || first === 'transparent' || (first !== '' && mapColor(first) !== undefined);
+      const fill = isColor && first !== 'transparent' ? mapColor(first) : undefined;
+      open = { label: decodeMermaid(isColor ? rest : box[1]!).trim(), participants: [], ...(fill && { fillColor: fill }) };
+      boxes.push(open);
+      lines[i] = '';
+    } else if (open && /^end$/.test(text)) {
+      open = undefined;
+      lines[i] = '';
+    } else if (open) {
+      const declared = /^(?:participant|actor)\s+(.+?)(?:\s+as\s+.*)?$/.exec(text);
+      if (declared) open.participants.push(declared[1]!.trim());
+    }
+  });
+  return { code: lines.join('\n'), boxes };
+}
+
+export function sequenceToGraph(db: SequenceDb, declaredBoxes: readonly SequenceBox[] = []): GraphIR {
   const warnings: string[] = [];
   const names = new Map(Object.entries(db.LINETYPE).map(([name, value]) => [value, name]));
   const nodes: GraphNode[] = [...db.getActors().values()].map((actor) => {
@@ -104,8 +136,8 @@ export function sequenceToGraph(db: SequenceDb): GraphIR {
       skipped.set(`${name.toLowerCase()} statements left out`, (skipped.get(`${name.toLowerCase()} statements left out`) ?? 0) + 1);
     }
   }
-  const boxes = db.getBoxes?.().length ?? 0;
-  if (boxes > 0) warnings.push(`${boxes} participant box${boxes === 1 ? '' : 'es'} (box … end) not drawn: the sequence layout has no participant groups`);
+  // A titled box around its participants, as PlantUML's `box`.
+  const boxes = declaredBoxes.map((box) => ({ ...box, participants: box.participants.filter((id) => nodes.some((n) => n.id === id)) })).filter((box) => box.participants.length > 0);
   for (const [what, count] of skipped) warnings.push(`${count} ${what}`);
-  return { layout: 'sequence', direction: 'RIGHT', nodes, edges: [], groups: [], warnings, sequence: { steps: root } };
+  return { layout: 'sequence', direction: 'RIGHT', nodes, edges: [], groups: [], warnings, sequence: { steps: root, ...(boxes.length > 0 && { boxes }) } };
 }

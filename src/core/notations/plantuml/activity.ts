@@ -1,6 +1,6 @@
 /**
  * PlantUML activity diagrams (the "new" syntax): start/stop, `:action;`, if/elseif/else/endif, while/endwhile,
- * repeat/repeat while, fork/split, partitions and swimlanes. The flow is built by keeping the open ends that the
+ * repeat/repeat while (with `backward` and `break`), switch/case, fork/split, connectors, partitions and swimlanes. The flow is built by keeping the open ends that the
  * next action connects to, the way PlantUML itself reads the statements top to bottom.
  */
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
@@ -15,8 +15,9 @@ interface End {
 
 type Block =
   | { type: 'if'; line: SourceLine; decision: string; done: End[]; elseSeen: boolean; elseLabel?: string }
-  | { type: 'while'; line: SourceLine; decision: string; exitLabel?: string }
-  | { type: 'repeat'; line: SourceLine; start: string }
+  | { type: 'while'; line: SourceLine; decision: string; breaks: End[] }
+  | { type: 'repeat'; line: SourceLine; start: string; breaks: End[]; backward?: string }
+  | { type: 'switch'; line: SourceLine; decision: string; done: End[]; cases: number }
   | { type: 'fork'; line: SourceLine; fork: string; done: End[]; join: 'fork' | 'split' }
   | { type: 'group'; line: SourceLine; group: string; closer: RegExp };
 
@@ -33,7 +34,6 @@ export function activityToGraph(source: DiagramSource): GraphIR {
   let ends: End[] = [];
   let lane: string | undefined;
   let lastNode: string | undefined;
-  let skipped = 0;
 
   const parent = () => [...blocks].reverse().find((b): b is Extract<Block, { type: 'group' }> => b.type === 'group')?.group ?? lane;
   const node = (kind: NodeKind, text: string, extra: Partial<GraphNode> = {}): string => {
@@ -64,7 +64,8 @@ export function activityToGraph(source: DiagramSource): GraphIR {
   const lines = source.lines;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const text = line.text;
+    // `:read; <<input>>`: an SDL stereotype after the action's end only styles it.
+    const text = line.text.replace(/;\s*<<\w+>>$/, ';');
     let m: RegExpExecArray | null;
     if (/^start;?$/i.test(text)) {
       ends = [];
@@ -72,8 +73,22 @@ export function activityToGraph(source: DiagramSource): GraphIR {
     } else if (/^(stop|end);?$/i.test(text)) {
       node('end', '');
       ends = [];
-    } else if (/^(kill|detach|break);?$/i.test(text)) {
+    } else if (/^break;?$/i.test(text)) {
+      // `break` leaves the innermost loop: the flow goes on after it.
+      const loop = [...blocks].reverse().find((b): b is Extract<Block, { type: 'while' | 'repeat' }> => b.type === 'while' || b.type === 'repeat');
+      if (!loop) throw parseError(line, '"break" outside repeat or while');
+      loop.breaks.push(...ends);
       ends = [];
+    } else if (/^(kill|detach);?$/i.test(text)) {
+      ends = [];
+    } else if ((m = /^backward\s*:(.*);$/i.exec(text))) {
+      // The action on a repeat loop's way back, drawn at `repeat while`.
+      const loop = [...blocks].reverse().find((b): b is Extract<Block, { type: 'repeat' }> => b.type === 'repeat');
+      if (!loop) throw parseError(line, '"backward" outside repeat');
+      loop.backward = plainText(m[1]!);
+    } else if ((m = /^\(([^()]+)\)$/.exec(text))) {
+      // A connector `(A)`: the flow leaves at one circle and comes back at another of the same name, as PlantUML draws it.
+      node('generic', plainText(m[1]!), { shape: 'ellipse' });
     } else if ((m = /^(#[\w#]+)?:(.*)$/s.exec(text)) && !/^:[^:]+:\s*(-|$)/.test(text)) {
       let body = m[2]!;
       let j = i;
@@ -107,23 +122,38 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       ends = [...block.done, ...ends, ...(block.elseSeen ? [] : [{ from: block.decision }])];
     } else if ((m = /^while\s*\((.*?)\)\s*(?:is\s*\((.*)\))?\s*;?$/i.exec(text))) {
       const decision = node('decision', plainText(m[1]!));
-      blocks.push({ type: 'while', line, decision });
+      blocks.push({ type: 'while', line, decision, breaks: [] });
       ends = [{ from: decision, ...(label(m[2]) && { label: label(m[2]) }) }];
     } else if ((m = /^end\s*while\b\s*(?:\((.*)\))?\s*;?$/i.exec(text))) {
       const block = open('while', line);
       blocks.pop();
       for (const end of ends) link(end.from, block.decision, end.label);
-      ends = [{ from: block.decision, ...(label(m[1]) && { label: label(m[1]) }) }];
+      ends = [{ from: block.decision, ...(label(m[1]) && { label: label(m[1]) }) }, ...block.breaks];
     } else if (/^repeat\s*;?$/i.test(text) || (m = /^repeat\s*:(.*);$/i.exec(text))) {
       const start = m?.[1] !== undefined ? node('action', plainText(m[1])) : node('decision', '');
-      blocks.push({ type: 'repeat', line, start });
+      blocks.push({ type: 'repeat', line, start, breaks: [] });
       m = null;
     } else if ((m = /^repeat\s*while\s*\((.*?)\)\s*(?:(?:is|then)\s*\((.*?)\))?\s*(?:not\s*\((.*?)\))?\s*;?$/i.exec(text))) {
       const block = open('repeat', line);
       blocks.pop();
       const decision = node('decision', plainText(m[1]!));
-      link(decision, block.start, label(m[2]), true);
-      ends = [{ from: decision, ...(label(m[3]) && { label: label(m[3]) }) }];
+      if (block.backward !== undefined) {
+        ends = [{ from: decision, ...(label(m[2]) && { label: label(m[2]) }) }];
+        link(node('action', block.backward), block.start);
+      } else link(decision, block.start, label(m[2]), true);
+      ends = [{ from: decision, ...(label(m[3]) && { label: label(m[3]) }) }, ...block.breaks];
+    } else if ((m = /^switch\s*\((.*)\)\s*;?$/i.exec(text))) {
+      const decision = node('decision', plainText(m[1]!));
+      blocks.push({ type: 'switch', line, decision, done: [], cases: 0 });
+      ends = [];
+    } else if ((m = /^case\s*\((.*)\)\s*;?$/i.exec(text))) {
+      const block = open('switch', line);
+      if (block.cases++ > 0) block.done.push(...ends);
+      ends = [{ from: block.decision, ...(label(m[1]) && { label: label(m[1]) }) }];
+    } else if (/^end\s*switch;?$/i.test(text)) {
+      const block = open('switch', line);
+      blocks.pop();
+      ends = [...block.done, ...ends];
     } else if ((m = /^(fork|split)\s*;?$/i.exec(text))) {
       const fork = node('fork', '');
       blocks.push({ type: 'fork', line, fork, done: [], join: m[1]!.toLowerCase() as 'fork' | 'split' });
@@ -151,7 +181,7 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const existing = groups.find((g) => g.kind === 'swimlane' && g.label === name);
       lane = existing?.id ?? `lane-${groups.length + 1}`;
       if (!existing) groups.push({ id: lane, label: name, kind: 'swimlane' });
-    } else if ((m = /^-+>\s*(.*?);?$/.exec(text))) {
+    } else if ((m = /^-+(?:\[[^\]]*\]-*)?>\s*(.*?);?$/.exec(text))) {
       const text2 = label(m[1]);
       ends = ends.map((end) => ({ ...end, ...(text2 && { label: text2 }) }));
     } else if (readNote(lines, i)) {
@@ -161,8 +191,13 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const { node: created, edge } = noteElements(id, note, lastNode, parent());
       nodes.push(created);
       if (edge) edges.push(edge);
-    } else if (/^(backward|floating\s+note|detach|\([A-Z0-9]\)|split\s+again)/i.test(text) || /^end\s*note$/i.test(text)) {
-      skipped++;
+    } else if (/^floating\s+note\b/i.test(text)) {
+      // A floating note stands beside the flow, tied to nothing.
+      const note = readNote([{ ...line, text: text.replace(/^floating\s+/i, '') }, ...lines.slice(i + 1)], 0)!;
+      i += note.consumed - 1;
+      nodes.push(noteElements(`note-${nodes.length + 1}`, note, undefined, parent()).node);
+    } else if (/^(label|goto)\s+\w+;?$/i.test(text)) {
+      warnings.push(`line ${line.line}: ${text} is not drawn (goto jumps are left out)`);
     } else {
       throw parseError(line, `expected an activity statement (start, :action;, if (…) then, while, repeat, fork, stop), got "${text.slice(0, 60)}"`);
     }
@@ -170,6 +205,5 @@ export function activityToGraph(source: DiagramSource): GraphIR {
   const block = blocks[blocks.length - 1];
   if (block) throw parseError(block.line, `"${block.line.text.slice(0, 40)}" is never closed`);
   if (nodes.length === 0) throw parseError({ line: 1, column: 1 }, 'the activity diagram has no steps');
-  if (skipped > 0) warnings.push(`skipped ${skipped} activity statement${skipped === 1 ? '' : 's'} not drawn (backward, connectors)`);
   return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes, edges, groups, warnings };
 }

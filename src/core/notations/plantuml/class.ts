@@ -5,8 +5,9 @@
  */
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
 import { linkEdge, parseLink } from './links.js';
-import { noteElements, readNote } from './notes.js';
+import { noteElements, noteOnLink, readNote } from './notes.js';
 import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
+import { applyVisibility } from './visibility.js';
 
 /** Class-like keyword → role; the keyword itself is shown as a stereotype row when it is not plain `class`. */
 export const CLASS_KEYWORDS: Readonly<Record<string, NodeKind>> = {
@@ -25,6 +26,7 @@ export const CLASS_KEYWORDS: Readonly<Record<string, NodeKind>> = {
   metaclass: 'class',
   stereotype: 'class',
   circle: 'class',
+  diamond: 'decision',
 };
 
 export const CLASS_DECLARATION = new RegExp(`^(?:[-+#~]\\s*)?(${Object.keys(CLASS_KEYWORDS).sort((a, b) => b.length - a.length).join('|')})\\s+(.+)$`, 'i');
@@ -51,6 +53,12 @@ function cleanMember(text: string): string {
   return plainText(`${visibility.trim()}${visibility ? ' ' : ''}${marks}${member.slice(visibility.length)}`);
 }
 
+/** `<< (S,#FF7700) Singleton >>` → «Singleton»: the spot (letter in a coloured circle) is PlantUML's drawing, not a name. */
+const spotless = (stereotype: string): string => {
+  const name = stereotype.replace(/^\s*\([^)]*\)\s*/, '').trim();
+  return name ? `«${name}»` : '';
+};
+
 /** `Observable<T>`, `Observable‹T›` and `Observable` are one class: its name without the type parameters. */
 const genericBase = (name: string): string => name.replace(/\s*[<‹][\s\S]*$/, '');
 
@@ -60,23 +68,45 @@ export function classToGraph(source: DiagramSource): GraphIR {
   const edges: GraphEdge[] = [];
   const warnings = [...source.warnings];
   const names = new Map<string, string>();
-  const stack: { id?: string; line: SourceLine }[] = [];
+  /** Open braces; a namespace's dotted name qualifies the classes declared in it. */
+  const stack: { id?: string; namespace?: string; line: SourceLine }[] = [];
+  const separator = source.separator;
   let hidden = 0;
   let directed = false;
   let lastElement: string | undefined;
   const parent = () => [...stack].reverse().find((s) => s.id !== undefined)?.id;
 
-  const classNode = (name: string, kind: NodeKind = 'class'): GraphNode => {
+  const namespace = () => [...stack].reverse().find((s) => s.namespace !== undefined)?.namespace;
+  /** The package group of a dotted prefix (`net.dummy` of `net.dummy.Person`), made on first use as PlantUML does. */
+  const packageOf = (prefix: string): string => {
+    const id = `package:${prefix}`;
+    if (!groups.some((g) => g.id === id)) groups.push({ id, label: prefix, kind: 'package' });
+    return id;
+  };
+
+  const classNode = (written: string, kind: NodeKind = 'class'): GraphNode => {
+    // `Foo::field` in a link is a member of Foo: the link is drawn to Foo.
+    const name = separator === '::' ? written : written.replace(/::[\w$]+$/, '');
     // Links may name a class by its short name, with its package prefix, or with or without its type parameters.
+    // Inside a namespace a bare name is the namespace's own; `.Name` is the root's.
     const base = genericBase(name);
-    const id = names.get(name) ?? names.get(base) ?? names.get(base.split('.').pop()!);
+    const space = namespace();
+    const root = base.startsWith('.');
+    const qualified = root ? base.slice(1) : space !== undefined && separator !== undefined && !base.includes(separator) ? `${space}${separator}${base}` : base;
+    const id = names.get(qualified) ?? names.get(name) ?? names.get(base) ?? (space === undefined ? names.get(base.split('.').pop()!) : undefined);
     if (id !== undefined) return nodes.get(id)!;
-    const node: GraphNode = { id: base, label: name, kind };
+    const node: GraphNode = { id: qualified, label: name === base ? qualified : name, kind };
+    const cut = separator === undefined ? -1 : qualified.lastIndexOf(separator);
     const up = parent();
-    if (up) node.parent = up;
-    nodes.set(base, node);
-    names.set(base, base);
-    if (name !== base) names.set(name, base);
+    if (cut > 0 && (space === undefined || qualified !== `${space}${separator}${base}`)) {
+      // `class net.dummy.Person` outside its package block: PlantUML makes the package and shows the short name.
+      node.parent = packageOf(qualified.slice(0, cut));
+      node.label = node.label.slice(cut + separator!.length);
+    } else if (up && !root) node.parent = up;
+    if (space !== undefined && !root && node.label === qualified) node.label = base;
+    nodes.set(qualified, node);
+    names.set(qualified, qualified);
+    if (name !== base) names.set(name, qualified);
     return node;
   };
 
@@ -91,19 +121,45 @@ export function classToGraph(source: DiagramSource): GraphIR {
     }
     const pkg = PACKAGE.exec(text);
     if (pkg) {
-      if (pkg[1]!.toLowerCase() === 'together') {
+      const keyword = pkg[1]!.toLowerCase();
+      if (keyword === 'together') {
+        warnings.push(`line ${line.line}: together (keep these classes close) is left to the automatic layout`);
         stack.push({ line });
         continue;
       }
       const label = unquote(pkg[2] ?? '');
       const id = `package:${pkg[3] ?? label}`;
-      const group: GraphGroup = { id, label, kind: pkg[1]!.toLowerCase() };
+      const group: GraphGroup = { id, label, kind: keyword };
       const up = parent();
       if (up) group.parent = up;
       const fill = pkg[4] ? plantumlColor(pkg[4]) : undefined;
       if (fill) group.style = { fillColor: fill };
-      groups.push(group);
-      stack.push({ id, line });
+      const known = groups.find((g) => g.id === id);
+      if (known) Object.assign(known, group);
+      else groups.push(group);
+      stack.push({ id, line, ...(keyword === 'namespace' && { namespace: label }) });
+      continue;
+    }
+    const onLink = noteOnLink(lines, i, edges, warnings);
+    if (onLink > 0) {
+      i += onLink - 1;
+      continue;
+    }
+    // `(Student, Course) .. Enrollment`: an association class, hung from the middle of the link in PlantUML.
+    const association = /^\(\s*("[^"]+"|[\w.$]+)\s*,\s*("[^"]+"|[\w.$]+)\s*\)\s*[-.]+\s*("[^"]+"|[\w.$]+)$/.exec(text) ?? /^("[^"]+"|[\w.$]+)\s*[-.]+\s*\(\s*("[^"]+"|[\w.$]+)\s*,\s*("[^"]+"|[\w.$]+)\s*\)$/.exec(text);
+    if (association) {
+      const [a, b, c] = text.startsWith('(') ? [association[1]!, association[2]!, association[3]!] : [association[2]!, association[3]!, association[1]!];
+      const cls = classNode(unquote(c)).id;
+      for (const end of [a, b]) edges.push({ id: `e${edges.length + 1}`, from: cls, to: classNode(unquote(end)).id, startArrowhead: 'none', endArrowhead: 'none', style: { strokeStyle: 'dashed' } });
+      warnings.push(`line ${line.line}: association class ${unquote(c)} is linked to both ends of ${unquote(a)}–${unquote(b)}, not to the middle of their link`);
+      continue;
+    }
+    // `<> name` is the diamond of an n-ary association.
+    const diamond = /^<>\s+([\w.$]+)$/.exec(text);
+    if (diamond) {
+      const node = classNode(diamond[1]!, 'decision');
+      node.label = '';
+      lastElement = node.id;
       continue;
     }
     const note = readNote(lines, i);
@@ -126,13 +182,20 @@ export function classToGraph(source: DiagramSource): GraphIR {
       const id = alias ? unquote(alias) : genericBase(name);
       const node = classNode(id, CLASS_KEYWORDS[keyword]);
       node.kind = CLASS_KEYWORDS[keyword]!;
-      node.label = name;
+      if (keyword === 'diamond') {
+        node.label = '';
+        lastElement = node.id;
+        continue;
+      }
+      // `class net.dummy.Person` shows Person; its package is the group.
+      const cut = !alias && separator !== undefined && !rawName!.startsWith('"') ? genericBase(name).lastIndexOf(separator) : -1;
+      node.label = cut > 0 ? name.slice(cut + separator!.length) : name;
       const up = parent();
       if (up) node.parent = up;
       if (alias) names.set(name, id);
       if (name !== id) names.set(name, id);
       const rows: string[] = [];
-      const marks = [keyword === 'class' ? '' : `«${keyword}»`, ...[...(stereotypes ?? '').matchAll(/<<([^>]*)>>/g)].map((m) => `«${m[1]!.trim()}»`)].filter(Boolean);
+      const marks = [keyword === 'class' ? '' : `«${keyword}»`, ...[...(stereotypes ?? '').matchAll(/<<([^>]*)>>/g)].map((m) => spotless(m[1]!))].filter(Boolean);
       if (marks.length > 0) rows.push(marks.join(' '));
       const fill = color ? plantumlColor(color) : undefined;
       if (fill) node.style = { fillColor: fill };
@@ -180,6 +243,7 @@ export function classToGraph(source: DiagramSource): GraphIR {
   if (stack.length > 0) throw parseError(stack[stack.length - 1]!.line, '"{" is never closed with "}"');
   if (directed) warnings.push('direction hints of links (up/down/left/right) are left to the automatic layout');
   if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
+  applyVisibility({ nodes, edges, names }, source.visibility, warnings);
   return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes: [...nodes.values()], edges, groups, warnings };
 }
 

@@ -6,8 +6,9 @@
  */
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
 import { linkEdge, parseLink, type EndForm } from './links.js';
-import { noteElements, readNote } from './notes.js';
+import { noteElements, noteOnLink, readNote } from './notes.js';
 import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
+import { applyVisibility } from './visibility.js';
 
 interface ElementKind {
   kind: NodeKind;
@@ -53,6 +54,14 @@ const FORM_KIND: Record<EndForm, ElementKind | undefined> = {
   interface: DESCRIPTION_KEYWORDS.interface,
   pseudo: undefined,
   name: undefined,
+};
+
+/** The key of an element named by a shorthand (`[Comp]`, `(Use case)`, `:Actor:`, `() Iface`) when a container has its name. */
+const SHORTHAND_KEY: Partial<Record<EndForm, (name: string) => string>> = {
+  component: (name) => `[${name}]`,
+  usecase: (name) => `(${name})`,
+  actor: (name) => `:${name}:`,
+  interface: (name) => `() ${name}`,
 };
 
 const KEYWORD = new RegExp(`^(${Object.keys(DESCRIPTION_KEYWORDS).join('|')})\\s+(.+)$`, 'i');
@@ -188,15 +197,34 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     names.set(name, names.get(name) ?? id);
     stack.push({ id, line });
   };
-  const resolve = (name: string, form: EndForm): string => names.get(name) ?? addNode(name, undefined, FORM_KIND[form] ?? { kind: 'component' });
+  const resolve = (name: string, form: EndForm): string => {
+    const known = names.get(name);
+    // `(checkout)` inside `rectangle checkout`: a shorthand names an element, never the container of that name.
+    const written = SHORTHAND_KEY[form]?.(name);
+    if (known !== undefined && (written === undefined || !groups.has(known))) return known;
+    return addNode(name, known === undefined ? undefined : written, FORM_KIND[form] ?? { kind: 'component' });
+  };
 
   const lines = source.lines;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const { text } = line;
+    let { text } = line;
+    // `usecase UC1 as "You can use` … `several lines."`: a quoted name may run over lines.
+    if (/^\w+\s/.test(text) && (text.match(/"/g)?.length ?? 0) % 2 === 1) {
+      let j = i + 1;
+      for (; j < lines.length && !lines[j]!.text.includes('"'); j++) text += `\\n${lines[j]!.text}`;
+      if (j >= lines.length) throw parseError(line, 'quoted name is never closed with "');
+      text += `\\n${lines[j]!.text}`;
+      i = j;
+    }
     if (text === '}') {
       if (stack.length === 0) throw parseError(line, 'unexpected "}": no open container');
       stack.pop();
+      continue;
+    }
+    const onLink = noteOnLink(lines, i, edges, warnings);
+    if (onLink > 0) {
+      i += onLink - 1;
       continue;
     }
     const note = readNote(lines, i);
@@ -276,6 +304,11 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     }
 
     const keyword = KEYWORD.exec(text);
+    // `cloud {`: a container without a name.
+    if (keyword && keyword[2]!.trim() === '{') {
+      addGroup('', `${keyword[1]!.toLowerCase()}-${line.line}`, keyword[1]!.toLowerCase(), line);
+      continue;
+    }
     const declared = keyword ? DECLARATION.exec(keyword[2]!.trim()) : SHORTHAND.exec(text);
     if (declared) {
       const spec: ElementKind = keyword ? DESCRIPTION_KEYWORDS[keyword[1]!.toLowerCase()]! : (FORM_KIND[formOf(declared[1]!)] ?? { kind: 'component' });
@@ -311,6 +344,7 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
   if (directed) warnings.push('direction hints of links (up/down/left/right) are left to the automatic layout');
   if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
   for (const [name, count] of skippedMacros) warnings.push(`skipped ${count} ${name}(…) call${count === 1 ? '' : 's'} (not drawn)`);
+  applyVisibility({ nodes, edges, names }, source.visibility, warnings);
   return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };
 }
 

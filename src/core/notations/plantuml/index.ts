@@ -9,6 +9,7 @@
  */
 import type { GraphIR, NotationConverter } from '../../graph/types.js';
 import { activityToGraph } from './activity.js';
+import { LEGACY_ACTIVITY, legacyActivityToGraph } from './activity-legacy.js';
 import { CLASS_DECLARATION, classToGraph } from './class.js';
 import { descriptionToGraph } from './description.js';
 import { parseLink } from './links.js';
@@ -20,7 +21,7 @@ export type PlantumlKind = 'sequence' | 'class' | 'description' | 'activity' | '
 
 /** Statements that only one kind of diagram has. */
 const MARKS: Record<PlantumlKind, RegExp[]> = {
-  activity: [/^(start|stop);?$/i, /^(#[\w#]+)?:[^:]*[^:\s][;|<>/\]}]$/, /^if\s*\(.*\)\s*then\b/i, /^(repeat|endif|end\s*while|fork|end\s*fork|fork\s+again)\b/i, /^while\s*\(/i],
+  activity: [LEGACY_ACTIVITY, /^(start|stop);?$/i, /^(#[\w#]+)?:[^:]*[^:\s][;|<>/\]}]$/, /^if\s*\(.*\)\s*then\b/i, /^(repeat|endif|end\s*while|fork|end\s*fork|fork\s+again)\b/i, /^while\s*\(/i],
   state: [/^state\s/i, /\[\*\]/],
   sequence: [
     /^(participant|boundary|control|collections)\s/i,
@@ -29,16 +30,24 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
     /^[hr]?note\s+over\b/i,
     /^box\b/i,
     /^==.*==$/,
+    /^\|\|\d*\|\|\|?$/,
+    // Message shortcuts only sequences have: `A -> B ++`, `A -> B !!`, a slant `->(10)`.
+    /^\S+\s*<?-+>+\s*\S+\s*(\+\+|--|\*\*|!!)(\s|:|$)/,
+    /-+>+\(\d+\)/,
   ],
-  class: [/^(abstract\s+class|abstract|class|enum|annotation|struct)\s/i, /^(?:[-+#~]\s*)?class\s/i, /(<\|--|--\|>|<\|\.\.|\.\.\|>|\*--|--\*|o--|--o)/],
+  class: [/^<>\s/, /^\(\s*[\w.$"]+\s*,\s*[\w.$"]+\s*\)\s*[-.]/, /^(abstract\s+class|abstract|class|enum|annotation|struct)\s/i, /^(?:[-+#~]\s*)?class\s/i, /(<\|--|--\|>|<\|\.\.|\.\.\|>|\*--|--\*|o--|--o)/],
   description: [
     /^(component|node|cloud|package|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person)\s/i,
     /^\[[^\]]+\]/,
-    /^\([^)]+\)/,
+    // `(use case)`; `(*)` is the legacy activity start.
+    /^\((?!\*)[^)]+\)/,
     /^:[^:]+:/,
     /^[A-Z]\w*\(\w+\s*,/,
   ],
 };
+
+/** `hide`/`show` of parts we draw the same either way (the foot box, empty descriptions, the class circle). */
+const LOOK_ONLY = /^(hide|show)\s+(.*\s)?(footbox|circle|circled|spot|stereotypes?|empty\s+(description|members|fields|methods|attributes))$/i;
 
 /** Tells the diagram kind from its statements; arrows only (`A -> B : hi`) is a sequence diagram, as in PlantUML. */
 export function plantumlKind(source: DiagramSource): PlantumlKind {
@@ -70,8 +79,24 @@ export const plantumlNotation: NotationConverter = {
     return 0;
   },
   toGraph(code) {
-    const source = readDiagram(code);
-    const graph = READERS[plantumlKind(source)](source);
+    const read = readDiagram(code);
+    const kind = plantumlKind(read);
+    // Only sequence diagrams have pages; elsewhere `newpage` is said and left out.
+    const pages = kind === 'sequence' ? [] : read.lines.filter((line) => /^newpage\b/i.test(line.text));
+    // Class, component and state diagrams apply hide/show/remove, sequences `hide unlinked`; activities say them.
+    const unapplied = kind === 'class' || kind === 'description' || kind === 'state' ? [] : read.visibility.filter((line) => !LOOK_ONLY.test(line.text) && !(kind === 'sequence' && /^hide\s+@?unlinked$/i.test(line.text)));
+    const source = {
+      ...read,
+      lines: read.lines.filter((line) => !pages.includes(line)),
+      warnings: [
+        ...read.warnings,
+        ...pages.map((line) => `line ${line.line}: newpage is left out: the diagram is one page`),
+        ...unapplied.map((line) => `line ${line.line}: ${line.text} is not applied here (class, component and state diagrams apply hide and remove)`),
+      ],
+    };
+    // The legacy activity syntax (`(*) --> "A"`) has its own reader.
+    const reader = kind === 'activity' && source.lines.some((line) => LEGACY_ACTIVITY.test(line.text)) ? legacyActivityToGraph : READERS[kind];
+    const graph = reader(source);
     return source.title ? { ...graph, title: source.title } : graph;
   },
 };

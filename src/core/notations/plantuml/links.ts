@@ -34,8 +34,8 @@ export interface Link {
  * an arrow head (`<|--`) is never read as one. */
 const GENERIC = String.raw`(?:<[\w\s,.?$]*(?:<[\w\s,.?$]*>[\w\s,.?$]*)*>|‹[\w\s,.?$<>]*[›>])`;
 const END = String.raw`\[\*\]|\[[^\]]+\]|\(\)\s*"[^"]+"|\(\)\s*[\w.$]+|\([^)]+\)|:[^:]+:|"[^"]+"|[\w.$]+(?:::[\w$]+)?${GENERIC}?`;
-const HEAD_LEFT = String.raw`(?:<\|?|<<|\^|\*|o\{|o\||\|o|\}o|\}\||\|\{|\|\||\}|\{|o|\+|#|x|0\)|0|\(|\))?`;
-const HEAD_RIGHT = String.raw`(?:\|?>|>>|\^|\*|\}o|\|o|o\||o\{|\|\{|\}\||\|\||\{|\}|o|\+|#|x|\(0|0|\(|\))?`;
+const HEAD_LEFT = String.raw`(?:<\|?|<<|\^|\*|o\{|o\||\|o|\}o|\}\||\|\{|\|\||\}|\{|o|\+|#|x|0\)|0|\(\)|\(|\))?`;
+const HEAD_RIGHT = String.raw`(?:\|?>|>>|\^|\*|\}o|\|o|o\||o\{|\|\{|\}\||\|\||\{|\}|o|\+|#|x|\(0|0|\(\)|\(|\))?`;
 const BODY = String.raw`(?:[-.=~]|\[[^\]]*\]|left|right|up|down|le|ri|do|l|r|u|d)+`;
 const LINK = new RegExp(
   String.raw`^(${END})\s*(?:"([^"]*)"\s*)?(${HEAD_LEFT})(${BODY})(${HEAD_RIGHT})\s*(?:"([^"]*)"\s*)?(${END})\s*(?::\s*(.*))?$`,
@@ -57,6 +57,7 @@ const HEADS: Record<string, Arrowhead> = {
   '0': 'circle',
   '0)': 'circle',
   '(0': 'circle',
+  '()': 'circle',
   '(': 'circle',
   ')': 'circle',
   '#': 'bar',

@@ -13,7 +13,7 @@ export interface Note {
   consumed: number;
 }
 
-const ATTACHED = /^[rh]?note\s+(left|right|top|bottom)(?:\s+of\s+("[^"]+"|\S+))?\s*(#\S+)?\s*(?::\s*(.*))?$/i;
+const ATTACHED = /^[rh]?note\s+(left|right|top|bottom)(?:\s+of\s+("[^"]+"|\[[^\]]+\]|\([^)]+\)|\S+))?\s*(#\S+)?\s*(?::\s*(.*))?$/i;
 const FREE = /^note\s+(?:"((?:[^"\\]|\\.)*)"\s+as\s+(\S+)|as\s+(\S+)\s*(?:#\S+)?)\s*$/i;
 
 /** Reads the note starting at `lines[index]`, or undefined when that line starts no note. */
@@ -36,7 +36,8 @@ export function readNote(lines: readonly SourceLine[], index: number): Note | un
     text = body.join('\n');
   }
   const note: Note = { text: plainText(text), attachedToLast: attached !== null && attached !== undefined && attached[2] === undefined, consumed };
-  if (attached?.[2]) note.target = unquote(attached[2]);
+  // `note right of [First Component]` names the component `[First Component]` stands for.
+  if (attached?.[2]) note.target = unquote(attached[2]).replace(/^\[(.*)\]$|^\((.*)\)$/, '$1$2').trim();
   const alias = free?.[2] ?? free?.[3];
   if (alias) note.alias = alias;
   return note;
@@ -48,4 +49,32 @@ export function noteElements(id: string, note: Note, target: string | undefined,
   if (parent) node.parent = parent;
   if (target === undefined) return { node };
   return { node, edge: { id: `${id}-link`, from: id, to: target, startArrowhead: 'none', endArrowhead: 'none', style: { strokeStyle: 'dashed' } } };
+}
+
+/**
+ * `note on link: …` or `note right on link` … `end note` belongs to the link just before it. PlantUML boxes it beside
+ * the link; here its text is written under the link's label (said in a warning). Returns the lines used, 0 if none.
+ */
+export function noteOnLink(lines: readonly SourceLine[], index: number, edges: GraphEdge[], warnings: string[]): number {
+  const first = lines[index]!;
+  const match = /^note\s+(?:(?:left|right|top|bottom)\s+)?on\s+link\s*(?:#\S+)?\s*(?::\s*(.*))?$/i.exec(first.text);
+  if (!match) return 0;
+  let body = match[1];
+  let consumed = 1;
+  if (body === undefined) {
+    const collected: string[] = [];
+    for (let i = index + 1; ; i++) {
+      const line = lines[i];
+      if (line === undefined) throw parseError(first, 'note on link is never closed with "end note"');
+      if (/^end\s*note$/i.test(line.text)) break;
+      collected.push(line.text);
+    }
+    consumed = collected.length + 2;
+    body = collected.join('\n');
+  }
+  const last = edges[edges.length - 1];
+  if (!last) throw parseError(first, 'note on link must follow a link');
+  last.label = [last.label, plainText(body)].filter(Boolean).join('\n');
+  warnings.push(`line ${first.line}: note on link is written under the link's label, not in a note box`);
+  return consumed;
 }

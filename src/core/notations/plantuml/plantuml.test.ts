@@ -366,3 +366,288 @@ describe('plantumlNotation direction', () => {
     expect([down.direction, down.forcedDirection]).toEqual(['DOWN', true]);
   });
 });
+
+describe('PlantUML sequence examples of its documentation that were refused or misread', () => {
+  const seq = (...body: string[]) => plantumlNotation.toGraph(uml(body.join('\n')));
+  const messages = (graph: GraphIR) => graph.sequence!.steps.flatMap((s) => (s.type === 'message' ? [`${s.from}->${s.to}${s.label ? `: ${s.label}` : ''}`] : []));
+
+  it('leaves room for `|||` and `||45||` between messages instead of dropping them', () => {
+    const graph = seq('Alice -> Bob: message 1', '|||', 'Alice -> Bob: message 2', '||45||', 'Alice -> Bob: message 3');
+    expect(graph.sequence!.steps.map((s) => s.type)).toEqual(['message', 'space', 'message', 'space', 'message']);
+    expect(graph.sequence!.steps[3]).toEqual({ type: 'space', height: 45 });
+  });
+
+  it('draws `newpage` as a separator with its title on one page, and says so with its line; `ignore newpage` is read', () => {
+    const graph = seq('Alice -> Bob : message 1', 'newpage', 'Alice -> Bob : message 3', 'newpage A title for the\\nlast page', 'Alice -> Bob : message 5');
+    expect(graph.sequence!.steps.filter((s) => s.type === 'divider')).toEqual([
+      { type: 'divider', text: '' },
+      { type: 'divider', text: 'A title for the\nlast page' },
+    ]);
+    expect(graph.warnings).toEqual(['line 3: newpage is drawn as a separator: the diagram is one page', 'line 5: newpage is drawn as a separator: the diagram is one page']);
+    expect(messages(seq('ignore newpage', 'Alice -> Bob : x'))).toEqual(['Alice->Bob: x']);
+  });
+
+  it('reads activation shortcuts with a colour (`++ #gold:`), `!!` on the receiver and `return` after them', () => {
+    const graph = seq('alice -> bob ++ : hello', 'bob -> bib ++ #005500 : hi', 'bob -> george ** : create', 'return done', 'bob -> george !! : delete', 'return success', 'A -> B ++ #gold: hello');
+    expect(graph.layout).toBe('sequence');
+    expect(messages(graph)).toEqual(['alice->bob: hello', 'bob->bib: hi', 'bob->george: create', 'bib->bob: done', 'bob->george: delete', 'bob->alice: success', 'A->B: hello']);
+    expect(graph.warnings).toEqual([
+      'line 4: create: the participant is drawn from the top, not from its creation',
+      'line 6: destroy: the lifeline runs on, without the cross that ends it',
+    ]);
+  });
+
+  it('reads teoz forms (`&` parallel, `{anchor}`, `/ note`), slanted arrows and hyperlinks, and says what is not drawn', () => {
+    const graph = seq(
+      'participant Alice [[http://plantuml.com]]',
+      '{start} Alice ->(10) Bob : hello [[http://plantuml.com]]',
+      '& Bob -> Charlie : hi',
+      'note over Alice : a',
+      '/ note over Bob : b',
+      '{end} Bob -> Alice : finish',
+      '{start} <-> {end} : some time',
+    );
+    expect(messages(graph)).toEqual(['Alice->Bob: hello', 'Bob->Charlie: hi', 'Bob->Alice: finish']);
+    expect(graph.warnings).toEqual([
+      'line 3: slanted message (10) is drawn level',
+      'line 4: "&" (level with the step before) is drawn below that step',
+      'line 6: "/" (level with the step before) is drawn below that step',
+      'line 8: duration arrow between teoz anchors is not drawn',
+    ]);
+  });
+
+  it('reads a participant described over several lines, a target declared by a message with `as`, and `order`', () => {
+    const graph = seq('participant Last order 30', 'participant Participant [', '  =Title', '  ----', '  ""SubTitle""', ']', 'participant First order -10', 'Alice -> "Bob()" : Hello', '"Bob()" -> "This is very\\nlong" as Long', 'Long --> "Bob()" : ok');
+    expect(graph.nodes.map((n) => `${n.id}=${n.label}`)).toEqual(['First=First', 'Participant=Title\nSubTitle', 'Alice=Alice', 'Bob()=Bob()', 'Long=This is very\nlong', 'Last=Last']);
+    expect(messages(graph)).toEqual(['Alice->Bob(): Hello', 'Bob()->Long', 'Long->Bob(): ok']);
+  });
+
+  it('shows a participant stereotype over its name, without the spot letter', () => {
+    const graph = seq('participant "Famous Bob" as Bob << Generated >>', 'participant Alice << (C,#ADD1B2) Testable >>', 'Bob -> Alice : First message');
+    expect(graph.nodes.map((n) => n.label)).toEqual(['«Generated»\nFamous Bob', '«Testable»\nAlice']);
+  });
+
+  it('leaves out participants that take no part when the diagram says `hide unlinked`', () => {
+    expect(seq('hide unlinked', 'participant Alice', 'participant Bob', 'participant Carol', 'Alice -> Bob : hello').nodes.map((n) => n.id)).toEqual(['Alice', 'Bob']);
+    expect(seq('participant Alice', 'participant Bob', 'participant Carol', 'Alice -> Bob : hello').nodes.map((n) => n.id)).toEqual(['Alice', 'Bob', 'Carol']);
+  });
+
+  it('numbers as autonumber says: formats, stop and resume, dotted numbers and `inc A`', () => {
+    const graph = seq('autonumber 10 10 "<b>[000]"', 'A -> B : x', 'autonumber stop', 'A -> B : dummy', 'autonumber resume "<font color=red><b>Message 0  "', 'A -> B : y', 'autonumber 1.1.1', 'A -> B : z', 'A -> B : w', 'autonumber inc A', 'A -> B : v');
+    expect(messages(graph)).toEqual(['A->B: [010] x', 'A->B: dummy', 'A->B: Message 20 y', 'A->B: 1.1.1 z', 'A->B: 1.1.2 w', 'A->B: 2.1.1 v']);
+  });
+
+  it('keeps both colours of `alt#Gold #LightBlue` and creole strike-through out of the text', () => {
+    const graph = seq('alt#Gold #LightBlue Successful case', 'Bob -> Alice: --not-- accepted', 'end');
+    const alt = graph.sequence!.steps[0]!;
+    expect(alt).toMatchObject({ type: 'fragment', sections: [{ label: 'Successful case', steps: [{ type: 'message', label: 'not accepted' }] }] });
+  });
+});
+
+describe('PlantUML class diagram forms of its documentation', () => {
+  const cls = (...body: string[]) => plantumlNotation.toGraph(uml(body.join('\n')));
+
+  it('applies hide, show and remove in order: classes by name, stereotype or unlinked, and members per class', () => {
+    const graph = cls(
+      'class Foo',
+      'class Bar {',
+      '  +x : int',
+      '  +run()',
+      '}',
+      'class Baz <<Serializable>> {',
+      '  String name',
+      '}',
+      'class Qux',
+      'class Lonely',
+      'Foo --> Bar',
+      'Bar --> Baz',
+      'Bar --> Qux',
+      'hide empty members',
+      'hide circle',
+      'hide <<Serializable>>',
+      'hide Foo',
+      'remove Qux',
+      'hide members',
+      'show Bar methods',
+      'remove @unlinked',
+    );
+    expect(graph.nodes.map((n) => n.id)).toEqual(['Bar']);
+    expect(graph.nodes[0]!.rows).toEqual(['+ run()']);
+    expect(graph.edges).toEqual([]);
+    expect(graph.warnings).toEqual([]);
+  });
+
+  it('keeps a stereotype\'s name and leaves out its spot: << (S,#FF7700) Singleton >> is «Singleton»', () => {
+    const graph = cls('class System << (S,#FF7700) Singleton >>', 'class Date << (D,orchid) >>');
+    expect(graph.nodes.map((n) => n.rows ?? [])).toEqual([['«Singleton»'], []]);
+  });
+
+  it('says which hide command names nothing of the diagram', () => {
+    expect(cls('class A', 'hide Nobody').warnings).toEqual(['line 3: hide Nobody names nothing of the diagram: not applied']);
+  });
+
+  it('puts `class net.dummy.Person` in package net.dummy and keeps namespaces apart (`.Base` is the root)', () => {
+    const graph = cls(
+      'class net.dummy.Person',
+      'namespace net.foo {',
+      '  net.dummy.Person <|- Person',
+      '  .BaseClass <|-- Person',
+      '}',
+    );
+    expect(graph.nodes.map((n) => `${n.id}=${n.label}@${n.parent ?? ''}`)).toEqual(['net.dummy.Person=Person@package:net.dummy', 'net.foo.Person=Person@package:net.foo', 'BaseClass=BaseClass@']);
+    expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['net.dummy.Person->net.foo.Person', 'BaseClass->net.foo.Person']);
+    const flat = cls('set separator none', 'class net.foo.Bar');
+    expect(flat.nodes.map((n) => `${n.id}=${n.label}`)).toEqual(['net.foo.Bar=net.foo.Bar']);
+    expect(flat.groups).toEqual([]);
+  });
+
+  it('writes a note on a link with the link, links an association class to both ends, and reads <> and ()-', () => {
+    const graph = cls(
+      'class Student',
+      'Student "0..*" - "1..*" Course',
+      'note on link #red: enrolled',
+      '(Student, Course) .. Enrollment',
+      '<> meeting',
+      'Student - meeting',
+      'foo ()- bar',
+    );
+    expect(graph.nodes.map((n) => n.id)).toEqual(['Student', 'Course', 'Enrollment', 'meeting', 'foo', 'bar']);
+    expect(graph.nodes.find((n) => n.id === 'meeting')).toMatchObject({ kind: 'decision', label: '' });
+    expect(graph.edges.map((e) => `${e.from}->${e.to}${e.label ? `: ${e.label}` : ''}`)).toEqual(['Student->Course: enrolled', 'Enrollment->Student', 'Enrollment->Course', 'Student->meeting', 'foo->bar']);
+    expect(graph.edges[4]!.startArrowhead).toBe('circle');
+    expect(graph.warnings).toEqual([
+      "line 4: note on link is written under the link's label, not in a note box",
+      'line 5: association class Enrollment is linked to both ends of Student–Course, not to the middle of their link',
+    ]);
+  });
+
+  it('says that `together` is left to the layout, with its line', () => {
+    const graph = cls('class Bob', 'together {', '  class Fred', '  class Bill', '}', 'Bob -> Fred');
+    expect(graph.nodes.map((n) => n.id)).toEqual(['Bob', 'Fred', 'Bill']);
+    expect(graph.warnings).toEqual(['line 3: together (keep these classes close) is left to the automatic layout']);
+  });
+});
+
+describe('PlantUML activity and state forms of its documentation', () => {
+  const diagram = (...body: string[]) => plantumlNotation.toGraph(uml(body.join('\n')));
+  /** Each edge as its ends' labels, or their kind when unlabelled (start, end, the repeat point). */
+  const flow = (graph: GraphIR) => {
+    const name = (id: string) => {
+      const node = graph.nodes.find((n) => n.id === id);
+      return node ? node.label || node.kind : `box ${id}`;
+    };
+    return graph.edges.map((e) => `${name(e.from)}->${name(e.to)}${e.label ? ` [${e.label}]` : ''}`);
+  };
+
+  it('leaves a repeat loop at `break`, draws `backward` on the way back, and reads switch/case', () => {
+    const graph = diagram('start', 'repeat', '  :read;', '  if (too many?) then (yes)', '    break', '  endif', 'backward:log;', 'repeat while (more?)', 'switch (kind?)', 'case (a)', '  :A;', 'case (b)', '  :B;', 'endswitch', 'stop');
+    expect(flow(graph)).toEqual([
+      'start->decision',
+      'decision->read',
+      'read->too many?',
+      'too many?->more?',
+      'more?->log',
+      'log->decision',
+      'more?->kind?',
+      'too many?->kind? [yes]',
+      'kind?->A [a]',
+      'kind?->B [b]',
+      'A->end',
+      'B->end',
+    ]);
+    expect(graph.warnings).toEqual([]);
+  });
+
+  it('reads styled arrows (-[#blue]-> label;) and SDL stereotypes after an action', () => {
+    const graph = diagram('start', ':foo1;', '-[#blue]-> label;', ':foo2;', '-[#green,dashed]->', ':input; <<input>>', 'stop');
+    expect(flow(graph)).toEqual(['start->foo1', 'foo1->foo2 [label]', 'foo2->input', 'input->end']);
+  });
+
+  it('draws connectors and floating notes, and says that goto is left out, with its line', () => {
+    const graph = diagram('start', ':a;', '(A)', 'detach', '(A)', ':b;', 'floating note left: aside', 'label here', 'goto here', 'stop');
+    expect(flow(graph)).toEqual(['start->a', 'a->A', 'A->b', 'b->end']);
+    expect(graph.nodes.filter((n) => n.label === 'A')).toHaveLength(2);
+    expect(graph.nodes.find((n) => n.kind === 'note')).toMatchObject({ label: 'aside' });
+    expect(graph.warnings).toEqual(['line 9: label here is not drawn (goto jumps are left out)', 'line 10: goto here is not drawn (goto jumps are left out)']);
+  });
+
+  it('reads history [H] and State[H*], makes a composite state named early its box, and gives each region its start', () => {
+    const graph = diagram(
+      '[*] --> Active',
+      'state Active {',
+      '  [*] -> NumLockOff',
+      '  NumLockOff --> NumLockOn',
+      '  --',
+      '  [*] -> CapsLockOff',
+      '  Idle --> [H]',
+      '}',
+      'Paused --> Active[H*] : resume',
+      'state Bar #red-green ##[dashed]blue {',
+      '  state Inner',
+      '}',
+    );
+    expect(graph.groups.map((g) => g.id)).toEqual(['Active', 'Bar']);
+    expect(graph.nodes.map((n) => n.id)).not.toContain('Active');
+    expect(graph.nodes.filter((n) => n.kind === 'start').map((n) => n.id)).toEqual(['[*]start', '[*]start@Active', '[*]start@Active#2']);
+    expect(flow(graph)).toEqual(['start->box Active', 'start->NumLockOff', 'NumLockOff->NumLockOn', 'start->CapsLockOff', 'Idle->H', 'Paused->H* [resume]']);
+    expect(graph.nodes.filter((n) => /^\[H/.test(n.id)).map((n) => `${n.label}@${n.parent}`)).toEqual(['H@Active', 'H*@Active']);
+    expect(graph.warnings).toEqual(['line 6: concurrent regions of Active are drawn in one box, without the -- separator']);
+  });
+});
+
+describe('PlantUML legacy activity syntax', () => {
+  it('reads the Cluster API machine phases (`(*) -->`, quoted activities, notes on the last one) instead of refusing them', () => {
+    const graph = plantumlNotation.toGraph(fixture('capi-machine-phases-activity.plantuml'));
+    const label = (id: string) => graph.nodes.find((n) => n.id === id)!.label || graph.nodes.find((n) => n.id === id)!.kind;
+    const flow = graph.edges.filter((e) => !e.id.endsWith('-link')).map((e) => `${label(e.from)}->${label(e.to)}${e.label ? ` [${e.label}]` : ''}`);
+    expect(flow).toEqual([
+      'start->Pending [Machine Create]',
+      'Pending->Provisioning',
+      'Provisioning->Provisioned',
+      'Provisioned->Running',
+      'Pending->Deleting',
+      'Provisioning->Deleting',
+      'Provisioned->Deleting',
+      'Running->Deleting',
+      'Deleting->Deleted',
+    ]);
+    const notes = graph.edges.filter((e) => e.id.endsWith('-link')).map((e) => label(e.to));
+    expect(notes).toEqual(['Pending', 'Provisioning', 'Provisioned', 'Running']);
+    expect(graph.title).toBe('Figure 1: State diagram with a generic provider');
+  });
+
+  it('reads a source left out as the last activity, bars, aliases and if/else/endif', () => {
+    const graph = plantumlNotation.toGraph(uml(['(*) --> "First" as A', 'if "ok?" then', '-->[yes] "Second"', 'else', '-->[no] ===B1===', 'endif', '--> (*)'].join('\n')));
+    expect(graph.nodes.map((n) => `${n.kind}:${n.label}`)).toEqual(['start:', 'action:First', 'decision:ok?', 'action:Second', 'fork:', 'end:']);
+    expect(graph.edges.map((e) => `${e.from}->${e.to}${e.label ? ` [${e.label}]` : ''}`)).toEqual(['start-1->action-2', 'action-2->decision-3', 'decision-3->action-4 [yes]', 'decision-3->fork-5 [no]', 'action-4->end-6', 'fork-5->end-6']);
+  });
+});
+
+describe('PlantUML component diagram forms of its documentation', () => {
+  it('reads an unnamed container (`cloud {`) and a note on a bracketed component instead of refusing them', () => {
+    const graph = plantumlNotation.toGraph(uml(['cloud {', '  [Example 1]', '}', '[Example 1] ..> HTTP : use', 'note right of [Example 1]', '  on several', '  lines', 'end note'].join('\n')));
+    expect(graph.groups).toEqual([{ id: 'cloud-2', label: '', kind: 'cloud' }]);
+    expect(graph.nodes.find((n) => n.id === 'Example 1')).toMatchObject({ parent: 'cloud-2' });
+    expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['Example 1->HTTP', 'note-6->Example 1']);
+    expect(graph.warnings).toEqual([]);
+  });
+});
+
+describe('PlantUML hide and remove outside class diagrams', () => {
+  it('removes unlinked components as PlantUML does, and says, with its line, that an activity does not apply hide', () => {
+    const components = plantumlNotation.toGraph(uml(['[A] --> [B]', '[C]', 'remove @unlinked', 'hide stereotype'].join('\n')));
+    expect(components.nodes.map((n) => n.id)).toEqual(['A', 'B']);
+    expect(components.warnings).toEqual([]);
+    const activity = plantumlNotation.toGraph(uml(['start', ':a;', 'hide Foo', 'stop'].join('\n')));
+    expect(activity.warnings).toEqual(['line 4: hide Foo is not applied here (class, component and state diagrams apply hide and remove)']);
+  });
+});
+
+describe('PlantUML use case diagram forms of its documentation', () => {
+  it('draws (checkout) inside `rectangle checkout` as a use case of its own, and reads a quoted name over two lines', () => {
+    const graph = plantumlNotation.toGraph(uml(['rectangle checkout {', '  User -- (checkout)', '  (help) .> (checkout) : extends', '}', 'usecase UC1 as "You can use', 'several lines."'].join('\n')));
+    expect(graph.groups.map((g) => g.id)).toEqual(['checkout']);
+    expect(graph.nodes.map((n) => `${n.id}=${n.label}@${n.parent ?? ''}`)).toEqual(['User=User@checkout', '(checkout)=checkout@checkout', 'help=help@checkout', 'UC1=You can use\nseveral lines.@']);
+    expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['User->(checkout)', 'help->(checkout)']);
+  });
+});

@@ -19,11 +19,11 @@ export const PARTICIPANT_KINDS: Readonly<Record<string, { kind: NodeKind; shape:
 };
 
 const NAME = String.raw`"[^"]+"|[^\s"#<:]+`;
-const PARTICIPANT = new RegExp(String.raw`^(${Object.keys(PARTICIPANT_KINDS).join('|')})\s+(${NAME})(?:\s+as\s+(${NAME}))?\s*(?:<<[^>]*>>\s*)?(?:order\s+-?\d+\s*)?(#\S+)?\s*(?:order\s+-?\d+)?\s*$`, 'i');
+const PARTICIPANT = new RegExp(String.raw`^(${Object.keys(PARTICIPANT_KINDS).join('|')})\s+(${NAME})(?:\s+as\s+(${NAME}))?\s*(?:<<.*>>\s*)?(?:order\s+(-?\d+)\s*)?(#\S+)?\s*(?:order\s+(-?\d+))?\s*(\[)?$`, 'i');
 // `[` and `]` are the diagram's edges, `?` a lost or found message's unknown end.
 const END = String.raw`"[^"]+"|[\w.$@]+|\[|\]|\?`;
 const MESSAGE = new RegExp(
-  String.raw`^(${END})?\s*([xo]?(?:<<|<|\\\\|\\|//|/)?)(-{1,2}(?:\[[^\]]*\])?-?)((?:>>|>|\\\\|\\|//|/)?(?:[xo](?!\w))?)\s*(${END})?\s*(\+\+|--|\*\*|!!)?\s*(?:#\S+\s*)?(?::\s*(.*))?$`,
+  String.raw`^(${END})?\s*([xo]?(?:<<|<|\\\\|\\|//|/)?)(-{1,2}(?:\[[^\]]*\])?-?)((?:>>|>|\\\\|\\|//|/)?(?:[xo](?!\w))?)(\(\d+\))?\s*(${END})?\s*(\+\+|--|\*\*|!!)?\s*(?:#[^\s:]+\s*)?(?::\s*(.*))?$`,
 );
 const FRAGMENT = /^(alt|opt|loop|par|par2|break|critical|group)\b\s*(.*)$/i;
 const NOTE = /^([hr]?note|ref)\s+(over|left|right|across)\b(?:\s+of)?\s*([^:#]*?)\s*(#\w+)?\s*(?::\s*(.*))?$/i;
@@ -31,7 +31,14 @@ const NOTE = /^([hr]?note|ref)\s+(over|left|right|across)\b(?:\s+of)?\s*([^:#]*?
 const HEAD: Record<string, Arrowhead> = { '': 'none', '>': 'arrow', '>>': 'arrow', '<': 'arrow', '<<': 'arrow', '\\': 'arrow', '\\\\': 'arrow', '/': 'arrow', '//': 'arrow', x: 'bar', o: 'circle' };
 
 /** A leading PlantUML colour (`#FFFFFFCC`, `#LightBlue`, `#lightblue/pink`) removed from a group's label. */
-const withoutColor = (label: string): string => label.replace(/^#[\w/|\\-]+\s*/, '');
+const withoutColor = (label: string): string => label.replace(/^(?:#[\w/|\\-]+\s*)+/, '');
+
+/** `autonumber` state: the figures of the next number (1.1.1 has three), what each message adds, the display format. */
+interface Numbering {
+  parts: number[];
+  step: number;
+  format?: string;
+}
 
 function arrowhead(token: string): Arrowhead {
   // `->x` ends in a cross, `->o` in a circle; a head plus a mark keeps the mark.
@@ -49,7 +56,11 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
   const stack: { fragment: SequenceFragment; line: SourceLine }[] = [];
   /** Who activated whom, for `return`. */
   const activations: { participant: string; caller?: string }[] = [];
-  let numbering: { next: number; step: number } | undefined;
+  let numbering: Numbering | undefined;
+  /** Kept by `autonumber stop` for `autonumber resume`. */
+  let paused: Numbering | undefined;
+  /** `order N` of participants that say it. */
+  const orders = new Map<string, number>();
   let lastMessage: { from: string; to: string } | undefined;
   const boxes: SequenceBox[] = [];
   let openBox: SequenceBox | undefined;
@@ -77,21 +88,55 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
     return names.get(name) ?? declare('participant', name, undefined, undefined);
   };
 
+  /** `participant "Long name" as A`, `A as "Long name"` and `Long as A`: the quoted one, or else the first, is shown. */
+  const declareNamed = (keyword: string, first: string, second: string | undefined, color: string | undefined): string => {
+    const displayFirst = second === undefined || !second.startsWith('"');
+    const name = unquote(displayFirst ? first : second);
+    const alias = second === undefined ? undefined : unquote(displayFirst ? second : first);
+    return declare(keyword, name, alias, color);
+  };
+
   const lines = source.lines;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    const { text } = line;
+    // Hyperlinks ([[url]]) are not drawn; teoz anchors ({start}) only name a point for a duration arrow.
+    if (/^\{[\w-]+\}\s*<?-+>?\s*\{[\w-]+\}/.test(line.text)) {
+      warnings.push(`line ${line.line}: duration arrow between teoz anchors is not drawn`);
+      continue;
+    }
+    let text = line.text.replace(/\s*\[\[[^\]]*\]\]/g, '').replace(/^\{[\w-]+\}\s*/, '');
+    // Teoz `& A -> B` (beside the previous message) and `/ note` (level with the previous note) go below it here.
+    const level = /^[&/]\s*/.exec(text);
+    if (level) {
+      text = text.slice(level[0].length);
+      warnings.push(`line ${line.line}: "${level[0].trim()}" (level with the step before) is drawn below that step`);
+    }
     const declared = PARTICIPANT.exec(text);
     if (declared) {
-      const [, keyword, first, second, color] = declared as unknown as [string, string, string, string | undefined, string | undefined];
-      // `participant "Long name" as A`, `participant A as "Long name"` and `participant Long as A`: the quoted one, or
-      // else the first, is what is shown; the other is the code the messages use.
-      const displayFirst = second === undefined || !second.startsWith('"');
-      const name = unquote(displayFirst ? first : second);
-      const alias = second === undefined ? undefined : unquote(displayFirst ? second : first);
-      const id = declare(keyword.toLowerCase(), name, alias, color);
+      const [, keyword, first, second, order, color, orderAfter, opensBlock] = declared as unknown as (string | undefined)[];
+      let shown = second;
+      // `participant P [ =Title ---- ""SubTitle"" ]`: the lines up to `]` are what the box shows.
+      if (opensBlock) {
+        const collected: string[] = [];
+        let j = i + 1;
+        for (; j < lines.length && lines[j]!.text !== ']'; j++) if (!/^-{2,}$|^={2,}$/.test(lines[j]!.text)) collected.push(lines[j]!.text.replace(/^=+\s*/, ''));
+        if (j >= lines.length) throw parseError(line, 'participant description "[" is never closed with "]"');
+        i = j;
+        shown = `"${collected.join('\\n')}"`;
+      }
+      const id = declareNamed(keyword!.toLowerCase(), first!, shown, color);
+      // `<< Generated >>` and `<< (C,#ADD1B2) Testable >>` (spot letter and colour left out) are shown over the name.
+      const stereotype = /<<\s*(?:\([^)]*\)\s*)?(.*?)\s*>>/.exec(text)?.[1];
+      if (stereotype) participants.get(id)!.label = `«${plainText(stereotype)}»\n${participants.get(id)!.label}`;
+      if (order ?? orderAfter) orders.set(id, Number(order ?? orderAfter));
       openBox?.participants.push(id);
       continue;
+    }
+    // `"Bob()" -> "This is very\nlong" as Long`: a message may declare its target with an alias.
+    const aliased = /^([^:"]*?(?:"[^"]+"[^:"]*?)?[-\]][^:\s"]*\s*)("[^"]+"|[^\s":]+)\s+as\s+("[^"]+"|[^\s":]+)(\s*(?::.*)?)$/.exec(text);
+    if (aliased && MESSAGE.test(`${aliased[1]}X${aliased[4]}`)) {
+      const id = declareNamed('participant', aliased[2]!, aliased[3]!, undefined);
+      text = `${aliased[1]}${id}${aliased[4]}`;
     }
     const box = /^box\b\s*("[^"]*"|[^#]*?)?\s*(#\S+)?\s*$/i.exec(text);
     if (box) {
@@ -176,6 +221,7 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
         const k = activations.map((a) => a.participant).lastIndexOf(who);
         if (k >= 0) activations.splice(k, 1);
       }
+      if (verb !== 'activate' && verb !== 'deactivate') warnings.push(lifetime(line, verb));
       continue;
     }
     const returned = /^return\b\s*(.*)$/i.exec(text);
@@ -187,11 +233,33 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
       add({ type: 'deactivate', participant: top.participant });
       continue;
     }
-    const autonumber = /^autonumber\b\s*(stop|resume|off)?\s*(\d+)?\s*(\d+)?/i.exec(text);
+    const autonumber = /^autonumber\b\s*(stop|off|resume|inc\s+([a-z]))?\s*(\d+(?:\.\d+)*)?\s*(\d+)?\s*(?:"(.*)")?\s*$/i.exec(text);
     if (autonumber) {
-      const verb = autonumber[1]?.toLowerCase();
-      if (verb === 'stop' || verb === 'off') numbering = undefined;
-      else numbering = { next: autonumber[2] ? Number(autonumber[2]) : (numbering?.next ?? 1), step: autonumber[3] ? Number(autonumber[3]) : 1 };
+      const [, verb, level, first, second, format] = autonumber as unknown as (string | undefined)[];
+      const word = verb?.split(/\s/)[0]!.toLowerCase();
+      if (word === 'stop' || word === 'off') {
+        paused = numbering;
+        numbering = undefined;
+      } else if (word === 'resume') {
+        // `autonumber resume [increment] ["format"]` goes on from where `stop` left.
+        const from = paused ?? numbering ?? { parts: [1], step: 1 };
+        numbering = { ...from, ...(first && { step: Number(first) }), ...(format !== undefined && { format }) };
+      } else if (word === 'inc') {
+        // `autonumber inc A` counts up the first figure of 1.1.1 and starts the ones after it again.
+        const k = level!.toUpperCase().charCodeAt(0) - 65;
+        if (numbering && k < numbering.parts.length) numbering.parts = numbering.parts.map((n, p) => (p < k ? n : p === k ? n + 1 : 1));
+      } else numbering = { parts: (first ?? '1').split('.').map(Number), step: second ? Number(second) : 1, ...(format !== undefined && { format }) };
+      continue;
+    }
+    const page = /^newpage\b\s*(.*)$/i.exec(text);
+    if (page) {
+      add({ type: 'divider', text: plainText(page[1]!) });
+      warnings.push(`line ${line.line}: newpage is drawn as a separator: the diagram is one page`);
+      continue;
+    }
+    const space = /^\|\|(\d*)\|\|$|^\|\|\|$/.exec(text);
+    if (space) {
+      add({ type: 'space', ...(space[1] && { height: Number(space[1]) }) });
       continue;
     }
     const divider = /^==\s*(.*?)\s*==$/.exec(text) ?? /^\.\.\.\s*(.*?)\s*(?:\.\.\.)?$/.exec(text);
@@ -203,10 +271,10 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
       warnings.push(`line ${line.line}: autoactivate is not applied; activation bars are drawn where activate, ++ or return say`);
       continue;
     }
-    if (/^\|\|\d*\|\|$|^\|\|\|$/.test(text) || /^(autoactivate|hide|show)\b/i.test(text)) continue;
+    if (/^(autoactivate|hide|show)\b/i.test(text)) continue;
     const message = MESSAGE.exec(text);
-    if (message && /[<>\\/xo]/.test(message[2]! + message[4]!) && (message[1] || message[5])) {
-      const [, left, headLeft, body, headRight, right, suffix, label] = message as unknown as (string | undefined)[];
+    if (message && /[<>\\/xo]/.test(message[2]! + message[4]!) && (message[1] || message[6])) {
+      const [, left, headLeft, body, headRight, slant, right, suffix, label] = message as unknown as (string | undefined)[];
       // `[->`, `->]` and lost/found `?` come from or go out of the diagram; they are drawn at the nearest participant.
       const outside = (token: string | undefined) => token === undefined || token === '[' || token === ']' || token === '?';
       const edge = (token: string | undefined) => (outside(token) ? undefined : participant(token!));
@@ -228,10 +296,14 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
         add({ type: 'activate', participant: toId });
         activations.push({ participant: toId, caller: fromId });
       } else if (suffix === '--' || suffix === '!!') {
-        add({ type: 'deactivate', participant: fromId });
-        const k = activations.map((a) => a.participant).lastIndexOf(fromId);
+        // `--` ends the sender's activation; `!!` destroys the receiver, ending its activation if it has one.
+        const who = suffix === '--' ? fromId : toId;
+        const k = activations.map((a) => a.participant).lastIndexOf(who);
+        if (k >= 0 || suffix === '--') add({ type: 'deactivate', participant: who });
         if (k >= 0) activations.splice(k, 1);
       }
+      if (slant) warnings.push(`line ${line.line}: slanted message ${slant} is drawn level`);
+      if (suffix === '**' || suffix === '!!') warnings.push(lifetime(line, suffix === '**' ? 'create' : 'destroy'));
       continue;
     }
     throw parseError(line, `expected a participant, a message (A -> B : text), a note, a group (alt/opt/loop … end) or an activation, got "${text.slice(0, 60)}"`);
@@ -240,10 +312,16 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
   if (open) throw parseError(open.line, `"${open.fragment.kind}" is never closed with "end"`);
   if (participants.size === 0) throw parseError({ line: 1, column: 1 }, 'the sequence diagram has no participants');
   const drawnBoxes = boxes.filter((b) => b.participants.length > 0);
+  // `order N` places a participant; the others keep their place in the order of declaration (order 0).
+  let nodes = [...participants.values()].sort((a, b) => (orders.get(a.id) ?? 0) - (orders.get(b.id) ?? 0));
+  if (source.visibility.some((command) => /^hide\s+@?unlinked$/i.test(command.text))) {
+    const used = new Set(participantsIn(root));
+    nodes = nodes.filter((n) => used.has(n.id));
+  }
   return {
     layout: 'sequence',
     direction: 'RIGHT',
-    nodes: [...participants.values()],
+    nodes,
     edges: [],
     groups: [],
     warnings,
@@ -252,8 +330,34 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
 
   function numbered(label: string): string {
     if (!numbering) return label;
-    const number = numbering.next;
-    numbering.next += numbering.step;
-    return label ? `${number} ${label}` : String(number);
+    const { parts, step, format } = numbering;
+    const figures = parts.join('.');
+    // A format's run of 0s pads the number ("[000]" → "[007]"); its markup is dropped like any label's.
+    const number = format === undefined ? figures : plainText(format.replace(/0+|#+/, (run) => (parts.length === 1 ? figures.padStart(run.length, '0') : figures)));
+    numbering.parts = [...parts.slice(0, -1), parts[parts.length - 1]! + step];
+    return label ? `${number} ${label}` : number;
   }
+}
+
+/** Lifelines run the whole height here: a participant created late or destroyed early is said, with its line. */
+const lifetime = (line: SourceLine, verb: string): string =>
+  verb === 'create' ? `line ${line.line}: create: the participant is drawn from the top, not from its creation` : `line ${line.line}: destroy: the lifeline runs on, without the cross that ends it`;
+
+/** Every participant a step names, fragments searched through. */
+function participantsIn(steps: readonly SequenceStep[]): string[] {
+  return steps.flatMap((step) => {
+    switch (step.type) {
+      case 'message':
+        return [step.from, step.to];
+      case 'note':
+        return step.participants;
+      case 'activate':
+      case 'deactivate':
+        return [step.participant];
+      case 'fragment':
+        return step.sections.flatMap((section) => participantsIn(section.steps));
+      default:
+        return [];
+    }
+  });
 }

@@ -22,6 +22,10 @@ export interface DiagramSource {
   /** The author wrote `left to right direction` or `top to bottom direction`. */
   forcedDirection: boolean;
   warnings: string[];
+  /** `hide`, `show`, `remove` and `restore` commands in order: class diagrams apply them, the others draw all. */
+  visibility: SourceLine[];
+  /** Class diagrams: what splits `net.foo.Bar` into packages (`set separator`); undefined for `none`. */
+  separator?: string;
 }
 
 export function parseError(at: { line: number; column: number }, message: string): AppError {
@@ -30,7 +34,7 @@ export function parseError(at: { line: number; column: number }, message: string
 
 /** Commands that only change the look of the picture PlantUML would render; nothing of them is drawn. */
 const PRESENTATION =
-  /^(scale|hide|show|skinparam|skin|caption|header|footer|newpage|mainframe|allowmixing|allow_mixing|set\s+namespaceseparator|page|sprite|LAYOUT_\w+|SHOW_\w+|HIDE_\w+|Update\w+|Add\w+Tag|AddProperty|WithoutPropertyHeader|SetPropertyHeader)\b/;
+  /^(scale|hide|show|skinparam|skin|caption|header|footer|ignore\s+newpage|mainframe|allowmixing|allow_mixing|page|sprite|LAYOUT_\w+|SHOW_\w+|HIDE_\w+|Update\w+|Add\w+Tag|AddProperty|WithoutPropertyHeader|SetPropertyHeader)\b/;
 /** Blocks of presentation text, from their opening word to their `end …` line. */
 const BLOCKS: ReadonlyArray<[RegExp, RegExp]> = [
   [/^legend\b/i, /^end\s*legend$/i],
@@ -50,6 +54,8 @@ export function readDiagram(code: string): DiagramSource {
 
   const lines: SourceLine[] = [];
   const warnings: string[] = [];
+  const visibility: SourceLine[] = [];
+  let separator: string | undefined = '.';
   let direction: Direction = 'DOWN';
   let forcedDirection = false;
   let title: string | undefined;
@@ -122,12 +128,21 @@ export function readDiagram(code: string): DiagramSource {
       title = plainText(titled[1]!);
       continue;
     }
+    const split = /^set\s+(?:namespace)?separator\s+(\S+)$/i.exec(trimmed);
+    if (split) {
+      separator = split[1]!.toLowerCase() === 'none' ? undefined : split[1];
+      continue;
+    }
+    if (/^(hide|show|remove|restore)\s/i.test(trimmed)) {
+      visibility.push({ text: trimmed, line: at.line, column: text.length - text.trimStart().length + 1 });
+      continue;
+    }
     if (PRESENTATION.test(trimmed)) continue;
     lines.push({ text: trimmed, line: at.line, column: text.length - text.trimStart().length + 1 });
   }
   if (comment) throw parseError(comment, "block comment /' is never closed with '/");
   if (preprocessor > 0) warnings.push(`skipped ${preprocessor} preprocessor line${preprocessor === 1 ? '' : 's'} (!include, !define, …): not expanded`);
-  return { lines, direction, forcedDirection, warnings, ...(title && { title }) };
+  return { lines, direction, forcedDirection, warnings, visibility, ...(separator !== undefined && { separator }), ...(title && { title }) };
 }
 
 /** Display text: PlantUML's `\n` line breaks kept as newlines, creole and HTML-like markup dropped. */
@@ -140,6 +155,9 @@ export function plainText(text: string): string {
     .replace(/__(.*?)__/g, '$1')
     .replace(/""(.*?)""/g, '$1')
     .replace(/~~(.*?)~~/g, '$1')
+    // Creole strike-through; the inner text starts and ends with a non-dash, so `a -- b` stays.
+    .replace(/--([^\s-](?:.*?[^\s-])?)--/g, '$1')
+    .replace(/<img\b[^>]*>/gi, '')
     // `~` is creole's escape character: `~please-ack` shows "please-ack" (`~ name`, package visibility, stays).
     .replace(/~(\S)/g, '$1')
     .replace(/\t|\\t/g, ' ')

@@ -1,13 +1,15 @@
 /**
  * PlantUML state diagrams: states (with descriptions), composite states as containers, `[*]` start and end
- * points per container, fork/join/choice pseudo-states and labelled transitions.
+ * points per container (and per concurrent region), `[H]`/`[H*]` history, fork/join/choice pseudo-states and labelled
+ * transitions.
  */
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../../graph/types.js';
 import { linkEdge, parseLink } from './links.js';
-import { noteElements, readNote } from './notes.js';
+import { noteElements, noteOnLink, readNote } from './notes.js';
 import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
+import { applyVisibility } from './visibility.js';
 
-const STATE = /^state\s+("[^"]+"|[^\s{<#:"]+)(?:\s+as\s+("[^"]+"|[^\s{<#:]+))?\s*(<<\w+>>)?\s*(#\S+)?\s*(?::\s*(.*?))?\s*(\{)?$/i;
+const STATE = /^state\s+("[^"]+"|[^\s{<#:"]+)(?:\s+as\s+("[^"]+"|[^\s{<#:]+))?\s*(<<\w+>>)?\s*(#[^\s#]+)?\s*(?:##(?:\[\w+\])?\S*)?\s*(?::\s*(.*?))?\s*(\{)?$/i;
 const PSEUDO: Record<string, Partial<GraphNode>> = {
   '<<fork>>': { kind: 'fork', label: '' },
   '<<join>>': { kind: 'fork', label: '' },
@@ -24,10 +26,12 @@ export function stateToGraph(source: DiagramSource): GraphIR {
   const edges: GraphEdge[] = [];
   const warnings = [...source.warnings];
   const names = new Map<string, string>();
-  const stack: { id: string; line: SourceLine }[] = [];
+  /** Open composite states; `region` counts the `--`/`||` separators of concurrent regions seen so far. */
+  const stack: { id: string; line: SourceLine; region: number }[] = [];
   let lastElement: string | undefined;
   const parent = () => stack[stack.length - 1]?.id;
 
+  /** A state by name; a composite state is its box (the group), which transitions reach as they do in PlantUML. */
   const state = (name: string): string => {
     const known = names.get(name);
     if (known !== undefined) return known;
@@ -40,13 +44,21 @@ export function stateToGraph(source: DiagramSource): GraphIR {
   };
   /** `[*]` is the start point of its container when a link leaves it, and its end point when a link enters it. */
   const pseudo = (role: 'start' | 'end'): string => {
-    const id = `[*]${role}${parent() ? `@${parent()}` : ''}`;
+    const top = stack[stack.length - 1];
+    const id = `[*]${role}${top ? `@${top.id}${top.region > 0 ? `#${top.region + 1}` : ''}` : ''}`;
     if (!nodes.has(id)) {
       const node: GraphNode = { id, label: '', kind: role };
       const up = parent();
       if (up) node.parent = up;
       nodes.set(id, node);
     }
+    return id;
+  };
+
+  /** `[H]` and `[H*]`: the (deep) history pseudo-state of a composite state, one per container. */
+  const history = (mark: string, container: string | undefined): string => {
+    const id = `[${mark}]${container ? `@${container}` : ''}`;
+    if (!nodes.has(id)) nodes.set(id, { id, label: mark, kind: 'state', shape: 'ellipse', ...(container && { parent: container }) });
     return id;
   };
 
@@ -58,7 +70,18 @@ export function stateToGraph(source: DiagramSource): GraphIR {
       if (!stack.pop()) throw parseError(line, 'unexpected "}": no open composite state');
       continue;
     }
-    if (/^(--|\|\|)$/.test(text)) continue;
+    if (/^(--|\|\|)$/.test(text)) {
+      const top = stack[stack.length - 1];
+      if (!top) throw parseError(line, `"${text}" (concurrent regions) outside a composite state`);
+      top.region++;
+      warnings.push(`line ${line.line}: concurrent regions of ${top.id} are drawn in one box, without the ${text} separator`);
+      continue;
+    }
+    const onLink = noteOnLink(lines, i, edges, warnings);
+    if (onLink > 0) {
+      i += onLink - 1;
+      continue;
+    }
     const note = readNote(lines, i);
     if (note) {
       i += note.consumed - 1;
@@ -83,7 +106,13 @@ export function stateToGraph(source: DiagramSource): GraphIR {
         if (fill) group.style = { fillColor: fill };
         groups.set(id, group);
         names.set(id, id);
-        stack.push({ id, line });
+        // Named by a transition before it was declared composite: it is the box, not a state beside it.
+        const early = nodes.get(id);
+        if (early) {
+          nodes.delete(id);
+          if (early.parent && !group.parent) group.parent = early.parent;
+        }
+        stack.push({ id, line, region: 0 });
         continue;
       }
       const node = nodes.get(state(id))!;
@@ -95,11 +124,18 @@ export function stateToGraph(source: DiagramSource): GraphIR {
       lastElement = id;
       continue;
     }
-    const link = parseLink(text);
+    // `State3[H*]` (the history of State3) is one link end.
+    const link = parseLink(text.replace(/([\w.$]+)\[(H\*?)\]/g, '"$1[$2]"'));
     if (link) {
       if (link.hidden) continue;
-      const from = link.from.form === 'pseudo' ? pseudo('start') : state(link.from.name);
-      const to = link.to.form === 'pseudo' ? pseudo('end') : state(link.to.name);
+      const end = (e: typeof link.from, role: 'start' | 'end') => {
+        if (e.form === 'pseudo') return pseudo(role);
+        const historyOf = /^(?:(.+)\[)?(H\*?)\]?$/.exec(e.name);
+        if (historyOf && (e.form === 'component' || historyOf[1] !== undefined)) return history(historyOf[2]!, historyOf[1] === undefined ? parent() : state(historyOf[1]));
+        return state(e.name);
+      };
+      const from = end(link.from, 'start');
+      const to = end(link.to, 'end');
       // State transitions are drawn with an open arrow at the target whatever head was written.
       edges.push(linkEdge(`e${edges.length + 1}`, from, to, { ...link, endArrowhead: link.endArrowhead === 'none' ? 'arrow' : link.endArrowhead }));
       continue;
@@ -114,5 +150,6 @@ export function stateToGraph(source: DiagramSource): GraphIR {
   }
   const open = stack[stack.length - 1];
   if (open) throw parseError(open.line, `composite state "${open.id}" is never closed with "}"`);
+  applyVisibility({ nodes, edges, names }, source.visibility, warnings);
   return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };
 }
