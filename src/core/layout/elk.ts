@@ -66,25 +66,41 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   const first = await layoutShape(graph, graph.direction);
   if (nodes > FIT_MAX_NODES || fitsReadme(first, nodes)) return first;
   // Tried in turn until one fits, else the one that misses least: turned (when the direction is free), components
-  // packed in rows either way, each container's components stacked along the flow either way.
+  // packed in rows either way, each container's components stacked along the flow either way; then narrower layers.
   const turned: Direction = vertical(graph.direction) ? 'RIGHT' : 'DOWN';
   const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
   const tries = [
     ...(graph.forcedDirection ? [] : [() => layoutShape(graph, turned)]),
     ...directions.map((direction) => () => layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity)),
-    ...directions.map((direction) => () => layoutShape(graph, direction, true)),
+    ...directions.map((direction) => () => layoutShape(graph, direction, { stacked: true })),
   ];
   let best = first;
   for (const attempt of tries) {
     const laid = await attempt();
     if (laid !== undefined && readmeCost(laid, nodes) < readmeCost(best, nodes)) best = laid;
-    if (fitsReadme(best, nodes)) break;
+    if (fitsReadme(best, nodes)) return best;
+  }
+  // Narrower layers make a taller drawing, and its edges meet in fewer, longer channels: kept only when it fits.
+  for (const direction of directions.filter(vertical)) {
+    for (const layering of NARROW_LAYERINGS) {
+      const laid = await layoutShape(graph, direction, { layering });
+      if (fitsReadme(laid, nodes)) return laid;
+    }
   }
   return best;
 };
 
-/** Graphs up to this size that do not fit a README column are laid out again (turned, packed, stacked): each try is an ELK run. */
+/** Graphs up to this size that do not fit a README column are laid out again (turned, packed, stacked, narrowed): each try is an ELK run. */
 const FIT_MAX_NODES = 150;
+/**
+ * Layerings that bound how wide a layer grows, tried last and only with the flow running down (there a layer is a row).
+ * ELK's MIN_WIDTH layering caps a layer at a multiple of the average node width: 3 fits the sakila schemas, whose
+ * default layering puts five tables in one row; 2 is narrower still, at more height.
+ */
+const NARROW_LAYERINGS = [3, 2].map((bound) => ({
+  'elk.layered.layering.strategy': 'MIN_WIDTH',
+  'elk.layered.layering.minWidth.upperBoundOnWidth': String(bound),
+}));
 /** The smallest text layout draws: the scale at README width applies to it. */
 const SMALLEST_TEXT = Math.min(FONT.row, FONT.edgeLabel, FONT.label);
 /** The widest drawing whose smallest text, fitted to README width, stays readable. */
@@ -120,9 +136,15 @@ function readmeCost(laid: LaidOutGraph, nodes: number): number {
 
 const fitsReadme = (laid: LaidOutGraph, nodes: number) => readmeCost(laid, nodes) === 0;
 
-async function layoutShape(graph: GraphIR, direction: Direction, stacked = false): Promise<LaidOutGraph> {
+/** How a try departs from the plain layout: components stacked along the flow, or ELK options that bound the layers. */
+interface Shape {
+  stacked?: boolean;
+  layering?: Readonly<Record<string, string>>;
+}
+
+async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = {}): Promise<LaidOutGraph> {
   const run = async (widths?: ReadonlyMap<string, number>) => {
-    const built = buildElkGraph(graph, direction, widths, stacked);
+    const built = buildElkGraph(graph, direction, widths, shape);
     return placeTitles(mergeHubEnds(readResult(await elk.layout(built.root), built), graph));
   };
   const first = await run();
@@ -190,7 +212,7 @@ function labelOf(text: string, placement: LaidOutLabel['placement'], reversed = 
 }
 
 /** `widths`: group id → minimum width, for titles the first layout left no room for. */
-function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap<string, number> = new Map(), stacked = false): Built {
+function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap<string, number> = new Map(), { stacked = false, layering = {} }: Shape = {}): Built {
   const warnings: string[] = [];
   const groupIds = new Set(graph.groups.map((group) => group.id));
   const nodeIds = new Set(graph.nodes.map((node) => node.id));
@@ -231,7 +253,7 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
   // Past a few hundred items, fewer crossing-minimisation sweeps save a third of the time and, measured on the bench
   // graph (300 nodes, 450 edges), no crossings.
   const large = graph.nodes.length + graph.edges.length > LARGE_GRAPH_ITEMS;
-  const layoutOptions = { ...ELK_DEFAULTS, 'elk.direction': direction, ...(large && { 'elk.layered.thoroughness': '3' }) };
+  const layoutOptions = { ...ELK_DEFAULTS, 'elk.direction': direction, ...(large && { 'elk.layered.thoroughness': '3' }), ...layering };
   const root: ElkNode = { id: 'root', layoutOptions, children: [], edges: [] };
   const elkNodes = new Map<string, ElkNode>();
   const boxes = new Map<string, NodeBox>();
@@ -254,6 +276,8 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
         'elk.nodeSize.constraints': '[MINIMUM_SIZE]',
         // ELK quirk: with INCLUDE_CHILDREN in a vertical direction a compound node's minimum size is applied transposed.
         'elk.nodeSize.minimum': upright && hasChildren.has(group.id) ? `(${minHeight}, ${minWidth})` : `(${minWidth}, ${minHeight})`,
+        // With INCLUDE_CHILDREN each container is still layered on its own, by its own options.
+        ...layering,
       },
     });
   }
