@@ -70,6 +70,23 @@ describe('fitting a README column', () => {
     expect(laid.nodes.filter((node) => node.id !== 'Map' && !inside(node, pkg!)).map((node) => node.id)).toEqual([]);
   });
 
+  it('spreads one too-wide layer over more rows when the flow must stay top-down and nothing can be packed', async () => {
+    const table = (id: string) => ({ id, kind: 'entity' as const, label: id, rows: ['id int', 'name varchar(45)', 'created_at timestamp', 'updated_at timestamp'] });
+    const sources = Array.from({ length: 6 }, (_, i) => `child_table_${i}`);
+    const laid = await layoutGraph(
+      graph({
+        forcedDirection: true,
+        nodes: [table('parent_table'), ...sources.map(table)],
+        edges: sources.map((id) => ({ id, from: id, to: 'parent_table' })),
+      }),
+    );
+    // Six tables side by side would need 1,295 px.
+    expect(laid.width).toBeLessThanOrEqual(READABLE_WIDTH);
+    expect(overlaps(laid)).toEqual([]);
+    const parent = at(laid, 'parent_table');
+    for (const id of sources) expect(at(laid, id).y + at(laid, id).height).toBeLessThan(parent.y);
+  });
+
   it('turns a long chain whose direction is free, and keeps one the author wrote', async () => {
     const chain = (forcedDirection?: true) =>
       graph({
