@@ -94,13 +94,18 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
 const FIT_MAX_NODES = 150;
 /**
  * Layerings that bound how wide a layer grows, tried last and only with the flow running down (there a layer is a row).
- * ELK's MIN_WIDTH layering caps a layer at a multiple of the average node width: 3 fits the sakila schemas, whose
- * default layering puts five tables in one row; 2 is narrower still, at more height.
+ * ELK's MIN_WIDTH layering caps a layer at a multiple of the average node width: 3 fits the mysql and sqlite sakila
+ * schemas, whose default layering puts five tables in one row. Pagila needs a looser cap, 4, with network-simplex node
+ * placement, which pulls the rows in under each other. At most two more ELK runs per direction.
  */
-const NARROW_LAYERINGS = [3, 2].map((bound) => ({
-  'elk.layered.layering.strategy': 'MIN_WIDTH',
-  'elk.layered.layering.minWidth.upperBoundOnWidth': String(bound),
-}));
+const NARROW_LAYERINGS: Readonly<Record<string, string>>[] = [
+  { 'elk.layered.layering.strategy': 'MIN_WIDTH', 'elk.layered.layering.minWidth.upperBoundOnWidth': '3' },
+  {
+    'elk.layered.layering.strategy': 'MIN_WIDTH',
+    'elk.layered.layering.minWidth.upperBoundOnWidth': '4',
+    'elk.layered.nodePlacement.strategy': 'NETWORK_SIMPLEX',
+  },
+];
 /** The smallest text layout draws: the scale at README width applies to it. */
 const SMALLEST_TEXT = Math.min(FONT.row, FONT.edgeLabel, FONT.label);
 /** The widest drawing whose smallest text, fitted to README width, stays readable. */

@@ -55,9 +55,6 @@ const EXCEPTIONS: Record<string, { violation: RegExp; why: string }[]> = {
   'plantuml/mojaloop-position-prepare-sequence.plantuml': [
     { violation: /^at 880 px wide|^the drawing is .* beyond 3:1/, why: 'a sequence diagram has no direction to choose or components to pack: 10 participants spaced by their message labels need 1,569 px, and 25 messages grow it down to 7,155 px' },
   ],
-  'sql/postgres-pagila-schema.sql': [
-    { violation: /^at 880 px wide/, why: 'one component of 16 tables: top-down, 5 tables share the widest layer (1,438 px); left to right 2,689 px; splitting a wide layer is still to do' },
-  ],
 };
 const allowed = (key: string, violations: string[]) => {
   const exceptions = EXCEPTIONS[key] ?? [];
