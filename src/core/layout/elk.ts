@@ -84,7 +84,7 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   for (const direction of directions.filter(vertical)) {
     for (const layering of NARROW_LAYERINGS) {
       const laid = await layoutShape(graph, direction, { layering });
-      if (fitsReadme(laid, nodes)) return laid;
+      if (fitsReadme({ ...laid, ...drawnExtent(laid) }, nodes)) return laid;
     }
   }
   return best;
@@ -140,6 +140,17 @@ function readmeCost(laid: LaidOutGraph, nodes: number): number {
 }
 
 const fitsReadme = (laid: LaidOutGraph, nodes: number) => readmeCost(laid, nodes) === 0;
+
+/**
+ * Width and height of what is drawn, without the margin ELK leaves around it: the checker measures these. A narrowed
+ * drawing is tall, and near 3:1 the margin alone can hide a miss (aks-store narrowed and packed: 2.99 with it, 3.03 without).
+ */
+function drawnExtent(laid: LaidOutGraph): { width: number; height: number } {
+  const boxes = [...laid.nodes, ...laid.groups, ...laid.edges.flatMap((edge) => [...edge.labels, ...edge.points.map((point) => ({ ...point, width: 0, height: 0 }))])];
+  const left = Math.min(...boxes.map((box) => box.x));
+  const top = Math.min(...boxes.map((box) => box.y));
+  return { width: Math.max(...boxes.map((box) => box.x + box.width)) - left, height: Math.max(...boxes.map((box) => box.y + box.height)) - top };
+}
 
 /** How a try departs from the plain layout: components stacked along the flow, or ELK options that bound the layers. */
 interface Shape {
