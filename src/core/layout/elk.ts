@@ -80,17 +80,18 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
     if (laid !== undefined && readmeCost(laid, nodes) < readmeCost(best, nodes)) best = laid;
     if (fitsReadme(best, nodes)) return best;
   }
-  // Narrower layers make a taller drawing, and its edges meet in fewer, longer channels: kept only when it fits.
+  // Narrower layers make a taller drawing, and its edges meet in fewer, longer channels; a wrapped flow leads edges
+  // round its columns: each kept only when it fits.
   for (const direction of directions.filter(vertical)) {
-    for (const layering of NARROW_LAYERINGS) {
-      const laid = await layoutShape(graph, direction, { layering });
+    for (const options of [...NARROW_LAYERINGS, WRAPPED_FLOW]) {
+      const laid = await layoutShape(graph, direction, { options });
       if (fitsReadme({ ...laid, ...drawnExtent(laid) }, nodes)) return laid;
     }
   }
   return best;
 };
 
-/** Graphs up to this size that do not fit a README column are laid out again (turned, packed, stacked, narrowed): each try is an ELK run. */
+/** Graphs up to this size that do not fit a README column are laid out again (turned, packed, stacked, narrowed, wrapped): each try is an ELK run. */
 const FIT_MAX_NODES = 150;
 /**
  * Layerings that bound how wide a layer grows, tried last and only with the flow running down (there a layer is a row).
@@ -106,6 +107,16 @@ const NARROW_LAYERINGS: Readonly<Record<string, string>>[] = [
     'elk.layered.nodePlacement.strategy': 'NETWORK_SIMPLEX',
   },
 ];
+/**
+ * A long flow cut into columns side by side (ELK wrapping, aimed at width / height 0.5): 46 steps of one activity go
+ * from 1,615 × 5,978 px to 2,312 × 3,750. ELK leaves the end of a labelled edge that crosses a cut thousands of px off
+ * its node when the label sits in the edge's middle layer; placed in the tail layer, every end lands on its node.
+ */
+const WRAPPED_FLOW: Readonly<Record<string, string>> = {
+  'elk.layered.wrapping.strategy': 'MULTI_EDGE',
+  'elk.aspectRatio': '0.5',
+  'elk.layered.edgeLabels.centerLabelPlacementStrategy': 'TAIL_LAYER',
+};
 /** The smallest text layout draws: the scale at README width applies to it. */
 const SMALLEST_TEXT = Math.min(FONT.row, FONT.edgeLabel, FONT.label);
 /** The widest drawing whose smallest text, fitted to README width, stays readable. */
@@ -152,10 +163,10 @@ function drawnExtent(laid: LaidOutGraph): { width: number; height: number } {
   return { width: Math.max(...boxes.map((box) => box.x + box.width)) - left, height: Math.max(...boxes.map((box) => box.y + box.height)) - top };
 }
 
-/** How a try departs from the plain layout: components stacked along the flow, or ELK options that bound the layers. */
+/** How a try departs from the plain layout: components stacked along the flow, or ELK options that narrow it. */
 interface Shape {
   stacked?: boolean;
-  layering?: Readonly<Record<string, string>>;
+  options?: Readonly<Record<string, string>>;
 }
 
 async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = {}): Promise<LaidOutGraph> {
@@ -228,7 +239,7 @@ function labelOf(text: string, placement: LaidOutLabel['placement'], reversed = 
 }
 
 /** `widths`: group id → minimum width, for titles the first layout left no room for. */
-function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap<string, number> = new Map(), { stacked = false, layering = {} }: Shape = {}): Built {
+function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap<string, number> = new Map(), { stacked = false, options = {} }: Shape = {}): Built {
   const warnings: string[] = [];
   const groupIds = new Set(graph.groups.map((group) => group.id));
   const nodeIds = new Set(graph.nodes.map((node) => node.id));
@@ -269,7 +280,7 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
   // Past a few hundred items, fewer crossing-minimisation sweeps save a third of the time and, measured on the bench
   // graph (300 nodes, 450 edges), no crossings.
   const large = graph.nodes.length + graph.edges.length > LARGE_GRAPH_ITEMS;
-  const layoutOptions = { ...ELK_DEFAULTS, 'elk.direction': direction, ...(large && { 'elk.layered.thoroughness': '3' }), ...layering };
+  const layoutOptions = { ...ELK_DEFAULTS, 'elk.direction': direction, ...(large && { 'elk.layered.thoroughness': '3' }), ...options };
   const root: ElkNode = { id: 'root', layoutOptions, children: [], edges: [] };
   const elkNodes = new Map<string, ElkNode>();
   const boxes = new Map<string, NodeBox>();
@@ -293,7 +304,7 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
         // ELK quirk: with INCLUDE_CHILDREN in a vertical direction a compound node's minimum size is applied transposed.
         'elk.nodeSize.minimum': upright && hasChildren.has(group.id) ? `(${minHeight}, ${minWidth})` : `(${minWidth}, ${minHeight})`,
         // With INCLUDE_CHILDREN each container is still layered on its own, by its own options.
-        ...layering,
+        ...options,
       },
     });
   }

@@ -87,6 +87,23 @@ describe('fitting a README column', () => {
     for (const id of sources) expect(at(laid, id).y + at(laid, id).height).toBeLessThan(parent.y);
   });
 
+  it('cuts a long flow into columns side by side, every edge still ending on its nodes', async () => {
+    // A 30-step flow with a decision every third step, its "yes" branch skipping one step.
+    const steps = Array.from({ length: 30 }, (_, i) => ({ id: `step${i}`, kind: 'service' as const, label: `step number ${i}` }));
+    const next = steps.slice(1).map((step, i) => ({ id: `next${i}`, from: `step${i}`, to: step.id }));
+    const skips = steps.filter((_, i) => i % 3 === 0 && i + 2 < steps.length).map((_, k) => ({ id: `yes${k}`, from: `step${3 * k}`, to: `step${3 * k + 2}`, label: 'yes' }));
+    const flow = graph({ nodes: steps, edges: [...next, ...skips] });
+    const laid = await layoutGraph(flow);
+    // In one column the flow is 13 times as tall as it is wide.
+    expect(Math.max(laid.width / laid.height, laid.height / laid.width)).toBeLessThanOrEqual(3);
+    expect(overlaps(laid)).toEqual([]);
+    const near = (point: { x: number; y: number }, box: Box) => point.x >= box.x - 1 && point.x <= box.x + box.width + 1 && point.y >= box.y - 1 && point.y <= box.y + box.height + 1;
+    for (const edge of laid.edges) {
+      const { from, to } = flow.edges[edge.index]!;
+      expect(near(edge.points[0]!, at(laid, from)) && near(edge.points.at(-1)!, at(laid, to)), flow.edges[edge.index]!.id).toBe(true);
+    }
+  });
+
   it('turns a long chain whose direction is free, and keeps one the author wrote', async () => {
     const chain = (forcedDirection?: true) =>
       graph({

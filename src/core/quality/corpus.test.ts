@@ -46,9 +46,6 @@ const EXCEPTIONS: Record<string, { violation: RegExp; why: string }[]> = {
   'plantuml/c4-bigbank-deployment.puml': [
     { violation: /^at 880 px wide/, why: 'deployment nodes nested three deep, each at least 440 px wide (the containers-wider-than-420-px rule) plus padding, now stacked (was 2,287 px): 1,512 px, set by the Web Browser container’s long title and the call from the browser back up to the API, led around the data centre' },
   ],
-  'plantuml/capi-machinedeployment-activity.plantuml': [
-    { violation: /^the drawing is .* beyond 3:1/, why: '46 actions in one flow: 1,615 × 5,978 px top-down, 12,747 × 589 px left to right; wrapping the flow into columns is still to do (ELK wrapping was tried: it grew the drawing to 5,874 × 4,972 px)' },
-  ],
   'plantuml/jdp-hexagonal-class.puml': [
     { violation: /^at 880 px wide/, why: 'packages stacked along the flow (was 3,441 px): still 2,345 px, three packages side by side below the domain package that all of them use' },
   ],
