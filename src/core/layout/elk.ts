@@ -66,7 +66,7 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   const first = await layoutShape(graph, graph.direction);
   if (nodes > FIT_MAX_NODES || fitsReadme(first, nodes)) return first;
   // Tried in turn until one fits, else the one that misses least: turned (when the direction is free), components
-  // packed in rows either way, each container's components stacked along the flow either way; then narrower layers.
+  // packed in rows either way, each container's components stacked along the flow either way; then, top-down, narrower layers or a wrapped flow.
   const turned: Direction = vertical(graph.direction) ? 'RIGHT' : 'DOWN';
   const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
   const tries = [
@@ -97,7 +97,8 @@ const FIT_MAX_NODES = 150;
  * Layerings that bound how wide a layer grows, tried last and only with the flow running down (there a layer is a row).
  * ELK's MIN_WIDTH layering caps a layer at a multiple of the average node width: 3 fits the mysql and sqlite sakila
  * schemas, whose default layering puts five tables in one row. Pagila needs a looser cap, 4, with network-simplex node
- * placement, which pulls the rows in under each other. At most two more ELK runs per direction.
+ * placement, which pulls the rows in under each other. With the wrapped flow, at most three more ELK runs: only one of
+ * the directions tried runs down.
  */
 const NARROW_LAYERINGS: Readonly<Record<string, string>>[] = [
   { 'elk.layered.layering.strategy': 'MIN_WIDTH', 'elk.layered.layering.minWidth.upperBoundOnWidth': '3' },
