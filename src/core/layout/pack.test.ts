@@ -70,6 +70,40 @@ describe('fitting a README column', () => {
     expect(laid.nodes.filter((node) => node.id !== 'Map' && !inside(node, pkg!)).map((node) => node.id)).toEqual([]);
   });
 
+  it('spreads one too-wide layer over more rows when the flow must stay top-down and nothing can be packed', async () => {
+    const table = (id: string) => ({ id, kind: 'entity' as const, label: id, rows: ['id int', 'name varchar(45)', 'created_at timestamp', 'updated_at timestamp'] });
+    const sources = Array.from({ length: 6 }, (_, i) => `child_table_${i}`);
+    const laid = await layoutGraph(
+      graph({
+        forcedDirection: true,
+        nodes: [table('parent_table'), ...sources.map(table)],
+        edges: sources.map((id) => ({ id, from: id, to: 'parent_table' })),
+      }),
+    );
+    // Six tables side by side would need 1,295 px.
+    expect(laid.width).toBeLessThanOrEqual(READABLE_WIDTH);
+    expect(overlaps(laid)).toEqual([]);
+    const parent = at(laid, 'parent_table');
+    for (const id of sources) expect(at(laid, id).y + at(laid, id).height).toBeLessThan(parent.y);
+  });
+
+  it('cuts a long flow into columns side by side, every edge still ending on its nodes', async () => {
+    // A 30-step flow with a decision every third step, its "yes" branch skipping one step.
+    const steps = Array.from({ length: 30 }, (_, i) => ({ id: `step${i}`, kind: 'service' as const, label: `step number ${i}` }));
+    const next = steps.slice(1).map((step, i) => ({ id: `next${i}`, from: `step${i}`, to: step.id }));
+    const skips = steps.filter((_, i) => i % 3 === 0 && i + 2 < steps.length).map((_, k) => ({ id: `yes${k}`, from: `step${3 * k}`, to: `step${3 * k + 2}`, label: 'yes' }));
+    const flow = graph({ nodes: steps, edges: [...next, ...skips] });
+    const laid = await layoutGraph(flow);
+    // In one column the flow is 13 times as tall as it is wide.
+    expect(Math.max(laid.width / laid.height, laid.height / laid.width)).toBeLessThanOrEqual(3);
+    expect(overlaps(laid)).toEqual([]);
+    const near = (point: { x: number; y: number }, box: Box) => point.x >= box.x - 1 && point.x <= box.x + box.width + 1 && point.y >= box.y - 1 && point.y <= box.y + box.height + 1;
+    for (const edge of laid.edges) {
+      const { from, to } = flow.edges[edge.index]!;
+      expect(near(edge.points[0]!, at(laid, from)) && near(edge.points.at(-1)!, at(laid, to)), flow.edges[edge.index]!.id).toBe(true);
+    }
+  });
+
   it('turns a long chain whose direction is free, and keeps one the author wrote', async () => {
     const chain = (forcedDirection?: true) =>
       graph({
