@@ -21,6 +21,23 @@ const POINTS_PER_INCH = 72;
  */
 const CLEARANCE = 4;
 
+/**
+ * Graphs with more edges than this are laid out with Graphviz's iteration caps below. Under it Graphviz runs with its
+ * defaults, so DOT input lays out exactly as Graphviz would lay it out (the largest corpus file has 163 edges, the
+ * bench graph 450 and lays out in about a second). Edges, not nodes: each edge spanning ranks adds a dummy node per
+ * rank, and dummies are what network simplex and mincross work on.
+ */
+const LARGE_GRAPH_EDGES = 500;
+
+/**
+ * Graphviz's iteration limits for large graphs, each set only when the author did not set it. With its defaults,
+ * network simplex placing nodes on their rank (`nslimit`: passes × nodes) and mincross ordering them (`mclimit`:
+ * scales its passes) do not end within the job time limit on some graphs of a few hundred nodes: 300 nodes with 600
+ * edges in a pseudo-random pattern ran over 300 s. nslimit=5 ends the passes that were still shifting nodes: on the
+ * bench graph the drawing was the same as with the defaults, on a 5,000-function call graph … .
+ */
+const LARGE_GRAPH_CAPS = { nslimit: 5, mclimit: 0.5 } as const;
+
 /** Edge labels wrap past this width, as in the ELK engine. */
 const EDGE_LABEL_MAX_WIDTH = 220;
 
@@ -69,6 +86,15 @@ export interface GraphvizJson {
   edges?: GraphvizEdge[];
 }
 
+/** The iteration caps `layoutWithGraphviz` adds to this graph's DOT (none on a graph of at most LARGE_GRAPH_EDGES edges). */
+export function graphvizCaps(graph: GraphIR): Partial<Record<keyof typeof LARGE_GRAPH_CAPS, number>> {
+  // DOT's own edge list holds the invisible edges too, which Graphviz lays out as any other.
+  if ((graph.dot?.edges.length ?? graph.edges.length) <= LARGE_GRAPH_EDGES) return {};
+  // A mention anywhere (even in a label) counts as set: leaving Graphviz's default is the safe side of a wrong guess.
+  const written = graph.dot?.source ?? '';
+  return Object.fromEntries(Object.entries(LARGE_GRAPH_CAPS).filter(([name]) => !new RegExp(`\\b${name}\\b`).test(written)));
+}
+
 /** Lays out a layered GraphIR with Graphviz dot; DOT input keeps all of its author's layout attributes. */
 export const layoutWithGraphviz: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
   const engine = await graphviz();
@@ -76,7 +102,7 @@ export const layoutWithGraphviz: LayoutEngine = async (graph: GraphIR): Promise<
   const titles = new Map(graph.groups.map((group) => [group.id, wrapText(group.label, CONTAINER_MIN_WIDTH * 2, FONT.containerTitle).join('\n')]));
   const dot = graph.dot ?? graphToDot(graph);
   const names = namesFor(graph);
-  const source = sizedSource(dot, graph, names, boxes, titles);
+  const source = sizedSource(dot, graph, names, boxes, titles, graphvizCaps(graph));
   // json0 is json without the drawing instructions (a third of the output); @hpcc-js's Format type omits it.
   const json = JSON.parse(engine.layout(source, 'json0' as Format, 'dot')) as GraphvizJson;
   return readGraphviz(json, graph, dot, names, boxes, titles);
@@ -130,7 +156,14 @@ const edgeLabelSize = (text: string, fontSize: number) => {
  * edge labels and container titles swapped for boxes of our measured size, so Graphviz reserves the room our fonts
  * need. Text edits only: parsing and printing the graph again would cost more than Graphviz's layout.
  */
-function sizedSource(dot: DotSource, graph: GraphIR, names: Names, boxes: ReadonlyMap<string, NodeBox>, titles: ReadonlyMap<string, string>): string {
+function sizedSource(
+  dot: DotSource,
+  graph: GraphIR,
+  names: Names,
+  boxes: ReadonlyMap<string, NodeBox>,
+  titles: ReadonlyMap<string, string>,
+  caps: Readonly<Record<string, number>>,
+): string {
   const edgeById = new Map(graph.edges.map((edge) => [edge.id, edge]));
   const withBoxes = dot.source.replace(/"drawbridge:(edge|cluster):(\d+)"/g, (_, what: string, index: string) => {
     if (what === 'cluster') {
@@ -151,7 +184,8 @@ function sizedSource(dot: DotSource, graph: GraphIR, names: Names, boxes: Readon
   });
   // compound: an edge to a container (lhead/ltail) is clipped at the container's border, where we bind it.
   const close = withBoxes.lastIndexOf('}');
-  return `${withBoxes.slice(0, close)}\ncompound=true\n${sized.join('\n')}\n}`;
+  const capped = Object.entries(caps).map(([name, value]) => `${name}=${value}\n`).join('');
+  return `${withBoxes.slice(0, close)}\ncompound=true\n${capped}${sized.join('\n')}\n}`;
 }
 
 /** DOT for a graph from another notation: nodes n0, n1, … in order, containers as clusters, edges in order. */
@@ -232,7 +266,7 @@ export function splinePoints(controls: readonly Point[]): Point[] {
 }
 
 /** An edge's `pos`: optional `s,x,y` (tail tip) and `e,x,y` (head tip), then the spline's control points. */
-function edgeRoute(pos: string, toScene: (x: number, y: number) => Point): Point[] {
+export function edgeRoute(pos: string, toScene: (x: number, y: number) => Point): Point[] {
   let start: Point | undefined;
   let end: Point | undefined;
   const controls: Point[] = [];
