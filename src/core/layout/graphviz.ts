@@ -7,6 +7,7 @@
 import { Graphviz, type Format } from '@hpcc-js/wasm-graphviz';
 import type { DotSource, GraphIR } from '../graph/types.js';
 import { firstCrossing, outlineOf } from '../scene/binding-geometry.js';
+import { graphvizCaps } from './graphviz-caps.js';
 import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, SPACING } from './drawing-rules.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapText, type NodeBox } from './node-size.js';
@@ -20,23 +21,6 @@ const POINTS_PER_INCH = 72;
  * of the outline we draw (a line grazing a node reads as touching it); routes are then carried on to the real outline.
  */
 const CLEARANCE = 4;
-
-/**
- * Graphs with more edges than this are laid out with Graphviz's iteration caps below. Under it Graphviz runs with its
- * defaults, so DOT input lays out exactly as Graphviz would lay it out (the largest corpus file has 163 edges, the
- * bench graph 450 and lays out in about a second). Edges, not nodes: each edge spanning ranks adds a dummy node per
- * rank, and dummies are what network simplex and mincross work on.
- */
-const LARGE_GRAPH_EDGES = 500;
-
-/**
- * Graphviz's iteration limits for large graphs, each set only when the author did not set it. With its defaults,
- * network simplex placing nodes on their rank (`nslimit`: passes × nodes) and mincross ordering them (`mclimit`:
- * scales its passes) do not end within the job time limit on some graphs of a few hundred nodes: 300 nodes with 600
- * edges in a pseudo-random pattern ran over 300 s. nslimit=5 ends the passes that were still shifting nodes: on the
- * bench graph the drawing was the same as with the defaults, on a 5,000-function call graph … .
- */
-const LARGE_GRAPH_CAPS = { nslimit: 5, mclimit: 0.5 } as const;
 
 /** Edge labels wrap past this width, as in the ELK engine. */
 const EDGE_LABEL_MAX_WIDTH = 220;
@@ -84,15 +68,6 @@ export interface GraphvizJson {
   _subgraph_cnt?: number;
   objects?: GraphvizObject[];
   edges?: GraphvizEdge[];
-}
-
-/** The iteration caps `layoutWithGraphviz` adds to this graph's DOT (none on a graph of at most LARGE_GRAPH_EDGES edges). */
-export function graphvizCaps(graph: GraphIR): Partial<Record<keyof typeof LARGE_GRAPH_CAPS, number>> {
-  // DOT's own edge list holds the invisible edges too, which Graphviz lays out as any other.
-  if ((graph.dot?.edges.length ?? graph.edges.length) <= LARGE_GRAPH_EDGES) return {};
-  // A mention anywhere (even in a label) counts as set: leaving Graphviz's default is the safe side of a wrong guess.
-  const written = graph.dot?.source ?? '';
-  return Object.fromEntries(Object.entries(LARGE_GRAPH_CAPS).filter(([name]) => !new RegExp(`\\b${name}\\b`).test(written)));
 }
 
 /** Lays out a layered GraphIR with Graphviz dot; DOT input keeps all of its author's layout attributes. */
