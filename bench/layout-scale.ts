@@ -96,8 +96,7 @@ export interface ScaleRow {
 /**
  * The CPU time the work took (user and system, this process): on a machine shared with other work, wall-clock time
  * measures the neighbours as much as the layout (Graphviz on 5,000 functions: 140 s by the clock in one run, 34–45 s of
- * CPU in every run). Layout is
- * single-threaded, so on an idle machine the two agree.
+ * CPU in every run). Layout is single-threaded, so on an idle machine the two agree.
  */
 async function timed<T>(work: () => Promise<T> | T): Promise<{ ms: number; wallMs: number; value: T }> {
   const [started, clock] = [process.cpuUsage(), performance.now()];
