@@ -1,10 +1,7 @@
 import autocannon from 'autocannon';
+import { heavyGraph } from '../test/support/heavy-graph.js';
 import { startTarget } from './rest.js';
 import { benchScene } from './scenes.js';
-
-/** The heaviest layout a client may ask for within the from-code limits that still finishes in the job time limit. */
-const heavyGraph = (nodes: number) =>
-  `digraph { ${Array.from({ length: nodes }, (_, i) => `n${i} -> n${(i * 7 + 1) % nodes}; n${i} -> n${(i * 13 + 5) % nodes};`).join(' ')} }`;
 
 export interface Isolation {
   idleP99Ms: number;

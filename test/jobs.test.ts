@@ -5,11 +5,8 @@ import { DEFAULT_JOB_LIMITS } from '../src/infra/config.js';
 import { createJobPool, type JobPool } from '../src/infra/jobs/pool.js';
 import { Metrics } from '../src/infra/metrics.js';
 import { type Backend, createBackend, testConfig } from './support/backends.js';
+import { heavyGraph } from './support/heavy-graph.js';
 import { bearer, buildWorld, type World } from './support/world.js';
-
-/** A DOT graph whose layout takes seconds and hundreds of MB: what an attacker would send, within the graph limits. */
-const heavyGraph = (nodes: number) =>
-  `digraph { ${Array.from({ length: nodes }, (_, i) => `n${i} -> n${(i * 7 + 1) % nodes}; n${i} -> n${(i * 13 + 5) % nodes};`).join(' ')} }`;
 
 async function failure(promise: Promise<unknown>) {
   try {
@@ -33,7 +30,7 @@ describe('the job pool', () => {
   it('ends a job over its time limit with too_complex, records it, and keeps serving', async () => {
     const metrics = new Metrics();
     const jobs = pool({ timeoutSeconds: 1 }, metrics);
-    const error = await failure(jobs.fromCode(heavyGraph(300), {}));
+    const error = await failure(jobs.fromCode(heavyGraph(1000), {}));
     expect(error).toMatchObject({ code: 'too_complex', details: { limit: 'job time', maxSeconds: 1 } });
     expect(error.message).toBe('the job ran longer than 1 s, the limit per job: make the input smaller');
     expect(await jobs.svg([])).toContain('<svg');
@@ -53,7 +50,7 @@ describe('the job pool', () => {
 
   it('refuses work with busy when every thread is taken and the queue is full', async () => {
     const jobs = pool({ queue: 1, timeoutSeconds: 2 });
-    const settled = await Promise.allSettled([0, 1, 2].map(() => jobs.fromCode(heavyGraph(300), {})));
+    const settled = await Promise.allSettled([0, 1, 2].map(() => jobs.fromCode(heavyGraph(1000), {})));
     const busy = settled.filter((s) => s.status === 'rejected' && (s.reason as { code?: string }).code === 'busy');
     expect(busy).toHaveLength(1);
     expect((busy[0] as PromiseRejectedResult).reason.details).toEqual({ retryAfterSeconds: 5 });
@@ -81,7 +78,7 @@ describe('heavy work behind REST', () => {
 
   it('answers health checks and reads while layouts run, then 422 for the one over time and 503 busy for the one over the queue', async () => {
     const fromCode = () =>
-      runtime.app.inject({ method: 'POST', url: '/api-v1/documents/from-code', headers: bearer(world.tokens.annAll), payload: { workspaceId: world.annWorkspace, code: heavyGraph(300) } });
+      runtime.app.inject({ method: 'POST', url: '/api-v1/documents/from-code', headers: bearer(world.tokens.annAll), payload: { workspaceId: world.annWorkspace, code: heavyGraph(1000) } });
     const order: string[] = [];
     const heavy = [fromCode(), fromCode(), fromCode()].map((p) => p.then((r) => (order.push('heavy'), r)));
     const health = await runtime.app.inject({ method: 'GET', url: '/healthz' });

@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { Graphviz } from '@hpcc-js/wasm-graphviz';
 import { describe, expect, it } from 'vitest';
 import { dotNotation } from '../notations/dot/index.js';
 import { codeToScene } from '../notations/index.js';
+import { heavyGraph } from '../../../test/support/heavy-graph.js';
+import { graphvizCaps } from './graphviz-caps.js';
 import { graphToDot, layoutWithGraphviz, splinePoints } from './graphviz.js';
 import type { LaidOutGraph } from './types.js';
 
@@ -107,6 +109,20 @@ describe('Graphviz layout of DOT', () => {
     expect(web.x + web.width).toBeLessThanOrEqual(net.x + net.width);
     expect(centre(laid, 'db').x).toBeGreaterThan(centre(laid, 'web "x"').x);
     expect(laid.edges).toHaveLength(1);
+  });
+});
+
+describe('Graphviz iteration caps on large graphs', () => {
+  it('keeps Graphviz’s defaults for every corpus file, caps a graph whose layout would run for minutes, and never overrides the author', () => {
+    for (const file of readdirSync(new URL('../../../test/fixtures/dot/', import.meta.url)).filter((name) => name.endsWith('.gv'))) {
+      expect(graphvizCaps(dotNotation.toGraph(fixture(file))), file).toEqual({});
+    }
+    // 300 nodes, but cycles everywhere and edges spanning hundreds of ranks: over 300 s with Graphviz's defaults.
+    expect(graphvizCaps(dotNotation.toGraph(heavyGraph(300)))).toEqual({ nslimit: 1, mclimit: 0.2 });
+    expect(graphvizCaps(dotNotation.toGraph(heavyGraph(300).replace('digraph {', 'digraph { nslimit=3;')))).toEqual({ mclimit: 0.2 });
+    // As many nodes and edges in a layered pattern place few dummies and keep the defaults.
+    const layered = `digraph { ${Array.from({ length: 300 }, (_, i) => `n${i} -> n${i + 1 + (i % 3)}; n${i} -> n${i + 2 + (i % 5)};`).join(' ')} }`;
+    expect(graphvizCaps(dotNotation.toGraph(layered))).toEqual({});
   });
 });
 

@@ -7,6 +7,7 @@
 import { Graphviz, type Format } from '@hpcc-js/wasm-graphviz';
 import type { DotSource, GraphIR } from '../graph/types.js';
 import { firstCrossing, outlineOf } from '../scene/binding-geometry.js';
+import { graphvizCaps } from './graphviz-caps.js';
 import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, SPACING } from './drawing-rules.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapText, type NodeBox } from './node-size.js';
@@ -76,7 +77,7 @@ export const layoutWithGraphviz: LayoutEngine = async (graph: GraphIR): Promise<
   const titles = new Map(graph.groups.map((group) => [group.id, wrapText(group.label, CONTAINER_MIN_WIDTH * 2, FONT.containerTitle).join('\n')]));
   const dot = graph.dot ?? graphToDot(graph);
   const names = namesFor(graph);
-  const source = sizedSource(dot, graph, names, boxes, titles);
+  const source = sizedSource(dot, graph, names, boxes, titles, graphvizCaps(graph));
   // json0 is json without the drawing instructions (a third of the output); @hpcc-js's Format type omits it.
   const json = JSON.parse(engine.layout(source, 'json0' as Format, 'dot')) as GraphvizJson;
   return readGraphviz(json, graph, dot, names, boxes, titles);
@@ -130,7 +131,14 @@ const edgeLabelSize = (text: string, fontSize: number) => {
  * edge labels and container titles swapped for boxes of our measured size, so Graphviz reserves the room our fonts
  * need. Text edits only: parsing and printing the graph again would cost more than Graphviz's layout.
  */
-function sizedSource(dot: DotSource, graph: GraphIR, names: Names, boxes: ReadonlyMap<string, NodeBox>, titles: ReadonlyMap<string, string>): string {
+function sizedSource(
+  dot: DotSource,
+  graph: GraphIR,
+  names: Names,
+  boxes: ReadonlyMap<string, NodeBox>,
+  titles: ReadonlyMap<string, string>,
+  caps: Readonly<Record<string, number>>,
+): string {
   const edgeById = new Map(graph.edges.map((edge) => [edge.id, edge]));
   const withBoxes = dot.source.replace(/"drawbridge:(edge|cluster):(\d+)"/g, (_, what: string, index: string) => {
     if (what === 'cluster') {
@@ -151,7 +159,8 @@ function sizedSource(dot: DotSource, graph: GraphIR, names: Names, boxes: Readon
   });
   // compound: an edge to a container (lhead/ltail) is clipped at the container's border, where we bind it.
   const close = withBoxes.lastIndexOf('}');
-  return `${withBoxes.slice(0, close)}\ncompound=true\n${sized.join('\n')}\n}`;
+  const capped = Object.entries(caps).map(([name, value]) => `${name}=${value}\n`).join('');
+  return `${withBoxes.slice(0, close)}\ncompound=true\n${capped}${sized.join('\n')}\n}`;
 }
 
 /** DOT for a graph from another notation: nodes n0, n1, … in order, containers as clusters, edges in order. */
@@ -232,7 +241,7 @@ export function splinePoints(controls: readonly Point[]): Point[] {
 }
 
 /** An edge's `pos`: optional `s,x,y` (tail tip) and `e,x,y` (head tip), then the spline's control points. */
-function edgeRoute(pos: string, toScene: (x: number, y: number) => Point): Point[] {
+export function edgeRoute(pos: string, toScene: (x: number, y: number) => Point): Point[] {
   let start: Point | undefined;
   let end: Point | undefined;
   const controls: Point[] = [];
