@@ -20,6 +20,16 @@ describe('terraformNotation on real modules', () => {
     expect(graph.edges.length).toBeGreaterThan(50);
   });
 
+  it('draws a reference to a container the block is not inside as an arrow to it: the two-tier ELB and route', () => {
+    const graph = terraformNotation.toGraph(fixture('tf-provider-aws-two-tier.main.tf'));
+    expect(graph.nodes.find((n) => n.id === 'aws_instance.web')!.parent).toBe('aws_subnet.default');
+    // subnets = [aws_subnet.default.id] and route_table_id = aws_vpc.default.main_route_table_id were dropped before.
+    expect(arrows(graph)).toEqual(expect.arrayContaining(['aws_elb.web -> aws_subnet.default', 'aws_route.internet_access -> aws_vpc.default']));
+    // The subnet's own vpc_id and the instance's subnet_id are drawn by nesting, not repeated as arrows.
+    expect(arrows(graph).filter((a) => a.startsWith('aws_instance.web') && a.endsWith('aws_subnet.default'))).toEqual([]);
+    expect(arrows(graph)).toHaveLength(7);
+  });
+
   it('reads two files of one module as one input: depends_on across files becomes a dashed arrow', () => {
     const graph = terraformNotation.toGraph(`${fixture('gcp-microservices-demo.main.tf')}\n${fixture('gcp-microservices-demo.memorystore.tf')}`);
     expect(arrows(graph)).toContain('google_redis_instance.redis-cart -> module.enable_google_apis [depends on]');
