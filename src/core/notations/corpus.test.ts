@@ -24,6 +24,7 @@ const CORPUS: Count[] = [
   ['dot', 'linux-kernel-map.gv', 52, 40, 0, '65 nodes less 13 style=invis, the edges between drawn nodes less 15 style=invis'],
   ['sql', 'mysql-employees.sql', 6, 6, 0, '6 CREATE TABLE, 6 REFERENCES'],
   ['sql', 'mysql-sakila-schema.sql', 16, 22, 0, '16 CREATE TABLE (tmpCustomer of rewards_report is in a procedure body), 22 FOREIGN KEY'],
+  ['sql', 'mysql-petclinic-schema.sql', 7, 5, 0, '7 CREATE TABLE, 5 FOREIGN KEY'],
   ['sql', 'mysql-seats-ddl.sql', 10, 12, 0, '10 CREATE TABLE, 12 REFERENCES'],
   ['sql', 'postgres-pagila-schema.sql', 16, 22, 1, '71 CREATE TABLE less 55 payment partitions, 22 FK after folding, schema public'],
   ['sql', 'postgres-sakila-schema.sql', 15, 22, 0, '21 CREATE TABLE less 6 INHERITS partitions of payment, 40 FK less 18 of the partitions'],
