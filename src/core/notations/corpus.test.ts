@@ -58,6 +58,7 @@ const CORPUS: Count[] = [
   ['terraform', 'aks-store-demo.main.tf', 6, 2, 0, '3 resources, 3 data; the resource group named from random_pet and random_integer'],
   ['terraform', 'aks-store-demo.servicebus.tf', 2, 1, 0, 'module sb, the role assignment scoped to it'],
   ['terraform', 'azure-aks-store-demo.kubernetes.tf', 3, 2, 0, 'resources and their references'],
+  ['terraform', 'bank-of-anthos-gke.main.tf', 3, 1, 0, '2 data sources, module enabled_google_apis and the project it reads'],
   ['terraform', 'gcp-microservices-demo.main.tf', 5, 4, 0, 'resources and modules and their references'],
   ['terraform', 'gcp-microservices-demo.memorystore.tf', 2, 1, 0, 'redis instance and its reference'],
   ['terraform', 'tf-aws-vpc-example-simple.main.tf', 2, 1, 0, 'module vpc and what it uses'],

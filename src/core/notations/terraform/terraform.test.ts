@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
 import type { GraphIR } from '../../graph/types.js';
 import { resolveIconRef } from '../../icons/index.js';
+import { FONT } from '../../layout/drawing-rules.js';
+import { wrapText } from '../../layout/node-size.js';
 import { codeToScene } from '../index.js';
 import { terraformNotation } from './index.js';
 import { TERRAFORM_ICONS } from './providers.js';
@@ -28,6 +30,16 @@ describe('terraformNotation on real modules', () => {
     // The subnet's own vpc_id and the instance's subnet_id are drawn by nesting, not repeated as arrows.
     expect(arrows(graph).filter((a) => a.startsWith('aws_instance.web') && a.endsWith('aws_subnet.default'))).toEqual([]);
     expect(arrows(graph)).toHaveLength(7);
+  });
+
+  it('wraps a registry submodule source after its //, never between the two slashes (Bank of Anthos GKE)', () => {
+    const graph = terraformNotation.toGraph(fixture('bank-of-anthos-gke.main.tf'));
+    const apis = graph.nodes.find((n) => n.id === 'module.enabled_google_apis')!;
+    // Whatever width the box gets (an icon node draws its rows as label lines, wrapped to the box).
+    const source = apis.rows![0]!;
+    const split = [];
+    for (let width = 120; width <= 560; width += 10) if (wrapText(source, width, FONT.label).some((line, i) => i > 0 && line.startsWith('/'))) split.push(width);
+    expect(split).toEqual([]);
   });
 
   it('reads two files of one module as one input: depends_on across files becomes a dashed arrow', () => {
