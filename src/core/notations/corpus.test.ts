@@ -61,6 +61,7 @@ const CORPUS: Count[] = [
   ['terraform', 'bank-of-anthos-gke.main.tf', 3, 1, 0, '2 data sources, module enabled_google_apis and the project it reads'],
   ['terraform', 'gcp-microservices-demo.main.tf', 5, 4, 0, 'resources and modules and their references'],
   ['terraform', 'gcp-microservices-demo.memorystore.tf', 2, 1, 0, 'redis instance and its reference'],
+  ['terraform', 'learn-provision-eks-cluster.main.tf', 6, 5, 0, '3 modules, random_string, 2 data; eks and irsa-ebs-csi read each other: one two-headed line'],
   ['terraform', 'tf-aws-vpc-example-simple.main.tf', 2, 1, 0, 'module vpc and what it uses'],
   ['terraform', 'tf-aws-vpc-root.main.tf', 66, 94, 8, 'resources of the VPC module, references (18 of them to subnets or the VPC from outside), subnet tiers'],
   ['terraform', 'tf-provider-aws-two-tier.main.tf', 7, 7, 2, '7 resources besides the VPC and subnet containers; 7 references not drawn by nesting'],

@@ -147,6 +147,12 @@ function blocksToGraph(blocks: Block[], locals: Map<string, string[]>): GraphIR 
       }
       const id = `${block.address}->${address}`;
       if (address === block.address || inside(block.address, address) || edges.some((e) => e.id === id)) continue;
+      // Modules may read each other's outputs (EKS and its IRSA role): one line with two heads, not two lines tangled.
+      const back = implicit.includes(address) ? edges.find((e) => e.from === address && e.to === block.address && e.label === undefined) : undefined;
+      if (back) {
+        back.startArrowhead = 'arrow';
+        continue;
+      }
       const edge: GraphEdge = { id, from: block.address, to: address, endArrowhead: 'arrow' };
       if (!implicit.includes(address)) {
         edge.label = 'depends on';

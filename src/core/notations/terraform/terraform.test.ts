@@ -42,6 +42,14 @@ describe('terraformNotation on real modules', () => {
     expect(split).toEqual([]);
   });
 
+  it('draws two modules reading each other (EKS and its IRSA role) as one line with two heads', () => {
+    const graph = terraformNotation.toGraph(fixture('learn-provision-eks-cluster.main.tf'));
+    const between = graph.edges.filter((e) => [e.from, e.to].includes('module.eks') && [e.from, e.to].includes('module.irsa-ebs-csi'));
+    expect(between).toHaveLength(1);
+    expect(between[0]).toMatchObject({ startArrowhead: 'arrow', endArrowhead: 'arrow' });
+    expect(arrows(graph)).toContain('module.eks -> module.vpc');
+  });
+
   it('reads two files of one module as one input: depends_on across files becomes a dashed arrow', () => {
     const graph = terraformNotation.toGraph(`${fixture('gcp-microservices-demo.main.tf')}\n${fixture('gcp-microservices-demo.memorystore.tf')}`);
     expect(arrows(graph)).toContain('google_redis_instance.redis-cart -> module.enable_google_apis [depends on]');
