@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
 import { dotNotation } from './index.js';
 import { codeToScene } from '../index.js';
+import { layoutWithGraphviz } from '../../layout/graphviz.js';
 import { htmlToText, recordFields, unescapeLabel } from './labels.js';
 import { mapArrowhead, mapColor } from './style.js';
 
@@ -56,6 +57,16 @@ describe('DOT corpus', () => {
     const composition = graph.edges.find((e) => e.from === 'System_1' && e.to === 'Subsystem_1')!;
     expect(composition).toMatchObject({ startArrowhead: 'diamond', label: 'composition' });
     expect(graph.edges.find((e) => e.label === 'dependency')).toMatchObject({ endArrowhead: 'arrow', style: { strokeStyle: 'dashed' } });
+  });
+
+  it('spreads the neato ER gallery so no two shapes overlap, and titles it without its leading blank lines', async () => {
+    const graph = toGraph(fixture('gallery-neato-er.gv'));
+    expect(graph.title).toBe('Entity Relation Diagram\ndrawn by NEATO');
+    const { nodes } = await layoutWithGraphviz(graph);
+    const overlapping = nodes.flatMap((a, i) =>
+      nodes.slice(i + 1).filter((b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height).map((b) => `${a.id}/${b.id}`),
+    );
+    expect(overlapping).toEqual([]);
   });
 
   it('reads the graph label of the UML gallery as the diagram title', () => {

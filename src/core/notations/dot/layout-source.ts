@@ -71,10 +71,31 @@ export function dotLayoutSource(code: string, graph: GraphASTNode, edges: DotSou
     }
   };
   walk(graph.children, true, undefined);
+  const spread = overlapRemoval(graph);
+  if (spread) edits.push(spread);
   let source = code;
   for (const edit of edits.sort((a, b) => b.start - a.start)) source = source.slice(0, edit.start) + edit.text + source.slice(edit.end);
   // Only the first graph of the input is drawn: what follows it is cut.
   const end = graph.location?.end.offset;
   const shift = edits.reduce((sum, edit) => sum + edit.text.length - (edit.end - edit.start), 0);
   return { source: end === undefined ? source : source.slice(0, end + shift), edges, clusters };
+}
+
+/**
+ * neato, fdp and sfdp leave nodes overlapping unless told otherwise, and our boxes are larger than the ones the author
+ * saw (our fonts, not Graphviz's guesses), so shapes would pile up; the author's own `overlap` is kept. The margin
+ * (`sep`) keeps edge labels, placed at the middle of their edges, clear of the shapes the edges join.
+ */
+function overlapRemoval(graph: GraphASTNode): Edit | undefined {
+  const rootAttributes = graph.children.flatMap((statement) =>
+    statement.type === 'Attribute' ? [statement] : statement.type === 'AttributeList' && statement.kind === 'Graph' ? statement.children : [],
+  );
+  const value = (key: string) => {
+    const found = rootAttributes.find((attribute) => attribute.type === 'Attribute' && attribute.key.value === key);
+    return found?.type === 'Attribute' ? found.value.value : undefined;
+  };
+  const layout = value('layout');
+  const at = graph.children[0]?.location?.start.offset;
+  if (layout === undefined || layout === 'dot' || value('overlap') !== undefined || at === undefined) return undefined;
+  return { start: at, end: at, text: 'overlap=false; sep="+12"; ' };
 }

@@ -93,7 +93,8 @@ class DotGraphBuilder {
     this.walk(this.graph.children, { nodeDefaults: new Map(), edgeDefaults: new Map() }, this.graphAttrs);
     const rankdir = this.graphAttrs.get('rankdir')?.value.toUpperCase() ?? 'TB';
     // The root graph's label titles the whole drawing (cluster labels title their containers).
-    const title = this.text(this.graphAttrs.get('label'), {});
+    // Blank lines around it only pushed Graphviz's title clear of the drawing; ours is drawn above it anyway.
+    const title = this.text(this.graphAttrs.get('label'), {}).replace(/^\s*\n|\n\s*$/g, '');
 
     const invisible = new Set<string>();
     const nodes: GraphNode[] = [];

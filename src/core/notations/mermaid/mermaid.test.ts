@@ -108,6 +108,17 @@ describe('mermaidNotation details', () => {
     expect(graph.warnings).toEqual(['skipped 1 invisible link (~~~, layout hints)']);
   });
 
+  it('shows a generic member type of the Powertools idempotency record as written, not HTML-escaped', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('powertools-idempotency-record-class.mmd'));
+    expect(graph.nodes.find((n) => n.id === 'IdempotencyRecord')!.rows).toContain('responseData Json<string>');
+    expect(graph.nodes.find((n) => n.id === 'Status')!.rows).toEqual(['«Enumeration»', 'INPROGRESS', 'COMPLETE', 'EXPIRED internal_only']);
+  });
+
+  it('shows named HTML entities as their characters, once: Mermaid draws labels as HTML', async () => {
+    const graph = await mermaidNotation.toGraph('flowchart TD\n a["x &lt; y &amp;lt; z &unknown;"] --> b');
+    expect(graph.nodes[0]!.label).toBe('x < y &lt; z &unknown;');
+  });
+
   it('keeps the front-matter title and decodes entity codes and line breaks', async () => {
     const graph = await mermaidNotation.toGraph('---\ntitle: "Orders #1"\n---\nflowchart TD\n a["x #35; y<br>z"] --> b');
     expect(graph.title).toBe('Orders #1');

@@ -116,7 +116,10 @@ export function decodeMermaid(text: string): string {
     .replace(/\n\s*\n/g, '\n')
     .replace(/<\/?[a-z][a-z0-9]*(?:\s[^<>]*)?>/gi, '')
     .replace(/ﬂ°°(\d+)¶ß/g, (_, code: string) => String.fromCodePoint(Math.min(Number(code), 0x10ffff)))
-    .replace(/ﬂ°(\w+)¶ß/g, (_, name: string) => NAMED[name] ?? `&${name};`);
+    .replace(/ﬂ°(\w+)¶ß/g, (_, name: string) => NAMED[name] ?? `&${name};`)
+    // Mermaid draws labels as HTML, so a named entity shows as its character; class members even arrive escaped
+    // (`Json~string~` becomes `Json&lt;string&gt;`). One pass, so `&amp;lt;` stays `&lt;`.
+    .replace(/&([a-z]+);/gi, (entity, name: string) => NAMED[name] ?? entity);
 }
 
 /** The `title:` of Mermaid's front matter (`---` … `---` before the diagram), if any. */

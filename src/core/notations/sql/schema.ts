@@ -45,7 +45,7 @@ export interface ReferenceAst {
 export interface DefinitionAst {
   resource: string;
   column?: ColumnRefAst;
-  definition?: { dataType: string; length?: number; scale?: number; suffix?: unknown } | ColumnRefAst[];
+  definition?: { dataType: string; length?: number | null; scale?: number | null; suffix?: unknown } | ColumnRefAst[];
   nullable?: { type: string };
   primary_key?: string;
   unique?: string;
@@ -74,8 +74,9 @@ const columnName = (ref: ColumnRefAst): string => (typeof ref.column === 'string
 function typeText(definition: DefinitionAst['definition']): string {
   if (!definition || Array.isArray(definition)) return '';
   const { dataType, length, scale } = definition;
-  if (length === undefined) return dataType.toLowerCase();
-  return `${dataType.toLowerCase()}(${scale === undefined ? length : `${length},${scale}`})`;
+  if (length === undefined || length === null) return dataType.toLowerCase();
+  // MySQL's display width (`INT(4)`) comes with a null scale.
+  return `${dataType.toLowerCase()}(${scale === undefined || scale === null ? length : `${length},${scale}`})`;
 }
 
 export function createTable(ast: StatementAst): Table {

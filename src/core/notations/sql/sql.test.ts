@@ -16,6 +16,12 @@ describe('sqlNotation on real schemas', () => {
     expect(graph.warnings.some((w) => w.includes('source load_departments.dump'))).toBe(true);
   });
 
+  it('shows the Spring PetClinic MySQL display widths as written: int(4), not int(4,null)', () => {
+    const graph = sqlNotation.toGraph(fixture('mysql-petclinic-schema.sql'));
+    expect(graph.nodes.find((n) => n.id === 'pets')!.rows).toEqual(['PK    id  int(4)', '      name  varchar(30)', '      birth_date  date', 'FK    type_id  int(4)', 'FK    owner_id  int(4)']);
+    expect(graph.edges).toHaveLength(5);
+  });
+
   it('reads TPC-C multi-column foreign keys as one relationship', () => {
     const graph = sqlNotation.toGraph(fixture('postgres-tpcc-ddl.sql'));
     expect(graph.nodes).toHaveLength(9);

@@ -127,6 +127,11 @@ function blocksToGraph(blocks: Block[], locals: Map<string, string[]>): GraphIR 
     nodes.push(node);
   }
 
+  // Containment already draws a reference to an enclosing container; one to any other container is an edge to it.
+  const inside = (address: string, container: string): boolean => {
+    for (let parent = parentOf.get(address); parent !== undefined; parent = parentOf.get(parent)) if (parent === container) return true;
+    return false;
+  };
   const edges: GraphEdge[] = [];
   const missing = new Set<string>();
   for (const block of blocks) {
@@ -141,7 +146,13 @@ function blocksToGraph(blocks: Block[], locals: Map<string, string[]>): GraphIR 
         continue;
       }
       const id = `${block.address}->${address}`;
-      if (address === block.address || containers.has(address) || edges.some((e) => e.id === id)) continue;
+      if (address === block.address || inside(block.address, address) || edges.some((e) => e.id === id)) continue;
+      // Modules may read each other's outputs (EKS and its IRSA role): one line with two heads, not two lines tangled.
+      const back = implicit.includes(address) ? edges.find((e) => e.from === address && e.to === block.address && e.label === undefined) : undefined;
+      if (back) {
+        back.startArrowhead = 'arrow';
+        continue;
+      }
       const edge: GraphEdge = { id, from: block.address, to: address, endArrowhead: 'arrow' };
       if (!implicit.includes(address)) {
         edge.label = 'depends on';

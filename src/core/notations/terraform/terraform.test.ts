@@ -3,6 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
 import type { GraphIR } from '../../graph/types.js';
 import { resolveIconRef } from '../../icons/index.js';
+import { FONT } from '../../layout/drawing-rules.js';
+import { wrapText } from '../../layout/node-size.js';
 import { codeToScene } from '../index.js';
 import { terraformNotation } from './index.js';
 import { TERRAFORM_ICONS } from './providers.js';
@@ -18,6 +20,34 @@ describe('terraformNotation on real modules', () => {
     expect(graph.nodes.find((n) => n.id === 'aws_route_table_association.private')!.parent).toBe('aws_subnet.private');
     expect(graph.nodes.find((n) => n.id === 'aws_nat_gateway.this')).toMatchObject({ kind: 'network', iconRef: 'generic/Router', rows: ['aws_nat_gateway', 'count'] });
     expect(graph.edges.length).toBeGreaterThan(50);
+  });
+
+  it('draws a reference to a container the block is not inside as an arrow to it: the two-tier ELB and route', () => {
+    const graph = terraformNotation.toGraph(fixture('tf-provider-aws-two-tier.main.tf'));
+    expect(graph.nodes.find((n) => n.id === 'aws_instance.web')!.parent).toBe('aws_subnet.default');
+    // subnets = [aws_subnet.default.id] and route_table_id = aws_vpc.default.main_route_table_id were dropped before.
+    expect(arrows(graph)).toEqual(expect.arrayContaining(['aws_elb.web -> aws_subnet.default', 'aws_route.internet_access -> aws_vpc.default']));
+    // The subnet's own vpc_id and the instance's subnet_id are drawn by nesting, not repeated as arrows.
+    expect(arrows(graph).filter((a) => a.startsWith('aws_instance.web') && a.endsWith('aws_subnet.default'))).toEqual([]);
+    expect(arrows(graph)).toHaveLength(7);
+  });
+
+  it('wraps a registry submodule source after its //, never between the two slashes (Bank of Anthos GKE)', () => {
+    const graph = terraformNotation.toGraph(fixture('bank-of-anthos-gke.main.tf'));
+    const apis = graph.nodes.find((n) => n.id === 'module.enabled_google_apis')!;
+    // Whatever width the box gets (an icon node draws its rows as label lines, wrapped to the box).
+    const source = apis.rows![0]!;
+    const split = [];
+    for (let width = 120; width <= 560; width += 10) if (wrapText(source, width, FONT.label).some((line, i) => i > 0 && line.startsWith('/'))) split.push(width);
+    expect(split).toEqual([]);
+  });
+
+  it('draws two modules reading each other (EKS and its IRSA role) as one line with two heads', () => {
+    const graph = terraformNotation.toGraph(fixture('learn-provision-eks-cluster.main.tf'));
+    const between = graph.edges.filter((e) => [e.from, e.to].includes('module.eks') && [e.from, e.to].includes('module.irsa-ebs-csi'));
+    expect(between).toHaveLength(1);
+    expect(between[0]).toMatchObject({ startArrowhead: 'arrow', endArrowhead: 'arrow' });
+    expect(arrows(graph)).toContain('module.eks -> module.vpc');
   });
 
   it('reads two files of one module as one input: depends_on across files becomes a dashed arrow', () => {
