@@ -33,6 +33,7 @@ const CORPUS: Count[] = [
   ['plantuml', 'aries-discover-features-requester-state.puml', 5, 5, 0, '3 states, [*] start and end, 5 transitions'],
   ['plantuml', 'aries-introducer-state.puml', 7, 10, 0, '5 states, [*] start and end, 10 transitions'],
   ['plantuml', 'aries-invite-action-sequence.puml', 2, 3, 0, '2 participants, 3 messages'],
+  ['plantuml', 'capi-machine-health-check-activity.plantuml', 13, 14, 0, 'start, 8 actions, 2 repeat starts and 2 repeat-while decisions; 10 flow arrows, 2 loops back (yes, requeue), no and the dashed out-of-band arrow'],
   ['plantuml', 'capi-machine-phases-activity.plantuml', 11, 13, 0, '(*) start, 6 quoted activities, 4 notes; 9 arrows and 4 note connectors'],
   ['plantuml', 'capi-runtime-sdk-topology-mutation-sequence.plantuml', 3, 11, 0, '3 participants (each in its own box), 11 messages'],
   ['plantuml', 'c4-bigbank-deployment.puml', 6, 6, 12, '6 Container/ContainerDb, 6 Rel, 12 Deployment_Node'],

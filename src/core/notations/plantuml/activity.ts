@@ -11,6 +11,8 @@ import { parseError, plainText, plantumlColor, type DiagramSource, type SourceLi
 interface End {
   from: string;
   label?: string;
+  /** `-[#blue,dashed]->`: the arrow's own colour and line. */
+  style?: GraphEdge['style'];
 }
 
 type Block =
@@ -23,6 +25,21 @@ type Block =
 
 /** `:text;` — the text may span lines; it ends at `;` (or one of the SDL endings `| < > / ] }`). */
 const ACTION_END = /[;|<>/\]}]$/;
+/** The bracket of `-[#blue,dashed]->`: a colour and a line kind (bold, dashed, dotted), in any order. */
+function arrowStyle(bracket: string | undefined): GraphEdge['style'] | undefined {
+  if (bracket === undefined) return undefined;
+  const style: NonNullable<GraphEdge['style']> = {};
+  for (const token of bracket.split(/[,;]/).map((t) => t.trim().toLowerCase())) {
+    if (token === 'dashed' || token === 'dotted') style.strokeStyle = token;
+    else if (token === 'bold') style.strokeWidth = 2;
+    else if (token.startsWith('#')) {
+      const colour = plantumlColor(token);
+      if (colour) style.strokeColor = colour;
+    }
+  }
+  return Object.keys(style).length > 0 ? style : undefined;
+}
+
 const label = (text: string | undefined) => (text === undefined || text.trim() === '' ? undefined : plainText(text));
 
 export function activityToGraph(source: DiagramSource): GraphIR {
@@ -42,15 +59,15 @@ export function activityToGraph(source: DiagramSource): GraphIR {
     const up = parent();
     if (up) created.parent = up;
     nodes.push(created);
-    for (const end of ends) link(end.from, id, end.label);
+    for (const end of ends) link(end.from, id, end.label, false, end.style);
     ends = [{ from: id }];
     lastNode = id;
     return id;
   };
   /** `atStart`: the label is written at the edge's start, beside its decision (a loop's way back runs the length of
    * the loop, and a label in its middle would float far from the condition it answers). */
-  const link = (from: string, to: string, text?: string, atStart = false) => {
-    const edge: GraphEdge = { id: `e${edges.length + 1}`, from, to, startArrowhead: 'none', endArrowhead: 'arrow' };
+  const link = (from: string, to: string, text?: string, atStart = false, style?: GraphEdge['style']) => {
+    const edge: GraphEdge = { id: `e${edges.length + 1}`, from, to, startArrowhead: 'none', endArrowhead: 'arrow', ...(style && { style }) };
     if (text && atStart) edge.startLabel = text;
     else if (text) edge.label = text;
     edges.push(edge);
@@ -127,7 +144,7 @@ export function activityToGraph(source: DiagramSource): GraphIR {
     } else if ((m = /^end\s*while\b\s*(?:\((.*)\))?\s*;?$/i.exec(text))) {
       const block = open('while', line);
       blocks.pop();
-      for (const end of ends) link(end.from, block.decision, end.label);
+      for (const end of ends) link(end.from, block.decision, end.label, false, end.style);
       ends = [{ from: block.decision, ...(label(m[1]) && { label: label(m[1]) }) }, ...block.breaks];
     } else if (/^repeat\s*;?$/i.test(text) || (m = /^repeat\s*:(.*);$/i.exec(text))) {
       const start = m?.[1] !== undefined ? node('action', plainText(m[1])) : node('decision', '');
@@ -181,9 +198,10 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const existing = groups.find((g) => g.kind === 'swimlane' && g.label === name);
       lane = existing?.id ?? `lane-${groups.length + 1}`;
       if (!existing) groups.push({ id: lane, label: name, kind: 'swimlane' });
-    } else if ((m = /^-+(?:\[[^\]]*\]-*)?>\s*(.*?);?$/.exec(text))) {
-      const text2 = label(m[1]);
-      ends = ends.map((end) => ({ ...end, ...(text2 && { label: text2 }) }));
+    } else if ((m = /^-+(?:\[([^\]]*)\]-*)?>\s*(.*?);?$/.exec(text))) {
+      const text2 = label(m[2]);
+      const style = arrowStyle(m[1]);
+      ends = ends.map((end) => ({ ...end, ...(text2 && { label: text2 }), ...(style && { style }) }));
     } else if (readNote(lines, i)) {
       const note = readNote(lines, i)!;
       i += note.consumed - 1;

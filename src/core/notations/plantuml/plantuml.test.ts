@@ -595,6 +595,21 @@ describe('PlantUML activity and state forms of its documentation', () => {
   });
 });
 
+describe('PlantUML activity arrows with a style', () => {
+  it('reads `-[#blue,dashed]->` on the Cluster API health check (refused before) and keeps its colour and line', () => {
+    const graph = plantumlNotation.toGraph(fixture('capi-machine-health-check-activity.plantuml'));
+    const outOfBand = graph.edges.find((e) => e.label === 'Out of band');
+    expect(outOfBand?.style).toEqual({ strokeStyle: 'dashed', strokeColor: expect.stringMatching(/^#/) });
+    expect(graph.edges.filter((e) => e.style !== undefined)).toHaveLength(1);
+    expect(graph.warnings).toEqual([]);
+  });
+
+  it('reads bold and dotted, and a bracket without a colour', () => {
+    const graph = plantumlNotation.toGraph(uml([':a;', '-[bold]-> go;', ':b;', '-[dotted]->', ':c;', '-[#red]->', ':d;'].join('\n')));
+    expect(graph.edges.map((e) => e.style)).toEqual([{ strokeWidth: 2 }, { strokeStyle: 'dotted' }, { strokeColor: expect.stringMatching(/^#/) }]);
+  });
+});
+
 describe('PlantUML legacy activity syntax', () => {
   it('reads the Cluster API machine phases (`(*) -->`, quoted activities, notes on the last one) instead of refusing them', () => {
     const graph = plantumlNotation.toGraph(fixture('capi-machine-phases-activity.plantuml'));
