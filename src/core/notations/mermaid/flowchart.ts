@@ -131,12 +131,14 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
 
   const edges: GraphEdge[] = [];
   let hidden = 0;
+  let crossed = 0;
   for (const link of db.getEdges()) {
     if (link.stroke === 'invisible') {
       hidden++;
       continue;
     }
     const edge: GraphEdge = { id: `e${edges.length + 1}`, from: link.start, to: link.end, ...ends(link.type) };
+    if (link.type?.includes('cross')) crossed++;
     const label = labelOf(link.text ?? '');
     if (label !== '') edge.label = label;
     const { strokeColor, strokeWidth, strokeStyle } = cssStyle(link.style ?? []) ?? {};
@@ -149,5 +151,6 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
     edges.push(edge);
   }
   if (hidden > 0) warnings.push(`skipped ${hidden} invisible link${hidden === 1 ? '' : 's'} (~~~, layout hints)`);
+  if (crossed > 0) warnings.push(`${crossed} cross head${crossed === 1 ? '' : 's'} (--x) drawn as ${crossed === 1 ? 'a bar' : 'bars'}`);
   return { layout: 'layered', direction: MERMAID_DIRECTIONS[db.getDirection() ?? 'TB'] ?? 'DOWN', nodes, edges, groups, warnings };
 }

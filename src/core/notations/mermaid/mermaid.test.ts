@@ -48,6 +48,7 @@ describe('mermaidNotation on real diagrams', () => {
     expect(steps.filter((s) => s.type === 'activate').map((s) => (s as { participant: string }).participant)).toEqual(['Lambda function', 'SQS queue']);
     expect(steps.find((s) => s.type === 'message' && s.label?.startsWith('3.'))).toMatchObject({ dashed: true, endArrowhead: 'none', from: 'Lambda function', to: 'Lambda function' });
     expect(steps.find((s) => s.type === 'message' && s.label?.startsWith('4.'))).toMatchObject({ dashed: true, endArrowhead: 'bar' });
+    expect(graph.warnings).toContain('1 cross heads (-x, --x) drawn as bars');
   });
 
   it('reads the Mermaid README class diagram: members, methods, «annotations», UML ends', async () => {
@@ -105,7 +106,7 @@ describe('mermaidNotation details', () => {
       ['none', 'arrow', undefined],
     ]);
     expect(graph.edges[4]).toMatchObject({ from: 'b', to: 'inner' });
-    expect(graph.warnings).toEqual(['skipped 1 invisible link (~~~, layout hints)']);
+    expect(graph.warnings).toEqual(['skipped 1 invisible link (~~~, layout hints)', '1 cross head (--x) drawn as a bar']);
   });
 
   it('shows a generic member type of the Powertools idempotency record as written, not HTML-escaped', async () => {

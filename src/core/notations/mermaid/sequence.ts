@@ -30,11 +30,12 @@ export interface SequenceDb {
 }
 
 /** Message line types: dashed or not, and the head at the receiving end (and the sending end for `<<->>`). */
-const MESSAGES: Record<string, { dashed: boolean; end: Arrowhead; both?: true; approximate?: true }> = {
+/** `approximate`: what the warning says ours draws instead. */
+const MESSAGES: Record<string, { dashed: boolean; end: Arrowhead; both?: true; approximate?: string }> = {
   SOLID: { dashed: false, end: 'arrow' },
   DOTTED: { dashed: true, end: 'arrow' },
-  SOLID_CROSS: { dashed: false, end: 'bar' },
-  DOTTED_CROSS: { dashed: true, end: 'bar' },
+  SOLID_CROSS: { dashed: false, end: 'bar', approximate: 'cross heads (-x, --x) drawn as bars' },
+  DOTTED_CROSS: { dashed: true, end: 'bar', approximate: 'cross heads (-x, --x) drawn as bars' },
   SOLID_OPEN: { dashed: false, end: 'none' },
   DOTTED_OPEN: { dashed: true, end: 'none' },
   SOLID_POINT: { dashed: false, end: 'arrow' },
@@ -100,7 +101,7 @@ export function sequenceToGraph(db: SequenceDb, declaredBoxes: readonly Sequence
   const skipped = new Map<string, number>();
   for (const entry of db.getMessages()) {
     const name = names.get(entry.type ?? -1) ?? 'UNKNOWN';
-    const message = MESSAGES[name] ?? (/^(SOLID|STICK)/.test(name) ? { dashed: name.endsWith('DOTTED'), end: 'arrow' as const, approximate: true as const } : undefined);
+    const message = MESSAGES[name] ?? (/^(SOLID|STICK)/.test(name) ? { dashed: name.endsWith('DOTTED'), end: 'arrow' as const, approximate: 'half-arrow heads drawn as full arrows' } : undefined);
     if (message && entry.from !== undefined && entry.to !== undefined) {
       const text = textOf(entry.message);
       let label = text;
@@ -110,7 +111,7 @@ export function sequenceToGraph(db: SequenceDb, declaredBoxes: readonly Sequence
       }
       const step: SequenceMessage = { type: 'message', from: entry.from, to: entry.to, dashed: message.dashed, startArrowhead: message.both ? message.end : 'none', endArrowhead: message.end };
       if (label !== '') step.label = label;
-      if (message.approximate) skipped.set('half-arrow heads drawn as full arrows', (skipped.get('half-arrow heads drawn as full arrows') ?? 0) + 1);
+      if (message.approximate) skipped.set(message.approximate, (skipped.get(message.approximate) ?? 0) + 1);
       target().push(step);
     } else if (name === 'NOTE' && entry.from !== undefined) {
       const over = entry.placement === db.PLACEMENT.OVER;
