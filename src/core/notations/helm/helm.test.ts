@@ -28,6 +28,22 @@ describe('helmNotation on real values files', () => {
     expect(ids).toEqual(expect.arrayContaining(['ingester', 'distributor', 'querier', 'queryFrontend', 'gateway']));
     expect(ids).not.toContain('compactor');
     expect(ids).not.toContain('queryScheduler');
+    expect(graph.warnings).toContain('line 1359: compactor: enabled: false; not drawn');
+  });
+
+  it('draws the configured kube-prometheus-stack workloads and names the switched-off ones with their lines', () => {
+    const graph = helmNotation.toGraph(fixture('bank-of-anthos-prometheus.values.yaml'));
+    // operator holds resources beside a switched-off kubeletService: still a workload.
+    expect(graph.nodes.map((n) => n.id)).toEqual(['operator', 'prometheus', 'alertmanager', 'blackboxExporter']);
+    expect(graph.warnings).toEqual([
+      'line 38: exporters: all of its parts are switched off; not drawn',
+      'line 43: kubelet: enabled: false; not drawn',
+      'line 45: kubeApiServer: enabled: false; not drawn',
+      'line 47: kubeControllerManager: enabled: false; not drawn',
+      'line 49: kubeScheduler: enabled: false; not drawn',
+      'line 51: coreDns: enabled: false; not drawn',
+      'line 53: kubeProxy: enabled: false; not drawn',
+    ]);
   });
 
   it('draws the enabled sub-charts of an umbrella chart', () => {

@@ -7,14 +7,15 @@
  *    (Bitnami's `primary`), they run that image and stand for the application instead.
  * 2. Components: a top-level map holding an `image` map, a `replicas`/`replicaCount`, a `service` or `persistence`
  *    map, or `create: true` with a `name` (one block per microservice) is a workload of its own. `enabled: false`,
- *    `create: false` or zero replicas leave it out, and so does `architecture: standalone` for Bitnami's
- *    `readReplicas`/`secondary` blocks.
+ *    `create: false`, parts that are all switched off, or zero replicas leave it out (the switched-off ones are
+ *    named in a warning), and so does `architecture: standalone` for Bitnami's `readReplicas`/`secondary` blocks.
  * 3. Sub-charts: any other top-level map with `enabled: true` and settings of its own (`postgresql.enabled`,
  *    `loki.enabled`), a block named after a datastore or broker that is not disabled (`redis: {storageClassName}`), and
  *    a flag naming one (`useRabbitMQ: true`, `kafkaEnabled: true`) is a dependency the application uses (an arrow
  *    from the application). A block holding `enabled: true` alone (`tracing.enabled`) is a feature, not a node.
  *    Per-workload blocks with scheduling settings only (`cart: {}`, `web: {affinity: …}`, as charts that deploy a
- *    fixed set of workloads write them) are workloads of the chart's image.
+ *    fixed set of workloads write them) are workloads of the chart's image; a switched-off feature among those
+ *    settings (`operator: {resources, kubeletService: {enabled: false}}`) does not make the block a setting.
  * 4. Features of the application or a component, each drawn when enabled: `service` (a Service in front of the
  *    workload, its type and port), `ingress` (in front of the Service, its hosts), `persistence` (a volume the
  *    workload mounts, its size) and `autoscaling` (an HPA scaling the workload). The traffic path is
@@ -56,6 +57,12 @@ export const helmNotation: NotationConverter = {
 };
 
 const enabled = (block: Record<string, unknown>): boolean => block.enabled !== false && block.create !== false;
+/** Off at its own level, or a block of parts that are all off (`exporters: {node-exporter: {enabled: false}, …}`). */
+const disabled = (block: Record<string, unknown>): boolean => {
+  if (!enabled(block)) return true;
+  const parts = Object.values(block);
+  return parts.length > 0 && parts.every((part) => isRecord(part) && disabled(part));
+};
 const text = (value: unknown): string | undefined => (typeof value === 'string' && value.trim() !== '' ? value : undefined);
 
 function imageName(image: unknown): string | undefined {
@@ -110,7 +117,7 @@ const SCHEDULING = new Set(['affinity', 'nodeSelector', 'tolerations', 'resource
 const SETTING_NAME = /annotations|labels|env|config|selector|toleration|affinity|resources|secret|volume|mount|args|extra|override|context|policy|probe|strategy|hook|template|values|options|settings|spec|files|rules/i;
 
 const isWorkloadBlock = (key: string, block: Record<string, unknown>): boolean =>
-  !SETTING_NAME.test(key) && Object.keys(block).every((k) => SCHEDULING.has(k));
+  !SETTING_NAME.test(key) && !disabled(block) && Object.entries(block).every(([k, v]) => SCHEDULING.has(k) || (isRecord(v) && disabled(v)));
 
 function isComponent(block: Record<string, unknown>): boolean {
   return (
@@ -180,6 +187,8 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   /** Sub-chart → the top-level key that named it (`useRabbitMQ` for rabbitmq), for the line of a warning. */
   const subchartKeys = new Map<string, string>();
   const workloadBlocks: [string, Record<string, unknown>][] = [];
+  /** Workloads the values switch off: not drawn, but said, so a reader does not look for them. */
+  const offWorkloads: string[] = [];
   for (const [key, block] of Object.entries(values)) {
     const flagged = flaggedDependency(key, block);
     if (flagged !== undefined && !subcharts.includes(flagged)) {
@@ -189,7 +198,8 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     if (CHART_SETTINGS.has(key) || !isRecord(block)) continue;
     if (isComponent(block)) {
       const replicas = block.replicaCount ?? block.replicas;
-      if (!enabled(block) || replicas === 0) continue;
+      if (disabled(block)) offWorkloads.push(key);
+      if (disabled(block) || replicas === 0) continue;
       if (values.architecture === 'standalone' && (key === 'readReplicas' || key === 'secondary')) continue;
       components.push([key, block]);
     } else if (DEPENDENCY.test(key) ? enabled(block) : block.enabled === true && Object.keys(block).length > 1) {
@@ -210,7 +220,12 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const bare = workloadBlocks.map(([key, block]) => isWorkloadBlock(key, block));
   const first = bare.indexOf(true);
   const last = bare.lastIndexOf(true);
-  if (bare.filter(Boolean).length >= 2) components.push(...workloadBlocks.slice(first, last + 1));
+  if (bare.filter(Boolean).length >= 2) {
+    for (const [key, block] of workloadBlocks.slice(first, last + 1)) {
+      if (disabled(block)) offWorkloads.push(key);
+      else components.push([key, block]);
+    }
+  }
   // `x.enabled: true` switches a sub-chart on; a datastore block or flag without it may be the chart's own template.
   const isSubchart = (key: string): boolean => isRecord(values[key]) && (values[key] as Record<string, unknown>).enabled === true;
   for (const key of subcharts) nodes.push({ id: key, label: key, kind: kindOfName(key, 'service'), rows: [isSubchart(key) ? 'sub-chart' : 'dependency'], iconHint: key });
@@ -244,6 +259,11 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   for (const chart of subcharts) {
     if (user || components.length < 2 || edges.some((e) => e.to === chart)) continue;
     warnings.push(`${atLines([lineOf([subchartKeys.get(chart) ?? chart])])}${chart}: which of the ${components.length} workloads uses it is not in the values; drawn without an arrow`);
+  }
+  for (const key of offWorkloads.sort((a, b) => (lineOf([a]) ?? 0) - (lineOf([b]) ?? 0))) {
+    const block = values[key] as Record<string, unknown>;
+    const why = enabled(block) ? 'all of its parts are switched off' : `${block.enabled === false ? 'enabled' : 'create'}: false`;
+    warnings.push(`${atLines([lineOf([key])])}${key}: ${why}; not drawn`);
   }
   if (nodes.length === 0) warnings.push('no image, component or enabled sub-chart found: is this a values.yaml?');
   return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [], warnings };
