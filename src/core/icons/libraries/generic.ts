@@ -11,7 +11,8 @@ const GENERIC: ReadonlyArray<readonly [label: string, tabler: string, aliases?: 
   ['Virtual Machine', 'server-cog', ['VM']],
   ['User', 'user', ['person', 'customer', 'client', 'actor']],
   ['Users', 'users', ['people', 'team', 'customers']],
-  ['Admin', 'user-shield', ['administrator', 'operator']],
+  // Not 'operator': in a chart or manifest that is software (the Prometheus operator), never a person.
+  ['Admin', 'user-shield', ['administrator']],
   ['Browser', 'browser', ['web browser', 'web app', 'frontend', 'web client']],
   ['Mobile', 'device-mobile', ['phone', 'mobile app', 'smartphone', 'ios', 'android']],
   ['Tablet', 'device-tablet'],

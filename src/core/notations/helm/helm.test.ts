@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
 import type { GraphIR } from '../../graph/types.js';
+import { resolveIconHints } from '../icon-hints.js';
 import { helmNotation } from './index.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../../../test/fixtures/helm/${name}`, import.meta.url), 'utf8');
@@ -44,6 +45,10 @@ describe('helmNotation on real values files', () => {
       'line 51: coreDns: enabled: false; not drawn',
       'line 53: kubeProxy: enabled: false; not drawn',
     ]);
+    // The Prometheus operator is software: no person icon for it (the generic Admin icon once answered to "operator").
+    const icons = new Map(resolveIconHints(graph).nodes.map((n) => [n.id, n.iconRef]));
+    expect(icons.get('operator')).toBeUndefined();
+    expect(icons.get('prometheus')).toBe('brands/Prometheus');
   });
 
   it('draws the enabled sub-charts of an umbrella chart', () => {
