@@ -64,11 +64,12 @@ export function activityToGraph(source: DiagramSource): GraphIR {
     lastNode = id;
     return id;
   };
-  /** `atStart`: the label is written at the edge's start, beside its decision (a loop's way back runs the length of
-   * the loop, and a label in its middle would float far from the condition it answers). */
+  /** A branch's label is written at the edge's start, beside its decision, as PlantUML writes it: a branch can run the
+   * length of the diagram (a loop's way back, a `no` that skips a block), and a label in its middle would float far
+   * from the condition it answers. `atStart` does the same for an edge from another node. */
   const link = (from: string, to: string, text?: string, atStart = false, style?: GraphEdge['style']) => {
     const edge: GraphEdge = { id: `e${edges.length + 1}`, from, to, startArrowhead: 'none', endArrowhead: 'arrow', ...(style && { style }) };
-    if (text && atStart) edge.startLabel = text;
+    if (text && (atStart || nodes.find((n) => n.id === from)?.kind === 'decision')) edge.startLabel = text;
     else if (text) edge.label = text;
     edges.push(edge);
   };

@@ -84,7 +84,8 @@ describe('plantumlNotation on real diagrams', () => {
     expect(paused.kind).toBe('decision');
     const exit = graph.nodes.find((n) => n.label === 'Update status and exit')!;
     expect(exit.style?.fillColor).toBe('#add8e6');
-    expect(graph.edges).toContainEqual(expect.objectContaining({ from: paused.id, to: exit.id, label: 'yes' }));
+    // The branch label sits at the decision, as PlantUML writes it, not halfway down a long edge.
+    expect(graph.edges).toContainEqual(expect.objectContaining({ from: paused.id, to: exit.id, startLabel: 'yes' }));
     // `repeat while (More updates …) then (yes)` loops back to the repeat point; its "yes" is written where the way
     // back leaves the condition, not in the middle of the long return route.
     const more = graph.nodes.find((n) => n.label === 'More updates to MachineDeployments')!;
@@ -198,7 +199,7 @@ Internet -[hidden]- db
     const graph = plantumlNotation.toGraph(uml('|Team|\nstart\nwhile (more?) is (yes)\n  :work;\nendwhile (no)\nfork\n  :a;\nfork again\n  :b;\nend fork\n|Ops|\n:deploy;\nstop'));
     expect(graph.groups.map((g) => g.label)).toEqual(['Team', 'Ops']);
     const id = (label: string) => graph.nodes.find((n) => n.label === label)!.id;
-    expect(graph.edges).toContainEqual(expect.objectContaining({ from: id('more?'), to: id('work'), label: 'yes' }));
+    expect(graph.edges).toContainEqual(expect.objectContaining({ from: id('more?'), to: id('work'), startLabel: 'yes' }));
     expect(graph.edges).toContainEqual(expect.objectContaining({ from: id('work'), to: id('more?') }));
     const forks = graph.nodes.filter((n) => n.kind === 'fork');
     expect(forks).toHaveLength(2);
@@ -536,7 +537,7 @@ describe('PlantUML activity and state forms of its documentation', () => {
       const node = graph.nodes.find((n) => n.id === id);
       return node ? node.label || node.kind : `box ${id}`;
     };
-    return graph.edges.map((e) => `${name(e.from)}->${name(e.to)}${e.label ? ` [${e.label}]` : ''}`);
+    return graph.edges.map((e) => `${name(e.from)}->${name(e.to)}${(e.label ?? e.startLabel) ? ` [${e.label ?? e.startLabel}]` : ''}`);
   };
 
   it('leaves a repeat loop at `break`, draws `backward` on the way back, and reads switch/case', () => {
@@ -598,7 +599,7 @@ describe('PlantUML activity and state forms of its documentation', () => {
 describe('PlantUML activity arrows with a style', () => {
   it('reads `-[#blue,dashed]->` on the Cluster API health check (refused before) and keeps its colour and line', () => {
     const graph = plantumlNotation.toGraph(fixture('capi-machine-health-check-activity.plantuml'));
-    const outOfBand = graph.edges.find((e) => e.label === 'Out of band');
+    const outOfBand = graph.edges.find((e) => e.startLabel === 'Out of band');
     expect(outOfBand?.style).toEqual({ strokeStyle: 'dashed', strokeColor: expect.stringMatching(/^#/) });
     expect(graph.edges.filter((e) => e.style !== undefined)).toHaveLength(1);
     expect(graph.warnings).toEqual([]);
