@@ -181,4 +181,10 @@ describe('layoutSequence', () => {
     expect(note.x!).toBeLessThan(byId(elements, 'participant-API').x!);
     expect(box.x!).toBeGreaterThan(user.x! + user.width!);
   });
+
+  it('boxes each run of a box’s columns on its own when order N puts another participant between them', () => {
+    const { elements } = draw(['box "Shop"', 'participant A', 'participant B order 10', 'end box', 'participant C order 5', 'A -> B', 'B -> C'].join('\n'));
+    expect(lifelinesInBoxes(elements)).toEqual([['A'], ['B']]);
+    expect(elements.filter((e) => e.id.startsWith('box-')).map((e) => (e as { name: string }).name)).toEqual(['Shop', 'Shop']);
+  });
 });

@@ -315,6 +315,15 @@ describe('PlantUML sequence forms from its documentation', () => {
     expect(graph.warnings.filter((w) => w.includes('box'))).toEqual([]);
   });
 
+  it('puts in a box whoever is created while it is open, or declared again there, as PlantUML does', () => {
+    const graph = plantumlNotation.toGraph(
+      ['@startuml', 'participant Moved', 'box "Shop" #LightBlue', 'actor A order 10', 'A -> Implicit', 'participant Moved', 'participant Leaves', 'end box', 'participant Leaves', 'participant C order 5', '@enduml'].join('\n'),
+    );
+    // Declared again, Moved joins the box at its end and Leaves leaves it; order 5 puts C between the box's columns.
+    expect(graph.nodes.map((n) => n.id)).toEqual(['Implicit', 'Moved', 'Leaves', 'C', 'A']);
+    expect(graph.sequence!.boxes).toEqual([{ label: 'Shop', fillColor: expect.stringMatching(/^#/), participants: ['Implicit', 'Moved', 'A'] }]);
+  });
+
   it('shows the first of two unquoted names and lets messages use the second, as PlantUML does (participant Bob as B)', () => {
     const graph = plantumlNotation.toGraph(['@startuml', 'actor User as U', 'participant "Web App" as W', 'participant DB as "Orders DB"', 'U -> W', 'W -> DB', '@enduml'].join('\n'));
     expect(graph.nodes.map((n) => `${n.id}=${n.label}`)).toEqual(['U=User', 'W=Web App', 'DB=Orders DB']);

@@ -63,8 +63,9 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
   const orders = new Map<string, number>();
   let lastMessage: { from: string; to: string } | undefined;
   /** Open `box`es, innermost last: a participant created while one is open belongs to the innermost. */
-  const openBoxes: Omit<SequenceBox, 'participants'>[] = [];
-  const boxOf = new Map<string, Omit<SequenceBox, 'participants'>>();
+  const openBoxes: SequenceBox[] = [];
+  const boxes: SequenceBox[] = [];
+  const boxOf = new Map<string, SequenceBox>();
   const enter = (id: string) => {
     const box = openBoxes[openBoxes.length - 1];
     if (box) boxOf.set(id, box);
@@ -156,7 +157,8 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
     const box = /^box\b\s*("[^"]*"|[^#]*?)?\s*(#\S+)?\s*$/i.exec(text);
     if (box) {
       const fill = box[2] ? plantumlColor(box[2]) : undefined;
-      openBoxes.push({ label: plainText(unquote(box[1] ?? '')), ...(fill && { fillColor: fill }) });
+      openBoxes.push({ label: plainText(unquote(box[1] ?? '')), participants: [], ...(fill && { fillColor: fill }) });
+      boxes.push(openBoxes[openBoxes.length - 1]!);
       continue;
     }
     if (/^end\s*box$/i.test(text)) {
@@ -331,14 +333,8 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
     const used = new Set(participantsIn(root));
     nodes = nodes.filter((n) => used.has(n.id));
   }
-  // A box is drawn around each run of neighbouring columns that belong to it, so it never spans a column outside it.
-  const drawnBoxes: SequenceBox[] = [];
-  for (const [k, node] of nodes.entries()) {
-    const box = boxOf.get(node.id);
-    if (!box) continue;
-    if (k > 0 && boxOf.get(nodes[k - 1]!.id) === box) drawnBoxes[drawnBoxes.length - 1]!.participants.push(node.id);
-    else drawnBoxes.push({ ...box, participants: [node.id] });
-  }
+  for (const node of nodes) boxOf.get(node.id)?.participants.push(node.id);
+  const drawnBoxes = boxes.filter((box) => box.participants.length > 0);
   return {
     layout: 'sequence',
     direction: 'RIGHT',
