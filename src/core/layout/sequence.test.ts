@@ -129,4 +129,62 @@ describe('layoutSequence', () => {
     expect(head('C').x!).toBeGreaterThan(box.x! + box.width!);
     expect(elements.indexOf(box)).toBeLessThan(elements.indexOf(head('A')));
   });
+
+  /** Per box, the participants whose lifeline runs inside it, left to right. */
+  const lifelinesInBoxes = (elements: Drawn[]) =>
+    elements
+      .filter((e) => e.id.startsWith('box-'))
+      .map((box) =>
+        elements
+          .filter((e) => e.id.startsWith('lifeline-') && e.x! > box.x! && e.x! < box.x! + box.width!)
+          .sort((a, b) => a.x! - b.x!)
+          .map((e) => e.id.slice('lifeline-'.length)),
+      );
+
+  it('keeps each box of Cluster API’s ClusterClass sequence to its own participant: none over the unboxed User, none over its neighbour', () => {
+    const { elements } = layoutSequence(plantumlNotation.toGraph(fixture('capi-clusterclass-create-sequence.plantuml')));
+    expect(lifelinesInBoxes(elements)).toEqual([['API Server'], ['Cluster Controller']]);
+    // The opt and loop frames run across both boxes, as PlantUML draws them: they widen neither box over the other.
+    const box = (id: string) => byId(elements, id);
+    expect(box('box-1').x! + box('box-1').width!).toBeLessThan(box('box-2').x!);
+    for (const id of ['API Server', 'Cluster Controller']) {
+      const head = byId(elements, `participant-${id}`);
+      const own = box(id === 'API Server' ? 'box-1' : 'box-2');
+      expect(head.x!).toBeGreaterThan(own.x!);
+      expect(head.x! + head.width!).toBeLessThan(own.x! + own.width!);
+    }
+  });
+
+  it('draws a box around the participants created while it is open, wherever they are declared, and around no one else', () => {
+    const { elements } = draw(
+      [
+        'actor User',
+        'participant Late',
+        'box "Back end" #LightBlue',
+        'participant API',
+        'API -> Store : implicit, inside the box',
+        'participant Late',
+        'end box',
+        'box #LightGreen',
+        'actor Ops',
+        'end box',
+        'User -> API : one label reaching from User into the box',
+        'note left of API : fits',
+        'Ops -> User',
+      ].join('\n'),
+    );
+    // Declared again inside the box, Late moves to the box's end, as PlantUML moves it.
+    expect(lifelinesInBoxes(elements)).toEqual([['API', 'Store', 'Late'], ['Ops']]);
+    // A note with room before User's head still widens its box to hold it; the label from User does not widen it over User.
+    const [note, box, user] = [elements.find((e) => e.type === 'document')!, byId(elements, 'box-1'), byId(elements, 'participant-User')];
+    expect(note.x!).toBeGreaterThan(box.x!);
+    expect(note.x!).toBeLessThan(byId(elements, 'participant-API').x!);
+    expect(box.x!).toBeGreaterThan(user.x! + user.width!);
+  });
+
+  it('boxes each run of a box’s columns on its own when order N puts another participant between them', () => {
+    const { elements } = draw(['box "Shop"', 'participant A', 'participant B order 10', 'end box', 'participant C order 5', 'A -> B', 'B -> C'].join('\n'));
+    expect(lifelinesInBoxes(elements)).toEqual([['A'], ['B']]);
+    expect(elements.filter((e) => e.id.startsWith('box-')).map((e) => (e as { name: string }).name)).toEqual(['Shop', 'Shop']);
+  });
 });

@@ -71,7 +71,7 @@ export type SequenceStep = SequenceMessage | SequenceNote | SequenceFragment | S
 /** `box "Title" #colour … end box`: participants declared together, drawn inside one titled box. */
 export interface SequenceBox {
   label: string;
-  /** Participant ids, in column order. */
+  /** Participant ids; where they are not neighbouring columns, each run of them is boxed on its own. */
   participants: string[];
   fillColor?: string;
 }
@@ -470,17 +470,24 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
     element.startBinding!.focus = { x: 0.5, y: (points[0]!.y - headHeight) / lifelineHeight };
     element.endBinding!.focus = { x: 0.5, y: (points[points.length - 1]!.y - headHeight) / lifelineHeight };
   }
-  // Participant boxes: a titled frame behind the heads and lifelines of the participants declared in it.
+  // Participant boxes: a titled frame behind the heads and lifelines of the participants declared in it. Members that
+  // are not neighbours (moved apart by `order`, or declared out of turn) get one frame per run, as PlantUML draws them,
+  // so a box never covers a column outside it.
+  const pad = SEQUENCE_SPACING.noteGap;
   const boxFrames: GeneratedElement[] = (graph.sequence?.boxes ?? []).flatMap((group, k) => {
-    const inside = group.participants.map((p) => byId.get(p)).filter((column): column is Column => column !== undefined);
-    if (inside.length === 0) return [];
-    const pad = SEQUENCE_SPACING.noteGap;
-    const left = Math.min(...inside.map((c) => c.center - c.box.width / 2)) - pad;
-    const right = Math.max(...inside.map((c) => c.center + c.box.width / 2)) + pad;
-    const top = -pad;
-    return [
-      {
-        id: `box-${k + 1}`,
+    const member = new Set(group.participants);
+    const runs: Column[][] = [];
+    columns.forEach((column, i) => {
+      if (!member.has(column.node.id)) return;
+      if (i > 0 && member.has(columns[i - 1]!.node.id)) runs[runs.length - 1]!.push(column);
+      else runs.push([column]);
+    });
+    return runs.map((inside, r) => {
+      const left = Math.min(...inside.map((c) => c.center - c.box.width / 2)) - pad;
+      const right = Math.max(...inside.map((c) => c.center + c.box.width / 2)) + pad;
+      const top = -pad;
+      return {
+        id: r === 0 ? `box-${k + 1}` : `box-${k + 1}-${r + 1}`,
         type: 'frame',
         x: round(left),
         y: round(top),
@@ -491,25 +498,39 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
         fillColor: group.fillColor ?? 'transparent',
         strokeStyle: 'solid',
         corner: 'sharp',
-      },
-    ];
+      };
+    });
   });
   // What lies inside a box belongs to it (the quality checker reads the box as its container, like a fragment frame).
-  // A note or frame that starts in the box and reaches past it widens the box, so the box never cuts through it.
-  // Boxes stand side by side, as PlantUML draws them: a box grows only halfway to its neighbour, never over it.
+  // A note or frame that starts in the box and reaches past it widens the box, so the box never cuts through it; but
+  // a box keeps to its own columns, as PlantUML's does: it grows halfway to the next box at most, and stops short of
+  // the head of a participant outside any box. What reaches further (a fragment across several boxes) is drawn across
+  // the box, as PlantUML draws it; so are message labels.
   const spans = boxFrames.map((box) => ({ left: box.x!, right: box.x! + box.width! }));
+  const members = new Set(graph.sequence?.boxes?.flatMap((group) => group.participants));
+  const unboxed = columns.filter((c) => !members.has(c.node.id)).map((c) => ({ left: c.center - c.box.width / 2 - pad, right: c.center + c.box.width / 2 + pad }));
   for (const [k, box] of boxFrames.entries()) {
     const { left, right } = spans[k]!;
     const others = spans.filter((_, j) => j !== k);
-    const leftLimit = Math.max(-Infinity, ...others.filter((o) => o.right <= left).map((o) => (o.right + left) / 2));
-    const rightLimit = Math.min(Infinity, ...others.filter((o) => o.left >= right).map((o) => (o.left + right) / 2));
+    const leftLimit = Math.max(
+      -Infinity,
+      ...others.filter((o) => o.right <= left).map((o) => (o.right + left) / 2),
+      ...unboxed.filter((o) => o.right <= left).map((o) => o.right),
+    );
+    const rightLimit = Math.min(
+      Infinity,
+      ...others.filter((o) => o.left >= right).map((o) => (o.left + right) / 2),
+      ...unboxed.filter((o) => o.left >= right).map((o) => o.left),
+    );
     let grownLeft = left;
     let grownRight = right;
     for (const e of elements) {
-      if (e.type === 'arrow' || e.type === 'line' || e.x === undefined || e.width === undefined) continue;
-      if (e.x < right && e.x + e.width > left) {
-        grownLeft = Math.max(leftLimit, Math.min(grownLeft, e.x - SEQUENCE_SPACING.noteGap));
-        grownRight = Math.min(rightLimit, Math.max(grownRight, e.x + e.width + SEQUENCE_SPACING.noteGap));
+      if (e.type === 'arrow' || e.type === 'line' || e.type === 'text' || e.x === undefined || e.width === undefined) continue;
+      const wantLeft = e.x - pad;
+      const wantRight = e.x + e.width + pad;
+      if (e.x < right && e.x + e.width > left && wantLeft >= leftLimit && wantRight <= rightLimit) {
+        grownLeft = Math.min(grownLeft, wantLeft);
+        grownRight = Math.max(grownRight, wantRight);
       }
     }
     box.x = round(grownLeft);

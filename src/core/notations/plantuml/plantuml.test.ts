@@ -58,8 +58,9 @@ describe('plantumlNotation on real diagrams', () => {
   it('reads the Mojaloop sequence diagram into participants and ordered steps', () => {
     const graph = plantumlNotation.toGraph(fixture('mojaloop-position-prepare-sequence.plantuml'));
     expect(graph.layout).toBe('sequence');
-    expect(graph.nodes.map((n) => `${n.id}:${n.shape}`)).toEqual(['POS_HANDLER:ellipse', 'POS_MGMT:rectangle', 'TOPIC_NOTIFICATIONS:document', 'POS_DAO:rectangle', 'DB:cylinder']);
-    expect(graph.nodes[1]!.label).toBe('Position\nManagement\nFacade');
+    // The box declares them again, TOPIC_NOTIFICATIONS before POS_MGMT: PlantUML draws the columns in that order.
+    expect(graph.nodes.map((n) => `${n.id}:${n.shape}`)).toEqual(['POS_HANDLER:ellipse', 'TOPIC_NOTIFICATIONS:document', 'POS_MGMT:rectangle', 'POS_DAO:rectangle', 'DB:cylinder']);
+    expect(graph.nodes[2]!.label).toBe('Position\nManagement\nFacade');
     const steps = graph.sequence!.steps;
     const group = steps.find((s) => s.type === 'fragment')!;
     expect(group).toMatchObject({ kind: 'group', sections: [{ label: 'Prepare Position Handler Consume' }] });
@@ -313,6 +314,15 @@ describe('PlantUML sequence forms from its documentation', () => {
       { label: 'Central Service', participants: ['POS_HANDLER', 'TOPIC_NOTIFICATIONS', 'POS_MGMT', 'POS_DAO', 'DB'], fillColor: expect.stringMatching(/^#/) },
     ]);
     expect(graph.warnings.filter((w) => w.includes('box'))).toEqual([]);
+  });
+
+  it('puts in a box whoever is created while it is open, or declared again there, as PlantUML does', () => {
+    const graph = plantumlNotation.toGraph(
+      ['@startuml', 'participant Moved', 'box "Shop" #LightBlue', 'actor A order 10', 'A -> Implicit', 'participant Moved', 'participant Leaves', 'end box', 'participant Leaves', 'participant C order 5', '@enduml'].join('\n'),
+    );
+    // Declared again, Moved joins the box at its end and Leaves leaves it; order 5 puts C between the box's columns.
+    expect(graph.nodes.map((n) => n.id)).toEqual(['Implicit', 'Moved', 'Leaves', 'C', 'A']);
+    expect(graph.sequence!.boxes).toEqual([{ label: 'Shop', fillColor: expect.stringMatching(/^#/), participants: ['Implicit', 'Moved', 'A'] }]);
   });
 
   it('shows the first of two unquoted names and lets messages use the second, as PlantUML does (participant Bob as B)', () => {

@@ -62,23 +62,40 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
   /** `order N` of participants that say it. */
   const orders = new Map<string, number>();
   let lastMessage: { from: string; to: string } | undefined;
+  /** Open `box`es, innermost last: a participant created while one is open belongs to the innermost. */
+  const openBoxes: SequenceBox[] = [];
   const boxes: SequenceBox[] = [];
-  let openBox: SequenceBox | undefined;
+  const boxOf = new Map<string, SequenceBox>();
+  const enter = (id: string) => {
+    const box = openBoxes[openBoxes.length - 1];
+    if (box) boxOf.set(id, box);
+    else boxOf.delete(id);
+  };
   const target = () => {
     const top = stack[stack.length - 1];
     return top ? top.fragment.sections[top.fragment.sections.length - 1]!.steps : root;
   };
   const add = (step: SequenceStep) => target().push(step);
 
-  const declare = (keyword: string, name: string, alias: string | undefined, color: string | undefined): string => {
+  /** `again`: a declaration, which PlantUML lets move a participant it already knows to the last column, into the box open there. */
+  const declare = (keyword: string, name: string, alias: string | undefined, color: string | undefined, again = false): string => {
     const id = alias ?? name;
     const known = names.get(id);
-    if (known !== undefined) return known;
+    if (known !== undefined) {
+      if (again) {
+        const node = participants.get(known)!;
+        participants.delete(known);
+        participants.set(known, node);
+        enter(known);
+      }
+      return known;
+    }
     const spec = PARTICIPANT_KINDS[keyword]!;
     const node: GraphNode = { id, label: plainText(name), kind: spec.kind, shape: spec.shape };
     const fill = color ? plantumlColor(color) : undefined;
     if (fill) node.style = { fillColor: fill };
     participants.set(id, node);
+    enter(id);
     names.set(id, id);
     if (!names.has(name)) names.set(name, id);
     return id;
@@ -89,11 +106,11 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
   };
 
   /** `participant "Long name" as A`, `A as "Long name"` and `Long as A`: the quoted one, or else the first, is shown. */
-  const declareNamed = (keyword: string, first: string, second: string | undefined, color: string | undefined): string => {
+  const declareNamed = (keyword: string, first: string, second: string | undefined, color: string | undefined, again = false): string => {
     const displayFirst = second === undefined || !second.startsWith('"');
     const name = unquote(displayFirst ? first : second);
     const alias = second === undefined ? undefined : unquote(displayFirst ? second : first);
-    return declare(keyword, name, alias, color);
+    return declare(keyword, name, alias, color, again);
   };
 
   const lines = source.lines;
@@ -124,12 +141,11 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
         i = j;
         shown = `"${collected.join('\\n')}"`;
       }
-      const id = declareNamed(keyword!.toLowerCase(), first!, shown, color);
+      const id = declareNamed(keyword!.toLowerCase(), first!, shown, color, true);
       // `<< Generated >>` and `<< (C,#ADD1B2) Testable >>` (spot letter and colour left out) are shown over the name.
       const stereotype = /<<\s*(?:\([^)]*\)\s*)?(.*?)\s*>>/.exec(text)?.[1];
       if (stereotype) participants.get(id)!.label = `«${plainText(stereotype)}»\n${participants.get(id)!.label}`;
       if (order ?? orderAfter) orders.set(id, Number(order ?? orderAfter));
-      openBox?.participants.push(id);
       continue;
     }
     // `"Bob()" -> "This is very\nlong" as Long`: a message may declare its target with an alias.
@@ -141,12 +157,12 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
     const box = /^box\b\s*("[^"]*"|[^#]*?)?\s*(#\S+)?\s*$/i.exec(text);
     if (box) {
       const fill = box[2] ? plantumlColor(box[2]) : undefined;
-      openBox = { label: plainText(unquote(box[1] ?? '')), participants: [], ...(fill && { fillColor: fill }) };
-      boxes.push(openBox);
+      openBoxes.push({ label: plainText(unquote(box[1] ?? '')), participants: [], ...(fill && { fillColor: fill }) });
+      boxes.push(openBoxes[openBoxes.length - 1]!);
       continue;
     }
     if (/^end\s*box$/i.test(text)) {
-      openBox = undefined;
+      openBoxes.pop();
       continue;
     }
 
@@ -311,13 +327,14 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
   const open = stack[stack.length - 1];
   if (open) throw parseError(open.line, `"${open.fragment.kind}" is never closed with "end"`);
   if (participants.size === 0) throw parseError({ line: 1, column: 1 }, 'the sequence diagram has no participants');
-  const drawnBoxes = boxes.filter((b) => b.participants.length > 0);
   // `order N` places a participant; the others keep their place in the order of declaration (order 0).
   let nodes = [...participants.values()].sort((a, b) => (orders.get(a.id) ?? 0) - (orders.get(b.id) ?? 0));
   if (source.visibility.some((command) => /^hide\s+@?unlinked$/i.test(command.text))) {
     const used = new Set(participantsIn(root));
     nodes = nodes.filter((n) => used.has(n.id));
   }
+  for (const node of nodes) boxOf.get(node.id)?.participants.push(node.id);
+  const drawnBoxes = boxes.filter((box) => box.participants.length > 0);
   return {
     layout: 'sequence',
     direction: 'RIGHT',
