@@ -92,6 +92,14 @@ function clearOf(nodes: readonly Box[], own: Box, a: Point, b: Point): boolean {
   return true;
 }
 
+/** Two orthogonal legs, one across the other, cross inside both. */
+function cross(a: Point, b: Point, c: Point, d: Point): boolean {
+  const flat = same(a.y, b.y);
+  if (flat === same(c.y, d.y)) return false;
+  const [h1, h2, v1, v2] = flat ? [a, b, c, d] : [c, d, a, b];
+  return h1.y > Math.min(v1.y, v2.y) && h1.y < Math.max(v1.y, v2.y) && v1.x > Math.min(h1.x, h2.x) && v1.x < Math.max(h1.x, h2.x);
+}
+
 /** Two orthogonal legs lie on one line and overlap by more than a point. */
 function alongside(a: Point, b: Point, c: Point, d: Point): boolean {
   const flat = same(a.y, b.y);
@@ -113,6 +121,7 @@ function shareChannel(
   clear: (a: Point, b: Point) => boolean,
   unlabelled: (edge: number, a: Point, b: Point) => boolean,
   routes: readonly Point[][],
+  labels: readonly Box[],
 ): { edge: number; at: End['at']; forward: Point[] }[] {
   const horizontal = side === 'left' || side === 'right';
   const outward = side === 'left' || side === 'top' ? -1 : 1;
@@ -131,13 +140,21 @@ function shareChannel(
   // Another edge already on the track would read as joined to the hub's edges (sentry's compose file).
   const taken = (a: Point, b: Point): boolean =>
     routes.some((route, edge) => !own.has(edge) && route.slice(1).some((to, i) => alongside(a, b, route[i]!, to)));
+  // A longer leg in a busy gap can cut other edges and labels the old track kept clear of (capi's machine deployment).
+  const current = [...routes];
+  const cuts = (self: number, path: Point[]): number =>
+    path.slice(1).reduce((sum, b, i) => sum + current.reduce((n, route, edge) => n + (edge === self ? 0 : route.slice(1).filter((d, j) => cross(path[i]!, b, route[j]!, d)).length), 0), 0);
   const moved: { edge: number; at: End['at']; forward: Point[] }[] = [];
-  for (const { edge, at: end, forward } of fanned) {
+  // Nearest track first: each edge moved has the tracks between its own and the shared one already cleared.
+  const nearestFirst = [...fanned].sort((a, b) => (across(a.forward.at(-2)!) - across(b.forward.at(-2)!)) * outward);
+  for (const { edge, at: end, forward } of nearestFirst) {
     const [p1, p2, p3, p4] = forward.slice(-4) as [Point, Point, Point, Point];
     if (same(across(p2), track)) continue;
     const [q2, q3] = [at(track, p2), at(track, p3)];
     if (!clear(p2, q2) || !clear(q2, q3) || !unlabelled(edge, p2, p3) || taken(p1, q2) || taken(q2, q3)) continue;
+    if (labels.some((label) => crosses(p2, q2, label) || crosses(q2, q3, label)) || cuts(edge, [p1, q2, q3, p4]) > cuts(edge, [p1, p2, p3, p4])) continue;
     moved.push({ edge, at: end, forward: [...forward.slice(0, -3), q2, q3, p4] });
+    current[edge] = moved.at(-1)!.forward;
   }
   return moved;
 }
@@ -166,6 +183,7 @@ export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
     }
   }
   const routes = laid.edges.map((edge) => edge.points);
+  const labels = laid.edges.flatMap((edge) => edge.labels);
   for (const ends of bySide.values()) {
     if (ends.length < HUB_MIN_EDGES) continue;
     const { side } = ends[0]!;
@@ -188,7 +206,7 @@ export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
       routes[edge] = at === 'end' ? route : [...route].reverse();
     }
     const unlabelled = (edge: number, a: Point, b: Point): boolean => !laid.edges[edge]!.labels.some((label) => near(label, a, b));
-    for (const { edge, at, forward } of shareChannel(merged, box, side, clearWithRoom, unlabelled, routes)) {
+    for (const { edge, at, forward } of shareChannel(merged, box, side, clearWithRoom, unlabelled, routes, labels)) {
       routes[edge] = at === 'end' ? forward : [...forward].reverse();
     }
   }
