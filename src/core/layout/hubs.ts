@@ -16,6 +16,8 @@ import type { Box, LaidOutGraph, Point } from './types.js';
 export const HUB_MIN_EDGES = 3;
 /** How far outside the side the bus runs: inside ELK's edge-to-node spacing, so no route is in the way. */
 const BUS_GAP = 10;
+/** Room a leg moved onto a shared track keeps from every node it passes. */
+const TRACK_ROOM = 8;
 /** End points this close to a side lie on it. */
 const ON_SIDE = 1;
 /** Room kept between a moved leg and any label, so a label stays beside the edge it names. */
@@ -90,6 +92,73 @@ function clearOf(nodes: readonly Box[], own: Box, a: Point, b: Point): boolean {
   return true;
 }
 
+/** Two orthogonal legs, one across the other, cross inside both. */
+function cross(a: Point, b: Point, c: Point, d: Point): boolean {
+  const flat = same(a.y, b.y);
+  if (flat === same(c.y, d.y)) return false;
+  const [h1, h2, v1, v2] = flat ? [a, b, c, d] : [c, d, a, b];
+  return h1.y > Math.min(v1.y, v2.y) && h1.y < Math.max(v1.y, v2.y) && v1.x > Math.min(h1.x, h2.x) && v1.x < Math.max(h1.x, h2.x);
+}
+
+/** Two orthogonal legs lie on one line and overlap by more than a point. */
+function alongside(a: Point, b: Point, c: Point, d: Point): boolean {
+  const flat = same(a.y, b.y);
+  if (flat !== same(c.y, d.y) || !(flat ? Math.abs(a.y - c.y) < 1.5 : Math.abs(a.x - c.x) < 1.5)) return false;
+  const [lo, hi, from, to] = flat ? [a.x, b.x, c.x, d.x] : [a.y, b.y, c.y, d.y];
+  return Math.min(Math.max(lo, hi), Math.max(from, to)) - Math.max(Math.min(lo, hi), Math.min(from, to)) > 1;
+}
+
+/**
+ * The merged ends of one hub that fan out through the gap beside its side cross that gap on one line, as a tree. ELK
+ * gives each edge its own track there: five edges leaving one node drew five nested runs (kyma's NATS controller).
+ * The nearest track to the side is kept; an edge moves onto it only where its moved legs pass no node and leave no label
+ * of its edge behind. Returns the routes (led towards the hub) that moved.
+ */
+function shareChannel(
+  merged: readonly { edge: number; at: End['at']; forward: Point[] }[],
+  box: Box,
+  side: Side,
+  clear: (a: Point, b: Point) => boolean,
+  unlabelled: (edge: number, a: Point, b: Point) => boolean,
+  routes: readonly Point[][],
+  labels: readonly Box[],
+): { edge: number; at: End['at']; forward: Point[] }[] {
+  const horizontal = side === 'left' || side === 'right';
+  const outward = side === 'left' || side === 'top' ? -1 : 1;
+  const across = (p: Point): number => (horizontal ? p.x : p.y);
+  const along = (p: Point): number => (horizontal ? p.y : p.x);
+  const at = (track: number, p: Point): Point => (horizontal ? { x: track, y: p.y } : { x: p.x, y: track });
+  // Routes ending trunk → channel → hub: out along the normal (p1→p2), along the side (p2→p3), in along the normal (p3→p4).
+  const fanned = merged.filter(({ forward }) => {
+    const [p1, p2, p3, p4] = forward.slice(-4);
+    if (p1 === undefined || p2 === undefined || p3 === undefined || p4 === undefined) return false;
+    return same(along(p1), along(p2)) && same(across(p2), across(p3)) && same(along(p3), along(p4)) && (across(p1) - across(p2)) * outward > 0;
+  });
+  if (fanned.length < 2) return [];
+  const track = fanned.map(({ forward }) => across(forward.at(-2)!)).reduce((best, t) => ((t - best) * outward < 0 ? t : best));
+  const own = new Set(fanned.map(({ edge }) => edge));
+  // Another edge already on the track would read as joined to the hub's edges (sentry's compose file).
+  const taken = (a: Point, b: Point): boolean =>
+    routes.some((route, edge) => !own.has(edge) && route.slice(1).some((to, i) => alongside(a, b, route[i]!, to)));
+  // A longer leg in a busy gap can cut other edges and labels the old track kept clear of (capi's machine deployment).
+  const current = [...routes];
+  const cuts = (self: number, path: Point[]): number =>
+    path.slice(1).reduce((sum, b, i) => sum + current.reduce((n, route, edge) => n + (edge === self ? 0 : route.slice(1).filter((d, j) => cross(path[i]!, b, route[j]!, d)).length), 0), 0);
+  const moved: { edge: number; at: End['at']; forward: Point[] }[] = [];
+  // Nearest track first: each edge moved has the tracks between its own and the shared one already cleared.
+  const nearestFirst = [...fanned].sort((a, b) => (across(a.forward.at(-2)!) - across(b.forward.at(-2)!)) * outward);
+  for (const { edge, at: end, forward } of nearestFirst) {
+    const [p1, p2, p3, p4] = forward.slice(-4) as [Point, Point, Point, Point];
+    if (same(across(p2), track)) continue;
+    const [q2, q3] = [at(track, p2), at(track, p3)];
+    if (!clear(p2, q2) || !clear(q2, q3) || !unlabelled(edge, p2, p3) || taken(p1, q2) || taken(q2, q3)) continue;
+    if (labels.some((label) => crosses(p2, q2, label) || crosses(q2, q3, label)) || cuts(edge, [p1, q2, q3, p4]) > cuts(edge, [p1, p2, p3, p4])) continue;
+    moved.push({ edge, at: end, forward: [...forward.slice(0, -3), q2, q3, p4] });
+    current[edge] = moved.at(-1)!.forward;
+  }
+  return moved;
+}
+
 /**
  * Merges the ends of edges that reach a node's side HUB_MIN_EDGES or more at a time with the same head and no end
  * label. A leg is only moved where it passes no other node and leaves no label of its edge behind.
@@ -114,16 +183,31 @@ export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
     }
   }
   const routes = laid.edges.map((edge) => edge.points);
+  const labels = laid.edges.flatMap((edge) => edge.labels);
   for (const ends of bySide.values()) {
     if (ends.length < HUB_MIN_EDGES) continue;
-    for (const { edge, at, side } of ends) {
-      const source = graph.edges[laid.edges[edge]!.index]!;
-      const box = boxes.get(at === 'start' ? source.from : source.to)!;
+    const { side } = ends[0]!;
+    const source = graph.edges[laid.edges[ends[0]!.edge]!.index]!;
+    const box = boxes.get(ends[0]!.at === 'start' ? source.from : source.to)!;
+    const clear = (a: Point, b: Point): boolean => clearOf(laid.nodes, box, a, b);
+    // A leg moved onto a shared track keeps ELK's edge-to-node spacing: it may not graze a node it passes.
+    const roomy = laid.nodes.map((node) => ({ x: node.x - TRACK_ROOM, y: node.y - TRACK_ROOM, width: node.width + 2 * TRACK_ROOM, height: node.height + 2 * TRACK_ROOM }));
+    const clearWithRoom = (a: Point, b: Point): boolean => roomy.every((near, i) => laid.nodes[i] === box || !crosses(a, b, near));
+    /** Each merged end's route led towards the hub, with where it came from. */
+    const merged: { edge: number; at: End['at']; forward: Point[] }[] = [];
+    for (const { edge, at } of ends) {
       const forward = at === 'end' ? routes[edge]! : [...routes[edge]!].reverse();
       const [before, last] = forward.slice(-2);
       if (before === undefined || last === undefined || laid.edges[edge]!.labels.some((label) => near(label, before, last))) continue;
-      const merged = throughBus(forward, box, side, (a, b) => clearOf(laid.nodes, box, a, b));
-      if (merged !== undefined) routes[edge] = simplifyPolyline(at === 'end' ? merged : merged.reverse());
+      const bused = throughBus(forward, box, side, clear);
+      if (bused === undefined) continue;
+      const route = simplifyPolyline(bused);
+      merged.push({ edge, at, forward: route });
+      routes[edge] = at === 'end' ? route : [...route].reverse();
+    }
+    const unlabelled = (edge: number, a: Point, b: Point): boolean => !laid.edges[edge]!.labels.some((label) => near(label, a, b));
+    for (const { edge, at, forward } of shareChannel(merged, box, side, clearWithRoom, unlabelled, routes, labels)) {
+      routes[edge] = at === 'end' ? forward : [...forward].reverse();
     }
   }
   return { ...laid, edges: laid.edges.map((edge, position) => ({ ...edge, points: routes[position]! })) };

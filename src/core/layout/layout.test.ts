@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { GraphIR } from '../graph/types.js';
 import { dotNotation } from '../notations/dot/index.js';
+import { mermaidNotation } from '../notations/mermaid/index.js';
 import { CONTAINER_MIN_WIDTH, FONT, NODE_BOX } from './drawing-rules.js';
 import { layoutGraph } from './elk.js';
 import { measureText } from './measure.js';
@@ -257,6 +258,21 @@ describe('layoutGraph', () => {
     expect(new Set(ends.map((end) => JSON.stringify(end))).size).toBe(1);
     expect(ends[0]).toEqual({ x: hub.x, y: hub.y + hub.height / 2 });
     for (const edge of laid.edges) for (const [from, to] of edge.points.slice(1).map((to, i) => [edge.points[i]!, to])) expect(from!.x === to!.x || from!.y === to!.y).toBe(true);
+  });
+
+  it('fans the edges out of one node through one shared line, not one nested track each', async () => {
+    const source = readFileSync(new URL('../../../test/fixtures/mermaid/kyma-nats-watches-flowchart.mmd', import.meta.url), 'utf8');
+    const laid = await layoutGraph(await mermaidNotation.toGraph(source));
+    const controller = laid.nodes.find((node) => node.id === 'Con')!;
+    // The rows where the edges run sideways below the controller: ELK gave each edge its own.
+    const rows = new Set<number>();
+    for (const edge of laid.edges) {
+      for (const [from, to] of edge.points.slice(1).map((to, i) => [edge.points[i]!, to] as const)) {
+        if (from.y === to.y && from.x !== to.x) rows.add(Math.round(from.y));
+      }
+    }
+    expect(rows.size).toBe(1);
+    expect([...rows][0]).toBeGreaterThan(controller.y + controller.height);
   });
 });
 

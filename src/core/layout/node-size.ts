@@ -113,8 +113,9 @@ export function sizeNode(node: GraphNode): NodeBox {
   const maxTextWidth = NODE_BOX.maxWidth * area.fx - 2 * SPACING.nodePaddingX;
   const label = wrapText(node.label, maxTextWidth, fontSize).join('\n');
   const labelSize = measureText(label, fontSize, FONT.family);
-  // Only a resolved icon earns room: codeToScene turns hints into refs before layout, or drops them.
-  const icon = rows.length === 0 && node.iconRef !== undefined;
+  // Only a resolved icon earns room: codeToScene turns hints into refs before layout, or drops them. Icons are stamped
+  // on node-sized boxes only: a label too long for one (a C4 description wrapped in a cylinder) goes without.
+  let icon = rows.length === 0 && node.iconRef !== undefined;
 
   if (rows.length > 0) {
     // A long member or column wraps onto indented lines: a cut signature would hide its parameters or return type.
@@ -126,8 +127,12 @@ export function sizeNode(node: GraphNode): NodeBox {
   }
 
   const textWidth = (labelSize.width + 2 * SPACING.nodePaddingX) / area.fx;
-  const width = Math.ceil(clamp(Math.max(textWidth, icon ? ICON_SIZE.max / ICON_SIZE.widthShare : 0), NODE_BOX.minWidth, NODE_BOX.maxWidth));
   const textHeight = (labelSize.height + 2 * SPACING.nodePaddingY) / area.fy;
+  const widthFor = (withIcon: boolean): number => Math.ceil(clamp(Math.max(textWidth, withIcon ? ICON_SIZE.max / ICON_SIZE.widthShare : 0), NODE_BOX.minWidth, NODE_BOX.maxWidth));
+  // Icons are stamped on node-sized boxes only: a label too long to leave room for one (a long C4 description in a
+  // cylinder) goes without, rather than keep an icon that is never drawn.
+  if (icon && withCap(shape, Math.max(ICON_NODE_MIN_HEIGHT, heightWithIcon(textHeight)), widthFor(true)) > NODE_BOX.maxHeight) icon = false;
+  const width = widthFor(icon);
   const height = icon ? withCap(shape, Math.max(ICON_NODE_MIN_HEIGHT, heightWithIcon(textHeight)), width) : textHeight;
   return {
     width,

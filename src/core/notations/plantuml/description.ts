@@ -130,22 +130,21 @@ function macroArguments(text: string): { positional: string[]; named: Record<str
   return { positional, named };
 }
 
-/** A long C4 description as lines of about this many characters, so the box stays node-sized. */
-const DESCRIPTION_LINE = 40;
-const DESCRIPTION_LINES = 4;
+/**
+ * A long C4 description is cut after about this many characters, so the box stays node-sized. It stays one row, which
+ * layout wraps: cut into lines here, a long description made more rows than a node with an icon folds under it, and
+ * one ContainerDb of a diagram was a cylinder with its icon while the next was a plain table (C4-PlantUML's message bus).
+ */
+const DESCRIPTION_LENGTH = 160;
 
-function wrapDescription(text: string): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/)) {
-    if (line !== '' && line.length + word.length + 1 > DESCRIPTION_LINE) {
-      lines.push(line);
-      line = '';
-    }
-    line = line === '' ? word : `${line} ${word}`;
+function shortDescription(text: string): string {
+  const words = text.split(/\s+/);
+  let kept = '';
+  for (const word of words) {
+    if (kept !== '' && kept.length + word.length + 1 > DESCRIPTION_LENGTH) return `${kept}…`;
+    kept = kept === '' ? word : `${kept} ${word}`;
   }
-  if (line !== '') lines.push(line);
-  return lines.length > DESCRIPTION_LINES ? [...lines.slice(0, DESCRIPTION_LINES - 1), `${lines[DESCRIPTION_LINES - 1]}…`] : lines;
+  return kept;
 }
 
 /** `[Name]`, `(Name)`, `:Name:`, `"Name"` → Name. */
@@ -263,7 +262,7 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
         const values: Record<string, string | undefined> = { ...Object.fromEntries(element.params.map((p, k) => [p, positional[k + 2]])), ...named };
         const rows = [
           ...(values.techn ? [`[${name.replace(/_Ext$/, '')}: ${values.techn}]`] : [`[${name.replace(/_Ext$/, '').replace(/(Db|Queue)$/, '')}]`]),
-          ...(values.descr ? wrapDescription(values.descr) : []),
+          ...(values.descr ? [shortDescription(values.descr)] : []),
         ];
         const extra: Partial<GraphNode> = { rows };
         if (element.external) extra.style = { strokeStyle: 'dashed' };

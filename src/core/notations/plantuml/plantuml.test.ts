@@ -2,6 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
 import type { GraphIR, NotationConverter } from '../../graph/types.js';
+import { sizeNode } from '../../layout/node-size.js';
+import { resolveIconHints } from '../icon-hints.js';
 import { plantumlNotation } from './index.js';
 
 const folder = new URL('../../../../test/fixtures/plantuml/', import.meta.url);
@@ -20,6 +22,15 @@ function parseErrorOf(code: string): AppError {
 }
 
 describe('plantumlNotation on real diagrams', () => {
+  it('draws each ContainerDb of the C4 message bus sample alike, however long its description', () => {
+    const graph = resolveIconHints(plantumlNotation.toGraph(fixture('c4-messagebus-container.puml')));
+    const node = (id: string) => graph.nodes.find((n) => n.id === id)!;
+    // One row for the description, which layout wraps: cut into lines here it made a plain table of the long one.
+    expect(node('reporting_db').rows).toEqual(['[ContainerDb: MySQL]', 'Stores a normalized version of all business data for ad hoc reporting purposes']);
+    expect(sizeNode(node('reporting_db')).shape).toBe('cylinder');
+    expect(sizeNode(node('customer_db')).shape).toBe('cylinder');
+  });
+
   it('reads the C4 deployment sample: nested Deployment_Nodes as containers, containers as nodes, Rel as labelled arrows', () => {
     const graph = plantumlNotation.toGraph(fixture('c4-bigbank-deployment.puml'));
     const group = (id: string) => graph.groups.find((g) => g.id === id);
