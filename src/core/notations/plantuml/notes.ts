@@ -16,25 +16,26 @@ export interface Note {
 const ATTACHED = /^[rh]?note\s+(left|right|top|bottom)(?:\s+of\s+("[^"]+"|\[[^\]]+\]|\([^)]+\)|\S+))?\s*(#\S+)?\s*(?::\s*(.*))?$/i;
 const FREE = /^note\s+(?:"((?:[^"\\]|\\.)*)"\s+as\s+(\S+)|as\s+(\S+)\s*(?:#\S+)?)\s*$/i;
 
+/** A note's text: given on its first line, or the lines up to `end note`; with the lines it used. */
+function noteBody(lines: readonly SourceLine[], index: number, inline: string | undefined, what: string): { text: string; consumed: number } {
+  if (inline !== undefined) return { text: inline, consumed: 1 };
+  const body: string[] = [];
+  for (let i = index + 1; ; i++) {
+    const line = lines[i];
+    if (line === undefined) throw parseError(lines[index]!, `${what} is never closed with "end note"`);
+    if (/^end\s*note$/i.test(line.text)) break;
+    body.push(line.text);
+  }
+  return { text: body.join('\n'), consumed: body.length + 2 };
+}
+
 /** Reads the note starting at `lines[index]`, or undefined when that line starts no note. */
 export function readNote(lines: readonly SourceLine[], index: number): Note | undefined {
   const first = lines[index]!;
   const attached = ATTACHED.exec(first.text);
   const free = attached ? undefined : FREE.exec(first.text);
   if (!attached && !free) return undefined;
-  let text: string | undefined = attached ? attached[4] : free![1];
-  let consumed = 1;
-  if (text === undefined) {
-    const body: string[] = [];
-    for (let i = index + 1; ; i++) {
-      const line = lines[i];
-      if (line === undefined) throw parseError(first, 'note is never closed with "end note"');
-      if (/^end\s*note$/i.test(line.text)) break;
-      body.push(line.text);
-    }
-    consumed = body.length + 2;
-    text = body.join('\n');
-  }
+  const { text, consumed } = noteBody(lines, index, attached ? attached[4] : free![1], 'note');
   const note: Note = { text: plainText(text), attachedToLast: attached !== null && attached !== undefined && attached[2] === undefined, consumed };
   // `note right of [First Component]` names the component `[First Component]` stands for.
   if (attached?.[2]) note.target = unquote(attached[2]).replace(/^\[(.*)\]$|^\((.*)\)$/, '$1$2').trim();
@@ -59,19 +60,7 @@ export function noteOnLink(lines: readonly SourceLine[], index: number, edges: G
   const first = lines[index]!;
   const match = /^note\s+(?:(?:left|right|top|bottom)\s+)?on\s+link\s*(?:#\S+)?\s*(?::\s*(.*))?$/i.exec(first.text);
   if (!match) return 0;
-  let body = match[1];
-  let consumed = 1;
-  if (body === undefined) {
-    const collected: string[] = [];
-    for (let i = index + 1; ; i++) {
-      const line = lines[i];
-      if (line === undefined) throw parseError(first, 'note on link is never closed with "end note"');
-      if (/^end\s*note$/i.test(line.text)) break;
-      collected.push(line.text);
-    }
-    consumed = collected.length + 2;
-    body = collected.join('\n');
-  }
+  const { text: body, consumed } = noteBody(lines, index, match[1], 'note on link');
   const last = edges[edges.length - 1];
   if (!last) throw parseError(first, 'note on link must follow a link');
   last.label = [last.label, plainText(body)].filter(Boolean).join('\n');
