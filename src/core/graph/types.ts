@@ -49,6 +49,8 @@ export interface GraphNode {
   /** Explicit icon (`library/Label`) or a keyword for the icon search (e.g. the image name `postgres`). */
   iconRef?: string;
   iconHint?: string;
+  /** The icon (`library/Label`) to use when neither `iconRef` nor `iconHint` finds one: what the node is in general. */
+  iconFallback?: string;
   /** Id of the group that contains this node, if any. */
   parent?: string;
   style?: GraphStyle;

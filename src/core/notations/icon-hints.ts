@@ -14,8 +14,9 @@ export function resolveIconHints(graph: GraphIR, vendor?: IconVendor): GraphIR {
       if (node.iconRef !== undefined && resolveIconRef(node.iconRef)) return node;
       const hint = node.iconRef?.slice(node.iconRef.indexOf('/') + 1) ?? node.iconHint;
       const item = hint === undefined ? undefined : guessIcon(hint, vendor);
-      const { iconRef: _unresolved, ...rest } = node;
-      return item ? { ...rest, iconRef: `${item.library}/${item.label}` } : rest;
+      const { iconRef: _unresolved, iconFallback, ...rest } = node;
+      if (item) return { ...rest, iconRef: `${item.library}/${item.label}` };
+      return iconFallback !== undefined && resolveIconRef(iconFallback) ? { ...rest, iconRef: iconFallback } : rest;
     }),
   };
 }

@@ -45,9 +45,11 @@ describe('helmNotation on real values files', () => {
       'line 51: coreDns: enabled: false; not drawn',
       'line 53: kubeProxy: enabled: false; not drawn',
     ]);
-    // The Prometheus operator is software: no person icon for it (the generic Admin icon once answered to "operator").
+    // The Prometheus operator is software: no person icon for it (the generic Admin icon once answered to "operator");
+    // a workload whose name or image matches no product is drawn as a Deployment, as in a manifest.
     const icons = new Map(resolveIconHints(graph).nodes.map((n) => [n.id, n.iconRef]));
-    expect(icons.get('operator')).toBeUndefined();
+    expect(icons.get('operator')).toBe('kubernetes/Deployment');
+    expect(icons.get('alertmanager')).toBe('kubernetes/Deployment');
     expect(icons.get('prometheus')).toBe('brands/Prometheus');
   });
 

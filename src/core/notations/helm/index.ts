@@ -149,6 +149,8 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     if (image) rows.push(image);
     const node: GraphNode = { id, label, kind: kindOfName(`${label} ${image ?? ''}`, 'workload'), rows };
     node.iconHint = image ?? label;
+    // A workload whose image names no product still reads as what it is, as in a Kubernetes manifest.
+    node.iconFallback = 'kubernetes/Deployment';
     nodes.push(node);
     const service = isRecord(block.service) && enabled(block.service) ? block.service : undefined;
     let front = id;
