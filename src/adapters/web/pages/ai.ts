@@ -5,7 +5,7 @@ import type { Services } from '../../../service/index.js';
 import { page } from '../plugin.js';
 import { principalOf } from '../session.js';
 import { formError } from './account.js';
-import { field, type Form } from './forms.js';
+import { field, type Form, noticeOf } from './forms.js';
 
 const PROVIDER_TITLES: Record<AiProvider, string> = {
   openai: 'OpenAI',
@@ -30,8 +30,7 @@ export const aiPages: FastifyPluginAsync<{ services: Services }> = async (app, {
   };
 
   app.get('/settings/ai', async (request, reply) => {
-    const notice = (request.query as Form).notice;
-    return reply.view('ai.eta', await view(request, typeof notice === 'string' ? { notice } : {}));
+    return reply.view('ai.eta', await view(request, noticeOf(request.query)));
   });
 
   app.post('/settings/ai', async (request, reply) => {

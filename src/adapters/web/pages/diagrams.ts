@@ -7,7 +7,7 @@ import type { Services } from '../../../service/index.js';
 import { page } from '../plugin.js';
 import { principalOf } from '../session.js';
 import { formError } from './account.js';
-import { checkName, field, type Form } from './forms.js';
+import { checkName, field, type Form, noticeOf } from './forms.js';
 
 const PAGE_SIZE = 24;
 const DOWNLOADS = ['svg', 'png', ...EXPORT_FORMATS] as const;
@@ -61,8 +61,7 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
   };
 
   app.get('/workspaces/:id', async (request, reply) => {
-    const notice = (request.query as Form).notice;
-    return reply.view('workspace.eta', await workspaceView(request, typeof notice === 'string' ? { notice } : {}));
+    return reply.view('workspace.eta', await workspaceView(request, noticeOf(request.query)));
   });
 
   app.post('/workspaces/:id/folders', async (request, reply) => {
@@ -146,8 +145,7 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
   };
 
   app.get('/diagrams/:id', async (request, reply) => {
-    const notice = (request.query as Form).notice;
-    return reply.view('diagram.eta', await diagramView(request, typeof notice === 'string' ? { notice } : {}));
+    return reply.view('diagram.eta', await diagramView(request, noticeOf(request.query)));
   });
 
   app.get('/diagrams/:id/image.svg', async (request, reply) => {

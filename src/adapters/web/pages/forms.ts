@@ -16,6 +16,12 @@ export const fields = (form: Form | undefined, name: string): string[] => {
   return value === undefined ? [] : [value].flat();
 };
 
+/** The `?notice=` a redirect after a form carries to the page it lands on, as view data. */
+export const noticeOf = (query: unknown): { notice?: string } => {
+  const notice = field(query as Form, 'notice');
+  return notice === '' ? {} : { notice };
+};
+
 /** The API's own name rule (schemas.ts), said before anything is stored. */
 export function checkName(value: string): string {
   const parsed = nameSchema.safeParse(value);

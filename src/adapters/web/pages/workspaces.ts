@@ -4,7 +4,7 @@ import type { Services } from '../../../service/index.js';
 import { page } from '../plugin.js';
 import { principalOf } from '../session.js';
 import { formError } from './account.js';
-import { checkName, field, type Form } from './forms.js';
+import { checkName, field, type Form, noticeOf } from './forms.js';
 
 /** Workspaces and their members. */
 export const workspacePages: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
@@ -48,8 +48,7 @@ export const memberPages: FastifyPluginAsync<{ services: Services }> = async (ap
   const done = (request: FastifyRequest, message: string) => `/workspaces/${(request.params as Params).id}/members?notice=${encodeURIComponent(message)}`;
 
   app.get('/workspaces/:id/members', async (request, reply) => {
-    const notice = (request.query as Form).notice;
-    return reply.view('members.eta', await view(request, typeof notice === 'string' ? { notice } : {}));
+    return reply.view('members.eta', await view(request, noticeOf(request.query)));
   });
 
   app.post('/workspaces/:id/invites', async (request, reply) => {
