@@ -133,6 +133,26 @@ describe('AI generation against a local provider speaking the real wire formats'
     }
   });
 
+  it('checks membership, role and the token\'s workspace before the key, and never calls the provider for a refused caller', async () => {
+    await settings('openai', `${fake.url}/openai/v1`); // Ann has a working key of her own
+    const calls = fake.received.length;
+    const bobDoc = (await call('POST', '/api-v1/documents', { workspaceId: world.bobWorkspace, name: 'Bob’s' }, world.tokens.bobAll)).json();
+    const refusals = [
+      // Ann is a viewer in Bob's workspace: her own key would pay for a diagram she may not write.
+      ['a viewer creating', () => call('POST', '/api-v1/documents/generate', { workspaceId: world.bobWorkspace, prompt: 'x' }), 403],
+      ['a viewer editing', () => call('POST', `/api-v1/documents/${bobDoc.id}/generate`, { prompt: 'x' }), 403],
+      ['a token pinned to another workspace', () => call('POST', '/api-v1/documents/generate', { workspaceId: world.annSecond, prompt: 'x' }, world.tokens.annPinned), 404],
+      ['a folder of another workspace', () => call('POST', '/api-v1/documents/generate', { workspaceId: world.annWorkspace, folderId: 'fld_nope', prompt: 'x' }), 404],
+      // Bob has no key and is no member of Ann's workspace: "not found", not "set up a key".
+      ['a stranger without a key', () => call('POST', '/api-v1/documents/generate', { workspaceId: world.annWorkspace, prompt: 'x' }, world.tokens.bobAll), 404],
+    ] as const;
+    for (const [who, send, status] of refusals) {
+      const response = await send();
+      expect([who, response.statusCode], response.body).toEqual([who, status]);
+      expect(fake.received.length, who).toBe(calls);
+    }
+  });
+
   it('edits a diagram: the model sees its current structure, untouched nodes keep their place, and the change is a versioned update', async () => {
     await settings('anthropic', `${fake.url}/anthropic/v1`);
     fake.queue.push({ answer: ANSWERS.kubernetesShop });
