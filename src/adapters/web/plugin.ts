@@ -16,6 +16,7 @@ import { diagramPages } from './pages/diagrams.js';
 import { invitePages } from './pages/invites.js';
 import { memberPages, workspacePages } from './pages/workspaces.js';
 import { checkCsrf, loadSession, requireUser, type WebContext } from './session.js';
+import { dictionary } from '../../core/dictionary.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -31,7 +32,7 @@ const VIEWS = fileURLToPath(new URL('./views/', import.meta.url));
 const ASSETS = fileURLToPath(new URL('./assets/', import.meta.url));
 const HTMX = fileURLToPath(new URL('../../../node_modules/htmx.org/dist/', import.meta.url));
 const INTER = fileURLToPath(new URL('../../../node_modules/@expo-google-fonts/inter/', import.meta.url));
-const FONT_FILES: Record<string, string> = { '/Inter_400Regular.ttf': '400Regular/Inter_400Regular.ttf', '/Inter_600SemiBold.ttf': '600SemiBold/Inter_600SemiBold.ttf' };
+const FONT_FILES: Record<string, string> = dictionary({ '/Inter_400Regular.ttf': '400Regular/Inter_400Regular.ttf', '/Inter_600SemiBold.ttf': '600SemiBold/Inter_600SemiBold.ttf' });
 
 /**
  * No inline script or style anywhere: every script and stylesheet is a file we serve. Images may be data: URLs
