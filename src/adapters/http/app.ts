@@ -17,6 +17,7 @@ import { publicRenderRoutes } from './routes/render.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { notFoundPage, wantsPage, webApp } from '../web/plugin.js';
+import { completeOpenApi } from './openapi.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -127,6 +128,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
+    transformObject: (documents) => ('openapiObject' in documents ? completeOpenApi(documents.openapiObject) : documents.swaggerObject),
   });
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...route.config, public: true };
