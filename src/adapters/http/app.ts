@@ -16,7 +16,7 @@ import { publicIconRoutes } from './routes/catalog.js';
 import { publicRenderRoutes } from './routes/render.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
-import { notFoundPage, wantsPage, webApp } from '../web/plugin.js';
+import { notFoundPage, PAGE_CSP, wantsPage, webApp } from '../web/plugin.js';
 import { completeOpenApi } from './openapi.js';
 
 declare module 'fastify' {
@@ -145,10 +145,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: '/docs',
-    uiConfig: { validatorUrl: null },
-    staticCSP: true,
-    // Its CSP upgrades every load to https, which leaves the page blank on a plain-HTTP install (HOST=0.0.0.0).
-    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+    // BaseLayout: without the standalone top bar, whose logo is an SVG with an inline <style> the CSP would refuse.
+    uiConfig: { validatorUrl: null, layout: 'BaseLayout' },
+    // The pages' own policy (no inline script or style, nothing from elsewhere), not the plugin's looser default.
+    staticCSP: PAGE_CSP,
   });
 
   await app.register(healthRoutes, { checkReady: deps.checkReady });
