@@ -1,5 +1,4 @@
 import { execFile, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/adapters/http/server.js';
 import { loadConfig } from '../src/infra/config.js';
 import { testConfig } from './support/backends.js';
+import { freePort } from './support/ports.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'drawbridge-cli-'));
@@ -121,12 +121,7 @@ describe('drawbridge CLI', () => {
   });
 
   it('suggests, on first start, CLI commands that use the database the server runs on', async () => {
-    const port = await new Promise<number>((resolve) => {
-      const probe = createServer().listen(0, '127.0.0.1', () => {
-        const { port } = probe.address() as { port: number };
-        probe.close(() => resolve(port));
-      });
-    });
+    const port = await freePort();
     const databaseUrl = join(dir, 'first-start.db');
     const server = spawn('node', ['bin/drawbridge.js', 'serve'], { env: { ...env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' } });
     try {

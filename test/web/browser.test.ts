@@ -1,5 +1,4 @@
 import { readFileSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
@@ -7,6 +6,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/adapters/http/server.js';
 import { type Backend, createBackend, testConfig } from '../support/backends.js';
+import { freePort } from '../support/ports.js';
 
 /**
  * The issue's path in a real browser (Debian's Chromium, driven by playwright-core): first-run setup → sign in →
@@ -20,14 +20,6 @@ const DOCS = process.env.DOCS_SCREENSHOTS;
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const COMPOSE = readFileSync('test/fixtures/compose/awesome-nginx-golang-mysql.compose.yaml', 'utf8');
 const OWNER = { name: 'Ann Example', email: 'ann@example.com', password: 'correct horse battery' };
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 describe('the web app in Chromium', () => {
   let backend: Backend;

@@ -1,19 +1,11 @@
-import { createServer } from 'node:net';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/adapters/http/server.js';
 import { PAGE_CSP } from '../../src/adapters/web/plugin.js';
 import { type Backend, createBackend, testConfig } from '../support/backends.js';
+import { freePort } from '../support/ports.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 describe('the API reference at /docs in Chromium', () => {
   let backend: Backend;
