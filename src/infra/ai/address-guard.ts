@@ -33,6 +33,7 @@ function embeddedIpv4(address: ipaddr.IPv6): ipaddr.IPv4[] {
 
 /** Only ordinary public unicast is allowed: loopback, private, link-local, shared, reserved and the rest are not. */
 function isPrivate(address: string): boolean {
+  if (!ipaddr.isValid(address)) return true; // nothing we can read is something we may call
   const ip = ipaddr.parse(address);
   if (ip.kind() === 'ipv6') {
     const carried = embeddedIpv4(ip as ipaddr.IPv6);
