@@ -10,6 +10,7 @@ import {
 } from '@ts-graphviz/ast';
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle } from '../../graph/types.js';
+import { lenientDot } from './lenient.js';
 import { dotLayoutSource } from './layout-source.js';
 import { htmlToText, recordFields, splitHeader, unescapeLabel, type LabelParts } from './labels.js';
 import { FONT } from '../../layout/drawing-rules.js';
@@ -51,9 +52,10 @@ const valueOf = (literal: LiteralASTNode): Value => ({ value: literal.value, htm
 
 /** Parses DOT source; throws AppError('parse_error') with the line and column of the first syntax error. */
 export function dotToGraph(code: string): GraphIR {
+  const lenient = lenientDot(code);
   let root;
   try {
-    root = parse(code);
+    root = parse(lenient.code);
   } catch (error) {
     // DotSyntaxError carries the parser's own error, with the location, as its cause.
     type Located = { location?: { start?: { line: number; column: number } }; cause?: unknown };
@@ -62,11 +64,10 @@ export function dotToGraph(code: string): GraphIR {
     if (location) throw new AppError('parse_error', `line ${location.line}, column ${location.column}: ${message}`, { line: location.line, column: location.column });
     throw new AppError('parse_error', `DOT: ${message}`);
   }
-  const graphs = root.children.filter((child): child is GraphASTNode => child.type === 'Graph');
-  const graph = graphs[0];
+  const graph = root.children.find((child): child is GraphASTNode => child.type === 'Graph');
   if (!graph) throw new AppError('parse_error', 'line 1, column 1: expected a graph or digraph', { line: 1, column: 1 });
-  const builder = new DotGraphBuilder(graph, code);
-  if (graphs.length > 1) builder.warnings.push(`the input holds ${graphs.length} graphs; only the first is drawn`);
+  const builder = new DotGraphBuilder(graph, lenient.code);
+  builder.warnings.push(...lenient.warnings);
   return builder.build();
 }
 

@@ -7,7 +7,7 @@
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
 import { linkEdge, parseLink, type EndForm } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
-import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
+import { closeAtEnd, parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
 import { applyVisibility } from './visibility.js';
 
 interface ElementKind {
@@ -105,7 +105,7 @@ const C4_LAYOUT_HINTS = /^Lay_(U|Up|D|Down|L|Left|R|Right|Distance)$/;
 const MACRO = /^([A-Za-z]\w*)\s*\((.*)\)\s*(\{)?\s*(\})?$/;
 
 /** Splits C4 macro arguments at top-level commas; `$name=value` arguments are returned by name. */
-function macroArguments(text: string): { positional: string[]; named: Record<string, string> } {
+export function macroArguments(text: string): { positional: string[]; named: Record<string, string> } {
   const parts: string[] = [];
   let current = '';
   let quoted = false;
@@ -253,7 +253,9 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     }
 
     const macro = MACRO.exec(text);
-    if (macro && /^[A-Z]/.test(macro[1]!)) {
+    // A capitalised name is a library's procedure (C4's `Person(…)`); a lower-case one only when `(` follows at once
+    // (`increment()`), since `usecase (Login)` is a keyword and a use case.
+    if (macro && (/^[A-Z]/.test(macro[1]!) || (/^[a-z]\w*\(/.test(text) && !(macro[1]!.toLowerCase() in DESCRIPTION_KEYWORDS)))) {
       const [, name, args, opens, closes] = macro as unknown as [string, string, string, string | undefined, string | undefined];
       const { positional, named } = macroArguments(args);
       const [alias, label = alias] = positional;
@@ -338,8 +340,11 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     }
     throw parseError(line, `expected an element (component, node, database, …), a link (A --> B) or "}", got "${text.slice(0, 60)}"`);
   }
-  if (stack.length > 0) throw parseError(stack[stack.length - 1]!.line, '"{" is never closed with "}"');
-  if (nodes.size === 0 && groups.size === 0) throw parseError({ line: 1, column: 1 }, 'the diagram has no elements');
+  closeAtEnd(stack, warnings);
+  if (nodes.size === 0 && groups.size === 0) {
+    const included = source.preprocessorLines > 0 ? ` (its ${source.preprocessorLines} preprocessor lines, !include and !theme, are not expanded: included files are not fetched)` : '';
+    throw parseError({ line: 1, column: 1 }, `the diagram has no elements${included}`);
+  }
   if (directed) warnings.push('direction hints of links (up/down/left/right) are left to the automatic layout');
   if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
   for (const [name, count] of skippedMacros) warnings.push(`skipped ${count} ${name}(…) call${count === 1 ? '' : 's'} (not drawn)`);

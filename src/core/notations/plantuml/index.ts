@@ -35,7 +35,7 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
     /^\S+\s*<?-+>+\s*\S+\s*(\+\+|--|\*\*|!!)(\s|:|$)/,
     /-+>+\(\d+\)/,
   ],
-  class: [/^<>\s/, /^\(\s*[\w.$"]+\s*,\s*[\w.$"]+\s*\)\s*[-.]/, /^(abstract\s+class|abstract|class|enum|annotation|struct)\s/i, /^(?:[-+#~]\s*)?class\s/i, /(<\|--|--\|>|<\|\.\.|\.\.\|>|\*--|--\*|o--|--o)/],
+  class: [/^<>\s/, /^\(\s*[\w.$"]+\s*,\s*[\w.$"]+\s*\)\s*[-.]/, /^(abstract\s+class|abstract|class|enum|annotation|struct|object|map)\s/i, /^entity\s.*\{$/i, /^(?:[-+#~]\s*)?class\s/i, /(<\|--|--\|>|<\|\.\.|\.\.\|>|\*--|--\*|o--|--o)/],
   description: [
     /^(component|node|cloud|package|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person)\s/i,
     /^\[[^\]]+\]/,
@@ -56,6 +56,8 @@ export function plantumlKind(source: DiagramSource): PlantumlKind {
     for (const kind of Object.keys(MARKS) as PlantumlKind[]) if (MARKS[kind].some((mark) => mark.test(text))) score[kind]++;
     if (CLASS_DECLARATION.test(text) && /^(?:[-+#~]\s*)?interface\s/i.test(text) && !/^interface\s+"[^"]*"\s+as\b/i.test(text)) score.class++;
   }
+  // C4_Sequence.puml: C4's element and Rel macros (which read as a component diagram) with statements only sequences have.
+  if (score.sequence > 0 && source.lines.some((line) => /^(Rel|BiRel)(_[A-Za-z]+)?\s*\(/.test(line.text))) return 'sequence';
   const ranked = (Object.keys(score) as PlantumlKind[]).filter((kind) => score[kind] > 0).sort((a, b) => score[b] - score[a]);
   if (ranked[0]) return ranked[0];
   // No telling statements: links with `--` bodies or bracketed ends read as a component diagram, `->` messages as a sequence.
