@@ -21,6 +21,11 @@ const TEXT_AREA: Record<string, { fx: number; fy: number }> = {
   document: { fx: 1, fy: 0.85 },
   terminator: { fx: 0.8, fy: 1 },
   'data-storage': { fx: 0.85, fy: 1 },
+  // Block arrows (D2's `step`): the label sits on the shaft, half the box across, and may run into the head a little.
+  'arrow-right': { fx: 0.85, fy: 0.5 },
+  'arrow-left': { fx: 0.85, fy: 0.5 },
+  'arrow-up': { fx: 0.5, fy: 0.85 },
+  'arrow-down': { fx: 0.5, fy: 0.85 },
 };
 
 /** The box text may use inside a shape of this size, after padding (and below the icon when it has one). */

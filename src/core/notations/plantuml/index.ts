@@ -52,7 +52,14 @@ const LOOK_ONLY = /^(hide|show)\s+(.*\s)?(footbox|circle|circled|spot|stereotype
 /** Tells the diagram kind from its statements; arrows only (`A -> B : hi`) is a sequence diagram, as in PlantUML. */
 export function plantumlKind(source: DiagramSource): PlantumlKind {
   const score: Record<PlantumlKind, number> = { sequence: 0, class: 0, description: 0, activity: 0, state: 0 };
+  // A class body's lines are members and separators (`== Section ==`, `=====`), not statements that tell the kind.
+  let inBody = false;
   for (const { text } of source.lines) {
+    if (inBody) {
+      inBody = text !== '}';
+      continue;
+    }
+    inBody = CLASS_DECLARATION.test(text) && text.endsWith('{');
     for (const kind of Object.keys(MARKS) as PlantumlKind[]) if (MARKS[kind].some((mark) => mark.test(text))) score[kind]++;
     if (CLASS_DECLARATION.test(text) && /^(?:[-+#~]\s*)?interface\s/i.test(text) && !/^interface\s+"[^"]*"\s+as\b/i.test(text)) score.class++;
   }

@@ -725,3 +725,13 @@ describe('PlantUML use case diagram forms of its documentation', () => {
     expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['User->(checkout)', 'help->(checkout)']);
   });
 });
+
+describe('plantumlNotation creole rules and headings', () => {
+  it('shows no text for a rule line (=====, ----) and the title of a titled rule or heading', () => {
+    const graph = plantumlNotation.toGraph(uml('A -> B : hi\nnote over A\n  = Heading\n  =====\n  body\n  == Part 2 ==\n  ----\n  more\nend note'));
+    const note = graph.sequence?.steps.find((step) => step.type === 'note');
+    expect(note).toMatchObject({ text: 'Heading\nbody\nPart 2\nmore' });
+    const classes = plantumlNotation.toGraph(uml('class A {\n  x : int\n  =====\n  == Section ==\n  y()\n}'));
+    expect(classes.nodes[0]!.rows).toEqual(['x : int', '— Section —', 'y()']);
+  });
+});

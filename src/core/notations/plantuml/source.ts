@@ -159,10 +159,21 @@ export function closeAtEnd(open: ReadonlyArray<{ line: SourceLine }>, warnings: 
   for (const { line } of open) warnings.push(`line ${line.line}: "${line.text.slice(0, 40)}" is never closed with "}": closed at @enduml`);
 }
 
+/**
+ * Creole's line-level marks as text: a rule (`====`, `----`, `....`, `____`) is a line of its own that PlantUML draws
+ * as a line, so no text of it is shown; a titled rule (`== Step 2 ==`) and a heading (`= Title`) show their title.
+ */
+function withoutCreoleRules(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !/^\s*(={2,}|-{2,}|\.{2,}|_{2,})\s*$/.test(line))
+    .map((line) => line.replace(/^\s*(={2,}|\.{2,}|_{2,})\s*(.+?)\s*\1\s*$/, '$2').replace(/^\s*=+\s+(\S.*)$/, '$1'))
+    .join('\n');
+}
+
 /** Display text: PlantUML's `\n` line breaks kept as newlines, creole and HTML-like markup dropped. */
 export function plainText(text: string): string {
-  return text
-    .replace(/\\n/g, '\n')
+  return withoutCreoleRules(text.replace(/\\n/g, '\n'))
     .replace(/<\/?(?:color|b|i|u|s|size|font|back|strike|sub|sup|w|plain)\b[^>]*>/gi, '')
     .replace(/\*\*(.*?)\*\*/g, '$1')
     .replace(/\/\/(.*?)\/\//g, '$1')
