@@ -40,6 +40,8 @@ function failure(error: unknown): Outcome {
   // Mermaid's and PlantUML's other diagram families (pie, gantt, mindmap…) are answered `unsupported_notation`
   // naming the family: a kind of diagram not drawn, not a file misread.
   if (error.code === 'unsupported_notation' && /diagrams are not supported/.test(error.message)) return { kind: 'excluded', reason: error.message.split(';')[0]! };
+  // Mermaid's own detector finding no diagram type: a syntax fragment of the documentation, which Mermaid refuses too.
+  if (error.code === 'parse_error' && /^Mermaid: the first line names no diagram type/.test(error.message)) return { kind: 'excluded', reason: `Mermaid refuses it: ${error.message}` };
   return { kind: 'refused', code: error.code, message: error.message };
 }
 

@@ -36,6 +36,11 @@ describe('DOT that Graphviz reads and the parser did not (Graphviz regression in
     expect(graph.warnings).toContain('the input holds 2 graphs; only the first is drawn');
   });
 
+  it('answers a graph past the parser\'s bound on parts (Graphviz\'s b100.gv, 5,806 edges) as too complex, not a syntax error', () => {
+    const edges = Array.from({ length: 20_000 }, (_, i) => `n${i} -> n${i + 1} [color=red];`).join('\n');
+    expect(() => toGraph(`digraph {\n${edges}\n}`)).toThrow(expect.objectContaining({ code: 'too_complex' }));
+  });
+
   it('leaves semicolons, brackets and braces inside strings, HTML labels and comments alone', () => {
     const graph = toGraph('digraph { /* }; */ a [label="x;;} [y]"]; b [label=<<b>};</b>>]; // ;;\n a -> b }');
     expect(graph.nodes.map((n) => n.label)).toEqual(['x;;} [y]', '};']);

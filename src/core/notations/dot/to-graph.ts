@@ -9,6 +9,7 @@ import {
   type SubgraphASTNode,
 } from '@ts-graphviz/ast';
 import { AppError } from '../../errors.js';
+import { LIMITS } from '../../limits.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle } from '../../graph/types.js';
 import { lenientDot } from './lenient.js';
 import { dotLayoutSource } from './layout-source.js';
@@ -61,6 +62,9 @@ export function dotToGraph(code: string): GraphIR {
     type Located = { location?: { start?: { line: number; column: number } }; cause?: unknown };
     const location = ((error as Located).location ?? ((error as Located).cause as Located | undefined)?.location)?.start;
     const message = error instanceof Error ? error.message : String(error);
+    // The parser's own bound on what it builds (100,000 parts), far past what layout takes: the graph is too large.
+    const parts = /AST node count \((\d+)\) exceeds maximum allowed \((\d+)\)/.exec(message);
+    if (parts) throw new AppError('too_complex', `the graph has more than ${parts[2]} parts (nodes, edges, attributes); at most ${LIMITS.graphNodes} nodes and ${LIMITS.graphEdges} edges can be laid out`, { limit: 'DOT parts', max: Number(parts[2]) });
     if (location) throw new AppError('parse_error', `line ${location.line}, column ${location.column}: ${message}`, { line: location.line, column: location.column });
     throw new AppError('parse_error', `DOT: ${message}`);
   }

@@ -7,6 +7,7 @@
  * reads files through `fs` in its entry module. PlantUML's own grammar is the Java implementation's line regexes, so
  * line readers are also the faithful way to follow it.
  */
+import { AppError } from '../../errors.js';
 import type { GraphIR, NotationConverter } from '../../graph/types.js';
 import { activityToGraph } from './activity.js';
 import { LEGACY_ACTIVITY, legacyActivityToGraph } from './activity-legacy.js';
@@ -72,6 +73,28 @@ export function plantumlKind(source: DiagramSource): PlantumlKind {
   return links.length > 0 && links.every((link) => link.from.form === 'name' && link.to.form === 'name') ? 'sequence' : 'description';
 }
 
+/**
+ * What PlantUML draws from `@startuml` besides UML graphs: timing, network (nwdiag) and wireframe (salt) diagrams,
+ * and the listing commands (`listsprites`, `stdlib`, …) that draw PlantUML's own catalogue. Named as not supported,
+ * as the families with their own @start line are.
+ */
+const OTHER_FAMILIES: ReadonlyArray<[RegExp, string]> = [
+  [/^(concise|robust|clock|binary)\s/i, 'timing'],
+  [/^nwdiag\s*\{/i, 'network (nwdiag)'],
+  [/^salt$/i, 'wireframe (salt)'],
+  [/^(listsprites?|listopeniconic|listfonts|stdlib|license|version|checkversion|help\b.*)$/i, 'listing'],
+];
+
+function refuseOtherFamilies(source: DiagramSource): void {
+  const first = source.lines[0]?.text;
+  const family = first === undefined ? undefined : OTHER_FAMILIES.find(([mark]) => mark.test(first))?.[1];
+  if (family !== undefined) {
+    throw new AppError('unsupported_notation', `PlantUML ${family} diagrams are not supported; PlantUML sequence, class, object, component, deployment, use case, activity and state diagrams are`, {
+      supported: ['sequence', 'class', 'object', 'component', 'deployment', 'usecase', 'activity', 'state'],
+    });
+  }
+}
+
 const READERS: Record<PlantumlKind, (source: DiagramSource) => GraphIR> = {
   sequence: sequenceToGraph,
   class: classToGraph,
@@ -89,6 +112,7 @@ export const plantumlNotation: NotationConverter = {
   },
   toGraph(code) {
     const read = readDiagram(code);
+    refuseOtherFamilies(read);
     const kind = plantumlKind(read);
     // Only sequence diagrams have pages; elsewhere `newpage` is said and left out.
     const pages = kind === 'sequence' ? [] : read.lines.filter((line) => /^newpage\b/i.test(line.text));

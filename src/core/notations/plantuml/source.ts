@@ -122,7 +122,8 @@ export function readDiagram(code: string): DiagramSource {
       block = opens[1];
       continue;
     }
-    if (trimmed.startsWith('!')) {
+    // `!include`, `!define`…, and a line that is a preprocessor function's output (`%version()`).
+    if (trimmed.startsWith('!') || /^%\w+\(.*\)$/.test(trimmed)) {
       preprocessor++;
       continue;
     }
