@@ -18,6 +18,8 @@ const PINNED = [
   'rtest/graphs/decorate.gv',
   'rtest/graphs/multi.gv',
   'docs/book/src/images/worker-machines-resources.plantuml',
+  'docs/book/src/images/cluster-topology-controller.plantuml',
+  'docs/proposals/images/kubelet-authentication/client-authenticator-flow.plantuml',
   'concepts/0478-coprotocols/payment-protocol.puml',
   'concepts/0051-dkms/puml/06-add-new-edge-agent.puml',
   'pagila-schema.sql',

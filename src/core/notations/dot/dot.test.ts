@@ -30,6 +30,11 @@ describe('DOT that Graphviz reads and the parser did not (Graphviz regression in
     expect(toGraph(sample('rtest--graphs--decorate.gv')).edges.some((e) => e.label?.includes('sig_Cmd_Init.isAvailable()'))).toBe(true);
   });
 
+  it('takes a line break between "=" and its value (Graphviz\'s tee.gv), keeping later error positions', () => {
+    expect(toGraph('digraph {\n  t [shape=none label=\n<<b>tee</b>>]\n}').nodes.map((n) => n.label)).toEqual(['tee']);
+    expect(() => toGraph('digraph {\n a [label=\n"x"]\n b -> }')).toThrow(/line 4, column/);
+  });
+
   it('draws the first of several graphs in one file and says so', () => {
     const graph = toGraph(sample('rtest--graphs--multi.gv'));
     expect(graph.nodes.map((n) => n.id)).toEqual(['a', 'b']);

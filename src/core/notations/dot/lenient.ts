@@ -6,6 +6,7 @@
  * - several attribute lists on one statement, `a -> b [color=red] [label="x"]`, read as one;
  * - an attribute list on the line after its node (`"N11"⏎[shape=record]`): the line break moves after the list's `]`,
  *   so only lines inside that list shift;
+ * - a line break after `=` (`label=⏎<<table>…>`): it moves after the value;
  * - a file of several graphs: Graphviz draws each; the first is kept and the rest said.
  * Strings, HTML labels and comments are stepped over, never changed.
  */
@@ -24,6 +25,13 @@ export function lenientDot(code: string): LenientDot {
   let last = '';
   let lastAt = -1;
   let graphs = 0;
+  /** Line breaks taken from between `=` and its value, given back after the value. */
+  let pendingBreaks = 0;
+  const giveBack = (at: number) => {
+    if (pendingBreaks === 0) return;
+    chars[at] += '\n'.repeat(pendingBreaks);
+    pendingBreaks = 0;
+  };
   let firstGraphEnd = -1;
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
@@ -31,6 +39,7 @@ export function lenientDot(code: string): LenientDot {
       for (i++; i < chars.length && chars[i] !== '"'; i++) if (chars[i] === '\\') i++;
       last = '"';
       lastAt = i;
+      giveBack(i);
       continue;
     }
     if (c === '<') {
@@ -41,6 +50,7 @@ export function lenientDot(code: string): LenientDot {
       }
       last = '>';
       lastAt = i;
+      giveBack(i);
       continue;
     }
     if (c === '/' && chars[i + 1] === '/') {
@@ -83,6 +93,16 @@ export function lenientDot(code: string): LenientDot {
     if (c === '{') depth++;
     if (c === '}' && --depth === 0 && firstGraphEnd < 0) firstGraphEnd = i;
     if (depth === 0 && /^(di)?graph\b/i.test(code.slice(i, i + 8)) && (i === 0 || !/[\w.]/.test(chars[i - 1]!))) graphs++;
+    if (c === '=') {
+      let j = i + 1;
+      while (j < chars.length && /\s/.test(chars[j]!)) j++;
+      for (let k = i + 1; k < j; k++) {
+        if (chars[k] === '\n') {
+          chars[k] = ' ';
+          pendingBreaks++;
+        }
+      }
+    } else if (!/[\w.]/.test(chars[i + 1] ?? '')) giveBack(i);
     last = c;
     lastAt = i;
   }

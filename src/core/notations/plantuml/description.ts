@@ -45,6 +45,10 @@ export const DESCRIPTION_KEYWORDS: Readonly<Record<string, ElementKind>> = {
   port: { kind: 'generic' },
   portin: { kind: 'generic' },
   portout: { kind: 'generic' },
+  // The rest of PlantUML's deployment elements.
+  action: { kind: 'action' },
+  process: { kind: 'action' },
+  circle: { kind: 'generic', shape: 'ellipse' },
 };
 
 const FORM_KIND: Record<EndForm, ElementKind | undefined> = {
@@ -342,7 +346,7 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
   }
   closeAtEnd(stack, warnings);
   if (nodes.size === 0 && groups.size === 0) {
-    const included = source.preprocessorLines > 0 ? ` (its ${source.preprocessorLines} preprocessor lines, !include and !theme, are not expanded: included files are not fetched)` : '';
+    const included = source.preprocessorLines > 0 ? ` (its ${source.preprocessorLines} preprocessor lines, !include, !theme and procedures, are not expanded: included files are not fetched)` : '';
     throw parseError({ line: 1, column: 1 }, `the diagram has no elements${included}`);
   }
   if (directed) warnings.push('direction hints of links (up/down/left/right) are left to the automatic layout');

@@ -38,7 +38,7 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
   ],
   class: [/^<>\s/, /^\(\s*[\w.$"]+\s*,\s*[\w.$"]+\s*\)\s*[-.]/, /^(abstract\s+class|abstract|class|enum|annotation|struct|object|map)\s/i, /^entity\s.*\{$/i, /^(?:[-+#~]\s*)?class\s/i, /(<\|--|--\|>|<\|\.\.|\.\.\|>|\*--|--\*|o--|--o)/],
   description: [
-    /^(component|node|cloud|package|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person)\s/i,
+    /^(component|node|cloud|package|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person|action|process)\s/i,
     /^\[[^\]]+\]/,
     // `(use case)`; `(*)` is the legacy activity start.
     /^\((?!\*)[^)]+\)/,

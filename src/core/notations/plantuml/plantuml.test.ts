@@ -295,6 +295,23 @@ describe('plantumlNotation reads what PlantUML tolerates (real files of the conf
     expect(payment.nodes.length).toBeGreaterThan(1);
   });
 
+  it('reads an activity condition written over several lines (cluster-api topology controller)', () => {
+    const graph = plantumlNotation.toGraph(sample('docs--book--src--images--cluster-topology-controller.puml'));
+    expect(graph.nodes.some((n) => n.kind === 'decision' && n.label === 'Check if the MachineDeployment matches\na ClusterClass workers template')).toBe(true);
+  });
+
+  it('reads a legacy arrow into a decision and an unquoted target of several words (cluster-api kubelet authentication)', () => {
+    const graph = plantumlNotation.toGraph(sample('docs--proposals--images--kubelet-authentication--client-authenticator-flow.puml'));
+    const label = (id: string) => graph.nodes.find((n) => n.id === id)?.label;
+    expect(graph.edges.map((e) => `${label(e.from)} -> ${label(e.to)}`)).toContain('certificate expires -> Return kubeconfig');
+  });
+
+  it('reads every deployment element keyword, a "title:" with a colon, and skips procedure definitions and calls', () => {
+    const graph = plantumlNotation.toGraph(uml('title: Deploy\n!procedure $card($n)\n  card $n\n!endprocedure\n$card(x)\naction build\nprocess ship\nbuild --> ship'));
+    expect(graph.title).toBe('Deploy');
+    expect(graph.nodes.map((n) => [n.label, n.kind])).toEqual([['build', 'action'], ['ship', 'action']]);
+  });
+
   it('reads C4-PlantUML sequence diagrams: element macros are participants, Rel(…) are messages', () => {
     const graph = plantumlNotation.toGraph(sample('samples--C4_Sequence--Diagram--Sample-----complex.puml'));
     expect(graph.layout).toBe('sequence');

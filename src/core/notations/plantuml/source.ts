@@ -122,9 +122,11 @@ export function readDiagram(code: string): DiagramSource {
       block = opens[1];
       continue;
     }
-    // `!include`, `!define`…, and a line that is a preprocessor function's output (`%version()`).
-    if (trimmed.startsWith('!') || /^%\w+\(.*\)$/.test(trimmed)) {
+    // `!include`, `!define`…, a line that is a preprocessor function's output (`%version()`) or a call of a procedure
+    // the file defines (`$card(a, "A")`); a procedure's or function's body is skipped with it, to its `!end…`.
+    if (trimmed.startsWith('!') || /^[%$]\w+\(.*\)$/.test(trimmed)) {
       preprocessor++;
+      if (/^!(unquoted\s+)?(procedure|function)\b/i.test(trimmed)) block = /^!end\s*(procedure|function)\b/i;
       continue;
     }
     const turned = /^(left\s+to\s+right|top\s+to\s+bottom)\s+direction$/i.exec(trimmed);
@@ -133,7 +135,7 @@ export function readDiagram(code: string): DiagramSource {
       forcedDirection = true;
       continue;
     }
-    const titled = /^title\s+(.+)$/i.exec(trimmed);
+    const titled = /^title\s*(?:\s|:)\s*(.+)$/i.exec(trimmed);
     if (titled) {
       title = plainText(titled[1]!);
       continue;
