@@ -104,6 +104,8 @@ for (const [base, kind, shape] of [
 }
 const C4_NODES = /^(Deployment_Node|Node)(_L|_R)?$/;
 const C4_BOUNDARIES = /^(Boundary|Enterprise_Boundary|System_Boundary|Container_Boundary)$/;
+const ARCHIMATE_ELEMENT = /^(Motivation|Strategy|Business|Application|Technology|Physical|Implementation|Other|Grouping|Group)(_\w+)?$/;
+const ARCHIMATE_RELATION = /^Rel_(Access|Aggregation|Assignment|Association|Composition|Flow|Influence|Realization|Realisation|Serving|Specialization|Triggering)(_Up|_Down|_Left|_Right|_U|_D|_L|_R)?$/;
 const C4_RELATIONS = /^(Bi)?Rel(_Back)?(_Neighbor)?(_U|_Up|_D|_Down|_L|_Left|_R|_Right)?$/;
 const C4_LAYOUT_HINTS = /^Lay_(U|Up|D|Down|L|Left|R|Right|Distance)$/;
 const MACRO = /^([A-Za-z]\w*)\s*\((.*)\)\s*(\{)?\s*(\})?$/;
@@ -283,6 +285,25 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
           addGroup(title, alias, C4_NODES.test(name) ? 'node' : 'boundary', line, C4_BOUNDARIES.test(name) ? { strokeStyle: 'dashed' } : undefined);
           if (closes) stack.pop();
         } else addNode(label!, alias, { kind: 'workload' }, type ? { rows: [`[${type}]`] } : {});
+        continue;
+      }
+      // PlantUML's ArchiMate library (`!include <archimate/Archimate>`): `Business_Actor(alias, "Label")` is an element
+      // of its layer, `Rel_Serving(a, b, "label")` a relation of its kind, `Grouping(alias, "Label") {` a group.
+      const archimate = ARCHIMATE_ELEMENT.exec(name);
+      if (archimate && alias) {
+        if (opens) {
+          addGroup(label!, alias, 'group', line, { strokeStyle: 'dashed' });
+          if (closes) stack.pop();
+        } else addNode(label!, alias, { kind: 'generic' }, { rows: [`[${name.replace(/_/g, ' ')}]`] });
+        continue;
+      }
+      const archimateRelation = ARCHIMATE_RELATION.exec(name);
+      if (archimateRelation && positional.length >= 2) {
+        const [fromName, toName, relLabel] = positional as [string, string, string?];
+        const edge: GraphEdge = { id: `e${edges.length + 1}`, from: resolve(fromName, 'name'), to: resolve(toName, 'name'), startArrowhead: 'none', endArrowhead: 'arrow', label: [relLabel, `«${archimateRelation[1]!.toLowerCase()}»`].filter(Boolean).join('\n') };
+        if (/^(Access|Influence|Realization|Realisation)$/.test(archimateRelation[1]!)) edge.style = { strokeStyle: 'dashed' };
+        edges.push(edge);
+        directed ||= archimateRelation[2] !== undefined;
         continue;
       }
       const relation = C4_RELATIONS.exec(name);

@@ -312,6 +312,18 @@ describe('plantumlNotation reads what PlantUML tolerates (real files of the conf
     expect(graph.nodes.map((n) => [n.label, n.kind])).toEqual([['build', 'action'], ['ship', 'action']]);
   });
 
+  it('reads the ArchiMate library: layer elements with their type, relations with their kind, groupings', () => {
+    const graph = plantumlNotation.toGraph(
+      uml('!include <archimate/Archimate>\nGrouping(g, "Shop") {\n  Business_Actor(customer, "Customer")\n  Application_Component(app, "Web shop")\n}\nRel_Serving(app, customer, "orders")'),
+    );
+    expect(graph.nodes.map((n) => [n.label, n.rows])).toEqual([
+      ['Customer', ['[Business Actor]']],
+      ['Web shop', ['[Application Component]']],
+    ]);
+    expect(graph.groups.map((g) => g.label)).toEqual(['Shop']);
+    expect(graph.edges.map((e) => e.label)).toEqual(['orders\n«serving»']);
+  });
+
   it('reads C4-PlantUML sequence diagrams: element macros are participants, Rel(…) are messages', () => {
     const graph = plantumlNotation.toGraph(sample('samples--C4_Sequence--Diagram--Sample-----complex.puml'));
     expect(graph.layout).toBe('sequence');
