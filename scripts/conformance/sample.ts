@@ -21,6 +21,7 @@ const PINNED = [
   'docs/book/src/images/cluster-topology-controller.plantuml',
   'docs/proposals/images/kubelet-authentication/client-authenticator-flow.plantuml',
   'concepts/0478-coprotocols/payment-protocol.puml',
+  'features/0042-lox/keyring.puml',
   'concepts/0051-dkms/puml/06-add-new-edge-agent.puml',
   'pagila-schema.sql',
 ];

@@ -27,7 +27,7 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
   sequence: [
     /^(participant|boundary|control|collections)\s/i,
     /^(activate|deactivate|autonumber|return)\b/i,
-    /^(alt|opt|loop|par|break|critical)\b/i,
+    /^(alt|opt|loop|par|par2|break|critical)\b/i,
     /^[hr]?note\s+over\b/i,
     /^box\b/i,
     /^==.*==$/,
@@ -38,7 +38,9 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
   ],
   class: [/^<>\s/, /^\(\s*[\w.$"]+\s*,\s*[\w.$"]+\s*\)\s*[-.]/, /^(abstract\s+class|abstract|class|enum|annotation|struct|object|map)\s/i, /^entity\s.*\{$/i, /^(?:[-+#~]\s*)?class\s/i, /(<\|--|--\|>|<\|\.\.|\.\.\|>|\*--|--\*|o--|--o)/],
   description: [
-    /^(component|node|cloud|package|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person|action|process)\s/i,
+    /^(component|node|cloud|package|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person)\s/i,
+    // `action build`, not `Process -> Keyring : …` (a participant of that name in a sequence).
+    /^(action|process)\s+[^-<>.\s]+$/i,
     /^\[[^\]]+\]/,
     // `(use case)`; `(*)` is the legacy activity start.
     /^\((?!\*)[^)]+\)/,

@@ -310,6 +310,8 @@ describe('plantumlNotation reads what PlantUML tolerates (real files of the conf
     const graph = plantumlNotation.toGraph(uml('title: Deploy\n!procedure $card($n)\n  card $n\n!endprocedure\n$card(x)\naction build\nprocess ship\nbuild --> ship'));
     expect(graph.title).toBe('Deploy');
     expect(graph.nodes.map((n) => [n.label, n.kind])).toEqual([['build', 'action'], ['ship', 'action']]);
+    // A participant named Process is still a sequence's (aries-rfcs keyring.puml).
+    expect(plantumlNotation.toGraph(sample('features--0042-lox--keyring.puml')).layout).toBe('sequence');
   });
 
   it('reads the ArchiMate library: layer elements with their type, relations with their kind, groupings', () => {
