@@ -11,7 +11,7 @@ import { resolveIconHints } from '../src/core/notations/icon-hints.js';
 import { codeToScene, drawGraph } from '../src/core/notations/index.js';
 import { createD2Compiler } from '../src/infra/d2-compiler.js';
 import type { ConformanceNotation } from '../scripts/conformance/collections.js';
-import { convert, type ConformanceEngines, type Outcome } from '../scripts/conformance/outcome.js';
+import { convert, graphvizParser, type ConformanceEngines, type Outcome } from '../scripts/conformance/outcome.js';
 
 const root = new URL('./fixtures/conformance/', import.meta.url);
 
@@ -29,14 +29,7 @@ const engines: ConformanceEngines = {
   fromCode: (code, notation) => codeToScene(code, { notation }),
   fromGraph: (graph) => drawGraph(resolveIconHints(graph, undefined)),
   compileD2: (code) => d2.compile(code),
-  graphvizRefusal(code) {
-    try {
-      graphviz.layout(code, 'canon', 'nop');
-      return undefined;
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
-  },
+  graphvizRefusal: graphvizParser(graphviz),
 };
 
 const notations = readdirSync(root, { withFileTypes: true })

@@ -4,6 +4,7 @@
  * 500 at the door). Inputs the original tool refuses, or of a diagram family Drawbridge does not draw, are sorted out
  * before they count.
  */
+import type { Graphviz } from '@hpcc-js/wasm-graphviz';
 import { isAppError } from '../../src/core/errors.js';
 import { d2ToGraph, type CompiledD2 } from '../../src/core/notations/d2/index.js';
 import { checkGraphSize } from '../../src/core/notations/index.js';
@@ -26,6 +27,18 @@ export type Outcome =
   | { kind: 'crashed'; message: string }
   /** Not counted: the original tool refuses it, or it is a diagram family Drawbridge does not draw. */
   | { kind: 'excluded'; reason: string };
+
+/** Graphviz's own parser (its layout engine `nop` lays nothing out) as `graphvizRefusal`: Graphviz's error, or undefined. */
+export function graphvizParser(graphviz: Pick<Graphviz, 'layout'>): (code: string) => string | undefined {
+  return (code) => {
+    try {
+      graphviz.layout(code, 'canon', 'nop');
+      return undefined;
+    } catch (error) {
+      return error instanceof Error ? error.message : String(error);
+    }
+  };
+}
 
 /** Counted toward the acceptance goal: everything but `excluded`. */
 export const COUNTED_KINDS = ['accepted', 'refused', 'timeout', 'crashed'] as const;

@@ -11,7 +11,7 @@ import { createD2Compiler } from '../../src/infra/d2-compiler.js';
 import { createJobPool } from '../../src/infra/jobs/pool.js';
 import { DEFAULT_JOB_LIMITS } from '../../src/infra/config.js';
 import type { ConformanceInput } from './collections.js';
-import { convert, type ConformanceEngines, type Outcome } from './outcome.js';
+import { convert, graphvizParser, type ConformanceEngines, type Outcome } from './outcome.js';
 import { COLLECTIONS, collectionInputs } from './sources.js';
 import { summarize, tableOf } from './report.js';
 
@@ -26,14 +26,7 @@ const engines: ConformanceEngines = {
   fromCode: (code, notation) => jobs.fromCode(code, { notation }),
   fromGraph: (graph) => jobs.fromGraph(graph, undefined),
   compileD2: (code) => d2.compile(code),
-  graphvizRefusal(code) {
-    try {
-      graphviz.layout(code, 'canon', 'nop');
-      return undefined;
-    } catch (error) {
-      return error instanceof Error ? error.message : String(error);
-    }
-  },
+  graphvizRefusal: graphvizParser(graphviz),
 };
 
 const results: Array<{ input: Omit<ConformanceInput, 'code'>; outcome: Outcome; ms: number }> = [];
