@@ -64,6 +64,15 @@ describe('sizeNode', () => {
     expect(lines.join(' ').replace(/\s+/g, ' ')).toBe(label);
   });
 
+  it.each(['diamond', 'triangle', 'star', 'ellipse', 'arrow-down'] as const)('keeps an identifier whole in a %s when the shape is wide enough for it, as the renderer draws it', (shape) => {
+    for (const label of ['MachineDeploymentReconciler', 'kube-controller-manager', 'aws_iam_role_policy_attachment.cluster']) {
+      const box = sizeNode({ id: 'n', kind: 'decision', label, shape });
+      expect(box.label).toBe(label);
+      const { textBox } = shapeGeometry(shape, { x: 0, y: 0, width: box.width, height: box.height }, 'sharp');
+      expect(renderWrap(fonts, box.label, textBox.width, { family: 'normal', size: FONT.label }, box.width - 16)).toEqual([label]);
+    }
+  });
+
   it('keeps small labels at the minimum node size', () => {
     const box = sizeNode({ id: 'a', kind: 'generic', label: 'a' });
     expect([box.width, box.height]).toEqual([NODE_BOX.minWidth, NODE_BOX.minHeight]);
