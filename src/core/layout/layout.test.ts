@@ -8,6 +8,7 @@ import { layoutGraph } from './elk.js';
 import { measureText } from './measure.js';
 import { loadRenderFonts } from '../../infra/fonts.js';
 import { wrapText as renderWrap } from '../render/text.js';
+import { shapeGeometry } from '../render/outlines.js';
 import { heightWithIcon, sizeNode, wrapText } from './node-size.js';
 import { firstGap, placeTitles } from './titles.js';
 
@@ -52,6 +53,24 @@ describe('sizeNode', () => {
     expect(drawn).toEqual(lines);
     // A piece with no separator is still cut between characters when it alone is too wide.
     expect(wrapText('x'.repeat(60), 200, FONT.label).length).toBeGreaterThan(1);
+  });
+
+  it.each(['arrow-right', 'arrow-down'] as const)('sizes a %s block arrow (D2 step) so its wrapped label fits the shaft the renderer draws it on', (shape) => {
+    const label = 'Provision the cluster and wait for every node to report Ready';
+    const box = sizeNode({ id: 's', kind: 'action', label, shape });
+    const { textBox } = shapeGeometry(shape, { x: 0, y: 0, width: box.width, height: box.height }, 'sharp');
+    const lines = renderWrap(fonts, box.label, textBox.width, { family: 'normal', size: FONT.label });
+    expect(lines.length * FONT.label * 1.25).toBeLessThanOrEqual(textBox.height);
+    expect(lines.join(' ').replace(/\s+/g, ' ')).toBe(label);
+  });
+
+  it.each(['diamond', 'triangle', 'star', 'ellipse', 'arrow-down'] as const)('keeps an identifier whole in a %s when the shape is wide enough for it, as the renderer draws it', (shape) => {
+    for (const label of ['MachineDeploymentReconciler', 'kube-controller-manager', 'aws_iam_role_policy_attachment.cluster']) {
+      const box = sizeNode({ id: 'n', kind: 'decision', label, shape });
+      expect(box.label).toBe(label);
+      const { textBox } = shapeGeometry(shape, { x: 0, y: 0, width: box.width, height: box.height }, 'sharp');
+      expect(renderWrap(fonts, box.label, textBox.width, { family: 'normal', size: FONT.label }, box.width - 16)).toEqual([label]);
+    }
   });
 
   it('keeps small labels at the minimum node size', () => {

@@ -22,6 +22,11 @@ const TEXT_AREA: Record<string, { fx: number; fy: number }> = dictionary({
   document: { fx: 1, fy: 0.85 },
   terminator: { fx: 0.8, fy: 1 },
   'data-storage': { fx: 0.85, fy: 1 },
+  // Block arrows (D2's `step`): the label sits on the shaft, half the box across, and may run into the head a little.
+  'arrow-right': { fx: 0.85, fy: 0.5 },
+  'arrow-left': { fx: 0.85, fy: 0.5 },
+  'arrow-up': { fx: 0.5, fy: 0.85 },
+  'arrow-down': { fx: 0.5, fy: 0.85 },
 });
 
 /** The box text may use inside a shape of this size, after padding (and below the icon when it has one). */
@@ -56,9 +61,15 @@ export interface NodeBox {
   fontSize: number;
 }
 
-/** Splits `text` into lines no wider than `maxWidth` px, breaking at spaces, then inside a word still too long (wordPieces). */
-export function wrapText(text: string, maxWidth: number, fontSize: number): string[] {
-  const fits = (line: string) => measureText(line, fontSize, FONT.family).width <= maxWidth;
+/**
+ * Splits `text` into lines no wider than `maxWidth` px, breaking at spaces, then inside a word still too long
+ * (wordPieces). As the renderer does (render/text.ts), a single word may stand alone on its line up to `wordWidthMax`
+ * (a shape's whole width, where a diamond's inscribed box is narrow), so an identifier is not cut where the shape
+ * could hold it whole.
+ */
+export function wrapText(text: string, maxWidth: number, fontSize: number, wordWidthMax = maxWidth): string[] {
+  const width = (line: string) => measureText(line, fontSize, FONT.family).width;
+  const fits = (line: string) => width(line) <= maxWidth;
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
     let line = '';
@@ -70,6 +81,10 @@ export function wrapText(text: string, maxWidth: number, fontSize: number): stri
       }
       if (line !== '') lines.push(line);
       line = '';
+      if (width(word) <= Math.max(maxWidth, wordWidthMax)) {
+        line = word;
+        continue;
+      }
       for (const piece of wordPieces(word)) {
         if (line !== '' && !fits(line + piece)) {
           lines.push(line);
@@ -112,7 +127,7 @@ export function sizeNode(node: GraphNode): NodeBox {
   const shape = isShapeType(wanted) ? wanted : 'rectangle';
   const area = TEXT_AREA[shape] ?? TEXT_AREA.rectangle!;
   const maxTextWidth = NODE_BOX.maxWidth * area.fx - 2 * SPACING.nodePaddingX;
-  const label = wrapText(node.label, maxTextWidth, fontSize).join('\n');
+  const label = wrapText(node.label, maxTextWidth, fontSize, NODE_BOX.maxWidth - 2 * SPACING.nodePaddingX).join('\n');
   const labelSize = measureText(label, fontSize, FONT.family);
   // Only a resolved icon earns room: codeToScene turns hints into refs before layout, or drops them. Icons are stamped
   // on node-sized boxes only: a label too long for one (a C4 description wrapped in a cylinder) goes without.

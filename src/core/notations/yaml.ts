@@ -36,15 +36,31 @@ function toData(document: Document): unknown {
 /** A YAML document's data and where its keys are: warnings name the line of what they are about. */
 export interface LocatedYaml {
   data: unknown;
+  /** What was read leniently (duplicate keys, when the caller's tool tolerates them). */
+  warnings: string[];
   /** Line (1-based) of the value at `path`, or of its nearest ancestor written in the text (values merged from an
    * anchor with `<<` are not); undefined for the document root. */
   lineOf(path: ReadonlyArray<string | number>): number | undefined;
 }
 
-/** One YAML document, with YAML 1.1 merge keys (`<<: *anchor`) resolved as Compose does, able to tell lines. */
-export function parseLocatedYaml(code: string): LocatedYaml {
+/**
+ * One YAML document, with YAML 1.1 merge keys (`<<: *anchor`) resolved as Compose does, able to tell lines.
+ * `duplicateKeys: 'last wins'` reads a key written twice in one map as Helm does (Go's YAML reader keeps the last),
+ * naming each in a warning; by default a duplicate is a parse_error, as in Compose.
+ */
+export function parseLocatedYaml(code: string, options: { duplicateKeys?: 'refuse' | 'last wins' } = {}): LocatedYaml {
   const lineCounter = new LineCounter();
-  return locate(parseDocument(code, { merge: true, lineCounter }), lineCounter);
+  const document = parseDocument(code, { merge: true, lineCounter });
+  const duplicates = document.errors.filter((error) => error.code === 'DUPLICATE_KEY');
+  if (options.duplicateKeys !== 'last wins' || duplicates.length === 0 || duplicates.length !== document.errors.length) return locate(document, lineCounter);
+  const lenient = locate(parseDocument(code, { merge: true, uniqueKeys: false, lineCounter: new LineCounter() }), lineCounter);
+  const lines = code.split('\n');
+  for (const error of duplicates) {
+    const line = error.linePos?.[0]?.line ?? 0;
+    const key = /^\s*(?:-\s+)?("[^"]*"|'[^']*'|[^:#]+?)\s*:/.exec(lines[line - 1] ?? '')?.[1] ?? 'a key';
+    lenient.warnings.push(`line ${line}: ${key} is written twice in one map; the last one is used`);
+  }
+  return lenient;
 }
 
 /** Every document of a YAML stream (Kubernetes manifests), each able to tell lines; duplicate keys are tolerated as
@@ -57,6 +73,7 @@ export function parseLocatedYamlDocuments(code: string): LocatedYaml[] {
 function locate(document: Document, lineCounter: LineCounter): LocatedYaml {
   return {
     data: toData(document),
+    warnings: [],
     lineOf(path) {
       // The key's line for a map entry (a block value starts on the line after its key), the item's for a list.
       for (let n = path.length; n > 0; n--) {

@@ -202,3 +202,14 @@ services:
     expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['service:api->service:cache', 'service:api->service:queue', 'service:worker->service:api']);
   });
 });
+
+describe('composeNotation variable interpolation', () => {
+  it('shows ${VAR:-default} as its default and keeps a variable without one as written, saying so', () => {
+    const graph = toGraph(['services:', '  web:', '    image: nginx', '    ports:', '      - "${HTTP_PORT:-80}:80"', '      - "${HTTPS_PORT}:443"', '      - "$$9000:9000"', '    environment:', '      API_URL: http://${API_HOST:-api}:8080', '  api:', '    image: me/api'].join('\n'));
+    const web = graph.nodes.find((n) => n.id === 'service:web')!;
+    expect(web.label).toBe('web\n80→80, ${HTTPS_PORT}→443, $9000→9000');
+    // The default names the service it calls.
+    expect(graph.edges.map((e) => [e.from, e.to])).toContainEqual(['service:web', 'service:api']);
+    expect(graph.warnings).toContain('variables are shown with their defaults, as with no environment set: ${HTTP_PORT:-80} → "80", ${API_HOST:-api} → "api"');
+  });
+});

@@ -7,6 +7,7 @@ import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../../graph/type
 import { hostsIn } from '../hosts.js';
 import { builtServiceRole, imageRole } from './images.js';
 import { atLines, parseLocatedYaml } from '../yaml.js';
+import { interpolateCompose, interpolationWarning } from './interpolation.js';
 
 type Mapping = Record<string, unknown>;
 
@@ -86,11 +87,16 @@ const networkId = (name: string) => `network:${name}`;
 
 /** Parses a Compose file; throws AppError('parse_error') for YAML errors or a file without a services map. */
 export function composeToGraph(code: string): GraphIR {
-  const { data, lineOf } = parseLocatedYaml(code);
+  const located = parseLocatedYaml(code);
+  const interpolated = interpolateCompose(located.data);
+  const { lineOf } = located;
+  const data = interpolated.data;
   if (!isMapping(data) || !isMapping(data.services)) {
     throw new AppError('parse_error', 'line 1, column 1: expected a Compose file with a top-level "services" map', { line: 1, column: 1 });
   }
   const warnings: string[] = [];
+  const variables = interpolationWarning(interpolated);
+  if (variables) warnings.push(variables);
   const services = Object.entries(data.services).filter(([, service]) => isMapping(service)) as [string, Mapping][];
   const namedVolumes = new Set(isMapping(data.volumes) ? Object.keys(data.volumes) : []);
   const topNetworks = isMapping(data.networks) ? data.networks : {};

@@ -11,6 +11,47 @@ const fixture = (name: string) => readFileSync(new URL(`../../../../test/fixture
 const toGraph = dotNotation.toGraph;
 const node = (graph: ReturnType<typeof toGraph>, id: string) => graph.nodes.find((n) => n.id === id)!;
 
+describe('DOT that Graphviz reads and the parser did not (Graphviz regression inputs)', () => {
+  const sample = (name: string) => readFileSync(new URL(`../../../../test/fixtures/conformance/dot/${name}`, import.meta.url), 'utf8');
+
+  it('takes a ";" after a subgraph and an empty statement', () => {
+    expect(toGraph('digraph { a -> b; { rank=same; a b }; ;; }').nodes.map((n) => n.id)).toEqual(['a', 'b']);
+    expect(toGraph(sample('rtest--graphs--b33.gv')).groups.length).toBeGreaterThan(0);
+  });
+
+  it('takes an attribute list on the line after its node, keeping later error positions', () => {
+    expect(toGraph(sample('rtest--graphs--b545.gv')).nodes.find((n) => n.id === 'N11')?.rows).toBeDefined();
+    expect(() => toGraph('digraph {\n"a"\n[shape=box]\nb -> }')).toThrow(/line 4, column/);
+  });
+
+  it('merges several attribute lists of one statement, later ones winning', () => {
+    const graph = toGraph('digraph { a -> b [color=red] [label="x", color=blue] }');
+    expect(graph.edges[0]).toMatchObject({ label: 'x', style: { strokeColor: '#0000ff' } });
+    expect(toGraph(sample('rtest--graphs--decorate.gv')).edges.some((e) => e.label?.includes('sig_Cmd_Init.isAvailable()'))).toBe(true);
+  });
+
+  it('takes a line break between "=" and its value (Graphviz\'s tee.gv), keeping later error positions', () => {
+    expect(toGraph('digraph {\n  t [shape=none label=\n<<b>tee</b>>]\n}').nodes.map((n) => n.label)).toEqual(['tee']);
+    expect(() => toGraph('digraph {\n a [label=\n"x"]\n b -> }')).toThrow(/line 4, column/);
+  });
+
+  it('draws the first of several graphs in one file and says so', () => {
+    const graph = toGraph(sample('rtest--graphs--multi.gv'));
+    expect(graph.nodes.map((n) => n.id)).toEqual(['a', 'b']);
+    expect(graph.warnings).toContain('the input holds 2 graphs; only the first is drawn');
+  });
+
+  it('answers a graph past the parser\'s bound on parts (Graphviz\'s b100.gv, 5,806 edges) as too complex, not a syntax error', () => {
+    const edges = Array.from({ length: 20_000 }, (_, i) => `n${i} -> n${i + 1} [color=red];`).join('\n');
+    expect(() => toGraph(`digraph {\n${edges}\n}`)).toThrow(expect.objectContaining({ code: 'too_complex' }));
+  });
+
+  it('leaves semicolons, brackets and braces inside strings, HTML labels and comments alone', () => {
+    const graph = toGraph('digraph { /* }; */ a [label="x;;} [y]"]; b [label=<<b>};</b>>]; // ;;\n a -> b }');
+    expect(graph.nodes.map((n) => n.label)).toEqual(['x;;} [y]', '};']);
+  });
+});
+
 describe('DOT corpus', () => {
   it('says which shapes are drawn with a nearest outline (the state machine’s accepting states are double circles)', () => {
     const graph = toGraph(fixture('gallery-fsm.gv'));

@@ -9,7 +9,9 @@ import {
   type SubgraphASTNode,
 } from '@ts-graphviz/ast';
 import { AppError } from '../../errors.js';
+import { LIMITS } from '../../limits.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle } from '../../graph/types.js';
+import { lenientDot } from './lenient.js';
 import { dotLayoutSource } from './layout-source.js';
 import { htmlToText, recordFields, splitHeader, unescapeLabel, type LabelParts } from './labels.js';
 import { FONT } from '../../layout/drawing-rules.js';
@@ -51,22 +53,25 @@ const valueOf = (literal: LiteralASTNode): Value => ({ value: literal.value, htm
 
 /** Parses DOT source; throws AppError('parse_error') with the line and column of the first syntax error. */
 export function dotToGraph(code: string): GraphIR {
+  const lenient = lenientDot(code);
   let root;
   try {
-    root = parse(code);
+    root = parse(lenient.code);
   } catch (error) {
     // DotSyntaxError carries the parser's own error, with the location, as its cause.
     type Located = { location?: { start?: { line: number; column: number } }; cause?: unknown };
     const location = ((error as Located).location ?? ((error as Located).cause as Located | undefined)?.location)?.start;
     const message = error instanceof Error ? error.message : String(error);
+    // The parser's own bound on what it builds (100,000 parts), far past what layout takes: the graph is too large.
+    const parts = /AST node count \((\d+)\) exceeds maximum allowed \((\d+)\)/.exec(message);
+    if (parts) throw new AppError('too_complex', `the graph has more than ${parts[2]} parts (nodes, edges, attributes); at most ${LIMITS.graphNodes} nodes and ${LIMITS.graphEdges} edges can be laid out`, { limit: 'DOT parts', max: Number(parts[2]) });
     if (location) throw new AppError('parse_error', `line ${location.line}, column ${location.column}: ${message}`, { line: location.line, column: location.column });
     throw new AppError('parse_error', `DOT: ${message}`);
   }
-  const graphs = root.children.filter((child): child is GraphASTNode => child.type === 'Graph');
-  const graph = graphs[0];
+  const graph = root.children.find((child): child is GraphASTNode => child.type === 'Graph');
   if (!graph) throw new AppError('parse_error', 'line 1, column 1: expected a graph or digraph', { line: 1, column: 1 });
-  const builder = new DotGraphBuilder(graph, code);
-  if (graphs.length > 1) builder.warnings.push(`the input holds ${graphs.length} graphs; only the first is drawn`);
+  const builder = new DotGraphBuilder(graph, lenient.code);
+  builder.warnings.push(...lenient.warnings);
   return builder.build();
 }
 

@@ -66,6 +66,15 @@ describe('helmNotation on real values files', () => {
   });
 });
 
+describe('helmNotation duplicate keys', () => {
+  it('reads a key written twice as Helm does, the last one winning, and says so', () => {
+    const values = ['image:', '  repository: bitnami/apache', 'service:', '  type: ClusterIP', 'image:', '  repository: bitnami/nginx', ''].join('\n');
+    const graph = helmNotation.toGraph(values) as GraphIR;
+    expect(graph.warnings).toContain('line 5: image is written twice in one map; the last one is used');
+    expect(graph.nodes.map((n) => n.label)).toEqual(['nginx', 'nginx service']);
+  });
+});
+
 describe('helmNotation features and detection', () => {
   it('draws ingress → service → workload with autoscaling', () => {
     const graph = helmNotation.toGraph(`

@@ -50,9 +50,11 @@ export const helmNotation: NotationConverter = {
     return Math.min(0.85, 0.35 + 0.1 * keys.size + (enabledCharts ? 0.2 : 0));
   },
   toGraph(code) {
-    const { data: values, lineOf } = parseLocatedYaml(code);
+    // Helm reads values with Go's YAML reader, which keeps the last of a key written twice.
+    const { data: values, lineOf, warnings } = parseLocatedYaml(code, { duplicateKeys: 'last wins' });
     if (!isRecord(values)) throw new AppError('parse_error', 'line 1, column 1: expected a values map (key: value lines)', { line: 1, column: 1 });
-    return valuesToGraph(values, lineOf);
+    const graph = valuesToGraph(values, lineOf);
+    return { ...graph, warnings: [...warnings, ...graph.warnings] };
   },
 };
 

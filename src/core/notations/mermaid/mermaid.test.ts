@@ -185,3 +185,17 @@ describe('mermaidNotation sequence boxes', () => {
     expect(error?.message).toMatch(/line 5/);
   });
 });
+
+describe('mermaidNotation diagram families it does not draw', () => {
+  const sample = (name: string) => readFileSync(new URL(`../../../../test/fixtures/conformance/mermaid/${name}`, import.meta.url), 'utf8');
+
+  it.each(['packages--mermaid--src--docs--syntax--zenuml.L38.mmd', 'packages--mermaid--src--docs--syntax--wardley.L380.mmd'])(
+    'names the family of %s as not supported, even one newer than our Mermaid, instead of a syntax error',
+    async (name) => {
+      const error = await Promise.resolve(mermaidNotation.toGraph(sample(name))).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AppError);
+      expect((error as AppError).code).toBe('unsupported_notation');
+      expect((error as AppError).message).toMatch(/^Mermaid (zenuml|wardley(-beta)?) diagrams are not supported/);
+    },
+  );
+});

@@ -52,6 +52,30 @@ function loadMermaid(): Promise<Mermaid> {
 
 let queue: Promise<unknown> = Promise.resolve();
 
+/**
+ * Mermaid's diagram families other than the five we read, by the word that opens them: told before Mermaid parses, so
+ * a family newer than our Mermaid (zenuml, wardley, ishikawa…) is answered "not supported", not a syntax error.
+ */
+const OTHER_FAMILIES =
+  /^(gantt|pie|gitGraph|journey|mindmap|timeline|zenuml|sankey(-beta)?|xychart(-beta)?|quadrantChart|requirementDiagram|C4\w+|block(-beta)?|packet(-beta)?|architecture(-beta)?|kanban|radar(-beta)?|treemap(-beta)?|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
+
+/** The first word of the diagram, after front matter (`---` … `---`), `%%` comments and directives. */
+function familyWord(code: string): string | undefined {
+  const body = code.replace(/^\s*---\r?\n[\s\S]*?\r?\n---[ \t]*(\r?\n|$)/, '');
+  for (const line of body.split(/\r?\n/)) {
+    const text = line.trim();
+    if (text === '' || text.startsWith('%%')) continue;
+    return OTHER_FAMILIES.exec(text)?.[1];
+  }
+  return undefined;
+}
+
+function unsupportedFamily(family: string): AppError {
+  return new AppError('unsupported_notation', `Mermaid ${family} diagrams are not supported; Mermaid flowchart (graph), sequenceDiagram, classDiagram, erDiagram and stateDiagram are`, {
+    supported: ['flowchart', 'sequenceDiagram', 'classDiagram', 'erDiagram', 'stateDiagram'],
+  });
+}
+
 export interface ParsedMermaid<Db = unknown> {
   type: MermaidType;
   db: Db;
@@ -62,6 +86,8 @@ export interface ParsedMermaid<Db = unknown> {
  * Mermaid's own message and position, or unsupported_notation for a diagram type we do not draw.
  */
 export function readMermaid<T>(code: string, read: (parsed: ParsedMermaid) => T): Promise<T> {
+  const family = familyWord(code);
+  if (family !== undefined) return Promise.reject(unsupportedFamily(family));
   const run = queue.then(async () => {
     const mermaid = await loadMermaid();
     let diagram: { type: string; db: unknown };
@@ -71,11 +97,7 @@ export function readMermaid<T>(code: string, read: (parsed: ParsedMermaid) => T)
       throw mermaidError(error);
     }
     const type = TYPES[diagram.type];
-    if (type === undefined) {
-      throw new AppError('unsupported_notation', `Mermaid ${diagram.type} diagrams are not supported; Mermaid flowchart (graph), sequenceDiagram, classDiagram, erDiagram and stateDiagram are`, {
-        supported: ['flowchart', 'sequenceDiagram', 'classDiagram', 'erDiagram', 'stateDiagram'],
-      });
-    }
+    if (type === undefined) throw unsupportedFamily(diagram.type);
     return read({ type, db: diagram.db });
   });
   queue = run.catch(() => undefined);

@@ -8,7 +8,8 @@ import { noteElements, readNote } from './notes.js';
 import { parseError, plainText, unquote, type DiagramSource } from './source.js';
 
 const END = String.raw`\(\*(?:top)?\)|===+[^=]+===+|"[^"]*"(?:\s+as\s+[\w.]+)?|[\w.]+`;
-const ARROW = new RegExp(String.raw`^(${END})?\s*([-.]+(?:\[[^\]]*\]|left|right|up|down|l|r|u|d)*[-.]*>)\s*(?:\[([^\]]*)\])?\s*(${END})\s*$`, 'i');
+// The target may also be an unquoted name of several words (`--> Return kubeconfig`), as PlantUML reads it.
+const ARROW = new RegExp(String.raw`^(${END})?\s*([-.]+(?:\[[^\]]*\]|left|right|up|down|l|r|u|d)*[-.]*>)\s*(?:\[([^\]]*)\])?\s*(${END}|[^"[\]\s][^"[\]]*?)\s*$`, 'i');
 
 /** Tells the legacy syntax from the new one: its start point `(*)`. */
 export const LEGACY_ACTIVITY = /^\(\*(?:top)?\)\s*[-.]/;
@@ -49,6 +50,24 @@ export function legacyActivityToGraph(source: DiagramSource): GraphIR {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const { text } = line;
+    // An arrow into a decision, `(*) --> if "ok" then` or `-->[yes] if "ok" then`: the decision opens here.
+    const intoIf = /^(.*?)\s*if\s+"([^"]*)"\s+then$/i.exec(text);
+    const arrowIntoIf = intoIf && intoIf[1] !== '' ? ARROW.exec(`${intoIf[1]} "if"`) : null;
+    if (intoIf && arrowIntoIf) {
+      const [, left, body, label] = arrowIntoIf as unknown as (string | undefined)[];
+      const from = left !== undefined ? [end(left, 'from')] : last;
+      if (from.length === 0) throw parseError(line, 'an arrow without a source needs an activity before it');
+      const id = add({ id: `decision-${nodes.length + 1}`, label: plainText(intoIf[2]!), kind: 'decision' });
+      for (const f of from) {
+        const edge: GraphEdge = { id: `e${edges.length + 1}`, from: f, to: id, startArrowhead: 'none', endArrowhead: 'arrow' };
+        if (label?.trim()) edge.label = plainText(label);
+        if (body!.includes('.')) edge.style = { strokeStyle: 'dashed' };
+        edges.push(edge);
+      }
+      decisions.push({ id, ends: [] });
+      last = [id];
+      continue;
+    }
     const arrow = ARROW.exec(text);
     if (arrow) {
       const [, left, body, label, right] = arrow as unknown as (string | undefined)[];

@@ -42,6 +42,13 @@ function arrowStyle(bracket: string | undefined): GraphEdge['style'] | undefined
 
 const label = (text: string | undefined) => (text === undefined || text.trim() === '' ? undefined : plainText(text));
 
+/** Whether `text` opens more parentheses than it closes. */
+function unclosedParentheses(text: string): boolean {
+  let depth = 0;
+  for (const char of text) depth += char === '(' ? 1 : char === ')' ? -1 : 0;
+  return depth > 0;
+}
+
 export function activityToGraph(source: DiagramSource): GraphIR {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
@@ -83,7 +90,12 @@ export function activityToGraph(source: DiagramSource): GraphIR {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     // `:read; <<input>>`: an SDL stereotype after the action's end only styles it.
-    const text = line.text.replace(/;\s*<<\w+>>$/, ';');
+    let text = line.text.replace(/;\s*<<\w+>>$/, ';');
+    // A condition may run over several lines (`if (Check that the X matches⏎a Y template) then (no)`): PlantUML reads
+    // on to the line that closes its parenthesis.
+    if (/^(if|else\s*if|elseif|while|repeat\s*while)\s*\(/i.test(text)) {
+      while (unclosedParentheses(text) && i + 1 < lines.length) text += `\n${lines[++i]!.text}`;
+    }
     let m: RegExpExecArray | null;
     if (/^start;?$/i.test(text)) {
       ends = [];
@@ -118,11 +130,11 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       i = j;
       const fill = m[1] ? plantumlColor(m[1]) : undefined;
       node('action', plainText(body.trimEnd().slice(0, -1)), fill ? { style: { fillColor: fill } } : {});
-    } else if ((m = /^if\s*\((.*?)\)\s*(?:then|is|equals)?\s*(?:\((.*)\))?\s*;?$/i.exec(text))) {
+    } else if ((m = /^if\s*\((.*?)\)\s*(?:then|is|equals)?\s*(?:\((.*)\))?\s*;?$/is.exec(text))) {
       const decision = node('decision', plainText(m[1]!));
       blocks.push({ type: 'if', line, decision, done: [], elseSeen: false });
       ends = [{ from: decision, ...(label(m[2]) && { label: label(m[2]) }) }];
-    } else if ((m = /^(?:else\s*if|elseif)\s*\((.*?)\)\s*(?:then|is|equals)?\s*(?:\((.*)\))?\s*;?$/i.exec(text))) {
+    } else if ((m = /^(?:else\s*if|elseif)\s*\((.*?)\)\s*(?:then|is|equals)?\s*(?:\((.*)\))?\s*;?$/is.exec(text))) {
       const block = open('if', line);
       block.done.push(...ends);
       // PlantUML chains an elseif as a new decision on the "no" side of the previous one.
@@ -138,7 +150,7 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const block = open('if', line);
       blocks.pop();
       ends = [...block.done, ...ends, ...(block.elseSeen ? [] : [{ from: block.decision }])];
-    } else if ((m = /^while\s*\((.*?)\)\s*(?:is\s*\((.*)\))?\s*;?$/i.exec(text))) {
+    } else if ((m = /^while\s*\((.*?)\)\s*(?:is\s*\((.*)\))?\s*;?$/is.exec(text))) {
       const decision = node('decision', plainText(m[1]!));
       blocks.push({ type: 'while', line, decision, breaks: [] });
       ends = [{ from: decision, ...(label(m[2]) && { label: label(m[2]) }) }];
@@ -151,7 +163,7 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const start = m?.[1] !== undefined ? node('action', plainText(m[1])) : node('decision', '');
       blocks.push({ type: 'repeat', line, start, breaks: [] });
       m = null;
-    } else if ((m = /^repeat\s*while\s*\((.*?)\)\s*(?:(?:is|then)\s*\((.*?)\))?\s*(?:not\s*\((.*?)\))?\s*;?$/i.exec(text))) {
+    } else if ((m = /^repeat\s*while\s*\((.*?)\)\s*(?:(?:is|then)\s*\((.*?)\))?\s*(?:not\s*\((.*?)\))?\s*;?$/is.exec(text))) {
       const block = open('repeat', line);
       blocks.pop();
       const decision = node('decision', plainText(m[1]!));

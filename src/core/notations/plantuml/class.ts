@@ -6,7 +6,7 @@
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
 import { linkEdge, parseLink } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
-import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
+import { closeAtEnd, parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
 import { applyVisibility } from './visibility.js';
 import { dictionary } from '../../dictionary.js';
 
@@ -28,7 +28,12 @@ export const CLASS_KEYWORDS: Readonly<Record<string, NodeKind>> = dictionary({
   stereotype: 'class',
   circle: 'class',
   diamond: 'decision',
+  // Object diagrams are class diagrams in PlantUML: an object is a box of `field = value` rows, a map of `key => value`.
+  object: 'class',
+  map: 'class',
 });
+/** Keywords PlantUML draws without a «keyword» row. */
+const UNMARKED = new Set(['class', 'object', 'map']);
 
 export const CLASS_DECLARATION = new RegExp(`^(?:[-+#~]\\s*)?(${Object.keys(CLASS_KEYWORDS).sort((a, b) => b.length - a.length).join('|')})\\s+(.+)$`, 'i');
 /** Name (quoted, or with generics), alias, stereotypes, colour, extends/implements and an opening brace. */
@@ -196,7 +201,7 @@ export function classToGraph(source: DiagramSource): GraphIR {
       if (alias) names.set(name, id);
       if (name !== id) names.set(name, id);
       const rows: string[] = [];
-      const marks = [keyword === 'class' ? '' : `«${keyword}»`, ...[...(stereotypes ?? '').matchAll(/<<([^>]*)>>/g)].map((m) => spotless(m[1]!))].filter(Boolean);
+      const marks = [UNMARKED.has(keyword) ? '' : `«${keyword}»`, ...[...(stereotypes ?? '').matchAll(/<<([^>]*)>>/g)].map((m) => spotless(m[1]!))].filter(Boolean);
       if (marks.length > 0) rows.push(marks.join(' '));
       const fill = color ? plantumlColor(color) : undefined;
       if (fill) node.style = { fillColor: fill };
@@ -241,7 +246,7 @@ export function classToGraph(source: DiagramSource): GraphIR {
     }
     throw parseError(line, `expected a class, interface, enum, package, relation (A <|-- B) or "}", got "${text.slice(0, 60)}"`);
   }
-  if (stack.length > 0) throw parseError(stack[stack.length - 1]!.line, '"{" is never closed with "}"');
+  closeAtEnd(stack, warnings);
   if (directed) warnings.push('direction hints of links (up/down/left/right) are left to the automatic layout');
   if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
   applyVisibility({ nodes, edges, names }, source.visibility, warnings);

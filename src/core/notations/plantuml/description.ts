@@ -7,7 +7,7 @@
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
 import { linkEdge, parseLink, type EndForm } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
-import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
+import { closeAtEnd, parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
 import { applyVisibility } from './visibility.js';
 import { dictionary } from '../../dictionary.js';
 
@@ -46,6 +46,10 @@ export const DESCRIPTION_KEYWORDS: Readonly<Record<string, ElementKind>> = dicti
   port: { kind: 'generic' },
   portin: { kind: 'generic' },
   portout: { kind: 'generic' },
+  // The rest of PlantUML's deployment elements.
+  action: { kind: 'action' },
+  process: { kind: 'action' },
+  circle: { kind: 'generic', shape: 'ellipse' },
 });
 
 const FORM_KIND: Record<EndForm, ElementKind | undefined> = dictionary({
@@ -101,12 +105,14 @@ for (const [base, kind, shape] of [
 }
 const C4_NODES = /^(Deployment_Node|Node)(_L|_R)?$/;
 const C4_BOUNDARIES = /^(Boundary|Enterprise_Boundary|System_Boundary|Container_Boundary)$/;
+const ARCHIMATE_ELEMENT = /^(Motivation|Strategy|Business|Application|Technology|Physical|Implementation|Other|Grouping|Group)(_\w+)?$/;
+const ARCHIMATE_RELATION = /^Rel_(Access|Aggregation|Assignment|Association|Composition|Flow|Influence|Realization|Realisation|Serving|Specialization|Triggering)(_Up|_Down|_Left|_Right|_U|_D|_L|_R)?$/;
 const C4_RELATIONS = /^(Bi)?Rel(_Back)?(_Neighbor)?(_U|_Up|_D|_Down|_L|_Left|_R|_Right)?$/;
 const C4_LAYOUT_HINTS = /^Lay_(U|Up|D|Down|L|Left|R|Right|Distance)$/;
 const MACRO = /^([A-Za-z]\w*)\s*\((.*)\)\s*(\{)?\s*(\})?$/;
 
 /** Splits C4 macro arguments at top-level commas; `$name=value` arguments are returned by name. */
-function macroArguments(text: string): { positional: string[]; named: Record<string, string> } {
+export function macroArguments(text: string): { positional: string[]; named: Record<string, string> } {
   const parts: string[] = [];
   let current = '';
   let quoted = false;
@@ -254,7 +260,9 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     }
 
     const macro = MACRO.exec(text);
-    if (macro && /^[A-Z]/.test(macro[1]!)) {
+    // A capitalised name is a library's procedure (C4's `Person(…)`); a lower-case one only when `(` follows at once
+    // (`increment()`), since `usecase (Login)` is a keyword and a use case.
+    if (macro && (/^[A-Z]/.test(macro[1]!) || (/^[a-z]\w*\(/.test(text) && !(macro[1]!.toLowerCase() in DESCRIPTION_KEYWORDS)))) {
       const [, name, args, opens, closes] = macro as unknown as [string, string, string, string | undefined, string | undefined];
       const { positional, named } = macroArguments(args);
       const [alias, label = alias] = positional;
@@ -278,6 +286,25 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
           addGroup(title, alias, C4_NODES.test(name) ? 'node' : 'boundary', line, C4_BOUNDARIES.test(name) ? { strokeStyle: 'dashed' } : undefined);
           if (closes) stack.pop();
         } else addNode(label!, alias, { kind: 'workload' }, type ? { rows: [`[${type}]`] } : {});
+        continue;
+      }
+      // PlantUML's ArchiMate library (`!include <archimate/Archimate>`): `Business_Actor(alias, "Label")` is an element
+      // of its layer, `Rel_Serving(a, b, "label")` a relation of its kind, `Grouping(alias, "Label") {` a group.
+      const archimate = ARCHIMATE_ELEMENT.exec(name);
+      if (archimate && alias) {
+        if (opens) {
+          addGroup(label!, alias, 'group', line, { strokeStyle: 'dashed' });
+          if (closes) stack.pop();
+        } else addNode(label!, alias, { kind: 'generic' }, { rows: [`[${name.replace(/_/g, ' ')}]`] });
+        continue;
+      }
+      const archimateRelation = ARCHIMATE_RELATION.exec(name);
+      if (archimateRelation && positional.length >= 2) {
+        const [fromName, toName, relLabel] = positional as [string, string, string?];
+        const edge: GraphEdge = { id: `e${edges.length + 1}`, from: resolve(fromName, 'name'), to: resolve(toName, 'name'), startArrowhead: 'none', endArrowhead: 'arrow', label: [relLabel, `«${archimateRelation[1]!.toLowerCase()}»`].filter(Boolean).join('\n') };
+        if (/^(Access|Influence|Realization|Realisation)$/.test(archimateRelation[1]!)) edge.style = { strokeStyle: 'dashed' };
+        edges.push(edge);
+        directed ||= archimateRelation[2] !== undefined;
         continue;
       }
       const relation = C4_RELATIONS.exec(name);
@@ -339,8 +366,11 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     }
     throw parseError(line, `expected an element (component, node, database, …), a link (A --> B) or "}", got "${text.slice(0, 60)}"`);
   }
-  if (stack.length > 0) throw parseError(stack[stack.length - 1]!.line, '"{" is never closed with "}"');
-  if (nodes.size === 0 && groups.size === 0) throw parseError({ line: 1, column: 1 }, 'the diagram has no elements');
+  closeAtEnd(stack, warnings);
+  if (nodes.size === 0 && groups.size === 0) {
+    const included = source.preprocessorLines > 0 ? ` (its ${source.preprocessorLines} preprocessor lines, !include, !theme and procedures, are not expanded: included files are not fetched)` : '';
+    throw parseError({ line: 1, column: 1 }, `the diagram has no elements${included}`);
+  }
   if (directed) warnings.push('direction hints of links (up/down/left/right) are left to the automatic layout');
   if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
   for (const [name, count] of skippedMacros) warnings.push(`skipped ${count} ${name}(…) call${count === 1 ? '' : 's'} (not drawn)`);

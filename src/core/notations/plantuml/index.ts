@@ -7,6 +7,7 @@
  * reads files through `fs` in its entry module. PlantUML's own grammar is the Java implementation's line regexes, so
  * line readers are also the faithful way to follow it.
  */
+import { AppError } from '../../errors.js';
 import type { GraphIR, NotationConverter } from '../../graph/types.js';
 import { activityToGraph } from './activity.js';
 import { LEGACY_ACTIVITY, legacyActivityToGraph } from './activity-legacy.js';
@@ -26,7 +27,7 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
   sequence: [
     /^(participant|boundary|control|collections)\s/i,
     /^(activate|deactivate|autonumber|return)\b/i,
-    /^(alt|opt|loop|par|break|critical)\b/i,
+    /^(alt|opt|loop|par|par2|break|critical)\b/i,
     /^[hr]?note\s+over\b/i,
     /^box\b/i,
     /^==.*==$/,
@@ -35,9 +36,11 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
     /^\S+\s*<?-+>+\s*\S+\s*(\+\+|--|\*\*|!!)(\s|:|$)/,
     /-+>+\(\d+\)/,
   ],
-  class: [/^<>\s/, /^\(\s*[\w.$"]+\s*,\s*[\w.$"]+\s*\)\s*[-.]/, /^(abstract\s+class|abstract|class|enum|annotation|struct)\s/i, /^(?:[-+#~]\s*)?class\s/i, /(<\|--|--\|>|<\|\.\.|\.\.\|>|\*--|--\*|o--|--o)/],
+  class: [/^<>\s/, /^\(\s*[\w.$"]+\s*,\s*[\w.$"]+\s*\)\s*[-.]/, /^(abstract\s+class|abstract|class|enum|annotation|struct|object|map)\s/i, /^entity\s.*\{$/i, /^(?:[-+#~]\s*)?class\s/i, /(<\|--|--\|>|<\|\.\.|\.\.\|>|\*--|--\*|o--|--o)/],
   description: [
     /^(component|node|cloud|package|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person)\s/i,
+    // `action build`, not `Process -> Keyring : …` (a participant of that name in a sequence).
+    /^(action|process)\s+[^-<>.\s]+$/i,
     /^\[[^\]]+\]/,
     // `(use case)`; `(*)` is the legacy activity start.
     /^\((?!\*)[^)]+\)/,
@@ -52,15 +55,46 @@ const LOOK_ONLY = /^(hide|show)\s+(.*\s)?(footbox|circle|circled|spot|stereotype
 /** Tells the diagram kind from its statements; arrows only (`A -> B : hi`) is a sequence diagram, as in PlantUML. */
 export function plantumlKind(source: DiagramSource): PlantumlKind {
   const score: Record<PlantumlKind, number> = { sequence: 0, class: 0, description: 0, activity: 0, state: 0 };
+  // A class body's lines are members and separators (`== Section ==`, `=====`), not statements that tell the kind.
+  let inBody = false;
   for (const { text } of source.lines) {
+    if (inBody) {
+      inBody = text !== '}';
+      continue;
+    }
+    inBody = CLASS_DECLARATION.test(text) && text.endsWith('{');
     for (const kind of Object.keys(MARKS) as PlantumlKind[]) if (MARKS[kind].some((mark) => mark.test(text))) score[kind]++;
     if (CLASS_DECLARATION.test(text) && /^(?:[-+#~]\s*)?interface\s/i.test(text) && !/^interface\s+"[^"]*"\s+as\b/i.test(text)) score.class++;
   }
+  // C4_Sequence.puml: C4's element and Rel macros (which read as a component diagram) with statements only sequences have.
+  if (score.sequence > 0 && source.lines.some((line) => /^(Rel|BiRel)(_[A-Za-z]+)?\s*\(/.test(line.text))) return 'sequence';
   const ranked = (Object.keys(score) as PlantumlKind[]).filter((kind) => score[kind] > 0).sort((a, b) => score[b] - score[a]);
   if (ranked[0]) return ranked[0];
   // No telling statements: links with `--` bodies or bracketed ends read as a component diagram, `->` messages as a sequence.
   const links = source.lines.map((line) => parseLink(line.text)).filter((link) => link !== undefined);
   return links.length > 0 && links.every((link) => link.from.form === 'name' && link.to.form === 'name') ? 'sequence' : 'description';
+}
+
+/**
+ * What PlantUML draws from `@startuml` besides UML graphs: timing, network (nwdiag) and wireframe (salt) diagrams,
+ * and the listing commands (`listsprites`, `stdlib`, …) that draw PlantUML's own catalogue. Named as not supported,
+ * as the families with their own @start line are.
+ */
+const OTHER_FAMILIES: ReadonlyArray<[RegExp, string]> = [
+  [/^(concise|robust|clock|binary)\s/i, 'timing'],
+  [/^nwdiag\s*\{/i, 'network (nwdiag)'],
+  [/^salt$/i, 'wireframe (salt)'],
+  [/^(listsprites?|listopeniconic|listfonts|stdlib|license|version|checkversion|help\b.*)$/i, 'listing'],
+];
+
+function refuseOtherFamilies(source: DiagramSource): void {
+  const first = source.lines[0]?.text;
+  const family = first === undefined ? undefined : OTHER_FAMILIES.find(([mark]) => mark.test(first))?.[1];
+  if (family !== undefined) {
+    throw new AppError('unsupported_notation', `PlantUML ${family} diagrams are not supported; PlantUML sequence, class, object, component, deployment, use case, activity and state diagrams are`, {
+      supported: ['sequence', 'class', 'object', 'component', 'deployment', 'usecase', 'activity', 'state'],
+    });
+  }
 }
 
 const READERS: Record<PlantumlKind, (source: DiagramSource) => GraphIR> = {
@@ -80,6 +114,7 @@ export const plantumlNotation: NotationConverter = {
   },
   toGraph(code) {
     const read = readDiagram(code);
+    refuseOtherFamilies(read);
     const kind = plantumlKind(read);
     // Only sequence diagrams have pages; elsewhere `newpage` is said and left out.
     const pages = kind === 'sequence' ? [] : read.lines.filter((line) => /^newpage\b/i.test(line.text));

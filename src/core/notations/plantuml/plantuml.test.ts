@@ -249,11 +249,8 @@ describe('plantumlNotation titles', () => {
 describe('plantumlNotation errors', () => {
   it.each([
     ['no @startuml', 'A -> B', 1, 1, 'expected @startuml'],
-    ['no @enduml', '@startuml\nA -> B', 2, 7, 'expected @enduml'],
-    ['an unclosed container', uml('node n {\n  [a]'), 2, 1, '"{" is never closed'],
     ['a stray brace', uml('[a]\n}'), 3, 1, 'unexpected "}"'],
     ['an unknown statement', uml('[a] --> [b]\n  what is this'), 3, 3, 'expected an element'],
-    ['an unclosed alt', uml('A -> B : x\nalt ok\nA -> B'), 3, 1, '"alt" is never closed'],
     ['an end without a group', uml('A -> B : x\nend'), 3, 1, '"end" without an open'],
     ['an unclosed class body', uml('class A {\n  + x : int'), 2, 1, 'never closed'],
     ['an endif without if', uml('start\n:a;\nendif\nstop'), 4, 1, 'without an open if'],
@@ -263,6 +260,77 @@ describe('plantumlNotation errors', () => {
     expect(error.details).toEqual({ line, column });
     expect(error.message).toContain(`line ${line}, column ${column}: `);
     expect(error.message).toContain(message);
+  });
+});
+
+describe('plantumlNotation reads what PlantUML tolerates (real files of the conformance sample)', () => {
+  const sample = (name: string) => readFileSync(new URL(`../../../../test/fixtures/conformance/plantuml/${name}`, import.meta.url), 'utf8');
+
+  it('reads keywords in any case: skinParam is presentation like skinparam', () => {
+    const graph = plantumlNotation.toGraph(uml('skinParam monochrome true\nSkinParam Shadowing {\n  x 1\n}\nclass A'));
+    expect(graph.nodes.map((n) => n.label)).toEqual(['A']);
+  });
+
+  it('ends a diagram at an @end line that is not @enduml, and at the end of the code, saying so (cluster-api)', () => {
+    // cluster-api's worker-machines-resources.plantuml ends in "@endurl"; its objects are a class diagram.
+    const graph = plantumlNotation.toGraph(sample('docs--book--src--images--worker-machines-resources.puml'));
+    expect(graph.nodes.map((n) => n.id)).toContain('MachineDeployment');
+    expect(graph.warnings).toContain('line 63: "@endurl" read as @enduml');
+    const open = plantumlNotation.toGraph('@startuml\nA -> B : hi');
+    expect(open.warnings).toContain('@startuml of line 1 is never closed with @enduml: read to the end of the code');
+  });
+
+  it('closes a package left open at @enduml, and a par2 group, saying so', () => {
+    const graph = plantumlNotation.toGraph(uml('package p {\n  class A\nclass B'));
+    expect(graph.groups.map((g) => g.label)).toEqual(['p']);
+    expect(graph.warnings).toContain('line 2: "package p {" is never closed with "}": closed at @enduml');
+    const aries = plantumlNotation.toGraph(sample('concepts--0051-dkms--puml--09-add-connection-private-did-unprovisioned.puml'));
+    expect(aries.warnings).toContain('line 80: "par" is never closed with "end": closed at @enduml');
+  });
+
+  it('joins a line ending in a backslash with the next, and reads an arrow colour before its dashes (aries-rfcs)', () => {
+    const agent = plantumlNotation.toGraph(sample('concepts--0051-dkms--puml--06-add-new-edge-agent.puml'));
+    expect(agent.sequence?.steps.some((step) => step.type === 'message' && step.label === 'add agent\nwith selected authorizations')).toBe(true);
+    const payment = plantumlNotation.toGraph(sample('concepts--0478-coprotocols--payment-protocol.puml'));
+    expect(payment.nodes.length).toBeGreaterThan(1);
+  });
+
+  it('reads an activity condition written over several lines (cluster-api topology controller)', () => {
+    const graph = plantumlNotation.toGraph(sample('docs--book--src--images--cluster-topology-controller.puml'));
+    expect(graph.nodes.some((n) => n.kind === 'decision' && n.label === 'Check if the MachineDeployment matches\na ClusterClass workers template')).toBe(true);
+  });
+
+  it('reads a legacy arrow into a decision and an unquoted target of several words (cluster-api kubelet authentication)', () => {
+    const graph = plantumlNotation.toGraph(sample('docs--proposals--images--kubelet-authentication--client-authenticator-flow.puml'));
+    const label = (id: string) => graph.nodes.find((n) => n.id === id)?.label;
+    expect(graph.edges.map((e) => `${label(e.from)} -> ${label(e.to)}`)).toContain('certificate expires -> Return kubeconfig');
+  });
+
+  it('reads every deployment element keyword, a "title:" with a colon, and skips procedure definitions and calls', () => {
+    const graph = plantumlNotation.toGraph(uml('title: Deploy\n!procedure $card($n)\n  card $n\n!endprocedure\n$card(x)\naction build\nprocess ship\nbuild --> ship'));
+    expect(graph.title).toBe('Deploy');
+    expect(graph.nodes.map((n) => [n.label, n.kind])).toEqual([['build', 'action'], ['ship', 'action']]);
+    // A participant named Process is still a sequence's (aries-rfcs keyring.puml).
+    expect(plantumlNotation.toGraph(sample('features--0042-lox--keyring.puml')).layout).toBe('sequence');
+  });
+
+  it('reads the ArchiMate library: layer elements with their type, relations with their kind, groupings', () => {
+    const graph = plantumlNotation.toGraph(
+      uml('!include <archimate/Archimate>\nGrouping(g, "Shop") {\n  Business_Actor(customer, "Customer")\n  Application_Component(app, "Web shop")\n}\nRel_Serving(app, customer, "orders")'),
+    );
+    expect(graph.nodes.map((n) => [n.label, n.rows])).toEqual([
+      ['Customer', ['[Business Actor]']],
+      ['Web shop', ['[Application Component]']],
+    ]);
+    expect(graph.groups.map((g) => g.label)).toEqual(['Shop']);
+    expect(graph.edges.map((e) => e.label)).toEqual(['orders\n«serving»']);
+  });
+
+  it('reads C4-PlantUML sequence diagrams: element macros are participants, Rel(…) are messages', () => {
+    const graph = plantumlNotation.toGraph(sample('samples--C4_Sequence--Diagram--Sample-----complex.puml'));
+    expect(graph.layout).toBe('sequence');
+    expect(graph.nodes.map((n) => n.label)).toEqual(['Alice', 'Bob']);
+    expect(graph.sequence?.steps.filter((step) => step.type === 'message').length).toBeGreaterThan(3);
   });
 });
 
@@ -686,5 +754,15 @@ describe('PlantUML use case diagram forms of its documentation', () => {
     expect(graph.groups.map((g) => g.id)).toEqual(['checkout']);
     expect(graph.nodes.map((n) => `${n.id}=${n.label}@${n.parent ?? ''}`)).toEqual(['User=User@checkout', '(checkout)=checkout@checkout', 'help=help@checkout', 'UC1=You can use\nseveral lines.@']);
     expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['User->(checkout)', 'help->(checkout)']);
+  });
+});
+
+describe('plantumlNotation creole rules and headings', () => {
+  it('shows no text for a rule line (=====, ----) and the title of a titled rule or heading', () => {
+    const graph = plantumlNotation.toGraph(uml('A -> B : hi\nnote over A\n  = Heading\n  =====\n  body\n  == Part 2 ==\n  ----\n  more\nend note'));
+    const note = graph.sequence?.steps.find((step) => step.type === 'note');
+    expect(note).toMatchObject({ text: 'Heading\nbody\nPart 2\nmore' });
+    const classes = plantumlNotation.toGraph(uml('class A {\n  x : int\n  =====\n  == Section ==\n  y()\n}'));
+    expect(classes.nodes[0]!.rows).toEqual(['x : int', '— Section —', 'y()']);
   });
 });

@@ -6,6 +6,7 @@ import type { Arrowhead, GraphIR, GraphNode, NodeKind } from '../../graph/types.
 import type { SequenceBox, SequenceFragment, SequenceNote, SequenceStep } from '../../layout/sequence.js';
 import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
 import { dictionary } from '../../dictionary.js';
+import { macroArguments } from './description.js';
 
 /** Participant keyword → role and outline. */
 export const PARTICIPANT_KINDS: Readonly<Record<string, { kind: NodeKind; shape: string }>> = dictionary({
@@ -24,7 +25,7 @@ const PARTICIPANT = new RegExp(String.raw`^(${Object.keys(PARTICIPANT_KINDS).joi
 // `[` and `]` are the diagram's edges, `?` a lost or found message's unknown end.
 const END = String.raw`"[^"]+"|[\w.$@]+|\[|\]|\?`;
 const MESSAGE = new RegExp(
-  String.raw`^(${END})?\s*([xo]?(?:<<|<|\\\\|\\|//|/)?)(-{1,2}(?:\[[^\]]*\])?-?)((?:>>|>|\\\\|\\|//|/)?(?:[xo](?!\w))?)(\(\d+\))?\s*(${END})?\s*(\+\+|--|\*\*|!!)?\s*(?:#[^\s:]+\s*)?(?::\s*(.*))?$`,
+  String.raw`^(${END})?\s*([xo]?(?:<<|<|\\\\|\\|//|/)?)((?:\[[^\]]*\])?-{1,2}(?:\[[^\]]*\])?-?)((?:>>|>|\\\\|\\|//|/)?(?:[xo](?!\w))?)(\(\d+\))?\s*(${END})?\s*(\+\+|--|\*\*|!!)?\s*(?:#[^\s:]+\s*)?(?::\s*(.*))?$`,
 );
 const FRAGMENT = /^(alt|opt|loop|par|par2|break|critical|group)\b\s*(.*)$/i;
 const NOTE = /^([hr]?note|ref)\s+(over|left|right|across)\b(?:\s+of)?\s*([^:#]*?)\s*(#\w+)?\s*(?::\s*(.*))?$/i;
@@ -46,6 +47,32 @@ function arrowhead(token: string): Arrowhead {
   if (token.includes('x')) return 'bar';
   if (token.includes('o')) return 'circle';
   return HEAD[token] ?? 'arrow';
+}
+
+/** C4-PlantUML's element macros, which C4_Sequence.puml turns into participants. */
+const C4_PARTICIPANT = /^(Person|System|Container|Component)(_Ext)?(Db|Queue)?(_Ext)?\s*\((.*)\)$/;
+const C4_REL = /^(Rel|BiRel)(_[A-Za-z]+)?\s*\((.*)\)$/;
+const C4_BOUNDARY = /^(\w*Boundary)\s*\((.*)\)\s*$/;
+
+/**
+ * C4-PlantUML's sequence diagrams (`!include C4_Sequence.puml`) write participants and messages as macros:
+ * `Person(alice, "Alice")` is a participant, `Rel(alice, bob, "Request")` a message, `Boundary(b, "Bank")` …
+ * `Boundary_End()` a box. Each is read as the plain statement the library expands it to.
+ */
+function c4SequenceLine(line: SourceLine): SourceLine {
+  const quoted = (text: string | undefined) => `"${unquote((text ?? '').trim()).replace(/"/g, "'")}"`;
+  let m: RegExpExecArray | null;
+  if ((m = C4_PARTICIPANT.exec(line.text))) {
+    const [alias, label] = macroArguments(m[5]!).positional;
+    if (alias) return { ...line, text: `participant ${quoted(label ?? alias)} as ${alias.trim()}` };
+  } else if ((m = C4_REL.exec(line.text))) {
+    const [from, to, label] = macroArguments(m[3]!).positional;
+    if (from && to) return { ...line, text: `${from.trim()} ${m[1] === 'BiRel' ? '<->' : '->'} ${to.trim()}${label ? ` : ${unquote(label.trim())}` : ''}` };
+  } else if ((m = C4_BOUNDARY.exec(line.text))) {
+    const [alias, label] = macroArguments(m[2]!).positional;
+    return { ...line, text: `box ${quoted(label ?? alias)}` };
+  } else if (/^Boundary_End\s*\(\s*\)$/.test(line.text)) return { ...line, text: 'end box' };
+  return line;
 }
 
 export function sequenceToGraph(source: DiagramSource): GraphIR {
@@ -114,7 +141,7 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
     return declare(keyword, name, alias, color, again);
   };
 
-  const lines = source.lines;
+  const lines = source.lines.map(c4SequenceLine);
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     // Hyperlinks ([[url]]) are not drawn; teoz anchors ({start}) only name a point for a duration arrow.
@@ -325,8 +352,8 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
     }
     throw parseError(line, `expected a participant, a message (A -> B : text), a note, a group (alt/opt/loop … end) or an activation, got "${text.slice(0, 60)}"`);
   }
-  const open = stack[stack.length - 1];
-  if (open) throw parseError(open.line, `"${open.fragment.kind}" is never closed with "end"`);
+  // PlantUML closes groups still open at @enduml.
+  for (const open of stack) warnings.push(`line ${open.line.line}: "${open.fragment.kind}" is never closed with "end": closed at @enduml`);
   if (participants.size === 0) throw parseError({ line: 1, column: 1 }, 'the sequence diagram has no participants');
   // `order N` places a participant; the others keep their place in the order of declaration (order 0).
   let nodes = [...participants.values()].sort((a, b) => (orders.get(a.id) ?? 0) - (orders.get(b.id) ?? 0));

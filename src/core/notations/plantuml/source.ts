@@ -24,6 +24,8 @@ export interface DiagramSource {
   warnings: string[];
   /** `hide`, `show`, `remove` and `restore` commands in order: class diagrams apply them, the others draw all. */
   visibility: SourceLine[];
+  /** Preprocessor lines (`!include`, `!theme`, …) left out: a diagram of nothing else lives in files not read here. */
+  preprocessorLines: number;
   /** Class diagrams: what splits `net.foo.Bar` into packages (`set separator`); undefined for `none`. */
   separator?: string;
 }
@@ -33,15 +35,16 @@ export function parseError(at: { line: number; column: number }, message: string
 }
 
 /** Commands that only change the look of the picture PlantUML would render; nothing of them is drawn. */
-const PRESENTATION =
-  /^(scale|hide|show|skinparam|skin|caption|header|footer|ignore\s+newpage|mainframe|allowmixing|allow_mixing|page|sprite|LAYOUT_\w+|SHOW_\w+|HIDE_\w+|Update\w+|Add\w+Tag|AddProperty|WithoutPropertyHeader|SetPropertyHeader)\b/;
+// PlantUML reads its keywords in any case (`skinParam`, `SkinParam`); C4's macros (LAYOUT_…) are names and keep theirs.
+const PRESENTATION = /^(scale|hide|show|skinparam|skin|caption|header|footer|ignore\s+newpage|mainframe|allowmixing|allow_mixing|page|sprite)\b/i;
+const C4_PRESENTATION = /^(LAYOUT_\w+|SHOW_\w+|HIDE_\w+|Update\w+|Add\w+Tag|AddProperty|WithoutPropertyHeader|SetPropertyHeader)\b/;
 /** Blocks of presentation text, from their opening word to their `end …` line. */
 const BLOCKS: ReadonlyArray<[RegExp, RegExp]> = [
   [/^legend\b/i, /^end\s*legend$/i],
   [/^(header|footer|caption)$/i, /^end\s*(header|footer|caption)$/i],
-  [/^skinparam\b.*\{$/, /^\}$/],
-  [/^<style>$/, /^<\/style>$/],
-  [/^sprite\b.*\{$/, /^\}$/],
+  [/^skinparam\b.*\{$/i, /^\}$/],
+  [/^<style>$/i, /^<\/style>$/i],
+  [/^sprite\b.*\{$/i, /^\}$/],
 ];
 
 /** Finds the first `@startuml … @enduml` block and returns its statements. */
@@ -49,11 +52,15 @@ export function readDiagram(code: string): DiagramSource {
   const raw = code.split(/\r\n|\n|\r/);
   const start = raw.findIndex((line) => /^\s*@startuml\b/i.test(line));
   if (start < 0) throw parseError({ line: 1, column: 1 }, 'expected @startuml');
-  const end = raw.findIndex((line, i) => i > start && /^\s*@enduml\b/i.test(line));
-  if (end < 0) throw parseError({ line: raw.length, column: (raw[raw.length - 1] ?? '').length + 1 }, `expected @enduml to close @startuml of line ${start + 1}`);
-
   const lines: SourceLine[] = [];
   const warnings: string[] = [];
+  // PlantUML ends the diagram at the end of the file when @enduml is missing, and at any @end… line (`@endurl`).
+  let end = raw.findIndex((line, i) => i > start && /^\s*@end/i.test(line));
+  if (end < 0) {
+    end = raw.length;
+    warnings.push(`@startuml of line ${start + 1} is never closed with @enduml: read to the end of the code`);
+  } else if (!/^\s*@enduml\b/i.test(raw[end]!)) warnings.push(`line ${end + 1}: "${raw[end]!.trim()}" read as @enduml`);
+
   const visibility: SourceLine[] = [];
   let separator: string | undefined = '.';
   let direction: Direction = 'DOWN';
@@ -67,6 +74,8 @@ export function readDiagram(code: string): DiagramSource {
   for (let i = start + 1; i < end; i++) {
     let text = raw[i]!;
     const at = { line: i + 1, column: 1 };
+    // A line ending in a backslash goes on on the next line (PlantUML's preprocessor joins them).
+    while (/(^|[^\\])\\$/.test(text) && i + 1 < end) text = text.slice(0, -1) + raw[++i]!;
     // Block comments /' … '/ may open and close anywhere, several per line.
     let kept = '';
     let rest = text;
@@ -113,8 +122,11 @@ export function readDiagram(code: string): DiagramSource {
       block = opens[1];
       continue;
     }
-    if (trimmed.startsWith('!')) {
+    // `!include`, `!define`…, a line that is a preprocessor function's output (`%version()`) or a call of a procedure
+    // the file defines (`$card(a, "A")`); a procedure's or function's body is skipped with it, to its `!end…`.
+    if (trimmed.startsWith('!') || /^[%$]\w+\(.*\)$/.test(trimmed)) {
       preprocessor++;
+      if (/^!(unquoted\s+)?(procedure|function)\b/i.test(trimmed)) block = /^!end\s*(procedure|function)\b/i;
       continue;
     }
     const turned = /^(left\s+to\s+right|top\s+to\s+bottom)\s+direction$/i.exec(trimmed);
@@ -123,7 +135,7 @@ export function readDiagram(code: string): DiagramSource {
       forcedDirection = true;
       continue;
     }
-    const titled = /^title\s+(.+)$/i.exec(trimmed);
+    const titled = /^title\s*(?:\s|:)\s*(.+)$/i.exec(trimmed);
     if (titled) {
       title = plainText(titled[1]!);
       continue;
@@ -137,18 +149,34 @@ export function readDiagram(code: string): DiagramSource {
       visibility.push({ text: trimmed, line: at.line, column: text.length - text.trimStart().length + 1 });
       continue;
     }
-    if (PRESENTATION.test(trimmed)) continue;
+    if (PRESENTATION.test(trimmed) || C4_PRESENTATION.test(trimmed)) continue;
     lines.push({ text: trimmed, line: at.line, column: text.length - text.trimStart().length + 1 });
   }
   if (comment) throw parseError(comment, "block comment /' is never closed with '/");
   if (preprocessor > 0) warnings.push(`skipped ${preprocessor} preprocessor line${preprocessor === 1 ? '' : 's'} (!include, !define, …): not expanded`);
-  return { lines, direction, forcedDirection, warnings, visibility, ...(separator !== undefined && { separator }), ...(title && { title }) };
+  return { lines, direction, forcedDirection, warnings, visibility, preprocessorLines: preprocessor, ...(separator !== undefined && { separator }), ...(title && { title }) };
+}
+
+/** PlantUML closes containers (`package p {`) still open at @enduml; said, once per container, outermost first. */
+export function closeAtEnd(open: ReadonlyArray<{ line: SourceLine }>, warnings: string[]): void {
+  for (const { line } of open) warnings.push(`line ${line.line}: "${line.text.slice(0, 40)}" is never closed with "}": closed at @enduml`);
+}
+
+/**
+ * Creole's line-level marks as text: a rule (`====`, `----`, `....`, `____`) is a line of its own that PlantUML draws
+ * as a line, so no text of it is shown; a titled rule (`== Step 2 ==`) and a heading (`= Title`) show their title.
+ */
+function withoutCreoleRules(text: string): string {
+  return text
+    .split('\n')
+    .filter((line) => !/^\s*(={2,}|-{2,}|\.{2,}|_{2,})\s*$/.test(line))
+    .map((line) => line.replace(/^\s*(={2,}|\.{2,}|_{2,})\s*(.+?)\s*\1\s*$/, '$2').replace(/^\s*=+\s+(\S.*)$/, '$1'))
+    .join('\n');
 }
 
 /** Display text: PlantUML's `\n` line breaks kept as newlines, creole and HTML-like markup dropped. */
 export function plainText(text: string): string {
-  return text
-    .replace(/\\n/g, '\n')
+  return withoutCreoleRules(text.replace(/\\n/g, '\n'))
     .replace(/<\/?(?:color|b|i|u|s|size|font|back|strike|sub|sup|w|plain)\b[^>]*>/gi, '')
     .replace(/\*\*(.*?)\*\*/g, '$1')
     .replace(/\/\/(.*?)\/\//g, '$1')

@@ -91,8 +91,14 @@ const BARE_REFERENCE = /\bREFERENCES\s+((?:"[^"]+"|`[^`]+`|[A-Za-z_][\w$]*)(?:\s
 /** node-sql-parser reads `character(n)` (fixed length, bpchar) as `character varying(n)`; `char(n)` is the same type. */
 const FIXED_CHARACTER = /\bCHARACTER(?=\s*\()/gi;
 
+/**
+ * PostgreSQL's `NOT VALID` (pg_dump writes it after a foreign key or check added with ALTER TABLE) only skips checking
+ * the rows already there: the constraint is the same relation, and node-sql-parser does not know the clause.
+ */
+const NOT_VALID = /\bNOT\s+VALID\b/gi;
+
 function astify(text: string, dialect: Dialect): StatementAst[] {
-  const sql = text.replace(BARE_REFERENCE, `REFERENCES $1 (${PRIMARY_KEY_PLACEHOLDER})`).replace(FIXED_CHARACTER, 'CHAR');
+  const sql = text.replace(BARE_REFERENCE, `REFERENCES $1 (${PRIMARY_KEY_PLACEHOLDER})`).replace(FIXED_CHARACTER, 'CHAR').replace(NOT_VALID, '');
   const ast = parsers[dialect].astify(sql, { database: dialect }) as unknown as
     | StatementAst
     | StatementAst[];

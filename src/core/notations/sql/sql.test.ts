@@ -45,6 +45,21 @@ describe('sqlNotation on real schemas', () => {
   });
 });
 
+describe('sqlNotation pg_dump clauses', () => {
+  it('reads a foreign key pg_dump adds NOT VALID as the relation it is, instead of refusing the schema', () => {
+    // As pg_dump writes a constraint added with NOT VALID (its rows were not checked when it was added).
+    const dump = [
+      'CREATE TABLE public.author (id integer NOT NULL);',
+      'CREATE TABLE public.book (id integer NOT NULL, author_id integer);',
+      'ALTER TABLE ONLY public.author ADD CONSTRAINT author_pkey PRIMARY KEY (id);',
+      'ALTER TABLE public.book ADD CONSTRAINT book_author_id_fkey FOREIGN KEY (author_id) REFERENCES public.author(id) NOT VALID;',
+      'ALTER TABLE public.book ADD CONSTRAINT book_id_check CHECK ((id > 0)) NOT VALID;',
+    ].join('\n');
+    const graph = sqlNotation.toGraph(dump) as ReturnType<typeof sqlNotation.toGraph> & { edges: Array<{ from: string; to: string }> };
+    expect(graph.edges.map((e) => [e.from, e.to])).toEqual([['public.book', 'public.author']]);
+  });
+});
+
 describe('sqlNotation partitions', () => {
   it('folds the 55 pagila payment partitions, attached by ALTER TABLE, into payment: listed under its columns, their keys its own', () => {
     const graph = sqlNotation.toGraph(fixture('postgres-pagila-schema.sql'));
