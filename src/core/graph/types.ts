@@ -67,6 +67,8 @@ export interface GraphEdge {
   /** Labels at each end (UML multiplicities, ER cardinalities). */
   startLabel?: string;
   endLabel?: string;
+  /** Laid out but not drawn: an invisible edge its author wrote to place shapes (D2 `style.opacity: 0`). */
+  hidden?: true;
 }
 
 /** A container: network, namespace, VPC, cluster, package, schema. Groups nest through `parent`. */
