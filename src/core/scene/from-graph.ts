@@ -200,7 +200,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     const toId = endElement(edge.to);
     elements.push(arrowElement(id, edge, laid, { ...boxes.get(fromId)!, id: fromId }, { ...boxes.get(toId)!, id: toId }));
     for (const label of laid.labels) {
-      labels.push(textElement(makeId(`${id}-${label.placement === 'center' ? 'label' : label.placement}`), label.text, label, label.fontSize ?? FONT.edgeLabel));
+      labels.push(textElement(makeId(`${id}-${label.placement === 'center' ? 'label' : label.placement}`), label.text, label, label.fontSize ?? FONT.edgeLabel, undefined, edge.style?.textColor));
     }
   }
   // Labels last: they sit on top of any arrow passing under them.

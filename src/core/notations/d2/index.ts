@@ -36,6 +36,7 @@ interface Connection {
   strokeDash?: number;
   stroke?: string;
   opacity?: number;
+  color?: string;
   icon?: unknown;
   srcLabel?: Label | null;
   dstLabel?: Label | null;
@@ -222,8 +223,8 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
     if (c.label) edge.label = c.label;
     if (c.srcLabel?.label) edge.startLabel = c.srcLabel.label;
     if (c.dstLabel?.label) edge.endLabel = c.dstLabel.label;
-    const { strokeColor, strokeStyle } = styleOf({ stroke: c.stroke, strokeDash: c.strokeDash }) ?? {};
-    if (strokeColor || strokeStyle) edge.style = { ...(strokeColor && { strokeColor }), ...(strokeStyle && { strokeStyle }) };
+    const { strokeColor, strokeStyle, textColor } = styleOf({ stroke: c.stroke, strokeDash: c.strokeDash, ...(c.label && { color: c.color }) }) ?? {};
+    if (strokeColor || strokeStyle || textColor) edge.style = { ...(strokeColor && { strokeColor }), ...(strokeStyle && { strokeStyle }), ...(textColor && { textColor }) };
     return edge;
   });
   const written = DIRECTIONS[compiled.graph.root?.attributes?.direction?.value ?? ''];
