@@ -150,6 +150,23 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
       }
       addEdge(from, target.id, ref.via, true);
     }
+    // A StatefulSet's claim templates: each replica gets a claim of its own (`www-web-0`, `www-web-1`), drawn once.
+    for (const template of list(spec.volumeClaimTemplates).map(record)) {
+      const name = record(template.metadata).name;
+      if (typeof name !== 'string') continue;
+      const size = record(record(record(template.spec).resources).requests).storage;
+      const claim: GraphNode = {
+        id: nodeId('PersistentVolumeClaim', resource.namespace, `${name}-${resource.name}`),
+        label: name,
+        kind: KUBERNETES_KINDS.PersistentVolumeClaim!,
+        rows: ['PersistentVolumeClaim', 'one per replica', ...(typeof size === 'string' || typeof size === 'number' ? [String(size)] : [])],
+        iconRef: kubernetesIcon('PersistentVolumeClaim'),
+      };
+      const parent = namespaceGroup(resource.namespace);
+      if (parent) claim.parent = parent;
+      nodes.set(claim.id, claim);
+      addEdge(from, claim.id, 'mounts', true);
+    }
     const account = resource.pod.spec.serviceAccountName;
     const accountNode = typeof account === 'string' ? find('ServiceAccount', resource.namespace, account) : undefined;
     if (accountNode) addEdge(from, accountNode.id, 'runs as', true);

@@ -8,6 +8,14 @@ const fixture = (name: string): string => readFileSync(new URL(`../../../../test
 const arrows = (graph: GraphIR): string[] => graph.edges.map((e) => `${e.from} -> ${e.to}${e.label ? ` [${e.label}]` : ''}`);
 
 describe('kubernetesNotation on real manifests', () => {
+  it('draws a StatefulSet\'s volumeClaimTemplates as the claim each replica mounts (k8s website web.yaml)', () => {
+    const graph = kubernetesNotation.toGraph(fixture('k8s-website-statefulset-web.yaml'));
+    const claim = graph.nodes.find((n) => n.label === 'www');
+    expect(claim).toMatchObject({ kind: 'storage', rows: ['PersistentVolumeClaim', 'one per replica', '1Gi'] });
+    expect(graph.edges.find((e) => e.to === claim?.id)).toMatchObject({ from: graph.nodes.find((n) => n.label === 'web')?.id, label: 'mounts' });
+    expect(graph.warnings).toEqual([]);
+  });
+
   it('links the WordPress MySQL Service to its Deployment, the PVC it mounts and the Secret it reads', () => {
     const graph = kubernetesNotation.toGraph(fixture('k8s-website-wordpress-mysql-deployment.yaml'));
     expect(arrows(graph)).toEqual([
