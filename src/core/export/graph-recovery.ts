@@ -44,7 +44,7 @@ export interface RecoveredNode extends GraphNode {
 export interface RecoveredEdge extends GraphEdge {
   startArrowhead: Arrowhead;
   endArrowhead: Arrowhead;
-  style: Required<Omit<NonNullable<GraphEdge['style']>, 'strokeWidth' | 'fontSize'>>;
+  style: Required<Omit<NonNullable<GraphEdge['style']>, 'strokeWidth' | 'fontSize' | 'textColor'>>;
   look: Look;
 }
 

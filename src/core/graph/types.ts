@@ -34,7 +34,10 @@ export interface GraphStyle {
   corner?: 'sharp' | 'rounded' | 'beveled';
   /** Label size in px; notations scale their own units to it (DOT fontsize 14 is our default). Profilers encode cost in it. */
   fontSize?: number;
-  /** Label colour, when the notation sets one apart from the border (DOT fontcolor); kept when readable on the fill. */
+  /**
+   * Label colour, when the notation sets one apart from the border (DOT fontcolor, D2 font-color); on a shape, kept when
+   * readable on its fill.
+   */
   textColor?: string;
 }
 
@@ -63,10 +66,12 @@ export interface GraphEdge {
   label?: string;
   startArrowhead?: Arrowhead;
   endArrowhead?: Arrowhead;
-  style?: Pick<GraphStyle, 'strokeColor' | 'strokeStyle' | 'strokeWidth' | 'fontSize'>;
+  style?: Pick<GraphStyle, 'strokeColor' | 'strokeStyle' | 'strokeWidth' | 'fontSize' | 'textColor'>;
   /** Labels at each end (UML multiplicities, ER cardinalities). */
   startLabel?: string;
   endLabel?: string;
+  /** Laid out but not drawn: an invisible edge its author wrote to place shapes (D2 `style.opacity: 0`). */
+  hidden?: true;
 }
 
 /** A container: network, namespace, VPC, cluster, package, schema. Groups nest through `parent`. */

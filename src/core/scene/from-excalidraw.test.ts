@@ -242,8 +242,17 @@ describe.each(corpus)('real scene %s', (name) => {
   const live = raw.elements.filter((e) => !e.isDeleted);
   const liveIds = new Set(live.map((e) => e.id));
   const count = (types: string[]) => live.filter((e) => types.includes(e.type)).length;
-  const containers = new Set(live.filter((e) => e.type === 'text' && liveIds.has(e.containerId)).map((e) => e.containerId));
-  const labels = live.filter((e) => e.type === 'text' && liveIds.has(e.containerId)).map((e) => (e.originalText || e.text) as string);
+  const byLiveId = new Map(live.map((e) => [e.id, e]));
+  const bound = live.filter((e) => e.type === 'text' && liveIds.has(e.containerId));
+  // A label in another colour than its shape's stroke stays a text of its own, grouped with its shape.
+  const ownColour = bound.filter((e) => {
+    const container = byLiveId.get(e.containerId)!;
+    return !['arrow', 'line'].includes(container.type) && e.strokeColor.toLowerCase() !== container.strokeColor.toLowerCase();
+  });
+  const onShapes = bound.filter((e) => !ownColour.includes(e));
+  const containers = new Set(onShapes.map((e) => e.containerId));
+  const labels = onShapes.map((e) => (e.originalText || e.text) as string);
+  const labelGroups = new Set(ownColour.flatMap((e) => [e.id, e.containerId]));
   const bindings = live.flatMap((e) => [e.startBinding, e.endBinding]).filter((b) => b && liveIds.has(b.elementId)).length;
 
   const { elements, warnings, format } = intakeScene(raw);
@@ -258,7 +267,14 @@ describe.each(corpus)('real scene %s', (name) => {
     for (const t of ['rectangle', 'ellipse', 'diamond', 'arrow']) expect(of([t]).length).toBe(count([t]));
     expect(of(['line']).length).toBe(count(['line', 'draw']));
     expect(of(['text']).length).toBe(count(['text']) - labels.length);
-    expect(elements.filter((e) => e.groupIds.length > 0).length).toBe(live.filter((e) => e.groupIds?.length > 0 && !containers.has(e.containerId)).length);
+    const grouped = (list: readonly { id?: string; groupIds?: string[] }[]) => list.filter((e) => (e.groupIds?.length ?? 0) > 0 && !labelGroups.has(e.id!)).length;
+    expect(grouped(elements)).toBe(grouped(live.filter((e) => !containers.has(e.containerId))));
+    for (const label of ownColour) {
+      const text = elements.find((e) => e.type === 'text' && e.text === (label.originalText || label.text))!;
+      expect(text.strokeColor.toLowerCase()).toBe(label.strokeColor.toLowerCase());
+      expect(text.groupIds).toContain(`${label.containerId}-label`);
+      expect(elements.find((e) => e.id === label.containerId)?.groupIds).toContain(`${label.containerId}-label`);
+    }
   });
 
   it('moves every bound label onto its container', () => {

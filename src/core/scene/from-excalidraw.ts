@@ -222,11 +222,22 @@ export function fromExcalidraw(input: ExcalidrawInput): { elements: Raw[]; warni
     const container = typeof owner === 'string' ? byId.get(owner) : undefined;
     if (container && CONTAINERS.has(typeOf(container)) && !labelOf.has(owner as string)) labelOf.set(owner as string, e);
   }
+  // A shape draws its label in its stroke colour: a label of another colour (white text in a dark box, black text in a
+  // box outlined in its own fill colour) stays a text of its own over the shape, grouped with it, so it keeps its colour.
+  const ownColour = new Map<string, string>();
+  for (const [owner, label] of labelOf) {
+    const container = byId.get(owner)!;
+    if (typeOf(container) === 'arrow' || typeOf(container) === 'line') continue;
+    const colour = (e: Raw) => hexOr(e.strokeColor, '#1e1e1e').toLowerCase();
+    if (colour(label) !== colour(container)) ownColour.set(owner, `${owner}-label`);
+  }
+  for (const owner of ownColour.keys()) labelOf.delete(owner);
   const merged = new Set([...labelOf.values()]);
+  const labels = new Set(live.filter((e) => e.type === 'text' && typeof e.containerId === 'string' && (labelOf.get(e.containerId) === e || ownColour.has(e.containerId))));
   /** A binding aimed at a label really means its container. */
   const targetOf = (id: string): Raw | undefined => {
     const t = byId.get(id);
-    if (t && merged.has(t) && typeof t.containerId === 'string') return byId.get(t.containerId);
+    if (t && labels.has(t) && typeof t.containerId === 'string') return byId.get(t.containerId);
     return t;
   };
 
@@ -241,6 +252,8 @@ export function fromExcalidraw(input: ExcalidrawInput): { elements: Raw[]; warni
     if (converted === undefined) continue;
     const label = typeof e.id === 'string' ? labelOf.get(e.id) : undefined;
     if (label) Object.assign(converted, textFields(label));
+    const group = labels.has(e) ? ownColour.get(e.containerId as string) : typeof e.id === 'string' ? ownColour.get(e.id) : undefined;
+    if (group !== undefined) converted.groupIds = [group, ...((converted.groupIds as string[] | undefined) ?? [])];
     out.push(converted);
   }
   return { elements: out, warnings };

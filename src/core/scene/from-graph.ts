@@ -112,7 +112,9 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       strokeStyle: group.style?.strokeStyle ?? 'dashed',
       corner: group.style?.corner ?? 'rounded',
     });
-    if (laid.title.text !== '') elements.push(textElement(makeId(`${id}-title`), laid.title.text, laid.title, FONT.containerTitle));
+    // The title sits inside the container, on its fill: the author's font colour where it reads there.
+    const titleColor = group.style?.textColor === undefined ? TEXT_COLOR : readableStroke(group.style.textColor, group.style.fillColor ?? '#ffffff');
+    if (laid.title.text !== '') elements.push(textElement(makeId(`${id}-title`), laid.title.text, laid.title, FONT.containerTitle, undefined, titleColor));
   }
 
   for (const laid of layout.nodes) {
@@ -192,12 +194,13 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
   const labels: Element[] = [];
   for (const laid of layout.edges) {
     const edge = graph.edges[laid.index]!;
+    if (edge.hidden) continue;
     const id = makeId(edge.id);
     const fromId = endElement(edge.from);
     const toId = endElement(edge.to);
     elements.push(arrowElement(id, edge, laid, { ...boxes.get(fromId)!, id: fromId }, { ...boxes.get(toId)!, id: toId }));
     for (const label of laid.labels) {
-      labels.push(textElement(makeId(`${id}-${label.placement === 'center' ? 'label' : label.placement}`), label.text, label, label.fontSize ?? FONT.edgeLabel));
+      labels.push(textElement(makeId(`${id}-${label.placement === 'center' ? 'label' : label.placement}`), label.text, label, label.fontSize ?? FONT.edgeLabel, undefined, edge.style?.textColor));
     }
   }
   // Labels last: they sit on top of any arrow passing under them.

@@ -18,6 +18,16 @@ function parseError(code: string): AppError | undefined {
 }
 
 describe('compose corpus', () => {
+  it('draws services that name no network inside the default network they are on (Nextcloud behind nginx-proxy)', () => {
+    const graph = toGraph(fixture('nextcloud-with-nginx-proxy-postgres-fpm.compose.yaml'));
+    expect(graph.groups.map((g) => g.label)).toEqual(['network default', 'network proxy-tier']);
+    const parentOf = (name: string) => graph.nodes.find((n) => n.id === `service:${name}`)?.parent;
+    expect(['db', 'redis', 'app', 'cron'].map(parentOf)).toEqual(Array(4).fill('network:default'));
+    expect(['web', 'proxy', 'letsencrypt-companion'].map(parentOf)).toEqual(Array(3).fill('network:proxy-tier'));
+    // A file that names no network draws none.
+    expect(toGraph(fixture('awesome-nginx-golang-mysql.compose.yaml')).groups).toEqual([]);
+  });
+
   it('reads the voting app: networks as containers, the named volume as storage, ports and replicas in labels', () => {
     const graph = toGraph(fixture('example-voting-app.docker-stack.yml'));
     expect(graph.groups.map((g) => g.label)).toEqual(['network frontend', 'network backend']);

@@ -116,8 +116,12 @@ export function composeToGraph(code: string): GraphIR {
   /** Lines of bind mounts and anonymous volumes, which are not drawn. */
   const unnamedMounts: (number | undefined)[] = [];
 
+  // A service that names no network is on the project's `default` network (unless it sets network_mode): drawn in
+  // it once networks are drawn at all, so that it does not look cut off from the services it talks to.
+  const networksDrawn = services.some(([, service]) => namesOf(service.networks).length > 0);
   for (const [name, service] of services) {
-    const networks = namesOf(service.networks);
+    const written = namesOf(service.networks);
+    const networks = written.length === 0 && networksDrawn && service.network_mode === undefined ? ['default'] : written;
     for (const network of networks) {
       if (groups.has(network)) continue;
       const external = isMapping(topNetworks[network]) && Boolean((topNetworks[network] as Mapping).external);

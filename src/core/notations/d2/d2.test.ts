@@ -48,6 +48,53 @@ describe('d2Notation on the D2 docs', () => {
   }, SLOW);
 });
 
+describe('d2Notation keeps the author\'s intent (D2 docs)', () => {
+  it('reads a quoted key with dots as one shape, not as shapes nested in containers', async () => {
+    const graph = await readD2(fixture('d2-docs-classes-2.d2'));
+    expect(graph.groups).toEqual([]);
+    expect(graph.nodes.map((n) => [n.label, n.parent])).toEqual([
+      ['D2 Parser', undefined],
+      ['github.com/terrastruct/d2parser.git', undefined],
+    ]);
+    expect(graph.edges).toMatchObject([{ from: '"github.com/terrastruct/d2parser.git"', to: 'D2 Parser' }]);
+  }, SLOW);
+
+  it('keeps font colours of containers and shapes, and draws them on their fills', async () => {
+    const graph = await readD2(fixture('d2-docs-border-label.d2'));
+    expect(graph.groups.map((g) => [g.label, g.style?.textColor])).toEqual([
+      ['Your environment', '#3ddb89'],
+      ['Your applicaton', '#63c08c'],
+    ]);
+    expect(graph.nodes.map((n) => n.style)).toEqual(Array(3).fill({ fillColor: '#306a4a', strokeColor: '#adf1c6', textColor: '#eef9f3' }));
+    const scene = await drawGraph(graph);
+    const texts = scene.elements.filter((e) => 'text' in e && typeof e.text === 'string').map((e) => [(e as { text: string }).text, e.strokeColor]);
+    // The connection's label `hello` in its own font colour, not the default dark text on the dark container.
+    expect(texts).toEqual(expect.arrayContaining([['Your environment', '#3ddb89'], ['Your applicaton', '#63c08c'], ['Workflow', '#eef9f3'], ['hello', '#adf1c6']]));
+  }, SLOW);
+
+  it('draws white text on dark shapes white, and transparent borders as no border', async () => {
+    const graph = await readD2(fixture('d2-docs-grid-connections.d2'));
+    const node = (id: string) => graph.nodes.find((n) => n.id === id)!;
+    // `0,0`: white mono text on #30304c with `stroke: transparent`; the legend's bullets in their own colours.
+    expect(node('0,0').style).toEqual({ fillColor: '#30304c', strokeColor: '#00000000', textColor: '#ffffff' });
+    expect(node('4,0.a').style?.textColor).toBe('#0033cc');
+    expect(graph.groups.find((g) => g.id === '4,0')?.style).toMatchObject({ strokeColor: '#00000000', fillColor: '#00000000' });
+    const scene = await drawGraph(graph);
+    const zeroZero = scene.elements.find((e) => 'text' in e && e.text === 'npm i -g\n@forge/cli');
+    expect(zeroZero?.strokeColor).toBe('#ffffff');
+  }, SLOW);
+
+  it('lays out a connection with opacity 0 (an author\'s way to place shapes) but does not draw it', async () => {
+    const graph = await readD2('a -> b\nb -> c: {style.opacity: 0}\nc.style.stroke-width: 0');
+    expect(graph.edges.map((e) => [e.from, e.to, e.hidden])).toEqual([['a', 'b', undefined], ['b', 'c', true]]);
+    expect(graph.nodes.find((n) => n.id === 'c')?.style).toEqual({ strokeColor: '#00000000' });
+    const scene = await drawGraph(graph);
+    expect(scene.elements.filter((e) => e.type === 'arrow')).toHaveLength(1);
+    const at = (label: string) => scene.elements.find((e) => 'text' in e && e.text === label)!;
+    expect(at('c').y ?? 0).toBeGreaterThan((at('b').y ?? 0) + (at('b').height ?? 0));
+  }, SLOW);
+});
+
 describe('d2Notation details', () => {
   it('reads sql_table columns as table rows with their keys, crow\'s-foot ends and column-level connections', async () => {
     const graph = await readD2(

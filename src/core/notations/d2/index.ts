@@ -21,6 +21,9 @@ interface Shape {
   fill?: string;
   stroke?: string;
   strokeDash?: number;
+  strokeWidth?: number;
+  /** The label's colour (`style.font-color`), or a theme colour (N1) when the author set none. */
+  color?: string;
   columns?: Array<{ name: Label; type: Label; constraint?: string[] | null }> | null;
   fields?: Array<{ name: string; type: string; visibility: string }> | null;
   methods?: Array<{ name: string; return: string; visibility: string }> | null;
@@ -33,6 +36,8 @@ interface Connection {
   label: string;
   strokeDash?: number;
   stroke?: string;
+  opacity?: number;
+  color?: string;
   icon?: unknown;
   srcLabel?: Label | null;
   dstLabel?: Label | null;
@@ -120,16 +125,30 @@ function iconOf(icon: Shape['icon']): { iconRef?: string; iconHint?: string } {
   return file ? { iconHint: file.replace(/[-_]+/g, ' ') } : {};
 }
 
-const colorOf = (value: string | undefined) => (value === undefined || value === '' ? undefined : mapColor(value));
+/** D2's theme palette (N1…N7 neutrals, B1…B6 base, AA/AB accents): the theme's colours, not the author's. */
+const THEME_COLOR = /^(?:N|B|AA|AB)\d$/;
+const colorOf = (value: string | undefined) => (value === undefined || value === '' || THEME_COLOR.test(value) ? undefined : mapColor(value));
+/** Fully transparent: `stroke: transparent` or `stroke-width: 0` is a shape without a border. */
+const INVISIBLE = '#00000000';
 
-function styleOf(item: { fill?: string; stroke?: string; strokeDash?: number }): GraphStyle | undefined {
+function styleOf(item: { fill?: string; stroke?: string; strokeDash?: number; strokeWidth?: number; color?: string }): GraphStyle | undefined {
   const style: GraphStyle = {};
   const fill = colorOf(item.fill);
-  const stroke = colorOf(item.stroke);
+  const stroke = item.strokeWidth === 0 ? INVISIBLE : colorOf(item.stroke);
+  const text = colorOf(item.color);
   if (fill) style.fillColor = fill;
   if (stroke) style.strokeColor = stroke;
+  if (text) style.textColor = text;
   if ((item.strokeDash ?? 0) > 0) style.strokeStyle = 'dashed';
   return Object.keys(style).length > 0 ? style : undefined;
+}
+
+/**
+ * A compiled D2 id's keys: `a.b` is b in a, but a quoted key is one key whatever it holds (`"x.y".p` is p in "x.y").
+ * Quotes are kept, so the keys join back into the id.
+ */
+export function d2PathKeys(id: string): string[] {
+  return id.match(/(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^.'"])+/g) ?? [id];
 }
 
 /** Table columns as our rows (`PK FK name  type`), class members as UML members. */
@@ -149,7 +168,10 @@ function rowsOf(shape: Shape): string[] | undefined {
 export function d2ToGraph(compiled: CompiledD2): GraphIR {
   const { shapes, connections } = compiled.diagram;
   const warnings: string[] = [];
-  const parentOf = (id: string) => (id.includes('.') ? id.slice(0, id.lastIndexOf('.')) : undefined);
+  const parentOf = (id: string) => {
+    const keys = d2PathKeys(id);
+    return keys.length > 1 ? keys.slice(0, -1).join('.') : undefined;
+  };
   const containers = new Set(shapes.map((s) => parentOf(s.id)).filter((id): id is string => id !== undefined));
   const near = new Set((compiled.graph.objects ?? []).filter((o) => o.attributes?.near_key != null).map((o) => o.id));
   const connected = new Set(connections.flatMap((c) => [c.src, c.dst]));
@@ -196,12 +218,14 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
   const withIcons = connections.filter((c) => c.icon != null).length;
   if (withIcons > 0) warnings.push(`${withIcons} connection icon${withIcons === 1 ? '' : 's'} left out (icons are drawn on shapes)`);
   const edges: GraphEdge[] = connections.map((c, index) => {
+    // `style.opacity: 0` is an author's way to place shapes (`a -> b` pulls b after a): laid out, not drawn.
+    if (c.opacity === 0) return { id: `e${index + 1}`, from: endOf(c.src), to: endOf(c.dst), hidden: true };
     const edge: GraphEdge = { id: `e${index + 1}`, from: endOf(c.src), to: endOf(c.dst), startArrowhead: HEADS[c.srcArrow] ?? 'arrow', endArrowhead: HEADS[c.dstArrow] ?? 'arrow' };
     if (c.label) edge.label = c.label;
     if (c.srcLabel?.label) edge.startLabel = c.srcLabel.label;
     if (c.dstLabel?.label) edge.endLabel = c.dstLabel.label;
-    const { strokeColor, strokeStyle } = styleOf({ stroke: c.stroke, strokeDash: c.strokeDash }) ?? {};
-    if (strokeColor || strokeStyle) edge.style = { ...(strokeColor && { strokeColor }), ...(strokeStyle && { strokeStyle }) };
+    const { strokeColor, strokeStyle, textColor } = styleOf({ stroke: c.stroke, strokeDash: c.strokeDash, ...(c.label && { color: c.color }) }) ?? {};
+    if (strokeColor || strokeStyle || textColor) edge.style = { ...(strokeColor && { strokeColor }), ...(strokeStyle && { strokeStyle }), ...(textColor && { textColor }) };
     return edge;
   });
   const written = DIRECTIONS[compiled.graph.root?.attributes?.direction?.value ?? ''];

@@ -276,6 +276,14 @@ describe('DOT text, borders and invisible structure on real files', () => {
     for (const label of edgeLabels) expect(label).toMatchObject({ fontSize: 10 });
   });
 
+  it('draws edge labels in the edge’s fontcolor (profiler: each call’s share in its call’s colour)', async () => {
+    const profile = await sceneOf('gprof2dot-cprofile.gv');
+    // `0 -> 8 [color="#0ba067", fontcolor="#0ba067", label="34.56%\n50000×"]`
+    expect(profile.find((e) => e.type === 'text' && 'text' in e && e.text === '34.56%\n50000×')).toMatchObject({ strokeColor: '#0ba067' });
+    const colours = new Set(profile.filter((e) => e.type === 'text' && 'text' in e && /%\n/.test(e.text ?? '')).map((e) => e.strokeColor));
+    expect(colours.size).toBeGreaterThan(10);
+  });
+
   it('keeps border colours and the author’s font colour (profiler: red box, white text)', async () => {
     const profile = await sceneOf('gprof2dot-cprofile.gv');
     expect(byId(profile, '0')).toMatchObject({ strokeColor: '#ff0100', fillColor: '#ff0100' });

@@ -309,6 +309,7 @@ class DotGraphBuilder {
       const color = attrs.has('color') ? mapColor(attrs.get('color')!.value) : undefined;
       const width = strokeWidthOf(attrs.get('penwidth')?.value ?? style.lineWidth);
       const fontSize = fontSizeOf(attrs.get('fontsize')?.value, FONT.edgeLabel);
+      const fontColor = label !== '' && attrs.has('fontcolor') ? mapColor(attrs.get('fontcolor')!.value) : undefined;
       const edge: GraphEdge = {
         id: `e${edges.length + 1}`,
         from,
@@ -318,12 +319,13 @@ class DotGraphBuilder {
         ...(label !== '' && { label }),
         ...(tailLabel !== '' && { startLabel: tailLabel }),
         ...(headLabel !== '' && { endLabel: headLabel }),
-        ...((color || style.strokeStyle || width !== undefined || fontSize !== undefined) && {
+        ...((color || style.strokeStyle || width !== undefined || fontSize !== undefined || fontColor) && {
           style: {
             ...(color && { strokeColor: color }),
             ...(style.strokeStyle && { strokeStyle: style.strokeStyle }),
             ...(width !== undefined && { strokeWidth: width }),
             ...(fontSize !== undefined && { fontSize }),
+            ...(fontColor && { textColor: fontColor }),
           },
         }),
       };

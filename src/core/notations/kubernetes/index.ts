@@ -151,6 +151,23 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
       }
       addEdge(from, target.id, ref.via, true);
     }
+    // A StatefulSet's claim templates: each replica gets a claim of its own (`www-web-0`, `www-web-1`), drawn once.
+    for (const template of list(spec.volumeClaimTemplates).map(record)) {
+      const name = record(template.metadata).name;
+      if (typeof name !== 'string') continue;
+      const size = record(record(record(template.spec).resources).requests).storage;
+      const claim: GraphNode = {
+        id: nodeId('PersistentVolumeClaim', resource.namespace, `${name}-${resource.name}`),
+        label: name,
+        kind: KUBERNETES_KINDS.PersistentVolumeClaim!,
+        rows: ['PersistentVolumeClaim', 'one per replica', ...(typeof size === 'string' || typeof size === 'number' ? [String(size)] : [])],
+        iconRef: kubernetesIcon('PersistentVolumeClaim'),
+      };
+      const parent = namespaceGroup(resource.namespace);
+      if (parent) claim.parent = parent;
+      nodes.set(claim.id, claim);
+      addEdge(from, claim.id, 'mounts', true);
+    }
     const account = resource.pod.spec.serviceAccountName;
     const accountNode = typeof account === 'string' ? find('ServiceAccount', resource.namespace, account) : undefined;
     if (accountNode) addEdge(from, accountNode.id, 'runs as', true);
@@ -167,12 +184,48 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
     }
   }
 
+  foldRoleBindings(resources, (namespace, name) => find('ServiceAccount', namespace, name), skippedKinds, warnings);
   for (const [kind, lines] of skippedKinds) warnings.push(`${atLines(lines)}skipped ${lines.length} ${kind} object${lines.length === 1 ? '' : 's'} (not drawn)`);
   if (ignored.length > 0) warnings.push(`${atLines(ignored)}skipped ${ignored.length} document${ignored.length === 1 ? '' : 's'} without kind or metadata.name`);
   // The Ingress is where traffic enters: listed first, so the layout starts the drawing (top left) with it and
   // what it routes to.
   const entryFirst = [...nodes.values()].sort((a, b) => Number(b.rows?.[0] === 'Ingress') - Number(a.rows?.[0] === 'Ingress'));
   return { layout: 'layered', direction: 'RIGHT', nodes: entryFirst, edges, groups: [...groups.values()], warnings };
+}
+
+/**
+ * RBAC, compactly: a ServiceAccount's Roles and ClusterRoles (from the RoleBindings and ClusterRoleBindings naming
+ * it) are rows on its node, one per role, rather than a Role and a RoleBinding node each. The bindings and roles so
+ * folded are no longer "skipped", and a warning says they were folded.
+ */
+function foldRoleBindings(
+  resources: readonly Resource[],
+  account: (namespace: string | undefined, name: string) => GraphNode | undefined,
+  skippedKinds: Map<string, (number | undefined)[]>,
+  warnings: string[],
+): void {
+  const folded = new Set<Resource>();
+  for (const binding of resources.filter((r) => r.kind === 'RoleBinding' || r.kind === 'ClusterRoleBinding')) {
+    const role = record(binding.manifest.roleRef);
+    if (typeof role.name !== 'string' || typeof role.kind !== 'string') continue;
+    for (const subject of list(binding.manifest.subjects).map(record)) {
+      if (subject.kind !== 'ServiceAccount' || typeof subject.name !== 'string') continue;
+      const node = account(typeof subject.namespace === 'string' ? subject.namespace : binding.namespace, subject.name);
+      if (!node) continue;
+      const row = `${role.kind} ${role.name}`;
+      if (!node.rows?.includes(row)) node.rows = [...(node.rows ?? []), row];
+      folded.add(binding);
+      const roleResource = resources.find((r) => r.kind === role.kind && r.name === role.name && (role.kind === 'ClusterRole' || r.namespace === binding.namespace));
+      if (roleResource) folded.add(roleResource);
+    }
+  }
+  if (folded.size === 0) return;
+  for (const resource of folded) {
+    const lines = skippedKinds.get(resource.kind)?.filter((line) => line !== resource.line);
+    if (lines === undefined || lines.length === 0) skippedKinds.delete(resource.kind);
+    else skippedKinds.set(resource.kind, lines);
+  }
+  warnings.push(`${atLines([...folded].map((r) => r.line))}${folded.size} Role, ClusterRole and binding objects shown as rows on the ServiceAccounts they bind`);
 }
 
 const DATA_KINDS = new Set<NodeKind>(['database', 'cache', 'queue', 'storage']);

@@ -8,6 +8,14 @@ const fixture = (name: string): string => readFileSync(new URL(`../../../../test
 const arrows = (graph: GraphIR): string[] => graph.edges.map((e) => `${e.from} -> ${e.to}${e.label ? ` [${e.label}]` : ''}`);
 
 describe('kubernetesNotation on real manifests', () => {
+  it('draws a StatefulSet\'s volumeClaimTemplates as the claim each replica mounts (k8s website web.yaml)', () => {
+    const graph = kubernetesNotation.toGraph(fixture('k8s-website-statefulset-web.yaml'));
+    const claim = graph.nodes.find((n) => n.label === 'www');
+    expect(claim).toMatchObject({ kind: 'storage', rows: ['PersistentVolumeClaim', 'one per replica', '1Gi'] });
+    expect(graph.edges.find((e) => e.to === claim?.id)).toMatchObject({ from: graph.nodes.find((n) => n.label === 'web')?.id, label: 'mounts' });
+    expect(graph.warnings).toEqual([]);
+  });
+
   it('links the WordPress MySQL Service to its Deployment, the PVC it mounts and the Secret it reads', () => {
     const graph = kubernetesNotation.toGraph(fixture('k8s-website-wordpress-mysql-deployment.yaml'));
     expect(arrows(graph)).toEqual([
@@ -46,7 +54,18 @@ describe('kubernetesNotation on real manifests', () => {
     const graph = kubernetesNotation.toGraph(fixture('ingress-nginx-cloud-deploy.yaml'));
     expect(graph.groups).toEqual([{ id: 'namespace:ingress-nginx', label: 'ingress-nginx', kind: 'namespace' }]);
     expect(graph.nodes.every((n) => n.parent === 'namespace:ingress-nginx')).toBe(true);
-    expect(graph.warnings).toContain('lines 146, 227: skipped 2 ClusterRole objects (not drawn)');
+    expect(graph.warnings).toContain('line 626: skipped 1 IngressClass object (not drawn)');
+  });
+
+  it('draws RBAC compactly: each ServiceAccount lists the Roles and ClusterRoles bound to it (ingress-nginx)', () => {
+    const graph = kubernetesNotation.toGraph(fixture('ingress-nginx-cloud-deploy.yaml'));
+    const account = (name: string) => graph.nodes.find((n) => n.id === `ServiceAccount/ingress-nginx/${name}`)?.rows;
+    expect(account('ingress-nginx')).toEqual(['ServiceAccount', 'Role ingress-nginx', 'ClusterRole ingress-nginx']);
+    expect(account('ingress-nginx-admission')).toEqual(['ServiceAccount', 'Role ingress-nginx-admission', 'ClusterRole ingress-nginx-admission']);
+    // No Role or binding nodes: the roles are rows, and the warning says so instead of "skipped".
+    expect(graph.nodes.filter((n) => /Role|Binding/.test(n.rows?.[0] ?? ''))).toEqual([]);
+    expect(graph.warnings).toContain('lines 36, 126, 146, 227, 246, 266, 286, 304: 8 Role, ClusterRole and binding objects shown as rows on the ServiceAccounts they bind');
+    expect(graph.warnings.some((w) => /skipped .* Role/.test(w))).toBe(false);
   });
 
   it('draws the cartservice example with its ServiceAccount', () => {

@@ -28,6 +28,7 @@ interface Subgraph {
   id: string;
   nodes: string[];
   title: string;
+  classes?: string[];
 }
 export interface FlowDb {
   getVertices(): Map<string, Vertex>;
@@ -123,8 +124,12 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
   }
   for (const [shape, ids] of approximated) warnings.push(`Mermaid ${shape} shape drawn as ${(SHAPES[shape] ?? BOX).shape} (${ids.map((id) => JSON.stringify(id)).join(', ')})`);
 
+  const vertices = db.getVertices();
   const groups: GraphGroup[] = subgraphs.map((subgraph) => {
     const group: GraphGroup = { id: subgraph.id, label: labelOf(subgraph.title ?? '') };
+    // `style one fill:…` records its declarations on a vertex of the subgraph's id; `class one dark` on the subgraph.
+    const style = cssStyle([...(subgraph.classes ?? []).flatMap((name) => classes.get(name)?.styles ?? []), ...(vertices.get(subgraph.id)?.styles ?? [])]);
+    if (style) group.style = style;
     const parent = parents.get(subgraph.id);
     if (parent !== undefined) group.parent = parent;
     return group;

@@ -17,7 +17,8 @@ describe('mermaidNotation on real diagrams', () => {
     expect(graph.direction).toBe('RIGHT');
     // `graph LR` is the author's choice: layout keeps it even when the drawing is wide.
     expect(graph.forcedDirection).toBe(true);
-    expect(graph.groups).toEqual([{ id: 'cluster', label: 'cluster' }]);
+    // `class cluster cluster`: the subgraph takes its classDef's fill, stroke and title colour.
+    expect(graph.groups).toEqual([{ id: 'cluster', label: 'cluster', style: { fillColor: '#ffffff', strokeColor: '#bbbbbb', strokeWidth: 2, textColor: '#326ce5' } }]);
     expect(graph.nodes.map((n) => [n.id, n.label, n.shape, n.parent])).toEqual([
       ['client', 'client', 'terminator', undefined],
       ['ingress', 'Ingress', 'rectangle', 'cluster'],
@@ -25,7 +26,7 @@ describe('mermaidNotation on real diagrams', () => {
       ['pod1', 'Pod', 'rectangle', 'cluster'],
       ['pod2', 'Pod', 'rectangle', 'cluster'],
     ]);
-    expect(graph.nodes.find((n) => n.id === 'service')!.style).toMatchObject({ fillColor: '#326ce5', strokeColor: '#ffffff', strokeWidth: 4 });
+    expect(graph.nodes.find((n) => n.id === 'service')!.style).toMatchObject({ fillColor: '#326ce5', strokeColor: '#ffffff', strokeWidth: 4, textColor: '#ffffff' });
     expect(graph.edges[0]).toMatchObject({ from: 'client', to: 'ingress', label: 'Ingress-managed \n load balancer', endArrowhead: 'arrow', style: { strokeStyle: 'dashed' } });
     expect(graph.edges[1]).toMatchObject({ from: 'ingress', to: 'service', label: 'routing rule' });
     expect(graph.warnings).toEqual([]);

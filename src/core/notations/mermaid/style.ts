@@ -2,7 +2,7 @@
 import type { GraphStyle } from '../../graph/types.js';
 import { mapColor } from '../dot/style.js';
 
-/** The parts we draw: fill, stroke colour, width (px, clamped to the schema's 1–8) and dashes; the rest is presentation. */
+/** The parts we draw: fill, stroke and text colours, width (px, clamped to the schema's 1–8) and dashes; the rest is presentation. */
 export function cssStyle(declarations: readonly string[]): GraphStyle | undefined {
   const style: GraphStyle = {};
   for (const declaration of declarations) {
@@ -16,6 +16,9 @@ export function cssStyle(declarations: readonly string[]): GraphStyle | undefine
     } else if (name === 'stroke') {
       const color = mapColor(value);
       if (color !== undefined) style.strokeColor = color;
+    } else if (name === 'color') {
+      const color = mapColor(value);
+      if (color !== undefined) style.textColor = color;
     } else if (name === 'stroke-width') {
       const width = Number.parseFloat(value);
       if (Number.isFinite(width) && width > 0) style.strokeWidth = Math.min(8, Math.max(1, Math.round(width)));
