@@ -30,21 +30,25 @@ const HARD_SHARE = 0.92;
 /** Share above which memory is handed back after a job: about what an idle server plus one small job holds. */
 const SETTLE_SHARE = 0.6;
 const SAMPLE_MS = 200;
+/** An ended thread's memory takes a moment to go back: until then, a high sample is not a reason to end another job. */
+const RELEASE_GRACE_MS = 1000;
 
 export function createHeavySlots(limits: { slots: number; queue: number; budgetMb?: number | undefined }, residentMb = () => process.memoryUsage.rss() / 1048576): HeavySlots {
   let free = limits.slots;
   const waiting: (() => void)[] = [];
   const running = new Map<Slot, { end: EndJob; since: number }>();
   let watchdog: NodeJS.Timeout | undefined;
+  let graceUntil = 0;
 
   function watch(): void {
     if (!limits.budgetMb || watchdog) return;
     const hardMb = limits.budgetMb * HARD_SHARE;
     watchdog = setInterval(() => {
-      if (running.size === 0 || residentMb() < hardMb) return;
+      if (running.size === 0 || performance.now() < graceUntil || residentMb() < hardMb) return;
       const [youngest] = [...running.entries()].sort((a, b) => b[1].since - a[1].since);
       if (!youngest) return;
       running.delete(youngest[0]);
+      graceUntil = performance.now() + RELEASE_GRACE_MS;
       youngest[1].end();
     }, SAMPLE_MS);
     watchdog.unref();
