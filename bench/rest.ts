@@ -12,8 +12,8 @@ export interface Throughput {
 }
 
 /** Starts a bench target process and waits for its JSON line. */
-export async function startTarget(args: string[]): Promise<{ child: ChildProcess; info: Record<string, string> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/targets.ts', ...args], { stdio: ['ignore', 'pipe', 'inherit'] });
+export async function startTarget(args: string[], env: Record<string, string> = {}): Promise<{ child: ChildProcess; info: Record<string, string> }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'bench/targets.ts', ...args], { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`bench target ${args[0]} exited with ${code}`)));

@@ -4,6 +4,7 @@ import { benchFromCode, printFromCode } from './from-code.js';
 import { benchGenerate, printGenerate } from './generate.js';
 import { benchIconSearch, printIconSearch } from './icons.js';
 import { benchIsolation, printIsolation } from './isolation.js';
+import { benchMemory, printMemory } from './memory.js';
 import { benchLayoutScale, LAYOUT_SCALE_HEADING, printLayoutScale } from './layout-scale.js';
 import { benchRender, printRender } from './render.js';
 import { benchRestRead } from './rest.js';
@@ -28,3 +29,6 @@ printEngines(await benchEngines());
 printRender(await benchRender());
 printGenerate(await benchGenerate());
 printIsolation(await benchIsolation());
+// `--memory-after SECONDS` shortens the wait before the "after" figure (the README's is the full minute).
+const after = process.argv.indexOf('--memory-after');
+printMemory(await benchMemory({ afterSeconds: after > 0 ? Number(process.argv[after + 1]) : 60 }));

@@ -22,12 +22,12 @@ if (target === 'bare') {
   console.log(JSON.stringify({ url: `${url}/doc` }));
 } else {
   const dir = mkdtempSync(join(tmpdir(), 'drawbridge-bench-'));
-  const config = { ...loadConfig({}), databaseUrl: join(dir, 'bench.db'), rateLimitPerMinute: 1_000_000_000, logLevel: 'silent' };
+  const config = { ...loadConfig({ MEMORY_MB: process.env.MEMORY_MB }), databaseUrl: join(dir, 'bench.db'), rateLimitPerMinute: 1_000_000_000, logLevel: 'silent' };
   const runtime = await createRuntime(config);
   const { userId, workspaceId } = await runtime.services.accounts.createUser({ email: 'bench@example.com' });
   const { token } = await runtime.services.tokens.create({ userId, name: 'bench', scopes: ['diagrams:read', 'diagrams:write'] });
   const principal = await runtime.services.tokens.authenticate(`Bearer ${token}`);
   const { document } = await runtime.services.diagrams.createDocument(principal, { workspaceId, name: 'Bench', elements: benchScene(50) });
   const url = await runtime.app.listen({ port: 0, host: '127.0.0.1' });
-  console.log(JSON.stringify({ url, token, documentId: document.summary.id }));
+  console.log(JSON.stringify({ url, token, documentId: document.summary.id, budgetMb: String(config.memoryMb) }));
 }

@@ -140,4 +140,14 @@ describe('the deployment kit', () => {
     expect(compose.services.postgres.environment.POSTGRES_PASSWORD).toBeUndefined();
     expect(POSTGRES_URL).toBeTruthy();
   });
+
+  it('publishes HTTPS and keeps the proxy\'s certificates, and takes an instance out before it stops', () => {
+    const proxy = compose.services.proxy as { ports: string[]; volumes: string[] };
+    expect(proxy.ports.some((port) => /:443$/.test(port))).toBe(true);
+    expect(proxy.volumes).toContain('caddy_data:/data');
+    expect(Object.keys(compose.volumes)).toContain('caddy_data');
+    // The health check must notice a draining instance (DRAIN_SECONDS, 5 by default) before its listener closes.
+    const interval = Number(/health_interval (\d+)s/.exec(readFileSync('deploy/Caddyfile', 'utf8'))![1]);
+    expect(interval).toBeLessThan(5);
+  });
 });

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { EDITIONS, type Edition } from '../core/plans.js';
+import { WALL_FACTOR } from './jobs/job-clock.js';
 
 /** Configuration comes from the environment only; README's table documents each variable. */
 export interface Config {
@@ -19,8 +20,15 @@ export interface Config {
   trustProxy: boolean | string;
   /** Bearer token a Prometheus scraper sends to GET /metrics; the route is off without one. */
   metricsToken: string | undefined;
+  /** MEMORY_MB: the resident memory the whole process keeps under (main thread, job threads, D2, their WebAssembly). */
+  memoryMb: number;
   /** The worker pool for heavy work: threads, queue, and each job's time and memory. */
   jobs: JobLimits;
+  /**
+   * SIGTERM: seconds /readyz answers 503 while requests are still served (DRAIN_SECONDS, longer than the balancer's
+   * health-check interval), then at most `finishSeconds` for the requests in flight (the longest a job may take).
+   */
+  shutdown: { drainSeconds: number; finishSeconds: number };
   /** DRAWBRIDGE_SECRET: the server key for secrets at rest is derived from it; else one is kept in `secretKeyFile`. */
   secret: string | undefined;
   secretKeyFile: string;
@@ -51,6 +59,23 @@ export interface JobLimits {
 
 export const DEFAULT_JOB_LIMITS: JobLimits = { threads: availableParallelism(), queue: 64, timeoutSeconds: 20, memoryMb: 512 };
 
+/** Sized for a container capped at 1 GB. */
+export const DEFAULT_MEMORY_MB = 1024;
+/** The server at rest with every module loaded (measured 340–470 MB with tsx's transpiled sources, `npm run bench`). */
+const RESTING_MB = 450;
+/**
+ * What one heavy job may add: a job thread with the renderers and parsers loaded (about 90 MB) and the WebAssembly
+ * memory of the largest allowed input (a 1,000-node, 5,000-edge DOT graph grows Graphviz's by about 440 MB; D2's Go
+ * runtime holds about 450 MB once started).
+ */
+const HEAVY_JOB_MB = 500;
+const MEMORY_FLOOR_MB = RESTING_MB + HEAVY_JOB_MB / 2;
+
+/** Heavy jobs that may run at once within a memory budget: at least one, at most one per core. */
+export function heavyJobsWithin(memoryMb: number, cores = availableParallelism()): number {
+  return Math.max(1, Math.min(cores, Math.floor((memoryMb - RESTING_MB) / HEAVY_JOB_MB)));
+}
+
 /**
  * The embedded database lives in the project's own data folder, not the caller's working directory, so
  * `npx drawbridge …` run from anywhere reaches the database `npm start` uses.
@@ -64,6 +89,11 @@ function positiveInteger(name: string, raw: string | undefined, fallback: number
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer, got "${raw}"`);
   return value;
+}
+
+function nonNegativeInteger(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === '0') return 0;
+  return positiveInteger(name, raw, fallback);
 }
 
 /** A worker needs about 100 MB to load the renderer and parsers; under that it dies before its first job. */
@@ -109,6 +139,8 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
   const env = withSecretFiles(environment);
   const port = positiveInteger('PORT', env.PORT, 3000);
   const host = env.HOST || '127.0.0.1';
+  const memoryMb = atLeast(MEMORY_FLOOR_MB, 'MEMORY_MB', positiveInteger('MEMORY_MB', env.MEMORY_MB, DEFAULT_MEMORY_MB));
+  const jobTimeoutSeconds = positiveInteger('JOB_TIMEOUT_SECONDS', env.JOB_TIMEOUT_SECONDS, DEFAULT_JOB_LIMITS.timeoutSeconds);
   const linkHost = WILDCARD_HOSTS.has(host) ? 'localhost' : host.includes(':') ? `[${host}]` : host;
   return {
     databaseUrl: env.DATABASE_URL || DEFAULT_SQLITE_PATH,
@@ -121,12 +153,14 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     publicRenderCacheMb: positiveInteger('PUBLIC_RENDER_CACHE_MB', env.PUBLIC_RENDER_CACHE_MB, 64),
     trustProxy: trustProxy(env.TRUST_PROXY),
     metricsToken: env.METRICS_TOKEN || undefined,
+    memoryMb,
     jobs: {
-      threads: positiveInteger('JOB_THREADS', env.JOB_THREADS, DEFAULT_JOB_LIMITS.threads),
+      threads: positiveInteger('JOB_THREADS', env.JOB_THREADS, heavyJobsWithin(memoryMb)),
       queue: positiveInteger('JOB_QUEUE', env.JOB_QUEUE, DEFAULT_JOB_LIMITS.queue),
-      timeoutSeconds: positiveInteger('JOB_TIMEOUT_SECONDS', env.JOB_TIMEOUT_SECONDS, DEFAULT_JOB_LIMITS.timeoutSeconds),
+      timeoutSeconds: jobTimeoutSeconds,
       memoryMb: atLeast(JOB_MEMORY_FLOOR_MB, 'JOB_MEMORY_MB', positiveInteger('JOB_MEMORY_MB', env.JOB_MEMORY_MB, DEFAULT_JOB_LIMITS.memoryMb)),
     },
+    shutdown: { drainSeconds: nonNegativeInteger('DRAIN_SECONDS', env.DRAIN_SECONDS, 5), finishSeconds: jobTimeoutSeconds * WALL_FACTOR + 10 },
     secret: env.DRAWBRIDGE_SECRET || undefined,
     secretKeyFile: DEFAULT_SECRET_KEY_PATH,
     aiAllowPrivateUrls: env.AI_ALLOW_PRIVATE_URLS === 'true',

@@ -1,12 +1,14 @@
 /**
- * D2's official compiler (`@terrastruct/d2`, its Go code built to WASM), kept warm: one instance per server process,
- * in the worker thread the package starts itself, so the event loop stays free while it compiles. Starting it (the
- * WASM, D2's bundled ELK and the Go runtime) takes seconds, so `warmUp` starts it in the background when the server
- * listens; a process that never reads D2 (the CLI, most tests) never starts it.
+ * D2's official compiler (`@terrastruct/d2`, its Go code built to WASM): one instance per server process, in the
+ * worker thread the package starts itself, so the event loop stays free while it compiles. Starting it (the WASM, D2's
+ * bundled ELK and the Go runtime) takes seconds and about 450 MB that Go never hands back, so it is started by the
+ * first D2 diagram and stopped again when idle (or at once when the process is above its settled memory); a process
+ * that never reads D2 (the CLI, most tests) never starts it. Each compile holds one of the heavy-job slots the memory
+ * budget allows (./jobs/heavy-slots.ts).
  *
- * Each compile is time-limited: the package's `compile` always runs D2's own layout too (dagre), which can take minutes
- * on a large graph and cannot be skipped. Over time the caller gets too_complex, the D2 worker thread is terminated
- * (the package keeps it as `worker` on the instance) and a fresh one is started in the background.
+ * Each compile is time-limited by the clock (the package's thread is not ours to read CPU time from): its `compile`
+ * always runs D2's own layout too (dagre), which can take minutes on a large graph and cannot be skipped. Over time
+ * the caller gets too_complex and the D2 worker thread is terminated; the next D2 diagram starts a fresh one.
  */
 import type { Worker } from 'node:worker_threads';
 import { D2 } from '@terrastruct/d2';
@@ -14,16 +16,17 @@ import { AppError } from '../core/errors.js';
 import { type CompiledD2, d2ParseError } from '../core/notations/d2/index.js';
 import type { D2Compiler } from '../service/heavy-work.js';
 import type { Metrics } from './metrics.js';
+import { type HeavySlots, overBudget, type Slot } from './jobs/heavy-slots.js';
 
 /**
  * Time a compile may also spend waiting for the instance to start. Measured on the 2-core development machine: 10.7 s
  * to ready and 0.9 s for the first compile when idle, 13–20 s in all under load; 30 s leaves room above that.
  */
 export const D2_START_ALLOWANCE_SECONDS = 30;
+/** An instance idle this long is stopped, giving its memory (about 450 MB) back. */
+export const D2_IDLE_SECONDS = 60;
 
 export interface D2CompilerService extends D2Compiler {
-  /** Starts the instance in the background, if it is not started yet. */
-  warmUp(): void;
   close(): Promise<void>;
 }
 
@@ -36,9 +39,25 @@ interface Instance {
 
 // The package answers one message at a time (a second compile would take over the first's reply), so compiles run in
 // turn; `queue` bounds how many may wait.
-export function createD2Compiler(limits: { timeoutSeconds: number; queue: number; startAllowanceSeconds?: number }, options: { metrics?: Metrics } = {}): D2CompilerService {
+export function createD2Compiler(
+  limits: { timeoutSeconds: number; queue: number; startAllowanceSeconds?: number; idleSeconds?: number },
+  options: { metrics?: Metrics; slots?: HeavySlots } = {},
+): D2CompilerService {
   const startAllowanceSeconds = limits.startAllowanceSeconds ?? D2_START_ALLOWANCE_SECONDS;
+  const idleSeconds = limits.idleSeconds ?? D2_IDLE_SECONDS;
   let instance: Instance | undefined;
+  let idleTimer: NodeJS.Timeout | undefined;
+
+  // D2's Go runtime never hands memory back to the process: stop the instance when it has been idle a while, or at
+  // once when the process sits above its settled size after a compile (the next D2 diagram waits for a fresh start).
+  function settle(): void {
+    clearTimeout(idleTimer);
+    const current = instance;
+    if (!current) return;
+    if (options.slots && options.slots.residentMb() > options.slots.settleMb) return stop(current);
+    idleTimer = setTimeout(() => stop(current), idleSeconds * 1000);
+    idleTimer.unref();
+  }
   let turn: Promise<unknown> = Promise.resolve();
   let pending = 0;
 
@@ -60,11 +79,24 @@ export function createD2Compiler(limits: { timeoutSeconds: number; queue: number
   }
 
   function stop(stopped: Instance): void {
+    clearTimeout(idleTimer);
     if (instance === stopped) instance = undefined;
     void workerOf(stopped.d2)?.terminate();
   }
 
   async function compileNow(code: string): Promise<CompiledD2> {
+    // The slot first: starting D2 is itself the larger part of its memory.
+    const slot = await options.slots?.acquire();
+    clearTimeout(idleTimer);
+    try {
+      return await compileInSlot(code, slot);
+    } finally {
+      slot?.release();
+      settle();
+    }
+  }
+
+  async function compileInSlot(code: string, slot: Slot | undefined): Promise<CompiledD2> {
     const current = (instance ??= start());
     const allowed = limits.timeoutSeconds + (current.warm ? 0 : startAllowanceSeconds);
     const startedAt = performance.now();
@@ -76,12 +108,19 @@ export function createD2Compiler(limits: { timeoutSeconds: number; queue: number
     const compiled = current.ready.then(() => current.d2.compile(code) as Promise<unknown>);
     // Whichever loses the race must not become an unhandled rejection.
     compiled.catch(() => undefined);
+    let overMemory: () => void = () => undefined;
+    const memoryShort = new Promise<'over memory'>((resolve) => (overMemory = () => resolve('over memory')));
+    slot?.running(overMemory);
     try {
-      const outcome = await Promise.race([compiled, overTime]);
+      const outcome = await Promise.race([compiled, overTime, memoryShort]);
+      if (outcome === 'over memory') {
+        options.metrics?.recordJob('d2_compile', 'over_memory', seconds());
+        stop(current);
+        throw overBudget(options.slots?.budgetMb);
+      }
       if (outcome === 'over time') {
         options.metrics?.recordJob('d2_compile', 'over_time', seconds());
         stop(current);
-        instance = start();
         throw new AppError('too_complex', `D2 took longer than ${allowed} s to compile the code, the limit per job: make the input smaller`, {
           limit: 'job time',
           maxSeconds: allowed,
@@ -113,10 +152,8 @@ export function createD2Compiler(limits: { timeoutSeconds: number; queue: number
         pending--;
       }
     },
-    warmUp() {
-      instance ??= start();
-    },
     async close() {
+      clearTimeout(idleTimer);
       if (instance) stop(instance);
     },
   };

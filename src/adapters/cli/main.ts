@@ -25,6 +25,8 @@ const USAGE = `usage:
   drawbridge member role --workspace ID --email E --role ${ROLES.join('|')}
   drawbridge member remove --workspace ID --email E
   drawbridge ai set --email E --provider openai|anthropic|google|openai-compatible --model M --key-file F [--base-url URL]
+  drawbridge backup --to FILE      (SQLite, while the server runs; PostgreSQL: pg_dump)
+  drawbridge restore --from FILE   (SQLite, with the server stopped; PostgreSQL: pg_restore)
 
 Every command but serve prints one JSON object; the database used (DATABASE_URL, by default data/drawbridge.db in
 the project folder, wherever the command is run from) is named on stderr. Run it as node bin/drawbridge.js in the
@@ -44,6 +46,8 @@ const OPTIONS = {
   model: { type: 'string' },
   'key-file': { type: 'string' },
   'base-url': { type: 'string' },
+  to: { type: 'string' },
+  from: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -109,6 +113,16 @@ async function setAi(values: Record<string, unknown>): Promise<unknown> {
     });
     return { settings };
   });
+}
+
+/** The data, not the server key: README "Operating" says to keep DRAWBRIDGE_SECRET (or data/secret.key) with it. */
+async function backupOrRestore(command: 'backup' | 'restore', values: Record<string, unknown>): Promise<unknown> {
+  const { backupSqlite, postgresBackupAdvice, restoreSqlite } = await import('../../infra/storage/backup.js');
+  const { isPostgresUrl } = await import('../../infra/storage/database.js');
+  const { databaseUrl } = loadConfig();
+  if (isPostgresUrl(databaseUrl)) throw new UsageError(postgresBackupAdvice());
+  process.stderr.write(`database: ${databaseUrl}\n`);
+  return command === 'backup' ? backupSqlite(databaseUrl, required(values, 'to')) : restoreSqlite(required(values, 'from'), databaseUrl);
 }
 
 async function serve(): Promise<void> {
@@ -181,6 +195,9 @@ async function run(argv: string[]): Promise<unknown> {
         return { ...input, removed: true };
       });
     }
+    case 'backup':
+    case 'restore':
+      return backupOrRestore(command, values);
     default:
       throw new UsageError(`unknown command "${command}"`);
   }

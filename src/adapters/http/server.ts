@@ -1,11 +1,14 @@
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
+import { AppError } from '../../core/errors.js';
 import type { Config } from '../../infra/config.js';
 import { Metrics } from '../../infra/metrics.js';
 import { createRateLimiter } from '../../infra/rate-limit.js';
 import { assertProviderUrl } from '../../infra/ai/address-guard.js';
 import { createDiagramModel } from '../../infra/ai/models.js';
 import { createD2Compiler, type D2CompilerService } from '../../infra/d2-compiler.js';
+import { useBaselineWasmCompiler } from '../../infra/wasm-tiering.js';
+import { createHeavySlots } from '../../infra/jobs/heavy-slots.js';
 import { createJobPool, type JobPool } from '../../infra/jobs/pool.js';
 import { createSecretBox, loadServerKey } from '../../infra/secret-box.js';
 import { openDatabase } from '../../infra/storage/database.js';
@@ -19,14 +22,17 @@ export interface Runtime {
   services: Services;
   metrics: Metrics;
   jobs: JobPool;
-  /** D2's compiler: started when the server listens, or by the first D2 diagram. */
+  /** D2's compiler: started by the first D2 diagram, stopped when idle. */
   d2: D2CompilerService;
+  /** From now on /readyz answers 503, so a balancer's health check takes the instance out; requests are still served. */
+  drain(): void;
   /** Stops accepting requests, lets in-flight ones finish, then closes the database and Redis. */
   close(): Promise<void>;
 }
 
 /** Everything the service needs, opened from configuration; the listener is separate (see `listen`). */
 export async function createRuntime(config: Config, options: { rateLimitKeyPrefix?: string; signInLimits?: SignInLimits } = {}): Promise<Runtime> {
+  useBaselineWasmCompiler();
   const { db } = await openDatabase(config.databaseUrl);
   // No offline queue: while Redis is down a command fails at once and the limiter's in-memory insurance answers,
   // instead of every request waiting out reconnection attempts.
@@ -35,10 +41,13 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
   if (redis) reportRedisOutages(redis, () => log);
   const keyPrefix = options.rateLimitKeyPrefix ?? 'drawbridge:rl';
   const metrics = new Metrics();
+  let draining = false;
   let generatedKeyFile: string | undefined;
-  const jobs = createJobPool(config.jobs, { metrics, onWorkerError: (error) => log?.error({ err: error }, 'a job worker died') });
+  // One budget for every heavy job, pool job or D2 compile: as many run at once as MEMORY_MB allows (JOB_THREADS).
+  const slots = createHeavySlots({ slots: config.jobs.threads, queue: config.jobs.queue, budgetMb: config.memoryMb });
+  const jobs = createJobPool(config.jobs, { metrics, slots, onWorkerError: (error) => log?.error({ err: error }, 'a job worker died') });
   // D2 compiles one at a time, each up to the job time limit: a short queue keeps the last one's wait bounded.
-  const d2 = createD2Compiler({ timeoutSeconds: config.jobs.timeoutSeconds, queue: Math.min(config.jobs.queue, 8) }, { metrics });
+  const d2 = createD2Compiler({ timeoutSeconds: config.jobs.timeoutSeconds, queue: Math.min(config.jobs.queue, 8) }, { metrics, slots });
   const services = await createServices({
     db,
     limiter: createRateLimiter({ perMinute: config.rateLimitPerMinute, redis, keyPrefix }),
@@ -58,7 +67,7 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
     services,
     metrics,
     metricsToken: config.metricsToken,
-    checkReady: () => pingDatabase(db),
+    checkReady: () => (draining ? Promise.reject(new AppError('busy', 'shutting down: finishing the requests in flight')) : pingDatabase(db)),
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
     logLevel: config.logLevel === 'silent' ? undefined : config.logLevel,
@@ -71,6 +80,9 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
     metrics,
     jobs,
     d2,
+    drain() {
+      draining = true;
+    },
     async close() {
       await app.close();
       await jobs.close();
@@ -83,13 +95,24 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
   };
 }
 
-/** Listens and shuts down gracefully on SIGINT/SIGTERM. */
+/**
+ * Listens, and on SIGINT/SIGTERM shuts down without failing a request: /readyz turns 503 at once while requests are
+ * still served for `drainSeconds` (the balancer's health check sees it and sends no more), then the listener closes
+ * (a new connection is refused, which a balancer retries on another instance) and the requests in flight finish with
+ * their jobs. Past `drainSeconds` plus `finishSeconds` the process exits anyway.
+ */
 export async function listen(runtime: Runtime, config: Config): Promise<string> {
   const address = await runtime.app.listen({ port: config.port, host: config.host });
-  // In the background, after listening: /healthz and /readyz answer while D2's runtime starts in its own thread.
-  runtime.d2.warmUp();
   const stop = async (signal: string) => {
-    runtime.app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+    const { drainSeconds, finishSeconds } = config.shutdown;
+    runtime.app.log.info({ signal, drainSeconds }, 'shutting down: readiness off, still serving while the balancer notices');
+    setTimeout(() => {
+      runtime.app.log.error({ finishSeconds }, 'shutting down: requests still in flight past the limit, exiting anyway');
+      process.exit(1);
+    }, (drainSeconds + finishSeconds) * 1000).unref();
+    runtime.drain();
+    await new Promise((resolve) => setTimeout(resolve, drainSeconds * 1000));
+    runtime.app.log.info('shutting down: listener closed, finishing in-flight requests');
     await runtime.close();
     process.exit(0);
   };

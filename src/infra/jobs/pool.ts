@@ -11,6 +11,8 @@ import { Piscina } from 'piscina';
 import { AppError, type ErrorCode } from '../../core/errors.js';
 import type { HeavyWork } from '../../service/heavy-work.js';
 import type { JobLimits } from '../config.js';
+import { createHeavySlots, type HeavySlots, overBudget } from './heavy-slots.js';
+import { type JobClock, startJobClock } from './job-clock.js';
 import type { Metrics } from '../metrics.js';
 import type { Job, JobKind, JobOutcome } from './worker.js';
 
@@ -29,7 +31,10 @@ const WORKER = new URL('./worker.ts', import.meta.url).href;
  * `onWorkerError` hears of a worker that died with no job to blame (out of memory while loading, say): piscina emits
  * those as 'error' events, which would otherwise end the process.
  */
-export function createJobPool(limits: JobLimits, options: { metrics?: Metrics; onWorkerError?: (error: Error) => void } = {}): JobPool {
+export function createJobPool(
+  limits: JobLimits,
+  options: { metrics?: Metrics; onWorkerError?: (error: Error) => void; slots?: HeavySlots } = {},
+): JobPool {
   const { metrics } = options;
   const pool = new Piscina({
     filename: WORKER,
@@ -41,52 +46,71 @@ export function createJobPool(limits: JobLimits, options: { metrics?: Metrics; o
     resourceLimits: { maxOldGenerationSizeMb: limits.memoryMb },
   });
   pool.on('error', (error: Error) => options.onWorkerError?.(error));
-  const timeoutMs = limits.timeoutSeconds * 1000;
-  // Jobs running or waiting, counted here: piscina's balancer hands waiting jobs to busy threads, past its maxQueue.
+  // Jobs wait for a slot here, not in piscina's queue, so a slot is a free thread and the budget counts D2 too.
+  const slots = options.slots ?? createHeavySlots({ slots: limits.threads, queue: limits.queue });
+  // Jobs running or waiting, counted for the queue-depth metric.
   let inFlight = 0;
   const queueDepth = () => Math.max(0, inFlight - limits.threads);
 
   async function run<T>(job: Job): Promise<T> {
     const kind = METRIC_KIND[job.kind];
-    if (inFlight >= limits.threads + limits.queue) {
-      throw new AppError('busy', `every worker is busy and ${limits.queue} jobs are waiting: try again in a few seconds`, { retryAfterSeconds: 5 });
-    }
+    const slot = await slots.acquire();
     inFlight++;
-    const { port1: startedPort, port2: started } = new MessageChannel();
-    const timeout = new AbortController();
-    let startedAt: number | undefined;
-    let timer: NodeJS.Timeout | undefined;
-    startedPort.once('message', () => {
-      startedAt = performance.now();
-      timer = setTimeout(() => timeout.abort(), timeoutMs);
-    });
-    const task = pool.run({ job, started }, { transferList: [started], signal: timeout.signal });
     metrics?.setQueueDepth(queueDepth());
-    const seconds = () => (startedAt === undefined ? 0 : (performance.now() - startedAt) / 1000);
+    const { port1: startedPort, port2: started } = new MessageChannel();
+    const ended = new AbortController();
+    let endedBy: 'time' | 'memory' | undefined;
+    const end = (reason: 'time' | 'memory') => {
+      endedBy ??= reason;
+      ended.abort();
+    };
+    let clock: JobClock | undefined;
+    let threadId: number | undefined;
+    startedPort.once('message', (message: { thread: number; osThread: number | undefined }) => {
+      threadId = message.thread;
+      clock = startJobClock(message.osThread, limits.timeoutSeconds, () => end('time'));
+      slot.running(() => end('memory'));
+    });
+    const task = pool.run({ job, started }, { transferList: [started], signal: ended.signal });
+    const seconds = () => clock?.seconds() ?? 0;
     let outcome: JobOutcome;
     try {
       outcome = (await task) as JobOutcome;
+      // A thread whose WebAssembly memory grew with a big job keeps it for good: end it while the process sits above
+      // its settled size, and a fresh one (piscina keeps minThreads) starts small. No other job can be on it: a job
+      // only reaches piscina holding a slot, and this one still holds its own.
+      if (slots.residentMb() > slots.settleMb) await recycle(threadId);
     } catch (error) {
-      throw refusal(error, kind, seconds, timeout.signal.aborted);
+      throw refusal(error, kind, seconds, endedBy);
     } finally {
-      clearTimeout(timer);
+      clock?.stop();
       startedPort.close();
       inFlight--;
       metrics?.setQueueDepth(queueDepth());
+      slot.release();
     }
     metrics?.recordJob(kind, outcome.ok ? 'ok' : 'failed', seconds());
     if (!outcome.ok) throw new AppError(outcome.error.code as ErrorCode, outcome.error.message, outcome.error.details);
     return outcome.value as T;
   }
 
+  async function recycle(threadId: number | undefined): Promise<void> {
+    const worker = pool.threads.find((thread) => thread.threadId === threadId);
+    if (worker) await worker.terminate();
+  }
+
   /** What a job that did not finish is answered with; anything unforeseen stays an internal error. */
-  function refusal(error: unknown, kind: string, seconds: () => number, timedOut: boolean): unknown {
-    if (timedOut) {
+  function refusal(error: unknown, kind: string, seconds: () => number, endedBy: 'time' | 'memory' | undefined): unknown {
+    if (endedBy === 'time') {
       metrics?.recordJob(kind, 'over_time', seconds());
       return new AppError('too_complex', `the job ran longer than ${limits.timeoutSeconds} s, the limit per job: make the input smaller`, {
         limit: 'job time',
         maxSeconds: limits.timeoutSeconds,
       });
+    }
+    if (endedBy === 'memory') {
+      metrics?.recordJob(kind, 'over_memory', seconds());
+      return overBudget(slots.budgetMb);
     }
     if ((error as NodeJS.ErrnoException).code === 'ERR_WORKER_OUT_OF_MEMORY') {
       metrics?.recordJob(kind, 'over_memory', seconds());

@@ -2,7 +2,7 @@
  * The worker side of the job pool: runs one job of heavy work in a worker thread and answers with a plain,
  * structured-clone-safe result. An AppError is returned as data, since a thrown error loses its code crossing threads.
  */
-import type { MessagePort } from 'node:worker_threads';
+import { type MessagePort, threadId } from 'node:worker_threads';
 import { isAppError } from '../../core/errors.js';
 import { exportScene } from '../../core/export/index.js';
 import { resolveIconHints } from '../../core/notations/icon-hints.js';
@@ -12,6 +12,7 @@ import { renderScenePng } from '../../core/render/png.js';
 import type { Element } from '../../core/scene/intake.js';
 import type { HeavyWork } from '../../service/heavy-work.js';
 import { loadRenderFonts } from '../fonts.js';
+import { currentOsThread } from './job-clock.js';
 
 type Arguments<K extends keyof HeavyWork> = Parameters<HeavyWork[K]>;
 export type Job = { [K in keyof HeavyWork]: { kind: K; args: Arguments<K> } }[keyof HeavyWork];
@@ -45,9 +46,12 @@ async function perform(job: Job): Promise<unknown> {
   }
 }
 
-/** `started` tells the pool the job left the queue, so its time limit counts running time only. */
+/**
+ * `started` tells the pool the job left the queue, so its time limit counts running time only, and which thread runs
+ * it: piscina's thread id (to recycle it) and the OS thread's (whose CPU time the limit counts).
+ */
 export default async function runJob({ job, started }: { job: Job; started: MessagePort }): Promise<JobOutcome> {
-  started.postMessage('started');
+  started.postMessage({ thread: threadId, osThread: currentOsThread() });
   started.close();
   try {
     return { ok: true, value: await perform(job) };

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { isAppError } from '../../../core/errors.js';
 import { errorBody } from '../errors.js';
 
 /** Liveness and readiness for orchestrators; public, and outside the versioned API. */
@@ -11,6 +12,8 @@ export const healthRoutes: FastifyPluginAsyncZod<{ checkReady: () => Promise<voi
       await checkReady();
       return { status: 'ready' };
     } catch (error) {
+      // An instance shutting down says so (a balancer then sends it nothing new); anything else is the database.
+      if (isAppError(error)) return reply.code(503).send(errorBody(error.code, error.message));
       request.log.warn({ err: error }, 'readiness check failed');
       return reply.code(503).send(errorBody('internal', 'the database is not reachable'));
     }
