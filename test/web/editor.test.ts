@@ -55,6 +55,7 @@ describe('the canvas editor in Chromium', () => {
 
   async function openEditor(context: BrowserContext, id: string): Promise<Page> {
     const page = await context.newPage();
+    page.setDefaultTimeout(10_000);
     page.on('console', (message) => {
       if (/Content Security Policy|Refused to/i.test(message.text())) cspViolations.push(message.text());
     });
@@ -73,6 +74,17 @@ describe('the canvas editor in Chromium', () => {
       },
       [x, y],
     );
+
+  /** axe-core's WCAG A/AA rules on the page as it is; and a photo for the README when asked. */
+  async function check(page: Page, name: string, docsName?: string) {
+    if (DOCS && docsName) await page.screenshot({ path: join(DOCS, `${docsName}.png`) });
+    await page.evaluate(AXE);
+    const result = await page.evaluate(async () => {
+      const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
+      return axe.run(document, { runOnly: ['wcag2a', 'wcag2aa'] });
+    });
+    expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), name).toEqual([]);
+  }
 
   const saveNow = async (page: Page) => {
     await page.getByRole('button', { name: 'Save now' }).click();
@@ -129,5 +141,109 @@ describe('the canvas editor in Chromium', () => {
     );
     expect(reloaded).toContainEqual({ type: 'arrow', bound: rectangle.id });
     await page.close();
+  });
+
+  it('keeps a scene of our own types (cylinder, icon, code, frame, math…) unchanged but for the one label edited', async () => {
+    const id = await createDiagram('Every type', EVERY_TYPE);
+    const before = await stored(id);
+    const target = before.find((e) => e.id === 'svc')! as { x: number; y: number; width: number; height: number; text: string; iconRef: string };
+    expect(target.iconRef).toBeDefined();
+    const page = await openEditor(ann, id);
+    const centre = await onScreen(page, target.x + target.width / 2, target.y + target.height / 2);
+    await page.mouse.dblclick(centre.x, centre.y);
+    const editor = page.locator('textarea.excalidraw-wysiwyg');
+    await editor.waitFor();
+    await editor.press('Control+a');
+    await editor.pressSequentially('Object store');
+    await page.keyboard.press('Escape');
+    await saveNow(page);
+    expect(await page.locator('#editor-status').textContent()).toMatch(/^Saved version 2/);
+
+    const after = await stored(id);
+    expect(after.find((e) => e.id === 'svc')).toEqual({ ...before.find((e) => e.id === 'svc'), text: 'Object store' });
+    expect(after.filter((e) => e.id !== 'svc')).toEqual(before.filter((e) => e.id !== 'svc'));
+    await page.close();
+  });
+
+  /** Draws a rectangle somewhere on the canvas: a change for the page to save. */
+  async function drawBox(page: Page, x: number, y: number) {
+    await page.getByTestId('toolbar-rectangle').click({ force: true });
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x + 120, y + 70, { steps: 4 });
+    await page.mouse.up();
+    await page.keyboard.press('Escape');
+  }
+
+  it('offers the second of two tabs a clear choice when the first saved first, and each choice does what it says', async () => {
+    const id = await createDiagram('Shared', [{ id: 'api', type: 'rectangle', x: 0, y: 0, width: 160, height: 80, text: 'API' }]);
+    const first = await openEditor(ann, id);
+    const second = await openEditor(ann, id);
+    await drawBox(first, 500, 300);
+    await drawBox(second, 500, 500);
+    await saveNow(first);
+    expect(await first.locator('#editor-status').textContent()).toMatch(/^Saved version 2/);
+    // The second tab's autosave (after a pause) meets the first tab's save.
+    const dialog = second.getByRole('dialog', { name: 'Someone else saved first' });
+    await dialog.waitFor();
+    expect(await dialog.getByRole('button').allTextContents()).toEqual(['Reload theirs', 'Keep mine as a new version', 'Save mine as a copy']);
+    await check(second, 'editor-conflict', 'editor-conflict');
+
+    // Keep mine: saved on top of theirs as version 3, holding the second tab's box and not the first's.
+    await dialog.getByRole('button', { name: 'Keep mine as a new version' }).click();
+    await expect.poll(() => second.locator('#editor-status').textContent(), { timeout: 10_000 }).toMatch(/^Saved version 3/);
+    expect(await dialog.isVisible()).toBe(false);
+    expect((await stored(id)).filter((e) => e.type === 'rectangle')).toHaveLength(2);
+
+    // The first tab notices the save it did not make; with nothing unsaved it shows theirs.
+    await expect.poll(() => first.locator('#editor-status').textContent(), { timeout: 15_000 }).toMatch(/Someone else saved version 3/);
+
+    // Save as a copy: a new diagram beside the original, which stays as it was.
+    await drawBox(first, 800, 300);
+    await drawBox(second, 800, 500);
+    await saveNow(second);
+    // No click needed: the first tab's autosave meets the conflict by itself.
+    await first.getByRole('dialog', { name: 'Someone else saved first' }).getByRole('button', { name: 'Save mine as a copy' }).click();
+    await first.waitForURL((url) => /^\/diagrams\/doc_\w+\/edit$/.test(url.pathname) && !url.pathname.includes(id));
+    const copyId = /\/diagrams\/(doc_\w+)\/edit$/.exec(first.url())![1]!;
+    expect(copyId).not.toBe(id);
+    expect((await runtime.services.diagrams.getDocument(annPrincipal(), copyId)).summary.name).toBe('Shared (my copy)');
+    expect((await runtime.services.diagrams.getDocument(annPrincipal(), id)).summary.version).toBe(4);
+    await first.close();
+    await second.close();
+  }, 90_000);
+
+  it('gives a viewer a read-only canvas with no write control, and the server refuses their writes', async () => {
+    const bobId = await runtime.services.accounts.userIdByEmail('bob@example.com');
+    const bob = principalOf({ id: bobId, email: 'bob@example.com', name: 'Bob', plan: 'free' });
+    const id = await createDiagram('Bob plan', [{ id: 'web', type: 'rectangle', x: 0, y: 0, width: 160, height: 80, text: 'Web' }], world.bobWorkspace, bob);
+    const page = await openEditor(ann, id);
+    expect(await page.locator('#editor-status').textContent()).toBe('Read-only: your role here is viewer');
+    expect(await page.getByRole('button', { name: 'Save now' }).count()).toBe(0);
+    expect(await page.getByTestId('toolbar-rectangle').count()).toBe(0);
+    await check(page, 'editor-viewer', 'editor-viewer');
+
+    // The page's own session and CSRF token, sent by hand: the service refuses the write whatever the page shows.
+    const refused = await page.evaluate(async (docId) => {
+      const root = document.getElementById('editor-root')!;
+      const response = await fetch(`/diagrams/${docId}/scene`, {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': root.dataset.csrf!, 'If-Match': '"1"' },
+        body: JSON.stringify({ scene: { type: 'excalidraw', version: 2, elements: [] } }),
+      });
+      return { status: response.status, body: await response.json() };
+    }, id);
+    expect(refused.status).toBe(403);
+    expect(refused.body.error.code).toBe('forbidden');
+    expect((await runtime.services.diagrams.getDocument(bob, id)).summary.version).toBe(1);
+    await page.close();
+  });
+
+  it('passes axe-core on the editor page and logs no CSP violation anywhere', async () => {
+    const id = await createDiagram('Accessible', EVERY_TYPE);
+    const page = await openEditor(ann, id);
+    await check(page, 'editor');
+    await page.close();
+    expect(cspViolations).toEqual([]);
   });
 });

@@ -44,6 +44,15 @@ function EditorApp({ initial }) {
     statusLine.textContent = status;
   }, [status]);
 
+  // Excalidraw's menu buttons carry only an icon and no name (axe: button-name); they are named as they appear.
+  useEffect(() => {
+    const name = () => root.querySelectorAll('.dropdown-menu-button:not([aria-label])').forEach((button) => button.setAttribute('aria-label', 'Menu'));
+    const observer = new MutationObserver(name);
+    observer.observe(root, { childList: true, subtree: true });
+    name();
+    return () => observer.disconnect();
+  }, []);
+
   const loadTheirs = useCallback(async () => {
     const api = apiRef.current;
     const fresh = await service.loadScene();

@@ -47,6 +47,16 @@ export const editorPages: FastifyPluginAsync<{ services: Services }> = async (ap
     return reply.view('editor.eta', page(request, `Edit · ${summary.name}`, { diagram: summary, workspace, writable: canWrite(workspace.role), wide: true }));
   });
 
+  /**
+   * An `.excalidraw` scene is imported without icon guesses (an imported drawing keeps its look), and a guessed icon
+   * rides in no field of the export: so a diagram whose icons were guessed from its labels (from code, or the API's
+   * default) keeps guessing them when saved from the editor, and one without keeps none.
+   */
+  const guessesIcons = async (id: string, request: FastifyRequest) => {
+    const elements = JSON.parse((await diagrams.getDocument(who(request), id)).elementsJson) as Array<{ icon?: { auto?: boolean } }>;
+    return elements.some((e) => e.icon?.auto === true);
+  };
+
   // JSON for the island: errors in the API's {"error":{code,message}} form, not the HTML error page.
   await app.register(async (json) => {
     json.setErrorHandler(toErrorResponse);
@@ -65,10 +75,11 @@ export const editorPages: FastifyPluginAsync<{ services: Services }> = async (ap
 
     json.put('/diagrams/:id/scene', async (request, reply) => {
       const body = parseBody(request.body);
+      const id = idOf(request);
       const result = await diagrams.updateDocument(
         who(request),
-        idOf(request),
-        { elements: body.scene, name: body.name === undefined ? undefined : checkName(body.name) },
+        id,
+        { elements: body.scene, name: body.name === undefined ? undefined : checkName(body.name), autoIcons: await guessesIcons(id, request) },
         expectedVersion(request.headers['if-match']),
       );
       reply.header('ETag', `"${result.document.summary.version}"`);
