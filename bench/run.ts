@@ -1,4 +1,5 @@
 /** `npm run bench`: every speed goal of the issues, each measured against a baseline in the same run where the goal is relative. */
+import { benchEditor, printEditor } from './editor.js';
 import { benchEngines, printEngines } from './engines.js';
 import { benchFromCode, printFromCode } from './from-code.js';
 import { benchGenerate, printGenerate } from './generate.js';
@@ -28,3 +29,4 @@ printEngines(await benchEngines());
 printRender(await benchRender());
 printGenerate(await benchGenerate());
 printIsolation(await benchIsolation());
+printEditor(await benchEditor());

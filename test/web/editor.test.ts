@@ -124,7 +124,6 @@ describe('the canvas editor in Chromium', () => {
     await page.keyboard.press('Escape');
     await saveNow(page);
     expect(await page.locator('#editor-status').textContent()).toMatch(/^Saved version 2/);
-    if (DOCS) await page.screenshot({ path: join(DOCS, 'editor.png') });
 
     const elements = await stored(id);
     const rectangle = elements.find((e) => e.type === 'rectangle')!;
@@ -242,7 +241,7 @@ describe('the canvas editor in Chromium', () => {
   it('passes axe-core on the editor page and logs no CSP violation anywhere', async () => {
     const id = await createDiagram('Accessible', EVERY_TYPE);
     const page = await openEditor(ann, id);
-    await check(page, 'editor');
+    await check(page, 'editor', 'editor');
     await page.close();
     expect(cspViolations).toEqual([]);
   });

@@ -28,6 +28,9 @@ function sceneOf(api) {
   return { type: 'excalidraw', version: 2, source: 'drawbridge-editor', elements, appState: { viewBackgroundColor: api.getAppState().viewBackgroundColor, gridSize: null }, files: used };
 }
 
+/** A wide diagram opens whole (zoomed out to fit); a small one at 100 %, centred, not blown up. */
+const fitOnOpen = (api) => api.scrollToContent(api.getSceneElements(), { fitToViewport: true, viewportZoomFactor: 0.9, maxZoom: 1 });
+
 const signatureOf = (api) => getSceneVersion(api.getSceneElementsIncludingDeleted());
 
 function EditorApp({ initial }) {
@@ -94,9 +97,15 @@ function EditorApp({ initial }) {
     if (!state.blocked && signatureOf(api) !== state.savedSignature) state.timer = setTimeout(() => save(), AUTOSAVE_MS);
   }, []);
 
+  // Fitted once, when the stored scene first shows; a blank canvas is left where the person starts drawing.
+  const opened = useRef(initial.scene.elements.length === 0);
   const onChange = useCallback(() => {
     const api = apiRef.current;
     const state = doc.current;
+    if (api && !opened.current && api.getSceneElements().length > 0) {
+      opened.current = true;
+      fitOnOpen(api);
+    }
     if (!api || !writable) return;
     if (state.savedSignature === null) state.savedSignature = signatureOf(api);
     if (signatureOf(api) === state.savedSignature) return;
