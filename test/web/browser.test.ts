@@ -153,6 +153,8 @@ describe('the web app in Chromium', () => {
     await page.getByLabel('Workspace', { exact: true }).selectOption({ label: 'Platform team (owner)' });
     await page.getByRole('button', { name: 'Create token' }).click();
     await page.getByRole('heading', { name: /Your new token/ }).waitFor();
+    // Post, redirect, get: the page showing the token is a plain GET, so a reload offers no resubmission.
+    expect(new URL(page.url()).search).toMatch(/^\?created=tok_\w+$/);
     await check(page, 'developer-new-token', 'developer-new-token');
 
     await page.getByRole('button', { name: 'Copy: MCP client with remote HTTP servers' }).click();
@@ -174,6 +176,11 @@ describe('the web app in Chromium', () => {
     expect(await mcp.text()).toContain('Web stack');
 
     await page.goto(`${base}/settings/developer`);
+    // On a phone the token list is one card per token: its Revoke button is on screen, not past a sideways scroll.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const revokeBox = (await page.getByRole('link', { name: 'Revoke claude desktop' }).boundingBox())!;
+    expect(revokeBox.x + revokeBox.width).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole('link', { name: 'Revoke claude desktop' }).click();
     await check(page, 'revoke');
     await page.getByRole('button', { name: 'Revoke token' }).click();
@@ -202,6 +209,10 @@ describe('the web app in Chromium', () => {
     await guest.close();
     await page.goto(`${base}/diagrams/doc_doesnotexist00000000`);
     await check(page, 'error');
+    expect(await page.title()).toBe('Page not found · Drawbridge');
+    await page.goto(`${base}/no/such/page`);
+    expect(await page.title()).toBe('Page not found · Drawbridge');
+    expect(await page.locator('h1').textContent()).toBe('Page not found');
 
     expect(cspViolations).toEqual([]);
     await context.close();

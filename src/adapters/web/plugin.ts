@@ -114,6 +114,9 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, { services }) 
   });
 };
 
+/** A tab title that tells a missing page from a refused one. */
+const ERROR_TITLES: Record<number, string> = { 404: 'Page not found', 403: 'Not allowed', 429: 'Too many attempts', 500: 'Something went wrong' };
+
 /** An error page in the app's own look; a 5xx says only that it happened, with the request id. */
 export function showError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
   let status = 500;
@@ -129,7 +132,7 @@ export function showError(error: unknown, request: FastifyRequest, reply: Fastif
       message = (error as Error).message;
     } else request.log.error({ err: error }, 'unhandled error on a page');
   }
-  return reply.code(status).view('error.eta', { ...page(request, 'Something is in the way'), status, message });
+  return reply.code(status).view('error.eta', { ...page(request, ERROR_TITLES[status] ?? 'Something is in the way'), status, message });
 }
 
 /**

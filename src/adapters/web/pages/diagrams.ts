@@ -109,7 +109,7 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
         ({ id } = result.document.summary);
         warnings = result.warnings;
       } else {
-        if (!values.code.trim()) throw new AppError('validation_failed', 'paste some code to draw (docker-compose, Kubernetes, DOT, PlantUML, Terraform, Helm or SQL)');
+        if (!values.code.trim()) throw new AppError('validation_failed', 'paste some code to draw (Mermaid, D2, docker-compose, Kubernetes, DOT, PlantUML, Terraform, Helm or SQL)');
         const result = await diagrams.createFromCode(who(request), { workspaceId, folderId, name: values.name ? checkName(values.name) : undefined, code: values.code, notation: values.notation || undefined });
         ({ id } = result.document.summary);
         warnings = result.warnings;
