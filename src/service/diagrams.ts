@@ -6,6 +6,7 @@ import type { IconVendor } from '../core/icons/index.js';
 import { type GraphIR, NOTATION_TITLES } from '../core/graph/types.js';
 import { d2ToGraph } from '../core/notations/d2/index.js';
 import { checkGraphSize, isD2Code } from '../core/notations/index.js';
+import { titleFromCode } from '../core/notations/title.js';
 import { canWrite, type Role } from '../core/scopes.js';
 import type { Element, SceneFormat } from '../core/scene/intake.js';
 import type { ExcalidrawScene } from '../core/scene/to-excalidraw.js';
@@ -226,7 +227,8 @@ export class DiagramService {
     const result = await this.createDocument(p, {
       workspaceId: input.workspaceId,
       folderId: input.folderId,
-      name: input.name ?? `${NOTATION_TITLES[generated.notation]} diagram`,
+      // What the code calls itself, before the notation's name ("Mermaid diagram" says nothing about it).
+      name: input.name ?? titleFromCode(input.code) ?? `${NOTATION_TITLES[generated.notation]} diagram`,
       elements: generated.elements,
       vendor: input.vendor,
       // Icons come from what the notation says a node is; label guesses would land on boxes sized without one.

@@ -245,4 +245,31 @@ describe('the canvas editor in Chromium', () => {
     await page.close();
     expect(cspViolations).toEqual([]);
   });
+
+  it('starts from a template in the editor, and turns a file dropped on the workspace page into a diagram', async () => {
+    const page = await ann.newPage();
+    page.setDefaultTimeout(10_000);
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) cspViolations.push(message.text());
+    });
+    await page.goto(`${base}/workspaces/${world.annWorkspace}/new`);
+    await check(page, 'new-diagram', 'new-diagram');
+    await page.getByRole('button', { name: /AWS three-tier web app/ }).click();
+    await page.waitForURL(/\/diagrams\/doc_\w+\/edit$/);
+    await page.waitForFunction(() => Boolean((window as unknown as { drawbridgeEditor?: unknown }).drawbridgeEditor));
+    await page.waitForTimeout(300);
+    if (DOCS) await page.screenshot({ path: join(DOCS, 'editor-template.png') });
+
+    await page.goto(`${base}/workspaces/${world.annWorkspace}`);
+    await page.locator('[data-drop-into]').evaluate((zone) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File(['# Shop stack\nservices:\n  web:\n    image: nginx\n    depends_on: [db]\n  db:\n    image: postgres:16\n'], 'shop.compose.yaml', { type: 'text/yaml' }));
+      zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+      zone.dispatchEvent(new DragEvent('drop', { dataTransfer: transfer, bubbles: true, cancelable: true }));
+    });
+    await page.waitForURL(/\/diagrams\/doc_\w+(\?|$)/);
+    expect(await page.locator('h1').textContent()).toBe('Shop stack');
+    await page.close();
+    expect(cspViolations).toEqual([]);
+  });
 });
