@@ -272,4 +272,26 @@ describe('the canvas editor in Chromium', () => {
     await page.close();
     expect(cspViolations).toEqual([]);
   });
+
+  it('lets a phone pinch-zoom and pan the viewer', async () => {
+    const id = await createDiagram('Wide', EVERY_TYPE);
+    const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, storageState: await ann.storageState() });
+    const page = await phone.newPage();
+    await page.goto(`${base}/diagrams/${id}`);
+    await page.locator('#drawing').evaluate((img: HTMLImageElement) => (img.complete && img.naturalWidth > 0 ? null : new Promise((r) => img.addEventListener('load', r))));
+    const before = await page.locator('#zoom-level').textContent();
+    const box = (await page.locator('#stage').boundingBox())!;
+    const cx = box.x + box.width / 2;
+    const cy = box.y + box.height / 2;
+    const cdp = await phone.newCDPSession(page);
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', spread: number) =>
+      cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x: cx - spread, y: cy, id: 1 }, { x: cx + spread, y: cy, id: 2 }] });
+    await touch('touchStart', 30);
+    for (const spread of [50, 70, 90, 110]) await touch('touchMove', spread);
+    await touch('touchEnd', 0);
+    const after = await page.locator('#zoom-level').textContent();
+    expect(Number.parseInt(after!, 10)).toBeGreaterThan(Number.parseInt(before!, 10) * 2);
+    if (DOCS) await page.screenshot({ path: join(DOCS, 'viewer-phone.png') });
+    await phone.close();
+  });
 });

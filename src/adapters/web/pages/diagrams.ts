@@ -145,6 +145,8 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
     const folders = await allFolders(request, summary.workspaceId);
     const share = summary.share;
     return page(request, summary.name, {
+      // The drawing takes the page's width: wide diagrams are the common case (architectures, pipelines).
+      wide: true,
       diagram: summary,
       workspace,
       writable: canWrite(workspace.role),

@@ -44,7 +44,7 @@ export const editorPages: FastifyPluginAsync<{ services: Services }> = async (ap
     const { summary } = await diagrams.getDocument(who(request), idOf(request));
     const workspace = await members.workspace(request.web.user!.id, summary.workspaceId);
     reply.header('Content-Security-Policy', EDITOR_CSP);
-    return reply.view('editor.eta', page(request, `Edit · ${summary.name}`, { diagram: summary, workspace, writable: canWrite(workspace.role), wide: true }));
+    return reply.view('editor.eta', page(request, `Edit · ${summary.name}`, { diagram: summary, workspace, writable: canWrite(workspace.role), wide: true, canvas: true }));
   });
 
   /**
