@@ -1,4 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { principalOf } from '../../src/adapters/web/session.js';
+import { ANSWERS } from '../fixtures/ai/answers.js';
+import { type FakeProvider, startFakeProvider } from '../support/fake-ai.js';
 import { signedIn } from '../support/web-client.js';
 import { box, useTestService } from '../support/world.js';
 
@@ -6,7 +9,12 @@ const ANN = { email: 'ann@example.com', password: 'correct horse battery staple'
 
 /** The editor's session routes, without a browser: the same rules as REST, and the page's CSRF token on every write. */
 describe('the editor routes', () => {
-  const service = useTestService();
+  const service = useTestService({ config: { aiAllowPrivateUrls: true, aiTimeoutSeconds: 5 } });
+  let fake: FakeProvider;
+  beforeAll(async () => {
+    fake = await startFakeProvider();
+  });
+  afterAll(async () => fake?.close());
 
   async function annWithDiagram() {
     const { app } = service.runtime;
@@ -73,5 +81,31 @@ describe('the editor routes', () => {
     const missing = await app.inject({ method: 'GET', url: '/diagrams/doc_AAAAAAAAAAAAAAAAAAAA/state', headers: { cookie } });
     expect(missing.statusCode).toBe(404);
     expect(missing.json().error.code).toBe('not_found');
+  });
+
+  it('asks the AI to change the open diagram on the version it shows, and to draw a new one from a description', async () => {
+    const { ann, id, send, page } = await annWithDiagram();
+    expect(page.body).toContain('data-ai="false"');
+    expect((await ann.get(`/workspaces/${service.world.annWorkspace}/new`)).body).toContain('<a href="/settings/ai">set up AI</a>');
+    const annPrincipal = principalOf({ id: service.world.annUserId, email: ANN.email, name: 'Ann', plan: 'free' });
+    await service.runtime.services.ai.set(annPrincipal, { provider: 'openai', model: 'gpt-4.1-mini', key: 'sk-test-key-0000', baseUrl: `${fake.url}/openai/v1` });
+    expect((await ann.get(`/diagrams/${id}/edit`)).body).toContain('data-ai="true"');
+
+    fake.queue.push({ answer: ANSWERS.checkoutFlow });
+    const asked = await send('POST', `/diagrams/${id}/ask`, { prompt: 'make it a checkout flow' }, { 'if-match': '"1"' });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.json()).toMatchObject({ version: 2, model: 'gpt-4.1-mini' });
+    expect(fake.received.at(-1)!.key).toBe('sk-test-key-0000');
+    const stale = await send('POST', `/diagrams/${id}/ask`, { prompt: 'again' }, { 'if-match': '"1"' });
+    expect(stale.statusCode).toBe(412);
+    const empty = await send('POST', `/diagrams/${id}/ask`, { prompt: ' ' }, { 'if-match': '"2"' });
+    expect(empty.statusCode).toBe(400);
+
+    const newPage = await ann.get(`/workspaces/${service.world.annWorkspace}/new`);
+    expect(newPage.body).toContain('Draw it with AI');
+    fake.queue.push({ answer: ANSWERS.awsThreeTier });
+    const drawn = await ann.post(`/workspaces/${service.world.annWorkspace}/new`, { kind: 'prompt', prompt: 'a three-tier web app on AWS' });
+    expect(drawn.statusCode).toBe(303);
+    expect(drawn.headers.location).toMatch(/^\/diagrams\/doc_\w+/);
   });
 });

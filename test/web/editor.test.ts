@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/adapters/http/server.js';
 import { principalOf } from '../../src/adapters/web/session.js';
 import { type Backend, createBackend, testConfig } from '../support/backends.js';
+import { ANSWERS } from '../fixtures/ai/answers.js';
+import { type FakeProvider, startFakeProvider } from '../support/fake-ai.js';
 import { buildWorld, type World } from '../support/world.js';
 
 /**
@@ -34,6 +36,7 @@ describe('the canvas editor in Chromium', () => {
   let browser: Browser;
   let base: string;
   let ann: BrowserContext;
+  let fake: FakeProvider;
   const cspViolations: string[] = [];
 
   const annPrincipal = () => principalOf({ id: world.annUserId, email: ANN.email, name: 'Ann', plan: 'free' });
@@ -95,7 +98,8 @@ describe('the canvas editor in Chromium', () => {
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     backend = await createBackend('sqlite');
-    runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, publicUrl: base, port, rateLimitPerMinute: 100_000 }));
+    runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, publicUrl: base, port, rateLimitPerMinute: 100_000, aiAllowPrivateUrls: true, aiTimeoutSeconds: 5 }));
+    fake = await startFakeProvider();
     world = await buildWorld(runtime);
     await runtime.app.listen({ port, host: '127.0.0.1' });
     browser = await chromium.launch({ executablePath: CHROMIUM });
@@ -103,6 +107,7 @@ describe('the canvas editor in Chromium', () => {
   });
   afterAll(async () => {
     await browser?.close();
+    await fake?.close();
     await runtime?.close();
     await backend?.dispose();
   });
@@ -293,5 +298,28 @@ describe('the canvas editor in Chromium', () => {
     expect(Number.parseInt(after!, 10)).toBeGreaterThan(Number.parseInt(before!, 10) * 2);
     if (DOCS) await page.screenshot({ path: join(DOCS, 'viewer-phone.png') });
     await phone.close();
+  });
+
+  it('asks the AI to change the open diagram from the Ask AI panel, after a link to the AI settings when none is set up', async () => {
+    const id = await createDiagram('Ask me', [{ id: 'api', type: 'rectangle', x: 0, y: 0, width: 160, height: 80, text: 'API' }]);
+    let page = await openEditor(ann, id);
+    await page.getByRole('button', { name: 'Ask AI' }).click();
+    expect(await page.getByRole('link', { name: 'Set up AI' }).getAttribute('href')).toBe('/settings/ai');
+    await page.close();
+
+    await runtime.services.ai.set(annPrincipal(), { provider: 'openai', model: 'gpt-4.1-mini', key: 'sk-test-key-0000', baseUrl: `${fake.url}/openai/v1` });
+    page = await openEditor(ann, id);
+    await page.getByRole('button', { name: 'Ask AI' }).click();
+    await check(page, 'editor-ask-ai', 'editor-ask-ai');
+    fake.queue.push({ answer: ANSWERS.checkoutFlow });
+    await page.getByLabel('What should change?').fill('Turn this into the checkout flow');
+    await page.getByRole('button', { name: 'Change the diagram' }).click();
+    await page.getByText(/^Changed by gpt-4.1-mini: version 2/).waitFor();
+    expect(fake.received.at(-1)!.body.messages.at(-1).content).toContain('Turn this into the checkout flow');
+    const elements = await stored(id);
+    expect(elements.length).toBeGreaterThan(3);
+    const onCanvas = await page.evaluate(() => (window as unknown as { drawbridgeEditor: { getSceneElements(): unknown[] } }).drawbridgeEditor.getSceneElements().length);
+    expect(onCanvas).toBeGreaterThan(3);
+    await page.close();
   });
 });

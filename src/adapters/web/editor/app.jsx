@@ -18,6 +18,7 @@ const root = document.getElementById('editor-root');
 const statusLine = document.getElementById('editor-status');
 const actionsSlot = document.getElementById('editor-actions');
 const writable = root.dataset.writable === 'true';
+const aiReady = root.dataset.ai === 'true';
 const service = createService({ id: root.dataset.id, csrf: root.dataset.csrf });
 
 /** What is sent back: an `.excalidraw` file object of the live elements and the images they use. */
@@ -140,6 +141,27 @@ function EditorApp({ initial }) {
     if (!conflict && dialog?.open) dialog.close();
   }, [conflict]);
 
+  const [panel, setPanel] = useState(null);
+  const [asking, setAsking] = useState(null);
+  const ask = async (prompt) => {
+    // What is on the canvas is saved first: the model changes the version everyone can see.
+    await save();
+    if (doc.current.blocked || signatureOf(apiRef.current) !== doc.current.savedSignature) return setAsking({ error: 'Save your changes first (see the status line).' });
+    setAsking({ busy: true });
+    try {
+      const result = await service.ask(doc.current.version, prompt);
+      await loadTheirs();
+      setAsking({ warnings: result.warnings, done: `Changed by ${result.model}: version ${result.version}` });
+      setStatus(`Version ${result.version}, changed by AI`);
+    } catch (error) {
+      if (error instanceof SaveConflict) {
+        doc.current.blocked = true;
+        setConflict({ theirs: error.currentVersion });
+      }
+      setAsking({ error: error.message });
+    }
+  };
+
   const reloadTheirs = async () => setStatus(`Loaded version ${await loadTheirs()}; your unsaved changes were dropped`);
   const keepMine = () => {
     // Saved on top of theirs: their version stays in the document's history.
@@ -179,6 +201,11 @@ function EditorApp({ initial }) {
               </span>
             )}
             {writable && (
+              <button type="button" className="button small" aria-expanded={panel === 'ai'} aria-controls="panel-ai" onClick={() => setPanel(panel === 'ai' ? null : 'ai')}>
+                Ask AI
+              </button>
+            )}
+            {writable && (
               <button type="button" id="editor-save" className="button small primary" onClick={save}>
                 Save now
               </button>
@@ -207,6 +234,7 @@ function EditorApp({ initial }) {
           <MainMenu.DefaultItems.Help />
         </MainMenu>
       </Excalidraw>
+      {panel === 'ai' && <AskPanel asking={asking} onAsk={ask} onClose={() => setPanel(null)} />}
       <dialog ref={dialogRef} className="editor-conflict" aria-labelledby="conflict-title" onCancel={(event) => event.preventDefault()}>
         <h2 id="conflict-title">Someone else saved first</h2>
         <p>
@@ -226,6 +254,51 @@ function EditorApp({ initial }) {
         </div>
       </dialog>
     </>
+  );
+}
+
+/** Ask AI: a prompt that changes the open diagram, or the way to set a provider up. */
+function AskPanel({ asking, onAsk, onClose }) {
+  const [prompt, setPrompt] = useState('');
+  return (
+    <aside className="editor-panel" id="panel-ai" aria-labelledby="panel-ai-title">
+      <div className="editor-panel-head">
+        <h2 id="panel-ai-title">Ask AI</h2>
+        <button type="button" className="button small ghost" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {aiReady ? (
+        <form
+          className="form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (prompt.trim()) onAsk(prompt);
+          }}
+        >
+          <label htmlFor="ai-prompt">What should change?</label>
+          <textarea id="ai-prompt" value={prompt} onChange={(event) => setPrompt(event.target.value)} placeholder="Add a Redis cache between the API and the database" rows={4} />
+          <button type="submit" className="button primary" disabled={asking?.busy}>
+            {asking?.busy ? 'Asking…' : 'Change the diagram'}
+          </button>
+          <div role="status" aria-live="polite">
+            {asking?.done && <p className="help">{asking.done}</p>}
+            {asking?.error && <p className="alert error">{asking.error}</p>}
+            {asking?.warnings?.length > 0 && (
+              <ul className="editor-warnings">
+                {asking.warnings.map((warning) => (
+                  <li key={warning}>{warning}</li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </form>
+      ) : (
+        <p>
+          No AI provider is set up for you or this workspace. <a href="/settings/ai">Set up AI</a> with your own key, then ask here.
+        </p>
+      )}
+    </aside>
   );
 }
 

@@ -41,6 +41,8 @@ export function createService({ id, csrf }) {
     readState: () => call('GET', `${base}/state`),
     /** A versioned write: `version` goes as If-Match; a stale one throws SaveConflict. */
     saveScene: (version, scene) => call('PUT', `${base}/scene`, { body: { scene }, headers: { 'If-Match': `"${version}"` } }),
+    /** The diagram changed by the AI as `prompt` says, on `version`: `{ version, warnings, model }`. */
+    ask: (version, prompt) => call('POST', `${base}/ask`, { body: { prompt }, headers: { 'If-Match': `"${version}"` } }),
     /** The scene as a new diagram beside this one: `{ id, url }`. */
     saveCopy: (scene, name) => call('POST', `${base}/copy`, { body: { scene, name } }),
   };

@@ -7,6 +7,7 @@ import { canWrite } from '../../../core/scopes.js';
 import type { Services } from '../../../service/index.js';
 import { page } from '../plugin.js';
 import { TEMPLATES } from '../templates.js';
+import { aiReady } from './editor.js';
 import { principalOf } from '../session.js';
 import { formError } from './account.js';
 import { checkName, field, type Form, noticeOf } from './forms.js';
@@ -86,6 +87,7 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
       folders: await allFolders(request, workspaceId),
       notations: Object.entries(NOTATION_TITLES).map(([id, title]) => ({ id, title })),
       templates: TEMPLATES,
+      ai: await aiReady(services, request, workspaceId),
       values: { kind: 'code', folderId: (request.query as Form).folder ?? '' },
       ...extra,
     });
@@ -96,13 +98,20 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
   app.post('/workspaces/:id/new', async (request, reply) => {
     const workspaceId = (request.params as { id: string }).id;
     const body = request.body as Form;
-    const values = { kind: field(body, 'kind'), name: field(body, 'name').trim(), code: field(body, 'code'), notation: field(body, 'notation'), folderId: field(body, 'folderId'), scene: field(body, 'scene') };
+    const values = { kind: field(body, 'kind'), name: field(body, 'name').trim(), code: field(body, 'code'), notation: field(body, 'notation'), folderId: field(body, 'folderId'), scene: field(body, 'scene'), prompt: field(body, 'prompt') };
     // A file dropped on the workspace page brings its name, the default when the content names itself nothing.
     const fileName = field(body, 'fileName').replace(/\.[^.]*$/, '').trim().slice(0, 200);
     try {
       const folderId = values.folderId || undefined;
       let id: string;
       let warnings: string[];
+      if (values.kind === 'prompt') {
+        const prompt = field(body, 'prompt');
+        if (!prompt.trim()) throw new AppError('validation_failed', 'describe the diagram to draw');
+        const result = await services.generation.generate(who(request), { workspaceId, folderId, prompt, name: values.name ? checkName(values.name) : undefined });
+        const notice = result.warnings.length ? `?notice=${encodeURIComponent(`Drawn by ${result.model}, with notes: ${result.warnings.slice(0, 5).join(' · ')}`.slice(0, 1500))}` : '';
+        return reply.redirect(`/diagrams/${result.document.summary.id}${notice}`, 303);
+      }
       if (values.kind === 'blank' || values.kind === 'template') {
         const template = TEMPLATES.find((t) => t.id === field(body, 'template'));
         if (values.kind === 'template' && !template) throw new AppError('validation_failed', `no template "${field(body, 'template')}"; the templates are ${TEMPLATES.map((t) => t.id).join(', ')}`);

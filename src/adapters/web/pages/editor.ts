@@ -44,7 +44,9 @@ export const editorPages: FastifyPluginAsync<{ services: Services }> = async (ap
     const { summary } = await diagrams.getDocument(who(request), idOf(request));
     const workspace = await members.workspace(request.web.user!.id, summary.workspaceId);
     reply.header('Content-Security-Policy', EDITOR_CSP);
-    return reply.view('editor.eta', page(request, `Edit · ${summary.name}`, { diagram: summary, workspace, writable: canWrite(workspace.role), wide: true, canvas: true }));
+    const writable = canWrite(workspace.role);
+    const ai = writable && (await aiReady(services, request, summary.workspaceId));
+    return reply.view('editor.eta', page(request, `Edit · ${summary.name}`, { diagram: summary, workspace, writable, ai, wide: true, canvas: true }));
   });
 
   /**
@@ -86,6 +88,14 @@ export const editorPages: FastifyPluginAsync<{ services: Services }> = async (ap
       return { version: result.document.summary.version, updatedAt: result.document.summary.updatedAt, warnings: result.warnings };
     });
 
+    // Ask AI: the open diagram changed as the prompt says, by the same generation as REST's POST /documents/:id/generate,
+    // on the version the editor shows (If-Match), with the model's warnings.
+    json.post('/diagrams/:id/ask', async (request) => {
+      const prompt = promptOf(request.body);
+      const result = await services.generation.generate(who(request), { documentId: idOf(request), prompt, expectedVersion: expectedVersion(request.headers['if-match']) });
+      return { version: result.document.summary.version, warnings: result.warnings, model: result.model };
+    });
+
     // "Save as a copy" after a conflict: the editor's scene becomes a new diagram beside the original.
     json.post('/diagrams/:id/copy', async (request, reply) => {
       const body = parseBody(request.body);
@@ -106,4 +116,20 @@ function parseBody(body: unknown): z.infer<typeof sceneBody> {
   const parsed = sceneBody.safeParse(body);
   if (!parsed.success) throw new AppError('validation_failed', `send {"scene": <.excalidraw file object>, "name"?: string}: ${parsed.error.issues[0]!.message}`);
   return parsed.data;
+}
+
+function promptOf(body: unknown): string {
+  const prompt = (body as { prompt?: unknown } | undefined)?.prompt;
+  if (typeof prompt !== 'string' || prompt.trim() === '') throw new AppError('validation_failed', 'send {"prompt": "what to change"} with a non-empty prompt');
+  return prompt;
+}
+
+/** Whether a prompt can run here: the person's own AI settings or the workspace's shared ones. */
+export async function aiReady(services: Services, request: FastifyRequest, workspaceId: string): Promise<boolean> {
+  try {
+    await services.ai.credentialsFor(principalOf(request.web.user!), workspaceId);
+    return true;
+  } catch {
+    return false;
+  }
 }
