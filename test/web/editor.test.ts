@@ -322,4 +322,33 @@ describe('the canvas editor in Chromium', () => {
     expect(onCanvas).toBeGreaterThan(3);
     await page.close();
   });
+
+  it('drags an icon from the panel onto a shape and onto the canvas, and the save stamps iconRef as the API does', async () => {
+    const id = await createDiagram('Icons', [{ id: 'orders', type: 'rectangle', x: 0, y: 0, width: 160, height: 110, text: 'Orders' }]);
+    const page = await openEditor(ann, id);
+    await page.getByRole('button', { name: 'Icons' }).click();
+    await page.getByLabel('Icon library').selectOption('aws');
+    await page.getByLabel('Search icons').fill('dynamodb');
+    const first = page.locator('.icon-result').first();
+    await first.waitFor();
+    const ref = (await first.getAttribute('title'))!;
+    expect(ref).toMatch(/^aws\//);
+    await check(page, 'editor-icons', 'editor-icons');
+
+    const canvas = page.locator('#editor-root');
+    const rootBox = (await canvas.boundingBox())!;
+    const onShape = await onScreen(page, 80, 55);
+    await first.dragTo(canvas, { targetPosition: { x: onShape.x - rootBox.x, y: onShape.y - rootBox.y } });
+    const empty = await onScreen(page, 500, 55);
+    await first.dragTo(canvas, { targetPosition: { x: empty.x - rootBox.x, y: empty.y - rootBox.y } });
+    await saveNow(page);
+    expect(await page.locator('#editor-status').textContent()).toMatch(/^Saved version 2/);
+
+    const elements = (await stored(id)) as Array<{ id: string; type: string; iconRef?: string; icon?: { ref: string }; text?: string }>;
+    expect(elements.find((e) => e.id === 'orders')).toMatchObject({ iconRef: ref, icon: { ref } });
+    const added = elements.filter((e) => e.id !== 'orders' && e.iconRef === ref);
+    expect(added).toHaveLength(1);
+    expect(added[0]).toMatchObject({ type: 'rectangle', icon: { ref } });
+    await page.close();
+  });
 });

@@ -1,7 +1,16 @@
 // The canvas editor: Excalidraw as a client-side island on /diagrams/:id/edit. The scene arrives through our
 // `.excalidraw` export and every save goes back through our import as one versioned write (If-Match), so what
 // Excalidraw cannot draw natively rides unchanged in customData.
-import { CaptureUpdateAction, Excalidraw, getSceneVersion, MainMenu, restoreElements } from '@excalidraw/excalidraw';
+import {
+  CaptureUpdateAction,
+  convertToExcalidrawElements,
+  Excalidraw,
+  getSceneVersion,
+  MainMenu,
+  newElementWith,
+  restoreElements,
+  viewportCoordsToSceneCoords,
+} from '@excalidraw/excalidraw';
 import '@excalidraw/excalidraw/index.css';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
@@ -201,6 +210,11 @@ function EditorApp({ initial }) {
               </span>
             )}
             {writable && (
+              <button type="button" className="button small" aria-expanded={panel === 'icons'} aria-controls="panel-icons" onClick={() => setPanel(panel === 'icons' ? null : 'icons')}>
+                Icons
+              </button>
+            )}
+            {writable && (
               <button type="button" className="button small" aria-expanded={panel === 'ai'} aria-controls="panel-ai" onClick={() => setPanel(panel === 'ai' ? null : 'ai')}>
                 Ask AI
               </button>
@@ -234,6 +248,7 @@ function EditorApp({ initial }) {
           <MainMenu.DefaultItems.Help />
         </MainMenu>
       </Excalidraw>
+      {panel === 'icons' && <IconPanel onPlace={(icon, point) => setStatus(placeIcon(apiRef.current, icon, point))} onClose={() => setPanel(null)} />}
       {panel === 'ai' && <AskPanel asking={asking} onAsk={ask} onClose={() => setPanel(null)} />}
       <dialog ref={dialogRef} className="editor-conflict" aria-labelledby="conflict-title" onCancel={(event) => event.preventDefault()}>
         <h2 id="conflict-title">Someone else saved first</h2>
@@ -254,6 +269,120 @@ function EditorApp({ initial }) {
         </div>
       </dialog>
     </>
+  );
+}
+
+/** Where icons are dragged from: a custom type, so Excalidraw's own drop handling (files, text) leaves it alone. */
+const ICON_DRAG_TYPE = 'application/x-drawbridge-icon';
+/** Shapes an icon can sit on: Excalidraw's boxes; our other shapes arrive as these or as lines and keep their own. */
+const ICON_HOLDERS = new Set(['rectangle', 'ellipse', 'diamond']);
+
+/**
+ * An icon dropped on a shape sets that shape's iconRef; dropped on empty canvas (or clicked with nothing selected) it
+ * becomes a node-sized box named after the icon. The iconRef rides in customData.drawbridge like any native field,
+ * and the server stamps the icon on save exactly as for the API (node-sized boxes only, label below the icon).
+ */
+function placeIcon(api, icon, clientPoint) {
+  const appState = api.getAppState();
+  const point = clientPoint ? viewportCoordsToSceneCoords(clientPoint, appState) : undefined;
+  const shapes = api.getSceneElements().filter((e) => ICON_HOLDERS.has(e.type));
+  const target = point
+    ? [...shapes].reverse().find((e) => point.x >= e.x && point.x <= e.x + e.width && point.y >= e.y && point.y <= e.y + e.height)
+    : shapes.find((e) => appState.selectedElementIds[e.id]);
+  const elements = api.getSceneElementsIncludingDeleted();
+  if (target) {
+    const customData = { ...target.customData, drawbridge: { ...target.customData?.drawbridge, iconRef: icon.ref } };
+    api.updateScene({ elements: elements.map((e) => (e.id === target.id ? newElementWith(e, { customData }) : e)), captureUpdate: CaptureUpdateAction.IMMEDIATELY });
+    return `Icon “${icon.label}” set on the shape; it is drawn once saved`;
+  }
+  const at = point ?? viewportCoordsToSceneCoords({ clientX: appState.offsetLeft + appState.width / 2, clientY: appState.offsetTop + appState.height / 2 }, appState);
+  const added = convertToExcalidrawElements([
+    { type: 'rectangle', x: at.x - 70, y: at.y - 55, width: 140, height: 110, label: { text: icon.label }, customData: { drawbridge: { iconRef: icon.ref } } },
+  ]);
+  api.updateScene({ elements: [...elements, ...added], captureUpdate: CaptureUpdateAction.IMMEDIATELY });
+  return `“${icon.label}” added; its icon is drawn once saved`;
+}
+
+const VENDORS = [
+  ['', 'Every library'],
+  ['aws', 'AWS'],
+  ['azure', 'Azure'],
+  ['gcp', 'Google Cloud'],
+  ['kubernetes', 'Kubernetes'],
+];
+
+/** Icons: search our libraries, then drag a result onto a shape or the canvas (or press it: onto the selection). */
+function IconPanel({ onPlace, onClose }) {
+  const [query, setQuery] = useState('');
+  const [vendor, setVendor] = useState('');
+  const [found, setFound] = useState({ items: [] });
+  useEffect(() => {
+    if (!query.trim()) return setFound({ items: [] });
+    const timer = setTimeout(() => service.searchIcons(query, vendor).then(setFound, (error) => setFound({ items: [], hint: error.message })), 250);
+    return () => clearTimeout(timer);
+  }, [query, vendor]);
+  // Drops land on the canvas: caught before Excalidraw's own handler, which would read them as files.
+  useEffect(() => {
+    const drop = (event) => {
+      const data = event.dataTransfer?.getData(ICON_DRAG_TYPE);
+      if (!data) return;
+      event.preventDefault();
+      event.stopPropagation();
+      onPlace(JSON.parse(data), { clientX: event.clientX, clientY: event.clientY });
+    };
+    const over = (event) => {
+      if (event.dataTransfer?.types.includes(ICON_DRAG_TYPE)) event.preventDefault();
+    };
+    root.addEventListener('drop', drop, true);
+    root.addEventListener('dragover', over, true);
+    return () => {
+      root.removeEventListener('drop', drop, true);
+      root.removeEventListener('dragover', over, true);
+    };
+  }, [onPlace]);
+  return (
+    <aside className="editor-panel" id="panel-icons" aria-labelledby="panel-icons-title">
+      <div className="editor-panel-head">
+        <h2 id="panel-icons-title">Icons</h2>
+        <button type="button" className="button small ghost" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      <div className="form">
+        <label htmlFor="icon-query">Search icons</label>
+        <input id="icon-query" type="search" value={query} onChange={(event) => setQuery(event.target.value)} placeholder="database, lambda, ingress…" autoComplete="off" />
+        <label htmlFor="icon-vendor">Icon library</label>
+        <select id="icon-vendor" value={vendor} onChange={(event) => setVendor(event.target.value)}>
+          {VENDORS.map(([id, title]) => (
+            <option key={id} value={id}>
+              {title}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="help">Drag an icon onto a shape or the canvas, or press it to put it on the selected shape.</p>
+      {found.hint && <p className="help">{found.hint}</p>}
+      <ul className="icon-results">
+        {found.items.map((icon) => (
+          <li key={icon.ref}>
+            <button
+              type="button"
+              className="icon-result"
+              draggable
+              onDragStart={(event) => {
+                event.dataTransfer.setData(ICON_DRAG_TYPE, JSON.stringify(icon));
+                event.dataTransfer.effectAllowed = 'copy';
+              }}
+              onClick={() => onPlace(icon)}
+              title={icon.ref}
+            >
+              <img src={`/icons/${encodeURIComponent(icon.library)}/${encodeURIComponent(icon.label)}.svg`} alt="" width="32" height="32" />
+              <span>{icon.label}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </aside>
   );
 }
 

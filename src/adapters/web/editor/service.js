@@ -35,6 +35,8 @@ export function createService({ id, csrf }) {
   }
   const base = `/diagrams/${encodeURIComponent(id)}`;
   return {
+    /** `{ items: [{ library, label, ref }], hint? }` from our icon catalog; each icon's picture is /icons/<library>/<label>.svg. */
+    searchIcons: (query, vendor) => call('GET', `/editor/icons?${new URLSearchParams({ query, limit: '24', ...(vendor ? { vendor } : {}) })}`),
     /** `{ name, version, writable, scene }`: the diagram through our `.excalidraw` export. */
     loadScene: () => call('GET', `${base}/scene`),
     /** Its version only, polled to notice another writer's save. */

@@ -4,6 +4,7 @@ import { AppError } from '../../../core/errors.js';
 import { canWrite } from '../../../core/scopes.js';
 import type { Services } from '../../../service/index.js';
 import { toErrorResponse } from '../../http/errors.js';
+import { iconSearchQuery } from '../../../service/schemas.js';
 import { expectedVersion } from '../../http/routes/documents.js';
 import { page } from '../plugin.js';
 import { principalOf } from '../session.js';
@@ -86,6 +87,13 @@ export const editorPages: FastifyPluginAsync<{ services: Services }> = async (ap
       );
       reply.header('ETag', `"${result.document.summary.version}"`);
       return { version: result.document.summary.version, updatedAt: result.document.summary.updatedAt, warnings: result.warnings };
+    });
+
+    // The icon panel's search: the catalog REST's GET /api-v1/icons answers, read with the same query schema.
+    json.get('/editor/icons', async (request) => {
+      const query = iconSearchQuery.safeParse(request.query);
+      if (!query.success) throw new AppError('validation_failed', `icon search: ${query.error.issues.map((i) => `${i.path.join('.') || 'query'} ${i.message}`).join('; ')}`);
+      return services.catalog.searchIcons(query.data);
     });
 
     // Ask AI: the open diagram changed as the prompt says, by the same generation as REST's POST /documents/:id/generate,
