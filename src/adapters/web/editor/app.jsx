@@ -32,7 +32,8 @@ const service = createService({ id: root.dataset.id, csrf: root.dataset.csrf });
 
 /** What is sent back: an `.excalidraw` file object of the live elements and the images they use. */
 function sceneOf(api) {
-  const elements = api.getSceneElements();
+  // Icon pictures are the server's drawing of each iconRef, not data: they are left out and stamped again.
+  const elements = api.getSceneElements().filter((e) => !isIconPicture(e));
   const files = api.getFiles();
   const used = Object.fromEntries(elements.filter((e) => e.fileId && files[e.fileId]).map((e) => [e.fileId, files[e.fileId]]));
   return { type: 'excalidraw', version: 2, source: 'drawbridge-editor', elements, appState: { viewBackgroundColor: api.getAppState().viewBackgroundColor, gridSize: null }, files: used };
@@ -40,6 +41,23 @@ function sceneOf(api) {
 
 /** A wide diagram opens whole (zoomed out to fit); a small one at 100 %, centred, not blown up. */
 const fitOnOpen = (api) => api.scrollToContent(api.getSceneElements(), { fitToViewport: true, viewportZoomFactor: 0.9, maxZoom: 1 });
+
+/** Icon pictures are drawn by the server from each shape's iconRef and box (customData.drawbridge.iconOf). */
+const isIconPicture = (element) => typeof element.customData?.drawbridge?.iconOf === 'string';
+
+/**
+ * After a save, the icons as the server stamped them: new ones appear, moved shapes' icons follow. Only the icon
+ * pictures are replaced, and only while the canvas still holds exactly what was saved.
+ */
+async function refreshIcons(api, state) {
+  const fresh = await service.loadScene();
+  if (fresh.version !== state.version || signatureOf(api) !== state.savedSignature) return;
+  api.addFiles(Object.values(fresh.scene.files ?? {}));
+  const kept = api.getSceneElementsIncludingDeleted().filter((e) => !isIconPicture(e));
+  const icons = restoreElements(fresh.scene.elements.filter(isIconPicture), null);
+  api.updateScene({ elements: [...kept, ...icons], captureUpdate: CaptureUpdateAction.NEVER });
+  state.savedSignature = signatureOf(api);
+}
 
 const signatureOf = (api) => getSceneVersion(api.getSceneElementsIncludingDeleted());
 
@@ -92,6 +110,7 @@ function EditorApp({ initial }) {
       const result = await service.saveScene(state.version, sceneOf(api));
       state.version = result.version;
       state.savedSignature = signature;
+      await refreshIcons(api, state);
       setNewer(null);
       setStatus(`Saved version ${result.version}${result.warnings.length ? ` · notes: ${result.warnings.slice(0, 3).join(' · ')}` : ''}`);
     } catch (error) {
@@ -293,14 +312,14 @@ function placeIcon(api, icon, clientPoint) {
   if (target) {
     const customData = { ...target.customData, drawbridge: { ...target.customData?.drawbridge, iconRef: icon.ref } };
     api.updateScene({ elements: elements.map((e) => (e.id === target.id ? newElementWith(e, { customData }) : e)), captureUpdate: CaptureUpdateAction.IMMEDIATELY });
-    return `Icon “${icon.label}” set on the shape; it is drawn once saved`;
+    return `Icon “${icon.label}” set on the shape; it is drawn when saved`;
   }
   const at = point ?? viewportCoordsToSceneCoords({ clientX: appState.offsetLeft + appState.width / 2, clientY: appState.offsetTop + appState.height / 2 }, appState);
   const added = convertToExcalidrawElements([
     { type: 'rectangle', x: at.x - 70, y: at.y - 55, width: 140, height: 110, label: { text: icon.label }, customData: { drawbridge: { iconRef: icon.ref } } },
   ]);
   api.updateScene({ elements: [...elements, ...added], captureUpdate: CaptureUpdateAction.IMMEDIATELY });
-  return `“${icon.label}” added; its icon is drawn once saved`;
+  return `“${icon.label}” added; its icon is drawn when saved`;
 }
 
 const VENDORS = [
