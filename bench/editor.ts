@@ -5,8 +5,8 @@ import { chromium } from 'playwright-core';
 import { createRuntime } from '../src/adapters/http/server.js';
 import { principalOf } from '../src/adapters/web/session.js';
 import { createBackend, testConfig } from '../test/support/backends.js';
+import { CHROMIUM } from '../test/support/chromium.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const BUNDLE = 'dist/editor';
 const EVERY_TYPE = JSON.parse(readFileSync('test/fixtures/excalidraw/native-every-type.json', 'utf8')) as unknown[];
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -1,33 +1,22 @@
 import { readFileSync, mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/adapters/http/server.js';
 import { type Backend, createBackend, testConfig } from '../support/backends.js';
+import { axeViolations, CHROMIUM, freePort } from '../support/chromium.js';
 
 /**
  * The issue's path in a real browser (Debian's Chromium, driven by playwright-core): first-run setup → sign in →
  * a token with two scopes and one workspace → its MCP block copied → REST and MCP with that token → revoke → 401.
  * Every page is checked with axe-core and photographed at desktop and phone widths (SCREENSHOTS=dir keeps them).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.SCREENSHOTS ?? join(tmpdir(), 'drawbridge-screens');
 /** `DOCS_SCREENSHOTS=docs/screenshots` rewrites the README's two pictures (on purpose only, never in CI). */
 const DOCS = process.env.DOCS_SCREENSHOTS;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const COMPOSE = readFileSync('test/fixtures/compose/awesome-nginx-golang-mysql.compose.yaml', 'utf8');
 const OWNER = { name: 'Ann Example', email: 'ann@example.com', password: 'correct horse battery' };
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 describe('the web app in Chromium', () => {
   let backend: Backend;
@@ -57,13 +46,7 @@ describe('the web app in Chromium', () => {
       await page.setViewportSize({ width: 1100, height: 760 });
       await page.screenshot({ path: join(DOCS, `${docsName}.png`) });
     }
-    // evaluate() runs through the DevTools protocol, so axe needs no exception in the page's CSP.
-    await page.evaluate(AXE);
-    const result = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-      return axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] });
-    });
-    expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), name).toEqual([]);
+    expect(await axeViolations(page, ['wcag2a', 'wcag2aa', 'best-practice']), name).toEqual([]);
     for (const [width, height, label] of [
       [1280, 900, 'desktop'],
       [390, 844, 'phone'],

@@ -1,12 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/adapters/http/server.js';
 import { principalOf } from '../../src/adapters/web/session.js';
 import { type Backend, createBackend, testConfig } from '../support/backends.js';
+import { axeViolations, CHROMIUM, freePort } from '../support/chromium.js';
 import { ANSWERS } from '../fixtures/ai/answers.js';
 import { type FakeProvider, startFakeProvider } from '../support/fake-ai.js';
 import { buildWorld, type World } from '../support/world.js';
@@ -15,19 +14,9 @@ import { buildWorld, type World } from '../support/world.js';
  * The canvas editor in Debian's Chromium: drawing and saving, a scene of our own types surviving an edit, two tabs
  * racing to save, a viewer who cannot write. `DOCS_SCREENSHOTS=docs/screenshots` rewrites the README's pictures.
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const DOCS = process.env.DOCS_SCREENSHOTS;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const ANN = { email: 'ann@example.com', password: 'correct horse battery staple' };
 const EVERY_TYPE = JSON.parse(readFileSync('test/fixtures/excalidraw/native-every-type.json', 'utf8')) as Array<Record<string, unknown>>;
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 describe('the canvas editor in Chromium', () => {
   let backend: Backend;
@@ -81,12 +70,7 @@ describe('the canvas editor in Chromium', () => {
   /** axe-core's WCAG A/AA rules on the page as it is; and a photo for the README when asked. */
   async function check(page: Page, name: string, docsName?: string) {
     if (DOCS && docsName) await page.screenshot({ path: join(DOCS, `${docsName}.png`) });
-    await page.evaluate(AXE);
-    const result = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-      return axe.run(document, { runOnly: ['wcag2a', 'wcag2aa'] });
-    });
-    expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), name).toEqual([]);
+    expect(await axeViolations(page, ['wcag2a', 'wcag2aa']), name).toEqual([]);
   }
 
   const saveNow = async (page: Page) => {
