@@ -4,7 +4,7 @@ import { answerToGraph } from '../src/core/ai/answer.js';
 import { resolveIconHints } from '../src/core/notations/icon-hints.js';
 import { drawGraph } from '../src/core/notations/index.js';
 import { checkScene } from '../src/core/quality/check.js';
-import { assertProviderUrl } from '../src/infra/ai/address-guard.js';
+import { assertProviderUrl, providerFetch } from '../src/infra/ai/address-guard.js';
 import { type Backend, createBackend, testConfig } from './support/backends.js';
 import { startFakeProvider, type FakeProvider } from './support/fake-ai.js';
 import { bearer, buildWorld, type World } from './support/world.js';
@@ -115,6 +115,44 @@ describe('AI generation against a local provider speaking the real wire formats'
     expect(await documentCount()).toBe(before);
   }, 30_000);
 
+  it('follows no redirect from a provider: the place it points to is never called, and nothing is stored', async () => {
+    const elsewhere = await startFakeProvider();
+    try {
+      await settings('openai', `${fake.url}/openai/v1`);
+      const before = await documentCount();
+      fake.queue.length = 0;
+      fake.queue.push({ redirectTo: `${elsewhere.url}/openai/v1/chat/completions` });
+      elsewhere.queue.push({ answer: ANSWERS.kubernetesShop });
+      const response = await generate('a shop');
+      expect(response.statusCode, response.body).toBe(502);
+      expect(response.json().error).toMatchObject({ code: 'ai_provider_error', message: expect.stringContaining('redirect') });
+      expect(elsewhere.received).toEqual([]);
+      expect(await documentCount()).toBe(before);
+    } finally {
+      await elsewhere.close();
+    }
+  });
+
+  it('checks membership, role and the token\'s workspace before the key, and never calls the provider for a refused caller', async () => {
+    await settings('openai', `${fake.url}/openai/v1`); // Ann has a working key of her own
+    const calls = fake.received.length;
+    const bobDoc = (await call('POST', '/api-v1/documents', { workspaceId: world.bobWorkspace, name: 'Bob’s' }, world.tokens.bobAll)).json();
+    const refusals = [
+      // Ann is a viewer in Bob's workspace: her own key would pay for a diagram she may not write.
+      ['a viewer creating', () => call('POST', '/api-v1/documents/generate', { workspaceId: world.bobWorkspace, prompt: 'x' }), 403],
+      ['a viewer editing', () => call('POST', `/api-v1/documents/${bobDoc.id}/generate`, { prompt: 'x' }), 403],
+      ['a token pinned to another workspace', () => call('POST', '/api-v1/documents/generate', { workspaceId: world.annSecond, prompt: 'x' }, world.tokens.annPinned), 404],
+      ['a folder of another workspace', () => call('POST', '/api-v1/documents/generate', { workspaceId: world.annWorkspace, folderId: 'fld_nope', prompt: 'x' }), 404],
+      // Bob has no key and is no member of Ann's workspace: "not found", not "set up a key".
+      ['a stranger without a key', () => call('POST', '/api-v1/documents/generate', { workspaceId: world.annWorkspace, prompt: 'x' }, world.tokens.bobAll), 404],
+    ] as const;
+    for (const [who, send, status] of refusals) {
+      const response = await send();
+      expect([who, response.statusCode], response.body).toEqual([who, status]);
+      expect(fake.received.length, who).toBe(calls);
+    }
+  });
+
   it('edits a diagram: the model sees its current structure, untouched nodes keep their place, and the change is a versioned update', async () => {
     await settings('anthropic', `${fake.url}/anthropic/v1`);
     fake.queue.push({ answer: ANSWERS.kubernetesShop });
@@ -180,7 +218,28 @@ describe('AI generation against a local provider speaking the real wire formats'
 });
 
 describe('provider base URLs', () => {
-  it.each(['http://127.0.0.1:11434/v1', 'http://10.1.2.3/v1', 'http://[::1]/v1', 'http://169.254.169.254/latest', 'http://[::ffff:127.0.0.1]/v1', 'http://192.168.0.10/v1'])(
+  it('checks the address actually connected to, not only the one checked before: a name resolving to loopback is refused at connect time', async () => {
+    const fake = await startFakeProvider();
+    try {
+      const port = new URL(fake.url).port;
+      const call = providerFetch(false)(`http://localhost:${port}/openai/v1/chat/completions`, { method: 'POST', body: '{}' });
+      await expect(call).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringContaining('AI_ALLOW_PRIVATE_URLS=true') });
+      expect(fake.received).toEqual([]);
+      const allowed = await providerFetch(true)(`http://localhost:${port}/openai/v1/chat/completions`, { method: 'POST', body: '{}' });
+      expect(allowed.status).toBe(401); // reached: the fake wants a key
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it.each([
+    'http://127.0.0.1:11434/v1', 'http://10.1.2.3/v1', 'http://[::1]/v1', 'http://169.254.169.254/latest', 'http://[::ffff:127.0.0.1]/v1', 'http://192.168.0.10/v1',
+    // IPv6 forms that carry an IPv4 address and reach it: IPv4-compatible, NAT64 (RFC 6052), SIIT (RFC 6145), 6to4, Teredo (client address inverted).
+    'http://[::127.0.0.1]/v1', 'http://[64:ff9b::7f00:1]/v1', 'http://[64:ff9b::10.0.0.1]/v1', 'http://[::ffff:0:a9fe:a9fe]/v1', 'http://[2002:7f00:1::]/v1',
+    'http://[2001:0:4136:e378:8000:63bf:80ff:fffe]/v1', 'http://[::ffff:7f00:1]/v1',
+    // Other ranges that are nobody's public provider.
+    'http://100.64.0.1/v1', 'http://[fd00::1]/v1', 'http://[fe80::1]/v1', 'http://0.0.0.0/v1', 'http://[::]/v1', 'http://localhost/v1',
+  ])(
     'refuses %s unless the operator allows private addresses',
     async (url) => {
       await expect(assertProviderUrl(url, false)).rejects.toMatchObject({ code: 'validation_failed', message: expect.stringContaining('AI_ALLOW_PRIVATE_URLS=true') });
@@ -189,7 +248,9 @@ describe('provider base URLs', () => {
   );
 
   it('accepts public addresses and refuses other schemes and credentials', async () => {
-    await expect(assertProviderUrl('https://8.8.8.8/v1', false)).resolves.toBeUndefined();
+    for (const url of ['https://8.8.8.8/v1', 'https://[2606:4700:4700::1111]/v1', 'https://[64:ff9b::808:808]/v1']) {
+      await expect(assertProviderUrl(url, false)).resolves.toBeUndefined();
+    }
     await expect(assertProviderUrl('file:///etc/passwd', true)).rejects.toMatchObject({ code: 'validation_failed' });
     await expect(assertProviderUrl('https://user:pw@8.8.8.8/v1', true)).rejects.toMatchObject({ code: 'validation_failed' });
   });

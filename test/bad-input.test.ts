@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { LIMITS } from '../src/core/limits.js';
 import { CONVERTERS } from '../src/core/notations/index.js';
 import { availableBackends } from './support/backends.js';
+import { NOTATION_SAMPLES, PROTOTYPE_NAMES, withName } from './support/prototype-names.js';
 import { bearer, box, useTestService } from './support/world.js';
 
 /** A YAML "billion laughs": seven levels of nine aliases each would expand to 9^7 strings. */
@@ -79,6 +80,34 @@ describe.each(await availableBackends())('bad input on %s', (backend) => {
     const folder = await post('/api-v1/folders', { workspaceId: service.world.annWorkspace, name: 'tab\there' });
     expect(folder.statusCode).toBe(400);
   });
+
+  it.each(PROTOTYPE_NAMES)('takes %s as a label, a name, a kind, a shape, a colour or an icon query in every door, never a 500', async (name) => {
+    const workspaceId = service.world.annWorkspace;
+    const answers: Array<[string, number]> = [];
+    const send = async (what: string, request: Promise<{ statusCode: number; body: string }>) => answers.push([what, (await request).statusCode]);
+    await send('a box', create([{ ...box('a'), text: name }, { ...box(name, 300), text: name }], name));
+    await send('a box with auto icons', post('/api-v1/documents', { workspaceId, name, autoIcons: true, vendor: 'aws', elements: [{ ...box('a'), text: name }] }));
+    await send('fields', create([{ ...box('a'), type: name, fontFamily: name, fillStyle: name, strokeStyle: name, roundness: { type: name } }]));
+    await send('an iconRef', create([{ ...box('a'), iconRef: `${name}/${name}` }]));
+    await send('an Excalidraw arrowhead', create({ type: 'excalidraw', version: 2, elements: [{ id: 'x', type: 'arrow', x: 0, y: 0, points: [[0, 0], [9, 9]], endArrowhead: name, fontFamily: name }] }));
+    for (const query of [{ query: name }, { library: name, query: name }] as Record<string, string>[]) {
+      await send(`icons ${JSON.stringify(query)}`, service.runtime.app.inject({ method: 'GET', url: `/api-v1/icons?${new URLSearchParams(query)}`, headers: headers() }));
+    }
+    for (const [notation, samples] of Object.entries(NOTATION_SAMPLES)) {
+      for (const [i, sample] of samples.entries()) {
+        await send(`${notation} #${i + 1}`, fromCode(notation, withName(sample, name)));
+        await send(`${notation} #${i + 1} detected`, post('/api-v1/documents/from-code', { workspaceId, code: withName(sample, name), vendor: 'aws' }));
+      }
+    }
+    const mcp = await service.runtime.app.inject({
+      method: 'POST',
+      url: '/mcp',
+      headers: { ...headers(), accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      payload: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'create_diagram', arguments: { workspaceId, name, elements: [{ ...box(name), text: name }] } } },
+    });
+    expect(mcp.json().result.isError, mcp.body.slice(0, 300)).not.toBe(true);
+    expect(answers.filter(([, status]) => status >= 500)).toEqual([]);
+  }, 60_000);
 
   it('answers an over-long id with our JSON error, not the router’s', async () => {
     const response = await service.runtime.app.inject({ method: 'GET', url: `/api-v1/documents/doc_${'x'.repeat(200)}`, headers: headers() });

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/adapters/http/server.js';
 import { loadConfig } from '../src/infra/config.js';
 import { testConfig } from './support/backends.js';
+import { freePort } from './support/ports.js';
 
 const run = promisify(execFile);
 const dir = mkdtempSync(join(tmpdir(), 'drawbridge-cli-'));
@@ -101,6 +102,45 @@ describe('drawbridge CLI', () => {
     // Without DATABASE_URL: the project's own data folder, not the caller's working directory.
     expect(loadConfig({}).databaseUrl).toBe(join(process.cwd(), 'data', 'drawbridge.db'));
   });
+
+  it('in the hosted edition, creates no token for a free account, and one once it is on Pro', async () => {
+    const hosted = { env: { ...env, DRAWBRIDGE_EDITION: 'hosted' } };
+    await run('node', ['bin/drawbridge.js', 'user', 'create', '--email', 'free@example.com'], hosted);
+    const refused = await run('node', ['bin/drawbridge.js', 'token', 'create', '--email', 'free@example.com', '--name', 'x', '--scopes', 'diagrams:read'], hosted).catch((e) => e);
+    expect(refused.code).toBe(1);
+    expect(JSON.parse(refused.stdout).error).toMatchObject({ code: 'plan_required', message: expect.stringContaining('free plan') });
+    await run('node', ['bin/drawbridge.js', 'user', 'plan', '--email', 'free@example.com', '--plan', 'pro'], hosted);
+    const made = JSON.parse((await run('node', ['bin/drawbridge.js', 'token', 'create', '--email', 'free@example.com', '--name', 'x', '--scopes', 'diagrams:read'], hosted)).stdout);
+    expect(made.token).toMatch(/^drb_live_/);
+  }, 60_000);
+
+  it('prints its usage on stdout and exits 0 when asked for help', async () => {
+    for (const flag of ['--help', '-h']) {
+      const { stdout, stderr } = await run('node', ['bin/drawbridge.js', flag], { env });
+      expect(stdout).toContain('drawbridge workspace create --email E --name NAME');
+      expect(stderr).toBe('');
+    }
+  });
+
+  it('suggests, on first start, CLI commands that use the database the server runs on', async () => {
+    const port = await freePort();
+    const databaseUrl = join(dir, 'first-start.db');
+    const server = spawn('node', ['bin/drawbridge.js', 'serve'], { env: { ...env, DATABASE_URL: databaseUrl, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' } });
+    try {
+      const message = await new Promise<string>((resolve, reject) => {
+        let text = '';
+        server.stderr.on('data', (chunk) => {
+          text += chunk;
+          if (text.includes('token create')) resolve(text);
+        });
+        server.once('exit', () => reject(new Error(`the server exited: ${text}`)));
+      });
+      expect(message).toContain(`DATABASE_URL=${databaseUrl} node bin/drawbridge.js user create`);
+      expect(message).toContain(`DATABASE_URL=${databaseUrl} node bin/drawbridge.js token create`);
+    } finally {
+      server.kill('SIGTERM');
+    }
+  }, 60_000);
 
   it('answers mistakes with a JSON error or usage, and a non-zero exit', async () => {
     const badScope = await run('node', ['bin/drawbridge.js', 'token', 'create', '--email', 'cli@example.com', '--name', 'x', '--scopes', 'root'], { env }).catch((e) => e);

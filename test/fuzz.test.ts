@@ -4,6 +4,7 @@ import { ERROR_CODES, isAppError } from '../src/core/errors.js';
 import { exportScene, EXPORT_FORMATS } from '../src/core/export/index.js';
 import { codeToScene, CONVERTERS, isD2Code } from '../src/core/notations/index.js';
 import { intakeScene } from '../src/core/scene/intake.js';
+import { PROTOTYPE_NAMES } from './support/prototype-names.js';
 import { bearer, box, useTestService } from './support/world.js';
 
 /**
@@ -33,8 +34,11 @@ const TOKENS = [
   'resource "aws_s3_bucket" "b" {', 'module "m" {', 'source = "x"', '${aws_s3_bucket.b.id}', 'depends_on = [', 'variable "v" {',
   'replicaCount: 1', 'image:', '  repository: x', 'ingress:', '  enabled: true', 'CREATE TABLE t (', 'id int primary key', 'REFERENCES t(id)', ')', ',',
   'ALTER TABLE t ADD CONSTRAINT f FOREIGN KEY (a) REFERENCES u(b);', "'", '`', '\n', '\t', ' ', '\u0000', '\u202e', '😀', 'é',
+  ...PROTOTYPE_NAMES,
 ];
-const notationCode = fc.array(fc.oneof(fc.constantFrom(...TOKENS), fc.string({ maxLength: 8 })), { maxLength: 60 }).map((parts) => parts.join(' '));
+/** Text as a user types it, JavaScript's own property names included (a plain object used as a table answers them). */
+const text = (maxLength: number) => fc.oneof(fc.string({ maxLength }), fc.constantFrom(...PROTOTYPE_NAMES));
+const notationCode = fc.array(fc.oneof(fc.constantFrom(...TOKENS), text(8)), { maxLength: 60 }).map((parts) => parts.join(' '));
 
 describe('parsers and converters under generated input', () => {
   it.each(CONVERTERS.map((c) => [c.id]))('%s: any code parses or is refused with a client error', async (notation) => {
@@ -49,13 +53,13 @@ describe('parsers and converters under generated input', () => {
     await fc.assert(fc.asyncProperty(notationCode, (code) => refusesCleanly(() => isD2Code(code, undefined) || codeToScene(code))), { numRuns: RUNS });
   }, 120_000);
 
-  const value = fc.oneof(fc.double(), fc.integer(), fc.string({ maxLength: 6 }), fc.boolean(), fc.constant(null), fc.constant({ toString: 1 }), fc.array(fc.double(), { maxLength: 3 }));
+  const value = fc.oneof(fc.double(), fc.integer(), text(6), fc.boolean(), fc.constant(null), fc.constant({ toString: 1 }), fc.array(fc.double(), { maxLength: 3 }));
   const elementLike = fc.record(
     {
-      id: fc.oneof(fc.string({ maxLength: 4 }), value),
+      id: fc.oneof(text(4), value),
       type: fc.oneof(fc.constantFrom('rectangle', 'ellipse', 'diamond', 'text', 'arrow', 'line', 'freedraw', 'image', 'frame', 'selection', 'embeddable'), value),
       x: value, y: value, width: value, height: value, text: value, points: fc.oneof(value, fc.array(fc.oneof(fc.tuple(value, value), fc.record({ x: value, y: value })), { maxLength: 4 })),
-      startBinding: fc.oneof(value, fc.record({ elementId: fc.string({ maxLength: 3 }), focus: value, gap: value })),
+      startBinding: fc.oneof(value, fc.record({ elementId: text(3), focus: value, gap: value })),
       containerId: value, boundElements: value, roundness: value, fontFamily: value, strokeWidth: value, angle: value, version: value,
     },
     { requiredKeys: [] },
@@ -89,8 +93,8 @@ describe('parsers and converters under generated input', () => {
 
 describe('every route and tool under generated input', () => {
   const service = useTestService();
-  const json = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ workspaceId: fc.string(), name: fc.string(), elements: fc.jsonValue({ maxDepth: 2 }), code: fc.string() }, { requiredKeys: [] }));
-  const pathValue = fc.oneof(fc.string({ maxLength: 120 }), fc.constantFrom('doc_x', 'ws_x', 'fld_x', '..', '%00', '%ZZ'));
+  const json = fc.oneof(fc.jsonValue({ maxDepth: 3 }), fc.record({ workspaceId: text(20), name: text(20), elements: fc.jsonValue({ maxDepth: 2 }), code: text(20), query: text(20), notation: text(12) }, { requiredKeys: [] }));
+  const pathValue = fc.oneof(text(120), fc.constantFrom('doc_x', 'ws_x', 'fld_x', '..', '%00', '%ZZ'));
 
   async function documentCount(): Promise<number> {
     const response = await service.runtime.app.inject({ method: 'GET', url: `/api-v1/documents?workspace=${service.world.annWorkspace}&limit=100`, headers: bearer(service.world.tokens.annAll) });
@@ -103,7 +107,7 @@ describe('every route and tool under generated input', () => {
     let created = 0;
     const before = await documentCount();
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...operations), pathValue, fc.dictionary(fc.string({ maxLength: 6 }), fc.string({ maxLength: 12 }), { maxKeys: 3 }), json, async (operation, param, query, body) => {
+      fc.asyncProperty(fc.constantFrom(...operations), pathValue, fc.dictionary(fc.oneof(text(6), fc.constantFrom('query', 'library', 'workspace', 'folder')), text(12), { maxKeys: 3 }), json, async (operation, param, query, body) => {
         const url = operation.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(param)) + '?' + new URLSearchParams(query).toString();
         const withBody = ['POST', 'PATCH', 'PUT'].includes(operation.method);
         const response = await service.runtime.app.inject({
@@ -132,7 +136,7 @@ describe('every route and tool under generated input', () => {
         })
       ).json();
     const tools = ((await mcp({ jsonrpc: '2.0', id: 1, method: 'tools/list' })).result.tools as { name: string }[]).map((t) => t.name);
-    const args = fc.oneof(fc.dictionary(fc.constantFrom('id', 'workspaceId', 'elements', 'code', 'name', 'format', 'query', 'limit', 'preview', 'notation'), fc.jsonValue({ maxDepth: 2 })), fc.jsonValue({ maxDepth: 2 }));
+    const args = fc.oneof(fc.dictionary(fc.constantFrom('id', 'workspaceId', 'elements', 'code', 'name', 'format', 'query', 'limit', 'preview', 'notation'), fc.oneof(text(20), fc.jsonValue({ maxDepth: 2 }))), fc.jsonValue({ maxDepth: 2 }));
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...tools), args, async (name, argumentsValue) => {
         const reply = await mcp({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name, arguments: argumentsValue } });

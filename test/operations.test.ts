@@ -81,7 +81,7 @@ describe('operator settings', () => {
     try {
       const page = await runtime.app.inject({ method: 'GET', url: '/docs' });
       expect(page.statusCode).toBe(200);
-      expect(page.headers['content-security-policy']).toMatch(/default-src 'self'/);
+      expect(page.headers['content-security-policy']).toMatch(/default-src 'none'; script-src 'self'; style-src 'self'/);
       expect(page.headers['content-security-policy']).not.toMatch(/upgrade-insecure-requests/);
     } finally {
       await runtime.close();

@@ -88,6 +88,24 @@ describe.each([
     expect(preview.headers['ratelimit-remaining']).toBe(String(LIMIT - OPERATION_COSTS.fromCode - OPERATION_COSTS.call - OPERATION_COSTS.render));
   });
 
+  it('gives back what a refused REST request was charged (400, 403, 404, 415): only work done is paid for', async () => {
+    const token = world.tokens.annWriteOnly;
+    const send = (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: object | string, contentType = 'application/json') =>
+      runtime.app.inject({ method, url, headers: { ...bearer(token), ...(payload ? { 'content-type': contentType } : {}) }, ...(payload ? { payload } : {}) });
+    const refusals = [
+      [await send('GET', '/api-v1/documents/doc_nope'), 403], // no diagrams:read
+      [await send('POST', '/api-v1/documents', { workspaceId: world.bobWorkspace, name: 'x' }), 403], // a viewer there
+      [await send('PATCH', '/api-v1/documents/doc_nope', { name: 'x' }), 404],
+      [await send('POST', '/api-v1/documents', 'name=x', 'text/plain'), 415],
+      [await send('POST', '/api-v1/documents', { workspaceId: world.annWorkspace, name: 'x', elements: [{ type: 'nope' }] }), 400],
+      [await send('POST', '/api-v1/documents/from-code', { workspaceId: world.annWorkspace, notation: 'cobol', code: 'x' }), 400],
+    ] as const;
+    for (const [response, status] of refusals) expect(response.statusCode, response.body).toBe(status);
+    const made = await send('POST', '/api-v1/folders', { workspaceId: world.annWorkspace, name: 'paid for' });
+    expect(made.statusCode).toBe(201);
+    expect(made.headers['ratelimit-remaining']).toBe(String(LIMIT - OPERATION_COSTS.call));
+  });
+
   it('charges one unit for a body that is not JSON-RPC, so garbage is not free', async () => {
     const token = world.tokens.bobAll;
     const res = await runtime.app.inject({ method: 'POST', url: '/mcp', headers: mcpHeaders(token), payload: '{nope' });

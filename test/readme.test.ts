@@ -43,4 +43,18 @@ describe('the README documents what the service does', () => {
     expect(variables.length).toBeGreaterThan(8);
     expect(variables.filter((name) => !readme.includes(`\`${name}\``))).toEqual([]);
   });
+
+  it('keeps every table whole: a row after a blank line starts a new table with its header', () => {
+    const lines = readme.split('\n');
+    const orphans = lines.flatMap((line, i) => (line.startsWith('|') && lines[i - 1]?.trim() === '' && !/^\|[-| :]+\|$/.test(lines[i + 1] ?? '') ? [`line ${i + 1}: ${line.slice(0, 60)}`] : []));
+    expect(orphans).toEqual([]);
+  });
+
+  it('lists every CLI command the CLI has', () => {
+    const usage = readFileSync('src/adapters/cli/main.ts', 'utf8');
+    // `member add` and `member role` are written together as `member add|role`.
+    const commands = [...usage.matchAll(/^ {2}drawbridge ([a-z]+ [a-z]+)/gm)].map((m) => m[1]!.replace(/^member (add|role)$/, 'member add|role'));
+    expect(commands.length).toBeGreaterThan(8);
+    expect(commands.filter((command) => !readme.includes(command))).toEqual([]);
+  });
 });

@@ -12,6 +12,8 @@ export interface RateDecision {
 export interface RateLimiter {
   /** Spends `units` (default 1) of the key's budget; a refusal spends nothing. */
   consume(key: string, units?: number): Promise<RateDecision>;
+  /** Gives back `units` spent on a request that was then refused. */
+  refund(key: string, units: number): Promise<void>;
 }
 
 /**
@@ -46,6 +48,9 @@ export function createRateLimiter(options: { perMinute: number; redis?: Redis | 
         }
         throw rejection;
       }
+    },
+    async refund(key, units) {
+      await limiter.reward(key, units).catch(() => undefined);
     },
   };
 }

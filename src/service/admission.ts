@@ -16,6 +16,11 @@ export async function charge(limiter: RateLimiter, principal: Principal, units: 
   return spend(limiter, principal.tokenId, units, (rate) => `rate limit of ${rate.limit} units a minute exceeded for this token (this request costs ${units}, ${rate.remaining} left)`);
 }
 
+/** Gives back what `charge` took, for a request refused before it did any work (see the REST adapter). */
+export async function refund(limiter: RateLimiter, principal: Principal, units: number): Promise<void> {
+  await limiter.refund(principal.tokenId, units);
+}
+
 /** The tokenless routes (public SVG) count requests per client address instead. */
 export async function admitPublic(limiter: RateLimiter, address: string): Promise<RateDecision> {
   return spend(limiter, address, 1, (rate) => `more than ${rate.limit} public requests a minute from your address`);

@@ -1,15 +1,16 @@
+import { dictionary } from '../core/dictionary.js';
 /**
  * What each operation costs from a token's per-minute budget (RATE_LIMIT_PER_MINUTE units). Plain calls cost one
  * unit; work that occupies a CPU for longer costs more, so a client cannot multiply its load by choosing the
  * heaviest operations. README's "Rate limit" section is written from this table.
  */
-export const OPERATION_COSTS = {
+export const OPERATION_COSTS = dictionary({
   call: 1,
   export: 2,
   render: 5,
   fromCode: 5,
   generate: 10,
-} as const;
+} as const);
 
 export type Operation = keyof typeof OPERATION_COSTS;
 
@@ -22,11 +23,11 @@ export function toolCallCost(name: unknown, args: unknown): number {
 }
 
 /** MCP tools that are heavier than a call; every other tool costs one unit. */
-const TOOL_OPERATIONS: Record<string, Operation> = {
+const TOOL_OPERATIONS: Record<string, Operation> = dictionary({
   diagram_from_code: 'fromCode',
   export_to_code: 'export',
   generate_from_prompt: 'generate',
-};
+});
 
 /**
  * What one POST to /mcp costs: every JSON-RPC message in it at least one unit (a batch of 100 calls is 100 calls),

@@ -183,16 +183,24 @@ export class DiagramService {
     return toStored(row, this.shareInfo(share));
   }
 
+  /**
+   * What a write into this workspace (and folder) requires: scope, membership, a role that may write. Callers about
+   * to do paid or slow work for a write (a model's answer) ask first, so a refused caller costs nothing.
+   */
+  async checkWritable(p: Principal, workspaceId: string, folderId?: string): Promise<void> {
+    requireScope(p, 'diagrams:write');
+    await this.writableRoleIn(p, workspaceId);
+    if (folderId) {
+      const folder = await this.visibleFolder(p, folderId);
+      if (folder.workspace_id !== workspaceId) throw notFound('folder', folderId);
+    }
+  }
+
   async createDocument(
     p: Principal,
     input: { workspaceId: string; name: string; folderId?: string | undefined; elements?: unknown } & StampingInput,
   ): Promise<WriteResult> {
-    requireScope(p, 'diagrams:write');
-    await this.writableRoleIn(p, input.workspaceId);
-    if (input.folderId) {
-      const folder = await this.visibleFolder(p, input.folderId);
-      if (folder.workspace_id !== input.workspaceId) throw notFound('folder', input.folderId);
-    }
+    await this.checkWritable(p, input.workspaceId, input.folderId);
     const options = { vendor: input.vendor, autoIcons: input.autoIcons };
     const scene = input.layout === 'auto' ? await prepareLaidOutScene(input.elements ?? [], options, this.work) : prepareScene(input.elements ?? [], options);
     const now = nowIso();

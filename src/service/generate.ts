@@ -85,6 +85,8 @@ export class GenerationService {
     if (current && input.workspaceId && input.workspaceId !== workspaceId) {
       throw new AppError('validation_failed', `document ${input.documentId} is in workspace ${workspaceId}, not ${input.workspaceId}`);
     }
+    // Authorisation before the key: a caller who may not write here learns nothing of its keys and spends nothing.
+    await this.diagrams.checkWritable(p, workspaceId, current ? undefined : input.folderId);
     const credentials = await this.settings.credentialsFor(p, workspaceId);
 
     const first = recovered ? editDiagramMessage(input.prompt, recoveredToAnswer(recovered)) : newDiagramMessage(input.prompt, input.kind);

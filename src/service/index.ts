@@ -5,7 +5,7 @@ import type { Database } from '../infra/storage/schema.js';
 import type { RateDecision, RateLimiter } from '../infra/rate-limit.js';
 import { AccountService } from './accounts.js';
 import { CatalogService } from './catalog.js';
-import { type Admission, admit, admitPublic, charge } from './admission.js';
+import { type Admission, admit, admitPublic, charge, refund } from './admission.js';
 import { DiagramService } from './diagrams.js';
 import type { D2Compiler, HeavyWork } from './heavy-work.js';
 import { CursorCodec } from './pagination.js';
@@ -37,6 +37,7 @@ export interface Services {
   admit(authorization: string | undefined, units: number): Promise<Admission>;
   /** Spends more of an authenticated token's budget, for doors that learn the cost from the body (MCP). */
   charge(principal: Principal, units: number): Promise<RateDecision>;
+  refund(principal: Principal, units: number): Promise<void>;
   /** One unit of a client address's budget on the public (tokenless) routes. */
   admitPublic(address: string): Promise<RateDecision>;
 }
@@ -106,6 +107,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     generation: new GenerationService(ai, options.diagramModel, diagrams),
     admit: (authorization, units) => admit(tokens, limiter, authorization, units),
     charge: (principal, units) => charge(limiter, principal, units),
+    refund: (principal, units) => refund(limiter, principal, units),
     admitPublic: (address) => admitPublic(publicLimiter, address),
   };
 }

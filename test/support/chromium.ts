@@ -1,21 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import type { Page } from 'playwright-core';
 
 /** Debian's Chromium, driven by playwright-core (CHROMIUM_PATH if it is elsewhere). */
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-
-/** A port nobody listens on, for a server the browser reaches by URL (its own origin, as in production). */
-export const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 
 /**
  * axe-core's violations on the page as it is, as "rule: targets" lines. evaluate() runs through the DevTools

@@ -4,9 +4,9 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
  * A stand-in for the AI providers on 127.0.0.1, speaking their real wire formats: OpenAI chat completions (and any
  * OpenAI-compatible server), Anthropic messages, Google generateContent. It checks that a request carries the key
  * and our answer schema, records it, and answers with whatever the test queued: a JSON answer, raw text, an HTTP
- * error, or nothing at all (a hang).
+ * error, a redirect elsewhere, or nothing at all (a hang).
  */
-export type Scripted = { answer: unknown } | { text: string } | { status: number; message: string; retryAfter?: number } | { hang: true };
+export type Scripted = { answer: unknown } | { text: string } | { status: number; message: string; retryAfter?: number } | { hang: true } | { redirectTo: string };
 
 export interface ReceivedRequest {
   family: 'openai' | 'anthropic' | 'google';
@@ -63,6 +63,7 @@ export async function startFakeProvider(): Promise<FakeProvider> {
 
     const next = queue.shift() ?? { status: 500, message: 'the fake provider has nothing queued' };
     if ('hang' in next) return void hanging.push(response);
+    if ('redirectTo' in next) return send(307, {}, { location: next.redirectTo });
     if ('status' in next) return send(next.status, { error: { message: next.message, type: 'error' } }, next.retryAfter ? { 'retry-after': String(next.retryAfter) } : {});
     const text = 'answer' in next ? JSON.stringify(next.answer) : next.text;
     const usage = { input: 1200, output: 350 };

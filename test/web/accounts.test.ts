@@ -8,6 +8,12 @@ import { WebClient } from '../support/web-client.js';
 const PASSWORD = 'correct horse battery';
 const OWNER = { name: 'Ann', email: 'ann@example.com', password: PASSWORD, workspace: 'Engineering' };
 
+// Each is a way a browser reaches another site from a Location header: it drops tabs and line breaks, reads `\\` as
+// `/`, and takes `//host` as a host; the encoded forms arrive decoded in the query string or the form.
+const ELSEWHERE = ['//evil.example/', 'https://evil.example/', '/\\evil.example', '/\t/evil.example', '/\n/evil.example',
+  '/\r\n/evil.example', ' //evil.example', '\\\\evil.example', '/\\/evil.example', 'javascript:alert(1)', 'https:evil.example',
+  '/.//evil.example', '\t//evil.example', 'http:/\\evil.example'];
+
 /** A fresh, empty install (no user), on the given backend. */
 function useEmptyInstall(backendName: 'sqlite' | 'postgres', publicUrl = 'http://drawbridge.test', signInLimits = SIGN_IN_LIMITS) {
   const state: { backend?: Backend; runtime?: Runtime } = {};
@@ -163,12 +169,40 @@ describe.each(await availableBackends())('web accounts and sessions on %s', (bac
     expect(api.json()).toEqual({ error: { code: 'not_found', message: 'no route GET /api-v1/nope' } });
   });
 
+
+  it('never redirects a signed-in visitor of /sign-in to another site, nor answers a control character with a 500', async () => {
+    for (const next of ELSEWHERE) {
+      const response = await ann.get(`/sign-in?next=${encodeURIComponent(next)}`);
+      expect([next, response.statusCode, response.headers.location]).toEqual([next, 303, '/']);
+    }
+    const encoded = await ann.get('/sign-in?next=/%09/evil.example');
+    expect(encoded.headers.location).toBe('/');
+    // A path on this site is kept, with what a header cannot carry percent-encoded.
+    const here = await ann.get(`/sign-in?next=${encodeURIComponent('/workspaces?q=a b\u00e9#x')}`);
+    expect(here.headers.location).toBe('/workspaces?q=a%20b%C3%A9#x');
+    const inPath = await ann.get(`/sign-in?next=${encodeURIComponent('/work\nspaces')}`);
+    expect([inPath.statusCode, inPath.headers.location]).toEqual([303, '/workspaces']);
+  });
+
+  it('sends every redirect of the web pages through one same-site check', async () => {
+    const { readdirSync, readFileSync } = await import('node:fs');
+    const files = readdirSync('src/adapters/web', { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
+    const direct = files.filter((f) => f !== 'redirect.ts' && /\.redirect\(/.test(readFileSync(`src/adapters/web/${f}`, 'utf8')));
+    expect(direct).toEqual([]);
+  });
+});
+
+describe('the way back after sign-in', () => {
+  // Limits wide enough for one sign-in per case.
+  const runtime = useEmptyInstall('sqlite', 'http://drawbridge.test', { perAccount: 100, perAddress: 100, windowSeconds: 900 });
+
   it('never redirects after sign-in to another site', async () => {
-    for (const next of ['//evil.example/', 'https://evil.example/', '/\\evil.example']) {
+    await runtime().services.accounts.createUser({ email: OWNER.email, password: PASSWORD });
+    for (const next of ELSEWHERE) {
       const client = new WebClient(runtime().app);
       await client.get('/sign-in');
       const response = await client.post('/sign-in', { email: OWNER.email, password: PASSWORD, next });
-      expect(response.headers.location).toBe('/');
+      expect([next, response.statusCode, response.headers.location]).toEqual([next, 303, '/']);
     }
   });
 });

@@ -5,7 +5,8 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/adapters/http/server.js';
 import { type Backend, createBackend, testConfig } from '../support/backends.js';
-import { axeViolations, CHROMIUM, freePort } from '../support/chromium.js';
+import { axeViolations, CHROMIUM } from '../support/chromium.js';
+import { freePort } from '../support/ports.js';
 
 /**
  * The issue's path in a real browser (Debian's Chromium, driven by playwright-core): first-run setup → sign in →

@@ -27,7 +27,9 @@ const USAGE = `usage:
   drawbridge ai set --email E --provider openai|anthropic|google|openai-compatible --model M --key-file F [--base-url URL]
 
 Every command but serve prints one JSON object; the database used (DATABASE_URL, by default data/drawbridge.db in
-the project folder, wherever the command is run from) is named on stderr.`;
+the project folder, wherever the command is run from) is named on stderr. Run it as node bin/drawbridge.js in the
+project folder (or node /path/to/drawbridge/bin/drawbridge.js anywhere): npx drawbridge works only inside the project
+folder and adds npm's own start-up, about 2 s.`;
 
 const OPTIONS = {
   email: { type: 'string' },
@@ -69,11 +71,12 @@ async function withAccounts<T>(run: (accounts: AccountService, tokens: TokenServ
     import('../../service/accounts.js'),
     import('../../service/tokens.js'),
   ]);
-  const { databaseUrl } = loadConfig();
+  const { databaseUrl, edition } = loadConfig();
   process.stderr.write(`database: ${describeDatabase(databaseUrl)}\n`);
   const { db } = await openDatabase(databaseUrl);
   try {
-    return await run(new AccountService(db), new TokenService(db), db);
+    // The server's edition: in the hosted one, plans decide who may hold a token, from here as from the web.
+    return await run(new AccountService(db), new TokenService(db, edition), db);
   } finally {
     await db.destroy();
   }
@@ -115,12 +118,14 @@ async function serve(): Promise<void> {
   const runtime = await createRuntime(config);
   const address = await listen(runtime, config);
   if ((await runtime.services.accounts.countUsers()) === 0) {
-    // First start: nothing is created silently; say how to begin.
+    // First start: nothing is created silently; say how to begin, with commands that reach this server's database.
+    const cli = `DATABASE_URL=${describeDatabase(config.databaseUrl)} node bin/drawbridge.js`;
     process.stderr.write(
       `Drawbridge is listening on ${address} with an empty database. Open ${config.publicUrl}/ in a browser to set it up,\n` +
-        `or create a user and a token with the CLI:\n` +
-        `  npx drawbridge user create --email you@example.com --name "Your Name"\n` +
-        `  npx drawbridge token create --email you@example.com --name cli --scopes diagrams:read,diagrams:write,export,ai:generate\n`,
+        `or create a user and a token with the CLI, from the project folder:\n` +
+        `  ${cli} user create --email you@example.com --name "Your Name"\n` +
+        `  ${cli} token create --email you@example.com --name cli --scopes diagrams:read,diagrams:write,export,ai:generate\n` +
+        (describeDatabase(config.databaseUrl) === config.databaseUrl ? '' : `(with the database password in place of ***)\n`),
     );
   }
 }
@@ -128,7 +133,11 @@ async function serve(): Promise<void> {
 async function run(argv: string[]): Promise<unknown> {
   const { values, positionals } = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
   const command = positionals.join(' ');
-  if (values.help || command === '') throw new UsageError('');
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return undefined;
+  }
+  if (command === '') throw new UsageError('');
   switch (command) {
     case 'serve':
       await serve();

@@ -16,7 +16,8 @@ import { publicIconRoutes } from './routes/catalog.js';
 import { publicRenderRoutes } from './routes/render.js';
 import { healthRoutes } from './routes/health.js';
 import { metricsRoutes } from './routes/metrics.js';
-import { notFoundPage, wantsPage, webApp } from '../web/plugin.js';
+import { notFoundPage, PAGE_CSP, wantsPage, webApp } from '../web/plugin.js';
+import { completeOpenApi } from './openapi.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -29,6 +30,8 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal: Principal;
+    /** Units this request was charged as it came in (0 for public routes and MCP, which charges per message). */
+    charged: number;
   }
 }
 
@@ -73,6 +76,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.decorateRequest('principal', null as unknown as Principal);
+  app.decorateRequest('charged', 0);
 
   app.addHook('onRequest', async (request, reply) => {
     reply.header('X-Request-Id', request.id);
@@ -82,8 +86,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       request.principal = await deps.services.tokens.authenticate(request.headers.authorization);
       return;
     }
-    const { principal, rate } = await deps.services.admit(request.headers.authorization, OPERATION_COSTS[config.operation ?? 'call']);
+    const units = OPERATION_COSTS[config.operation ?? 'call'];
+    const { principal, rate } = await deps.services.admit(request.headers.authorization, units);
     request.principal = principal;
+    request.charged = units;
     setRateHeaders(reply, rate);
   });
   app.setErrorHandler((error, request, reply) => toErrorResponse(error, request, reply));
@@ -91,6 +97,11 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     const route = request.routeOptions.url ?? 'unmatched';
     deps.metrics.recordRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
     if (reply.statusCode === 429) deps.metrics.recordRefusal(request.routeOptions.config.public ? 'address' : 'token');
+    // A refusal (bad body, wrong media type, no scope or role, not found, stale version) costs nothing: it is no
+    // dearer than the 401 anyone may send. 429 gave its units back already; 5xx and AI provider errors stay paid.
+    if (request.charged > 0 && reply.statusCode >= 400 && reply.statusCode < 500 && reply.statusCode !== 429) {
+      await deps.services.refund(request.principal, request.charged);
+    }
   });
 
   // Public routes say so in the OpenAPI document too, instead of inheriting the global bearer requirement.
@@ -127,16 +138,17 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
       security: [{ bearer: [] }],
     },
     transform: jsonSchemaTransform,
+    transformObject: (documents) => ('openapiObject' in documents ? completeOpenApi(documents.openapiObject) : documents.swaggerObject),
   });
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) route.config = { ...route.config, public: true };
   });
   await app.register(fastifySwaggerUi, {
     routePrefix: '/docs',
-    uiConfig: { validatorUrl: null },
-    staticCSP: true,
-    // Its CSP upgrades every load to https, which leaves the page blank on a plain-HTTP install (HOST=0.0.0.0).
-    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+    // BaseLayout: without the standalone top bar, whose logo is an SVG with an inline <style> the CSP would refuse.
+    uiConfig: { validatorUrl: null, layout: 'BaseLayout' },
+    // The pages' own policy (no inline script or style, nothing from elsewhere), not the plugin's looser default.
+    staticCSP: PAGE_CSP,
   });
 
   await app.register(healthRoutes, { checkReady: deps.checkReady });

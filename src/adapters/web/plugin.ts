@@ -17,6 +17,7 @@ import { editorPages } from './pages/editor.js';
 import { invitePages } from './pages/invites.js';
 import { memberPages, workspacePages } from './pages/workspaces.js';
 import { checkCsrf, loadSession, requireUser, type WebContext } from './session.js';
+import { dictionary } from '../../core/dictionary.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,7 +36,7 @@ const INTER = fileURLToPath(new URL('../../../node_modules/@expo-google-fonts/in
 /** The editor's bundle, built by `npm ci` (scripts/build-editor.mjs), and Excalidraw's own fonts: no CDN. */
 const EDITOR_BUNDLE = fileURLToPath(new URL('../../../dist/editor/', import.meta.url));
 const EXCALIDRAW_FONTS = fileURLToPath(new URL('../../../node_modules/@excalidraw/excalidraw/dist/prod/fonts/', import.meta.url));
-const FONT_FILES: Record<string, string> = { '/Inter_400Regular.ttf': '400Regular/Inter_400Regular.ttf', '/Inter_600SemiBold.ttf': '600SemiBold/Inter_600SemiBold.ttf' };
+const FONT_FILES: Record<string, string> = dictionary({ '/Inter_400Regular.ttf': '400Regular/Inter_400Regular.ttf', '/Inter_600SemiBold.ttf': '600SemiBold/Inter_600SemiBold.ttf' });
 
 /**
  * No inline script or style anywhere: every script and stylesheet is a file we serve. Images may be data: URLs

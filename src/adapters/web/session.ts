@@ -4,6 +4,7 @@ import { randomBase62 } from '../../service/ids.js';
 import type { Services } from '../../service/index.js';
 import type { Principal } from '../../service/principal.js';
 import { csrfMatches, type Session, SESSION_IDLE_MS } from '../../service/sessions.js';
+import { seeOther } from './redirect.js';
 
 export interface WebUser {
   id: string;
@@ -82,10 +83,5 @@ export async function checkCsrf(request: FastifyRequest, reply: FastifyReply): P
 export async function requireUser(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (request.web.user) return;
   const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
-  return reply.redirect(`/sign-in${next}`, 303);
-}
-
-/** Where to go after sign-in: only a path on this site (an absolute or protocol-relative URL would be an open redirect). */
-export function safeNext(next: unknown): string {
-  return typeof next === 'string' && /^\/(?![/\\])/.test(next) ? next : '/';
+  return seeOther(reply, `/sign-in${next}`);
 }

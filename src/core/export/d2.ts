@@ -11,6 +11,7 @@ import { printedIds } from './identifiers.js';
 import { Losses } from './losses.js';
 import type { CodeExport } from './mermaid.js';
 import { columnOf, isClassLike } from './table-rows.js';
+import { dictionary } from '../dictionary.js';
 
 export interface D2Options {
   /** The service's public base URL; icons are linked as `${iconBaseUrl}/icons/<library>/<label>.svg`. */
@@ -41,7 +42,7 @@ export function d2String(text: string): string {
   return `"${escaped}"`;
 }
 
-const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = {
+const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   rectangle: { shape: 'rectangle' },
   ellipse: { shape: 'oval' },
   diamond: { shape: 'diamond' },
@@ -72,7 +73,7 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = {
   math: { shape: 'text' },
   image: { shape: 'rectangle', lossy: true },
   embed: { shape: 'rectangle', lossy: true },
-};
+});
 
 /** Rows make a UML class or a table (table-rows.ts); a generic person, queue or package icon the matching shape. */
 function d2Shape(item: RecoveredNode | RecoveredGroup): { shape: string; lossy?: true } {
@@ -278,7 +279,7 @@ function memberLines(rows: readonly string[], shape: 'sql_table' | 'class'): str
     });
 }
 
-const KEY_CONSTRAINT: Record<string, string> = { PK: 'primary_key', FK: 'foreign_key', UK: 'unique' };
+const KEY_CONSTRAINT: Record<string, string> = dictionary({ PK: 'primary_key', FK: 'foreign_key', UK: 'unique' });
 
 function column(row: string): { name: string; type: string; constraints: string[] } {
   const { name, type, keys } = columnOf(row);

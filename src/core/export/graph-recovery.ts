@@ -17,6 +17,7 @@ import { SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
 import type { Binding, Element, Point } from '../scene/schema.js';
 import { boxArea, boxCentre, boxContains, boxToPolyline, distanceToBox, distanceToBoxOutline, pointInBox, type Box } from './geometry.js';
 import { readsAsRows } from './table-rows.js';
+import { dictionary } from '../dictionary.js';
 
 export type NodeShape = ShapeType | 'text' | 'code' | 'math' | 'image' | 'embed';
 
@@ -99,20 +100,20 @@ const lookOf = (e: Element): Look => ({
 });
 
 /** Generic icons that name a shape D2 draws (person, queue, package; src/core/icons/libraries/generic.ts). */
-const ICON_SHAPES: Partial<Record<string, 'person' | 'queue' | 'package'>> = {
+const ICON_SHAPES: Partial<Record<string, 'person' | 'queue' | 'package'>> = dictionary({
   'generic/User': 'person',
   'generic/Users': 'person',
   'generic/Admin': 'person',
   'generic/Queue': 'queue',
   'generic/Package': 'package',
-};
+});
 
 /** The shape a node's or container's icon stands for, when it is drawn as a plain box or oval (a drawn cylinder stays one). */
 export function iconShapeOf(item: { shape: NodeShape; iconRef?: string }): 'person' | 'queue' | 'package' | undefined {
   return (item.shape === 'rectangle' || item.shape === 'ellipse') && item.iconRef !== undefined ? ICON_SHAPES[item.iconRef] : undefined;
 }
 
-const KIND_BY_SHAPE: Partial<Record<NodeShape, NodeKind>> = { cylinder: 'database', diamond: 'decision', text: 'note', terminator: 'start' };
+const KIND_BY_SHAPE: Partial<Record<NodeShape, NodeKind>> = dictionary({ cylinder: 'database', diamond: 'decision', text: 'note', terminator: 'start' });
 
 export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
   const warnings: string[] = [];

@@ -22,6 +22,7 @@ import { Losses } from './losses.js';
 import { classDiagram } from './mermaid-class.js';
 import { erDiagram } from './mermaid-er.js';
 import { MERMAID_DIRECTION, mermaidString } from './mermaid-syntax.js';
+import { dictionary } from '../dictionary.js';
 
 export type MermaidDiagram = 'flowchart' | 'erDiagram' | 'classDiagram';
 
@@ -89,7 +90,7 @@ function frontMatter(graph: RecoveredGraph, diagram: MermaidDiagram): string {
 }
 
 /** Classic bracket forms (understood by every Mermaid version) where they exist, else the `@{ shape }` name. */
-const BRACKETS: Partial<Record<string, [string, string]>> = {
+const BRACKETS: Partial<Record<string, [string, string]>> = dictionary({
   rect: ['[', ']'],
   rounded: ['(', ')'],
   stadium: ['([', '])'],
@@ -99,10 +100,10 @@ const BRACKETS: Partial<Record<string, [string, string]>> = {
   hex: ['{{', '}}'],
   'lean-r': ['[/', '/]'],
   'trap-b': ['[/', '\\]'],
-};
+});
 
 /** Scene shape → Mermaid shape, and what is lost when there is no twin. */
-const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = {
+const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   rectangle: { shape: 'rect' },
   ellipse: { shape: 'circle' },
   diamond: { shape: 'diam' },
@@ -133,7 +134,7 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = {
   math: { shape: 'rect', lossy: true },
   image: { shape: 'rect', lossy: true },
   embed: { shape: 'rect', lossy: true },
-};
+});
 
 function mermaidShape(node: RecoveredNode): { shape: string; lossy?: true } {
   // A queue icon is D2's queue shape, a horizontal cylinder; Mermaid has that too (person and package it has not).

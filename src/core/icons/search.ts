@@ -11,6 +11,7 @@ import {
 } from './limits.js';
 import { QUERY_SYNONYMS, VENDOR_WORDS } from './synonyms.js';
 import type { IconItem, IconRef } from './types.js';
+import { dictionary } from '../dictionary.js';
 
 /**
  * Ranked icon search over every library. MiniSearch (an inverted index with a radix tree) does the term matching
@@ -143,9 +144,9 @@ const RANK = {
  * query is also compared with its items' names without them ("Postgres DB" is the PostgreSQL product, not Azure's
  * "Database for PostgreSQL" just because that label also says "database").
  */
-const LIBRARY_KIND_WORDS: Readonly<Record<string, readonly string[]>> = {
+const LIBRARY_KIND_WORDS: Readonly<Record<string, readonly string[]>> = dictionary({
   databases: ['database', 'databases', 'db', 'dbs'],
-};
+});
 
 /** Transposed letters ("postgers", "ngnix") are corrected from this length: shorter words have too many neighbours. */
 const TRANSPOSITION_MIN_LENGTH = 5;

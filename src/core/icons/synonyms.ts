@@ -1,8 +1,9 @@
+import { dictionary } from '../dictionary.js';
 /**
  * Abbreviations and synonyms people type for icons, expanded on the query side: a query token on the left also
  * searches for each phrase on the right. Item-specific abbreviations (S3, SQS, PVC, …) are item aliases instead.
  */
-export const QUERY_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+export const QUERY_SYNONYMS: Readonly<Record<string, readonly string[]>> = dictionary({
   k8s: ['kubernetes'],
   kube: ['kubernetes'],
   pg: ['postgresql'],
@@ -54,10 +55,10 @@ export const QUERY_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   people: ['users'],
   broker: ['queue'],
   kafka: ['apache kafka'],
-};
+});
 
 /** Vendor words in a query; they say which library is meant without being part of any label's meaning. */
-export const VENDOR_WORDS: Readonly<Record<string, string>> = {
+export const VENDOR_WORDS: Readonly<Record<string, string>> = dictionary({
   aws: 'aws',
   amazon: 'aws',
   azure: 'azure',
@@ -66,4 +67,4 @@ export const VENDOR_WORDS: Readonly<Record<string, string>> = {
   google: 'gcp',
   k8s: 'kubernetes',
   kubernetes: 'kubernetes',
-};
+});

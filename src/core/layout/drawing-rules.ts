@@ -4,6 +4,7 @@
  */
 import type { NodeKind } from '../graph/types.js';
 import { ICON_NODE_BOUNDS } from '../icons/limits.js';
+import { dictionary } from '../dictionary.js';
 
 /** "node-sized boxes (60–420 × 40–260)"; icons are only stamped on boxes inside these bounds. */
 export const NODE_BOX = ICON_NODE_BOUNDS;
@@ -68,7 +69,7 @@ const MODEL: RoleColor = { strokeColor: '#1864ab', fillColor: '#e7f5ff' };
 const FLOW: RoleColor = { strokeColor: '#0b7285', fillColor: '#e3fafc' };
 const NEUTRAL: RoleColor = { strokeColor: '#1e1e1e', fillColor: '#ffffff' };
 
-export const ROLE_COLORS: Record<NodeKind, RoleColor> = {
+export const ROLE_COLORS: Record<NodeKind, RoleColor> = dictionary({
   service: COMPUTE,
   workload: COMPUTE,
   component: COMPUTE,
@@ -96,14 +97,14 @@ export const ROLE_COLORS: Record<NodeKind, RoleColor> = {
   end: { strokeColor: '#1e1e1e', fillColor: '#343a40' },
   fork: { strokeColor: '#1e1e1e', fillColor: '#343a40' },
   generic: NEUTRAL,
-};
+});
 
 /** Containers get lighter the deeper they nest, so levels stay readable (two or three levels in practice). */
 export const CONTAINER_FILLS = ['#f8f9fa', '#f1f3f5', '#e9ecef'] as const;
 export const CONTAINER_STROKE = '#868e96';
 
 /** Native shape used for a kind when the notation names none. */
-export const DEFAULT_SHAPE: Partial<Record<NodeKind, string>> = {
+export const DEFAULT_SHAPE: Partial<Record<NodeKind, string>> = dictionary({
   database: 'cylinder',
   storage: 'data-storage',
   note: 'document',
@@ -118,4 +119,4 @@ export const DEFAULT_SHAPE: Partial<Record<NodeKind, string>> = {
   end: 'ellipse',
   decision: 'diamond',
   state: 'rectangle',
-};
+});

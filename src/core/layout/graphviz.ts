@@ -12,6 +12,7 @@ import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, SPACING } from './drawing-rul
 import { measureText } from './measure.js';
 import { sizeNode, wrapText, type NodeBox } from './node-size.js';
 import type { Box, LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
+import { dictionary } from '../dictionary.js';
 
 /** Graphviz works in points (1/72 in) and we in pixels: one point is drawn as one pixel. Sizes are given in inches. */
 const POINTS_PER_INCH = 72;
@@ -30,7 +31,7 @@ let loaded: Promise<Graphviz> | undefined;
 const graphviz = (): Promise<Graphviz> => (loaded ??= Graphviz.load());
 
 /** Our outlines → the Graphviz shape with the same outline, so Graphviz clips edges where we draw the border. */
-const GRAPHVIZ_SHAPES: Partial<Record<NodeBox['shape'], string>> = {
+const GRAPHVIZ_SHAPES: Partial<Record<NodeBox['shape'], string>> = dictionary({
   ellipse: 'ellipse',
   diamond: 'diamond',
   triangle: 'triangle',
@@ -41,7 +42,7 @@ const GRAPHVIZ_SHAPES: Partial<Record<NodeBox['shape'], string>> = {
   octagon: 'octagon',
   star: 'star',
   cylinder: 'cylinder',
-};
+});
 
 interface GraphvizObject {
   _gvid: number;

@@ -4,9 +4,10 @@ import { ICON_SIZE } from '../icons/limits.js';
 import { cylinderRimRadius, iconBody, SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
 import { DEFAULT_SHAPE, FONT, ICON_NODE_MIN_HEIGHT, NODE_BOX, SPACING } from './drawing-rules.js';
 import { measureText, wordPieces } from './measure.js';
+import { dictionary } from '../dictionary.js';
 
 /** Share of a shape's box that text may use (the rest is curved or slanted outline), and the px the outline adds. */
-const TEXT_AREA: Record<string, { fx: number; fy: number }> = {
+const TEXT_AREA: Record<string, { fx: number; fy: number }> = dictionary({
   rectangle: { fx: 1, fy: 1 },
   ellipse: { fx: 0.7, fy: 0.7 },
   diamond: { fx: 0.5, fy: 0.5 },
@@ -21,7 +22,7 @@ const TEXT_AREA: Record<string, { fx: number; fy: number }> = {
   document: { fx: 1, fy: 0.85 },
   terminator: { fx: 0.8, fy: 1 },
   'data-storage': { fx: 0.85, fy: 1 },
-};
+});
 
 /** The box text may use inside a shape of this size, after padding (and below the icon when it has one). */
 export function textArea(shape: string, width: number, height: number, icon = false): { width: number; height: number } {
@@ -33,11 +34,11 @@ export function textArea(shape: string, width: number, height: number, icon = fa
 }
 
 /** Kinds drawn as small fixed marks, not node-sized boxes. */
-const MARKS: Partial<Record<GraphNode['kind'], { width: number; height: number }>> = {
+const MARKS: Partial<Record<GraphNode['kind'], { width: number; height: number }>> = dictionary({
   start: { width: 36, height: 36 },
   end: { width: 36, height: 36 },
   fork: { width: 120, height: 10 },
-};
+});
 
 export interface NodeBox {
   width: number;

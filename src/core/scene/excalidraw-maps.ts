@@ -1,4 +1,5 @@
 import type { Arrowhead } from './constants.js';
+import { dictionary } from '../dictionary.js';
 
 /**
  * Field tables between the native schema and Excalidraw (0.18 on npm, and master's renames on the way in).
@@ -40,7 +41,7 @@ export const EXCALIDRAW_ARROWHEAD_MAP: Readonly<Record<Arrowhead, string | null>
 };
 
 /** Excalidraw → native, for every name 0.18, master and legacy files use. */
-export const ARROWHEAD_FROM_EXCALIDRAW: Readonly<Record<string, Arrowhead>> = {
+export const ARROWHEAD_FROM_EXCALIDRAW: Readonly<Record<string, Arrowhead>> = dictionary({
   arrow: 'arrow',
   bar: 'bar',
   dot: 'circle', // legacy name
@@ -59,10 +60,10 @@ export const ARROWHEAD_FROM_EXCALIDRAW: Readonly<Record<string, Arrowhead>> = {
   cardinality_one_or_many: 'crows-foot-bar',
   cardinality_zero_or_one: 'circle-bar',
   cardinality_zero_or_many: 'circle-crows-foot',
-};
+});
 
 /** Excalidraw font ids: 1 Virgil, 5 Excalifont (hand-drawn); 3 Cascadia, 8 Comic Shanns (monospace); the rest are sans. */
-export const FONT_FROM_EXCALIDRAW: Readonly<Record<number, 'hand' | 'normal' | 'code'>> = {
+export const FONT_FROM_EXCALIDRAW: Readonly<Record<number, 'hand' | 'normal' | 'code'>> = dictionary({
   1: 'hand',
   2: 'normal',
   3: 'code',
@@ -72,7 +73,7 @@ export const FONT_FROM_EXCALIDRAW: Readonly<Record<number, 'hand' | 'normal' | '
   8: 'code',
   9: 'normal',
   10: 'normal',
-};
+});
 /** Written on export: the current default of each family (Excalifont, Nunito, Cascadia). */
 export const FONT_TO_EXCALIDRAW = { hand: 5, normal: 6, code: 3 } as const;
 

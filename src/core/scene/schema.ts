@@ -17,6 +17,7 @@ import {
   TEXT_ALIGNS,
 } from './constants.js';
 import { LIMITS } from '../limits.js';
+import { dictionary } from '../dictionary.js';
 
 /**
  * The native element schema: the single source of truth for validation, defaults, the inferred `Element` type,
@@ -232,7 +233,7 @@ export const highlightSchema = z.object({
 });
 
 /** One schema per type, for precise errors and for telling which fields are unknown. */
-export const ELEMENT_SCHEMAS = {
+export const ELEMENT_SCHEMAS = dictionary({
   ...(Object.fromEntries(SHAPE_TYPES.map((t) => [t, shapeSchema])) as Record<(typeof SHAPE_TYPES)[number], typeof shapeSchema>),
   text: textSchema,
   image: imageSchema,
@@ -244,7 +245,7 @@ export const ELEMENT_SCHEMAS = {
   line: lineSchema,
   freedraw: freedrawSchema,
   highlight: highlightSchema,
-};
+});
 
 /** The input form of one element (what clients send): the union over `type`. */
 export const elementInputSchema = z.discriminatedUnion('type', [

@@ -1,5 +1,6 @@
 import type { ShapeType } from './constants.js';
 import type { Point } from './schema.js';
+import { dictionary } from '../dictionary.js';
 
 /**
  * Outlines, in unit box coordinates (0..1), of the native shapes that Excalidraw draws only as a closed line.
@@ -22,7 +23,7 @@ const pts = (...xy: number[]): Point[] => Array.from({ length: xy.length / 2 }, 
 const arrowRight = pts(0, 0.25, 0.6, 0.25, 0.6, 0, 1, 0.5, 0.6, 1, 0.6, 0.75, 0, 0.75);
 const turn = (points: Point[], f: (p: Point) => Point) => points.map(f);
 
-export const SHAPE_OUTLINES: Partial<Record<ShapeType, Point[]>> = {
+export const SHAPE_OUTLINES: Partial<Record<ShapeType, Point[]>> = dictionary({
   triangle: pts(0.5, 0, 1, 1, 0, 1),
   'right-triangle': pts(0, 0, 1, 1, 0, 1),
   parallelogram: pts(0.2, 0, 1, 0, 0.8, 1, 0, 1),
@@ -41,10 +42,10 @@ export const SHAPE_OUTLINES: Partial<Record<ShapeType, Point[]>> = {
   'arrow-left': turn(arrowRight, (p) => ({ x: 1 - p.x, y: p.y })),
   'arrow-down': turn(arrowRight, (p) => ({ x: p.y, y: p.x })),
   'arrow-up': turn(arrowRight, (p) => ({ x: p.y, y: 1 - p.x })),
-};
+});
 
 /** Native shapes that map onto an Excalidraw shape: exact twins, then the closest shape for the rest. */
-export const EXCALIDRAW_SHAPE_TWIN: Partial<Record<ShapeType, { type: 'rectangle' | 'ellipse' | 'diamond'; rounded?: boolean }>> = {
+export const EXCALIDRAW_SHAPE_TWIN: Partial<Record<ShapeType, { type: 'rectangle' | 'ellipse' | 'diamond'; rounded?: boolean }>> = dictionary({
   rectangle: { type: 'rectangle' },
   ellipse: { type: 'ellipse' },
   diamond: { type: 'diamond' },
@@ -52,4 +53,4 @@ export const EXCALIDRAW_SHAPE_TWIN: Partial<Record<ShapeType, { type: 'rectangle
   cylinder: { type: 'rectangle', rounded: true },
   'data-storage': { type: 'rectangle', rounded: true },
   terminator: { type: 'rectangle', rounded: true },
-};
+});

@@ -8,22 +8,22 @@ import { createOpenAI } from '@ai-sdk/openai';
 import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, generateObject, type LanguageModel, type ModelMessage, NoObjectGeneratedError } from 'ai';
 import { diagramAnswer } from '../../core/ai/answer.js';
-import { AppError } from '../../core/errors.js';
+import { AppError, isAppError } from '../../core/errors.js';
 import type { AiCredentials, DiagramModel } from '../../service/generate.js';
-import { assertProviderUrl } from './address-guard.js';
+import { assertProviderUrl, providerFetch } from './address-guard.js';
 
-function languageModel({ provider, model, key, baseUrl }: AiCredentials): LanguageModel {
+function languageModel({ provider, model, key, baseUrl }: AiCredentials, fetch: typeof globalThis.fetch): LanguageModel {
   const baseURL = baseUrl ?? undefined;
   switch (provider) {
     case 'openai':
       // Chat Completions: the API every OpenAI-compatible server also speaks.
-      return createOpenAI({ apiKey: key, baseURL }).chat(model);
+      return createOpenAI({ apiKey: key, baseURL, fetch }).chat(model);
     case 'anthropic':
-      return createAnthropic({ apiKey: key, baseURL })(model);
+      return createAnthropic({ apiKey: key, baseURL, fetch })(model);
     case 'google':
-      return createGoogleGenerativeAI({ apiKey: key, baseURL })(model);
+      return createGoogleGenerativeAI({ apiKey: key, baseURL, fetch })(model);
     case 'openai-compatible':
-      return createOpenAICompatible({ name: 'openai-compatible', apiKey: key, baseURL: baseUrl!, supportsStructuredOutputs: true })(model);
+      return createOpenAICompatible({ name: 'openai-compatible', apiKey: key, baseURL: baseUrl!, supportsStructuredOutputs: true, fetch })(model);
   }
 }
 
@@ -33,13 +33,14 @@ export interface ModelOptions {
 }
 
 export function createDiagramModel(options: ModelOptions): DiagramModel {
+  const fetch = providerFetch(options.allowPrivateUrls);
   return {
     async answer(credentials, system, messages) {
       if (credentials.baseUrl) await assertProviderUrl(credentials.baseUrl, options.allowPrivateUrls);
       const redact = (text: string) => (credentials.key.length >= 8 ? text.replaceAll(credentials.key, '[key]') : text);
       try {
         const result = await generateObject({
-          model: languageModel(credentials),
+          model: languageModel(credentials, fetch),
           schema: diagramAnswer,
           system,
           messages: messages as ModelMessage[],
@@ -64,6 +65,7 @@ const usageOf = (usage: { inputTokens?: number | undefined; outputTokens?: numbe
 });
 
 function providerError(error: unknown, provider: string, redact: (text: string) => string, timeoutSeconds: number): AppError {
+  if (isAppError(error)) return error; // providerFetch's refusals (a redirect, a private address) say what happened
   const name = error instanceof Error ? error.name : '';
   if (name === 'TimeoutError' || name === 'AbortError' || (error instanceof Error && error.cause instanceof Error && error.cause.name === 'TimeoutError')) {
     return new AppError('ai_timeout', `the ${provider} model did not answer within ${timeoutSeconds} s (AI_TIMEOUT_SECONDS)`);

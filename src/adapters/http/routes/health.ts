@@ -5,8 +5,8 @@ import { errorBody } from '../errors.js';
 /** Liveness and readiness for orchestrators; public, and outside the versioned API. */
 export const healthRoutes: FastifyPluginAsyncZod<{ checkReady: () => Promise<void> }> = async (app, { checkReady }) => {
   const status = z.object({ status: z.string() });
-  app.get('/healthz', { config: { public: true }, schema: { tags: ['operations'], response: { 200: status } } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config: { public: true }, schema: { tags: ['operations'] } }, async (request, reply) => {
+  app.get('/healthz', { config: { public: true }, schema: { summary: 'Liveness: the process answers', tags: ['operations'], response: { 200: status } } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config: { public: true }, schema: { summary: 'Readiness: the database answers (503 when not)', tags: ['operations'] } }, async (request, reply) => {
     try {
       await checkReady();
       return { status: 'ready' };

@@ -4,7 +4,8 @@ import type { Services } from '../../../service/index.js';
 import { PASSWORD_LENGTH } from '../../../service/sign-in.js';
 import { HTTP_STATUS } from '../../http/errors.js';
 import { page, showError } from '../plugin.js';
-import { clearSessionCookie, requireUser, safeNext, setSessionCookie } from '../session.js';
+import { sameSitePath, seeOther } from '../redirect.js';
+import { clearSessionCookie, requireUser, setSessionCookie } from '../session.js';
 import { field, type Form } from './forms.js';
 
 /** First run, sign-in, sign-out and the account page. */
@@ -12,13 +13,13 @@ export const accountPages: FastifyPluginAsync<{ services: Services }> = async (a
   const { signIn, sessions } = services;
 
   app.get('/', async (request, reply) => {
-    if (await signIn.needsSetup()) return reply.redirect('/setup', 303);
-    return reply.redirect(request.web.user ? '/workspaces' : '/sign-in', 303);
+    if (await signIn.needsSetup()) return seeOther(reply, '/setup');
+    return seeOther(reply, request.web.user ? '/workspaces' : '/sign-in');
   });
 
   // The setup page exists only while the install has no user; afterwards it is a 404 like any unknown page.
   app.get('/setup', async (request, reply) => {
-    if (!(await signIn.needsSetup())) return reply.redirect(request.web.user ? '/workspaces' : '/sign-in', 303);
+    if (!(await signIn.needsSetup())) return seeOther(reply, request.web.user ? '/workspaces' : '/sign-in');
     return reply.view('setup.eta', page(request, 'Set up', { values: {}, minPassword: PASSWORD_LENGTH.min }));
   });
   app.post('/setup', async (request, reply) => {
@@ -27,26 +28,26 @@ export const accountPages: FastifyPluginAsync<{ services: Services }> = async (a
     try {
       const { secret, session } = await signIn.setUp({ name: values.name, email: values.email, password: field(body, 'password'), workspaceName: values.workspace });
       setSessionCookie(reply, request.web.secure, secret, session.expiresAt);
-      return reply.redirect('/workspaces', 303);
+      return seeOther(reply, '/workspaces');
     } catch (error) {
       return formError(request, reply, error, 'setup.eta', 'Set up', { values, minPassword: PASSWORD_LENGTH.min });
     }
   });
 
   app.get('/sign-in', async (request, reply) => {
-    if (await signIn.needsSetup()) return reply.redirect('/setup', 303);
-    if (request.web.user) return reply.redirect(safeNext((request.query as Form).next), 303);
-    return reply.view('sign-in.eta', page(request, 'Sign in', { values: {}, next: safeNext((request.query as Form).next) }));
+    if (await signIn.needsSetup()) return seeOther(reply, '/setup');
+    if (request.web.user) return seeOther(reply, sameSitePath((request.query as Form).next));
+    return reply.view('sign-in.eta', page(request, 'Sign in', { values: {}, next: sameSitePath((request.query as Form).next) }));
   });
   app.post('/sign-in', async (request, reply) => {
     const body = request.body as Form;
-    const next = safeNext(body.next);
+    const next = sameSitePath(body.next);
     try {
       const { secret, session } = await signIn.signIn({ email: field(body, 'email'), password: field(body, 'password'), address: request.ip });
       // A fresh session (new secret) at every sign-in: a cookie planted before sign-in is worth nothing after it.
       if (request.web.secret) await sessions.end(request.web.secret);
       setSessionCookie(reply, request.web.secure, secret, session.expiresAt);
-      return reply.redirect(next, 303);
+      return seeOther(reply, next);
     } catch (error) {
       return formError(request, reply, error, 'sign-in.eta', 'Sign in', { values: { email: field(body, 'email') }, next });
     }
@@ -55,7 +56,7 @@ export const accountPages: FastifyPluginAsync<{ services: Services }> = async (a
   app.post('/sign-out', async (request, reply) => {
     if (request.web.secret) await sessions.end(request.web.secret);
     clearSessionCookie(reply, request.web.secure);
-    return reply.redirect('/sign-in', 303);
+    return seeOther(reply, '/sign-in');
   });
 
   app.get('/settings/password', { preHandler: requireUser }, async (request, reply) =>

@@ -6,6 +6,7 @@ import { page } from '../plugin.js';
 import { principalOf } from '../session.js';
 import { formError } from './account.js';
 import { field, type Form, noticeOf } from './forms.js';
+import { seeOther } from '../redirect.js';
 
 const PROVIDER_TITLES: Record<AiProvider, string> = {
   openai: 'OpenAI',
@@ -45,7 +46,7 @@ export const aiPages: FastifyPluginAsync<{ services: Services }> = async (app, {
       const keyToSave = key || (current ? (await ai.ownCredentials(who(request))).key : '');
       if (!keyToSave) throw new AppError('validation_failed', 'paste the API key of your provider account');
       await ai.set(who(request), { provider: values.provider as AiProvider, model: values.model, key: keyToSave, baseUrl: values.baseUrl || undefined });
-      return reply.redirect('/settings/ai?notice=Saved.', 303);
+      return seeOther(reply, '/settings/ai?notice=Saved.');
     } catch (error) {
       return formError(request, reply, error, 'ai.eta', 'AI', await view(request, { values }));
     }
@@ -65,6 +66,6 @@ export const aiPages: FastifyPluginAsync<{ services: Services }> = async (app, {
 
   app.post('/settings/ai/remove', async (request, reply) => {
     await ai.remove(who(request));
-    return reply.redirect('/settings/ai?notice=Removed.', 303);
+    return seeOther(reply, '/settings/ai?notice=Removed.');
   });
 };

@@ -8,6 +8,7 @@ import { page } from '../plugin.js';
 import { principalOf } from '../session.js';
 import { formError } from './account.js';
 import { field, fields, type Form } from './forms.js';
+import { seeOther } from '../redirect.js';
 
 /** The new token's secret between the form's POST and the page's GET, sealed under the server key. */
 const NEW_TOKEN_COOKIE = 'drawbridge_new_token';
@@ -83,12 +84,12 @@ export const developerPages: FastifyPluginAsync<{ services: Services }> = async 
 
   app.get('/settings/developer/tokens/:id/revoke', async (request, reply) => {
     const token = (await tokens.listForUser(request.web.user!.id)).find((t) => t.id === (request.params as { id: string }).id && t.revokedAt === null);
-    if (!token) return reply.redirect('/settings/developer', 303);
+    if (!token) return seeOther(reply, '/settings/developer');
     return reply.view('revoke.eta', page(request, 'Revoke token', { token }));
   });
 
   app.post('/settings/developer/tokens/:id/revoke', async (request, reply) => {
     const revoked = await tokens.revoke((request.params as { id: string }).id, request.web.user!.id);
-    return reply.redirect(`/settings/developer?revoked=${encodeURIComponent(revoked.name)}`, 303);
+    return seeOther(reply, `/settings/developer?revoked=${encodeURIComponent(revoked.name)}`);
   });
 };

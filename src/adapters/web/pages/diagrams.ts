@@ -11,6 +11,7 @@ import { aiReady } from './editor.js';
 import { principalOf } from '../session.js';
 import { formError } from './account.js';
 import { checkName, field, type Form, noticeOf } from './forms.js';
+import { seeOther } from '../redirect.js';
 
 const PAGE_SIZE = 24;
 const DOWNLOADS = ['svg', 'png', ...EXPORT_FORMATS] as const;
@@ -72,7 +73,7 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
     const name = field(request.body as Form, 'name').trim();
     try {
       const folder = await diagrams.createFolder(who(request), { workspaceId, name: checkName(name) });
-      return reply.redirect(`/workspaces/${workspaceId}?folder=${folder.id}`, 303);
+      return seeOther(reply, `/workspaces/${workspaceId}?folder=${folder.id}`);
     } catch (error) {
       return formError(request, reply, error, 'workspace.eta', 'Workspace', await workspaceView(request, { values: { folder: name } }));
     }
@@ -141,7 +142,7 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
         warnings = result.warnings;
       }
       const notice = warnings.length ? `Drawn, with notes: ${warnings.slice(0, 5).join(' · ')}` : '';
-      return reply.redirect(`/diagrams/${id}${notice ? `?notice=${encodeURIComponent(notice.slice(0, 1500))}` : ''}`, 303);
+      return seeOther(reply, `/diagrams/${id}${notice ? `?notice=${encodeURIComponent(notice.slice(0, 1500))}` : ''}`);
     } catch (error) {
       return formError(request, reply, error, 'new-diagram.eta', 'New diagram', await newView(request, { values }));
     }
@@ -207,7 +208,7 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
       const id = (request.params as { id: string }).id;
       try {
         const outcome = await run(request, id);
-        return reply.redirect(typeof outcome === 'string' ? `/diagrams/${id}?notice=${encodeURIComponent(outcome)}` : outcome.redirect, 303);
+        return seeOther(reply, typeof outcome === 'string' ? `/diagrams/${id}?notice=${encodeURIComponent(outcome)}` : outcome.redirect);
       } catch (error) {
         return formError(request, reply, error, 'diagram.eta', 'Diagram', await diagramView(request));
       }

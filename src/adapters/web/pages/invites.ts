@@ -5,6 +5,7 @@ import { page } from '../plugin.js';
 import { setSessionCookie } from '../session.js';
 import { formError } from './account.js';
 import { field, type Form } from './forms.js';
+import { seeOther } from '../redirect.js';
 
 /**
  * Opening an invitation link: signed in as the invited email, one button joins; without an account, a short form
@@ -35,7 +36,7 @@ export const invitePages: FastifyPluginAsync<{ services: Services }> = async (ap
         userId = session.userId;
       }
       const { workspaceId } = await members.accept(token, userId);
-      return reply.redirect(`/workspaces/${workspaceId}`, 303);
+      return seeOther(reply, `/workspaces/${workspaceId}`);
     } catch (error) {
       return formError(request, reply, error, 'invite.eta', 'Join', await view(token, request, { values: { name: field(body, 'name') } }));
     }

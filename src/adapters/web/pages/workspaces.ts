@@ -5,6 +5,7 @@ import { page } from '../plugin.js';
 import { principalOf } from '../session.js';
 import { formError } from './account.js';
 import { checkName, field, type Form, noticeOf } from './forms.js';
+import { seeOther } from '../redirect.js';
 
 /** Workspaces and their members. */
 export const workspacePages: FastifyPluginAsync<{ services: Services }> = async (app, { services }) => {
@@ -19,7 +20,7 @@ export const workspacePages: FastifyPluginAsync<{ services: Services }> = async 
     const name = field(request.body as Form, 'name').trim();
     try {
       const { workspaceId } = await accounts.createWorkspace({ email: request.web.user!.email, name: checkName(name) });
-      return reply.redirect(`/workspaces/${workspaceId}`, 303);
+      return seeOther(reply, `/workspaces/${workspaceId}`);
     } catch (error) {
       return formError(request, reply, error, 'workspaces.eta', 'Workspaces', await listView(request, { values: { name } }));
     }
@@ -65,7 +66,7 @@ export const memberPages: FastifyPluginAsync<{ services: Services }> = async (ap
   app.post('/workspaces/:id/invites/withdraw', async (request, reply) => {
     try {
       const { email } = await members.withdrawInvite(request.web.user!.id, { workspaceId: (request.params as Params).id, inviteId: field(request.body as Form, 'invite') });
-      return reply.redirect(done(request, `The invitation for ${email} was withdrawn; its link no longer works.`), 303);
+      return seeOther(reply, done(request, `The invitation for ${email} was withdrawn; its link no longer works.`));
     } catch (error) {
       return formError(request, reply, error, 'members.eta', 'Members', await view(request));
     }
@@ -75,7 +76,7 @@ export const memberPages: FastifyPluginAsync<{ services: Services }> = async (ap
     const body = request.body as Form;
     try {
       await members.setRole(request.web.user!.id, { workspaceId: (request.params as Params).id, email: field(body, 'email'), role: field(body, 'role') });
-      return reply.redirect(done(request, `${field(body, 'email')} is now ${field(body, 'role')}.`), 303);
+      return seeOther(reply, done(request, `${field(body, 'email')} is now ${field(body, 'role')}.`));
     } catch (error) {
       return formError(request, reply, error, 'members.eta', 'Members', await view(request));
     }
@@ -85,7 +86,7 @@ export const memberPages: FastifyPluginAsync<{ services: Services }> = async (ap
     const email = field(request.body as Form, 'email');
     try {
       await members.remove(request.web.user!.id, { workspaceId: (request.params as Params).id, email });
-      return reply.redirect(done(request, `${email} was removed; their tokens no longer see this workspace.`), 303);
+      return seeOther(reply, done(request, `${email} was removed; their tokens no longer see this workspace.`));
     } catch (error) {
       return formError(request, reply, error, 'members.eta', 'Members', await view(request));
     }
@@ -94,7 +95,7 @@ export const memberPages: FastifyPluginAsync<{ services: Services }> = async (ap
   app.post('/workspaces/:id/leave', async (request, reply) => {
     try {
       await members.leave(request.web.user!.id, (request.params as Params).id);
-      return reply.redirect('/workspaces', 303);
+      return seeOther(reply, '/workspaces');
     } catch (error) {
       return formError(request, reply, error, 'members.eta', 'Members', await view(request));
     }

@@ -2,6 +2,7 @@ import awsModule from '@isoflow/isopacks/dist/aws.js';
 import type { IconLibraryDefinition } from '../types.js';
 import { isopackItems, unwrapIsopack, type IsopackNaming } from './isopacks.js';
 import { titleFromSlug } from './words.js';
+import { dictionary } from '../../dictionary.js';
 
 /**
  * AWS Architecture Icons, from `@isoflow/isopacks` (collection `aws`).
@@ -33,7 +34,7 @@ const AMAZON = new Set(
 );
 
 /** Where AWS's everyday short name differs from the slug; the long name stays searchable as an alias. */
-const SHORT_NAMES: Record<string, IsopackNaming> = {
+const SHORT_NAMES: Record<string, IsopackNaming> = dictionary({
   _aws_: { label: 'AWS', aliases: ['Amazon Web Services'] },
   'simple-storage-service': { label: 'Amazon S3', aliases: ['S3', 'Simple Storage Service', 'bucket', 'object storage'] },
   'simple-storage-service-glacier': { label: 'Amazon S3 Glacier', aliases: ['Glacier', 'archive storage'] },
@@ -62,7 +63,7 @@ const SHORT_NAMES: Record<string, IsopackNaming> = {
   'opensearch-service': { label: 'Amazon OpenSearch Service', aliases: ['OpenSearch', 'Elasticsearch'] },
   'memorydb-for-redis': { label: 'Amazon MemoryDB for Redis', aliases: ['MemoryDB'] },
   waf: { label: 'AWS WAF', aliases: ['web application firewall'] },
-};
+});
 
 const collection = unwrapIsopack(awsModule);
 

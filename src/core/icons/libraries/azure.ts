@@ -2,6 +2,7 @@ import azureModule from '@isoflow/isopacks/dist/azure.js';
 import type { IconLibraryDefinition } from '../types.js';
 import { isopackItems, unwrapIsopack, type IsopackNaming } from './isopacks.js';
 import { titleFromSlug } from './words.js';
+import { dictionary } from '../../dictionary.js';
 
 /**
  * Azure Architecture Icons, from `@isoflow/isopacks` (collection `azure`).
@@ -10,7 +11,7 @@ import { titleFromSlug } from './words.js';
  * Labels follow Azure's icon names without the "Azure" prefix, which the library already says.
  */
 
-const SHORT_NAMES: Record<string, IsopackNaming> = {
+const SHORT_NAMES: Record<string, IsopackNaming> = dictionary({
   _azure_: { label: 'Microsoft Azure', aliases: ['Azure'] },
   'cosmos-db': { label: 'Cosmos DB', aliases: ['CosmosDB', 'Azure Cosmos DB'] },
   'cache-redis': { label: 'Cache for Redis', aliases: ['Azure Cache for Redis', 'Redis', 'cache'] },
@@ -39,7 +40,7 @@ const SHORT_NAMES: Record<string, IsopackNaming> = {
   azureattestation: { label: 'Attestation', aliases: ['Azure Attestation'] },
   extendedsecurityupdates: { label: 'Extended Security Updates' },
   'support-center-blue': { label: 'Support Center' },
-};
+});
 
 const collection = unwrapIsopack(azureModule);
 

@@ -2,6 +2,7 @@ import gcpModule from '@isoflow/isopacks/dist/gcp.js';
 import type { IconLibraryDefinition } from '../types.js';
 import { isopackItems, unwrapIsopack, type IsopackNaming } from './isopacks.js';
 import { titleFromSlug } from './words.js';
+import { dictionary } from '../../dictionary.js';
 
 /**
  * Google Cloud product icons, from `@isoflow/isopacks` (collection `gcp`).
@@ -9,7 +10,7 @@ import { titleFromSlug } from './words.js';
  * (https://cloud.google.com/icons); the isopacks package is published as "Varies" per collection.
  */
 
-const SHORT_NAMES: Record<string, IsopackNaming> = {
+const SHORT_NAMES: Record<string, IsopackNaming> = dictionary({
   _gcp_: { label: 'Google Cloud', aliases: ['GCP', 'Google Cloud Platform'] },
   bigtable: { label: 'Bigtable', aliases: ['Cloud Bigtable'] },
   pubsub: { label: 'Pub/Sub', aliases: ['PubSub', 'Cloud Pub/Sub', 'topic', 'message queue'] },
@@ -26,7 +27,7 @@ const SHORT_NAMES: Record<string, IsopackNaming> = {
   'identity-and-access-management': { label: 'Identity and Access Management', aliases: ['IAM'] },
   'virtual-private-cloud': { label: 'Virtual Private Cloud', aliases: ['VPC'] },
   'data-qna': { label: 'Data QnA' },
-};
+});
 
 const collection = unwrapIsopack(gcpModule);
 

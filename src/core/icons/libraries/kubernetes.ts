@@ -1,13 +1,14 @@
 import kubernetesModule from '@isoflow/isopacks/dist/kubernetes.js';
 import type { IconLibraryDefinition } from '../types.js';
 import { isopackItems, unwrapIsopack, type IsopackNaming } from './isopacks.js';
+import { dictionary } from '../../dictionary.js';
 
 /**
  * The Kubernetes community icon set (github.com/kubernetes/community/icons), from `@isoflow/isopacks`
  * (collection `kubernetes`). Licence: Apache-2.0 or CC-BY-4.0, at the user's choice.
  * The package names icons by kubectl short names; every one gets the resource kind as label.
  */
-const NAMES: Record<string, IsopackNaming> = {
+const NAMES: Record<string, IsopackNaming> = dictionary({
   _k8s_: { label: 'Kubernetes', aliases: ['k8s'] },
   api: { label: 'API Server', aliases: ['kube-apiserver'] },
   'c-c-m': { label: 'Cloud Controller Manager', aliases: ['ccm'] },
@@ -48,7 +49,7 @@ const NAMES: Record<string, IsopackNaming> = {
   svc: { label: 'Service', aliases: ['svc'] },
   user: { label: 'User' },
   vol: { label: 'Volume', aliases: ['vol'] },
-};
+});
 
 const collection = unwrapIsopack(kubernetesModule);
 

@@ -1,8 +1,9 @@
+import { dictionary } from '../../dictionary.js';
 /**
  * Human labels from package slugs (`aws-elastic-container-registry`, `azure-cosmos-db`). The icon packages carry no
  * display names, so words keep the spelling their vendors use; anything not listed is capitalised.
  */
-const SPELLING: Record<string, string> = Object.fromEntries(
+const SPELLING: Record<string, string> = dictionary(Object.fromEntries(
   (
     'AI API APIs AD AMIs ARM AVS B2C CDN CDNs CLI CPU CRD CX DB DDoS DNS EC2 EKS ECS EFS EMR ETL FHIR FSx FTP GPU HPC HSM ' +
     'IAM IDS IoT IP IQ IR KMS ML MQ NAT NFS NLP OS PIM QnA RDS SAP SDK SDKs SIEM SLA SQL SSD SSH SSIS TFS TPU VC VM VMs ' +
@@ -18,7 +19,7 @@ const SPELLING: Record<string, string> = Object.fromEntries(
   )
     .split(' ')
     .map((word) => [word.toLowerCase(), word]),
-);
+));
 
 const LOWERCASE = new Set(['and', 'for', 'of', 'on', 'in', 'to', 'the', 'a', 'as', 'with']);
 

@@ -1,5 +1,6 @@
 /** What a container image is: its role (for colour and shape) and the technology name the icon search looks up. */
 import type { NodeKind } from '../../graph/types.js';
+import { dictionary } from '../../dictionary.js';
 
 interface ImageRole {
   kind: NodeKind;
@@ -7,7 +8,7 @@ interface ImageRole {
   name: string;
 }
 
-const KNOWN: Record<string, ImageRole> = {
+const KNOWN: Record<string, ImageRole> = dictionary({
   postgres: { kind: 'database', name: 'PostgreSQL' },
   postgresql: { kind: 'database', name: 'PostgreSQL' },
   postgis: { kind: 'database', name: 'PostgreSQL' },
@@ -51,7 +52,7 @@ const KNOWN: Record<string, ImageRole> = {
   golang: { kind: 'service', name: 'Go' },
   wordpress: { kind: 'service', name: 'WordPress' },
   keycloak: { kind: 'service', name: 'Keycloak' },
-};
+});
 
 /** The repository's last path part, without registry, tag or digest: `docker.io/bitnami/postgresql:16` → `postgresql`. */
 export function imageBase(image: string): string | undefined {

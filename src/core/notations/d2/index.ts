@@ -8,6 +8,7 @@
 import { AppError } from '../../errors.js';
 import type { Arrowhead, Direction, GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
 import { mapColor } from '../dot/style.js';
+import { dictionary } from '../../dictionary.js';
 
 interface Label {
   label: string;
@@ -43,7 +44,7 @@ export interface CompiledD2 {
 }
 
 /** D2 shape → our outline and role; `approximate` when ours only resembles it. */
-const SHAPES: Record<string, { shape: string; kind?: NodeKind; approximate?: true }> = {
+const SHAPES: Record<string, { shape: string; kind?: NodeKind; approximate?: true }> = dictionary({
   rectangle: { shape: 'rectangle' },
   square: { shape: 'rectangle' },
   page: { shape: 'document' },
@@ -67,10 +68,10 @@ const SHAPES: Record<string, { shape: string; kind?: NodeKind; approximate?: tru
   sql_table: { shape: 'rectangle', kind: 'entity' },
   class: { shape: 'rectangle', kind: 'class' },
   c4_person: { shape: 'ellipse', kind: 'user', approximate: true },
-};
+});
 
 /** D2's compiled arrowheads → ours (D2 fills triangles, diamonds and circles unless told otherwise). */
-const HEADS: Record<string, Arrowhead> = {
+const HEADS: Record<string, Arrowhead> = dictionary({
   none: 'none',
   line: 'none',
   triangle: 'triangle',
@@ -87,11 +88,11 @@ const HEADS: Record<string, Arrowhead> = {
   box: 'bar',
   'filled-box': 'bar',
   cross: 'bar',
-};
+});
 
-const DIRECTIONS: Record<string, Direction> = { down: 'DOWN', right: 'RIGHT', up: 'UP', left: 'LEFT' };
-const KEYS: Record<string, string> = { primary_key: 'PK', foreign_key: 'FK', unique: 'UK' };
-const VISIBILITY: Record<string, string> = { public: '+', private: '-', protected: '#' };
+const DIRECTIONS: Record<string, Direction> = dictionary({ down: 'DOWN', right: 'RIGHT', up: 'UP', left: 'LEFT' });
+const KEYS: Record<string, string> = dictionary({ primary_key: 'PK', foreign_key: 'FK', unique: 'UK' });
+const VISIBILITY: Record<string, string> = dictionary({ public: '+', private: '-', protected: '#' });
 
 /** D2's error message (a JSON list of `{range, errmsg: "index:3:7: …"}`) as parse_error with the first one's position. */
 export function d2ParseError(message: string): AppError {

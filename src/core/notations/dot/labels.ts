@@ -1,3 +1,4 @@
+import { dictionary } from '../../dictionary.js';
 /** DOT label text: escape sequences, record fields and HTML-like labels reduced to lines of text. */
 
 export interface LabelParts {
@@ -24,7 +25,7 @@ export function unescapeLabel(text: string, context: LabelContext = {}): string 
     });
 }
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', laquo: '«', raquo: '»' };
+const ENTITIES: Record<string, string> = dictionary({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', laquo: '«', raquo: '»' });
 
 /** Reduces an HTML-like label to text: table rows and <br/> end lines, other tags vanish, entities decode. */
 export function htmlToText(html: string): string {

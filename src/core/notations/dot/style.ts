@@ -1,9 +1,10 @@
 /** Graphviz attribute values mapped to ours: shapes, arrowheads, colours, styles, rankdir. */
 import colorNames from 'color-name';
 import type { Arrowhead, Direction, GraphStyle } from '../../graph/types.js';
+import { dictionary, ownValue } from '../../dictionary.js';
 
 /** Graphviz shape → native shape. Shapes we have no twin for get the nearest outline. */
-const SHAPES: Record<string, string> = {
+const SHAPES: Record<string, string> = dictionary({
   box: 'rectangle',
   rect: 'rectangle',
   rectangle: 'rectangle',
@@ -44,7 +45,7 @@ const SHAPES: Record<string, string> = {
   star: 'star',
   triangle: 'triangle',
   invtriangle: 'triangle',
-};
+});
 
 /** Shapes whose nearest outline is visibly not Graphviz's (a second ring, a tab, a 3-D edge, another corner count): said in warnings. */
 export const APPROXIMATE_SHAPES = new Set(['msquare', 'tab', 'folder', 'box3d', 'component', 'house', 'invhouse', 'polygon', 'doublecircle', 'point', 'egg', 'mdiamond', 'doubleoctagon', 'tripleoctagon', 'septagon', 'pentagon', 'invtrapezium', 'invtriangle', 'underline']);
@@ -73,7 +74,7 @@ export function mapArrowhead(arrow: string): Arrowhead {
   return 'arrow';
 }
 
-export const RANKDIR: Record<string, Direction> = { TB: 'DOWN', LR: 'RIGHT', BT: 'UP', RL: 'LEFT' };
+export const RANKDIR: Record<string, Direction> = dictionary({ TB: 'DOWN', LR: 'RIGHT', BT: 'UP', RL: 'LEFT' });
 
 const hex2 = (value: number) => Math.round(Math.min(255, Math.max(0, value))).toString(16).padStart(2, '0');
 
@@ -89,7 +90,7 @@ export function mapColor(value: string): string | undefined {
   const grey = first.match(/^gr[ae]y(\d{1,3})$/);
   if (grey) return `#${hex2((Number(grey[1]) / 100) * 255).repeat(3)}`;
   // X11 numbered variants (lightblue2) are shades of the base name; the base is close enough.
-  const rgb = colorNames[first] ?? colorNames[first.replace(/[1-4]$/, '')];
+  const rgb = ownValue(colorNames, first) ?? ownValue(colorNames, first.replace(/[1-4]$/, ''));
   return rgb ? `#${rgb.map(hex2).join('')}` : undefined;
 }
 

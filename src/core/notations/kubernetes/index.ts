@@ -4,18 +4,19 @@ import { imageRole } from '../compose/images.js';
 import { hostsIn } from '../hosts.js';
 import { collectResources, envValues, images, list, podReferences, record, selects, stringMap, type Resource } from './manifests.js';
 import { atLines, parseLocatedYamlDocuments } from '../yaml.js';
+import { dictionary } from '../../dictionary.js';
 
 /** The Kubernetes icon library labels its icons in words ("Service Account") where the kind is one CamelCase word. */
-const ICON_LABELS: Readonly<Record<string, string>> = {
+const ICON_LABELS: Readonly<Record<string, string>> = dictionary({
   ServiceAccount: 'Service Account',
   PersistentVolumeClaim: 'Persistent Volume Claim',
   HorizontalPodAutoscaler: 'Horizontal Pod Autoscaler',
   NetworkPolicy: 'Network Policy',
-};
+});
 const kubernetesIcon = (kind: string): string => `kubernetes/${ICON_LABELS[kind] ?? kind}`;
 
 /** The kinds drawn, with their role and the icon of the Kubernetes icon set (`kubernetes/<Kind>`). */
-export const KUBERNETES_KINDS: Readonly<Record<string, NodeKind>> = {
+export const KUBERNETES_KINDS: Readonly<Record<string, NodeKind>> = dictionary({
   Deployment: 'workload',
   StatefulSet: 'workload',
   DaemonSet: 'workload',
@@ -31,7 +32,7 @@ export const KUBERNETES_KINDS: Readonly<Record<string, NodeKind>> = {
   HorizontalPodAutoscaler: 'generic',
   ServiceAccount: 'user',
   NetworkPolicy: 'network',
-};
+});
 
 // A document may start on its `---` line (`--- apiVersion: v1`).
 const API_VERSION = /^(?:---[ \t]+)?apiVersion:\s*["']?[\w./-]+/m;

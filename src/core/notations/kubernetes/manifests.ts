@@ -1,4 +1,5 @@
 import { isRecord, type LocatedYaml } from '../yaml.js';
+import { dictionary } from '../../dictionary.js';
 
 /** One Kubernetes object, with the fields the diagram reads pulled out of its manifest. */
 export interface Resource {
@@ -60,7 +61,7 @@ export const record = (value: unknown): Record<string, unknown> => (isRecord(val
 export const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 
 export function stringMap(value: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
+  const out: Record<string, string> = dictionary({});
   for (const [key, v] of Object.entries(record(value))) if (v !== null && v !== undefined) out[key] = String(v);
   return out;
 }

@@ -7,6 +7,7 @@
 import type { Arrowhead, GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
 import { MERMAID_DIRECTIONS } from './flowchart.js';
 import { decodeMermaid } from './parser.js';
+import { dictionary } from '../../dictionary.js';
 
 interface Member {
   text?: string;
@@ -38,7 +39,7 @@ export interface ClassDb {
   lineType: Record<string, number>;
 }
 
-const KINDS: Record<string, NodeKind> = { interface: 'interface', enumeration: 'enum', enum: 'enum', abstract: 'class' };
+const KINDS: Record<string, NodeKind> = dictionary({ interface: 'interface', enumeration: 'enum', enum: 'enum', abstract: 'class' });
 
 /** Mermaid marks members that start with a visibility sign with a backslash (`\+int age`). */
 const memberRow = (member: Member) => decodeMermaid(member.text ?? '').replace(/^\\/, '');

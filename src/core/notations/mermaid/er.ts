@@ -5,6 +5,7 @@
 import type { Arrowhead, GraphEdge, GraphIR, GraphNode } from '../../graph/types.js';
 import { MERMAID_DIRECTIONS } from './flowchart.js';
 import { decodeMermaid } from './parser.js';
+import { dictionary } from '../../dictionary.js';
 
 interface Attribute {
   type: string;
@@ -31,13 +32,13 @@ export interface ErDb {
 }
 
 /** Mermaid cardinality → crow's-foot end and the label written beside it. */
-const CARDINALITY: Record<string, { head: Arrowhead; label: string }> = {
+const CARDINALITY: Record<string, { head: Arrowhead; label: string }> = dictionary({
   ZERO_OR_ONE: { head: 'circle-bar', label: '0..1' },
   ONLY_ONE: { head: 'double-bar', label: '1' },
   ZERO_OR_MORE: { head: 'circle-crows-foot', label: '0..*' },
   ONE_OR_MORE: { head: 'crows-foot-bar', label: '1..*' },
   MD_PARENT: { head: 'bar', label: '1' },
-};
+});
 
 /**
  * One attribute as a table row. Our export writes a row Mermaid's words cannot hold verbatim as the attribute's

@@ -5,6 +5,7 @@
 import type { Arrowhead, Direction, GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
 import { decodeMermaid } from './parser.js';
 import { cssStyle } from './style.js';
+import { dictionary } from '../../dictionary.js';
 
 interface Vertex {
   id: string;
@@ -36,7 +37,7 @@ export interface FlowDb {
   getDirection(): string | undefined;
 }
 
-export const MERMAID_DIRECTIONS: Record<string, Direction> = { TB: 'DOWN', TD: 'DOWN', BT: 'UP', LR: 'RIGHT', RL: 'LEFT' };
+export const MERMAID_DIRECTIONS: Record<string, Direction> = dictionary({ TB: 'DOWN', TD: 'DOWN', BT: 'UP', LR: 'RIGHT', RL: 'LEFT' });
 
 /** Mermaid shape (bracket form or `@{ shape }` name) → our outline; `approximate` when ours only resembles it. */
 interface MappedShape {
@@ -45,7 +46,7 @@ interface MappedShape {
   corner?: 'rounded';
   approximate?: true;
 }
-const SHAPES: Record<string, MappedShape> = {
+const SHAPES: Record<string, MappedShape> = dictionary({
   square: { shape: 'rectangle' },
   rect: { shape: 'rectangle' },
   round: { shape: 'rectangle', corner: 'rounded' },
@@ -76,11 +77,11 @@ const SHAPES: Record<string, MappedShape> = {
   'bow-rect': { shape: 'data-storage' },
   tri: { shape: 'triangle' },
   text: { shape: 'text' },
-};
+});
 const BOX: MappedShape = { shape: 'rectangle', approximate: true };
 
 /** Link end → arrowhead: `-->` arrow, `--o` circle, `--x` cross (our bar), `---` none. */
-const HEADS: Record<string, Arrowhead> = { point: 'arrow', circle: 'circle', cross: 'bar', open: 'none' };
+const HEADS: Record<string, Arrowhead> = dictionary({ point: 'arrow', circle: 'circle', cross: 'bar', open: 'none' });
 
 function ends(type = 'arrow_point'): { startArrowhead: Arrowhead; endArrowhead: Arrowhead } {
   const double = type.startsWith('double_');

@@ -14,13 +14,14 @@
  */
 import { AppError } from '../../errors.js';
 import { LIMITS } from '../../limits.js';
+import { dictionary } from '../../dictionary.js';
 
 type Mermaid = typeof import('mermaid').default;
 
 /** Diagram types Mermaid reports (`Diagram.type`) that we read. */
 export type MermaidType = 'flowchart' | 'sequence' | 'class' | 'er' | 'state';
 
-const TYPES: Record<string, MermaidType> = {
+const TYPES: Record<string, MermaidType> = dictionary({
   flowchart: 'flowchart',
   'flowchart-v2': 'flowchart',
   'flowchart-elk': 'flowchart',
@@ -30,7 +31,7 @@ const TYPES: Record<string, MermaidType> = {
   er: 'er',
   state: 'state',
   stateDiagram: 'state',
-};
+});
 
 let loading: Promise<Mermaid> | undefined;
 
@@ -102,7 +103,7 @@ function mermaidError(error: unknown): AppError {
   return new AppError('parse_error', `Mermaid: ${what}`);
 }
 
-const NAMED: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", nbsp: '\u00a0' };
+const NAMED: Record<string, string> = dictionary({ quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", nbsp: '\u00a0' });
 
 /**
  * Label text as written: Mermaid encodes `#35;` and `#quot;` as placeholders before parsing, `<br>` is a line break

@@ -8,6 +8,7 @@ import type { SequenceBox, SequenceFragment, SequenceMessage, SequenceStep } fro
 import { mapColor } from '../dot/style.js';
 import { PARTICIPANT_KINDS } from '../plantuml/sequence.js';
 import { decodeMermaid } from './parser.js';
+import { dictionary } from '../../dictionary.js';
 
 interface Actor {
   name: string;
@@ -31,7 +32,7 @@ export interface SequenceDb {
 
 /** Message line types: dashed or not, and the head at the receiving end (and the sending end for `<<->>`). */
 /** `approximate`: what the warning says ours draws instead. */
-const MESSAGES: Record<string, { dashed: boolean; end: Arrowhead; both?: true; approximate?: string }> = {
+const MESSAGES: Record<string, { dashed: boolean; end: Arrowhead; both?: true; approximate?: string }> = dictionary({
   SOLID: { dashed: false, end: 'arrow' },
   DOTTED: { dashed: true, end: 'arrow' },
   SOLID_CROSS: { dashed: false, end: 'bar', approximate: 'cross heads (-x, --x) drawn as bars' },
@@ -42,10 +43,10 @@ const MESSAGES: Record<string, { dashed: boolean; end: Arrowhead; both?: true; a
   DOTTED_POINT: { dashed: true, end: 'arrow' },
   BIDIRECTIONAL_SOLID: { dashed: false, end: 'arrow', both: true },
   BIDIRECTIONAL_DOTTED: { dashed: true, end: 'arrow', both: true },
-};
+});
 
 /** Fragment openers → our fragment kind; `else`, `and` and `option` open a new section; END closes. */
-const OPENERS: Record<string, string> = { LOOP_START: 'loop', ALT_START: 'alt', OPT_START: 'opt', PAR_START: 'par', PAR_OVER_START: 'par', CRITICAL_START: 'critical', BREAK_START: 'break' };
+const OPENERS: Record<string, string> = dictionary({ LOOP_START: 'loop', ALT_START: 'alt', OPT_START: 'opt', PAR_START: 'par', PAR_OVER_START: 'par', CRITICAL_START: 'critical', BREAK_START: 'break' });
 const SECTIONS = new Set(['ALT_ELSE', 'PAR_AND', 'CRITICAL_OPTION']);
 const CLOSERS = new Set(['LOOP_END', 'ALT_END', 'OPT_END', 'PAR_END', 'CRITICAL_END', 'BREAK_END']);
 

@@ -5,6 +5,7 @@
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
 import { MERMAID_DIRECTIONS } from './flowchart.js';
 import { decodeMermaid } from './parser.js';
+import { dictionary } from '../../dictionary.js';
 
 interface StateNode {
   id: string;
@@ -26,7 +27,7 @@ export interface StateDb {
 }
 
 /** Pseudo-states: drawn by role, without a label (as PlantUML's). */
-const PSEUDO: Record<string, NodeKind> = { stateStart: 'start', stateEnd: 'end', choice: 'decision', fork: 'fork', join: 'fork' };
+const PSEUDO: Record<string, NodeKind> = dictionary({ stateStart: 'start', stateEnd: 'end', choice: 'decision', fork: 'fork', join: 'fork' });
 
 export function stateToGraph(db: StateDb): GraphIR {
   const data = db.getData();

@@ -8,9 +8,10 @@ import { linkEdge, parseLink } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
 import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
 import { applyVisibility } from './visibility.js';
+import { dictionary } from '../../dictionary.js';
 
 /** Class-like keyword → role; the keyword itself is shown as a stereotype row when it is not plain `class`. */
-export const CLASS_KEYWORDS: Readonly<Record<string, NodeKind>> = {
+export const CLASS_KEYWORDS: Readonly<Record<string, NodeKind>> = dictionary({
   class: 'class',
   'abstract class': 'class',
   abstract: 'class',
@@ -27,7 +28,7 @@ export const CLASS_KEYWORDS: Readonly<Record<string, NodeKind>> = {
   stereotype: 'class',
   circle: 'class',
   diamond: 'decision',
-};
+});
 
 export const CLASS_DECLARATION = new RegExp(`^(?:[-+#~]\\s*)?(${Object.keys(CLASS_KEYWORDS).sort((a, b) => b.length - a.length).join('|')})\\s+(.+)$`, 'i');
 /** Name (quoted, or with generics), alias, stereotypes, colour, extends/implements and an opening brace. */

@@ -9,6 +9,7 @@ import { linkEdge, parseLink, type EndForm } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
 import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
 import { applyVisibility } from './visibility.js';
+import { dictionary } from '../../dictionary.js';
 
 interface ElementKind {
   kind: NodeKind;
@@ -16,7 +17,7 @@ interface ElementKind {
 }
 
 /** Element keyword → role and outline. Keywords followed by `{` become containers instead. */
-export const DESCRIPTION_KEYWORDS: Readonly<Record<string, ElementKind>> = {
+export const DESCRIPTION_KEYWORDS: Readonly<Record<string, ElementKind>> = dictionary({
   component: { kind: 'component' },
   node: { kind: 'workload' },
   database: { kind: 'database' },
@@ -45,16 +46,16 @@ export const DESCRIPTION_KEYWORDS: Readonly<Record<string, ElementKind>> = {
   port: { kind: 'generic' },
   portin: { kind: 'generic' },
   portout: { kind: 'generic' },
-};
+});
 
-const FORM_KIND: Record<EndForm, ElementKind | undefined> = {
+const FORM_KIND: Record<EndForm, ElementKind | undefined> = dictionary({
   component: DESCRIPTION_KEYWORDS.component,
   usecase: DESCRIPTION_KEYWORDS.usecase,
   actor: DESCRIPTION_KEYWORDS.actor,
   interface: DESCRIPTION_KEYWORDS.interface,
   pseudo: undefined,
   name: undefined,
-};
+});
 
 /** The key of an element named by a shorthand (`[Comp]`, `(Use case)`, `:Actor:`, `() Iface`) when a container has its name. */
 const SHORTHAND_KEY: Partial<Record<EndForm, (name: string) => string>> = {
@@ -81,7 +82,7 @@ interface C4Element {
   /** Drawn lighter (outside the system in focus). */
   external?: boolean;
 }
-const C4_ELEMENTS: Record<string, C4Element> = {};
+const C4_ELEMENTS: Record<string, C4Element> = dictionary({});
 for (const [base, kind, shape] of [
   ['Person', 'actor', undefined],
   ['System', 'service', undefined],
@@ -121,7 +122,7 @@ function macroArguments(text: string): { positional: string[]; named: Record<str
   }
   if (current.trim() !== '' || parts.length > 0) parts.push(current.trim());
   const positional: string[] = [];
-  const named: Record<string, string> = {};
+  const named: Record<string, string> = dictionary({});
   for (const part of parts) {
     const byName = /^\$(\w+)\s*=\s*(.*)$/s.exec(part);
     if (byName) named[byName[1]!] = plainText(unquote(byName[2]!));

@@ -4,6 +4,7 @@
  */
 import type { Arrowhead, GraphEdge } from '../../graph/types.js';
 import { plainText, plantumlColor, unquote } from './source.js';
+import { dictionary } from '../../dictionary.js';
 
 /** How an end was written: `[Comp]`, `(Use case)`, `:Actor:`, `() Interface`, `[*]` or a plain name. */
 export type EndForm = 'component' | 'usecase' | 'actor' | 'interface' | 'pseudo' | 'name';
@@ -41,7 +42,7 @@ const LINK = new RegExp(
   String.raw`^(${END})\s*(?:"([^"]*)"\s*)?(${HEAD_LEFT})(${BODY})(${HEAD_RIGHT})\s*(?:"([^"]*)"\s*)?(${END})\s*(?::\s*(.*))?$`,
 );
 
-const HEADS: Record<string, Arrowhead> = {
+const HEADS: Record<string, Arrowhead> = dictionary({
   '': 'none',
   '<': 'arrow',
   '>': 'arrow',
@@ -72,7 +73,7 @@ const HEADS: Record<string, Arrowhead> = {
   'o{': 'circle-crows-foot',
   '}|': 'crows-foot-bar',
   '|{': 'crows-foot-bar',
-};
+});
 
 function linkEnd(token: string): LinkEnd {
   if (token === '[*]') return { name: '[*]', form: 'pseudo' };

@@ -5,9 +5,10 @@
 import type { Arrowhead, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
 import type { SequenceBox, SequenceFragment, SequenceNote, SequenceStep } from '../../layout/sequence.js';
 import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
+import { dictionary } from '../../dictionary.js';
 
 /** Participant keyword → role and outline. */
-export const PARTICIPANT_KINDS: Readonly<Record<string, { kind: NodeKind; shape: string }>> = {
+export const PARTICIPANT_KINDS: Readonly<Record<string, { kind: NodeKind; shape: string }>> = dictionary({
   participant: { kind: 'component', shape: 'rectangle' },
   actor: { kind: 'actor', shape: 'ellipse' },
   boundary: { kind: 'gateway', shape: 'hexagon' },
@@ -16,7 +17,7 @@ export const PARTICIPANT_KINDS: Readonly<Record<string, { kind: NodeKind; shape:
   database: { kind: 'database', shape: 'cylinder' },
   collections: { kind: 'storage', shape: 'document' },
   queue: { kind: 'queue', shape: 'data-storage' },
-};
+});
 
 const NAME = String.raw`"[^"]+"|[^\s"#<:]+`;
 const PARTICIPANT = new RegExp(String.raw`^(${Object.keys(PARTICIPANT_KINDS).join('|')})\s+(${NAME})(?:\s+as\s+(${NAME}))?\s*(?:<<.*>>\s*)?(?:order\s+(-?\d+)\s*)?(#\S+)?\s*(?:order\s+(-?\d+))?\s*(\[)?$`, 'i');
@@ -28,7 +29,7 @@ const MESSAGE = new RegExp(
 const FRAGMENT = /^(alt|opt|loop|par|par2|break|critical|group)\b\s*(.*)$/i;
 const NOTE = /^([hr]?note|ref)\s+(over|left|right|across)\b(?:\s+of)?\s*([^:#]*?)\s*(#\w+)?\s*(?::\s*(.*))?$/i;
 
-const HEAD: Record<string, Arrowhead> = { '': 'none', '>': 'arrow', '>>': 'arrow', '<': 'arrow', '<<': 'arrow', '\\': 'arrow', '\\\\': 'arrow', '/': 'arrow', '//': 'arrow', x: 'bar', o: 'circle' };
+const HEAD: Record<string, Arrowhead> = dictionary({ '': 'none', '>': 'arrow', '>>': 'arrow', '<': 'arrow', '<<': 'arrow', '\\': 'arrow', '\\\\': 'arrow', '/': 'arrow', '//': 'arrow', x: 'bar', o: 'circle' });
 
 /** A leading PlantUML colour (`#FFFFFFCC`, `#LightBlue`, `#lightblue/pink`) removed from a group's label. */
 const withoutColor = (label: string): string => label.replace(/^(?:#[\w/|\\-]+\s*)+/, '');

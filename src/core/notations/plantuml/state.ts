@@ -8,9 +8,10 @@ import { linkEdge, parseLink } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
 import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
 import { applyVisibility } from './visibility.js';
+import { dictionary } from '../../dictionary.js';
 
 const STATE = /^state\s+("[^"]+"|[^\s{<#:"]+)(?:\s+as\s+("[^"]+"|[^\s{<#:]+))?\s*(<<\w+>>)?\s*(#[^\s#]+)?\s*(?:##(?:\[\w+\])?\S*)?\s*(?::\s*(.*?))?\s*(\{)?$/i;
-const PSEUDO: Record<string, Partial<GraphNode>> = {
+const PSEUDO: Record<string, Partial<GraphNode>> = dictionary({
   '<<fork>>': { kind: 'fork', label: '' },
   '<<join>>': { kind: 'fork', label: '' },
   '<<choice>>': { kind: 'decision', label: '' },
@@ -18,7 +19,7 @@ const PSEUDO: Record<string, Partial<GraphNode>> = {
   '<<end>>': { kind: 'end', label: '' },
   '<<entrypoint>>': { kind: 'start', label: '' },
   '<<exitpoint>>': { kind: 'end', label: '' },
-};
+});
 
 export function stateToGraph(source: DiagramSource): GraphIR {
   const nodes = new Map<string, GraphNode>();

@@ -5,18 +5,19 @@
  */
 import type { GraphEdge, GraphNode } from '../../graph/types.js';
 import type { SourceLine } from './source.js';
+import { dictionary } from '../../dictionary.js';
 
 type Part = 'fields' | 'methods' | 'stereotype';
 
 /** The last word of a command when it names parts of classes rather than classes. */
-const PARTS: Readonly<Record<string, readonly Part[]>> = {
+const PARTS: Readonly<Record<string, readonly Part[]>> = dictionary({
   members: ['fields', 'methods'],
   fields: ['fields'],
   attributes: ['fields'],
   methods: ['methods'],
   stereotype: ['stereotype'],
   stereotypes: ['stereotype'],
-};
+});
 /** Parts we never draw (the class's letter circle) or draw only when there is something in them. */
 const NOTHING_TO_DO = /^(?:.*\s)?(circle|circled|spot|empty\s+(members|fields|attributes|methods|description)|footbox)$/i;
 /** `hide class`, `hide interface`, … select by keyword. */

@@ -1,7 +1,8 @@
 import type { NodeKind } from '../../graph/types.js';
+import { dictionary } from '../../dictionary.js';
 
 /** Icons of the icon catalog (`aws/Amazon RDS`; every ref must resolve, see the test) for the resource types seen most; others get the type as icon hint. */
-export const TERRAFORM_ICONS: Readonly<Record<string, string>> = {
+export const TERRAFORM_ICONS: Readonly<Record<string, string>> = dictionary({
   aws_db_instance: 'aws/Amazon RDS',
   aws_rds_cluster: 'aws/Amazon Aurora',
   aws_instance: 'aws/Amazon EC2',
@@ -45,7 +46,7 @@ export const TERRAFORM_ICONS: Readonly<Record<string, string>> = {
   azurerm_postgresql_flexible_server: 'azure/Database for PostgreSQL',
   azurerm_log_analytics_workspace: 'azure/Log Analytics Workspaces',
   azurerm_role_assignment: 'generic/Identity',
-};
+});
 
 /** Role from the resource type's words (`aws_db_instance` → database); checked in order, first match wins. */
 const KIND_BY_WORD: [RegExp, NodeKind][] = [
