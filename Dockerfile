@@ -1,11 +1,16 @@
 # syntax=docker/dockerfile:1
-# Drawbridge: production image. No build step (tsx runs the TypeScript sources), production dependencies only.
+# Drawbridge: production image. tsx runs the TypeScript sources; the one bundle (the canvas editor) is built by
+# npm ci's prepare step. Production dependencies only.
 
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app
 # better-sqlite3 downloads a prebuilt binary; the toolchain is only the fallback when none matches.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
+# npm ci's prepare step bundles the canvas editor (esbuild) into dist/editor: it needs the build script and the
+# editor's client sources, nothing else of the app.
+COPY scripts/build-editor.mjs ./scripts/
+COPY src/adapters/web/editor ./src/adapters/web/editor
 RUN npm ci --omit=dev && npm cache clean --force
 
 FROM node:20-bookworm-slim
@@ -13,6 +18,7 @@ FROM node:20-bookworm-slim
 ENV NODE_ENV=production HOST=0.0.0.0 PORT=3000 MALLOC_ARENA_MAX=2
 WORKDIR /app
 COPY --from=deps /app/node_modules ./node_modules
+COPY --from=deps /app/dist ./dist
 COPY package.json package-lock.json LICENSE ./
 COPY bin ./bin
 COPY src ./src

@@ -1,4 +1,5 @@
 /** `npm run bench`: every speed goal of the issues, each measured against a baseline in the same run where the goal is relative. */
+import { benchEditor, printEditor } from './editor.js';
 import { benchEngines, printEngines } from './engines.js';
 import { benchFromCode, printFromCode } from './from-code.js';
 import { benchGenerate, printGenerate } from './generate.js';
@@ -29,6 +30,7 @@ printEngines(await benchEngines());
 printRender(await benchRender());
 printGenerate(await benchGenerate());
 printIsolation(await benchIsolation());
+printEditor(await benchEditor());
 // `--memory-after SECONDS` shortens the wait before the "after" figure (the README's is the full minute).
 const after = process.argv.indexOf('--memory-after');
 printMemory(await benchMemory({ afterSeconds: after > 0 ? Number(process.argv[after + 1]) : 60 }));

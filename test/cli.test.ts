@@ -48,6 +48,8 @@ describe('drawbridge CLI', () => {
     const tokens = await cli('token', 'list', '--email', 'owner@example.com');
     expect(tokens.items).toEqual([expect.objectContaining({ id: token.id, name: 'laptop', prefix: token.token.slice(0, 13), revokedAt: null })]);
     expect(JSON.stringify(tokens)).not.toContain(token.token);
+    const expiring = await cli('token', 'create', '--email', 'owner@example.com', '--name', 'a month', '--scopes', 'diagrams:read', '--expires-days', '30');
+    expect(Date.parse(expiring.expiresAt) - Date.parse(expiring.createdAt)).toBe(30 * 86_400_000);
 
     const ws = owner.workspaceId;
     expect(await cli('member', 'add', '--workspace', ws, '--email', 'guest@example.com', '--role', 'viewer')).toEqual({ workspaceId: ws, email: 'guest@example.com', role: 'viewer' });

@@ -9,6 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEMPLATES } from '../src/adapters/web/templates.js';
 import { recoverGraph } from '../src/core/export/graph-recovery.js';
 import { checkScene } from '../src/core/quality/check.js';
 import type { Element } from '../src/core/scene/schema.js';
@@ -134,29 +135,8 @@ describe('five kinds of diagram through the official SDK client, no coordinates'
   });
 
   it('ER tables with crow\'s feet (Mermaid)', async () => {
-    const code = [
-      'erDiagram',
-      '  CUSTOMER ||--o{ ORDER : places',
-      '  ORDER ||--|{ LINE_ITEM : contains',
-      '  PRODUCT ||--o{ LINE_ITEM : "ordered in"',
-      '  CUSTOMER {',
-      '    int id PK',
-      '    string email UK',
-      '  }',
-      '  ORDER {',
-      '    int id PK',
-      '    int customer_id FK',
-      '  }',
-      '  LINE_ITEM {',
-      '    int order_id FK',
-      '    int product_id FK',
-      '    int quantity',
-      '  }',
-      '  PRODUCT {',
-      '    int id PK',
-      '    string name',
-      '  }',
-    ].join('\n');
+    // The same sample the New diagram page offers as its ER template.
+    const code = (TEMPLATES.find((t) => t.id === 'er') as { code: string }).code;
     await drawn('ER', 'diagram_from_code', { code, notation: 'mermaid' });
   });
 

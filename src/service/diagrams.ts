@@ -6,8 +6,10 @@ import type { IconVendor } from '../core/icons/index.js';
 import { type GraphIR, NOTATION_TITLES } from '../core/graph/types.js';
 import { d2ToGraph } from '../core/notations/d2/index.js';
 import { checkGraphSize, isD2Code } from '../core/notations/index.js';
+import { titleFromCode } from '../core/notations/title.js';
 import { canWrite, type Role } from '../core/scopes.js';
 import type { Element, SceneFormat } from '../core/scene/intake.js';
+import type { ExcalidrawScene } from '../core/scene/to-excalidraw.js';
 import { preparedQuery } from '../infra/storage/prepared.js';
 import type { Database } from '../infra/storage/schema.js';
 import { newId, nowIso, randomBase62 } from './ids.js';
@@ -233,7 +235,8 @@ export class DiagramService {
     const result = await this.createDocument(p, {
       workspaceId: input.workspaceId,
       folderId: input.folderId,
-      name: input.name ?? `${NOTATION_TITLES[generated.notation]} diagram`,
+      // What the code calls itself, before the notation's name ("Mermaid diagram" says nothing about it).
+      name: input.name ?? titleFromCode(input.code) ?? `${NOTATION_TITLES[generated.notation]} diagram`,
       elements: generated.elements,
       vendor: input.vendor,
       // Icons come from what the notation says a node is; label guesses would land on boxes sized without one.
@@ -330,6 +333,18 @@ export class DiagramService {
     const { row } = await this.visibleDocument(p, id);
     // D2 links icons to this service's public icon endpoint.
     return this.work.export(exportFormat, JSON.parse(row.elements) as Element[], this.publicUrl);
+  }
+
+  /**
+   * The document as an `.excalidraw` scene together with the version and role it was read at, from one read: the
+   * editor's starting point, whose next save sends that version as If-Match.
+   */
+  async sceneForEditing(p: Principal, id: string): Promise<{ summary: DocumentSummary; writable: boolean; scene: ExcalidrawScene; warnings: string[] }> {
+    requireScope(p, 'diagrams:read');
+    const { row, role } = await this.visibleDocument(p, id);
+    const exported = await this.work.export('excalidraw', JSON.parse(row.elements) as Element[], this.publicUrl);
+    if (exported.format !== 'excalidraw') throw new AppError('internal', 'the excalidraw export answered another format');
+    return { summary: toSummary(row), writable: canWrite(role), scene: exported.scene, warnings: exported.warnings };
   }
 
   /** Moves a diagram into a folder of its own workspace, or out of any folder (`null`). */

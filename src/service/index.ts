@@ -31,6 +31,8 @@ export interface Services {
   signIn: SignInService;
   edition: Edition;
   publicUrl: string;
+  /** Seals short-lived secrets under the server key (a new token carried across the web page's redirect). */
+  sealer: SecretSealer;
   /** Authenticates and spends `units` of the token's budget (OPERATION_COSTS). */
   admit(authorization: string | undefined, units: number): Promise<Admission>;
   /** Spends more of an authenticated token's budget, for doors that learn the cost from the body (MCP). */
@@ -98,6 +100,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     signIn: new SignInService(db, accounts, sessions, options.signInLimiters ?? createSignInLimiters(), options.signInLimits ?? SIGN_IN_LIMITS),
     edition,
     publicUrl,
+    sealer: options.sealer,
     diagrams,
     catalog: new CatalogService(),
     ai,

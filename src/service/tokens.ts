@@ -24,7 +24,11 @@ export interface TokenInfo {
   createdAt: string;
   lastUsedAt: string | null;
   revokedAt: string | null;
+  expiresAt: string | null;
 }
+
+/** A token may be given a life of 1 day to 10 years; without one it works until revoked. */
+export const TOKEN_EXPIRY_DAYS = { min: 1, max: 3650 } as const;
 
 export class TokenService {
   private readonly tokenByHash;
@@ -66,13 +70,17 @@ export class TokenService {
   }
 
   /** Creates a token; the secret is in the result and nowhere else, ever (only its SHA-256 is stored). */
-  async create(input: { userId: string; name: string; scopes: string[]; workspaceId?: string | null }): Promise<TokenInfo & { token: string }> {
+  async create(input: { userId: string; name: string; scopes: string[]; workspaceId?: string | null; expiresInDays?: number | null }): Promise<TokenInfo & { token: string }> {
     const unknown = input.scopes.filter((s) => !(SCOPES as readonly string[]).includes(s));
     if (unknown.length > 0 || input.scopes.length === 0) {
       throw new AppError('validation_failed', `scopes must be a non-empty list drawn from ${SCOPES.join(', ')}; unknown: ${unknown.join(', ') || '(none given)'}`);
     }
     const name = input.name.trim();
     if (name.length === 0 || name.length > 100 || /\p{Cc}/u.test(name)) throw new AppError('validation_failed', 'a token name has 1 to 100 characters and no control characters');
+    const days = input.expiresInDays ?? null;
+    if (days !== null && !(Number.isInteger(days) && days >= TOKEN_EXPIRY_DAYS.min && days <= TOKEN_EXPIRY_DAYS.max)) {
+      throw new AppError('validation_failed', `expiresInDays must be a whole number of days from ${TOKEN_EXPIRY_DAYS.min} to ${TOKEN_EXPIRY_DAYS.max}, or none; got ${days}`);
+    }
     await this.assertApiAccess(input.userId);
     if (input.workspaceId) {
       const member = await this.db
@@ -85,6 +93,7 @@ export class TokenService {
       if (member.role === 'guest') throw new AppError('plan_required', `you are a guest in workspace ${input.workspaceId}, and guests cannot use the API or MCP there`);
     }
     const token = TOKEN_PREFIX + randomBase62(SECRET_LENGTH);
+    const createdAt = nowIso();
     const row = {
       id: newId('token'),
       user_id: input.userId,
@@ -93,9 +102,10 @@ export class TokenService {
       display_prefix: token.slice(0, TOKEN_PREFIX.length + 4),
       scopes: [...new Set(input.scopes)].join(' '),
       workspace_id: input.workspaceId ?? null,
-      created_at: nowIso(),
+      created_at: createdAt,
       last_used_at: null,
       revoked_at: null,
+      expires_at: days === null ? null : new Date(Date.parse(createdAt) + days * 86_400_000).toISOString(),
     };
     await this.db.insertInto('api_tokens').values(row).execute();
     return { ...toInfo(row), token };
@@ -143,6 +153,9 @@ export class TokenService {
     const [row] = await this.tokenByHash(sha256Hex(token));
     if (!row) throw unknown();
     if (row.revoked_at !== null) throw unauthorized('revoked', `the API token "${row.name}" was revoked on ${row.revoked_at.slice(0, 10)}: create a new one`);
+    if (row.expires_at !== null && Date.parse(row.expires_at) <= Date.now()) {
+      throw unauthorized('expired', `the API token "${row.name}" expired on ${row.expires_at.slice(0, 10)}: create a new one`);
+    }
     // SQLite answers 0/1, PostgreSQL a boolean.
     const access = apiAccess(this.edition, { plan: row.plan, member: Boolean(row.member) });
     if (!access.allowed) throw new AppError('plan_required', `the API token "${row.name}" is valid but does not work now: ${access.reason}`);
@@ -154,7 +167,7 @@ export class TokenService {
   }
 }
 
-export type UnauthorizedReason = 'missing' | 'malformed' | 'unknown' | 'revoked';
+export type UnauthorizedReason = 'missing' | 'malformed' | 'unknown' | 'revoked' | 'expired';
 
 const unauthorized = (reason: UnauthorizedReason, message: string) => new AppError('unauthorized', message, { reason });
 
@@ -168,5 +181,6 @@ function toInfo(row: Database['api_tokens'] & { plan?: unknown; member?: unknown
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
+    expiresAt: row.expires_at ?? null,
   };
 }

@@ -1,11 +1,11 @@
 import { readFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { createRequire } from 'node:module';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/adapters/http/server.js';
 import { type Backend, createBackend, testConfig } from '../support/backends.js';
+import { axeViolations, CHROMIUM } from '../support/chromium.js';
 import { freePort } from '../support/ports.js';
 
 /**
@@ -13,11 +13,9 @@ import { freePort } from '../support/ports.js';
  * a token with two scopes and one workspace → its MCP block copied → REST and MCP with that token → revoke → 401.
  * Every page is checked with axe-core and photographed at desktop and phone widths (SCREENSHOTS=dir keeps them).
  */
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SHOTS = process.env.SCREENSHOTS ?? join(tmpdir(), 'drawbridge-screens');
 /** `DOCS_SCREENSHOTS=docs/screenshots` rewrites the README's two pictures (on purpose only, never in CI). */
 const DOCS = process.env.DOCS_SCREENSHOTS;
-const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 const COMPOSE = readFileSync('test/fixtures/compose/awesome-nginx-golang-mysql.compose.yaml', 'utf8');
 const OWNER = { name: 'Ann Example', email: 'ann@example.com', password: 'correct horse battery' };
 
@@ -49,13 +47,7 @@ describe('the web app in Chromium', () => {
       await page.setViewportSize({ width: 1100, height: 760 });
       await page.screenshot({ path: join(DOCS, `${docsName}.png`) });
     }
-    // evaluate() runs through the DevTools protocol, so axe needs no exception in the page's CSP.
-    await page.evaluate(AXE);
-    const result = await page.evaluate(async () => {
-      const axe = (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }> } }).axe;
-      return axe.run(document, { runOnly: ['wcag2a', 'wcag2aa', 'best-practice'] });
-    });
-    expect(result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`), name).toEqual([]);
+    expect(await axeViolations(page, ['wcag2a', 'wcag2aa', 'best-practice']), name).toEqual([]);
     for (const [width, height, label] of [
       [1280, 900, 'desktop'],
       [390, 844, 'phone'],
@@ -145,6 +137,8 @@ describe('the web app in Chromium', () => {
     await page.getByLabel('Workspace', { exact: true }).selectOption({ label: 'Platform team (owner)' });
     await page.getByRole('button', { name: 'Create token' }).click();
     await page.getByRole('heading', { name: /Your new token/ }).waitFor();
+    // Post, redirect, get: the page showing the token is a plain GET, so a reload offers no resubmission.
+    expect(new URL(page.url()).search).toMatch(/^\?created=tok_\w+$/);
     await check(page, 'developer-new-token', 'developer-new-token');
 
     await page.getByRole('button', { name: 'Copy: MCP client with remote HTTP servers' }).click();
@@ -166,6 +160,11 @@ describe('the web app in Chromium', () => {
     expect(await mcp.text()).toContain('Web stack');
 
     await page.goto(`${base}/settings/developer`);
+    // On a phone the token list is one card per token: its Revoke button is on screen, not past a sideways scroll.
+    await page.setViewportSize({ width: 390, height: 844 });
+    const revokeBox = (await page.getByRole('link', { name: 'Revoke claude desktop' }).boundingBox())!;
+    expect(revokeBox.x + revokeBox.width).toBeLessThanOrEqual(390);
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole('link', { name: 'Revoke claude desktop' }).click();
     await check(page, 'revoke');
     await page.getByRole('button', { name: 'Revoke token' }).click();
@@ -194,6 +193,10 @@ describe('the web app in Chromium', () => {
     await guest.close();
     await page.goto(`${base}/diagrams/doc_doesnotexist00000000`);
     await check(page, 'error');
+    expect(await page.title()).toBe('Page not found · Drawbridge');
+    await page.goto(`${base}/no/such/page`);
+    expect(await page.title()).toBe('Page not found · Drawbridge');
+    expect(await page.locator('h1').textContent()).toBe('Page not found');
 
     expect(cspViolations).toEqual([]);
     await context.close();

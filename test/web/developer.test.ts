@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { bearer, useTestService } from '../support/world.js';
 import { signedIn, textById } from '../support/web-client.js';
 
@@ -23,8 +23,14 @@ describe('Settings → Developer', () => {
     expect(form.body).toContain('List workspaces, folders and diagrams');
     expect(form.body).toContain('Export diagrams as Mermaid, D2 or .excalidraw.');
 
-    const created = await ann.post('/settings/developer/tokens', { name: 'claude desktop', scopes: ['diagrams:read', 'export'], workspaceId: service.world.annWorkspace });
-    expect(created.statusCode).toBe(201);
+    const posted = await ann.post('/settings/developer/tokens', { name: 'claude desktop', scopes: ['diagrams:read', 'export'], workspaceId: service.world.annWorkspace });
+    // Post, redirect, get: reloading the page that shows the token never offers to send the form again.
+    expect(posted.statusCode).toBe(303);
+    expect(posted.headers.location).toMatch(/^\/settings\/developer\?created=tok_\w+$/);
+    const created = await ann.get(posted.headers.location as string);
+    expect(created.statusCode).toBe(200);
+    const reloaded = await ann.get(posted.headers.location as string);
+    expect(reloaded.body).toContain('its secret was shown once and is not kept');
     const secret = textById(created.body, 'token-secret')!;
     expect(secret).toMatch(/^drb_live_[0-9A-Za-z]{43}$/);
 
@@ -63,6 +69,36 @@ describe('Settings → Developer', () => {
     expect(after.statusCode).toBe(401);
     expect(after.json().error.details).toEqual({ reason: 'revoked' });
     expect((await mcpCall(app, secret, 'tools/list')).statusCode).toBe(401);
+    expect(reloaded.body).not.toContain(secret);
+
+    // Revoked tokens leave the main list for a folded one.
+    const listed = (await ann.get('/settings/developer')).body;
+    expect(listed).toContain('Revoked tokens (1)');
+    expect(listed).not.toContain(`/settings/developer/tokens/${tokenId}/revoke`);
+  });
+
+  it('gives a token an optional expiry, after which it gets 401 with the reason expired', async () => {
+    const app = service.runtime.app;
+    const ann = await signedIn(app, ANN.email, ANN.password);
+    await ann.get('/settings/developer');
+    const posted = await ann.post('/settings/developer/tokens', { name: 'a week', scopes: ['diagrams:read'], expires: '7' });
+    const page = await ann.get(posted.headers.location as string);
+    const secret = textById(page.body, 'token-secret')!;
+    const expires = new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10);
+    expect((await ann.get('/settings/developer')).body).toContain(`<td data-label="Expires">${expires}</td>`);
+    expect((await app.inject({ url: '/api-v1/workspaces', headers: bearer(secret) })).statusCode).toBe(200);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + 8 * 86_400_000);
+      const late = await app.inject({ url: '/api-v1/workspaces', headers: bearer(secret) });
+      expect(late.statusCode).toBe(401);
+      expect(late.json().error).toMatchObject({ details: { reason: 'expired' } });
+    } finally {
+      vi.useRealTimers();
+    }
+    const bad = await ann.post('/settings/developer/tokens', { name: 'forever and a day', scopes: ['diagrams:read'], expires: '0' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain('expiresInDays must be a whole number of days from 1 to 3650');
   });
 
   it('refuses a token without scopes, or pinned to a workspace the person is not in, and stores nothing', async () => {

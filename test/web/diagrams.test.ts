@@ -133,7 +133,11 @@ describe('diagrams in the browser', () => {
       const refused = await ann.post(url, form);
       expect(refused.statusCode, url).toBe(403);
     }
-    expect((await ann.get(`/workspaces/${bobWs}/new`)).statusCode).toBe(403);
+    const refusedPage = await ann.get(`/workspaces/${bobWs}/new`);
+    expect(refusedPage.statusCode).toBe(403);
+    // A refusal and a missing page are told apart in the tab's title.
+    expect(refusedPage.body).toContain('<title>Not allowed · Drawbridge</title>');
+    expect((await ann.get('/diagrams/doc_doesnotexist00000000')).body).toContain('<title>Page not found · Drawbridge</title>');
     expect((await services.diagrams.getDocument(bob, doc.id)).summary.name).toBe('Bob plan');
     // Someone outside the workspace sees nothing of it.
     await services.accounts.createUser({ email: 'out@example.com', password: 'outsider password' });

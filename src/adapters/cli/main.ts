@@ -18,7 +18,7 @@ const USAGE = `usage:
   drawbridge workspace create --email E --name NAME
   drawbridge user list
   drawbridge user plan --email E --plan free|pro|enterprise   (the hosted edition's plans)
-  drawbridge token create --email E --name N --scopes diagrams:read,diagrams:write,export,ai:generate [--workspace ID]
+  drawbridge token create --email E --name N --scopes diagrams:read,diagrams:write,export,ai:generate [--workspace ID] [--expires-days D]
   drawbridge token list --email E
   drawbridge token revoke --id ID
   drawbridge member add --workspace ID --email E --role ${ROLES.join('|')}
@@ -48,6 +48,7 @@ const OPTIONS = {
   'base-url': { type: 'string' },
   to: { type: 'string' },
   from: { type: 'string' },
+  'expires-days': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -168,6 +169,8 @@ async function run(argv: string[]): Promise<unknown> {
           name: required(values, 'name'),
           scopes: required(values, 'scopes').split(',').map((s) => s.trim()).filter(Boolean),
           workspaceId: values.workspace ?? null,
+          // The service checks the range; a non-number reaches it as NaN and is refused with the rule.
+          expiresInDays: values['expires-days'] === undefined ? null : Number(values['expires-days']),
         }),
       );
     case 'token revoke':

@@ -13,6 +13,7 @@ import { accountPages } from './pages/account.js';
 import { aiPages } from './pages/ai.js';
 import { developerPages } from './pages/developer.js';
 import { diagramPages } from './pages/diagrams.js';
+import { editorPages } from './pages/editor.js';
 import { invitePages } from './pages/invites.js';
 import { memberPages, workspacePages } from './pages/workspaces.js';
 import { checkCsrf, loadSession, requireUser, type WebContext } from './session.js';
@@ -32,6 +33,9 @@ const VIEWS = fileURLToPath(new URL('./views/', import.meta.url));
 const ASSETS = fileURLToPath(new URL('./assets/', import.meta.url));
 const HTMX = fileURLToPath(new URL('../../../node_modules/htmx.org/dist/', import.meta.url));
 const INTER = fileURLToPath(new URL('../../../node_modules/@expo-google-fonts/inter/', import.meta.url));
+/** The editor's bundle, built by `npm ci` (scripts/build-editor.mjs), and Excalidraw's own fonts: no CDN. */
+const EDITOR_BUNDLE = fileURLToPath(new URL('../../../dist/editor/', import.meta.url));
+const EXCALIDRAW_FONTS = fileURLToPath(new URL('../../../node_modules/@excalidraw/excalidraw/dist/prod/fonts/', import.meta.url));
 const FONT_FILES: Record<string, string> = dictionary({ '/Inter_400Regular.ttf': '400Regular/Inter_400Regular.ttf', '/Inter_600SemiBold.ttf': '600SemiBold/Inter_600SemiBold.ttf' });
 
 /**
@@ -73,6 +77,8 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, { services }) 
     defaultContext: { edition: services.edition },
   });
   await app.register(fastifyStatic, { root: ASSETS, prefix: '/assets/', decorateReply: false, maxAge: '1h', index: false });
+  await app.register(fastifyStatic, { root: EDITOR_BUNDLE, prefix: '/assets/editor/', decorateReply: false, maxAge: '1h', index: false });
+  await app.register(fastifyStatic, { root: EXCALIDRAW_FONTS, prefix: '/assets/editor/fonts/', decorateReply: false, maxAge: '7d', index: false });
   await app.register(fastifyStatic, { root: HTMX, prefix: '/assets/htmx/', decorateReply: false, maxAge: '1h', allowedPath: (path) => path === '/htmx.min.js', index: false });
 
   app.get('/assets/fonts/:file', async (request, reply) => {
@@ -92,7 +98,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, { services }) 
     await loadSession(services, request, reply);
   });
   app.addHook('preHandler', async (request, reply) => {
-    if (request.method === 'POST') await checkCsrf(request, reply);
+    if (request.method !== 'GET' && request.method !== 'HEAD') await checkCsrf(request, reply);
   });
   app.setErrorHandler((error, request, reply) => showError(error, request, reply));
 
@@ -105,8 +111,12 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, { services }) 
     await signedIn.register(workspacePages, { services });
     await signedIn.register(memberPages, { services });
     await signedIn.register(diagramPages, { services });
+    await signedIn.register(editorPages, { services });
   });
 };
+
+/** A tab title that tells a missing page from a refused one. */
+const ERROR_TITLES: Record<number, string> = { 404: 'Page not found', 403: 'Not allowed', 429: 'Too many attempts', 500: 'Something went wrong' };
 
 /** An error page in the app's own look; a 5xx says only that it happened, with the request id. */
 export function showError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
@@ -123,7 +133,7 @@ export function showError(error: unknown, request: FastifyRequest, reply: Fastif
       message = (error as Error).message;
     } else request.log.error({ err: error }, 'unhandled error on a page');
   }
-  return reply.code(status).view('error.eta', { ...page(request, 'Something is in the way'), status, message });
+  return reply.code(status).view('error.eta', { ...page(request, ERROR_TITLES[status] ?? 'Something is in the way'), status, message });
 }
 
 /**

@@ -61,9 +61,13 @@ export function clearSessionCookie(reply: FastifyReply, secure: boolean): void {
   reply.clearCookie(cookieNames(secure).session, { path: '/', httpOnly: true, sameSite: 'lax', secure });
 }
 
-/** Every POST carries the page's token in `_csrf`; without it, or with another, nothing happens (403). */
+/**
+ * Every write carries the page's token: a form in `_csrf`, the editor's fetch calls in an `X-CSRF-Token` header.
+ * Without it, or with another, nothing happens (403).
+ */
 export async function checkCsrf(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  if (csrfMatches(request.web.csrf, (request.body as Record<string, unknown> | undefined)?._csrf)) return;
+  const sent = request.headers['x-csrf-token'] ?? (request.body as Record<string, unknown> | undefined)?._csrf;
+  if (csrfMatches(request.web.csrf, sent)) return;
   reply.code(403);
   return reply.view('error.eta', {
     title: 'Form refused',

@@ -247,6 +247,8 @@ export function fromExcalidraw(input: ExcalidrawInput): { elements: Raw[]; warni
   const indexOf = new Map(input.elements.map((e, i) => [e, i]));
   for (const e of live) {
     if (merged.has(e)) continue;
+    // A Drawbridge export's icon picture: stamped again from the shape's iconRef, never data of its own.
+    if (typeof extrasOf(e).iconOf === 'string') continue;
     const where = typeof e.id === 'string' ? `Excalidraw element "${e.id}"` : `Excalidraw elements[${indexOf.get(e)}] (type ${describeValue(e.type)})`;
     const converted = convert(e, where);
     if (converted === undefined) continue;

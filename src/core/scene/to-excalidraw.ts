@@ -10,6 +10,7 @@ import type { ArrowElement, Binding, Element, Point } from './schema.js';
 import { boundsOf } from './binding-geometry.js';
 import { EXCALIDRAW_SHAPE_TWIN, SHAPE_OUTLINES } from './shape-outlines.js';
 import { estimateTextSize } from './validate.js';
+import { getIcon } from '../icons/catalog.js';
 
 /**
  * Native scene → `.excalidraw` file object that Excalidraw opens as is: every field restore() expects, bound text
@@ -55,6 +56,8 @@ export function toExcalidraw(elements: readonly Element[]): { scene: ExcalidrawS
     out.push(converted);
     byId.set(e.id, converted);
     if (e.text !== undefined && e.text !== '' && !['text', 'math', 'code'].includes(e.type)) out.push(label(e, converted));
+    const icon = e.icon && iconPicture(e, e.icon);
+    if (icon) out.push(icon);
   }
   // Second pass: bindings need every target converted first.
   for (const e of elements) if (e.type === 'arrow') bindArrow(e, byId.get(e.id)!);
@@ -137,12 +140,47 @@ export function toExcalidraw(elements: readonly Element[]): { scene: ExcalidrawS
     const id = freshId(`${e.id}-label`);
     if (CONTAINER.has(owner.type)) {
       (owner.boundElements as unknown[]).push({ type: 'text', id });
+      // Under a stamped icon the label sits at the bottom of the box, as our renderer draws it.
+      if (e.labelPlacement === 'below-icon' && e.icon) {
+        const low = { ...box, y: e.y + e.height - size.height - 8 };
+        return textElement(e, id, text, low, { containerId: owner.id, verticalAlign: 'bottom' });
+      }
       return textElement(e, id, text, box, { containerId: owner.id });
     }
     const group = freshId(`${e.id}-group`);
     (owner.groupIds as string[]).unshift(group);
     ((owner.customData as { drawbridge: Record<string, unknown> }).drawbridge).group = group;
     return textElement(e, id, text, box, { groupIds: [group, ...e.groupIds], customData: { drawbridge: { labelOf: e.id, group } } });
+  }
+
+  /**
+   * A stamped icon as a locked image over its shape, so Excalidraw (and the canvas editor) shows it while clicks go
+   * through to the shape. It is derived, not data: the import leaves it out (`iconOf`) and the shape's iconRef stamps
+   * it again, placed by the shape's box as it is then.
+   */
+  function iconPicture(e: Element, icon: NonNullable<Element['icon']>): ExcalidrawElement | undefined {
+    const svg = getIcon(icon.ref)?.svg;
+    if (svg === undefined) return undefined;
+    const fileId = freshId(`file-${e.id}-icon`);
+    files[fileId] = { id: fileId, mimeType: 'image/svg+xml', dataURL: `data:image/svg+xml;base64,${base64(svg)}`, created: 1 };
+    return {
+      ...base(e, 'image'),
+      id: freshId(`${e.id}-icon`),
+      x: icon.x,
+      y: icon.y,
+      width: icon.width,
+      height: icon.height,
+      angle: 0,
+      strokeColor: 'transparent',
+      backgroundColor: 'transparent',
+      boundElements: [],
+      locked: true,
+      fileId,
+      status: 'saved',
+      scale: [1, 1],
+      crop: null,
+      customData: { drawbridge: { iconOf: e.id } },
+    };
   }
 
   function convert(e: Element): ExcalidrawElement {
@@ -295,3 +333,11 @@ function midpoint(points: readonly Point[]): Point {
 }
 
 const boxOf = (e: Element) => ({ x: e.x, y: e.y, width: e.width, height: e.height });
+
+/** Base64 of UTF-8 text without Node's Buffer (the core runs anywhere). */
+function base64(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}

@@ -136,6 +136,12 @@ const migrations: Record<string, Migration> = {
         .execute();
     },
   },
+  '0005_token_expiry': {
+    async up(db: Kysely<any>) {
+      // Optional: a token made without an expiry (every token before this) works until it is revoked.
+      await db.schema.alterTable('api_tokens').addColumn('expires_at', 'text').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -32,6 +32,8 @@ export interface Database {
     created_at: string;
     last_used_at: string | null;
     revoked_at: string | null;
+    /** Null: no expiry. */
+    expires_at: string | null;
   };
   document_shares: { document_id: string; token: string; created_at: string; created_by: string };
   /** AI provider settings of a user (`user:<id>`) or shared by a workspace (`workspace:<id>`); the key sealed. */

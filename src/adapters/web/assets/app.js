@@ -46,3 +46,30 @@ document.addEventListener('change', (event) => {
     if (name instanceof HTMLInputElement && !name.value) name.value = file.name.replace(/\.excalidraw(\.json)?$|\.json$/i, '');
   });
 });
+
+// Files dropped on the workspace page become diagrams: an .excalidraw file is imported, anything else is drawn
+// from code. The page's hidden form carries it, so the server's answer is the usual redirect to the new diagram.
+document.querySelectorAll('[data-drop-into]').forEach((zone) => {
+  const form = document.getElementById(zone.getAttribute('data-drop-into'));
+  if (!(form instanceof HTMLFormElement)) return;
+  const hasFiles = (event) => Array.from(event.dataTransfer?.types ?? []).includes('Files');
+  zone.addEventListener('dragover', (event) => {
+    if (!hasFiles(event)) return;
+    event.preventDefault();
+    zone.classList.add('dropping');
+  });
+  zone.addEventListener('dragleave', () => zone.classList.remove('dropping'));
+  zone.addEventListener('drop', async (event) => {
+    if (!hasFiles(event)) return;
+    event.preventDefault();
+    zone.classList.remove('dropping');
+    const file = event.dataTransfer.files[0];
+    if (!file) return;
+    const text = await file.text();
+    const excalidraw = /\.excalidraw(\.json)?$/i.test(file.name) || /^\s*\{[\s\S]*"type"\s*:\s*"excalidraw"/.test(text.slice(0, 200));
+    form.elements.kind.value = excalidraw ? 'excalidraw' : 'code';
+    form.elements[excalidraw ? 'scene' : 'code'].value = text;
+    form.elements.fileName.value = file.name;
+    form.submit();
+  });
+});

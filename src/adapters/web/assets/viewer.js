@@ -53,21 +53,50 @@
     },
     { passive: false },
   );
+  // One pointer pans; two (a pinch on a phone) zoom about their midpoint and pan with it.
+  const pointers = new Map();
   let drag = null;
+  let pinch = null;
+  const pinchState = () => {
+    const [a, b] = [...pointers.values()];
+    const box = stage.getBoundingClientRect();
+    return { distance: Math.hypot(a.x - b.x, a.y - b.y) || 1, mx: (a.x + b.x) / 2 - box.left, my: (a.y + b.y) / 2 - box.top };
+  };
   stage.addEventListener('pointerdown', (event) => {
-    drag = { px: event.clientX, py: event.clientY, x, y };
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     stage.setPointerCapture(event.pointerId);
-    stage.classList.add('dragging');
+    if (pointers.size === 2) {
+      drag = null;
+      pinch = pinchState();
+    } else if (pointers.size === 1) {
+      drag = { px: event.clientX, py: event.clientY, x, y };
+      stage.classList.add('dragging');
+    }
   });
   stage.addEventListener('pointermove', (event) => {
+    if (!pointers.has(event.pointerId)) return;
+    pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
+    if (pinch && pointers.size === 2) {
+      const now = pinchState();
+      x += now.mx - pinch.mx;
+      y += now.my - pinch.my;
+      zoomAt(now.distance / pinch.distance, now.mx, now.my);
+      pinch = now;
+      return;
+    }
     if (!drag) return;
     x = drag.x + event.clientX - drag.px;
     y = drag.y + event.clientY - drag.py;
     apply();
   });
-  const end = () => {
+  const end = (event) => {
+    pointers.delete(event.pointerId);
+    pinch = null;
     drag = null;
     stage.classList.remove('dragging');
+    // The finger left on the screen after a pinch goes on panning from where it is.
+    const [rest] = [...pointers.values()];
+    if (rest) drag = { px: rest.x, py: rest.y, x, y };
   };
   stage.addEventListener('pointerup', end);
   stage.addEventListener('pointercancel', end);

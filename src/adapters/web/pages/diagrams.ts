@@ -2,9 +2,12 @@ import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../../../core/errors.js';
 import { EXPORT_FORMATS } from '../../../core/export/index.js';
 import { NOTATION_TITLES } from '../../../core/graph/types.js';
+import { titleFromCode } from '../../../core/notations/title.js';
 import { canWrite } from '../../../core/scopes.js';
 import type { Services } from '../../../service/index.js';
 import { page } from '../plugin.js';
+import { TEMPLATES } from '../templates.js';
+import { aiReady } from './editor.js';
 import { principalOf } from '../session.js';
 import { formError } from './account.js';
 import { checkName, field, type Form, noticeOf } from './forms.js';
@@ -84,6 +87,8 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
       workspace,
       folders: await allFolders(request, workspaceId),
       notations: Object.entries(NOTATION_TITLES).map(([id, title]) => ({ id, title })),
+      templates: TEMPLATES,
+      ai: await aiReady(services, request, workspaceId),
       values: { kind: 'code', folderId: (request.query as Form).folder ?? '' },
       ...extra,
     });
@@ -94,11 +99,31 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
   app.post('/workspaces/:id/new', async (request, reply) => {
     const workspaceId = (request.params as { id: string }).id;
     const body = request.body as Form;
-    const values = { kind: field(body, 'kind'), name: field(body, 'name').trim(), code: field(body, 'code'), notation: field(body, 'notation'), folderId: field(body, 'folderId'), scene: field(body, 'scene') };
+    const values = { kind: field(body, 'kind'), name: field(body, 'name').trim(), code: field(body, 'code'), notation: field(body, 'notation'), folderId: field(body, 'folderId'), scene: field(body, 'scene'), prompt: field(body, 'prompt') };
+    // A file dropped on the workspace page brings its name, the default when the content names itself nothing.
+    const fileName = field(body, 'fileName').replace(/\.[^.]*$/, '').trim().slice(0, 200);
     try {
       const folderId = values.folderId || undefined;
       let id: string;
       let warnings: string[];
+      if (values.kind === 'prompt') {
+        const prompt = field(body, 'prompt');
+        if (!prompt.trim()) throw new AppError('validation_failed', 'describe the diagram to draw');
+        const result = await services.generation.generate(who(request), { workspaceId, folderId, prompt, name: values.name ? checkName(values.name) : undefined });
+        const notice = result.warnings.length ? `?notice=${encodeURIComponent(`Drawn by ${result.model}, with notes: ${result.warnings.slice(0, 5).join(' · ')}`.slice(0, 1500))}` : '';
+        return reply.redirect(`/diagrams/${result.document.summary.id}${notice}`, 303);
+      }
+      if (values.kind === 'blank' || values.kind === 'template') {
+        const template = TEMPLATES.find((t) => t.id === field(body, 'template'));
+        if (values.kind === 'template' && !template) throw new AppError('validation_failed', `no template "${field(body, 'template')}"; the templates are ${TEMPLATES.map((t) => t.id).join(', ')}`);
+        const name = template?.title ?? 'Untitled diagram';
+        const result = !template
+          ? await diagrams.createDocument(who(request), { workspaceId, folderId, name, elements: [] })
+          : 'code' in template
+            ? await diagrams.createFromCode(who(request), { workspaceId, folderId, name, code: template.code })
+            : await diagrams.createDocument(who(request), { workspaceId, folderId, name, elements: template.elements, layout: 'auto', autoIcons: false });
+        return reply.redirect(`/diagrams/${result.document.summary.id}/edit`, 303);
+      }
       if (values.kind === 'excalidraw') {
         let scene: unknown;
         try {
@@ -106,12 +131,13 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
         } catch {
           throw new AppError('validation_failed', 'the .excalidraw content is not JSON: choose the file again or paste it whole');
         }
-        const result = await diagrams.createDocument(who(request), { workspaceId, folderId, name: checkName(values.name || 'Imported drawing'), elements: scene });
+        const result = await diagrams.createDocument(who(request), { workspaceId, folderId, name: checkName(values.name || fileName || 'Imported drawing'), elements: scene });
         ({ id } = result.document.summary);
         warnings = result.warnings;
       } else {
-        if (!values.code.trim()) throw new AppError('validation_failed', 'paste some code to draw (docker-compose, Kubernetes, DOT, PlantUML, Terraform, Helm or SQL)');
-        const result = await diagrams.createFromCode(who(request), { workspaceId, folderId, name: values.name ? checkName(values.name) : undefined, code: values.code, notation: values.notation || undefined });
+        if (!values.code.trim()) throw new AppError('validation_failed', 'paste some code to draw (Mermaid, D2, docker-compose, Kubernetes, DOT, PlantUML, Terraform, Helm or SQL)');
+        const named = values.name || (titleFromCode(values.code) ? '' : fileName);
+        const result = await diagrams.createFromCode(who(request), { workspaceId, folderId, name: named ? checkName(named) : undefined, code: values.code, notation: values.notation || undefined });
         ({ id } = result.document.summary);
         warnings = result.warnings;
       }
@@ -129,6 +155,8 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
     const folders = await allFolders(request, summary.workspaceId);
     const share = summary.share;
     return page(request, summary.name, {
+      // The drawing takes the page's width: wide diagrams are the common case (architectures, pipelines).
+      wide: true,
       diagram: summary,
       workspace,
       writable: canWrite(workspace.role),

@@ -1,0 +1,458 @@
+// The canvas editor: Excalidraw as a client-side island on /diagrams/:id/edit. The scene arrives through our
+// `.excalidraw` export and every save goes back through our import as one versioned write (If-Match), so what
+// Excalidraw cannot draw natively rides unchanged in customData.
+import {
+  CaptureUpdateAction,
+  convertToExcalidrawElements,
+  Excalidraw,
+  getSceneVersion,
+  MainMenu,
+  newElementWith,
+  restoreElements,
+  viewportCoordsToSceneCoords,
+} from '@excalidraw/excalidraw';
+import '@excalidraw/excalidraw/index.css';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { createPortal } from 'react-dom';
+import { createRoot } from 'react-dom/client';
+import { createService, SaveConflict } from './service.js';
+import './editor.css';
+
+/** Autosave after this long without a change. */
+const AUTOSAVE_MS = 1500;
+/** How often the open page asks for the document's version, to notice another writer's save. */
+const POLL_MS = 4000;
+
+const root = document.getElementById('editor-root');
+const statusLine = document.getElementById('editor-status');
+const actionsSlot = document.getElementById('editor-actions');
+const writable = root.dataset.writable === 'true';
+const aiReady = root.dataset.ai === 'true';
+const service = createService({ id: root.dataset.id, csrf: root.dataset.csrf });
+
+/** What is sent back: an `.excalidraw` file object of the live elements and the images they use. */
+function sceneOf(api) {
+  // Icon pictures are the server's drawing of each iconRef, not data: they are left out and stamped again.
+  const elements = api.getSceneElements().filter((e) => !isIconPicture(e));
+  const files = api.getFiles();
+  const used = Object.fromEntries(elements.filter((e) => e.fileId && files[e.fileId]).map((e) => [e.fileId, files[e.fileId]]));
+  return { type: 'excalidraw', version: 2, source: 'drawbridge-editor', elements, appState: { viewBackgroundColor: api.getAppState().viewBackgroundColor, gridSize: null }, files: used };
+}
+
+/** A wide diagram opens whole (zoomed out to fit); a small one at 100 %, centred, not blown up. */
+const fitOnOpen = (api) => api.scrollToContent(api.getSceneElements(), { fitToViewport: true, viewportZoomFactor: 0.9, maxZoom: 1 });
+
+/** Icon pictures are drawn by the server from each shape's iconRef and box (customData.drawbridge.iconOf). */
+const isIconPicture = (element) => typeof element.customData?.drawbridge?.iconOf === 'string';
+
+/**
+ * After a save, the icons as the server stamped them: new ones appear, moved shapes' icons follow. Only the icon
+ * pictures are replaced, and only while the canvas still holds exactly what was saved.
+ */
+async function refreshIcons(api, state) {
+  const fresh = await service.loadScene();
+  if (fresh.version !== state.version || signatureOf(api) !== state.savedSignature) return;
+  api.addFiles(Object.values(fresh.scene.files ?? {}));
+  const kept = api.getSceneElementsIncludingDeleted().filter((e) => !isIconPicture(e));
+  const icons = restoreElements(fresh.scene.elements.filter(isIconPicture), null);
+  api.updateScene({ elements: [...kept, ...icons], captureUpdate: CaptureUpdateAction.NEVER });
+  state.savedSignature = signatureOf(api);
+}
+
+const signatureOf = (api) => getSceneVersion(api.getSceneElementsIncludingDeleted());
+
+function EditorApp({ initial }) {
+  const apiRef = useRef(null);
+  // Mutable save state: the version our scene is based on, the scene signature last saved, one save at a time.
+  // `blocked` while the conflict choice is open: nothing saves until the person chooses.
+  const doc = useRef({ version: initial.version, savedSignature: null, saving: false, blocked: false, timer: 0 });
+  const [status, setStatus] = useState(writable ? `Version ${initial.version} · changes save themselves` : `Read-only: your role here is ${root.dataset.role}`);
+  const [conflict, setConflict] = useState(null);
+  const [newer, setNewer] = useState(null);
+  const dialogRef = useRef(null);
+
+  useEffect(() => {
+    statusLine.textContent = status;
+  }, [status]);
+
+  // Excalidraw's menu buttons carry only an icon and no name (axe: button-name); they are named as they appear.
+  useEffect(() => {
+    const name = () => root.querySelectorAll('.dropdown-menu-button:not([aria-label])').forEach((button) => button.setAttribute('aria-label', 'Menu'));
+    const observer = new MutationObserver(name);
+    observer.observe(root, { childList: true, subtree: true });
+    name();
+    return () => observer.disconnect();
+  }, []);
+
+  const loadTheirs = useCallback(async () => {
+    const api = apiRef.current;
+    const fresh = await service.loadScene();
+    api.addFiles(Object.values(fresh.scene.files ?? {}));
+    api.updateScene({ elements: restoreElements(fresh.scene.elements, null), captureUpdate: CaptureUpdateAction.NEVER });
+    doc.current.version = fresh.version;
+    doc.current.savedSignature = signatureOf(api);
+    doc.current.blocked = false;
+    setNewer(null);
+    setConflict(null);
+    return fresh.version;
+  }, []);
+
+  const save = useCallback(async () => {
+    const api = apiRef.current;
+    const state = doc.current;
+    clearTimeout(state.timer);
+    if (!api || !writable || state.saving || state.blocked) return;
+    const signature = signatureOf(api);
+    if (signature === state.savedSignature) return;
+    state.saving = true;
+    setStatus('Saving…');
+    try {
+      const result = await service.saveScene(state.version, sceneOf(api));
+      state.version = result.version;
+      state.savedSignature = signature;
+      await refreshIcons(api, state);
+      setNewer(null);
+      setStatus(`Saved version ${result.version}${result.warnings.length ? ` · notes: ${result.warnings.slice(0, 3).join(' · ')}` : ''}`);
+    } catch (error) {
+      if (error instanceof SaveConflict) {
+        state.blocked = true;
+        setConflict({ theirs: error.currentVersion });
+        setStatus(`Not saved: someone else saved version ${error.currentVersion} first`);
+      } else setStatus(`Not saved: ${error.message}`);
+    } finally {
+      state.saving = false;
+    }
+    // Edits made while the request was out are saved next.
+    if (!state.blocked && signatureOf(api) !== state.savedSignature) state.timer = setTimeout(() => save(), AUTOSAVE_MS);
+  }, []);
+
+  // Fitted once, when the stored scene first shows; a blank canvas is left where the person starts drawing.
+  const opened = useRef(initial.scene.elements.length === 0);
+  const onChange = useCallback(() => {
+    const api = apiRef.current;
+    const state = doc.current;
+    if (api && !opened.current && api.getSceneElements().length > 0) {
+      opened.current = true;
+      fitOnOpen(api);
+    }
+    if (!api || !writable) return;
+    if (state.savedSignature === null) state.savedSignature = signatureOf(api);
+    if (signatureOf(api) === state.savedSignature) return;
+    if (state.blocked) return;
+    if (!state.saving) setStatus('Unsaved changes…');
+    clearTimeout(state.timer);
+    state.timer = setTimeout(() => save(), AUTOSAVE_MS);
+  }, [save]);
+
+  // Another writer's save: the version moves on without us. With nothing unsaved, take theirs; otherwise say so.
+  useEffect(() => {
+    const poll = setInterval(async () => {
+      const state = doc.current;
+      if (document.hidden || state.saving || state.blocked) return;
+      try {
+        const { version } = await service.readState();
+        if (version <= state.version) return;
+        const api = apiRef.current;
+        const clean = state.savedSignature === null || signatureOf(api) === state.savedSignature;
+        if (!clean) return setNewer(version);
+        setStatus(`Someone else saved version ${await loadTheirs()}: it is what you see now`);
+      } catch {
+        // A missed poll is retried at the next tick.
+      }
+    }, POLL_MS);
+    return () => clearInterval(poll);
+  }, [loadTheirs]);
+
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (conflict && dialog && !dialog.open) dialog.showModal();
+    if (!conflict && dialog?.open) dialog.close();
+  }, [conflict]);
+
+  const [panel, setPanel] = useState(null);
+  const [asking, setAsking] = useState(null);
+  const ask = async (prompt) => {
+    // What is on the canvas is saved first: the model changes the version everyone can see.
+    await save();
+    if (doc.current.blocked || signatureOf(apiRef.current) !== doc.current.savedSignature) return setAsking({ error: 'Save your changes first (see the status line).' });
+    setAsking({ busy: true });
+    try {
+      const result = await service.ask(doc.current.version, prompt);
+      await loadTheirs();
+      setAsking({ warnings: result.warnings, done: `Changed by ${result.model}: version ${result.version}` });
+      setStatus(`Version ${result.version}, changed by AI`);
+    } catch (error) {
+      if (error instanceof SaveConflict) {
+        doc.current.blocked = true;
+        setConflict({ theirs: error.currentVersion });
+      }
+      setAsking({ error: error.message });
+    }
+  };
+
+  const reloadTheirs = async () => setStatus(`Loaded version ${await loadTheirs()}; your unsaved changes were dropped`);
+  const keepMine = () => {
+    // Saved on top of theirs: their version stays in the document's history.
+    doc.current.version = conflict.theirs;
+    doc.current.blocked = false;
+    setConflict(null);
+    save();
+  };
+  const saveCopy = async () => {
+    try {
+      const copy = await service.saveCopy(sceneOf(apiRef.current), `${root.dataset.name} (my copy)`.slice(0, 200));
+      window.location.assign(copy.url);
+    } catch (error) {
+      setStatus(`Copy not saved: ${error.message}`);
+    }
+  };
+
+  useEffect(() => {
+    const warn = (event) => {
+      if (apiRef.current && doc.current.savedSignature !== null && signatureOf(apiRef.current) !== doc.current.savedSignature) event.preventDefault();
+    };
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, []);
+
+  return (
+    <>
+      {actionsSlot &&
+        createPortal(
+          <>
+            {newer && (
+              <span className="editor-newer" role="alert">
+                Someone else saved version {newer}.{' '}
+                <button type="button" className="button small" onClick={reloadTheirs}>
+                  Load their version
+                </button>
+              </span>
+            )}
+            {writable && (
+              <button type="button" className="button small" aria-expanded={panel === 'icons'} aria-controls="panel-icons" onClick={() => setPanel(panel === 'icons' ? null : 'icons')}>
+                Icons
+              </button>
+            )}
+            {writable && (
+              <button type="button" className="button small" aria-expanded={panel === 'ai'} aria-controls="panel-ai" onClick={() => setPanel(panel === 'ai' ? null : 'ai')}>
+                Ask AI
+              </button>
+            )}
+            {writable && (
+              <button type="button" id="editor-save" className="button small primary" onClick={save}>
+                Save now
+              </button>
+            )}
+          </>,
+          actionsSlot,
+        )}
+      <Excalidraw
+        excalidrawAPI={(api) => {
+          apiRef.current = api;
+          // Scripts that drive the page (the browser tests) read where shapes are on screen, as Excalidraw's own
+          // tests do with window.h; edits still go through the canvas like a person's.
+          window.drawbridgeEditor = api;
+        }}
+        initialData={{ elements: initial.scene.elements, files: initial.scene.files, appState: { viewBackgroundColor: initial.scene.appState?.viewBackgroundColor ?? '#ffffff' }, scrollToContent: true }}
+        onChange={onChange}
+        viewModeEnabled={!writable}
+        name={initial.name}
+        UIOptions={{ canvasActions: { loadScene: false, saveToActiveFile: false, export: false } }}
+      >
+        <MainMenu>
+          <MainMenu.DefaultItems.SaveAsImage />
+          <MainMenu.DefaultItems.ClearCanvas />
+          <MainMenu.DefaultItems.ChangeCanvasBackground />
+          <MainMenu.DefaultItems.ToggleTheme />
+          <MainMenu.DefaultItems.Help />
+        </MainMenu>
+      </Excalidraw>
+      {panel === 'icons' && <IconPanel onPlace={(icon, point) => setStatus(placeIcon(apiRef.current, icon, point))} onClose={() => setPanel(null)} />}
+      {panel === 'ai' && <AskPanel asking={asking} onAsk={ask} onClose={() => setPanel(null)} />}
+      <dialog ref={dialogRef} className="editor-conflict" aria-labelledby="conflict-title" onCancel={(event) => event.preventDefault()}>
+        <h2 id="conflict-title">Someone else saved first</h2>
+        <p>
+          While you were editing, version {conflict?.theirs} was saved by someone else. Your changes are still on the canvas. What should
+          happen?
+        </p>
+        <div className="actions">
+          <button type="button" className="button" onClick={reloadTheirs}>
+            Reload theirs
+          </button>
+          <button type="button" className="button primary" onClick={keepMine}>
+            Keep mine as a new version
+          </button>
+          <button type="button" className="button" onClick={saveCopy}>
+            Save mine as a copy
+          </button>
+        </div>
+      </dialog>
+    </>
+  );
+}
+
+/** Where icons are dragged from: a custom type, so Excalidraw's own drop handling (files, text) leaves it alone. */
+const ICON_DRAG_TYPE = 'application/x-drawbridge-icon';
+/** Shapes an icon can sit on: Excalidraw's boxes; our other shapes arrive as these or as lines and keep their own. */
+const ICON_HOLDERS = new Set(['rectangle', 'ellipse', 'diamond']);
+
+/**
+ * An icon dropped on a shape sets that shape's iconRef; dropped on empty canvas (or clicked with nothing selected) it
+ * becomes a node-sized box named after the icon. The iconRef rides in customData.drawbridge like any native field,
+ * and the server stamps the icon on save exactly as for the API (node-sized boxes only, label below the icon).
+ */
+function placeIcon(api, icon, clientPoint) {
+  const appState = api.getAppState();
+  const point = clientPoint ? viewportCoordsToSceneCoords(clientPoint, appState) : undefined;
+  const shapes = api.getSceneElements().filter((e) => ICON_HOLDERS.has(e.type));
+  const target = point
+    ? [...shapes].reverse().find((e) => point.x >= e.x && point.x <= e.x + e.width && point.y >= e.y && point.y <= e.y + e.height)
+    : shapes.find((e) => appState.selectedElementIds[e.id]);
+  const elements = api.getSceneElementsIncludingDeleted();
+  if (target) {
+    const customData = { ...target.customData, drawbridge: { ...target.customData?.drawbridge, iconRef: icon.ref } };
+    api.updateScene({ elements: elements.map((e) => (e.id === target.id ? newElementWith(e, { customData }) : e)), captureUpdate: CaptureUpdateAction.IMMEDIATELY });
+    return `Icon “${icon.label}” set on the shape; it is drawn when saved`;
+  }
+  const at = point ?? viewportCoordsToSceneCoords({ clientX: appState.offsetLeft + appState.width / 2, clientY: appState.offsetTop + appState.height / 2 }, appState);
+  const added = convertToExcalidrawElements([
+    { type: 'rectangle', x: at.x - 70, y: at.y - 55, width: 140, height: 110, label: { text: icon.label }, customData: { drawbridge: { iconRef: icon.ref } } },
+  ]);
+  api.updateScene({ elements: [...elements, ...added], captureUpdate: CaptureUpdateAction.IMMEDIATELY });
+  return `“${icon.label}” added; its icon is drawn when saved`;
+}
+
+const VENDORS = [
+  ['', 'Every library'],
+  ['aws', 'AWS'],
+  ['azure', 'Azure'],
+  ['gcp', 'Google Cloud'],
+  ['kubernetes', 'Kubernetes'],
+];
+
+/** Icons: search our libraries, then drag a result onto a shape or the canvas (or press it: onto the selection). */
+function IconPanel({ onPlace, onClose }) {
+  const [query, setQuery] = useState('');
+  const [vendor, setVendor] = useState('');
+  const [found, setFound] = useState({ items: [] });
+  useEffect(() => {
+    if (!query.trim()) return setFound({ items: [] });
+    const timer = setTimeout(() => service.searchIcons(query, vendor).then(setFound, (error) => setFound({ items: [], hint: error.message })), 250);
+    return () => clearTimeout(timer);
+  }, [query, vendor]);
+  // Drops land on the canvas: caught before Excalidraw's own handler, which would read them as files.
+  useEffect(() => {
+    const drop = (event) => {
+      const data = event.dataTransfer?.getData(ICON_DRAG_TYPE);
+      if (!data) return;
+      event.preventDefault();
+      event.stopPropagation();
+      onPlace(JSON.parse(data), { clientX: event.clientX, clientY: event.clientY });
+    };
+    const over = (event) => {
+      if (event.dataTransfer?.types.includes(ICON_DRAG_TYPE)) event.preventDefault();
+    };
+    root.addEventListener('drop', drop, true);
+    root.addEventListener('dragover', over, true);
+    return () => {
+      root.removeEventListener('drop', drop, true);
+      root.removeEventListener('dragover', over, true);
+    };
+  }, [onPlace]);
+  return (
+    <aside className="editor-panel" id="panel-icons" aria-labelledby="panel-icons-title">
+      <div className="editor-panel-head">
+        <h2 id="panel-icons-title">Icons</h2>
+        <button type="button" className="button small ghost" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      <div className="form">
+        <label htmlFor="icon-query">Search icons</label>
+        <input id="icon-query" type="search" value={query} onChange={(event) => setQuery(event.target.value)} placeholder="database, lambda, ingress…" autoComplete="off" />
+        <label htmlFor="icon-vendor">Icon library</label>
+        <select id="icon-vendor" value={vendor} onChange={(event) => setVendor(event.target.value)}>
+          {VENDORS.map(([id, title]) => (
+            <option key={id} value={id}>
+              {title}
+            </option>
+          ))}
+        </select>
+      </div>
+      <p className="help">Drag an icon onto a shape or the canvas, or press it to put it on the selected shape.</p>
+      {found.hint && <p className="help">{found.hint}</p>}
+      <ul className="icon-results">
+        {found.items.map((icon) => (
+          <li key={icon.ref}>
+            <button
+              type="button"
+              className="icon-result"
+              draggable
+              onDragStart={(event) => {
+                event.dataTransfer.setData(ICON_DRAG_TYPE, JSON.stringify(icon));
+                event.dataTransfer.effectAllowed = 'copy';
+              }}
+              onClick={() => onPlace(icon)}
+              title={icon.ref}
+            >
+              <img src={`/icons/${encodeURIComponent(icon.library)}/${encodeURIComponent(icon.label)}.svg`} alt="" width="32" height="32" />
+              <span>{icon.label}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </aside>
+  );
+}
+
+/** Ask AI: a prompt that changes the open diagram, or the way to set a provider up. */
+function AskPanel({ asking, onAsk, onClose }) {
+  const [prompt, setPrompt] = useState('');
+  return (
+    <aside className="editor-panel" id="panel-ai" aria-labelledby="panel-ai-title">
+      <div className="editor-panel-head">
+        <h2 id="panel-ai-title">Ask AI</h2>
+        <button type="button" className="button small ghost" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      {aiReady ? (
+        <form
+          className="form"
+          onSubmit={(event) => {
+            event.preventDefault();
+            if (prompt.trim()) onAsk(prompt);
+          }}
+        >
+          <label htmlFor="ai-prompt">What should change?</label>
+          <textarea id="ai-prompt" value={prompt} onChange={(event) => setPrompt(event.target.value)} placeholder="Add a Redis cache between the API and the database" rows={4} />
+          <button type="submit" className="button primary" disabled={asking?.busy}>
+            {asking?.busy ? 'Asking…' : 'Change the diagram'}
+          </button>
+          <div role="status" aria-live="polite">
+            {asking?.done && <p className="help">{asking.done}</p>}
+            {asking?.error && <p className="alert error">{asking.error}</p>}
+            {asking?.warnings?.length > 0 && (
+              <ul className="editor-warnings">
+                {asking.warnings.map((warning) => (
+                  <li key={warning}>{warning}</li>
+                ))}
+              </ul>
+            )}
+          </div>
+        </form>
+      ) : (
+        <p>
+          No AI provider is set up for you or this workspace. <a href="/settings/ai">Set up AI</a> with your own key, then ask here.
+        </p>
+      )}
+    </aside>
+  );
+}
+
+service.loadScene().then(
+  (initial) => createRoot(root).render(<EditorApp initial={initial} />),
+  (error) => {
+    statusLine.textContent = `The diagram could not be opened: ${error.message}`;
+  },
+);
