@@ -106,13 +106,14 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     elements.push({
       id,
       type: 'rectangle',
+      ...(parents.has(id) && { parentId: parents.get(id) }),
       ...shapeBase(laid),
       strokeColor: group.style?.strokeColor ?? CONTAINER_STROKE,
       fillColor: group.style?.fillColor ?? CONTAINER_FILLS[Math.min(laid.depth, CONTAINER_FILLS.length - 1)]!,
       strokeStyle: group.style?.strokeStyle ?? 'dashed',
       corner: group.style?.corner ?? 'rounded',
     });
-    if (laid.title.text !== '') elements.push(textElement(makeId(`${id}-title`), laid.title.text, laid.title, FONT.containerTitle));
+    if (laid.title.text !== '') elements.push({ ...textElement(makeId(`${id}-title`), laid.title.text, laid.title, FONT.containerTitle), labelOf: id });
   }
 
   for (const laid of layout.nodes) {
@@ -131,6 +132,8 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       strokeStyle: node.style?.strokeStyle ?? 'solid',
       ...(node.style?.strokeWidth !== undefined && { strokeWidth: node.style.strokeWidth }),
       corner: node.style?.corner ?? (ROUNDED_KINDS.has(node.kind) && box.shape === 'rectangle' ? 'rounded' : 'sharp'),
+      ...(node.kind !== 'generic' && { role: node.kind }),
+      ...(parents.has(id) && { parentId: parents.get(id) }),
     };
     if (node.iconRef !== undefined && box.icon) shape.iconRef = node.iconRef;
     if (box.rows.length === 0) {
@@ -197,7 +200,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     const toId = endElement(edge.to);
     elements.push(arrowElement(id, edge, laid, { ...boxes.get(fromId)!, id: fromId }, { ...boxes.get(toId)!, id: toId }));
     for (const label of laid.labels) {
-      labels.push(textElement(makeId(`${id}-${label.placement === 'center' ? 'label' : label.placement}`), label.text, label, label.fontSize ?? FONT.edgeLabel));
+      labels.push({ ...textElement(makeId(`${id}-${label.placement === 'center' ? 'label' : label.placement}`), label.text, label, label.fontSize ?? FONT.edgeLabel), labelOf: id });
     }
   }
   // Labels last: they sit on top of any arrow passing under them.
