@@ -23,6 +23,8 @@ export interface AutoLayoutPlan {
   unplaced: Set<string>;
   /** Of those, the ones sent without a font size or family: they take the layout's, which their box is sized for. */
   unstyledText: Set<string>;
+  /** Of those, the ones sent without a width and height (their box is a placeholder). */
+  unsized?: Set<string>;
 }
 
 /** Types drawn with points (routed by layout when bound, never placed as boxes). */
@@ -68,6 +70,7 @@ export function planAutoLayout(raw: unknown): { raw: unknown; plan: AutoLayoutPl
       // Spread out, so that nothing the intake checks (text fit, overlaps) is judged on a pile of placeholders.
       element.x = (index % 40) * 400;
       element.y = Math.floor(index / 40) * 300;
+      if (typeof element.width !== 'number' && typeof element.height !== 'number') (plan.unsized ??= new Set()).add(id);
       if (typeof element.width !== 'number' && element.type !== 'text') element.width = 160;
       if (typeof element.height !== 'number' && element.type !== 'text') element.height = 80;
     }
