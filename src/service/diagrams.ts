@@ -10,6 +10,8 @@ import { titleFromCode } from '../core/notations/title.js';
 import { canWrite, type Role } from '../core/scopes.js';
 import type { Element, SceneFormat } from '../core/scene/intake.js';
 import type { ExcalidrawScene } from '../core/scene/to-excalidraw.js';
+import { summarizeScene } from '../core/scene/summary.js';
+import { applyOperations, type Operation, type Touched } from '../core/scene/operations.js';
 import { preparedQuery } from '../infra/storage/prepared.js';
 import type { Database } from '../infra/storage/schema.js';
 import { newId, nowIso, randomBase62 } from './ids.js';
@@ -291,20 +293,30 @@ export class DiagramService {
   async updateDocument(
     p: Principal,
     id: string,
-    change: { name?: string | undefined; elements?: unknown } & StampingInput,
+    change: { name?: string | undefined; elements?: unknown; operations?: readonly Operation[] | undefined } & StampingInput,
     expectedVersion?: number,
-  ): Promise<WriteResult> {
+  ): Promise<WriteResult & { touched?: Touched }> {
     requireScope(p, 'diagrams:write');
-    if (change.name === undefined && change.elements === undefined) {
-      throw new AppError('validation_failed', 'give at least one of name or elements to change');
+    if (change.name === undefined && change.elements === undefined && change.operations === undefined) {
+      throw new AppError('validation_failed', 'give at least one of name, elements or operations to change');
+    }
+    if (change.elements !== undefined && change.operations !== undefined) {
+      throw new AppError('validation_failed', 'give either elements (the whole scene) or operations (edits by element), not both');
     }
     for (let attempt = 0; ; attempt++) {
       const { row, role, share } = await this.visibleDocument(p, id);
       assertWritable(role, row.workspace_id);
       if (expectedVersion !== undefined && row.version !== expectedVersion) throw versionMismatch(row.version, expectedVersion);
-      const options = { previous: JSON.parse(row.elements) as Element[], vendor: change.vendor, autoIcons: change.autoIcons };
-      const scene =
-        change.elements === undefined ? undefined : change.layout === 'auto' ? await prepareLaidOutScene(change.elements, options, this.work) : prepareScene(change.elements, options);
+      const previous = JSON.parse(row.elements) as Element[];
+      const edited = change.operations === undefined ? undefined : applyOperations(previous, change.operations);
+      // An edit by element guesses no icons onto elements nobody touched: only what the client names gets one.
+      const options = { previous, vendor: change.vendor, autoIcons: change.autoIcons ?? (edited ? false : undefined) };
+      const sent = edited?.elements ?? change.elements;
+      // Operations may add or move elements without a position: those are placed by layout whatever was asked.
+      const layout = change.layout ?? (edited?.elements.some((e) => e.x === undefined && !LINEAR_TYPES.has(e.type)) ? 'auto' : undefined);
+      const scene = sent === undefined ? undefined : layout === 'auto' ? await prepareLaidOutScene(sent, options, this.work) : prepareScene(sent, options);
+      if (scene !== undefined && edited !== undefined) scene.warnings.unshift(...edited.warnings);
+      if (scene !== undefined && edited === undefined) scene.warnings.push(...droppedByReplace(previous, scene.elements));
       const updated = await this.db
         .updateTable('documents')
         .set({
@@ -317,7 +329,9 @@ export class DiagramService {
         .where('version', '=', row.version)
         .returningAll()
         .executeTakeFirst();
-      if (updated) return { document: toStored(updated, this.shareInfo(share)), warnings: scene?.warnings ?? [], format: scene?.format ?? 'native' };
+      if (updated) {
+        return { document: toStored(updated, this.shareInfo(share)), warnings: scene?.warnings ?? [], format: scene?.format ?? 'native', ...(edited && { touched: edited.touched }) };
+      }
       if (expectedVersion !== undefined || attempt >= 3) {
         const current = await this.db.selectFrom('documents').select('version').where('id', '=', id).executeTakeFirst();
         if (!current) throw notFound('document', id);
@@ -486,6 +500,20 @@ function assertWritable(role: Role, workspaceId: string): void {
   if (!canWrite(role)) throw new AppError('forbidden', `your role in workspace ${workspaceId} is ${role}, which cannot change diagrams`);
 }
 
+const LINEAR_TYPES = new Set(['arrow', 'line', 'freedraw', 'highlight']);
+
+/**
+ * A whole-scene write replaces the scene (that is what it is for), but a client that meant to change a few elements
+ * and sent only those would lose the rest without a word: it is said, with the way to edit by element.
+ */
+function droppedByReplace(previous: readonly Element[], next: readonly Element[]): string[] {
+  const kept = new Set(next.map((element) => element.id));
+  const dropped = previous.filter((element) => !kept.has(element.id));
+  if (dropped.length === 0) return [];
+  const named = dropped.slice(0, 10).map((element) => `"${element.id}"`).join(', ');
+  return [`elements replaced the whole scene: ${dropped.length} element${dropped.length > 1 ? 's' : ''} not sent ${dropped.length > 1 ? 'were' : 'was'} removed (${named}${dropped.length > 10 ? ', …' : ''}); to change some elements only, send operations`];
+}
+
 export function versionMismatch(current: number, expected: number): AppError {
   return new AppError('version_mismatch', `the document is at version ${current}, not ${expected}: fetch it again and reapply your change`, {
     currentVersion: current,
@@ -509,6 +537,26 @@ function toStored(row: DocumentRow, share: ShareInfo | null): StoredDocument {
 }
 
 /** The document as a JSON string, splicing the stored elements text in without a parse/serialise round trip. */
+export type AnswerForm = 'ids' | 'summary' | 'full';
+
+/**
+ * What a write answers, for every door: the whole document (its JSON text), or lean — id, version, warnings, the ids
+ * touched by an edit and, for `summary`, each shape's id, text and box — so that a small edit costs a small answer.
+ * Edits by element default to `ids`; whole-scene writes to `fallback` (REST sends the document, MCP a summary).
+ */
+export function writeAnswer(
+  result: WriteResult & { touched?: Touched | undefined },
+  form: AnswerForm | undefined,
+  fallback: AnswerForm,
+  more: Record<string, unknown> = {},
+): Record<string, unknown> | string {
+  const chosen = form ?? (result.touched ? 'ids' : fallback);
+  const extra = { ...more, warnings: result.warnings, format: result.format, ...(result.touched && { touched: result.touched }) };
+  if (chosen === 'full') return documentJson(result.document, extra);
+  const lean = { ...result.document.summary, ...extra };
+  return chosen === 'summary' ? { ...lean, summary: summarizeScene(JSON.parse(result.document.elementsJson) as Element[]) } : lean;
+}
+
 export function documentJson(doc: StoredDocument, extra?: Record<string, unknown>): string {
   const head = JSON.stringify({ ...doc.summary, ...extra });
   return `${head.slice(0, -1)},"elements":${doc.elementsJson}}`;

@@ -1,5 +1,6 @@
 import { type IconVendor, stampIcons } from '../core/icons/index.js';
 import { placeScene, planAutoLayout, sceneToGraph } from '../core/scene/auto-layout.js';
+import { placeInsideContainers } from '../core/scene/place-inside.js';
 import { intakeScene, type Element, type SceneIntake } from '../core/scene/intake.js';
 import type { HeavyWork } from './heavy-work.js';
 
@@ -28,6 +29,8 @@ export function prepareScene(raw: unknown, options: SceneOptions = {}): SceneInt
  */
 export async function prepareLaidOutScene(raw: unknown, options: SceneOptions, work: Pick<HeavyWork, 'fromGraph'>): Promise<SceneIntake> {
   const { raw: planned, plan } = planAutoLayout(raw);
+  const list = Array.isArray(planned) ? planned : (planned as { elements?: unknown }).elements;
+  if (Array.isArray(list)) placeInsideContainers(list.filter((e): e is Record<string, unknown> & { id: string; type: string } => typeof e === 'object' && e !== null), plan);
   const read = intakeScene(planned, { previous: options.previous, vendor: options.vendor, autoIcons: options.autoIcons });
   if (plan.unplaced.size === 0) return prepareScene(planned, options);
   const laidOut = sceneToGraph(read.elements, plan);

@@ -4,6 +4,7 @@ import { NOTATIONS } from '../core/graph/types.js';
 import { iconSearchQuery, vendor } from '../core/icons/query.js';
 import { LIMITS } from '../core/limits.js';
 import { ELEMENT_TYPES } from '../core/scene/constants.js';
+import { operationsInput } from '../core/scene/operations.js';
 import { ROLES, SCOPES } from '../core/scopes.js';
 import { DIAGRAM_KINDS } from '../core/ai/answer.js';
 import { AI_PROVIDERS } from './ai-settings.js';
@@ -131,8 +132,28 @@ export const createDocumentBody = strictBody({
   ...stampingOptions,
 });
 
-/** "At least one of name or elements" is the service's rule (updateDocument), so both doors share it. */
-export const updateDocumentBody = strictBody({ name: name.optional(), elements: elementsInput.optional(), layout: layoutOption, ...stampingOptions });
+/** What a write answers: edits by element answer lean by default, a whole scene sent answers the whole document. */
+export const writeAnswerForm = z
+  .enum(['ids', 'summary', 'full'])
+  .optional()
+  .describe('ids: id, version, the element ids added/updated/removed and warnings (default with operations); summary: also a scene summary; full: the whole stored document (default with elements over REST)');
+
+/** "At least one of name, elements or operations" is the service's rule (updateDocument), so both doors share it. */
+export const updateDocumentBody = strictBody({
+  name: name.optional(),
+  elements: elementsInput.optional(),
+  operations: operationsInput.optional(),
+  layout: layoutOption,
+  ...stampingOptions,
+  answer: writeAnswerForm,
+});
+
+/** The answer to an edit by element: what changed, not the scene. */
+export const editedDocument = documentSummary.extend({
+  touched: z.object({ added: z.array(z.string()), updated: z.array(z.string()), removed: z.array(z.string()) }).describe('Element ids the write added, changed (also as a consequence) and removed'),
+  warnings: z.array(z.string()),
+  format: z.enum(['native', 'excalidraw']),
+});
 
 export const fromCodeBody = strictBody({
   workspaceId,

@@ -2,7 +2,7 @@ import { McpServer, type RegisteredTool, ResourceTemplate } from '@modelcontextp
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
-import { documentJson, type StoredDocument } from '../../service/diagrams.js';
+import { documentJson, writeAnswer } from '../../service/diagrams.js';
 import type { Services } from '../../service/index.js';
 import type { Principal } from '../../service/principal.js';
 import {
@@ -25,6 +25,7 @@ import {
   updateDocumentBody,
   workspaceId,
   workspaceSummary,
+  writeAnswerForm,
 } from '../../service/schemas.js';
 import { inputValidationError } from '../../core/errors.js';
 import { EXPORT_FORMATS } from '../../core/export/index.js';
@@ -38,15 +39,10 @@ const PREVIEW_MAX_SIDE = 1568;
 const PREVIEW_MAX_SIDE_LIMIT = 8000;
 
 /**
- * What a write tool answers: by default the id, version, warnings and a summary of the scene, not every element
- * echoed back with its defaults (a 12-box diagram: ~600 tokens instead of ~4,000).
+ * What a write tool answers: by default the id, version, warnings and a summary of the scene (edits by element: the
+ * ids they touched), not every element echoed back with its defaults (a 12-box diagram: ~600 tokens instead of ~4,000).
  */
-const answer = z.enum(['summary', 'full']).optional().describe('summary (default): id, version, warnings and a scene summary; full: the whole stored document');
-
-function writeAnswer(document: StoredDocument, extra: Record<string, unknown>, form: 'summary' | 'full' | undefined): Record<string, unknown> | string {
-  if (form === 'full') return documentJson(document, extra);
-  return { ...document.summary, ...extra, summary: summarizeScene(JSON.parse(document.elementsJson) as Element[]) };
-}
+const answer = writeAnswerForm;
 
 export interface ToolLogger {
   error(details: object, message: string): void;
@@ -96,6 +92,7 @@ const inputs = {
     id: documentId,
     name: name.optional(),
     elements: updateDocumentBody.shape.elements,
+    operations: updateDocumentBody.shape.operations,
     layout: updateDocumentBody.shape.layout,
     ...stampingOptions,
     expectedVersion: z.number().int().positive().optional().describe('The version you read; the update fails if it is no longer current'),
@@ -232,7 +229,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       tool(async () => {
         const { answer: form, ...input } = args;
         const result = await diagrams.createDocument(principal, input);
-        return writeAnswer(result.document, { warnings: result.warnings, format: result.format }, form);
+        return writeAnswer(result, form, 'summary');
       }),
   );
 
@@ -241,7 +238,10 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     {
       title: 'Update a diagram',
       description:
-        'Changes the name and/or replaces all elements of a diagram (send the whole scene: get_diagram, edit, send back). ' +
+        'Changes a diagram. To change some elements, send operations (edits by element, all or nothing): ' +
+        '[{"op":"add","element":{…}}, {"op":"update","id":"db","set":{"text":"Orders DB"}}, {"op":"remove","id":"old"}, {"op":"move","id":"cache","parentId":"vpc"}]; ' +
+        'new elements without x/y are placed inside their container (parentId), which grows. The answer lists the ids touched. ' +
+        'elements replaces the whole scene (elements not sent are removed). ' +
         'Arrows bound to a shape you move are re-attached to it by the server. With expectedVersion, the update fails with ' +
         'version_mismatch if the diagram changed since you read it: read it again and reapply. Needs scope diagrams:write.',
       inputSchema: inputs.updateDiagram,
@@ -253,10 +253,10 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         const result = await diagrams.updateDocument(
           principal,
           args.id,
-          { name: args.name, elements: args.elements, layout: args.layout, vendor: args.vendor, autoIcons: args.autoIcons },
+          { name: args.name, elements: args.elements, operations: args.operations, layout: args.layout, vendor: args.vendor, autoIcons: args.autoIcons },
           args.expectedVersion,
         );
-        return writeAnswer(result.document, { warnings: result.warnings, format: result.format }, args.answer);
+        return writeAnswer(result, args.answer, 'summary');
       }),
   );
 
@@ -295,7 +295,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       tool(async () => {
         const { answer: form, ...input } = args;
         const result = await diagrams.createFromCode(principal, input);
-        return writeAnswer(result.document, { notation: result.notation, warnings: result.warnings, format: result.format }, form);
+        return writeAnswer(result, form, 'summary', { notation: result.notation });
       }),
   );
 
@@ -317,7 +317,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
       tool(async () => {
         const { answer: form, ...input } = args;
         const result = await services.generation.generate(principal, input);
-        return writeAnswer(result.document, { warnings: result.warnings, format: 'native', model: result.model, provider: result.provider, usage: result.usage }, form);
+        return writeAnswer({ ...result, format: 'native' }, form, 'summary', { model: result.model, provider: result.provider, usage: result.usage });
       }),
   );
 

@@ -4,6 +4,7 @@ import { resolveIconHints } from '../notations/icon-hints.js';
 import { drawGraph } from '../notations/index.js';
 import { checkScene } from '../quality/check.js';
 import { codeToScene } from '../notations/index.js';
+import { containerOf } from './structure.js';
 import { placeScene, planAutoLayout, sceneToGraph } from './auto-layout.js';
 import { STRUCTURE_FIRST } from './capabilities.js';
 import { intakeScene, type Element } from './intake.js';
@@ -17,7 +18,7 @@ export async function laidOut(raw: unknown, autoIcons = false) {
   const placed = placeScene(read.elements, plan, graph, drawn.elements);
   const intake = intakeScene(placed.elements);
   const stamped = stampIcons(intake.elements, { autoIcons });
-  const parents = new Map([...plan.members].filter(([child, parent]) => stamped.elements.some((e) => e.id === child) && stamped.elements.some((e) => e.id === parent)));
+  const parents = new Map(stamped.elements.flatMap((e) => (containerOf(e) === undefined ? [] : [[e.id, containerOf(e)!] as const])));
   return { elements: stamped.elements, warnings: [...read.warnings, ...drawn.warnings, ...intake.warnings, ...stamped.warnings], parents, plan };
 }
 const byId = (elements: readonly Element[], id: string) => elements.find((e) => e.id === id)!;
@@ -74,7 +75,7 @@ describe('layout auto', () => {
       { type: 'rectangle', id: 'a', text: 'A', parentId: 'box' },
       { type: 'rectangle', id: 'b', text: 'B', parentId: 'nowhere' },
     ]);
-    expect(warnings).toEqual(['"a": its container "box" has a position, so it is laid out beside it, not inside', '"b": container "nowhere" is not in the scene; laid out on its own']);
+    expect(warnings).toEqual(['elements[2] (id "b"): parentId "nowhere" is not an element of this scene; the link was dropped', '"a": its container "box" has a position, so it is laid out beside it, not inside']);
   });
 
   it('refuses membership that loops or names an arrow, and says so', async () => {
@@ -86,16 +87,16 @@ describe('layout auto', () => {
       { type: 'arrow', id: 'link', startBinding: { elementId: 'a' }, endBinding: { elementId: 'c' } },
     ]);
     expect(warnings).toEqual([
-      '"b": its parentId "a" leads back to itself; laid out on its own',
-      '"self": its parentId "self" leads back to itself; laid out on its own',
-      '"c": "link" is an arrow, not a container; laid out on its own',
+      'elements[2] (id "self"): parentId "self" is the element itself; the link was dropped',
+      'elements[3] (id "c"): parentId "link" is an arrow, not a container; the link was dropped',
+      'elements[0] (id "a"): parentId "b" leads back to itself; the link was dropped',
     ]);
-    expect(checkScene(elements, new Map([['a', 'b']])).violations).toEqual([]);
+    expect(checkScene(elements, new Map([['b', 'a']])).violations).toEqual([]);
   });
 
   it('changes nothing when every element has a position', () => {
     const raw = [{ type: 'rectangle', id: 'a', x: 0, y: 0, width: 100, height: 50 }];
-    expect(planAutoLayout(raw)).toEqual({ raw, plan: { unplaced: new Set(), unstyledText: new Set(), members: new Map() } });
+    expect(planAutoLayout(raw)).toEqual({ raw, plan: { unplaced: new Set(), unstyledText: new Set() } });
   });
 });
 

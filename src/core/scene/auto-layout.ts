@@ -3,8 +3,8 @@
  * there is (shapes with their text, arrows bound at both ends, membership through `parentId`/`frameId` or a frame's
  * `children`); layout says where. Three pure steps around the engine, so the heavy one can run in a worker:
  *
- * 1. `planAutoLayout(raw)` before the intake: notes which elements came without a position, fills placeholders so
- *    the intake can validate them, and takes the membership fields out (the element schema has none).
+ * 1. `planAutoLayout(raw)` before the intake: notes which elements came without a position and who sits in which
+ *    container, and fills placeholders so the intake can validate them.
  * 2. `sceneToGraph(elements, plan)` after the intake: the unplaced shapes as nodes, unplaced containers as groups,
  *    arrows between them as edges.
  * 3. `placeScene(elements, plan, laidOut, drawn)` after `drawGraph`: each element takes its place, size and route from
@@ -16,14 +16,15 @@ import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../graph/types.j
 import { SHAPE_TYPES } from './constants.js';
 import type { GeneratedElement } from './from-graph.js';
 import type { Element } from './schema.js';
+import { containerOf } from './structure.js';
 
 export interface AutoLayoutPlan {
   /** Ids of the elements sent without x and y. */
   unplaced: Set<string>;
   /** Of those, the ones sent without a font size or family: they take the layout's, which their box is sized for. */
   unstyledText: Set<string>;
-  /** Element id → id of the container it belongs to. */
-  members: Map<string, string>;
+  /** Of those, the ones sent without a width and height (their box is a placeholder). */
+  unsized?: Set<string>;
 }
 
 /** Types drawn with points (routed by layout when bound, never placed as boxes). */
@@ -37,10 +38,12 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 /**
  * Step 1, on the raw input (a native or skeleton array, or an object with `elements`): ids for elements without one
- * (membership needs them), placeholder geometry for unplaced ones, membership read and removed.
+ * (membership needs them), placeholder geometry for unplaced ones, a frame's `children` written as their frameId.
  */
 export function planAutoLayout(raw: unknown): { raw: unknown; plan: AutoLayoutPlan } {
-  const plan: AutoLayoutPlan = { unplaced: new Set(), unstyledText: new Set(), members: new Map() };
+  const plan: AutoLayoutPlan = { unplaced: new Set(), unstyledText: new Set() };
+  /** A frame's `children`: member id → frame id. */
+  const frameOf = new Map<string, string>();
   const list = Array.isArray(raw) ? raw : isRecord(raw) && Array.isArray(raw.elements) ? raw.elements : undefined;
   if (list === undefined) return { raw, plan };
   const taken = new Set(list.flatMap((item) => (isRecord(item) && typeof item.id === 'string' ? [item.id] : [])));
@@ -57,25 +60,28 @@ export function planAutoLayout(raw: unknown): { raw: unknown; plan: AutoLayoutPl
     const element: Record<string, unknown> = { ...item };
     if (typeof element.id !== 'string' || element.id === '') element.id = freshId();
     const id = element.id as string;
-    const parent = element.parentId ?? element.frameId;
-    if (typeof parent === 'string' && parent !== '') plan.members.set(id, parent);
     if (Array.isArray(element.children) && element.type === 'frame') {
-      for (const child of element.children) if (typeof child === 'string') plan.members.set(child, id);
+      for (const child of element.children) if (typeof child === 'string') frameOf.set(child, id);
       delete element.children;
     }
-    delete element.parentId;
-    delete element.frameId;
     if (!LINEAR.has(String(element.type)) && (typeof element.x !== 'number' || typeof element.y !== 'number')) {
       plan.unplaced.add(id);
       if (element.fontSize === undefined && element.fontFamily === undefined) plan.unstyledText.add(id);
       // Spread out, so that nothing the intake checks (text fit, overlaps) is judged on a pile of placeholders.
       element.x = (index % 40) * 400;
       element.y = Math.floor(index / 40) * 300;
+      if (typeof element.width !== 'number' && typeof element.height !== 'number') (plan.unsized ??= new Set()).add(id);
       if (typeof element.width !== 'number' && element.type !== 'text') element.width = 160;
       if (typeof element.height !== 'number' && element.type !== 'text') element.height = 80;
     }
     return element;
   });
+  // A frame's `children` list is kept the way every element says it: as the member's own frameId.
+  for (const element of elements) {
+    if (!isRecord(element) || typeof element.id !== 'string') continue;
+    const frame = frameOf.get(element.id);
+    if (frame !== undefined && element.parentId === undefined && element.frameId === undefined) element.frameId = frame;
+  }
   return { raw: Array.isArray(raw) ? elements : { ...(raw as object), elements }, plan };
 }
 
@@ -90,22 +96,11 @@ export interface SceneGraph {
 export function sceneToGraph(elements: readonly Element[], plan: AutoLayoutPlan): SceneGraph {
   const byId = new Map(elements.map((element) => [element.id, element]));
   const warnings: string[] = [];
-  // Membership read as sent: a container must be a box, and no chain of containers may come back to where it began.
-  const members = new Map<string, string>();
-  for (const [child, parent] of plan.members) {
-    const container = byId.get(parent);
-    if (container !== undefined && LINEAR.has(container.type)) {
-      warnings.push(`"${child}": "${parent}" is ${container.type === 'arrow' ? 'an arrow' : `a ${container.type}`}, not a container; laid out on its own`);
-      continue;
-    }
-    let cycle = false;
-    for (let at: string | undefined = parent, steps = 0; at !== undefined && steps <= plan.members.size; at = members.get(at), steps++) {
-      if (at === child) cycle = true;
-      if (cycle) break;
-    }
-    if (cycle) warnings.push(`"${child}": its parentId "${parent}" leads back to itself; laid out on its own`);
-    else members.set(child, parent);
-  }
+  // Membership as the intake left it: every link names a box of this scene and no chain of containers loops.
+  const members = new Map(elements.flatMap((element) => {
+    const parent = containerOf(element);
+    return parent === undefined ? [] : [[element.id, parent] as const];
+  }));
   const containers = new Set([...members.values()].filter((id) => plan.unplaced.has(id) && byId.has(id)));
   const toElement = new Map<string, string>();
   const toGraph = new Map<string, string>();
@@ -132,8 +127,7 @@ export function sceneToGraph(elements: readonly Element[], plan: AutoLayoutPlan)
     if (parent === undefined) continue;
     const group = toGraph.get(parent);
     if (group !== undefined && group.startsWith('g')) item.parent = group;
-    else if (byId.has(parent)) warnings.push(`"${toElement.get(item.id)}": its container "${parent}" has a position, so it is laid out beside it, not inside`);
-    else warnings.push(`"${toElement.get(item.id)}": container "${parent}" is not in the scene; laid out on its own`);
+    else warnings.push(`"${toElement.get(item.id)}": its container "${parent}" has a position, so it is laid out beside it, not inside`);
   }
   const edges: GraphEdge[] = [];
   for (const element of elements) {
@@ -194,7 +188,7 @@ export function placeScene(elements: readonly Element[], plan: AutoLayoutPlan, l
       // A shape container's text would sit in its middle, under its members: it becomes the title above them.
       const title = drawnById.get(`${graphId}-title`);
       if (element.type !== 'frame' && typeof own.text === 'string' && own.text !== '' && title !== undefined) {
-        titles.push({ ...title, id: freshId(`${element.id}-title`), ...move(boxOf(title)) });
+        titles.push({ ...title, id: freshId(`${element.id}-title`), ...move(boxOf(title)), labelOf: element.id });
         delete own.text;
       }
       containers.push(own);
@@ -211,7 +205,7 @@ export function placeScene(elements: readonly Element[], plan: AutoLayoutPlan, l
       // a text on or near an arrow as its label); on the arrow it would sit on the route's middle, wherever that is.
       const label = drawnById.get(`${graphId}-label`);
       if (typeof own.text === 'string' && own.text !== '' && label !== undefined) {
-        labels.push({ ...label, id: freshId(`${element.id}-label`), text: own.text, ...move(boxOf(label)) });
+        labels.push({ ...label, id: freshId(`${element.id}-label`), text: own.text, ...move(boxOf(label)), labelOf: element.id });
         for (const key of ['text', 'fontSize', 'fontFamily', 'textAlign']) delete own[key];
       }
       Object.assign(own, { points, arrowShape: (laid as { arrowShape?: string }).arrowShape, startBinding: back((laid as { startBinding?: never }).startBinding), endBinding: back((laid as { endBinding?: never }).endBinding) });

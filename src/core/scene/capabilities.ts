@@ -41,14 +41,13 @@ const GROUPS = [
 
 const ARROW_RULES = [
   '2 points = straight, 3 = elbow (one bend), 4+ = routed polyline (multipoint); arrowShape defaults from the count.',
-  'A right-angle connection (x1,y1)→(x2,y2) is the three points (x1,y1),(x2,y1),(x2,y2); an elbow arrow sent with 2 points gets that bend.',
+  'A right-angle connection (x1,y1)→(x2,y2) is (x1,y1),(x2,y1),(x2,y2); an elbow arrow sent with 2 points gets that bend.',
   'straight, curved and s-curve arrows have exactly 2 points; curves bend through controlPoint (and controlPoint2 for s-curve).',
   'x, y, width and height of arrows, lines and strokes are derived from their points.',
   'startBinding/endBinding {elementId, focus:{x,y}} attach an end to an element; focus is in 0..1 of its box and is computed from the end point when left out.',
-  'A bound end follows its element: on every create and update the server moves it onto the element, so moving or resizing a shape drags its arrows.',
-  'With both ends bound, points may be left out: the arrow joins the two elements.',
+  'A bound end follows its element on every write; with both ends bound, points may be left out.',
   'arrowShape "smart" with both ends bound: the server routes the arrow at right angles around every other shape, on every write, so it re-routes when shapes move; its points and focus points are the router\'s.',
-  'A binding to an element that is not in the scene is an error; arrows bind to shapes, text, images, frames and embeds, not to other arrows or lines.',
+  'Arrows bind to elements of the scene other than arrows and lines.',
 ];
 
 /** The icon search route's query parameters, read from its schema: the required ones in the URL, the rest named. */
@@ -85,8 +84,10 @@ export const STRUCTURE_FIRST = {
   rules: [
     'Easiest: send no x/y and layout:"auto" (create_diagram, update_diagram; REST body field). The server sizes and places shapes, routes bound arrows, places their labels. Elements with x/y keep them.',
     'Membership: parentId (or frameId) = the container id. A frame\'s name, or a container shape\'s text, is drawn as its title above its members.',
-    'Arrows: startBinding/endBinding {elementId} only; text is the label.',
-    'Or write Mermaid to diagram_from_code: flowchart, sequenceDiagram, classDiagram (<|-- inheritance, *-- composition, o-- aggregation, --> association, ..> dependency), erDiagram (||--o{ crow\'s feet; attributes become table rows), stateDiagram-v2.',
+    'Arrows: startBinding/endBinding {elementId} only; text is the label. Arrowheads: triangle-outline = UML generalization, diamond = composition, diamond-outline = aggregation, crows-foot family = ER cardinality.',
+    'role (service, database, queue, cache, network, user, …) colours a shape like from-code drawings. Structure is kept on every read and write: parentId, labelOf (titles, arrow labels), role; the document keeps vendor and, from code, its source.',
+    'Edit by element, not by resending: update_diagram / PATCH with operations [{op:"add",element},{op:"update",id,set:{…}},{op:"remove",id},{op:"move",id,parentId}]. Removing a shape removes its title and the arrows bound to it; moving a container moves its members. With layout:"auto" only new elements without x/y are placed (inside their container, which grows); layout:"all" lays out everything again.',
+    'Or write Mermaid or D2 to diagram_from_code (icons: Mermaid A@{ icon: "aws:lambda" }, D2 icon: …/icons/aws/AWS Lambda.svg): flowchart, sequenceDiagram, classDiagram (<|-- inheritance, *-- composition, o-- aggregation, --> association, ..> dependency), erDiagram (||--o{ crow\'s feet; attributes become table rows), stateDiagram-v2.',
   ],
   example: [
     { type: 'frame', id: 'aws', name: 'AWS' },
@@ -133,18 +134,6 @@ export const CAPABILITY_EXAMPLES: Array<{ title: string; elements: ElementInput[
       },
     ],
   },
-  {
-    title: 'Flowchart with a decision and labelled branches',
-    elements: [
-      { type: 'terminator', id: 'start', x: 100, y: 0, width: 140, height: 60, text: 'Start' },
-      { type: 'diamond', id: 'valid', x: 90, y: 120, width: 160, height: 100, text: 'Valid?' },
-      { type: 'rectangle', id: 'save', x: 100, y: 290, width: 140, height: 60, text: 'Save' },
-      { type: 'document', id: 'report', x: 340, y: 140, width: 140, height: 60, text: 'Error report' },
-      { type: 'arrow', startBinding: { elementId: 'start' }, endBinding: { elementId: 'valid' } },
-      { type: 'arrow', startBinding: { elementId: 'valid' }, endBinding: { elementId: 'save' }, text: 'yes' },
-      { type: 'arrow', startBinding: { elementId: 'valid' }, endBinding: { elementId: 'report' }, text: 'no', strokeStyle: 'dashed' },
-    ],
-  },
 ];
 
 type JsonSchema = { properties?: Record<string, unknown>; required?: string[]; [key: string]: unknown };
@@ -179,6 +168,8 @@ function referToDefinitions(node: unknown): unknown {
  * `sharedFields` (each type names the ones it takes), and only a type's own fields under it. The eleven full schemas
  * repeated the same fields over and over: 95 % of a guide a model reads before drawing.
  */
+const SERVER_COMPUTED = ['icon', 'labelPlacement'];
+
 function elementSchemas() {
   const schemas = GROUPS.map((g) => referToDefinitions(z.toJSONSchema(g.schema, { io: 'input', unrepresentable: 'any' })) as JsonSchema);
   // Defaults differ by type (a highlight's stroke is yellow): they are listed per type, the field defined once.
@@ -186,6 +177,8 @@ function elementSchemas() {
     Object.fromEntries(Object.entries(schema.properties ?? {}).flatMap(([key, value]) => ((value as { default?: unknown }).default !== undefined ? [[key, (value as { default: unknown }).default]] : []))),
   );
   for (const schema of schemas) {
+    // Written by the server on every write (the stamped icon box): a client has nothing to send there.
+    for (const key of SERVER_COMPUTED) delete schema.properties?.[key];
     for (const [key, value] of Object.entries(schema.properties ?? {})) {
       const { default: _default, ...rest } = value as Record<string, unknown>;
       schema.properties![key] = rest;

@@ -69,13 +69,13 @@ const EXCALIDRAW_ONLY_TYPES: ReadonlySet<string> = new Set(['draw', 'magicframe'
 const SHARED_FIELDS: ReadonlySet<string> = new Set([
   'id', 'type', 'x', 'y', 'width', 'height', 'angle', 'strokeColor', 'fillStyle', 'strokeWidth', 'strokeStyle', 'roughness',
   'opacity', 'seed', 'groupIds', 'link', 'text', 'fontSize', 'fontFamily', 'textAlign', 'points', 'startBinding',
-  'endBinding', 'startArrowhead', 'endArrowhead', 'name',
+  'endBinding', 'startArrowhead', 'endArrowhead', 'name', 'frameId',
 ]);
 const NATIVE_ONLY_FIELDS: ReadonlySet<string> = new Set(
   Object.values(ELEMENT_SCHEMAS).flatMap((schema) => Object.keys(schema.shape).filter((key) => !SHARED_FIELDS.has(key))),
 );
 const STRONG_EXCALIDRAW_FIELDS = [
-  'versionNonce', 'version', 'boundElements', 'containerId', 'isDeleted', 'updated', 'frameId', 'fileId', 'originalText',
+  'versionNonce', 'version', 'boundElements', 'containerId', 'isDeleted', 'updated', 'fileId', 'originalText',
   'strokeSharpness', 'elbowed', 'lastCommittedPoint', 'pressures', 'simulatePressure', 'customData',
 ] as const;
 const WEAK_EXCALIDRAW_FIELDS = ['backgroundColor', 'verticalAlign', 'lineHeight', 'autoResize', 'locked', 'index', 'status', 'scale'] as const;
@@ -336,7 +336,9 @@ export function fromExcalidraw(input: ExcalidrawInput): { elements: Raw[]; warni
     else if (typeof e.id === 'string' && e.id !== '') warnings.push(`${where}: id repeats an earlier element; a new id was given`);
     if (typeof e.id === 'string') seen.add(e.id);
     if (isNum(e.seed) && Number.isInteger(e.seed)) out.seed = e.seed;
-    for (const key of ['bowing', 'shadow', 'iconRef'] as const) if (extras[key] !== undefined) out[key] = extras[key];
+    for (const key of ['bowing', 'shadow', 'iconRef', 'parentId', 'role'] as const) if (extras[key] !== undefined) out[key] = extras[key];
+    if (extras.linkedTo !== undefined) out.labelOf = extras.linkedTo;
+    if (typeof e.frameId === 'string' && e.frameId !== '') out.frameId = e.frameId;
     for (const [key, value] of [
       ['strokeColor', e.strokeColor],
       ['backgroundColor', e.backgroundColor],

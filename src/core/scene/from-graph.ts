@@ -106,6 +106,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     elements.push({
       id,
       type: 'rectangle',
+      ...(parents.has(id) && { parentId: parents.get(id) }),
       ...shapeBase(laid),
       strokeColor: group.style?.strokeColor ?? CONTAINER_STROKE,
       fillColor: group.style?.fillColor ?? CONTAINER_FILLS[Math.min(laid.depth, CONTAINER_FILLS.length - 1)]!,
@@ -114,7 +115,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     });
     // The title sits inside the container, on its fill: the author's font colour where it reads there.
     const titleColor = group.style?.textColor === undefined ? TEXT_COLOR : readableStroke(group.style.textColor, group.style.fillColor ?? '#ffffff');
-    if (laid.title.text !== '') elements.push(textElement(makeId(`${id}-title`), laid.title.text, laid.title, FONT.containerTitle, undefined, titleColor));
+    if (laid.title.text !== '') elements.push({ ...textElement(makeId(`${id}-title`), laid.title.text, laid.title, FONT.containerTitle, undefined, titleColor), labelOf: id });
   }
 
   for (const laid of layout.nodes) {
@@ -133,6 +134,8 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       strokeStyle: node.style?.strokeStyle ?? 'solid',
       ...(node.style?.strokeWidth !== undefined && { strokeWidth: node.style.strokeWidth }),
       corner: node.style?.corner ?? (ROUNDED_KINDS.has(node.kind) && box.shape === 'rectangle' ? 'rounded' : 'sharp'),
+      ...(node.kind !== 'generic' && { role: node.kind }),
+      ...(parents.has(id) && { parentId: parents.get(id) }),
     };
     if (node.iconRef !== undefined && box.icon) shape.iconRef = node.iconRef;
     if (box.rows.length === 0) {
@@ -200,7 +203,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     const toId = endElement(edge.to);
     elements.push(arrowElement(id, edge, laid, { ...boxes.get(fromId)!, id: fromId }, { ...boxes.get(toId)!, id: toId }));
     for (const label of laid.labels) {
-      labels.push(textElement(makeId(`${id}-${label.placement === 'center' ? 'label' : label.placement}`), label.text, label, label.fontSize ?? FONT.edgeLabel, undefined, edge.style?.textColor));
+      labels.push({ ...textElement(makeId(`${id}-${label.placement === 'center' ? 'label' : label.placement}`), label.text, label, label.fontSize ?? FONT.edgeLabel, undefined, edge.style?.textColor), labelOf: id });
     }
   }
   // Labels last: they sit on top of any arrow passing under them.

@@ -18,6 +18,7 @@ import {
 } from './constants.js';
 import { LIMITS } from '../limits.js';
 import { dictionary } from '../dictionary.js';
+import { NODE_KINDS } from '../graph/types.js';
 
 /**
  * The native element schema: the single source of truth for validation, defaults, the inferred `Element` type,
@@ -92,6 +93,10 @@ const iconRef = z
   .transform((ref) => (typeof ref === 'string' ? ref : `${ref.library}/${ref.label}`))
   .describe('Icon to stamp on the shape, e.g. "aws/Amazon S3" (find names with the icon search)');
 
+function elementRef(what: string) {
+  return str(what).min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional().describe(what);
+}
+
 /** Style and text fields every element type has. */
 const common = {
   id: str().min(1, 'must not be empty').max(200, 'must be at most 200 characters').optional(),
@@ -130,6 +135,15 @@ const common = {
     .catch(undefined)
     .describe('Server-computed from iconRef: the icon box {ref, x, y, width, height}; recomputed on every write'),
   labelPlacement: z.literal('below-icon').optional().catch(undefined).describe('Server-computed: "below-icon" when an icon is stamped'),
+  /**
+   * The scene's structure, kept on every write so that edits and layout work from what the author said, not from
+   * geometry: containment (`parentId`; `frameId` for a frame), which element a standalone text labels (a container's
+   * title, an arrow's label: it moves and is deleted with it), and what a shape is (`role`, the palette key).
+   */
+  parentId: elementRef('Id of the container it sits in'),
+  frameId: elementRef('Id of the frame it sits in'),
+  labelOf: elementRef('Id of the container this text titles or the arrow it labels (moves and goes with it)'),
+  role: oneOf(NODE_KINDS).optional().describe('What the shape is (alias kind); colours it when no colour is sent'),
 };
 
 const at = { x: coordinate(), y: coordinate() };

@@ -74,6 +74,10 @@ export function toExcalidraw(elements: readonly Element[]): { scene: ExcalidrawS
     if (e.bowing !== 'curved') kept.bowing = e.bowing;
     if (e.shadow !== 'none') kept.shadow = e.shadow;
     if (e.iconRef !== undefined) kept.iconRef = e.iconRef;
+    // The scene's structure rides along: Excalidraw has frames but no containment of shapes, roles or linked titles.
+    if (e.parentId !== undefined) kept.parentId = e.parentId;
+    if (e.role !== undefined) kept.role = e.role;
+    if (e.labelOf !== undefined) kept.linkedTo = e.labelOf;
     if (e.corner === 'beveled') kept.corner = e.corner;
     if (FILL_TO_EXCALIDRAW[e.fillStyle] !== e.fillStyle) kept.fillStyle = e.fillStyle;
     return {
@@ -98,7 +102,7 @@ export function toExcalidraw(elements: readonly Element[]): { scene: ExcalidrawS
       index: null,
       isDeleted: false,
       groupIds: [...e.groupIds],
-      frameId: null,
+      frameId: e.frameId ?? null,
       boundElements: [],
       updated: 1,
       link: e.link ?? null,

@@ -4,6 +4,7 @@ import { LIMITS } from '../limits.js';
 import { routeSmartArrows, type RoutableElement } from '../routing/smart-arrows.js';
 import { boundEnd, boundsOf, focusFromEnd, focusPoint, type Box, type Focus } from './binding-geometry.js';
 import { ELEMENT_TYPES, type ElementType } from './constants.js';
+import { applyRoleColors, checkStructure } from './structure.js';
 import { ELEMENT_SCHEMAS, type ArrowElement, type Binding, type Element, type Point } from './schema.js';
 
 /** At most this many problems are listed in an error's details; the message names the first. */
@@ -32,8 +33,9 @@ export function validateElements(raw: readonly unknown[], previous: readonly Ele
   const warnings: string[] = [];
   const drafts: Array<Parsed & { index: number }> = [];
 
-  raw.forEach((item, index) => {
-    if (!isRecord(item)) return void errors.push(`elements[${index}]: must be an object`);
+  raw.forEach((sent, index) => {
+    if (!isRecord(sent)) return void errors.push(`elements[${index}]: must be an object`);
+    const item = applyRoleColors(sent);
     const where = label(index, item.id);
     if (typeof item.type !== 'string' || !(ELEMENT_TYPES as readonly string[]).includes(item.type)) {
       const got = item.type === undefined ? 'is required' : `${describeValue(item.type)} is not a type`;
@@ -57,6 +59,7 @@ export function validateElements(raw: readonly unknown[], previous: readonly Ele
   fail(errors);
   const complete = elements.map((draft) => complete1(draft, errors));
   fail(errors);
+  checkStructure(complete, (d) => label(d.index, d.id), warnings);
   applySmartRoutes(complete, warnings);
   bindArrows(complete, previous, errors);
   fail(errors);

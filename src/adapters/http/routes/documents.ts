@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AppError } from '../../../core/errors.js';
 import { EXPORT_FORMATS } from '../../../core/export/index.js';
-import { documentJson, type StoredDocument, type WriteResult } from '../../../service/diagrams.js';
+import { documentJson, type StoredDocument, type WriteResult, writeAnswer } from '../../../service/diagrams.js';
 import type { Services } from '../../../service/index.js';
 import {
   createDocumentBody,
@@ -16,6 +16,7 @@ import {
   shareInfo,
   fullDocument,
   listDocumentsQuery,
+  editedDocument,
   updateDocumentBody,
   writtenDocument,
 } from '../../../service/schemas.js';
@@ -115,18 +116,24 @@ export const documentRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
     {
       schema: {
         summary: 'Change the name and/or the elements of a document',
-        description: 'Scope: diagrams:write; role editor or above. If-Match: "<version>" makes the write conditional (412 when stale).',
+        description:
+          'Scope: diagrams:write; role editor or above. If-Match: "<version>" makes the write conditional (412 when stale). ' +
+          'operations edit by element (add, update only the fields sent, remove, move) and answer lean (touched ids); elements replaces the whole scene ' +
+          '(elements not sent are removed, and warnings say so).',
         tags: ['documents'],
         params,
         headers: z.object({ 'if-match': z.string().optional() }),
         body: updateDocumentBody,
-        response: { 200: writtenDocument },
+        response: { 200: z.union([writtenDocument, editedDocument]) },
       },
     },
     async (request, reply) => {
       const expected = expectedVersion(request.headers['if-match']);
-      const result = await services.diagrams.updateDocument(request.principal, request.params.id, request.body, expected);
-      return sendDocument(reply, result.document, 200, { warnings: result.warnings, format: result.format });
+      const { answer, ...change } = request.body;
+      const result = await services.diagrams.updateDocument(request.principal, request.params.id, change, expected);
+      const body = writeAnswer(result, answer, 'full');
+      // The full answer is the stored JSON text spliced in (as sendDocument does), not an object to serialise again.
+      return reply.header('ETag', etagOf(result.document)).type('application/json; charset=utf-8').send(body as never);
     },
   );
 

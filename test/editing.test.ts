@@ -1,0 +1,141 @@
+/**
+ * Issue 25: a diagram stays editable. Its structure (containment, titles and labels linked to what they label, roles,
+ * vendor) survives every write, and operations change a few elements without resending the scene: a node added to a
+ * container lands inside it, the container grows and pushes its neighbours, removals take titles, labels and bound
+ * arrows along, and a bad operation changes nothing.
+ */
+import { describe, expect, it } from 'vitest';
+import { checkScene } from '../src/core/quality/check.js';
+import { containerOf } from '../src/core/scene/structure.js';
+import type { Element } from '../src/core/scene/schema.js';
+import { type BackendName, requireServer } from './support/backends.js';
+import { bearer, useTestService } from './support/world.js';
+
+const backends: BackendName[] = ['sqlite'];
+if (await requireServer('postgres')) backends.push('postgres');
+
+/** The 3-tier AWS diagram, drawn structure-first: no coordinate, roles and membership only. */
+const THREE_TIER = [
+  { type: 'frame', id: 'aws', name: 'AWS' },
+  { type: 'rectangle', id: 'vpc', text: 'VPC', parentId: 'aws' },
+  { type: 'rectangle', id: 'alb', text: 'Load balancer', role: 'gateway', iconRef: 'aws/Elastic Load Balancing', parentId: 'vpc' },
+  { type: 'rectangle', id: 'app', text: 'App servers', role: 'service', iconRef: 'aws/Amazon EC2', parentId: 'vpc' },
+  { type: 'cylinder', id: 'db', text: 'Orders DB', role: 'database', iconRef: 'aws/Amazon RDS', parentId: 'vpc' },
+  { type: 'rectangle', id: 's3', text: 'Assets', kind: 'storage', iconRef: 'aws/Amazon S3', parentId: 'aws' },
+  { type: 'ellipse', id: 'user', text: 'Users', role: 'user' },
+  { type: 'arrow', id: 'u-alb', startBinding: { elementId: 'user' }, endBinding: { elementId: 'alb' }, text: 'HTTPS' },
+  { type: 'arrow', id: 'alb-app', startBinding: { elementId: 'alb' }, endBinding: { elementId: 'app' } },
+  { type: 'arrow', id: 'app-db', startBinding: { elementId: 'app' }, endBinding: { elementId: 'db' }, text: 'SQL' },
+  { type: 'arrow', id: 'app-s3', startBinding: { elementId: 'app' }, endBinding: { elementId: 's3' } },
+];
+
+const byId = (elements: readonly Element[], id: string) => elements.find((e) => e.id === id)!;
+const inside = (outer: Element, inner: Element) =>
+  inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+const parents = (elements: readonly Element[]) => new Map(elements.flatMap((e) => (containerOf(e) ? [[e.id, containerOf(e)!] as const] : [])));
+
+describe.each(backends)('editing a diagram on %s', (backend) => {
+  const service = useTestService({ backend });
+  const api = async (method: 'GET' | 'POST' | 'PATCH', url: string, payload?: unknown, token = service.world.tokens.annAll, headers: Record<string, string> = {}) => {
+    const response = await service.runtime.app.inject({ method, url: `/api-v1${url}`, headers: { ...bearer(token), ...headers }, ...(payload !== undefined && { payload: payload as object }) });
+    return { status: response.statusCode, body: response.json(), size: response.body.length };
+  };
+  const draw = async () => {
+    const created = await api('POST', '/documents', { workspaceId: service.world.annWorkspace, name: '3-tier', elements: THREE_TIER, layout: 'auto', vendor: 'aws', autoIcons: false });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    return created.body.id as string;
+  };
+  const read = async (id: string) => (await api('GET', `/documents/${id}`)).body as { version: number; elements: Element[] };
+
+  it('keeps containment, titles, labels and roles through layout and every read', async () => {
+    const { elements } = await read(await draw());
+    expect(byId(elements, 'vpc')).toMatchObject({ parentId: 'aws' });
+    expect(byId(elements, 'db')).toMatchObject({ parentId: 'vpc', role: 'database', fillColor: '#d3f9d8' });
+    expect(byId(elements, 's3')).toMatchObject({ parentId: 'aws', role: 'storage', fillColor: '#d3f9d8' });
+    expect(elements.find((e) => e.type === 'text' && e.labelOf === 'vpc')).toMatchObject({ text: 'VPC' });
+    expect(elements.find((e) => e.type === 'text' && e.labelOf === 'app-db')).toMatchObject({ text: 'SQL' });
+    expect(checkScene(elements, parents(elements)).violations).toEqual([]);
+  });
+
+  it('adds a node inside its container with one operation: it lands inside, the container grows, nothing overlaps', async () => {
+    const id = await draw();
+    const before = await read(id);
+    const operations = [
+      { op: 'add', element: { type: 'rectangle', id: 'cache', text: 'ElastiCache', role: 'cache', iconRef: 'aws/Amazon ElastiCache', parentId: 'vpc' } },
+      { op: 'add', element: { type: 'arrow', id: 'app-cache', startBinding: { elementId: 'app' }, endBinding: { elementId: 'cache' } } },
+      { op: 'update', id: 'db', set: { text: 'Orders (Aurora)' } },
+    ];
+    const sent = JSON.stringify({ operations });
+    const edited = await api('PATCH', `/documents/${id}`, { operations }, undefined, { 'if-match': `"${before.version}"` });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.touched.added).toEqual(['cache', 'app-cache']);
+    expect(edited.body.touched.updated).toContain('db');
+    expect(edited.body.elements).toBeUndefined();
+    expect(sent.length).toBeLessThan(1500);
+    expect(edited.size).toBeLessThan(2000);
+    const { elements } = await read(id);
+    expect(inside(byId(elements, 'vpc'), byId(elements, 'cache'))).toBe(true);
+    expect(inside(byId(elements, 'aws'), byId(elements, 'vpc'))).toBe(true);
+    expect(byId(elements, 'vpc').width * byId(elements, 'vpc').height).toBeGreaterThanOrEqual(byId(before.elements, 'vpc').width * byId(before.elements, 'vpc').height);
+    expect(byId(elements, 'db').text).toBe('Orders (Aurora)');
+    expect(byId(elements, 'cache').fontFamily).toBe(byId(elements, 'app').fontFamily);
+    expect(checkScene(elements, parents(elements)).violations).toEqual([]);
+    // Untouched elements keep their place.
+    expect(byId(elements, 'user')).toMatchObject({ x: byId(before.elements, 'user').x, y: byId(before.elements, 'user').y });
+  });
+
+  it('removing an arrow takes its label; removing a shape takes its title and the arrows bound to it, and says so', async () => {
+    const id = await draw();
+    const removed = await api('PATCH', `/documents/${id}`, { operations: [{ op: 'remove', id: 'app-db' }] });
+    expect(removed.body.touched.removed).toEqual(['app-db', 'app-db-label']);
+    const shape = await api('PATCH', `/documents/${id}`, { operations: [{ op: 'remove', id: 'vpc' }] });
+    expect(shape.status, JSON.stringify(shape.body)).toBe(200);
+    const { elements } = await read(id);
+    expect(elements.some((e) => e.labelOf === 'vpc' || e.labelOf === 'app-db')).toBe(false);
+    // The VPC's members stay, one level up.
+    expect(byId(elements, 'app')).toMatchObject({ parentId: 'aws' });
+    const arrows = await api('PATCH', `/documents/${id}`, { operations: [{ op: 'remove', id: 'app' }] });
+    expect(arrows.body.warnings.join('\n')).toMatch(/removed the arrows bound to it: .*"alb-app"/);
+    expect((await read(id)).elements.some((e) => e.id === 'alb-app' || e.id === 'app-s3')).toBe(false);
+  });
+
+  it('moving a container moves its members and title', async () => {
+    const id = await draw();
+    const before = await read(id);
+    const vpc = byId(before.elements, 'vpc');
+    await api('PATCH', `/documents/${id}`, { operations: [{ op: 'update', id: 'vpc', set: { x: vpc.x + 100 } }] });
+    const { elements } = await read(id);
+    expect(byId(elements, 'db').x).toBe(byId(before.elements, 'db').x + 100);
+    const title = (list: Element[]) => list.find((e) => e.labelOf === 'vpc')!;
+    expect(title(elements).x).toBe(title(before.elements).x + 100);
+  });
+
+  it('refuses a bad operation naming it, and writes nothing', async () => {
+    const id = await draw();
+    const before = await read(id);
+    for (const [operations, message] of [
+      [[{ op: 'update', id: 'nope', set: { text: 'x' } }], /operations\[0\]: no element with id "nope"/],
+      [[{ op: 'add', element: { type: 'rectangle', id: 'db' } }], /operations\[0\]: an element with id "db" already exists/],
+      [[{ op: 'update', id: 'db', set: { strokeWidth: 99 } }], /\(id "db"\): strokeWidth must be between 1 and 8/],
+      [[{ op: 'explode', id: 'db' }], /operations/],
+      [[{ op: 'update', id: 'db', set: { text: 'fine' } }, { op: 'move', id: 'aws', parentId: 'vpc' }], /operations\[1\]: "vpc" cannot hold "aws"/],
+    ] as const) {
+      const answer = await api('PATCH', `/documents/${id}`, { operations });
+      expect(answer.status, JSON.stringify(answer.body)).toBe(400);
+      expect(answer.body.error.message).toMatch(message);
+    }
+    expect((await read(id)).version).toBe(before.version);
+  });
+
+  it('a whole-scene write that drops elements says so; a viewer or a read-only token cannot edit', async () => {
+    const id = await draw();
+    const replaced = await api('PATCH', `/documents/${id}`, { elements: [{ id: 'only', type: 'rectangle', x: 0, y: 0, width: 100, height: 50 }] });
+    expect(replaced.body.warnings.join('\n')).toMatch(/elements replaced the whole scene: \d+ elements not sent were removed .*send operations/);
+    const readOnly = await api('PATCH', `/documents/${id}`, { operations: [{ op: 'remove', id: 'only' }] }, service.world.tokens.annRead);
+    expect(readOnly.status).toBe(403);
+    const bobs = await api('POST', '/documents', { workspaceId: service.world.bobWorkspace, name: 'Bob', elements: [{ id: 'a', type: 'rectangle', x: 0, y: 0, width: 100, height: 50 }] }, service.world.tokens.bobAll);
+    const viewer = await api('PATCH', `/documents/${bobs.body.id}`, { operations: [{ op: 'remove', id: 'a' }] });
+    expect(viewer.status).toBe(403);
+    expect((await api('GET', `/documents/${bobs.body.id}`, undefined, service.world.tokens.bobAll)).body.elements).toHaveLength(1);
+  });
+});
