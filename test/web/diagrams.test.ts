@@ -110,7 +110,7 @@ describe('diagrams in the browser', () => {
     const { app, services } = service.runtime;
     const bobWs = service.world.bobWorkspace;
     const bobId = await services.accounts.userIdByEmail('bob@example.com');
-    const bob = { tokenId: 't', userId: bobId, scopes: ['diagrams:read' as const, 'diagrams:write' as const], workspaceId: null };
+    const bob = { tokenId: 't', userId: bobId, scopes: ['diagrams:read' as const, 'diagrams:write' as const], workspaceId: null, door: 'web' as const };
     const doc = (await services.diagrams.createDocument(bob, { workspaceId: bobWs, name: 'Bob plan', elements: [box('a')] })).document.summary;
     const ann = await signedIn(app, ANN.email, ANN.password);
 
@@ -151,7 +151,7 @@ describe.each(await availableBackends())('diagram search on %s', (backend) => {
   it('searches by name and pages through a long list', async () => {
     const { app, services } = service.runtime;
     const { workspaceId: ws } = await services.accounts.createWorkspace({ email: ANN.email, name: 'Many' });
-    const p = { tokenId: 't', userId: service.world.annUserId, scopes: ['diagrams:read', 'diagrams:write'] as const, workspaceId: null };
+    const p = { tokenId: 't', userId: service.world.annUserId, scopes: ['diagrams:read', 'diagrams:write'] as const, workspaceId: null, door: 'web' as const };
     for (let i = 0; i < 27; i++) await services.diagrams.createDocument({ ...p, scopes: [...p.scopes] }, { workspaceId: ws, name: i % 9 === 0 ? `Billing ${i}` : `Other_${i}`, elements: [box('a')] });
     const ann = await signedIn(app, ANN.email, ANN.password);
     const first = await ann.get(`/workspaces/${ws}`);
