@@ -120,6 +120,14 @@ describe.each(backends)('version history on %s', (backend) => {
     await client.close();
   });
 
+  it('documents the routes in the OpenAPI document with their response schemas', async () => {
+    const spec = (await service.runtime.app.inject({ method: 'GET', url: '/api-v1/openapi.json' })).json();
+    const schemaOf = (path: string, method: string) => spec.paths[path]?.[method]?.responses?.['200']?.content?.['application/json']?.schema;
+    expect(schemaOf('/api-v1/documents/{id}/versions', 'get').properties.items.items.required).toEqual(expect.arrayContaining(['version', 'author', 'door', 'summary']));
+    expect(schemaOf('/api-v1/documents/{id}/versions/{n}', 'get').required).toEqual(expect.arrayContaining(['name', 'elements']));
+    expect(schemaOf('/api-v1/documents/{id}/versions/{n}/restore', 'post').required).toEqual(expect.arrayContaining(['version', 'elements', 'warnings']));
+  });
+
   it('records web writes as the web door', async () => {
     const { diagrams } = service.runtime.services;
     const web = { tokenId: 'web-session', userId: service.world.annUserId, scopes: ['diagrams:read', 'diagrams:write'] as const, workspaceId: null, door: 'web' as const };
