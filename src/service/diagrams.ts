@@ -535,7 +535,11 @@ function toStored(row: DocumentRow, share: ShareInfo | null): StoredDocument {
 
 /** The document as a JSON string, splicing the stored elements text in without a parse/serialise round trip. */
 export function documentJson(doc: StoredDocument, extra?: Record<string, unknown>): string {
-  const head = JSON.stringify({ ...doc.summary, ...extra });
-  return `${head.slice(0, -1)},"elements":${doc.elementsJson}}`;
+  return withElementsJson({ ...doc.summary, ...extra }, doc.elementsJson);
+}
+
+/** `head` as JSON with an `elements` field holding the stored elements text as is. */
+export function withElementsJson(head: Record<string, unknown>, elementsJson: string): string {
+  return `${JSON.stringify(head).slice(0, -1)},"elements":${elementsJson}}`;
 }
 

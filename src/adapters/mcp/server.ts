@@ -2,7 +2,7 @@ import { McpServer, type RegisteredTool, ResourceTemplate } from '@modelcontextp
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
-import { documentJson, type StoredDocument } from '../../service/diagrams.js';
+import { documentJson, withElementsJson, type StoredDocument } from '../../service/diagrams.js';
 import type { Services } from '../../service/index.js';
 import type { Principal } from '../../service/principal.js';
 import {
@@ -359,7 +359,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
     (args) =>
       tool(async () => {
         const { elementsJson, ...version } = await diagrams.getVersion(principal, args.id, args.version);
-        return `${JSON.stringify(version).slice(0, -1)},"elements":${elementsJson}}`;
+        return withElementsJson({ ...version }, elementsJson);
       }),
   );
 

@@ -1,10 +1,10 @@
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { documentJson } from '../../../service/diagrams.js';
+import { withElementsJson } from '../../../service/diagrams.js';
 import type { Services } from '../../../service/index.js';
 import { documentId, listVersionsQuery, storedVersion, versionNumber, versionPage, writtenDocument } from '../../../service/schemas.js';
-import { expectedVersion } from './documents.js';
+import { expectedVersion, sendDocument } from './documents.js';
 
 /** A document's version history: list, read one, restore one (service/history.ts keeps them). */
 export const versionRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (app, { services }) => {
@@ -42,8 +42,7 @@ export const versionRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     async (request, reply) => {
       const { elementsJson, ...version } = await services.diagrams.getVersion(request.principal, request.params.id, request.params.n);
       // The stored elements are spliced in as the JSON text they were saved as, like a document read.
-      const head = JSON.stringify(version);
-      return (reply as FastifyReply).type('application/json; charset=utf-8').send(`${head.slice(0, -1)},"elements":${elementsJson}}`);
+      return (reply as FastifyReply).type('application/json; charset=utf-8').send(withElementsJson({ ...version }, elementsJson));
     },
   );
 
@@ -63,10 +62,7 @@ export const versionRoutes: FastifyPluginAsyncZod<{ services: Services }> = asyn
     },
     async (request, reply) => {
       const result = await services.diagrams.restoreVersion(request.principal, request.params.id, request.params.n, expectedVersion(request.headers['if-match']));
-      return (reply as FastifyReply)
-        .header('ETag', `"${result.document.summary.version}"`)
-        .type('application/json; charset=utf-8')
-        .send(documentJson(result.document, { warnings: result.warnings, format: result.format }));
+      return sendDocument(reply, result.document, 200, { warnings: result.warnings, format: result.format });
     },
   );
 };
