@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEntities, signedIn, textById } from '../support/web-client.js';
 import { availableBackends } from '../support/backends.js';
-import { box, useTestService } from '../support/world.js';
+import { bearer, box, useTestService } from '../support/world.js';
 
 const ANN = { email: 'ann@example.com', password: 'correct horse battery staple' };
 const COMPOSE = 'services:\n  web:\n    image: nginx\n    depends_on: [db]\n  db:\n    image: postgres:16\n';
@@ -61,6 +61,10 @@ describe('diagrams in the browser', () => {
     await ann.get(path);
     await ann.post(`/diagrams/${id}/rename`, { name: 'Checkout v2' });
     expect((await ann.get(path)).body).toContain('<h1>Checkout v2</h1>');
+    // Web writes are kept in the version history as the web door.
+    const history = await service.runtime.app.inject({ method: 'GET', url: `/api-v1/documents/${id}/versions`, headers: bearer(service.world.tokens.annAll) });
+    expect(history.json().items.map((v: any) => v.door)).toEqual(['web', 'web', 'web']);
+    expect(history.json().items[0].summary).toBe('renamed "Schéma réseau 東京" → "Checkout v2"');
 
     const shared = await ann.get((await ann.post(`/diagrams/${id}/share`)).headers.location as string);
     const url = decodeEntities(/id="share-url" readonly value="([^"]+)"/.exec(shared.body)![1]!);
