@@ -66,7 +66,7 @@ export async function benchGenerate(runs = 15): Promise<GenerateBench> {
   try {
     const { userId, workspaceId } = await services.accounts.createUser({ email: 'bench@example.com' });
     const { token } = await services.tokens.create({ userId, name: 'bench', scopes: ['diagrams:write', 'ai:generate'] });
-    const principal = await services.tokens.authenticate(`Bearer ${token}`);
+    const principal = await services.tokens.authenticate(`Bearer ${token}`, 'rest');
     await services.ai.set(principal, { provider: 'openai', model: 'bench', key: 'sk-bench' });
     const dot = `digraph { rankdir=LR; ${answer.nodes.map((n) => `${n.id} [label="${n.label}"];`).join(' ')} ${answer.edges.map((e) => `${e.from} -> ${e.to};`).join(' ')} }`;
     const time = async (work: () => Promise<unknown>) => {

@@ -3,6 +3,7 @@ import { benchEditor, printEditor } from './editor.js';
 import { benchEngines, printEngines } from './engines.js';
 import { benchFromCode, printFromCode } from './from-code.js';
 import { benchGenerate, printGenerate } from './generate.js';
+import { benchHistory, printHistory } from './history.js';
 import { benchIconSearch, printIconSearch } from './icons.js';
 import { benchIsolation, printIsolation } from './isolation.js';
 import { benchMemory, printMemory } from './memory.js';
@@ -23,6 +24,7 @@ console.log(`  ratio:      ${rest.mcpRatio.toFixed(2)} of REST (goal ≥ 0.50) $
 console.log(`  mcp ping:   ${fmt(rest.mcpPing.requestsPerSecond)} req/s = ${rest.mcpPingRatio.toFixed(2)} of REST: the SDK's per-request floor, no payload`);
 
 printIconSearch(benchIconSearch());
+printHistory(benchHistory());
 printFromCode(await benchFromCode());
 console.log(LAYOUT_SCALE_HEADING);
 await benchLayoutScale((row) => printLayoutScale([row]));

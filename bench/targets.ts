@@ -26,7 +26,7 @@ if (target === 'bare') {
   const runtime = await createRuntime(config);
   const { userId, workspaceId } = await runtime.services.accounts.createUser({ email: 'bench@example.com' });
   const { token } = await runtime.services.tokens.create({ userId, name: 'bench', scopes: ['diagrams:read', 'diagrams:write'] });
-  const principal = await runtime.services.tokens.authenticate(`Bearer ${token}`);
+  const principal = await runtime.services.tokens.authenticate(`Bearer ${token}`, 'rest');
   const { document } = await runtime.services.diagrams.createDocument(principal, { workspaceId, name: 'Bench', elements: benchScene(50) });
   const url = await runtime.app.listen({ port: 0, host: '127.0.0.1' });
   console.log(JSON.stringify({ url, token, documentId: document.summary.id, budgetMb: String(config.memoryMb) }));

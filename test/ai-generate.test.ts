@@ -184,6 +184,15 @@ describe('AI generation against a local provider speaking the real wire formats'
     const sent = JSON.stringify(fake.received[before]!.body.messages);
     expect(sent).toContain('Current diagram');
     expect(sent).toContain('RabbitMQ');
+    // The AI edit is kept in the history under its own door, and undone by restoring version 1 exactly.
+    const versions = (await call('GET', `/api-v1/documents/${created.id}/versions`)).json().items;
+    expect(versions.map((v: any) => [v.version, v.door])).toEqual([
+      [2, 'ai'],
+      [1, 'ai'],
+    ]);
+    expect(versions[0].summary).toMatch(/added.*removed/);
+    const undone = await call('POST', `/api-v1/documents/${created.id}/versions/1/restore`);
+    expect(undone.json()).toMatchObject({ version: 3, elements: created.elements });
     const calls = fake.received.length;
     const stale = await runtime.app.inject({ method: 'POST', url: `/api-v1/documents/${created.id}/generate`, headers: { ...bearer(world.tokens.annAll), 'if-match': '"1"' }, payload: { prompt: 'again' } });
     expect(stale.statusCode).toBe(412);

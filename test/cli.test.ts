@@ -86,7 +86,7 @@ describe('drawbridge CLI', () => {
     expect(JSON.stringify(settings)).not.toContain('sk-cli');
     const runtime = await createRuntime(testConfig({ databaseUrl: env.DATABASE_URL, secret: env.DRAWBRIDGE_SECRET }));
     try {
-      const principal = { tokenId: 'tok_cli', userId, scopes: ['ai:generate' as const], workspaceId: null };
+      const principal = { tokenId: 'tok_cli', userId, scopes: ['ai:generate' as const], workspaceId: null, door: 'cli' as const };
       expect(await runtime.services.ai.credentialsFor(principal, workspaceId)).toMatchObject({ key: 'sk-cli-secret-4242', source: 'user' });
     } finally {
       await runtime.close();

@@ -55,7 +55,7 @@ describe('mcp-remote bridge for local-only clients', () => {
       })) as CallToolResult;
       expect(result.isError).toBeFalsy();
       const created = result.structuredContent as { id: string };
-      const principal = await service.runtime.services.tokens.authenticate(`Bearer ${service.world.tokens.annAll}`);
+      const principal = await service.runtime.services.tokens.authenticate(`Bearer ${service.world.tokens.annAll}`, 'rest');
       expect((await service.runtime.services.diagrams.getDocument(principal, created.id)).summary.name).toBe('Via bridge');
     } finally {
       await client.close();

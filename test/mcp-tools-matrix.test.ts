@@ -14,7 +14,7 @@ let otherDoc: string;
 let ownDoc: string;
 
 beforeAll(async () => {
-  const ann = await service.runtime.services.tokens.authenticate(`Bearer ${service.world.tokens.annAll}`);
+  const ann = await service.runtime.services.tokens.authenticate(`Bearer ${service.world.tokens.annAll}`, 'rest');
   ownDoc = (await service.runtime.services.diagrams.createDocument(ann, { workspaceId: service.world.annWorkspace, name: 'Own', elements: [box('a')] })).document.summary.id;
   otherDoc = (await service.runtime.services.diagrams.createDocument(ann, { workspaceId: service.world.annSecond, name: 'Other', elements: [box('a')] })).document.summary.id;
 });
@@ -67,6 +67,9 @@ const cases: ToolCase[] = [
   { name: 'export_to_code', scope: 'export', ok: () => ({ id: ownDoc, format: 'excalidraw' }), bad: () => ({ id: ownDoc, format: 'visio' }), refusal: { code: 'validation_failed', message: /^arguments\.format: .*mermaid/ }, hidden: () => ({ id: otherDoc, format: 'excalidraw' }) },
   { name: 'share_diagram', scope: 'diagrams:write', ok: () => ({ id: ownDoc }), bad: () => ({ id: 'doc' }), refusal: { code: 'validation_failed', message: /^arguments\.id: must be a document id/ }, hidden: () => ({ id: otherDoc }) },
   { name: 'unshare_diagram', scope: 'diagrams:write', ok: () => ({ id: ownDoc }), bad: () => ({ id: '' }), refusal: { code: 'validation_failed', message: /^arguments\.id: / }, hidden: () => ({ id: otherDoc }) },
+  { name: 'list_versions', scope: 'diagrams:read', ok: () => ({ id: ownDoc }), bad: () => ({ id: ownDoc, limit: 0 }), refusal: { code: 'validation_failed', message: /^arguments\.limit: / }, hidden: () => ({ id: otherDoc }) },
+  { name: 'get_version', scope: 'diagrams:read', ok: () => ({ id: ownDoc, version: 1 }), bad: () => ({ id: ownDoc, version: 0 }), refusal: { code: 'validation_failed', message: /^arguments\.version: / }, hidden: () => ({ id: otherDoc, version: 1 }) },
+  { name: 'restore_version', scope: 'diagrams:write', ok: () => ({ id: ownDoc, version: 1 }), bad: () => ({ id: ownDoc, version: 99 }), refusal: { code: 'not_found', message: /no version 99/ }, hidden: () => ({ id: otherDoc, version: 1 }) },
   // Last: it deletes the diagram the others use.
   { name: 'delete_diagram', scope: 'diagrams:write', ok: () => ({ id: ownDoc }), bad: () => ({ id: null }), refusal: { code: 'validation_failed', message: /^arguments\.id: / }, hidden: () => ({ id: otherDoc }) },
 ];

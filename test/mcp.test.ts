@@ -28,7 +28,7 @@ describe('MCP over streamable HTTP with the SDK client', () => {
     expect(client.getServerVersion()?.name).toBe('drawbridge');
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(
-      ['create_diagram', 'delete_diagram', 'diagram_from_code', 'export_to_code', 'generate_from_prompt', 'get_diagram', 'list_diagrams', 'list_shape_libraries', 'list_workspaces', 'search_icons', 'share_diagram', 'unshare_diagram', 'update_diagram'],
+      ['create_diagram', 'delete_diagram', 'diagram_from_code', 'export_to_code', 'generate_from_prompt', 'get_diagram', 'get_version', 'list_diagrams', 'list_shape_libraries', 'list_versions', 'list_workspaces', 'restore_version', 'search_icons', 'share_diagram', 'unshare_diagram', 'update_diagram'],
     );
     for (const tool of tools) expect(tool.description!.length).toBeGreaterThan(40);
     await client.close();
@@ -145,7 +145,7 @@ describe('MCP over streamable HTTP with the SDK client', () => {
   });
 
   it('hides other workspaces from a pinned token and from non-members', async () => {
-    const bobDoc = await service.runtime.services.diagrams.createDocument(await service.runtime.services.tokens.authenticate(`Bearer ${service.world.tokens.bobAll}`), {
+    const bobDoc = await service.runtime.services.diagrams.createDocument(await service.runtime.services.tokens.authenticate(`Bearer ${service.world.tokens.bobAll}`, 'rest'), {
       workspaceId: service.world.bobWorkspace,
       name: 'Bob only',
     });

@@ -45,7 +45,7 @@ describe('the public SVG renders each document version once', () => {
     };
     // buildWorld only needs the account and token services.
     world = await buildWorld({ services } as Runtime);
-    ann = await services.tokens.authenticate(`Bearer ${world.tokens.annAll}`);
+    ann = await services.tokens.authenticate(`Bearer ${world.tokens.annAll}`, 'rest');
   });
   afterAll(async () => {
     await close?.();

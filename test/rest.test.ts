@@ -120,6 +120,9 @@ describe.each(backends)('REST API on %s', (backendName) => {
         ['POST', `/api-v1/documents/${doc}/share`],
         ['DELETE', `/api-v1/documents/${shared}/share`],
         ['GET', `/api-v1/documents/${doc}/render?format=svg`],
+        ['GET', `/api-v1/documents/${doc}/versions`],
+        ['GET', `/api-v1/documents/${doc}/versions/1`],
+        ['POST', `/api-v1/documents/${doc}/versions/1/restore`],
         ['GET', '/api-v1/capabilities'],
         ['GET', '/api-v1/libraries'],
         ['GET', '/api-v1/icons?query=postgres'],
@@ -134,7 +137,7 @@ describe.each(backends)('REST API on %s', (backendName) => {
       ];
       // The table covers every route the index lists, so a route added later cannot skip this test.
       const routeKey = (method: string, url: string) =>
-        `${method} ${url.split('?')[0]!.replace(/doc_\w+/, ':id').replace(/workspaces\/ws_\w+/, 'workspaces/:id').replace(/\/$/, '')}`;
+        `${method} ${url.split('?')[0]!.replace(/doc_\w+/, ':id').replace(/workspaces\/ws_\w+/, 'workspaces/:id').replace(/versions\/\d+/, 'versions/:n').replace(/\/$/, '')}`;
       const listed = json(await call('GET', '/api-v1/', world.tokens.annAll)).endpoints.map((e: any) => routeKey(e.method, e.path));
       expect(routes.map(([method, url]) => routeKey(method, url)).sort()).toEqual(listed.sort());
 

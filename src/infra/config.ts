@@ -3,6 +3,7 @@ import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { EDITIONS, type Edition } from '../core/plans.js';
 import { WALL_FACTOR } from './jobs/job-clock.js';
+import { DEFAULT_RETENTION, type HistoryRetention } from '../service/history.js';
 
 /** Configuration comes from the environment only; README's table documents each variable. */
 export interface Config {
@@ -16,6 +17,8 @@ export interface Config {
   publicRateLimitPerMinute: number;
   /** Memory for rendered public SVGs, in MiB. */
   publicRenderCacheMb: number;
+  /** Document versions kept: all younger than `days`, and at least the last `keep` (HISTORY_DAYS, HISTORY_KEEP). */
+  history: HistoryRetention;
   /** Fastify's trustProxy: whether (or from which proxies) X-Forwarded-For names the client. */
   trustProxy: boolean | string;
   /** Bearer token a Prometheus scraper sends to GET /metrics; the route is off without one. */
@@ -151,6 +154,10 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     rateLimitPerMinute: positiveInteger('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 120),
     publicRateLimitPerMinute: positiveInteger('PUBLIC_RATE_LIMIT_PER_MINUTE', env.PUBLIC_RATE_LIMIT_PER_MINUTE, 120),
     publicRenderCacheMb: positiveInteger('PUBLIC_RENDER_CACHE_MB', env.PUBLIC_RENDER_CACHE_MB, 64),
+    history: {
+      days: positiveInteger('HISTORY_DAYS', env.HISTORY_DAYS, DEFAULT_RETENTION.days),
+      keep: positiveInteger('HISTORY_KEEP', env.HISTORY_KEEP, DEFAULT_RETENTION.keep),
+    },
     trustProxy: trustProxy(env.TRUST_PROXY),
     metricsToken: env.METRICS_TOKEN || undefined,
     memoryMb,

@@ -1,6 +1,6 @@
 import { AppError } from '../core/errors.js';
 import type { RateDecision, RateLimiter } from '../infra/rate-limit.js';
-import type { Principal } from './principal.js';
+import type { Door, Principal } from './principal.js';
 import type { TokenService } from './tokens.js';
 
 export interface Admission {
@@ -34,7 +34,7 @@ export async function spend(limiter: RateLimiter, key: string, units: number, ov
 }
 
 /** The door every authenticated request passes, REST and MCP alike: a valid token, then its operation's cost. */
-export async function admit(tokens: TokenService, limiter: RateLimiter, authorization: string | undefined, units: number): Promise<Admission> {
-  const principal = await tokens.authenticate(authorization);
+export async function admit(tokens: TokenService, limiter: RateLimiter, authorization: string | undefined, units: number, door: Door): Promise<Admission> {
+  const principal = await tokens.authenticate(authorization, door);
   return { principal, rate: await charge(limiter, principal, units) };
 }

@@ -20,6 +20,7 @@ import { type Principal, requireScope } from './principal.js';
 import { prepareLaidOutScene, prepareScene } from './scene.js';
 import type { DocumentSummary, FolderSummary, WorkspaceSummary } from './schemas.js';
 import { etagMatches } from './etag.js';
+import type { StoredVersion, VersionHistory, VersionSummary } from './history.js';
 import type { D2Compiler, DrawnCode, DrawnGraph, HeavyWork, PngRequest } from './heavy-work.js';
 
 type DocumentRow = Database['documents'];
@@ -78,6 +79,7 @@ export class DiagramService {
     /** Public SVGs by document id and version: anyone may load a shared link in a loop, so each version renders once. */
     private readonly publicSvgs: LRUCache<string, string>,
     private readonly d2: D2Compiler,
+    private readonly history: VersionHistory,
   ) {
     const visible = (userId: string, id: string) =>
       db
@@ -217,7 +219,10 @@ export class DiagramService {
       updated_at: now,
       created_by: p.userId,
     };
-    await this.db.insertInto('documents').values(row).execute();
+    await this.db.transaction().execute(async (trx) => {
+      await trx.insertInto('documents').values(row).execute();
+      await this.history.keep(trx, p, null, row);
+    });
     return { document: toStored(row, null), warnings: scene.warnings, format: scene.format };
   }
 
@@ -317,18 +322,7 @@ export class DiagramService {
       const scene = sent === undefined ? undefined : layout === 'auto' ? await prepareLaidOutScene(sent, options, this.work) : prepareScene(sent, options);
       if (scene !== undefined && edited !== undefined) scene.warnings.unshift(...edited.warnings);
       if (scene !== undefined && edited === undefined) scene.warnings.push(...droppedByReplace(previous, scene.elements));
-      const updated = await this.db
-        .updateTable('documents')
-        .set({
-          ...(change.name !== undefined ? { name: change.name } : {}),
-          ...(scene ? { elements: JSON.stringify(scene.elements) } : {}),
-          version: row.version + 1,
-          updated_at: nowIso(),
-        })
-        .where('id', '=', id)
-        .where('version', '=', row.version)
-        .returningAll()
-        .executeTakeFirst();
+      const updated = await this.writeOver(p, row, { name: change.name, elements: scene && JSON.stringify(scene.elements) });
       if (updated) {
         return { document: toStored(updated, this.shareInfo(share)), warnings: scene?.warnings ?? [], format: scene?.format ?? 'native', ...(edited && { touched: edited.touched }) };
       }
@@ -337,6 +331,60 @@ export class DiagramService {
         if (!current) throw notFound('document', id);
         throw versionMismatch(current.version, expectedVersion ?? row.version);
       }
+    }
+  }
+
+  /**
+   * The one path that changes a document's content: the write lands only on the version that was read, and the new
+   * version goes into the history in the same transaction. `undefined` when another write got there first.
+   */
+  private async writeOver(p: Principal, row: DocumentRow, content: { name?: string | undefined; elements?: string | undefined }, note?: string): Promise<DocumentRow | undefined> {
+    return this.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('documents')
+        .set({
+          ...(content.name !== undefined ? { name: content.name } : {}),
+          ...(content.elements !== undefined ? { elements: content.elements } : {}),
+          version: row.version + 1,
+          updated_at: nowIso(),
+        })
+        .where('id', '=', row.id)
+        .where('version', '=', row.version)
+        .returningAll()
+        .executeTakeFirst();
+      if (updated) await this.history.keep(trx, p, row, updated, note);
+      return updated;
+    });
+  }
+
+  /** The kept versions of a document, newest first (the current one included), for anyone who may read it. */
+  async listVersions(p: Principal, id: string, q: { limit: number; cursor?: string | undefined }): Promise<Page<VersionSummary>> {
+    requireScope(p, 'diagrams:read');
+    await this.visibleDocument(p, id);
+    return this.history.list(id, q);
+  }
+
+  /** One kept version: its name and elements as they were stored. */
+  async getVersion(p: Principal, id: string, version: number): Promise<StoredVersion> {
+    requireScope(p, 'diagrams:read');
+    await this.visibleDocument(p, id);
+    return this.history.get(id, version);
+  }
+
+  /**
+   * Writes version `version`'s name and elements back as a new version, exactly as they were stored (no intake runs
+   * again), so the history keeps what was undone. With `expectedVersion`, refused (412) when the document moved on.
+   */
+  async restoreVersion(p: Principal, id: string, version: number, expectedVersion?: number): Promise<WriteResult> {
+    requireScope(p, 'diagrams:write');
+    for (let attempt = 0; ; attempt++) {
+      const { row, role, share } = await this.visibleDocument(p, id);
+      assertWritable(role, row.workspace_id);
+      if (expectedVersion !== undefined && row.version !== expectedVersion) throw versionMismatch(row.version, expectedVersion);
+      const kept = await this.history.get(id, version);
+      const updated = await this.writeOver(p, row, { name: kept.name, elements: kept.elementsJson }, `restored version ${version}`);
+      if (updated) return { document: toStored(updated, this.shareInfo(share)), warnings: [], format: 'native' };
+      if (expectedVersion !== undefined || attempt >= 3) throw versionMismatch(row.version + 1, expectedVersion ?? row.version);
     }
   }
 
@@ -558,7 +606,11 @@ export function writeAnswer(
 }
 
 export function documentJson(doc: StoredDocument, extra?: Record<string, unknown>): string {
-  const head = JSON.stringify({ ...doc.summary, ...extra });
-  return `${head.slice(0, -1)},"elements":${doc.elementsJson}}`;
+  return withElementsJson({ ...doc.summary, ...extra }, doc.elementsJson);
+}
+
+/** `head` as JSON with an `elements` field holding the stored elements text as is. */
+export function withElementsJson(head: Record<string, unknown>, elementsJson: string): string {
+  return `${JSON.stringify(head).slice(0, -1)},"elements":${elementsJson}}`;
 }
 

@@ -105,8 +105,9 @@ export class GenerationService {
 
     const graph = answerToGraph(answer!);
     const name = input.name ?? current?.summary.name ?? answer!.title ?? 'Generated diagram';
+    // The history names the model as the door of what it drew, whichever door asked for it.
     const written = await this.diagrams.createFromGraph(
-      p,
+      { ...p, door: 'ai' },
       {
         workspaceId,
         name,

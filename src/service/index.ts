@@ -7,9 +7,10 @@ import { AccountService } from './accounts.js';
 import { CatalogService } from './catalog.js';
 import { type Admission, admit, admitPublic, charge, refund } from './admission.js';
 import { DiagramService } from './diagrams.js';
+import { DEFAULT_RETENTION, type HistoryRetention, VersionHistory } from './history.js';
 import type { D2Compiler, HeavyWork } from './heavy-work.js';
 import { CursorCodec } from './pagination.js';
-import type { Principal } from './principal.js';
+import type { Door, Principal } from './principal.js';
 import { TokenService } from './tokens.js';
 import { AiSettingsService, type SecretSealer } from './ai-settings.js';
 import { type DiagramModel, GenerationService } from './generate.js';
@@ -34,7 +35,7 @@ export interface Services {
   /** Seals short-lived secrets under the server key (a new token carried across the web page's redirect). */
   sealer: SecretSealer;
   /** Authenticates and spends `units` of the token's budget (OPERATION_COSTS). */
-  admit(authorization: string | undefined, units: number): Promise<Admission>;
+  admit(authorization: string | undefined, units: number, door: Door): Promise<Admission>;
   /** Spends more of an authenticated token's budget, for doors that learn the cost from the body (MCP). */
   charge(principal: Principal, units: number): Promise<RateDecision>;
   refund(principal: Principal, units: number): Promise<void>;
@@ -54,6 +55,8 @@ export interface ServiceOptions {
   /** D2's own compiler, for D2 code. */
   d2: D2Compiler;
   publicRenderCacheBytes: number;
+  /** How long document versions are kept (HISTORY_DAYS, HISTORY_KEEP); 90 days and the last 50 when absent. */
+  historyRetention?: HistoryRetention;
   /** Encryption at rest for AI keys. */
   sealer: SecretSealer;
   /** The account's model, and the check every provider base URL passes. */
@@ -83,14 +86,16 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const accounts = new AccountService(db);
   const sessions = new SessionService(db);
   const ai = new AiSettingsService(db, options.sealer, options.checkProviderUrl);
+  const cursors = new CursorCodec(cursorKey);
   const diagrams = new DiagramService(
     db,
-    new CursorCodec(cursorKey),
+    cursors,
     publicUrl,
     work,
     // SVG text is UTF-16 in memory: two bytes a character.
     new LRUCache<string, string>({ maxSize: publicRenderCacheBytes, sizeCalculation: (svg) => Math.max(1, svg.length * 2) }),
     options.d2,
+    new VersionHistory(db, cursors, options.historyRetention ?? DEFAULT_RETENTION),
   );
   return {
     accounts,
@@ -105,7 +110,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     catalog: new CatalogService(),
     ai,
     generation: new GenerationService(ai, options.diagramModel, diagrams),
-    admit: (authorization, units) => admit(tokens, limiter, authorization, units),
+    admit: (authorization, units, door) => admit(tokens, limiter, authorization, units, door),
     charge: (principal, units) => charge(limiter, principal, units),
     refund: (principal, units) => refund(limiter, principal, units),
     admitPublic: (address) => admitPublic(publicLimiter, address),

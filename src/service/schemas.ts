@@ -8,6 +8,7 @@ import { operationsInput } from '../core/scene/operations.js';
 import { ROLES, SCOPES } from '../core/scopes.js';
 import { DIAGRAM_KINDS } from '../core/ai/answer.js';
 import { AI_PROVIDERS } from './ai-settings.js';
+import { DOORS } from './principal.js';
 
 /**
  * The one set of request/response schemas. REST routes validate and document with them (the OpenAPI document is
@@ -102,6 +103,24 @@ export const writtenDocument = fullDocument.extend({
   warnings: z.array(z.string()),
   format: z.enum(['native', 'excalidraw']),
 });
+
+/** Version history (service/history.ts): one entry per kept version, newest first. */
+export const versionNumber = z.coerce
+  .number({ error: 'a version is a whole number from 1' })
+  .int('a version is a whole number from 1')
+  .min(1, 'a version is a whole number from 1')
+  .max(Number.MAX_SAFE_INTEGER, 'a version is a whole number from 1')
+  .describe('Version number (the document\'s version when it was written)');
+export const versionSummary = z.object({
+  version: z.number().int(),
+  createdAt: timestamp,
+  author: z.object({ id: z.string(), name: z.string().nullable(), email: z.string().nullable() }).describe('Who wrote this version (name and email null if the account is gone)'),
+  door: z.enum(DOORS).nullable().describe('How it was written: rest, mcp, web, cli or ai (an AI edit); null before history was kept'),
+  summary: z.string().describe('What the write did: elements added, changed, removed; renamed; "restored version N: …"'),
+});
+export const versionPage = z.object({ items: z.array(versionSummary), nextCursor: z.string().nullable() });
+export const storedVersion = versionSummary.extend({ name: z.string(), elements: z.array(element) });
+export const listVersionsQuery = z.object(pageQuery);
 
 export const listDocumentsQuery = z
   .object({ workspace: workspaceId.optional(), folder: folderId.optional(), ...pageQuery })

@@ -5,7 +5,7 @@ import { SCOPES, type Scope } from '../core/scopes.js';
 import { preparedQuery } from '../infra/storage/prepared.js';
 import type { Database } from '../infra/storage/schema.js';
 import { newId, nowIso, randomBase62, sha256Hex } from './ids.js';
-import type { Principal } from './principal.js';
+import type { Door, Principal } from './principal.js';
 
 export const TOKEN_PREFIX = 'drb_live_';
 // 43 base62 characters ≈ 256 bits: the spec asks for at least 32 random bytes.
@@ -140,7 +140,7 @@ export class TokenService {
    * revoked), so a person or an MCP bridge learns that a token was revoked instead of starting a sign-in dance; it
    * reveals nothing to someone without the token, since only its holder can ask about it.
    */
-  async authenticate(authorization: string | undefined): Promise<Principal> {
+  async authenticate(authorization: string | undefined, door: Door): Promise<Principal> {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization ?? '');
     if (!match) {
       throw authorization
@@ -163,7 +163,7 @@ export class TokenService {
     if (row.last_used_at === null || now - Date.parse(row.last_used_at) > LAST_USED_RESOLUTION_MS) {
       await this.db.updateTable('api_tokens').set({ last_used_at: new Date(now).toISOString() }).where('id', '=', row.id).execute();
     }
-    return { tokenId: row.id, userId: row.user_id, scopes: row.scopes.split(' ') as Scope[], workspaceId: row.workspace_id };
+    return { tokenId: row.id, userId: row.user_id, scopes: row.scopes.split(' ') as Scope[], workspaceId: row.workspace_id, door };
   }
 }
 

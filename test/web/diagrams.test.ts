@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { decodeEntities, signedIn, textById } from '../support/web-client.js';
 import { availableBackends } from '../support/backends.js';
-import { box, useTestService } from '../support/world.js';
+import { bearer, box, useTestService } from '../support/world.js';
 
 const ANN = { email: 'ann@example.com', password: 'correct horse battery staple' };
 const COMPOSE = 'services:\n  web:\n    image: nginx\n    depends_on: [db]\n  db:\n    image: postgres:16\n';
@@ -61,6 +61,10 @@ describe('diagrams in the browser', () => {
     await ann.get(path);
     await ann.post(`/diagrams/${id}/rename`, { name: 'Checkout v2' });
     expect((await ann.get(path)).body).toContain('<h1>Checkout v2</h1>');
+    // Web writes are kept in the version history as the web door.
+    const history = await service.runtime.app.inject({ method: 'GET', url: `/api-v1/documents/${id}/versions`, headers: bearer(service.world.tokens.annAll) });
+    expect(history.json().items.map((v: any) => v.door)).toEqual(['web', 'web', 'web']);
+    expect(history.json().items[0].summary).toBe('renamed "Schéma réseau 東京" → "Checkout v2"');
 
     const shared = await ann.get((await ann.post(`/diagrams/${id}/share`)).headers.location as string);
     const url = decodeEntities(/id="share-url" readonly value="([^"]+)"/.exec(shared.body)![1]!);
@@ -110,7 +114,7 @@ describe('diagrams in the browser', () => {
     const { app, services } = service.runtime;
     const bobWs = service.world.bobWorkspace;
     const bobId = await services.accounts.userIdByEmail('bob@example.com');
-    const bob = { tokenId: 't', userId: bobId, scopes: ['diagrams:read' as const, 'diagrams:write' as const], workspaceId: null };
+    const bob = { tokenId: 't', userId: bobId, scopes: ['diagrams:read' as const, 'diagrams:write' as const], workspaceId: null, door: 'web' as const };
     const doc = (await services.diagrams.createDocument(bob, { workspaceId: bobWs, name: 'Bob plan', elements: [box('a')] })).document.summary;
     const ann = await signedIn(app, ANN.email, ANN.password);
 
@@ -155,7 +159,7 @@ describe.each(await availableBackends())('diagram search on %s', (backend) => {
   it('searches by name and pages through a long list', async () => {
     const { app, services } = service.runtime;
     const { workspaceId: ws } = await services.accounts.createWorkspace({ email: ANN.email, name: 'Many' });
-    const p = { tokenId: 't', userId: service.world.annUserId, scopes: ['diagrams:read', 'diagrams:write'] as const, workspaceId: null };
+    const p = { tokenId: 't', userId: service.world.annUserId, scopes: ['diagrams:read', 'diagrams:write'] as const, workspaceId: null, door: 'web' as const };
     for (let i = 0; i < 27; i++) await services.diagrams.createDocument({ ...p, scopes: [...p.scopes] }, { workspaceId: ws, name: i % 9 === 0 ? `Billing ${i}` : `Other_${i}`, elements: [box('a')] });
     const ann = await signedIn(app, ANN.email, ANN.password);
     const first = await ann.get(`/workspaces/${ws}`);

@@ -8,7 +8,7 @@ import { OPERATION_COSTS, type Operation } from '../../service/costs.js';
 import type { Metrics } from '../../infra/metrics.js';
 import { randomBase62 } from '../../service/ids.js';
 import type { Services } from '../../service/index.js';
-import type { Principal } from '../../service/principal.js';
+import type { Door, Principal } from '../../service/principal.js';
 import { mcpRoutes } from '../mcp/route.js';
 import { errorBody, setRateHeaders, toErrorResponse } from './errors.js';
 import { API_PREFIX, apiRoutes } from './routes/api.js';
@@ -27,6 +27,8 @@ declare module 'fastify' {
     operation?: Operation;
     /** The handler charges the budget itself once it has read the body (MCP: a unit per JSON-RPC message). */
     chargedByHandler?: boolean;
+    /** The door the version history records for writes made through this route; `rest` when absent. */
+    door?: Door;
   }
   interface FastifyRequest {
     principal: Principal;
@@ -82,12 +84,13 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     reply.header('X-Request-Id', request.id);
     const config = request.routeOptions.config;
     if (config.public || !request.routeOptions.url) return;
+    const door = config.door ?? 'rest';
     if (config.chargedByHandler) {
-      request.principal = await deps.services.tokens.authenticate(request.headers.authorization);
+      request.principal = await deps.services.tokens.authenticate(request.headers.authorization, door);
       return;
     }
     const units = OPERATION_COSTS[config.operation ?? 'call'];
-    const { principal, rate } = await deps.services.admit(request.headers.authorization, units);
+    const { principal, rate } = await deps.services.admit(request.headers.authorization, units, door);
     request.principal = principal;
     request.charged = units;
     setRateHeaders(reply, rate);

@@ -59,6 +59,7 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
     diagramModel: createDiagramModel({ timeoutSeconds: config.aiTimeoutSeconds, allowPrivateUrls: config.aiAllowPrivateUrls }),
     checkProviderUrl: (url) => assertProviderUrl(url, config.aiAllowPrivateUrls),
     publicRenderCacheBytes: config.publicRenderCacheMb * 1024 * 1024,
+    historyRetention: config.history,
     edition: config.edition,
     signInLimiters: createSignInLimiters(redis, keyPrefix, options.signInLimits),
     signInLimits: options.signInLimits,

@@ -23,7 +23,7 @@ export const mcpRoutes: FastifyPluginAsync<{ services: Services }> = async (app,
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  app.post('/mcp', { config: { chargedByHandler: true }, schema: { hide: true } }, async (request, reply) => {
+  app.post('/mcp', { config: { chargedByHandler: true, door: 'mcp' }, schema: { hide: true } }, async (request, reply) => {
     let message: unknown;
     try {
       message = JSON.parse(request.body as string);

@@ -2,7 +2,7 @@ import { McpServer, type RegisteredTool, ResourceTemplate } from '@modelcontextp
 import { CallToolRequestSchema, type CallToolResult, ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { z } from 'zod';
-import { documentJson, writeAnswer } from '../../service/diagrams.js';
+import { documentJson, withElementsJson, writeAnswer } from '../../service/diagrams.js';
 import type { Services } from '../../service/index.js';
 import type { Principal } from '../../service/principal.js';
 import {
@@ -22,7 +22,9 @@ import {
   shareInfo,
   stampingOptions,
   strictBody,
+  storedVersion,
   updateDocumentBody,
+  versionPage,
   workspaceId,
   workspaceSummary,
   writeAnswerForm,
@@ -98,6 +100,14 @@ const inputs = {
     expectedVersion: z.number().int().positive().optional().describe('The version you read; the update fails if it is no longer current'),
     answer,
   }),
+  listVersions: strictBody({ id: documentId, ...pageQuery }),
+  getVersion: strictBody({ id: documentId, version: z.number().int().positive().describe('The version to read (from list_versions)') }),
+  restoreVersion: strictBody({
+    id: documentId,
+    version: z.number().int().positive().describe('The version to bring back (from list_versions)'),
+    expectedVersion: z.number().int().positive().optional().describe('The current version you read; the restore fails if it is no longer current'),
+    answer,
+  }),
 };
 
 /**
@@ -126,6 +136,8 @@ const outputs = {
   share: shareInfo,
   libraries: libraryList,
   icons: iconSearchResults,
+  versions: versionPage,
+  version: storedVersion,
   exported: z.looseObject({ format: z.enum(EXPORT_FORMATS), warnings: z.array(z.string()) }),
 };
 
@@ -318,6 +330,54 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         const { answer: form, ...input } = args;
         const result = await services.generation.generate(principal, input);
         return writeAnswer({ ...result, format: 'native' }, form, 'summary', { model: result.model, provider: result.provider, usage: result.usage });
+      }),
+  );
+
+  register(
+    'list_versions',
+    {
+      title: 'List the versions of a diagram',
+      description:
+        'Lists the kept versions of a diagram, newest first (the current one too): version, when, who, door (rest, mcp, web, cli, ai) and a one-line summary ' +
+        'of what changed. Every write keeps one; use it to find what to undo, then get_version or restore_version. Paginated like list_diagrams. Needs scope diagrams:read.',
+      inputSchema: inputs.listVersions,
+      outputSchema: outputs.versions,
+      annotations: { readOnlyHint: true },
+    },
+    (args) => tool(async () => ({ ...(await diagrams.listVersions(principal, args.id, { limit: args.limit, cursor: args.cursor })) })),
+  );
+
+  register(
+    'get_version',
+    {
+      title: 'Get one version of a diagram',
+      description: 'Returns one kept version of a diagram: its name and every element as they were then, with who wrote it and when. Needs scope diagrams:read.',
+      inputSchema: inputs.getVersion,
+      outputSchema: outputs.version,
+      annotations: { readOnlyHint: true },
+    },
+    (args) =>
+      tool(async () => {
+        const { elementsJson, ...version } = await diagrams.getVersion(principal, args.id, args.version);
+        return withElementsJson({ ...version }, elementsJson);
+      }),
+  );
+
+  register(
+    'restore_version',
+    {
+      title: 'Restore a version of a diagram',
+      description:
+        'Undoes changes: writes a kept version\'s name and elements back as a new version (the versions in between stay in the history, so a restore ' +
+        'can itself be undone). With expectedVersion, fails with version_mismatch if the diagram changed since you read it. Needs scope diagrams:write and an editor role.',
+      inputSchema: inputs.restoreVersion,
+      outputSchema: outputs.diagram,
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false },
+    },
+    (args) =>
+      tool(async () => {
+        const result = await diagrams.restoreVersion(principal, args.id, args.version, args.expectedVersion);
+        return writeAnswer(result, args.answer, 'summary');
       }),
   );
 

@@ -29,7 +29,7 @@ const cookieNames = (secure: boolean) =>
   secure ? { session: '__Host-drawbridge_session', csrf: '__Host-drawbridge_csrf' } : { session: 'drawbridge_session', csrf: 'drawbridge_csrf' };
 
 /** A signed-in person acts through the same service calls a token does, with every scope and no workspace pin. */
-export const principalOf = (user: WebUser): Principal => ({ tokenId: 'web-session', userId: user.id, scopes: SCOPES, workspaceId: null });
+export const principalOf = (user: WebUser): Principal => ({ tokenId: 'web-session', userId: user.id, scopes: SCOPES, workspaceId: null, door: 'web' });
 
 export async function loadSession(services: Services, request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const secure = services.publicUrl.startsWith('https:');

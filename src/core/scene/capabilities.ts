@@ -101,6 +101,10 @@ export const STRUCTURE_FIRST = {
   mermaid: 'erDiagram\n  CUSTOMER ||--o{ ORDER : places\n  ORDER {\n    int id PK\n    int customer_id FK\n  }',
 };
 
+/** Undo: every write keeps a version (service/history.ts), whichever door made it. */
+const HISTORY =
+  'Every write keeps a version. Undo: list_versions, then restore_version (REST: GET …/documents/:id/versions, POST …/versions/:n/restore).';
+
 /** Complete scenes a client can copy; each passes validation as is (tested). */
 export const CAPABILITY_EXAMPLES: Array<{ title: string; elements: ElementInput[] }> = [
   {
@@ -229,6 +233,7 @@ export function buildCapabilities() {
     icons: ICONS,
     drawingRules: DRAWING_RULES,
     structureFirst: STRUCTURE_FIRST,
+    history: HISTORY,
     limits: {
       ...LIMITS,
       strokeWidth: STROKE_WIDTH,

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { type Kysely, type Migration, type MigrationProvider, Migrator, sql } from 'kysely';
+import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
+import { packScene } from './scene-packing.js';
 
 /**
  * Migrations live in code, named and ordered, and run at start-up. Only portable column types are used so one
@@ -140,6 +141,33 @@ const migrations: Record<string, Migration> = {
     async up(db: Kysely<any>) {
       // Optional: a token made without an expiry (every token before this) works until it is revoked.
       await db.schema.alterTable('api_tokens').addColumn('expires_at', 'text').execute();
+    },
+  },
+  '0006_document_versions': {
+    async up(db: Kysely<any>) {
+      // One row per version of a document, the current one included, so who made each version travels with it. The
+      // name and elements are packed (scene-packing.ts): whole copies, compressed.
+      const binary = db.getExecutor().adapter instanceof PostgresAdapter ? 'bytea' : 'blob';
+      await db.schema
+        .createTable('document_versions')
+        .addColumn('document_id', 'text', (c) => c.notNull().references('documents.id').onDelete('cascade'))
+        .addColumn('version', 'integer', (c) => c.notNull())
+        .addColumn('content', binary, (c) => c.notNull())
+        .addColumn('author_id', 'text', (c) => c.notNull())
+        // null: the version was written before history was kept.
+        .addColumn('door', 'text')
+        .addColumn('summary', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('document_versions_pk', ['document_id', 'version'])
+        .execute();
+      // Each existing document's current version becomes its first history row, so the next write has one to keep.
+      const documents = await db.selectFrom('documents').select(['id', 'name', 'elements', 'version', 'updated_at', 'created_by']).execute();
+      for (const d of documents) {
+        await db
+          .insertInto('document_versions')
+          .values({ document_id: d.id, version: d.version, content: packScene(d.name, d.elements), author_id: d.created_by, door: null, summary: 'before history was kept', created_at: d.updated_at })
+          .execute();
+      }
     },
   },
 };

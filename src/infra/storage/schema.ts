@@ -35,6 +35,16 @@ export interface Database {
     /** Null: no expiry. */
     expires_at: string | null;
   };
+  /** Every kept version of a document (the current one too): its packed name and elements, who, when, through which door. */
+  document_versions: {
+    document_id: string;
+    version: number;
+    content: Buffer;
+    author_id: string;
+    door: string | null;
+    summary: string;
+    created_at: string;
+  };
   document_shares: { document_id: string; token: string; created_at: string; created_by: string };
   /** AI provider settings of a user (`user:<id>`) or shared by a workspace (`workspace:<id>`); the key sealed. */
   ai_settings: {

@@ -5,6 +5,7 @@ import type { Services } from '../../../service/index.js';
 import { aiRoutes } from './ai.js';
 import { catalogRoutes } from './catalog.js';
 import { documentRoutes } from './documents.js';
+import { versionRoutes } from './versions.js';
 import { folderRoutes } from './folders.js';
 import { renderRoutes } from './render.js';
 
@@ -54,6 +55,7 @@ export const apiRoutes: FastifyPluginAsyncZod<{ services: Services }> = async (a
 
   await app.register(folderRoutes, { services });
   await app.register(documentRoutes, { services });
+  await app.register(versionRoutes, { services });
   await app.register(catalogRoutes, { services });
   await app.register(renderRoutes, { services });
   await app.register(aiRoutes, { services });

@@ -27,7 +27,7 @@ const noContent = z.null().describe('No content');
 const etagOf = (doc: StoredDocument) => `"${doc.summary.version}"`;
 
 /** The stored elements are spliced into the body as the JSON text they were saved as (validated on write). */
-function sendDocument(reply: FastifyReply, doc: StoredDocument, status = 200, extra?: Pick<WriteResult, 'warnings' | 'format'> & { notation?: string }) {
+export function sendDocument(reply: FastifyReply, doc: StoredDocument, status = 200, extra?: Pick<WriteResult, 'warnings' | 'format'> & { notation?: string }) {
   return reply.code(status).header('ETag', etagOf(doc)).type('application/json; charset=utf-8').send(documentJson(doc, extra));
 }
 

