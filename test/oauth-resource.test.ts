@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { extractWWWAuthenticateParams, discoverOAuthProtectedResourceMetadata } from '@modelcontextprotocol/sdk/client/auth.js';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/infra/config.js';
 import { useTestService } from './support/world.js';
 
 const withOauth = useTestService({ listen: true, config: { oauth: true } });
@@ -67,5 +68,14 @@ describe('OAUTH=off', () => {
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer realm="drawbridge"');
     expect((await fetch(new URL('/.well-known/oauth-protected-resource/mcp', withoutOauth.mcpUrl))).status).toBe(404);
+  });
+});
+
+describe('the OAUTH setting', () => {
+  it('takes on or off and refuses anything else by name', () => {
+    expect(loadConfig({}).oauth).toBe(false);
+    expect(loadConfig({ OAUTH: 'on' }).oauth).toBe(true);
+    expect(loadConfig({ OAUTH: 'off' }).oauth).toBe(false);
+    expect(() => loadConfig({ OAUTH: 'yes' })).toThrow('OAUTH must be on or off, got "yes"');
   });
 });
