@@ -41,6 +41,8 @@ export interface Config {
   logLevel: string;
   /** DRAWBRIDGE_EDITION: `self-hosted` (every member may use the API) or `hosted` (plans decide; service/plans.ts). */
   edition: Edition;
+  /** OAUTH: whether `/mcp` is an OAuth 2.1 protected resource that AI clients discover from a 401. */
+  oauth: boolean;
 }
 
 function edition(raw: string | undefined): Edition {
@@ -135,6 +137,12 @@ export function withSecretFiles(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
   return expanded;
 }
 
+function onOff(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (!raw) return fallback;
+  if (raw === 'on' || raw === 'off') return raw === 'on';
+  throw new Error(`${name} must be on or off, got "${raw}"`);
+}
+
 /** Listening on every interface says nothing about the name clients use; loopback is at least a working link. */
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '[::]']);
 
@@ -174,5 +182,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     aiTimeoutSeconds: positiveInteger('AI_TIMEOUT_SECONDS', env.AI_TIMEOUT_SECONDS, 90),
     logLevel: env.LOG_LEVEL || 'info',
     edition: edition(env.DRAWBRIDGE_EDITION),
+    oauth: onOff('OAUTH', env.OAUTH, false),
   };
 }

@@ -15,6 +15,7 @@ import { API_PREFIX, apiRoutes } from './routes/api.js';
 import { publicIconRoutes } from './routes/catalog.js';
 import { publicRenderRoutes } from './routes/render.js';
 import { healthRoutes } from './routes/health.js';
+import { MCP_PATH, protectedResourceRoutes, resourceMetadataUrl } from './routes/protected-resource.js';
 import { metricsRoutes } from './routes/metrics.js';
 import { notFoundPage, PAGE_CSP, wantsPage, webApp } from '../web/plugin.js';
 import { completeOpenApi } from './openapi.js';
@@ -49,6 +50,8 @@ export interface AppDependencies {
   trustProxy?: boolean | string;
   /** pino level; no logger when absent (tests). */
   logLevel?: string;
+  /** OAUTH: `/mcp` as an OAuth protected resource (metadata, and 401s that point to it). */
+  oauth?: boolean;
 }
 
 /** Keeps secrets out of logs: share tokens travel in query strings (`?token=`), API tokens only in headers (never logged). */
@@ -95,7 +98,10 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
     request.charged = units;
     setRateHeaders(reply, rate);
   });
-  app.setErrorHandler((error, request, reply) => toErrorResponse(error, request, reply));
+  const mcpResourceMetadata = deps.oauth ? resourceMetadataUrl(deps.publicUrl) : undefined;
+  app.setErrorHandler((error, request, reply) =>
+    toErrorResponse(error, request, reply, request.routeOptions.url === MCP_PATH ? mcpResourceMetadata : undefined),
+  );
   app.addHook('onResponse', async (request, reply) => {
     const route = request.routeOptions.url ?? 'unmatched';
     deps.metrics.recordRequest(route, request.method, reply.statusCode, reply.elapsedTime / 1000);
@@ -155,6 +161,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   });
 
   await app.register(healthRoutes, { checkReady: deps.checkReady });
+  if (deps.oauth) await app.register(protectedResourceRoutes, { publicUrl: deps.publicUrl });
   await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.metricsToken });
   await app.register(apiRoutes, { prefix: API_PREFIX, services: deps.services });
   await app.register(mcpRoutes, { services: deps.services });

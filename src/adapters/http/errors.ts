@@ -44,9 +44,12 @@ export function setRateHeaders(reply: FastifyReply, rate: RateDecision): void {
   reply.header('RateLimit-Reset', rate.resetSeconds);
 }
 
-/** Turns anything thrown into the JSON error form; a 5xx never shows its cause to the client. */
-export function toErrorResponse(error: unknown, request: FastifyRequest, reply: FastifyReply) {
-  if (isAppError(error)) return sendAppError(error, reply);
+/**
+ * Turns anything thrown into the JSON error form; a 5xx never shows its cause to the client. `resourceMetadata`,
+ * on an OAuth-protected resource, is the metadata URL every 401 names (RFC 9728 §5.1).
+ */
+export function toErrorResponse(error: unknown, request: FastifyRequest, reply: FastifyReply, resourceMetadata?: string) {
+  if (isAppError(error)) return sendAppError(error, reply, resourceMetadata);
   const fastifyError = error as FastifyError;
   if (hasZodFastifySchemaValidationErrors(fastifyError)) {
     const where = fastifyError.validationContext === 'querystring' ? 'query' : (fastifyError.validationContext ?? 'body');
@@ -62,8 +65,8 @@ export function toErrorResponse(error: unknown, request: FastifyRequest, reply: 
   return reply.code(500).send(errorBody('internal', `internal error; quote request id ${request.id} when reporting it`));
 }
 
-function sendAppError(error: AppError, reply: FastifyReply) {
-  if (error.code === 'unauthorized') reply.header('WWW-Authenticate', wwwAuthenticate(error));
+function sendAppError(error: AppError, reply: FastifyReply, resourceMetadata?: string) {
+  if (error.code === 'unauthorized') reply.header('WWW-Authenticate', wwwAuthenticate(error, resourceMetadata));
   let details = error.details;
   if (error.code === 'rate_limited') {
     const { rate } = error.details as { rate: RateDecision };
@@ -79,10 +82,12 @@ function sendAppError(error: AppError, reply: FastifyReply) {
  * RFC 6750: a request without a token gets the bare challenge; one with a bad token gets error="invalid_token" and
  * why, which tells an MCP bridge (mcp-remote) that the token is the problem, not a missing OAuth sign-in.
  */
-function wwwAuthenticate(error: AppError): string {
+function wwwAuthenticate(error: AppError, resourceMetadata?: string): string {
   const reason = (error.details as { reason?: string } | undefined)?.reason;
-  if (reason === undefined || reason === 'missing') return 'Bearer realm="drawbridge"';
-  return `Bearer realm="drawbridge", error="invalid_token", error_description="${error.message.replace(/["\\]/g, "'")}"`;
+  // resource_metadata is how an MCP client that was given only the URL finds where to sign the user in.
+  const challenge = resourceMetadata === undefined ? 'Bearer realm="drawbridge"' : `Bearer realm="drawbridge", resource_metadata="${resourceMetadata}"`;
+  if (reason === undefined || reason === 'missing') return challenge;
+  return `${challenge}, error="invalid_token", error_description="${error.message.replace(/["\\]/g, "'")}"`;
 }
 
 /** Fastify's own 4xx messages, reworded where they name internals. */

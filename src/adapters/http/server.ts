@@ -72,6 +72,7 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
     logLevel: config.logLevel === 'silent' ? undefined : config.logLevel,
+    oauth: config.oauth,
   });
   log = app.log;
   if (generatedKeyFile) log.warn({ path: generatedKeyFile }, 'generated the server key for secrets at rest (AI keys): back it up, or set DRAWBRIDGE_SECRET');
