@@ -110,6 +110,16 @@ describe.each(backends)('editing a diagram on %s', (backend) => {
     expect(title(elements).x).toBe(title(before.elements).x + 100);
   });
 
+  it('keeps the vendor a diagram was drawn for and the code it was drawn from', async () => {
+    const id = await draw();
+    await api('PATCH', `/documents/${id}`, { operations: [{ op: 'add', element: { type: 'rectangle', id: 'net', text: 'VPC endpoint', parentId: 'vpc' } }] });
+    expect((await api('GET', `/documents/${id}`)).body).toMatchObject({ vendor: 'aws', source: null });
+    const code = 'services:\n  web:\n    image: nginx\n    depends_on: [db]\n  db:\n    image: postgres:16\n';
+    const drawn = await api('POST', '/documents/from-code', { workspaceId: service.world.annWorkspace, code });
+    expect(drawn.status).toBe(201);
+    expect((await api('GET', `/documents/${drawn.body.id}`)).body.source).toEqual({ notation: 'compose', code });
+  });
+
   it('refuses a bad operation naming it, and writes nothing', async () => {
     const id = await draw();
     const before = await read(id);

@@ -48,8 +48,14 @@ interface StampingInput {
 }
 
 /** A stored document with its elements still as the JSON text they are kept in (REST sends it without re-parsing). */
+/** What a diagram drawn from code was drawn from, kept so it can be corrected and redrawn. */
+export interface DiagramSource {
+  notation: string;
+  code: string;
+}
+
 export interface StoredDocument {
-  summary: DocumentSummary & { createdBy: string; share: ShareInfo | null };
+  summary: DocumentSummary & { createdBy: string; share: ShareInfo | null; vendor: IconVendor | null; source: DiagramSource | null };
   elementsJson: string;
 }
 
@@ -202,7 +208,7 @@ export class DiagramService {
 
   async createDocument(
     p: Principal,
-    input: { workspaceId: string; name: string; folderId?: string | undefined; elements?: unknown } & StampingInput,
+    input: { workspaceId: string; name: string; folderId?: string | undefined; elements?: unknown; source?: DiagramSource | undefined } & StampingInput,
   ): Promise<WriteResult> {
     await this.checkWritable(p, input.workspaceId, input.folderId);
     const options = { vendor: input.vendor, autoIcons: input.autoIcons };
@@ -218,6 +224,8 @@ export class DiagramService {
       created_at: now,
       updated_at: now,
       created_by: p.userId,
+      vendor: input.vendor ?? null,
+      source: input.source === undefined ? null : JSON.stringify(input.source),
     };
     await this.db.transaction().execute(async (trx) => {
       await trx.insertInto('documents').values(row).execute();
@@ -246,6 +254,7 @@ export class DiagramService {
       name: input.name ?? titleFromCode(input.code) ?? `${NOTATION_TITLES[generated.notation]} diagram`,
       elements: generated.elements,
       vendor: input.vendor,
+      source: { notation: generated.notation, code: input.code },
       // Icons come from what the notation says a node is; label guesses would land on boxes sized without one.
       autoIcons: input.autoIcons ?? false,
     });
@@ -315,14 +324,16 @@ export class DiagramService {
       const previous = JSON.parse(row.elements) as Element[];
       const edited = change.operations === undefined ? undefined : applyOperations(previous, change.operations);
       // An edit by element guesses no icons onto elements nobody touched: only what the client names gets one.
-      const options = { previous, vendor: change.vendor, autoIcons: change.autoIcons ?? (edited ? false : undefined) };
+      // The vendor the diagram was drawn for holds until a write names another (an AWS "VPC" stays an AWS VPC).
+      const vendor = change.vendor ?? (row.vendor as IconVendor | null) ?? undefined;
+      const options = { previous, vendor, autoIcons: change.autoIcons ?? (edited ? false : undefined) };
       const sent = edited?.elements ?? change.elements;
       // Operations may add or move elements without a position: those are placed by layout whatever was asked.
       const layout = change.layout ?? (edited?.elements.some((e) => e.x === undefined && !LINEAR_TYPES.has(e.type)) ? 'auto' : undefined);
       const scene = sent === undefined ? undefined : layout === 'auto' ? await prepareLaidOutScene(sent, options, this.work) : prepareScene(sent, options);
       if (scene !== undefined && edited !== undefined) scene.warnings.unshift(...edited.warnings);
       if (scene !== undefined && edited === undefined) scene.warnings.push(...droppedByReplace(previous, scene.elements));
-      const updated = await this.writeOver(p, row, { name: change.name, elements: scene && JSON.stringify(scene.elements) });
+      const updated = await this.writeOver(p, row, { name: change.name, elements: scene && JSON.stringify(scene.elements), vendor: change.vendor });
       if (updated) {
         return { document: toStored(updated, this.shareInfo(share)), warnings: scene?.warnings ?? [], format: scene?.format ?? 'native', ...(edited && { touched: edited.touched }) };
       }
@@ -338,13 +349,14 @@ export class DiagramService {
    * The one path that changes a document's content: the write lands only on the version that was read, and the new
    * version goes into the history in the same transaction. `undefined` when another write got there first.
    */
-  private async writeOver(p: Principal, row: DocumentRow, content: { name?: string | undefined; elements?: string | undefined }, note?: string): Promise<DocumentRow | undefined> {
+  private async writeOver(p: Principal, row: DocumentRow, content: { name?: string | undefined; elements?: string | undefined; vendor?: IconVendor | undefined }, note?: string): Promise<DocumentRow | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable('documents')
         .set({
           ...(content.name !== undefined ? { name: content.name } : {}),
           ...(content.elements !== undefined ? { elements: content.elements } : {}),
+          ...(content.vendor !== undefined ? { vendor: content.vendor } : {}),
           version: row.version + 1,
           updated_at: nowIso(),
         })
@@ -581,7 +593,8 @@ function toSummary(row: Pick<DocumentRow, 'id' | 'name' | 'workspace_id' | 'fold
 }
 
 function toStored(row: DocumentRow, share: ShareInfo | null): StoredDocument {
-  return { summary: { ...toSummary(row), createdBy: row.created_by, share }, elementsJson: row.elements };
+  const source = row.source === null ? null : (JSON.parse(row.source) as DiagramSource);
+  return { summary: { ...toSummary(row), createdBy: row.created_by, share, vendor: row.vendor as IconVendor | null, source }, elementsJson: row.elements };
 }
 
 /** The document as a JSON string, splicing the stored elements text in without a parse/serialise round trip. */
@@ -601,7 +614,9 @@ export function writeAnswer(
   const chosen = form ?? (result.touched ? 'ids' : fallback);
   const extra = { ...more, warnings: result.warnings, format: result.format, ...(result.touched && { touched: result.touched }) };
   if (chosen === 'full') return documentJson(result.document, extra);
-  const lean = { ...result.document.summary, ...extra };
+  // The source a diagram was drawn from can be long: it comes with the document, not with every lean answer.
+  const { source: _source, ...summary } = result.document.summary;
+  const lean = { ...summary, ...extra };
   return chosen === 'summary' ? { ...lean, summary: summarizeScene(JSON.parse(result.document.elementsJson) as Element[]) } : lean;
 }
 

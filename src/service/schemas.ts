@@ -96,6 +96,8 @@ export const shareInfo = z.object({
 export const fullDocument = documentSummary.extend({
   createdBy: z.string(),
   share: shareInfo.nullable().describe('The public read-only link, when the document is shared'),
+  vendor: vendor.nullable().describe('Icon vendor the diagram is drawn for; later writes without one keep it'),
+  source: z.object({ notation: z.string(), code: z.string() }).nullable().describe('The code a from-code diagram was drawn from'),
   elements: z.array(element),
 });
 /** Write responses also say what the intake noticed: dropped fields, the detected format. */

@@ -94,3 +94,15 @@ export function applyRoleColors(raw: Record<string, unknown>): Record<string, un
   if (out.strokeColor === undefined && out.fillColor === undefined) Object.assign(out, colors);
   return out;
 }
+
+/**
+ * Named migration step for scenes stored before structure was kept: a text `<id>-title` or `<id>-label` (how layout
+ * named a container's title and an arrow's label) becomes linked to element `<id>` when that element is in the scene.
+ */
+export function linkLooseLabels<T extends { id: string; type: string; labelOf?: string }>(elements: T[]): T[] {
+  const ids = new Set(elements.map((element) => element.id));
+  return elements.map((element) => {
+    const owner = /^(.+)-(?:title|label)(?:-\d+)?$/.exec(element.id)?.[1];
+    return element.type === 'text' && element.labelOf === undefined && owner !== undefined && ids.has(owner) ? { ...element, labelOf: owner } : element;
+  });
+}

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { linkLooseLabels } from '../../core/scene/structure.js';
 import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql } from 'kysely';
 import { packScene } from './scene-packing.js';
 
@@ -167,6 +168,19 @@ const migrations: Record<string, Migration> = {
           .insertInto('document_versions')
           .values({ document_id: d.id, version: d.version, content: packScene(d.name, d.elements), author_id: d.created_by, door: null, summary: 'before history was kept', created_at: d.updated_at })
           .execute();
+      }
+    },
+  },
+  '0007_document_structure': {
+    async up(db: Kysely<any>) {
+      // What a document keeps besides its elements: the icon vendor it was drawn for, and the code it was drawn from.
+      await db.schema.alterTable('documents').addColumn('vendor', 'text').execute();
+      await db.schema.alterTable('documents').addColumn('source', 'text').execute();
+      // Stored scenes get the links they lost when they were laid out (titles and edge labels to what they label).
+      const rows = await db.selectFrom('documents').select(['id', 'elements']).execute();
+      for (const row of rows as Array<{ id: string; elements: string }>) {
+        const linked = JSON.stringify(linkLooseLabels(JSON.parse(row.elements)));
+        if (linked !== row.elements) await db.updateTable('documents').set({ elements: linked }).where('id', '=', row.id).execute();
       }
     },
   },

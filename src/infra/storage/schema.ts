@@ -20,6 +20,10 @@ export interface Database {
     created_at: string;
     updated_at: string;
     created_by: string;
+    /** The icon vendor a diagram was drawn for (aws, gcp, …), used by later writes that do not name one. */
+    vendor: string | null;
+    /** JSON {notation, code} of a diagram drawn from code, so it can be corrected and redrawn. */
+    source: string | null;
   };
   api_tokens: {
     id: string;
