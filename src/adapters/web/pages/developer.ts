@@ -67,7 +67,7 @@ export const developerPages: FastifyPluginAsync<{ services: Services }> = async 
       const created = await tokens.create({ userId: request.web.user!.id, name: values.name, scopes: values.scopes, workspaceId: values.workspaceId || null, expiresInDays });
       const sealed = services.sealer.seal(JSON.stringify({ id: created.id, token: created.token }), newTokenOwner(request.web.user!.id));
       reply.setCookie(NEW_TOKEN_COOKIE, sealed, { path: '/settings/developer', httpOnly: true, sameSite: 'strict', secure: request.web.secure, maxAge: 300 });
-      return reply.redirect(`/settings/developer?created=${encodeURIComponent(created.id)}`, 303);
+      return seeOther(reply, `/settings/developer?created=${encodeURIComponent(created.id)}`);
     } catch (error) {
       return formError(request, reply, error, 'developer.eta', 'Developer', await view(request, { values }));
     }

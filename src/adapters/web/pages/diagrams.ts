@@ -111,7 +111,7 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
         if (!prompt.trim()) throw new AppError('validation_failed', 'describe the diagram to draw');
         const result = await services.generation.generate(who(request), { workspaceId, folderId, prompt, name: values.name ? checkName(values.name) : undefined });
         const notice = result.warnings.length ? `?notice=${encodeURIComponent(`Drawn by ${result.model}, with notes: ${result.warnings.slice(0, 5).join(' · ')}`.slice(0, 1500))}` : '';
-        return reply.redirect(`/diagrams/${result.document.summary.id}${notice}`, 303);
+        return seeOther(reply, `/diagrams/${result.document.summary.id}${notice}`);
       }
       if (values.kind === 'blank' || values.kind === 'template') {
         const template = TEMPLATES.find((t) => t.id === field(body, 'template'));
@@ -122,7 +122,7 @@ export const diagramPages: FastifyPluginAsync<{ services: Services }> = async (a
           : 'code' in template
             ? await diagrams.createFromCode(who(request), { workspaceId, folderId, name, code: template.code })
             : await diagrams.createDocument(who(request), { workspaceId, folderId, name, elements: template.elements, layout: 'auto', autoIcons: false });
-        return reply.redirect(`/diagrams/${result.document.summary.id}/edit`, 303);
+        return seeOther(reply, `/diagrams/${result.document.summary.id}/edit`);
       }
       if (values.kind === 'excalidraw') {
         let scene: unknown;
