@@ -71,6 +71,7 @@ describe.each(backends)('editing a diagram on %s', (backend) => {
     expect(edited.body.touched.added).toEqual(['cache', 'app-cache']);
     expect(edited.body.touched.updated).toContain('db');
     expect(edited.body.elements).toBeUndefined();
+    console.log(`3-element edit: ${sent.length} characters sent, ${edited.size} received`);
     expect(sent.length).toBeLessThan(1500);
     expect(edited.size).toBeLessThan(2000);
     const { elements } = await read(id);
