@@ -7,6 +7,7 @@ import { benchHistory, printHistory } from './history.js';
 import { benchIconSearch, printIconSearch } from './icons.js';
 import { benchIsolation, printIsolation } from './isolation.js';
 import { benchMemory, printMemory } from './memory.js';
+import { benchOperations, printOperations } from './operations.js';
 import { benchLayoutScale, LAYOUT_SCALE_HEADING, printLayoutScale } from './layout-scale.js';
 import { benchRender, printRender } from './render.js';
 import { benchRestRead } from './rest.js';
@@ -25,6 +26,7 @@ console.log(`  mcp ping:   ${fmt(rest.mcpPing.requestsPerSecond)} req/s = ${rest
 
 printIconSearch(benchIconSearch());
 printHistory(benchHistory());
+printOperations(await benchOperations());
 printFromCode(await benchFromCode());
 console.log(LAYOUT_SCALE_HEADING);
 await benchLayoutScale((row) => printLayoutScale([row]));
