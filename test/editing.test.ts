@@ -10,24 +10,10 @@ import { containerOf } from '../src/core/scene/structure.js';
 import type { Element } from '../src/core/scene/schema.js';
 import { type BackendName, requireServer } from './support/backends.js';
 import { bearer, useTestService } from './support/world.js';
+import { THREE_TIER } from './fixtures/three-tier.js';
 
 const backends: BackendName[] = ['sqlite'];
 if (await requireServer('postgres')) backends.push('postgres');
-
-/** The 3-tier AWS diagram, drawn structure-first: no coordinate, roles and membership only. */
-const THREE_TIER = [
-  { type: 'frame', id: 'aws', name: 'AWS' },
-  { type: 'rectangle', id: 'vpc', text: 'VPC', parentId: 'aws' },
-  { type: 'rectangle', id: 'alb', text: 'Load balancer', role: 'gateway', iconRef: 'aws/Elastic Load Balancing', parentId: 'vpc' },
-  { type: 'rectangle', id: 'app', text: 'App servers', role: 'service', iconRef: 'aws/Amazon EC2', parentId: 'vpc' },
-  { type: 'cylinder', id: 'db', text: 'Orders DB', role: 'database', iconRef: 'aws/Amazon RDS', parentId: 'vpc' },
-  { type: 'rectangle', id: 's3', text: 'Assets', kind: 'storage', iconRef: 'aws/Amazon S3', parentId: 'aws' },
-  { type: 'ellipse', id: 'user', text: 'Users', role: 'user' },
-  { type: 'arrow', id: 'u-alb', startBinding: { elementId: 'user' }, endBinding: { elementId: 'alb' }, text: 'HTTPS' },
-  { type: 'arrow', id: 'alb-app', startBinding: { elementId: 'alb' }, endBinding: { elementId: 'app' } },
-  { type: 'arrow', id: 'app-db', startBinding: { elementId: 'app' }, endBinding: { elementId: 'db' }, text: 'SQL' },
-  { type: 'arrow', id: 'app-s3', startBinding: { elementId: 'app' }, endBinding: { elementId: 's3' } },
-];
 
 const byId = (elements: readonly Element[], id: string) => elements.find((e) => e.id === id)!;
 const inside = (outer: Element, inner: Element) =>
