@@ -107,7 +107,7 @@ describe.each(await availableBackends())('bad input on %s', (backend) => {
     });
     expect(mcp.json().result.isError, mcp.body.slice(0, 300)).not.toBe(true);
     expect(answers.filter(([, status]) => status >= 500)).toEqual([]);
-  }, 60_000);
+  }, 180_000);
 
   it('answers an over-long id with our JSON error, not the router’s', async () => {
     const response = await service.runtime.app.inject({ method: 'GET', url: `/api-v1/documents/doc_${'x'.repeat(200)}`, headers: headers() });

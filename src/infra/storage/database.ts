@@ -28,7 +28,7 @@ export async function openDatabase(url: string): Promise<OpenedDatabase> {
   if (schema) await sql`create schema if not exists ${sql.id(schema)}`.execute(opened.db).catch((error: { code?: string }) => {
     if (error.code !== '23505' && error.code !== '42P06') throw error;
   });
-  await migrateToLatest(opened.db);
+  await migrateToLatest(opened.db, schema ?? undefined);
   return opened;
 }
 

@@ -188,8 +188,10 @@ const migrations: Record<string, Migration> = {
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
-export async function migrateToLatest(db: Kysely<any>): Promise<void> {
-  const migrator = new Migrator({ db, provider });
+export async function migrateToLatest(db: Kysely<any>, schema?: string): Promise<void> {
+  // With a schema of its own, the migrator's bookkeeping tables are looked for there by name: Kysely's existence check
+  // would otherwise find another schema's `kysely_migration_lock` and never create this one's.
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) {
