@@ -8,10 +8,11 @@ import { d2ToGraph } from '../core/notations/d2/index.js';
 import { checkGraphSize, isD2Code } from '../core/notations/index.js';
 import { titleFromCode } from '../core/notations/title.js';
 import { canWrite, type Role } from '../core/scopes.js';
-import type { Element, SceneFormat } from '../core/scene/intake.js';
+import type { Element, SceneFormat, SceneIntake } from '../core/scene/intake.js';
 import type { ExcalidrawScene } from '../core/scene/to-excalidraw.js';
 import { summarizeScene } from '../core/scene/summary.js';
 import { applyOperations, type Operation, type Touched } from '../core/scene/operations.js';
+import { carryOver } from '../core/scene/redraw.js';
 import { preparedQuery } from '../infra/storage/prepared.js';
 import type { Database } from '../infra/storage/schema.js';
 import { newId, nowIso, randomBase62 } from './ids.js';
@@ -244,9 +245,7 @@ export class DiagramService {
   ): Promise<WriteResult & { notation: string }> {
     requireScope(p, 'diagrams:write');
     await this.writableRoleIn(p, input.workspaceId);
-    const generated = isD2Code(input.code, input.notation)
-      ? await this.fromD2(input.code, input.vendor)
-      : await this.work.fromCode(input.code, { notation: input.notation, vendor: input.vendor });
+    const generated = await this.drawCode(input.code, input.notation, input.vendor);
     const result = await this.createDocument(p, {
       workspaceId: input.workspaceId,
       folderId: input.folderId,
@@ -259,6 +258,41 @@ export class DiagramService {
       autoIcons: input.autoIcons ?? false,
     });
     return { ...result, notation: generated.notation, warnings: [...generated.warnings, ...result.warnings] };
+  }
+
+  private drawCode(code: string, notation: string | undefined, vendor: IconVendor | undefined): Promise<DrawnCode> {
+    return isD2Code(code, notation) ? this.fromD2(code, vendor) : this.work.fromCode(code, { notation, vendor });
+  }
+
+  /**
+   * New code for a diagram drawn from code: both codes are drawn (the new one, and the previous one again to tell what
+   * was changed by hand, see core/scene/redraw.ts) and the user's changes carried onto the new drawing. A parse error
+   * of the new code throws before anything is written.
+   */
+  private async redraw(
+    stored: readonly Element[],
+    source: DiagramSource,
+    change: { code: string; notation?: string | undefined; autoIcons?: boolean | undefined },
+    vendor: IconVendor | undefined,
+  ): Promise<{ scene: SceneIntake; source: DiagramSource }> {
+    // As from-code stores them: icons from what the notation says a node is, none guessed from labels.
+    const options = { vendor, autoIcons: change.autoIcons ?? false };
+    const draw = async (code: string, notation: string) => {
+      const drawn = await this.drawCode(code, notation, vendor);
+      return { ...drawn, scene: prepareScene(drawn.elements, options) };
+    };
+    const notation = change.notation ?? source.notation;
+    const next = draw(change.code, notation);
+    // Drawn side by side; a previous code that no longer draws (a stricter parser since) only costs the carry-over.
+    const previous = change.code === source.code && notation === source.notation ? next : draw(source.code, source.notation).catch(() => undefined);
+    const after = await next;
+    const before = await previous;
+    const merged = carryOver(stored, before?.scene.elements, after.scene.elements);
+    const scene = prepareScene(merged.elements, { ...options, previous: stored });
+    return {
+      scene: { ...scene, warnings: [...new Set([...after.warnings, ...after.scene.warnings, ...merged.warnings, ...scene.warnings])] },
+      source: { notation: after.notation, code: change.code },
+    };
   }
 
   /**
@@ -307,16 +341,20 @@ export class DiagramService {
   async updateDocument(
     p: Principal,
     id: string,
-    change: { name?: string | undefined; elements?: unknown; operations?: readonly Operation[] | undefined } & StampingInput,
+    change: { name?: string | undefined; elements?: unknown; operations?: readonly Operation[] | undefined; code?: string | undefined; notation?: string | undefined } & StampingInput,
     expectedVersion?: number,
   ): Promise<WriteResult & { touched?: Touched }> {
     requireScope(p, 'diagrams:write');
-    if (change.name === undefined && change.elements === undefined && change.operations === undefined) {
-      throw new AppError('validation_failed', 'give at least one of name, elements or operations to change');
+    if (change.name === undefined && change.elements === undefined && change.operations === undefined && change.code === undefined) {
+      throw new AppError('validation_failed', 'give at least one of name, elements, operations or code to change');
     }
     if (change.elements !== undefined && change.operations !== undefined) {
       throw new AppError('validation_failed', 'give either elements (the whole scene) or operations (edits by element), not both');
     }
+    if (change.code !== undefined && (change.elements !== undefined || change.operations !== undefined || change.layout !== undefined)) {
+      throw new AppError('validation_failed', 'code redraws the whole diagram from its code: send it without elements, operations or layout');
+    }
+    if (change.notation !== undefined && change.code === undefined) throw new AppError('validation_failed', 'notation goes with code: it says how to read the new code');
     for (let attempt = 0; ; attempt++) {
       const { row, role, share } = await this.visibleDocument(p, id);
       assertWritable(role, row.workspace_id);
@@ -330,10 +368,20 @@ export class DiagramService {
       const sent = edited?.elements ?? change.elements;
       // Operations may add or move elements without a position: those are placed by layout whatever was asked.
       const layout = change.layout ?? (edited?.elements.some((e) => e.x === undefined && !LINEAR_TYPES.has(e.type)) ? 'auto' : undefined);
-      const scene = sent === undefined ? undefined : layout === 'auto' ? await prepareLaidOutScene(sent, options, this.work) : prepareScene(sent, options);
-      if (scene !== undefined && edited !== undefined) scene.warnings.unshift(...edited.warnings);
-      if (scene !== undefined && edited === undefined) scene.warnings.push(...droppedByReplace(previous, scene.elements));
-      const updated = await this.writeOver(p, row, { name: change.name, elements: scene && JSON.stringify(scene.elements), vendor: change.vendor });
+      let scene: SceneIntake | undefined;
+      let source: DiagramSource | undefined;
+      if (change.code !== undefined) {
+        if (row.source === null) {
+          throw new AppError('bad_request', `document ${id} was not drawn from code, so there is no code to redraw: change it with elements or operations (code is for diagrams created from code)`);
+        }
+        ({ scene, source } = await this.redraw(previous, JSON.parse(row.source) as DiagramSource, { code: change.code, notation: change.notation, autoIcons: change.autoIcons }, vendor));
+      } else if (sent !== undefined) {
+        scene = layout === 'auto' ? await prepareLaidOutScene(sent, options, this.work) : prepareScene(sent, options);
+        if (edited !== undefined) scene.warnings.unshift(...edited.warnings);
+        else scene.warnings.push(...droppedByReplace(previous, scene.elements));
+      }
+      const content = { name: change.name, elements: scene && JSON.stringify(scene.elements), vendor: change.vendor, source: source && JSON.stringify(source) };
+      const updated = await this.writeOver(p, row, content, source && 'redrawn from code');
       if (updated) {
         return { document: toStored(updated, this.shareInfo(share)), warnings: scene?.warnings ?? [], format: scene?.format ?? 'native', ...(edited && { touched: edited.touched }) };
       }
@@ -349,7 +397,12 @@ export class DiagramService {
    * The one path that changes a document's content: the write lands only on the version that was read, and the new
    * version goes into the history in the same transaction. `undefined` when another write got there first.
    */
-  private async writeOver(p: Principal, row: DocumentRow, content: { name?: string | undefined; elements?: string | undefined; vendor?: IconVendor | undefined }, note?: string): Promise<DocumentRow | undefined> {
+  private async writeOver(
+    p: Principal,
+    row: DocumentRow,
+    content: { name?: string | undefined; elements?: string | undefined; vendor?: IconVendor | undefined; source?: string | undefined },
+    note?: string,
+  ): Promise<DocumentRow | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable('documents')
@@ -357,6 +410,7 @@ export class DiagramService {
           ...(content.name !== undefined ? { name: content.name } : {}),
           ...(content.elements !== undefined ? { elements: content.elements } : {}),
           ...(content.vendor !== undefined ? { vendor: content.vendor } : {}),
+          ...(content.source !== undefined ? { source: content.source } : {}),
           version: row.version + 1,
           updated_at: nowIso(),
         })
@@ -394,7 +448,8 @@ export class DiagramService {
       assertWritable(role, row.workspace_id);
       if (expectedVersion !== undefined && row.version !== expectedVersion) throw versionMismatch(row.version, expectedVersion);
       const kept = await this.history.get(id, version);
-      const updated = await this.writeOver(p, row, { name: kept.name, elements: kept.elementsJson }, `restored version ${version}`);
+      // The code a version was drawn from comes back with it, so a later redraw starts from what is shown.
+      const updated = await this.writeOver(p, row, { name: kept.name, elements: kept.elementsJson, source: kept.source && JSON.stringify(kept.source) }, `restored version ${version}`);
       if (updated) return { document: toStored(updated, this.shareInfo(share)), warnings: [], format: 'native' };
       if (expectedVersion !== undefined || attempt >= 3) throw versionMismatch(row.version + 1, expectedVersion ?? row.version);
     }

@@ -29,6 +29,8 @@ export interface VersionSummary {
 export interface StoredVersion extends VersionSummary {
   name: string;
   elementsJson: string;
+  /** For a diagram drawn from code: the code, as it was at this version. */
+  source?: { notation: string; code: string };
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -53,7 +55,7 @@ export class VersionHistory {
       .values({
         document_id: after.id,
         version: after.version,
-        content: packScene(after.name, after.elements),
+        content: packScene(after.name, after.elements, after.source),
         author_id: p.userId,
         door: p.door,
         summary: note ? `${note}: ${change}` : change,
@@ -92,7 +94,8 @@ export class VersionHistory {
       .where('document_versions.version', '=', version)
       .executeTakeFirst();
     if (!row) throw new AppError('not_found', `document ${documentId} has no version ${version} (it was never written, or it is past the history's retention)`);
-    return { ...toVersionSummary(row), ...unpackScene(row.content) };
+    const { sourceJson, ...scene } = unpackScene(row.content);
+    return { ...toVersionSummary(row), ...scene, ...(sourceJson !== undefined && { source: JSON.parse(sourceJson) as StoredVersion['source'] }) };
   }
 
   private summaries() {

@@ -93,11 +93,12 @@ export const shareInfo = z.object({
   token: z.string(),
   createdAt: timestamp,
 });
+export const diagramSource = z.object({ notation: z.string(), code: z.string() });
 export const fullDocument = documentSummary.extend({
   createdBy: z.string(),
   share: shareInfo.nullable().describe('The public read-only link, when the document is shared'),
   vendor: vendor.nullable().describe('Icon vendor the diagram is drawn for; later writes without one keep it'),
-  source: z.object({ notation: z.string(), code: z.string() }).nullable().describe('The code a from-code diagram was drawn from'),
+  source: diagramSource.nullable().describe('The code a from-code diagram was drawn from (PATCH code redraws it)'),
   elements: z.array(element),
 });
 /** Write responses also say what the intake noticed: dropped fields, the detected format. */
@@ -121,7 +122,11 @@ export const versionSummary = z.object({
   summary: z.string().describe('What the write did: elements added, changed, removed; renamed; "restored version N: …"'),
 });
 export const versionPage = z.object({ items: z.array(versionSummary), nextCursor: z.string().nullable() });
-export const storedVersion = versionSummary.extend({ name: z.string(), elements: z.array(element) });
+export const storedVersion = versionSummary.extend({
+  name: z.string(),
+  source: diagramSource.optional().describe('For a diagram drawn from code: the code this version was drawn from (restored with it)'),
+  elements: z.array(element),
+});
 export const listVersionsQuery = z.object(pageQuery);
 
 export const listDocumentsQuery = z
@@ -144,6 +149,9 @@ export const layoutOption = z
     '"auto": elements sent without x/y are placed by the layout engine (containers from parentId/frameId, arrows bound at both ends routed); elements with x/y keep them',
   );
 
+/** The code of a diagram drawn from code, for creating and redrawing alike (its size is checked with the parse). */
+const sourceCode = z.string().min(1, 'code must not be empty');
+
 export const createDocumentBody = strictBody({
   workspaceId,
   name,
@@ -164,6 +172,10 @@ export const updateDocumentBody = strictBody({
   name: name.optional(),
   elements: elementsInput.optional(),
   operations: operationsInput.optional(),
+  code: sourceCode
+    .optional()
+    .describe('For a diagram drawn from code: its new code. The diagram is redrawn; what you changed by hand (moves, resizes, styles, added elements) is kept where its element is still drawn, and warnings list what was kept and dropped'),
+  notation: z.enum(NOTATIONS).optional().describe('With code: read it as this notation (default: the notation it was drawn from)'),
   layout: layoutOption,
   ...stampingOptions,
   answer: writeAnswerForm,
@@ -178,10 +190,7 @@ export const editedDocument = documentSummary.extend({
 
 export const fromCodeBody = strictBody({
   workspaceId,
-  code: z
-    .string()
-    .min(1, 'code must not be empty')
-    .describe('The source: docker-compose, Kubernetes manifests, Graphviz DOT, PlantUML, Terraform, Helm values, SQL DDL, Mermaid or D2 (up to 1 MiB)'),
+  code: sourceCode.describe('The source: docker-compose, Kubernetes manifests, Graphviz DOT, PlantUML, Terraform, Helm values, SQL DDL, Mermaid or D2 (up to 1 MiB)'),
   folderId: folderId.optional(),
   name: name.optional().describe('Defaults to "<notation> diagram"'),
   notation: z.enum(NOTATIONS).optional().describe('Skip detection and read the code as this notation'),

@@ -51,7 +51,7 @@ const ERROR_SCHEMA = {
       properties: {
         code: { type: 'string', enum: [...ERROR_CODES] },
         message: { type: 'string', description: 'What was wrong: the element, field or expectation' },
-        details: { description: 'Figures for a program: the limit, the allowed values, retryAfterSeconds, …' },
+        details: { description: 'Figures for a program: the limit, the allowed values, retryAfterSeconds, … For parse_error: line and column (1-based) of the error in the code, when the notation\'s parser gives them.' },
       },
     },
   },

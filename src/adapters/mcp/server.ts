@@ -95,6 +95,8 @@ const inputs = {
     name: name.optional(),
     elements: updateDocumentBody.shape.elements,
     operations: updateDocumentBody.shape.operations,
+    code: updateDocumentBody.shape.code,
+    notation: updateDocumentBody.shape.notation,
     layout: updateDocumentBody.shape.layout,
     ...stampingOptions,
     expectedVersion: z.number().int().positive().optional().describe('The version you read; the update fails if it is no longer current'),
@@ -254,6 +256,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         '[{"op":"add","element":{…}}, {"op":"update","id":"db","set":{"text":"Orders DB"}}, {"op":"remove","id":"old"}, {"op":"move","id":"cache","parentId":"vpc"}]; ' +
         'new elements without x/y are placed inside their container (parentId), which grows. The answer lists the ids touched. ' +
         'elements replaces the whole scene (elements not sent are removed). ' +
+        'code redraws a diagram drawn from code (its source) from new code, keeping moves, styles and added elements where their element is still drawn. ' +
         'Arrows bound to a shape you move are re-attached to it by the server. With expectedVersion, the update fails with ' +
         'version_mismatch if the diagram changed since you read it: read it again and reapply. Needs scope diagrams:write.',
       inputSchema: inputs.updateDiagram,
@@ -265,7 +268,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         const result = await diagrams.updateDocument(
           principal,
           args.id,
-          { name: args.name, elements: args.elements, operations: args.operations, layout: args.layout, vendor: args.vendor, autoIcons: args.autoIcons },
+          { name: args.name, elements: args.elements, operations: args.operations, code: args.code, notation: args.notation, layout: args.layout, vendor: args.vendor, autoIcons: args.autoIcons },
           args.expectedVersion,
         );
         return writeAnswer(result, args.answer, 'summary');

@@ -9,15 +9,23 @@ import { brotliCompressSync, brotliDecompressSync, constants } from 'node:zlib';
  */
 const QUALITY = 5;
 
-export function packScene(name: string, elementsJson: string): Buffer {
-  const text = `${JSON.stringify(name)}\n${elementsJson}`;
+/**
+ * The first line is the name as a JSON string, or, for a diagram drawn from code, `{"name","source"}` with the source's
+ * JSON text, so restoring a version gives back the code it was drawn from too.
+ */
+export function packScene(name: string, elementsJson: string, sourceJson: string | null = null): Buffer {
+  const head = sourceJson === null ? JSON.stringify(name) : JSON.stringify({ name, source: sourceJson });
+  const text = `${head}\n${elementsJson}`;
   return brotliCompressSync(text, {
     params: { [constants.BROTLI_PARAM_QUALITY]: QUALITY, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT, [constants.BROTLI_PARAM_SIZE_HINT]: text.length },
   });
 }
 
-export function unpackScene(content: Uint8Array): { name: string; elementsJson: string } {
+/** `sourceJson` is undefined for a version packed without one (not drawn from code, or kept before sources were). */
+export function unpackScene(content: Uint8Array): { name: string; elementsJson: string; sourceJson?: string } {
   const text = brotliDecompressSync(content).toString('utf8');
   const newline = text.indexOf('\n');
-  return { name: JSON.parse(text.slice(0, newline)) as string, elementsJson: text.slice(newline + 1) };
+  const head = JSON.parse(text.slice(0, newline)) as string | { name: string; source: string };
+  const elementsJson = text.slice(newline + 1);
+  return typeof head === 'string' ? { name: head, elementsJson } : { name: head.name, elementsJson, sourceJson: head.source };
 }

@@ -115,11 +115,12 @@ export const documentRoutes: FastifyPluginAsyncZod<{ services: Services }> = asy
     '/documents/:id',
     {
       schema: {
-        summary: 'Change the name and/or the elements of a document',
+        summary: 'Change the name, the elements or the code of a document',
         description:
           'Scope: diagrams:write; role editor or above. If-Match: "<version>" makes the write conditional (412 when stale). ' +
           'operations edit by element (add, update only the fields sent, remove, move) and answer lean (touched ids); elements replaces the whole scene ' +
-          '(elements not sent are removed, and warnings say so).',
+          '(elements not sent are removed, and warnings say so); code redraws a diagram drawn from code, keeping what was changed by hand where sound ' +
+          '(warnings list what was kept and dropped; parse_error gives line and column, and nothing is written).',
         tags: ['documents'],
         params,
         headers: z.object({ 'if-match': z.string().optional() }),
