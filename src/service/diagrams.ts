@@ -468,12 +468,17 @@ export class DiagramService {
    * The document as an `.excalidraw` scene together with the version and role it was read at, from one read: the
    * editor's starting point, whose next save sends that version as If-Match.
    */
-  async sceneForEditing(p: Principal, id: string): Promise<{ summary: DocumentSummary; writable: boolean; scene: ExcalidrawScene; warnings: string[] }> {
+  async sceneForEditing(
+    p: Principal,
+    id: string,
+  ): Promise<{ summary: DocumentSummary; writable: boolean; scene: ExcalidrawScene; warnings: string[]; source: DiagramSource | null }> {
     requireScope(p, 'diagrams:read');
     const { row, role } = await this.visibleDocument(p, id);
     const exported = await this.work.export('excalidraw', JSON.parse(row.elements) as Element[], this.publicUrl);
     if (exported.format !== 'excalidraw') throw new AppError('internal', 'the excalidraw export answered another format');
-    return { summary: toSummary(row), writable: canWrite(role), scene: exported.scene, warnings: exported.warnings };
+    // The code tab shows the code of the version the canvas shows.
+    const source = row.source === null ? null : (JSON.parse(row.source) as DiagramSource);
+    return { summary: toSummary(row), writable: canWrite(role), scene: exported.scene, warnings: exported.warnings, source };
   }
 
   /** Moves a diagram into a folder of its own workspace, or out of any folder (`null`). */

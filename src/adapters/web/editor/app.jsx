@@ -69,6 +69,8 @@ function EditorApp({ initial }) {
   const [status, setStatus] = useState(writable ? `Version ${initial.version} · changes save themselves` : `Read-only: your role here is ${root.dataset.role}`);
   const [conflict, setConflict] = useState(null);
   const [newer, setNewer] = useState(null);
+  // The code a diagram drawn from code was drawn from, as of the version on the canvas (null: drawn otherwise).
+  const [source, setSource] = useState(initial.source ?? null);
   const dialogRef = useRef(null);
 
   useEffect(() => {
@@ -92,6 +94,7 @@ function EditorApp({ initial }) {
     doc.current.version = fresh.version;
     doc.current.savedSignature = signatureOf(api);
     doc.current.blocked = false;
+    setSource(fresh.source ?? null);
     setNewer(null);
     setConflict(null);
     return fresh.version;
@@ -190,6 +193,27 @@ function EditorApp({ initial }) {
     }
   };
 
+  const [redrawing, setRedrawing] = useState(null);
+  const redraw = async (code) => {
+    // What is on the canvas is saved first, so the redraw sees (and keeps) the changes made by hand.
+    await save();
+    if (doc.current.blocked || signatureOf(apiRef.current) !== doc.current.savedSignature) return setRedrawing({ error: 'Save your changes first (see the status line).' });
+    setRedrawing({ busy: true });
+    try {
+      const result = await service.redraw(doc.current.version, code, source.notation);
+      await loadTheirs();
+      fitOnOpen(apiRef.current);
+      setRedrawing({ warnings: result.warnings, done: `Redrawn: version ${result.version}` });
+      setStatus(`Version ${result.version}, redrawn from the code`);
+    } catch (error) {
+      if (error instanceof SaveConflict) {
+        doc.current.blocked = true;
+        setConflict({ theirs: error.currentVersion });
+      }
+      setRedrawing({ error: error.message, line: error.details?.line, column: error.details?.column, code });
+    }
+  };
+
   const reloadTheirs = async () => setStatus(`Loaded version ${await loadTheirs()}; your unsaved changes were dropped`);
   const keepMine = () => {
     // Saved on top of theirs: their version stays in the document's history.
@@ -227,6 +251,11 @@ function EditorApp({ initial }) {
                   Load their version
                 </button>
               </span>
+            )}
+            {source && (
+              <button type="button" className="button small" aria-expanded={panel === 'code'} aria-controls="panel-code" onClick={() => setPanel(panel === 'code' ? null : 'code')}>
+                Code
+              </button>
             )}
             {writable && (
               <button type="button" className="button small" aria-expanded={panel === 'icons'} aria-controls="panel-icons" onClick={() => setPanel(panel === 'icons' ? null : 'icons')}>
@@ -269,6 +298,7 @@ function EditorApp({ initial }) {
       </Excalidraw>
       {panel === 'icons' && <IconPanel onPlace={(icon, point) => setStatus(placeIcon(apiRef.current, icon, point))} onClose={() => setPanel(null)} />}
       {panel === 'ai' && <AskPanel asking={asking} onAsk={ask} onClose={() => setPanel(null)} />}
+      {panel === 'code' && source && <CodePanel key={source.code} source={source} redrawing={redrawing} onRedraw={redraw} onClose={() => setPanel(null)} />}
       <dialog ref={dialogRef} className="editor-conflict" aria-labelledby="conflict-title" onCancel={(event) => event.preventDefault()}>
         <h2 id="conflict-title">Someone else saved first</h2>
         <p>
@@ -401,6 +431,92 @@ function IconPanel({ onPlace, onClose }) {
           </li>
         ))}
       </ul>
+    </aside>
+  );
+}
+
+/**
+ * The code a diagram was drawn from, in a textarea with a line-number gutter (lines do not wrap, so each gutter
+ * number stands beside its line); a parse error marks its line. Redraw keeps what was changed by hand on the canvas.
+ */
+function CodePanel({ source, redrawing, onRedraw, onClose }) {
+  const [code, setCode] = useState(source.code);
+  const gutterRef = useRef(null);
+  const textRef = useRef(null);
+  const lines = code.split('\n').length;
+  // The error belongs to the code it was found in: editing clears the mark.
+  const errorLine = redrawing?.line !== undefined && redrawing.code === code ? redrawing.line : undefined;
+  // A new error puts the caret at its line and column, so the person can fix it at once (typing does not move it).
+  useEffect(() => {
+    const text = textRef.current;
+    if (redrawing?.line === undefined || !text) return;
+    const start = text.value.split('\n').slice(0, redrawing.line - 1).reduce((at, line) => at + line.length + 1, 0) + Math.max(0, (redrawing.column ?? 1) - 1);
+    text.focus();
+    text.setSelectionRange(start, start);
+    text.scrollTop = Math.max(0, (redrawing.line - 3) * parseFloat(getComputedStyle(text).lineHeight));
+  }, [redrawing]);
+  return (
+    <aside className="editor-panel code-panel" id="panel-code" aria-labelledby="panel-code-title">
+      <div className="editor-panel-head">
+        <h2 id="panel-code-title">Code · {source.notation}</h2>
+        <button type="button" className="button small ghost" onClick={onClose}>
+          Close
+        </button>
+      </div>
+      <form
+        className="form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          onRedraw(code);
+        }}
+      >
+        <label htmlFor="code-text">The code this diagram is drawn from</label>
+        <div className="code-editor">
+          <div className="code-gutter" ref={gutterRef} aria-hidden="true">
+            {Array.from({ length: lines }, (_, index) => (
+              <span key={index} className={index + 1 === errorLine ? 'code-error-line' : undefined}>
+                {index + 1}
+              </span>
+            ))}
+          </div>
+          <textarea
+            id="code-text"
+            ref={textRef}
+            value={code}
+            wrap="off"
+            spellCheck={false}
+            readOnly={!writable}
+            aria-invalid={errorLine !== undefined}
+            aria-describedby={redrawing?.error ? 'code-error' : undefined}
+            onChange={(event) => setCode(event.target.value)}
+            onScroll={(event) => {
+              if (gutterRef.current) gutterRef.current.scrollTop = event.target.scrollTop;
+            }}
+          />
+        </div>
+        {writable && (
+          <button type="submit" id="code-redraw" className="button primary" disabled={redrawing?.busy || code.trim() === ''}>
+            {redrawing?.busy ? 'Redrawing…' : 'Redraw'}
+          </button>
+        )}
+        <p className="help">Redraw keeps what you moved, recoloured or added by hand where its element is still in the code.</p>
+        <div role="status" aria-live="polite">
+          {redrawing?.done && <p className="help">{redrawing.done}</p>}
+          {redrawing?.error && (
+            <p className="alert error" id="code-error">
+              {errorLine !== undefined ? `Line ${errorLine}: ` : ''}
+              {redrawing.error}
+            </p>
+          )}
+          {redrawing?.warnings?.length > 0 && (
+            <ul className="editor-warnings">
+              {redrawing.warnings.map((warning) => (
+                <li key={warning}>{warning}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      </form>
     </aside>
   );
 }

@@ -9,12 +9,13 @@ export class SaveConflict extends Error {
   }
 }
 
-/** A refusal the person should read (403 for a viewer, 400 for a scene the import cannot take). */
+/** A refusal the person should read (403 for a viewer, 400 for a scene the import cannot take); `details` as sent (a parse error's line and column). */
 export class Refused extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, details) {
     super(message);
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -30,14 +31,14 @@ export function createService({ id, csrf }) {
     if (response.redirected || !(response.headers.get('content-type') ?? '').includes('json')) throw new Refused(401, 'signed_out', 'You are signed out: sign in again in another tab, then save.');
     const json = await response.json();
     if (response.status === 412) throw new SaveConflict(json.error?.details?.currentVersion, json.error?.message);
-    if (!response.ok) throw new Refused(response.status, json.error?.code, json.error?.message ?? `the server answered ${response.status}`);
+    if (!response.ok) throw new Refused(response.status, json.error?.code, json.error?.message ?? `the server answered ${response.status}`, json.error?.details);
     return json;
   }
   const base = `/diagrams/${encodeURIComponent(id)}`;
   return {
     /** `{ items: [{ library, label, ref }], hint? }` from our icon catalog; each icon's picture is /icons/<library>/<label>.svg. */
     searchIcons: (query, vendor) => call('GET', `/editor/icons?${new URLSearchParams({ query, limit: '24', ...(vendor ? { vendor } : {}) })}`),
-    /** `{ name, version, writable, scene }`: the diagram through our `.excalidraw` export. */
+    /** `{ name, version, writable, scene, source }`: the diagram through our `.excalidraw` export, and the code it was drawn from (or null). */
     loadScene: () => call('GET', `${base}/scene`),
     /** Its version only, polled to notice another writer's save. */
     readState: () => call('GET', `${base}/state`),
@@ -45,6 +46,8 @@ export function createService({ id, csrf }) {
     saveScene: (version, scene) => call('PUT', `${base}/scene`, { body: { scene }, headers: { 'If-Match': `"${version}"` } }),
     /** The diagram changed by the AI as `prompt` says, on `version`: `{ version, warnings, model }`. */
     ask: (version, prompt) => call('POST', `${base}/ask`, { body: { prompt }, headers: { 'If-Match': `"${version}"` } }),
+    /** Redraws the diagram from new code on `version` (If-Match): `{ version, warnings }`; a parse error throws Refused with details {line, column}. */
+    redraw: (version, code, notation) => call('PUT', `${base}/code`, { body: { code, notation }, headers: { 'If-Match': `"${version}"` } }),
     /** The scene as a new diagram beside this one: `{ id, url }`. */
     saveCopy: (scene, name) => call('POST', `${base}/copy`, { body: { scene, name } }),
   };

@@ -4,7 +4,7 @@ import { AppError } from '../../../core/errors.js';
 import { canWrite } from '../../../core/scopes.js';
 import type { Services } from '../../../service/index.js';
 import { toErrorResponse } from '../../http/errors.js';
-import { iconSearchQuery } from '../../../service/schemas.js';
+import { iconSearchQuery, updateDocumentBody } from '../../../service/schemas.js';
 import { expectedVersion } from '../../http/routes/documents.js';
 import { page } from '../plugin.js';
 import { principalOf } from '../session.js';
@@ -27,6 +27,9 @@ export const EDITOR_CSP = [
   "frame-ancestors 'none'",
   "base-uri 'none'",
 ].join('; ');
+
+/** The code tab's new code: the fields of REST's update that redraw. */
+const codeBody = updateDocumentBody.pick({ code: true, notation: true }).required({ code: true }).strict();
 
 /** The scene the editor sends back: an `.excalidraw` file object, read by the same import as REST's. */
 const sceneBody = z.object({ scene: z.unknown(), name: z.string().optional() }).strict();
@@ -65,8 +68,8 @@ export const editorPages: FastifyPluginAsync<{ services: Services }> = async (ap
     json.setErrorHandler(toErrorResponse);
 
     json.get('/diagrams/:id/scene', async (request) => {
-      const { summary, writable, scene, warnings } = await diagrams.sceneForEditing(who(request), idOf(request));
-      return { id: summary.id, name: summary.name, version: summary.version, updatedAt: summary.updatedAt, writable, scene, warnings };
+      const { summary, writable, scene, warnings, source } = await diagrams.sceneForEditing(who(request), idOf(request));
+      return { id: summary.id, name: summary.name, version: summary.version, updatedAt: summary.updatedAt, writable, scene, warnings, source };
     });
 
     // Polled by the open editor: a save by anyone else shows up as a newer version. Reading it needs the same
@@ -87,6 +90,16 @@ export const editorPages: FastifyPluginAsync<{ services: Services }> = async (ap
       );
       reply.header('ETag', `"${result.document.summary.version}"`);
       return { version: result.document.summary.version, updatedAt: result.document.summary.updatedAt, warnings: result.warnings };
+    });
+
+    // The code tab's Redraw: REST's PATCH with code, on the version the editor shows (If-Match). A parse error
+    // answers 400 with its line and column in details, and nothing is written.
+    json.put('/diagrams/:id/code', async (request, reply) => {
+      const body = codeBody.safeParse(request.body);
+      if (!body.success) throw new AppError('validation_failed', `send {"code": "…", "notation"?: "…"}: ${body.error.issues[0]!.message}`);
+      const result = await diagrams.updateDocument(who(request), idOf(request), body.data, expectedVersion(request.headers['if-match']));
+      reply.header('ETag', `"${result.document.summary.version}"`);
+      return { version: result.document.summary.version, warnings: result.warnings };
     });
 
     // The icon panel's search: the catalog REST's GET /api-v1/icons answers, read with the same query schema.
