@@ -336,4 +336,48 @@ describe('the canvas editor in Chromium', () => {
     expect(added[0]).toMatchObject({ type: 'rectangle', icon: { ref } });
     await page.close();
   });
+
+  it('redraws a Mermaid-born diagram from the code tab, keeping a colour set on the canvas; bad code is marked at its line and changes nothing', async () => {
+    const v1 = ['flowchart LR', '  api[API] --> db[(Orders DB)]', '  api --> cache[Cache]'].join('\n');
+    const v2 = `${v1}\n  api --> queue[Queue]`;
+    const created = await runtime.services.diagrams.createFromCode(annPrincipal(), { workspaceId: world.annWorkspace, code: v1 });
+    const id = created.document.summary.id;
+    const page = await openEditor(ann, id);
+    // Recoloured on the canvas, as the style panel does it: a new version of the element, saved by the editor.
+    await page.evaluate(() => {
+      const api = (window as unknown as { drawbridgeEditor: { getSceneElementsIncludingDeleted(): Array<Record<string, unknown>>; updateScene(scene: object): void } }).drawbridgeEditor;
+      const elements = api.getSceneElementsIncludingDeleted().map((e) => (e.id === 'cache' ? { ...e, backgroundColor: '#ffc9c9', version: (e.version as number) + 1, versionNonce: 7 } : e));
+      api.updateScene({ elements, captureUpdate: 'IMMEDIATELY' });
+    });
+    await saveNow(page);
+    expect(await page.locator('#editor-status').textContent()).toMatch(/^Saved version 2/);
+    expect((await stored(id)).find((e) => e.id === 'cache')).toMatchObject({ fillColor: '#ffc9c9' });
+
+    await page.getByRole('button', { name: 'Code' }).click();
+    const code = page.getByLabel('The code this diagram is drawn from');
+    expect(await code.inputValue()).toBe(v1);
+    await code.fill(v2);
+    await page.getByRole('button', { name: 'Redraw' }).click();
+    await page.getByText(/^Redrawn: version 3/).waitFor();
+    const redrawn = await stored(id);
+    expect(redrawn.find((e) => e.id === 'queue')).toMatchObject({ text: 'Queue' });
+    expect(redrawn.find((e) => e.id === 'cache')).toMatchObject({ fillColor: '#ffc9c9' });
+    expect(await page.locator('.editor-warnings').textContent()).toMatch(/kept your changes to: cache \(fillColor\)/);
+    const onCanvas = await page.evaluate(() => (window as unknown as { drawbridgeEditor: { getSceneElements(): Array<{ id: string }> } }).drawbridgeEditor.getSceneElements().map((e) => e.id));
+    expect(onCanvas).toContain('queue');
+
+    await code.fill(`${v2}\n  queue --> [oops`);
+    await page.getByRole('button', { name: 'Redraw' }).click();
+    await expect.poll(() => page.locator('#code-error').textContent()).toMatch(/^line 5, column \d+: Mermaid/);
+    expect(await page.locator('.code-gutter .code-error-line').textContent()).toBe('5');
+    await check(page, 'editor-code', 'editor-code');
+    const after = await runtime.services.diagrams.getDocument(annPrincipal(), id);
+    expect(after.summary.version).toBe(3);
+    expect(after.summary.source?.code).toBe(v2);
+    // Fixing the line clears its mark.
+    await code.fill(v2);
+    expect(await page.locator('.code-gutter .code-error-line').count()).toBe(0);
+    expect(cspViolations).toEqual([]);
+    await page.close();
+  });
 });

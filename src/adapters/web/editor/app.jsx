@@ -494,17 +494,10 @@ function CodePanel({ source, redrawing, onRedraw, onClose }) {
             }}
           />
         </div>
-        {writable && (
-          <button type="submit" id="code-redraw" className="button primary" disabled={redrawing?.busy || code.trim() === ''}>
-            {redrawing?.busy ? 'Redrawing…' : 'Redraw'}
-          </button>
-        )}
-        <p className="help">Redraw keeps what you moved, recoloured or added by hand where its element is still in the code.</p>
         <div role="status" aria-live="polite">
           {redrawing?.done && <p className="help">{redrawing.done}</p>}
           {redrawing?.error && (
             <p className="alert error" id="code-error">
-              {errorLine !== undefined ? `Line ${errorLine}: ` : ''}
               {redrawing.error}
             </p>
           )}
@@ -516,6 +509,12 @@ function CodePanel({ source, redrawing, onRedraw, onClose }) {
             </ul>
           )}
         </div>
+        {writable && (
+          <button type="submit" id="code-redraw" className="button primary" disabled={redrawing?.busy || code.trim() === ''}>
+            {redrawing?.busy ? 'Redrawing…' : 'Redraw'}
+          </button>
+        )}
+        <p className="help">Redraw keeps what you moved, recoloured or added by hand where its element is still in the code.</p>
       </form>
     </aside>
   );
