@@ -108,4 +108,35 @@ describe('the editor routes', () => {
     expect(drawn.statusCode).toBe(303);
     expect(drawn.headers.location).toMatch(/^\/diagrams\/doc_\w+/);
   });
+
+  it('redraws from code with If-Match: the source comes with the scene, a parse error names its line, a viewer and a forged token are refused', async () => {
+    const { app, ann, send } = await annWithDiagram();
+    const code = 'flowchart LR\n  api[API] --> db[(DB)]';
+    const drawn = await app.inject({
+      method: 'POST',
+      url: '/api-v1/documents/from-code',
+      headers: { authorization: `Bearer ${service.world.tokens.annAll}` },
+      payload: { workspaceId: service.world.annWorkspace, code },
+    });
+    const id = drawn.json().id as string;
+    expect((await ann.get(`/diagrams/${id}/scene`)).json().source).toEqual({ notation: 'mermaid', code });
+    const bad = await send('PUT', `/diagrams/${id}/code`, { code: `${code}\n  db --> [oops` }, { 'if-match': '"1"' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().error).toMatchObject({ code: 'parse_error', details: { line: 3 } });
+    const forged = await send('PUT', `/diagrams/${id}/code`, { code: `${code}\n  db --> cache` }, { 'if-match': '"1"', 'x-csrf-token': 'x'.repeat(43) });
+    expect(forged.statusCode).toBe(403);
+    const redrawn = await send('PUT', `/diagrams/${id}/code`, { code: `${code}\n  db --> cache[Cache]` }, { 'if-match': '"1"' });
+    expect(redrawn.statusCode, redrawn.body).toBe(200);
+    expect(redrawn.json()).toMatchObject({ version: 2, warnings: expect.any(Array) });
+    expect((await send('PUT', `/diagrams/${id}/code`, { code }, { 'if-match': '"1"' })).statusCode).toBe(412);
+    const bobs = await app.inject({
+      method: 'POST',
+      url: '/api-v1/documents/from-code',
+      headers: { authorization: `Bearer ${service.world.tokens.bobAll}` },
+      payload: { workspaceId: service.world.bobWorkspace, code },
+    });
+    const viewer = await send('PUT', `/diagrams/${bobs.json().id}/code`, { code: `${code}\n  db --> [oops` });
+    expect(viewer.statusCode).toBe(403);
+    expect(viewer.json().error.code).toBe('forbidden');
+  });
 });
