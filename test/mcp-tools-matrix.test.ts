@@ -53,7 +53,7 @@ const cases: ToolCase[] = [
     refusal: { code: 'validation_failed', message: /^elements\[0\]: strokeWidth must be between 1 and 8/ },
     hidden: () => ({ workspaceId: service.world.annSecond, name: 'x' }),
   },
-  { name: 'update_diagram', scope: 'diagrams:write', ok: () => ({ id: ownDoc, name: 'Renamed' }), bad: () => ({ id: ownDoc }), refusal: { code: 'validation_failed', message: /at least one of name, elements or operations/ }, hidden: () => ({ id: otherDoc, name: 'x' }) },
+  { name: 'update_diagram', scope: 'diagrams:write', ok: () => ({ id: ownDoc, name: 'Renamed' }), bad: () => ({ id: ownDoc }), refusal: { code: 'validation_failed', message: /at least one of name, elements, operations or code/ }, hidden: () => ({ id: otherDoc, name: 'x' }) },
   { name: 'list_shape_libraries', scope: null, ok: () => ({}) },
   { name: 'search_icons', scope: null, ok: () => ({ query: 'postgres' }), bad: () => ({ query: '' }), refusal: { code: 'validation_failed', message: /^arguments\.query: / } },
   {

@@ -173,45 +173,35 @@ function EditorApp({ initial }) {
   }, [conflict]);
 
   const [panel, setPanel] = useState(null);
-  const [asking, setAsking] = useState(null);
-  const ask = async (prompt) => {
-    // What is on the canvas is saved first: the model changes the version everyone can see.
+  /**
+   * Ask AI and Redraw write a new version on the server: what is on the canvas is saved first (a redraw then keeps
+   * the changes made by hand), the new version is loaded, and a conflict opens the same choice as a save.
+   * `report` receives `{busy}`, then `{done, warnings}` or `{error, details}`; `how` says what made the version.
+   */
+  const writeOnServer = async (report, request, done, how) => {
     await save();
-    if (doc.current.blocked || signatureOf(apiRef.current) !== doc.current.savedSignature) return setAsking({ error: 'Save your changes first (see the status line).' });
-    setAsking({ busy: true });
+    if (doc.current.blocked || signatureOf(apiRef.current) !== doc.current.savedSignature) return report({ error: 'Save your changes first (see the status line).' });
+    report({ busy: true });
     try {
-      const result = await service.ask(doc.current.version, prompt);
+      const result = await request(doc.current.version);
       await loadTheirs();
-      setAsking({ warnings: result.warnings, done: `Changed by ${result.model}: version ${result.version}` });
-      setStatus(`Version ${result.version}, changed by AI`);
+      report({ warnings: result.warnings, done: done(result) });
+      setStatus(`Version ${result.version}, ${how}`);
     } catch (error) {
       if (error instanceof SaveConflict) {
         doc.current.blocked = true;
         setConflict({ theirs: error.currentVersion });
       }
-      setAsking({ error: error.message });
+      report({ error: error.message, details: error.details });
     }
   };
-
+  const [asking, setAsking] = useState(null);
+  const ask = (prompt) => writeOnServer(setAsking, (version) => service.ask(version, prompt), (result) => `Changed by ${result.model}: version ${result.version}`, 'changed by AI');
+  // A parse error belongs to the code it was found in (`sent`): editing that code clears its mark.
   const [redrawing, setRedrawing] = useState(null);
   const redraw = async (code) => {
-    // What is on the canvas is saved first, so the redraw sees (and keeps) the changes made by hand.
-    await save();
-    if (doc.current.blocked || signatureOf(apiRef.current) !== doc.current.savedSignature) return setRedrawing({ error: 'Save your changes first (see the status line).' });
-    setRedrawing({ busy: true });
-    try {
-      const result = await service.redraw(doc.current.version, code, source.notation);
-      await loadTheirs();
-      fitOnOpen(apiRef.current);
-      setRedrawing({ warnings: result.warnings, done: `Redrawn: version ${result.version}` });
-      setStatus(`Version ${result.version}, redrawn from the code`);
-    } catch (error) {
-      if (error instanceof SaveConflict) {
-        doc.current.blocked = true;
-        setConflict({ theirs: error.currentVersion });
-      }
-      setRedrawing({ error: error.message, line: error.details?.line, column: error.details?.column, code });
-    }
+    await writeOnServer((state) => setRedrawing({ ...state, sent: code }), (version) => service.redraw(version, code, source.notation), (result) => `Redrawn: version ${result.version}`, 'redrawn from the code');
+    fitOnOpen(apiRef.current);
   };
 
   const reloadTheirs = async () => setStatus(`Loaded version ${await loadTheirs()}; your unsaved changes were dropped`);
@@ -445,16 +435,17 @@ function CodePanel({ source, redrawing, onRedraw, onClose }) {
   const textRef = useRef(null);
   const lines = code.split('\n').length;
   // The error belongs to the code it was found in: editing clears the mark.
-  const errorLine = redrawing?.line !== undefined && redrawing.code === code ? redrawing.line : undefined;
+  const at = redrawing?.details;
+  const errorLine = at?.line !== undefined && redrawing.sent === code ? at.line : undefined;
   // A new error puts the caret at its line and column, so the person can fix it at once (typing does not move it).
   useEffect(() => {
     const text = textRef.current;
-    if (redrawing?.line === undefined || !text) return;
-    const start = text.value.split('\n').slice(0, redrawing.line - 1).reduce((at, line) => at + line.length + 1, 0) + Math.max(0, (redrawing.column ?? 1) - 1);
+    if (at?.line === undefined || !text) return;
+    const start = text.value.split('\n').slice(0, at.line - 1).reduce((offset, line) => offset + line.length + 1, 0) + Math.max(0, (at.column ?? 1) - 1);
     text.focus();
     text.setSelectionRange(start, start);
-    text.scrollTop = Math.max(0, (redrawing.line - 3) * parseFloat(getComputedStyle(text).lineHeight));
-  }, [redrawing]);
+    text.scrollTop = Math.max(0, (at.line - 3) * parseFloat(getComputedStyle(text).lineHeight));
+  }, [at]);
   return (
     <aside className="editor-panel code-panel" id="panel-code" aria-labelledby="panel-code-title">
       <div className="editor-panel-head">
@@ -494,21 +485,7 @@ function CodePanel({ source, redrawing, onRedraw, onClose }) {
             }}
           />
         </div>
-        <div role="status" aria-live="polite">
-          {redrawing?.done && <p className="help">{redrawing.done}</p>}
-          {redrawing?.error && (
-            <p className="alert error" id="code-error">
-              {redrawing.error}
-            </p>
-          )}
-          {redrawing?.warnings?.length > 0 && (
-            <ul className="editor-warnings">
-              {redrawing.warnings.map((warning) => (
-                <li key={warning}>{warning}</li>
-              ))}
-            </ul>
-          )}
-        </div>
+        <Outcome of={redrawing} errorId="code-error" />
         {writable && (
           <button type="submit" id="code-redraw" className="button primary" disabled={redrawing?.busy || code.trim() === ''}>
             {redrawing?.busy ? 'Redrawing…' : 'Redraw'}
@@ -517,6 +494,27 @@ function CodePanel({ source, redrawing, onRedraw, onClose }) {
         <p className="help">Redraw keeps what you moved, recoloured or added by hand where its element is still in the code.</p>
       </form>
     </aside>
+  );
+}
+
+/** What a panel's request came to, announced: `{done}`, `{error}` and the server's `warnings`. */
+function Outcome({ of, errorId }) {
+  return (
+    <div role="status" aria-live="polite">
+      {of?.done && <p className="help">{of.done}</p>}
+      {of?.error && (
+        <p className="alert error" id={errorId}>
+          {of.error}
+        </p>
+      )}
+      {of?.warnings?.length > 0 && (
+        <ul className="editor-warnings">
+          {of.warnings.map((warning) => (
+            <li key={warning}>{warning}</li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }
 
@@ -544,17 +542,7 @@ function AskPanel({ asking, onAsk, onClose }) {
           <button type="submit" className="button primary" disabled={asking?.busy}>
             {asking?.busy ? 'Asking…' : 'Change the diagram'}
           </button>
-          <div role="status" aria-live="polite">
-            {asking?.done && <p className="help">{asking.done}</p>}
-            {asking?.error && <p className="alert error">{asking.error}</p>}
-            {asking?.warnings?.length > 0 && (
-              <ul className="editor-warnings">
-                {asking.warnings.map((warning) => (
-                  <li key={warning}>{warning}</li>
-                ))}
-              </ul>
-            )}
-          </div>
+          <Outcome of={asking} />
         </form>
       ) : (
         <p>
