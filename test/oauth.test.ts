@@ -248,6 +248,23 @@ describe.each(backends)('OAuth 2.1 for /mcp on %s', (backend) => {
     expect((await token({ grant_type: 'refresh_token', refresh_token: second.refresh_token!, client_id: clientId })).status).toBe(400);
   });
 
+  it('lists the connection under Connected apps, where Revoke ends it at once', async () => {
+    const clientId = await register();
+    const { code, verifier } = await codeFor(clientId);
+    const tokens = (await (await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT })).json()) as OAuthTokens;
+    expect((await toolsList(tokens.access_token)).status).toBe(200);
+    const settings = await ann.get('/settings/developer');
+    const grantId = /action="\/settings\/developer\/apps\/(grt_\w+)\/revoke"/.exec(settings.body)![1]!;
+    expect(settings.body).toMatch(/Raw client <span class="badge">unverified<\/span>/);
+    const revoked = await ann.post(`/settings/developer/apps/${grantId}/revoke`);
+    expect(revoked.statusCode).toBe(303);
+    expect((await ann.get(revoked.headers.location as string)).body).toContain('disconnected: its tokens now get 401');
+    // The newest connection is listed first: this one, whose tokens are refused from now on.
+    expect((await toolsList(tokens.access_token)).status).toBe(401);
+    expect((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: clientId })).status).toBe(400);
+    expect((await ann.get('/settings/developer')).body).not.toContain(grantId);
+  });
+
   it('refuses the consent form without its CSRF token', async () => {
     const clientId = await register();
     const start = await net(authorizeUrl(clientId, pkce().challenge), { redirect: 'manual' });
