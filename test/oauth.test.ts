@@ -1,4 +1,6 @@
+import { execFile } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
+import { promisify } from 'node:util';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
@@ -263,6 +265,19 @@ describe.each(backends)('OAuth 2.1 for /mcp on %s', (backend) => {
     expect((await toolsList(tokens.access_token)).status).toBe(401);
     expect((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token!, client_id: clientId })).status).toBe(400);
     expect((await ann.get('/settings/developer')).body).not.toContain(grantId);
+  });
+
+  it.runIf(backend === 'sqlite')('lets the operator list and revoke connections with the CLI', async () => {
+    const clientId = await register();
+    const { code, verifier } = await codeFor(clientId);
+    const tokens = (await (await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT })).json()) as OAuthTokens;
+    const env = { ...process.env, DATABASE_URL: service.databaseUrl, PUBLIC_URL: PUBLIC };
+    const cli = async (...args: string[]) => JSON.parse((await promisify(execFile)('node', ['bin/drawbridge.js', ...args], { env })).stdout);
+    const { items } = await cli('oauth', 'grants', 'list', '--email', ANN.email);
+    const grant = items.find((g: { clientId: string }) => g.clientId === clientId);
+    expect(grant).toMatchObject({ clientName: 'Raw client', scopes: ['diagrams:read'], revokedAt: null });
+    expect(await cli('oauth', 'grants', 'revoke', '--id', grant.id)).toMatchObject({ id: grant.id, revokedAt: expect.any(String) });
+    expect((await toolsList(tokens.access_token)).status).toBe(401);
   });
 
   it('refuses the consent form without its CSRF token', async () => {
