@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/infra/storage/database.js';
 import type { Database } from '../src/infra/storage/schema.js';
 import { sha256Hex } from '../src/service/ids.js';
-import { type BackendName, requireServer } from './support/backends.js';
+import { createRuntime, type Runtime } from '../src/adapters/http/server.js';
+import { type Backend, type BackendName, createBackend, requireServer, testConfig } from './support/backends.js';
 import { signedIn, type WebClient } from './support/web-client.js';
 import { useTestService } from './support/world.js';
 
@@ -300,5 +301,47 @@ describe('client ID metadata documents in production', () => {
       expect(res.status, clientId).toBe(400);
       expect(((await res.json()) as { error: string; error_description: string }).error_description, clientId).toMatch(/private, loopback|must be https/);
     }
+  });
+});
+
+describe('plans apply to OAuth as to API tokens (hosted edition)', () => {
+  // Not the shared world: in the hosted edition a free account cannot hold the tokens it makes.
+  const service = {} as { runtime: Runtime; mcpUrl: string };
+  let backend: Backend;
+  beforeAll(async () => {
+    backend = await createBackend('sqlite');
+    service.runtime = await createRuntime(testConfig({ databaseUrl: backend.databaseUrl, oauth: true, edition: 'hosted' }));
+    await service.runtime.services.accounts.createUser({ email: ANN.email, name: 'Ann', password: ANN.password, workspaceName: 'Ann main' });
+    service.mcpUrl = `${await service.runtime.app.listen({ port: 0, host: '127.0.0.1' })}/mcp`;
+  });
+  afterAll(async () => {
+    await service.runtime.close();
+    await backend.dispose();
+  });
+  it('tells a free account it cannot connect apps, refuses its approval, and stops a connection when the plan lapses', async () => {
+    const net = viaListener(new URL(service.mcpUrl).origin);
+    const ann = await signedIn(service.runtime.app, ANN.email, ANN.password);
+    const registered = (await (await net(`${PUBLIC}/register`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'Paid app', redirect_uris: [REDIRECT] }) })).json()) as { client_id: string };
+    const { verifier, challenge } = pkce();
+    const authorize = `${PUBLIC}/authorize?${new URLSearchParams({ response_type: 'code', client_id: registered.client_id, redirect_uri: REDIRECT, code_challenge: challenge, code_challenge_method: 'S256', state: 's' })}`;
+    const consentPath = (await net(authorize, { redirect: 'manual' })).headers.get('location')!;
+    const sealed = decodeURIComponent(consentPath.split('request=')[1]!);
+    expect((await ann.get(consentPath)).body).toContain('You cannot connect apps');
+    const refused = await ann.post('/oauth/consent', { request: sealed, decision: 'approve', scopes: 'diagrams:read' });
+    expect(refused.statusCode).toBe(403);
+
+    await service.runtime.services.accounts.setPlan({ email: ANN.email, plan: 'pro' });
+    await ann.get(consentPath);
+    const approved = await ann.post('/oauth/consent', { request: sealed, decision: 'approve', scopes: 'diagrams:read' });
+    const code = new URL(approved.headers.location as string).searchParams.get('code')!;
+    const body = new URLSearchParams({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: registered.client_id, redirect_uri: REDIRECT });
+    const tokens = (await (await net(`${PUBLIC}/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body })).json()) as OAuthTokens;
+    const call = () =>
+      fetch(service.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${tokens.access_token}` }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    expect((await call()).status).toBe(200);
+    await service.runtime.services.accounts.setPlan({ email: ANN.email, plan: 'free' });
+    const lapsed = await call();
+    expect(lapsed.status).toBe(403);
+    expect(((await lapsed.json()) as { error: { code: string } }).error.code).toBe('plan_required');
   });
 });
