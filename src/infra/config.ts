@@ -187,6 +187,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     aiTimeoutSeconds: positiveInteger('AI_TIMEOUT_SECONDS', env.AI_TIMEOUT_SECONDS, 90),
     logLevel: env.LOG_LEVEL || 'info',
     edition: edition(env.DRAWBRIDGE_EDITION),
-    oauth: onOff('OAUTH', env.OAUTH, false),
+    oauth: onOff('OAUTH', env.OAUTH, true),
   };
 }
