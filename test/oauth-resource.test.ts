@@ -72,8 +72,8 @@ describe('OAUTH=off', () => {
 });
 
 describe('the OAUTH setting', () => {
-  it('takes on or off and refuses anything else by name', () => {
-    expect(loadConfig({}).oauth).toBe(false);
+  it('is on unless set off, and refuses anything else by name', () => {
+    expect(loadConfig({}).oauth).toBe(true);
     expect(loadConfig({ OAUTH: 'on' }).oauth).toBe(true);
     expect(loadConfig({ OAUTH: 'off' }).oauth).toBe(false);
     expect(() => loadConfig({ OAUTH: 'yes' })).toThrow('OAUTH must be on or off, got "yes"');

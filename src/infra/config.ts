@@ -43,6 +43,11 @@ export interface Config {
   edition: Edition;
   /** OAUTH: whether `/mcp` is an OAuth 2.1 protected resource that AI clients discover from a 401. */
   oauth: boolean;
+  /**
+   * Tests only: client metadata documents may be served on loopback or private addresses. No variable sets it, so
+   * no deployment can weaken the address guard by configuration.
+   */
+  oauthClientDocumentsOnLoopback?: boolean;
 }
 
 function edition(raw: string | undefined): Edition {
@@ -182,6 +187,6 @@ export function loadConfig(environment: NodeJS.ProcessEnv = process.env): Config
     aiTimeoutSeconds: positiveInteger('AI_TIMEOUT_SECONDS', env.AI_TIMEOUT_SECONDS, 90),
     logLevel: env.LOG_LEVEL || 'info',
     edition: edition(env.DRAWBRIDGE_EDITION),
-    oauth: onOff('OAUTH', env.OAUTH, false),
+    oauth: onOff('OAUTH', env.OAUTH, true),
   };
 }

@@ -14,7 +14,7 @@ export function randomBase62(length: number): string {
   return out.length === length ? out : out + randomBase62(length - out.length);
 }
 
-export const ID_PREFIXES = { user: 'usr', workspace: 'ws', folder: 'fld', document: 'doc', token: 'tok', invite: 'inv' } as const;
+export const ID_PREFIXES = { user: 'usr', workspace: 'ws', folder: 'fld', document: 'doc', token: 'tok', invite: 'inv', grant: 'grt', client: 'cli' } as const;
 export type IdKind = keyof typeof ID_PREFIXES;
 
 /** Opaque prefixed ids (`doc_…`): 20 base62 characters ≈ 119 bits, unguessable and never sequential. */

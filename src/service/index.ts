@@ -12,6 +12,7 @@ import type { D2Compiler, HeavyWork } from './heavy-work.js';
 import { CursorCodec } from './pagination.js';
 import type { Door, Principal } from './principal.js';
 import { TokenService } from './tokens.js';
+import { type ClientDocumentFetcher, OAuthService } from './oauth.js';
 import { AiSettingsService, type SecretSealer } from './ai-settings.js';
 import { type DiagramModel, GenerationService } from './generate.js';
 import type { Edition } from '../core/plans.js';
@@ -30,6 +31,8 @@ export interface Services {
   sessions: SessionService;
   members: MemberService;
   signIn: SignInService;
+  /** The OAuth authorization server's records; absent with OAUTH=off. */
+  oauth: OAuthService | undefined;
   edition: Edition;
   publicUrl: string;
   /** Seals short-lived secrets under the server key (a new token carried across the web page's redirect). */
@@ -68,6 +71,8 @@ export interface ServiceOptions {
   signInLimiters?: SignInLimiters;
   /** The figures those limiters count to, for messages. */
   signInLimits?: SignInLimits;
+  /** OAUTH=on: the built-in authorization server for /mcp, reading client metadata documents with this fetcher. */
+  oauth?: { fetchClientDocument: ClientDocumentFetcher };
 }
 
 export function createSignInLimiters(redis?: Redis, keyPrefix = 'drawbridge:rl', limits: SignInLimits = SIGN_IN_LIMITS): SignInLimiters {
@@ -82,7 +87,9 @@ export async function createServices(options: ServiceOptions): Promise<Services>
   const { db, limiter, publicLimiter, publicUrl, work, publicRenderCacheBytes } = options;
   const { value: cursorKey } = await db.selectFrom('server_secrets').select('value').where('name', '=', 'cursor_key').executeTakeFirstOrThrow();
   const edition = options.edition ?? 'self-hosted';
-  const tokens = new TokenService(db, edition);
+  // The audience every OAuth token names (RFC 8707): the MCP endpoint under PUBLIC_URL.
+  const oauth = options.oauth ? new OAuthService(db, edition, `${publicUrl}/mcp`, options.oauth.fetchClientDocument) : undefined;
+  const tokens = new TokenService(db, edition, oauth);
   const accounts = new AccountService(db);
   const sessions = new SessionService(db);
   const ai = new AiSettingsService(db, options.sealer, options.checkProviderUrl);
@@ -101,6 +108,7 @@ export async function createServices(options: ServiceOptions): Promise<Services>
     accounts,
     tokens,
     sessions,
+    oauth,
     members: new MemberService(db, accounts),
     signIn: new SignInService(db, accounts, sessions, options.signInLimiters ?? createSignInLimiters(), options.signInLimits ?? SIGN_IN_LIMITS),
     edition,

@@ -5,6 +5,7 @@ import { SCOPES, type Scope } from '../core/scopes.js';
 import { preparedQuery } from '../infra/storage/prepared.js';
 import type { Database } from '../infra/storage/schema.js';
 import { newId, nowIso, randomBase62, sha256Hex } from './ids.js';
+import { OAUTH_PREFIXES, type OAuthService } from './oauth.js';
 import type { Door, Principal } from './principal.js';
 
 export const TOKEN_PREFIX = 'drb_live_';
@@ -36,6 +37,8 @@ export class TokenService {
   constructor(
     private readonly db: Kysely<Database>,
     readonly edition: Edition = 'self-hosted',
+    /** With OAUTH on: OAuth access tokens are taken at the same door and give the same principal. */
+    private readonly oauth?: OAuthService,
   ) {
     // The account's plan and whether it is more than a guest come with the token in the same query: a token of an
     // account that falls to free (hosted) or to guest everywhere stops working at its next request.
@@ -148,6 +151,7 @@ export class TokenService {
         : unauthorized('missing', 'an API token is required: send "Authorization: Bearer <token>"');
     }
     const token = match[1]!;
+    if (this.oauth && token.startsWith(OAUTH_PREFIXES.access)) return this.oauth.authenticate(token, door);
     const unknown = () => unauthorized('unknown', 'the API token is not known here: check it was copied whole, or create one');
     if (!TOKEN_PATTERN.test(token)) throw unknown();
     const [row] = await this.tokenByHash(sha256Hex(token));

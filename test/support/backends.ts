@@ -81,5 +81,6 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   // One job thread per service: a test file's service seldom has more than one heavy job at a time.
   const config = loadConfig({});
   // A fixed secret: tests never write a key file into the project's data folder.
-  return { ...config, logLevel: 'silent', publicUrl: 'http://drawbridge.test', jobs: { ...config.jobs, threads: 1 }, secret: 'test-secret', ...overrides };
+  // OAuth off unless a test asks: the suites that predate it read the plain 401 challenge on /mcp.
+  return { ...config, logLevel: 'silent', publicUrl: 'http://drawbridge.test', jobs: { ...config.jobs, threads: 1 }, secret: 'test-secret', oauth: false, ...overrides };
 }

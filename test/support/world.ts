@@ -45,7 +45,7 @@ export const box = (id: string, x = 0, y = 0) => ({ id, type: 'rectangle', x, y,
  * describe block (call it there, e.g. once per backend inside `describe.each`): set up before its tests, torn down after.
  * Read `runtime`, `world` (and `mcpUrl` with `listen`) inside tests: they exist once the block's beforeAll has run.
  */
-export function useTestService(options: { listen?: boolean; backend?: BackendName; config?: Partial<Config> } = {}): { readonly runtime: Runtime; readonly world: World; readonly mcpUrl: string } {
+export function useTestService(options: { listen?: boolean; backend?: BackendName; config?: Partial<Config> } = {}): { readonly runtime: Runtime; readonly world: World; readonly mcpUrl: string; readonly databaseUrl: string } {
   let backend: Backend | undefined;
   const state: { runtime?: Runtime; world?: World; mcpUrl?: string } = {};
   beforeAll(async () => {
@@ -68,6 +68,10 @@ export function useTestService(options: { listen?: boolean; backend?: BackendNam
     },
     get mcpUrl() {
       return state.mcpUrl!;
+    },
+    /** For what no door shows or can do (stored rows, an expiry in the past). */
+    get databaseUrl() {
+      return backend!.databaseUrl;
     },
   };
 }

@@ -21,6 +21,8 @@ const USAGE = `usage:
   drawbridge token create --email E --name N --scopes diagrams:read,diagrams:write,export,ai:generate [--workspace ID] [--expires-days D]
   drawbridge token list --email E
   drawbridge token revoke --id ID
+  drawbridge oauth grants list [--email E]     (connected apps: OAuth clients users let in)
+  drawbridge oauth grants revoke --id ID     (ends the connection and its tokens at once)
   drawbridge member add --workspace ID --email E --role ${ROLES.join('|')}
   drawbridge member role --workspace ID --email E --role ${ROLES.join('|')}
   drawbridge member remove --workspace ID --email E
@@ -84,6 +86,18 @@ async function withAccounts<T>(run: (accounts: AccountService, tokens: TokenServ
   } finally {
     await db.destroy();
   }
+}
+
+/** The operator's view of connected apps, whether or not OAUTH is on now (grants made before still exist). */
+async function oauthGrants(command: 'oauth grants list' | 'oauth grants revoke', values: Record<string, unknown>): Promise<unknown> {
+  const [{ OAuthService }, { clientDocumentFetcher }] = await Promise.all([import('../../service/oauth.js'), import('../../infra/client-document.js')]);
+  const { publicUrl, edition } = loadConfig();
+  return withAccounts(async (accounts, _tokens, db) => {
+    const oauth = new OAuthService(db, edition, `${publicUrl}/mcp`, clientDocumentFetcher());
+    if (command === 'oauth grants revoke') return oauth.revokeGrant(required(values, 'id'));
+    const email = values.email;
+    return { items: await oauth.listGrants(typeof email === 'string' ? await accounts.userIdByEmail(email) : undefined) };
+  });
 }
 
 /**
@@ -177,6 +191,9 @@ async function run(argv: string[]): Promise<unknown> {
       return withAccounts((_accounts, tokens) => tokens.revoke(required(values, 'id')));
     case 'token list':
       return withAccounts(async (accounts, tokens) => ({ items: await tokens.listForUser(await accounts.userIdByEmail(required(values, 'email'))) }));
+    case 'oauth grants list':
+    case 'oauth grants revoke':
+      return oauthGrants(command, values);
     case 'user plan':
       return withAccounts((accounts) => accounts.setPlan({ email: required(values, 'email'), plan: required(values, 'plan') as Plan }));
     case 'user list':

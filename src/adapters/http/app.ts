@@ -17,6 +17,7 @@ import { publicRenderRoutes } from './routes/render.js';
 import { healthRoutes } from './routes/health.js';
 import { MCP_PATH, protectedResourceRoutes, resourceMetadataUrl } from './routes/protected-resource.js';
 import { metricsRoutes } from './routes/metrics.js';
+import { oauthRoutes } from './routes/oauth.js';
 import { notFoundPage, PAGE_CSP, wantsPage, webApp } from '../web/plugin.js';
 import { completeOpenApi } from './openapi.js';
 
@@ -162,6 +163,9 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
 
   await app.register(healthRoutes, { checkReady: deps.checkReady });
   if (deps.oauth) await app.register(protectedResourceRoutes, { publicUrl: deps.publicUrl });
+  if (deps.oauth && deps.services.oauth) {
+    await app.register(oauthRoutes, { services: deps.services, oauth: deps.services.oauth, publicUrl: deps.publicUrl, trustProxy: deps.trustProxy ?? false });
+  }
   await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.metricsToken });
   await app.register(apiRoutes, { prefix: API_PREFIX, services: deps.services });
   await app.register(mcpRoutes, { services: deps.services });

@@ -5,6 +5,7 @@ import type { Config } from '../../infra/config.js';
 import { Metrics } from '../../infra/metrics.js';
 import { createRateLimiter } from '../../infra/rate-limit.js';
 import { assertProviderUrl } from '../../infra/ai/address-guard.js';
+import { clientDocumentFetcher } from '../../infra/client-document.js';
 import { createDiagramModel } from '../../infra/ai/models.js';
 import { createD2Compiler, type D2CompilerService } from '../../infra/d2-compiler.js';
 import { useBaselineWasmCompiler } from '../../infra/wasm-tiering.js';
@@ -63,6 +64,7 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
     edition: config.edition,
     signInLimiters: createSignInLimiters(redis, keyPrefix, options.signInLimits),
     signInLimits: options.signInLimits,
+    oauth: config.oauth ? { fetchClientDocument: clientDocumentFetcher(config.oauthClientDocumentsOnLoopback) } : undefined,
   });
   const app = await buildApp({
     services,

@@ -11,6 +11,7 @@ import type { Services } from '../../service/index.js';
 import { HTTP_STATUS } from '../http/errors.js';
 import { accountPages } from './pages/account.js';
 import { aiPages } from './pages/ai.js';
+import { consentPages } from './pages/consent.js';
 import { developerPages } from './pages/developer.js';
 import { diagramPages } from './pages/diagrams.js';
 import { editorPages } from './pages/editor.js';
@@ -107,6 +108,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, { services }) 
   await app.register(async (signedIn) => {
     signedIn.addHook('preHandler', requireUser);
     await signedIn.register(developerPages, { services });
+    if (services.oauth) await signedIn.register(consentPages, { services, oauth: services.oauth });
     await signedIn.register(aiPages, { services });
     await signedIn.register(workspacePages, { services });
     await signedIn.register(memberPages, { services });

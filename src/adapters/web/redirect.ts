@@ -26,3 +26,13 @@ export function sameSitePath(target: unknown, fallback = '/'): string {
 export function seeOther(reply: FastifyReply, target: string): FastifyReply {
   return reply.redirect(sameSitePath(target), 303);
 }
+
+/**
+ * The one redirect that leaves this site: the OAuth answer (code or error) to the client's redirect URI, which the
+ * SDK's authorize handler matched against the client's registration before the request was sealed for consent.
+ */
+export function toOAuthClient(reply: FastifyReply, redirectUri: string, params: Record<string, string>): FastifyReply {
+  const url = new URL(redirectUri);
+  for (const [name, value] of Object.entries(params)) url.searchParams.set(name, value);
+  return reply.redirect(url.href, 303);
+}

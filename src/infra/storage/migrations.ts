@@ -184,6 +184,53 @@ const migrations: Record<string, Migration> = {
       }
     },
   },
+  '0008_oauth': {
+    async up(db: Kysely<any>) {
+      // OAuth 2.1 for /mcp (service/oauth.ts). Clients registered dynamically (RFC 7591); clients known by a metadata
+      // document URL are fetched and cached, not stored. Codes and tokens are kept as their SHA-256 only.
+      await db.schema
+        .createTable('oauth_clients')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('metadata', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .execute();
+      // One grant per consent: the family every code and token it yields belongs to, and what Revoke ends.
+      await db.schema
+        .createTable('oauth_grants')
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('user_id', 'text', (c) => c.notNull().references('users.id').onDelete('cascade'))
+        .addColumn('client_id', 'text', (c) => c.notNull())
+        .addColumn('client_name', 'text', (c) => c.notNull())
+        .addColumn('scopes', 'text', (c) => c.notNull())
+        .addColumn('workspace_id', 'text', (c) => c.references('workspaces.id').onDelete('cascade'))
+        .addColumn('resource', 'text', (c) => c.notNull())
+        .addColumn('created_at', 'text', (c) => c.notNull())
+        .addColumn('last_used_at', 'text')
+        .addColumn('revoked_at', 'text')
+        .execute();
+      await db.schema.createIndex('oauth_grants_user').on('oauth_grants').column('user_id').execute();
+      await db.schema
+        .createTable('oauth_codes')
+        .addColumn('code_hash', 'text', (c) => c.primaryKey())
+        .addColumn('grant_id', 'text', (c) => c.notNull().references('oauth_grants.id').onDelete('cascade'))
+        .addColumn('code_challenge', 'text', (c) => c.notNull())
+        .addColumn('redirect_uri', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        .addColumn('used_at', 'text')
+        .execute();
+      await db.schema
+        .createTable('oauth_tokens')
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('grant_id', 'text', (c) => c.notNull().references('oauth_grants.id').onDelete('cascade'))
+        // access or refresh
+        .addColumn('kind', 'text', (c) => c.notNull())
+        .addColumn('expires_at', 'text', (c) => c.notNull())
+        // A refresh token once exchanged: shown again, it revokes the whole grant (OAuth 2.1 §4.3.1).
+        .addColumn('rotated_at', 'text')
+        .execute();
+      await db.schema.createIndex('oauth_tokens_grant').on('oauth_tokens').column('grant_id').execute();
+    },
+  },
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

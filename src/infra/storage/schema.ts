@@ -39,6 +39,24 @@ export interface Database {
     /** Null: no expiry. */
     expires_at: string | null;
   };
+  /** Clients registered dynamically (RFC 7591): their metadata as JSON, as the SDK's client schema reads it. */
+  oauth_clients: { id: string; metadata: string; created_at: string };
+  /** A user's consent to one OAuth client: the family its codes and tokens belong to. */
+  oauth_grants: {
+    id: string;
+    user_id: string;
+    client_id: string;
+    client_name: string;
+    scopes: string;
+    workspace_id: string | null;
+    /** The audience (RFC 8707) every token of the grant is for: PUBLIC_URL + /mcp when it was granted. */
+    resource: string;
+    created_at: string;
+    last_used_at: string | null;
+    revoked_at: string | null;
+  };
+  oauth_codes: { code_hash: string; grant_id: string; code_challenge: string; redirect_uri: string; expires_at: string; used_at: string | null };
+  oauth_tokens: { token_hash: string; grant_id: string; kind: 'access' | 'refresh'; expires_at: string; rotated_at: string | null };
   /** Every kept version of a document (the current one too): its packed name and elements, who, when, through which door. */
   document_versions: {
     document_id: string;

@@ -22,13 +22,20 @@ export const developerPages: FastifyPluginAsync<{ services: Services }> = async 
 
   const view = async (request: FastifyRequest, extra: Record<string, unknown> = {}) => {
     const user = request.web.user!;
-    const [list, { items: workspaces }, account] = await Promise.all([tokens.listForUser(user.id), diagrams.listWorkspaces(principalOf(user)), tokens.account(user.id)]);
+    const [list, { items: workspaces }, account, grants] = await Promise.all([
+      tokens.listForUser(user.id),
+      diagrams.listWorkspaces(principalOf(user)),
+      tokens.account(user.id),
+      services.oauth?.listGrants(user.id),
+    ]);
     const names = new Map(workspaces.map((w) => [w.id, w.name]));
     const named = list.map((t) => ({ ...t, workspaceName: t.workspaceId ? (names.get(t.workspaceId) ?? t.workspaceId) : null })).reverse();
     return page(request, 'Developer', {
       // Revoked tokens are history: listed apart, folded away, so the main list is what still works.
       tokens: named.filter((t) => t.revokedAt === null),
       revokedTokens: named.filter((t) => t.revokedAt !== null),
+      // Connected apps (OAuth): absent with OAUTH=off; revoked ones are gone from the list, as they can do nothing.
+      apps: grants?.filter((g) => g.revokedAt === null).map((g) => ({ ...g, workspaceName: g.workspaceId ? (names.get(g.workspaceId) ?? g.workspaceId) : null })),
       expiryChoices: EXPIRY_CHOICES,
       workspaces: workspaces.filter((w) => w.role !== 'guest'),
       access: apiAccess(services.edition, account),
@@ -43,6 +50,8 @@ export const developerPages: FastifyPluginAsync<{ services: Services }> = async 
     const query = request.query as Form;
     const revoked = query.revoked;
     if (typeof revoked === 'string') return reply.view('developer.eta', await view(request, { notice: `Token "${revoked}" revoked: requests with it now get 401.` }));
+    const disconnected = query.disconnected;
+    if (typeof disconnected === 'string') return reply.view('developer.eta', await view(request, { notice: `"${disconnected}" disconnected: its tokens now get 401.` }));
     const createdId = field(query, 'created');
     if (createdId) {
       // The secret crossed the redirect sealed in a cookie that is read once: a reload shows the page without it.
@@ -91,5 +100,12 @@ export const developerPages: FastifyPluginAsync<{ services: Services }> = async 
   app.post('/settings/developer/tokens/:id/revoke', async (request, reply) => {
     const revoked = await tokens.revoke((request.params as { id: string }).id, request.web.user!.id);
     return seeOther(reply, `/settings/developer?revoked=${encodeURIComponent(revoked.name)}`);
+  });
+
+  /** Revoke on a connected app: its grant ends, and with it every token it holds, from the next request on. */
+  app.post('/settings/developer/apps/:id/revoke', async (request, reply) => {
+    if (!services.oauth) return seeOther(reply, '/settings/developer');
+    const revoked = await services.oauth.revokeGrant((request.params as { id: string }).id, request.web.user!.id);
+    return seeOther(reply, `/settings/developer?disconnected=${encodeURIComponent(revoked.clientName)}`);
   });
 };
