@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AppError, describeValue } from '../errors.js';
 import { LIMITS } from '../limits.js';
+import { segmentCrossesBox } from '../quality/check.js';
 import { routeSmartArrows, type RoutableElement } from '../routing/smart-arrows.js';
 import { boundEnd, boundsOf, focusFromEnd, focusPoint, type Box, type Focus } from './binding-geometry.js';
 import { ELEMENT_TYPES, type ElementType } from './constants.js';
@@ -60,7 +61,7 @@ export function validateElements(raw: readonly unknown[], previous: readonly Ele
   const complete = elements.map((draft) => complete1(draft, errors));
   fail(errors);
   checkStructure(complete, (d) => label(d.index, d.id), warnings);
-  applySmartRoutes(complete, warnings);
+  applySmartRoutes(complete, previous, warnings);
   bindArrows(complete, previous, errors);
   fail(errors);
   return { elements: complete.map(({ index: _index, ...element }) => element as Element), warnings };
@@ -216,10 +217,13 @@ function applyArrowRules(d: Extract<Draft, { type: 'arrow' }>, out: Record<strin
 
 /**
  * Smart arrows get their path and end focus points from the router (src/core/routing/); binding then treats them
- * like any other arrow, so their ends land on the shapes' outlines.
+ * like any other arrow, so their ends land on the shapes' outlines. A stored smart arrow sent back with its route,
+ * whose end shapes did not move and across which no moved or new shape now lies, keeps that route: an edit elsewhere
+ * leaves it byte-identical.
  */
-function applySmartRoutes(elements: Draft[], warnings: string[]): void {
-  const { routes, problems } = routeSmartArrows(elements as unknown as RoutableElement[]);
+function applySmartRoutes(elements: Draft[], previous: readonly Element[], warnings: string[]): void {
+  const kept = keptRoutes(elements, previous);
+  const { routes, problems } = routeSmartArrows((kept.size > 0 ? elements.filter((e) => !kept.has(e.id)) : elements) as unknown as RoutableElement[]);
   for (const draft of elements) {
     const problem = problems.get(draft.id);
     if (problem !== undefined) warnings.push(`${label(draft.index, draft.id)}: ${problem}`);
@@ -230,6 +234,33 @@ function applySmartRoutes(elements: Draft[], warnings: string[]): void {
     arrow.startBinding = { elementId: arrow.startBinding!.elementId, focus: route.startFocus };
     arrow.endBinding = { elementId: arrow.endBinding!.elementId, focus: route.endFocus };
   }
+}
+
+/** Ids of the smart arrows that keep their stored route (see applySmartRoutes). */
+function keptRoutes(elements: readonly Draft[], previous: readonly Element[]): Set<string> {
+  const kept = new Set<string>();
+  if (previous.length === 0) return kept;
+  const before = new Map(previous.map((e) => [e.id, e]));
+  const boxKey = (e: Draft | Element) => { const b = e as unknown as Box; return `${b.x},${b.y},${b.width},${b.height}`; };
+  const byId = new Map(elements.map((e) => [e.id, e]));
+  const unmoved = (id: string | undefined) => {
+    const now = id === undefined ? undefined : byId.get(id);
+    const then = id === undefined ? undefined : before.get(id);
+    return now !== undefined && then !== undefined && boxKey(now) === boxKey(then);
+  };
+  const moved = elements.filter((e) => !LINEAR.has(e.type) && e.type !== 'text' && !unmoved(e.id)) as unknown as Array<Box & { id: string }>;
+  for (const draft of elements) {
+    if (draft.type !== 'arrow' || draft.arrowShape !== 'smart') continue;
+    const arrow = draft as Draft & ArrowElement;
+    const stored = before.get(arrow.id);
+    if (stored?.type !== 'arrow' || JSON.stringify(stored.points) !== JSON.stringify(arrow.points)) continue;
+    const ends = [arrow.startBinding?.elementId, arrow.endBinding?.elementId];
+    if (ends[0] !== stored.startBinding?.elementId || ends[1] !== stored.endBinding?.elementId || !ends.every(unmoved)) continue;
+    const points = arrow.points as Point[];
+    const crossed = moved.some((shape) => !ends.includes(shape.id) && points.slice(1).some((p, i) => segmentCrossesBox(points[i]!, p, shape)));
+    if (!crossed) kept.add(arrow.id);
+  }
+  return kept;
 }
 
 const LINEAR = new Set(['arrow', 'line', 'freedraw', 'highlight']);
