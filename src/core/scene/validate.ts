@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AppError, describeValue } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import { segmentCrossesBox } from '../quality/check.js';
+import { ROUTE_MARGIN } from '../routing/orthogonal.js';
 import { routeSmartArrows, type RoutableElement } from '../routing/smart-arrows.js';
 import { boundEnd, boundsOf, focusFromEnd, focusPoint, type Box, type Focus } from './binding-geometry.js';
 import { ELEMENT_TYPES, type ElementType } from './constants.js';
@@ -240,25 +241,30 @@ function applySmartRoutes(elements: Draft[], previous: readonly Element[], warni
 function keptRoutes(elements: readonly Draft[], previous: readonly Element[]): Set<string> {
   const kept = new Set<string>();
   if (previous.length === 0) return kept;
+  const boxOf = (e: Draft | Element | undefined): Box | undefined => (e === undefined ? undefined : (e as unknown as Box));
   const before = new Map(previous.map((e) => [e.id, e]));
-  const boxKey = (e: Draft | Element) => { const b = e as unknown as Box; return `${b.x},${b.y},${b.width},${b.height}`; };
   const byId = new Map(elements.map((e) => [e.id, e]));
-  const unmoved = (id: string | undefined) => {
-    const now = id === undefined ? undefined : byId.get(id);
-    const then = id === undefined ? undefined : before.get(id);
-    return now !== undefined && then !== undefined && boxKey(now) === boxKey(then);
-  };
-  const moved = elements.filter((e) => !LINEAR.has(e.type) && e.type !== 'text' && !unmoved(e.id)) as unknown as Array<Box & { id: string }>;
+  const sameBox = (a: Box | undefined, b: Box | undefined) => a !== undefined && b !== undefined && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+  // Shapes that are new or moved or resized, with where they were: a route near either place may no longer be the best.
+  const moved = elements.filter((e) => !LINEAR.has(e.type) && e.type !== 'text' && !sameBox(boxOf(e), boxOf(before.get(e.id))));
+  const near = (box: Box) => ({ x: box.x - 2 * ROUTE_MARGIN, y: box.y - 2 * ROUTE_MARGIN, width: box.width + 4 * ROUTE_MARGIN, height: box.height + 4 * ROUTE_MARGIN });
+  const holds = (outer: Box, inner: Box) => inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
   for (const draft of elements) {
     if (draft.type !== 'arrow' || draft.arrowShape !== 'smart') continue;
     const arrow = draft as Draft & ArrowElement;
     const stored = before.get(arrow.id);
     if (stored?.type !== 'arrow' || JSON.stringify(stored.points) !== JSON.stringify(arrow.points)) continue;
-    const ends = [arrow.startBinding?.elementId, arrow.endBinding?.elementId];
-    if (ends[0] !== stored.startBinding?.elementId || ends[1] !== stored.endBinding?.elementId || !ends.every(unmoved)) continue;
+    const ends = [arrow.startBinding?.elementId, arrow.endBinding?.elementId].map((id) => (id === undefined ? undefined : byId.get(id)));
+    if (ends[0]?.id !== stored.startBinding?.elementId || ends[1]?.id !== stored.endBinding?.elementId) continue;
+    if (!ends.every((end) => end !== undefined && sameBox(boxOf(end), boxOf(before.get(end.id))))) continue;
     const points = arrow.points as Point[];
-    const crossed = moved.some((shape) => !ends.includes(shape.id) && points.slice(1).some((p, i) => segmentCrossesBox(points[i]!, p, shape)));
-    if (!crossed) kept.add(arrow.id);
+    const disturbed = moved.some((shape) => {
+      // Routes may cross a container around one of their ends.
+      if (ends.some((end) => end === shape || holds(boxOf(shape)!, boxOf(end)!))) return false;
+      const places = [boxOf(shape)!, boxOf(before.get(shape.id))].filter((b): b is Box => b !== undefined).map(near);
+      return places.some((box) => points.slice(1).some((p, i) => segmentCrossesBox(points[i]!, p, box)));
+    });
+    if (!disturbed) kept.add(arrow.id);
   }
   return kept;
 }
