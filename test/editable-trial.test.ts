@@ -8,8 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { recoveredToAnswer } from '../src/core/ai/answer.js';
-import { recoverGraph } from '../src/core/export/graph-recovery.js';
+import { showDiagram } from '../src/core/ai/edit.js';
 import { checkScene } from '../src/core/quality/check.js';
 import type { Element } from '../src/core/scene/schema.js';
 import { containerOf } from '../src/core/scene/structure.js';
@@ -115,7 +114,7 @@ describe.each(backends)('the editing trial through the official MCP SDK client o
     expect(saved.statusCode, saved.body).toBe(200);
     const before = await read();
     // A faithful model: it hands back the structure it was shown and adds a queue inside the VPC.
-    const shown = recoveredToAnswer(recoverGraph(before.elements));
+    const { shown } = showDiagram(before.elements);
     fake.queue.push({
       answer: {
         ...shown,
@@ -137,12 +136,12 @@ describe.each(backends)('the editing trial through the official MCP SDK client o
     const untouched = before.elements;
     const changed = untouched.filter((e) => JSON.stringify(elements.find((a) => a.id === e.id)) !== JSON.stringify(e));
     console.log(`prompt edit on ${backend}: ${untouched.length - changed.length} of ${untouched.length} untouched elements byte-identical; changed: ${changed.map((e) => e.id).join(', ')}`);
-    // What holds today: every shape, container, title and label comes back byte-identical; an untouched arrow may be
-    // re-routed (app-cache was: new points and end focus), keeping its ends. Not yet the issue's "every untouched
-    // element byte-identical".
-    expect(changed.filter((e) => e.type !== 'arrow').map((e) => e.id)).toEqual([]);
-    const ends = (e: Element) => (e.type === 'arrow' ? [e.startBinding?.elementId, e.endBinding?.elementId] : []);
-    for (const arrow of changed) expect(ends(byId(elements, arrow.id)), arrow.id).toEqual(ends(arrow));
+    // Applied as operations: only the new node and its arrow are written, and the containers around the node grow
+    // to hold it (same place, larger); everything else, arrows included, is byte-identical.
+    expect(changed.map((e) => e.id).sort()).toEqual(['aws', 'vpc']);
+    const place = ({ width: _w, height: _h, ...rest }: Element) => rest;
+    for (const container of changed) expect(place(byId(elements, container.id)), container.id).toEqual(place(container));
+    expect(edited.content.warnings).toEqual(expect.arrayContaining([expect.stringMatching(/the model added "jobs" in "vpc", "app-jobs"/)]));
   });
 
   it('restore_version of version 1 gives exactly version 1', async () => {

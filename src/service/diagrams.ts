@@ -317,8 +317,16 @@ export class DiagramService {
       name: string;
       folderId?: string | undefined;
       vendor?: IconVendor | undefined;
-      /** Write over this document instead: `merge` turns the drawn graph into its new scene. */
-      replace?: { id: string; expectedVersion?: number | undefined; merge(drawn: DrawnGraph): { elements: unknown[]; warnings: string[] } };
+      /**
+       * Write over this document instead: `merge` turns the drawn graph into its new scene, or into operations on the
+       * stored one (none: nothing is written); `note` heads the version's summary in the history.
+       */
+      replace?: {
+        id: string;
+        expectedVersion?: number | undefined;
+        note?: string;
+        merge(drawn: DrawnGraph): { elements: unknown[]; warnings: string[] } | { operations: Operation[]; warnings: string[] };
+      };
     },
     graph: GraphIR,
   ): Promise<WriteResult> {
@@ -327,7 +335,12 @@ export class DiagramService {
     const drawn = await this.work.fromGraph(graph, input.vendor);
     if (input.replace) {
       const merged = input.replace.merge(drawn);
-      const result = await this.updateDocument(p, input.replace.id, { elements: merged.elements, vendor: input.vendor, autoIcons: false }, input.replace.expectedVersion);
+      const content = 'operations' in merged ? { operations: merged.operations } : { elements: merged.elements };
+      if (content.operations?.length === 0) {
+        const unchanged = await this.getDocument(p, input.replace.id);
+        return { document: unchanged, warnings: [...merged.warnings, 'the answer changes nothing in the diagram, so no version was written'], format: 'native' };
+      }
+      const result = await this.updateDocument(p, input.replace.id, { ...content, vendor: input.vendor, autoIcons: false, note: input.replace.note }, input.replace.expectedVersion);
       return { ...result, warnings: [...drawn.warnings, ...merged.warnings, ...result.warnings] };
     }
     const result = await this.createDocument(p, { workspaceId: input.workspaceId, folderId: input.folderId, name: input.name, elements: drawn.elements, vendor: input.vendor, autoIcons: false });
@@ -341,7 +354,7 @@ export class DiagramService {
   async updateDocument(
     p: Principal,
     id: string,
-    change: { name?: string | undefined; elements?: unknown; operations?: readonly Operation[] | undefined; code?: string | undefined; notation?: string | undefined } & StampingInput,
+    change: { name?: string | undefined; elements?: unknown; operations?: readonly Operation[] | undefined; code?: string | undefined; notation?: string | undefined; note?: string | undefined } & StampingInput,
     expectedVersion?: number,
   ): Promise<WriteResult & { touched?: Touched }> {
     requireScope(p, 'diagrams:write');
@@ -381,7 +394,7 @@ export class DiagramService {
         else scene.warnings.push(...droppedByReplace(previous, scene.elements));
       }
       const content = { name: change.name, elements: scene && JSON.stringify(scene.elements), vendor: change.vendor, source: source && JSON.stringify(source) };
-      const updated = await this.writeOver(p, row, content, source && 'redrawn from code');
+      const updated = await this.writeOver(p, row, content, source ? 'redrawn from code' : change.note);
       if (updated) {
         return { document: toStored(updated, this.shareInfo(share)), warnings: scene?.warnings ?? [], format: scene?.format ?? 'native', ...(edited && { touched: edited.touched }) };
       }

@@ -1,8 +1,7 @@
-import { answerProblems, answerToGraph, type DiagramAnswer, type DiagramKind, recoveredToAnswer } from '../core/ai/answer.js';
-import { applyEdit } from '../core/ai/edit.js';
+import { answerProblems, answerToGraph, type DiagramAnswer, type DiagramKind } from '../core/ai/answer.js';
+import { editOperations, editProblems, showDiagram } from '../core/ai/edit.js';
 import { editDiagramMessage, newDiagramMessage, retryMessage, SYSTEM_PROMPT } from '../core/ai/prompt.js';
 import { AppError } from '../core/errors.js';
-import { recoverGraph } from '../core/export/graph-recovery.js';
 import type { IconVendor } from '../core/icons/index.js';
 import type { Element } from '../core/scene/intake.js';
 import { type AiCredentials, AiSettingsService } from './ai-settings.js';
@@ -79,7 +78,7 @@ export class GenerationService {
     // A stale edit is refused before the model is paid to answer it.
     if (current && input.expectedVersion !== undefined && current.summary.version !== input.expectedVersion) throw versionMismatch(current.summary.version, input.expectedVersion);
     const currentElements = current ? (JSON.parse(current.elementsJson) as Element[]) : [];
-    const recovered = current ? recoverGraph(currentElements) : undefined;
+    const shown = current ? showDiagram(currentElements) : undefined;
     const workspaceId = current?.summary.workspaceId ?? input.workspaceId;
     if (!workspaceId) throw new AppError('validation_failed', 'workspaceId is required to create a diagram (or give documentId to edit one)');
     if (current && input.workspaceId && input.workspaceId !== workspaceId) {
@@ -89,7 +88,8 @@ export class GenerationService {
     await this.diagrams.checkWritable(p, workspaceId, current ? undefined : input.folderId);
     const credentials = await this.settings.credentialsFor(p, workspaceId);
 
-    const first = recovered ? editDiagramMessage(input.prompt, recoveredToAnswer(recovered)) : newDiagramMessage(input.prompt, input.kind);
+    const vendor = input.vendor ?? current?.summary.vendor ?? undefined;
+    const first = shown ? editDiagramMessage(input.prompt, shown.shown, vendor) : newDiagramMessage(input.prompt, input.kind);
     const messages: ChatMessage[] = [{ role: 'user', content: first }];
     const usage: TokenUsage = { inputTokens: 0, outputTokens: 0 };
     let answer: DiagramAnswer | undefined;
@@ -97,7 +97,8 @@ export class GenerationService {
       const reply = await this.model.answer(credentials, SYSTEM_PROMPT, messages);
       usage.inputTokens += reply.usage.inputTokens;
       usage.outputTokens += reply.usage.outputTokens;
-      const problems = reply.ok ? answerProblems(reply.answer) : reply.problems;
+      const problems = !reply.ok ? reply.problems : answerProblems(reply.answer);
+      if (reply.ok && problems.length === 0 && shown) problems.push(...editProblems(reply.answer, currentElements, shown));
       if (reply.ok && problems.length === 0) answer = reply.answer;
       else if (attempt === 0) messages.push({ role: 'assistant', content: reply.text || '(no answer)' }, { role: 'user', content: retryMessage(problems) });
       else throw new AppError('ai_invalid_output', `the model's answer was not a usable diagram, twice: ${problems.slice(0, 5).join('; ')}`, { problems });
@@ -112,19 +113,22 @@ export class GenerationService {
         workspaceId,
         name,
         folderId: input.folderId,
-        vendor: input.vendor,
+        vendor,
         replace:
-          current && recovered
+          current && shown
             ? {
                 id: current.summary.id,
                 expectedVersion: input.expectedVersion,
+                note: 'AI edit',
                 // A sequence is its order of messages: redrawn whole, not merged into the old rows.
-                merge: (drawn) => (answer!.kind === 'sequence' ? { elements: drawn.elements, warnings: [] } : applyEdit(currentElements, recovered, answer!, drawn)),
+                merge: (drawn) => (answer!.kind === 'sequence' ? { elements: drawn.elements, warnings: [] } : editOperations(currentElements, shown, answer!, drawn)),
               }
             : undefined,
       },
       graph,
     );
-    return { document: written.document, warnings: written.warnings, model: credentials.model, provider: credentials.provider, usage };
+    // The caller sent a prompt, not operations: an operation's warning is said without its index.
+    const warnings = written.warnings.map((w) => w.replace(/^operations\[\d+\]: /, ''));
+    return { document: written.document, warnings, model: credentials.model, provider: credentials.provider, usage };
   }
 }

@@ -1,129 +1,239 @@
 /**
- * An AI edit applied to the drawing as it stands: what the change does not touch keeps its place, size, style and id.
- * Removed nodes, groups and edges go (with their labels and titles); renamed nodes get their new label; new nodes are
- * taken from a layout of the new graph and put beside a neighbour they connect to, clear of everything else; new
- * edges are `smart` arrows bound at both ends, which the intake routes around the shapes.
+ * An AI edit as edits by element: the model answers with the whole diagram after the change, and the difference
+ * between that answer and the structure it was shown becomes operations (scene/operations.ts) on the stored scene.
+ * So what the model did not change is not written at all (it stays byte-identical, arrows included), a new node is
+ * added inside its group by incremental layout (the group grows and pushes its neighbours), and a removed node goes
+ * with its label and bound arrows, said in a warning, as any remove operation does.
  */
-import type { Box } from '../layout/types.js';
-import type { RecoveredGraph } from '../export/graph-recovery.js';
+import type { GraphGroup } from '../graph/types.js';
+import { recoverGraph, type RecoveredGraph } from '../export/graph-recovery.js';
+import { ROLE_COLORS } from '../layout/drawing-rules.js';
 import type { GeneratedElement } from '../scene/from-graph.js';
+import type { Operation } from '../scene/operations.js';
 import type { Element } from '../scene/schema.js';
-import type { DiagramAnswer } from './answer.js';
-
-/** Room left between a new node and the one it is placed beside, and around nodes inside a container. */
-const GAP = 80;
-const PADDING = 32;
-
-type Loose = Record<string, unknown> & { id: string; type: string; x?: number; y?: number; width?: number; height?: number };
+import { containerOf } from '../scene/structure.js';
+import { type DiagramAnswer, recoveredToAnswer } from './answer.js';
 
 export interface DrawnGraph {
   elements: readonly GeneratedElement[];
   elementIds: { nodes: ReadonlyMap<string, string>; groups: ReadonlyMap<string, string> };
 }
 
-const boxOf = (e: Loose): Box => ({ x: e.x ?? 0, y: e.y ?? 0, width: e.width ?? 0, height: e.height ?? 0 });
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width + PADDING / 2 && b.x < a.x + a.width + PADDING / 2 && a.y < b.y + b.height + PADDING / 2 && b.y < a.y + a.height + PADDING / 2;
-const edgeKey = (from: string, to: string) => `${from}\u0000${to}`;
-const HOUSE_STYLE = ['strokeColor', 'strokeWidth', 'roughness', 'fontFamily', 'fontSize', 'opacity'] as const;
+/** What the model is shown of a stored diagram, and which arrow each shown edge is (`edgeIds[i]` for `shown.edges[i]`). */
+export interface ShownDiagram {
+  shown: DiagramAnswer;
+  edgeIds: string[];
+  graph: RecoveredGraph;
+}
 
-export function applyEdit(old: readonly Element[], recovered: RecoveredGraph, answer: DiagramAnswer, drawn: DrawnGraph): { elements: Loose[]; warnings: string[] } {
-  const warnings: string[] = [];
-  const oldNodes = new Set(recovered.nodes.map((n) => n.id));
-  const oldGroups = new Set(recovered.groups.map((g) => g.id));
-  const newNodes = new Map(answer.nodes.map((n) => [n.id, n]));
-  const newGroups = new Set(answer.groups.map((g) => g.id));
-  const newEdges = new Set(answer.edges.map((e) => edgeKey(e.from, e.to)));
+type Loose = Record<string, unknown> & { id: string; type: string };
 
-  // What goes: removed nodes, groups and edges, and every part drawn for them (labels, titles, table rows).
-  const gone = new Set<string>();
-  for (const n of recovered.nodes) if (!newNodes.has(n.id)) gone.add(n.id);
-  for (const g of recovered.groups) if (!newGroups.has(g.id)) gone.add(g.id);
-  for (const e of recovered.edges) if (!newEdges.has(edgeKey(e.from, e.to)) || gone.has(e.from) || gone.has(e.to)) gone.add(e.id);
-  for (const [part, owner] of recovered.parts) if (gone.has(owner)) gone.add(part);
-  const elements: Loose[] = (old as unknown as Loose[]).filter((e) => !gone.has(e.id)).map((e) => ({ ...e }));
+/**
+ * The diagram as the model sees it: read back from the scene (labels, edges, icons, table rows), with the structure
+ * the scene stores winning over what geometry suggests: a shape's `role` is its kind, `parentId`/`frameId` its group.
+ */
+export function showDiagram(elements: readonly Element[]): ShownDiagram {
+  const graph = recoverGraph(elements);
   const byId = new Map(elements.map((e) => [e.id, e]));
+  const groupIds = new Set(graph.groups.map((g) => g.id));
+  const storedParent = <T extends { id: string; parent?: string }>(item: T): T => {
+    const stored = byId.get(item.id);
+    const parent = stored && containerOf(stored);
+    return parent !== undefined && groupIds.has(parent) ? { ...item, parent } : item;
+  };
+  const nodes = graph.nodes.map((n) => {
+    const role = byId.get(n.id)?.role;
+    return storedParent({ ...n, ...(role !== undefined && { kind: role }) });
+  });
+  const groups: GraphGroup[] = graph.groups.map(storedParent);
+  const overlaid = { ...graph, nodes, groups } as RecoveredGraph;
+  return { shown: recoveredToAnswer(overlaid), edgeIds: graph.edges.map((e) => e.id), graph: overlaid };
+}
 
-  for (const node of recovered.nodes) {
-    const next = newNodes.get(node.id);
-    const element = byId.get(node.id);
-    if (!next || !element || next.label === node.label) continue;
-    if (element.text === node.label) element.text = next.label;
-    else warnings.push(`node "${node.id}": the new label "${next.label}" was not applied (its label is drawn apart from the shape)`);
-  }
+/** Problems of an edit's answer that only the stored scene shows, phrased for the model's one retry. */
+export function editProblems(answer: DiagramAnswer, elements: readonly Element[], current: ShownDiagram): string[] {
+  const known = new Set([...current.shown.nodes.map((n) => n.id), ...current.shown.groups.map((g) => g.id)]);
+  const byId = new Map(elements.map((e) => [e.id, e]));
+  return [...answer.nodes, ...answer.groups]
+    .filter((item) => !known.has(item.id) && byId.has(item.id))
+    .map((item) => `id "${item.id}" is already taken by ${article(byId.get(item.id)!.type)} of the diagram that is no node or group: give the new one another id`);
+}
 
+export interface EditPlan {
+  operations: Operation[];
+  /** One line per kind of change, naming the ids the model added, changed and removed. */
+  warnings: string[];
+}
+
+const same = (a: string | null | undefined, b: string | null | undefined) => (a ?? '').trim().toLowerCase() === (b ?? '').trim().toLowerCase();
+/** Fields of a drawn element that its place in the scene decides, not the drawing of the new graph. */
+const PLACED = ['x', 'y', 'parentId', 'frameId', 'icon'] as const;
+
+/** The operations that turn the stored scene into the model's answer; the stored scene is only read. */
+export function editOperations(elements: readonly Element[], current: ShownDiagram, answer: DiagramAnswer, drawn: DrawnGraph): EditPlan {
+  const byId = new Map(elements.map((e) => [e.id, e as unknown as Loose]));
   const drawnById = new Map(drawn.elements.map((e) => [e.id, e as unknown as Loose]));
-  // Everything a new node must keep clear of: shapes and free text (titles), not arrows or the containers it may sit in.
-  const shapes = () => elements.filter((e) => e.type !== 'arrow' && e.type !== 'line' && !oldGroups.has(e.id) && !newGroups.has(e.id));
-  // A node drawn with parts (a table's header, rule and rows) moves as one.
-  const partsOf = (id: string) => drawn.elements.filter((e) => e.id === id || (e.id.startsWith(`${id}-`) && e.type !== 'arrow')) as unknown as Loose[];
+  const shownNodes = new Map(current.shown.nodes.map((n) => [n.id, n]));
+  const shownGroups = new Map(current.shown.groups.map((g) => [g.id, g]));
+  const answerIds = new Set([...answer.nodes.map((n) => n.id), ...answer.groups.map((g) => g.id)]);
+  const operations: Operation[] = [];
+  const added: string[] = [];
+  const changed: string[] = [];
+  const removed: string[] = [];
+  const change = (id: string, what: string) => changed.push(`"${id}" (${what})`);
+
+  // A new group or node: drawn as the whole new graph draws it (type, palette, size for its icon), without a place.
+  const template = (drawnId: string | undefined, id: string, parent: string | null): Loose | undefined => {
+    const model = drawnId === undefined ? undefined : drawnById.get(drawnId);
+    if (model === undefined) return undefined;
+    const element: Loose = { ...model, id };
+    for (const key of PLACED) delete element[key];
+    if (parent !== null) element.parentId = parent;
+    return element;
+  };
+  const addGroups = answer.groups.filter((g) => !shownGroups.has(g.id) && !shownNodes.has(g.id));
+  for (const group of addGroups) {
+    const element = template(drawn.elementIds.groups.get(group.id), group.id, group.parent);
+    if (element === undefined) continue;
+    // Its title is drawn from the container's own text when incremental layout places it.
+    operations.push({ op: 'add', element: { ...element, text: group.label } });
+    added.push(`"${group.id}"`);
+  }
+  for (const node of answer.nodes) {
+    if (shownNodes.has(node.id) || shownGroups.has(node.id)) continue;
+    const element = template(drawn.elementIds.nodes.get(node.id), node.id, node.group);
+    if (element === undefined) continue;
+    if (node.rows?.length) element.text = [node.label, ...node.rows].join('\n');
+    operations.push({ op: 'add', element });
+    added.push(`"${node.id}"${node.group ? ` in "${node.group}"` : ''}`);
+  }
 
   for (const node of answer.nodes) {
-    if (oldNodes.has(node.id)) continue;
-    const drawnId = drawn.elementIds.nodes.get(node.id);
-    const shape = drawnId ? drawnById.get(drawnId) : undefined;
-    if (!drawnId || !shape) continue;
-    const neighbour = answer.edges.map((e) => (e.from === node.id ? e.to : e.to === node.id ? e.from : undefined)).find((id) => id !== undefined && oldNodes.has(id) && byId.has(id));
-    const size = boxOf(shape);
-    let at: Box;
-    if (neighbour) {
-      const anchor = boxOf(byId.get(neighbour)!);
-      at = { ...size, x: anchor.x + anchor.width + GAP, y: anchor.y + (anchor.height - size.height) / 2 };
-    } else {
-      const all = shapes().map(boxOf);
-      const bottom = all.length ? Math.max(...all.map((b) => b.y + b.height)) : 0;
-      const left = all.length ? Math.min(...all.map((b) => b.x)) : 0;
-      at = { ...size, x: left, y: bottom + GAP };
+    const was = shownNodes.get(node.id);
+    const element = byId.get(node.id);
+    if (was === undefined || element === undefined) continue;
+    const set: Record<string, unknown> = {};
+    if (node.label !== was.label) {
+      // A table's name is its first text, drawn apart from the shape.
+      const header = element.text === was.label ? undefined : elements.find((e) => e.type === 'text' && e.text === was.label && current.graph.parts.get(e.id) === node.id);
+      if (element.text === was.label) set.text = node.label;
+      else if (header !== undefined) operations.push({ op: 'update', id: header.id, set: { text: node.label } });
+      if (element.text === was.label || header !== undefined) change(node.id, 'label');
+      else changed.push(`"${node.id}" (its new label "${node.label}" was not applied: the label is drawn apart from the shape)`);
     }
-    while (shapes().some((other) => overlaps(at, boxOf(other)))) at = { ...at, y: at.y + size.height + PADDING };
-    const [dx, dy] = [at.x - size.x, at.y - size.y];
-    for (const part of partsOf(drawnId)) elements.push({ ...part, x: (part.x ?? 0) + dx, y: (part.y ?? 0) + dy });
-    byId.set(node.id, elements.find((e) => e.id === drawnId)!);
-    if (node.group && oldGroups.has(node.group)) enclose(byId.get(node.group), at);
+    if (node.kind !== was.kind) {
+      set.role = node.kind;
+      // The palette follows the role unless the shape has colours of its own.
+      const old = ROLE_COLORS[was.kind];
+      if (element.strokeColor === old.strokeColor && element.fillColor === old.fillColor) Object.assign(set, ROLE_COLORS[node.kind]);
+      change(node.id, 'kind');
+    }
+    if (!same(node.icon, was.icon)) {
+      const ref = node.icon === null ? null : drawnById.get(drawn.elementIds.nodes.get(node.id) ?? '')?.iconRef;
+      if (ref !== undefined) {
+        set.iconRef = ref;
+        change(node.id, 'icon');
+      } else changed.push(`"${node.id}" (no icon was found for "${node.icon}"; it keeps its own)`);
+    }
+    if (Object.keys(set).length > 0) operations.push({ op: 'update', id: node.id, set });
+    if (node.group !== was.group) {
+      operations.push({ op: 'move', id: node.id, parentId: node.group });
+      change(node.id, node.group ? `moved into "${node.group}"` : 'moved out of its group');
+    }
+  }
+  for (const group of answer.groups) {
+    const was = shownGroups.get(group.id);
+    if (was === undefined) continue;
+    if (group.label !== was.label) {
+      operations.push({ op: 'update', id: group.id, set: { text: group.label } });
+      change(group.id, 'label');
+    }
+    if (group.parent !== was.parent) {
+      operations.push({ op: 'move', id: group.id, parentId: group.parent });
+      change(group.id, group.parent ? `moved into "${group.parent}"` : 'moved out of its group');
+    }
   }
 
-  const elementOf = (nodeId: string) => (oldNodes.has(nodeId) ? nodeId : drawn.elementIds.nodes.get(nodeId));
-  const oldEdges = new Set(recovered.edges.filter((e) => !gone.has(e.id)).map((e) => edgeKey(e.from, e.to)));
-  // New arrows look like the ones already drawn (stroke, sketchiness, label font), not like the schema's defaults.
-  const model = byId.get(recovered.edges.find((e) => byId.has(e.id))?.id ?? '');
-  const edgeIds = new Set(recovered.edges.map((e) => e.id));
-  const label = elements.find((e) => e.type === 'text' && edgeIds.has(recovered.parts.get(e.id) ?? ''));
-  const houseStyle = {
-    ...(model ? Object.fromEntries(HOUSE_STYLE.filter((key) => model[key] !== undefined).map((key) => [key, model[key]])) : {}),
-    ...(label ? { fontFamily: label.fontFamily, fontSize: label.fontSize } : {}),
-  };
-  answer.edges.forEach((edge, i) => {
-    if (oldEdges.has(edgeKey(edge.from, edge.to))) return;
-    const [from, to] = [elementOf(edge.from), elementOf(edge.to)];
-    if (!from || !to) return;
-    elements.push({
-      id: uniqueId(`edit-edge-${i + 1}`, byId),
-      type: 'arrow',
-      ...houseStyle,
-      arrowShape: 'smart',
-      startBinding: { elementId: from },
-      endBinding: { elementId: to },
-      startArrowhead: edge.startArrowhead,
-      endArrowhead: edge.endArrowhead,
-      strokeStyle: edge.style,
-      ...(edge.label ? { text: edge.label } : {}),
+  // Edges carry no id in an answer: each is the shown edge with the same ends, taken in order.
+  const unmatched = new Map<string, number[]>();
+  current.shown.edges.forEach((e, i) => unmatched.set(`${e.from}\u0000${e.to}`, [...(unmatched.get(`${e.from}\u0000${e.to}`) ?? []), i]));
+  const newEdges: DiagramAnswer['edges'] = [];
+  for (const edge of answer.edges) {
+    const index = unmatched.get(`${edge.from}\u0000${edge.to}`)?.shift();
+    if (index === undefined) {
+      newEdges.push(edge);
+      continue;
+    }
+    const was = current.shown.edges[index]!;
+    const id = current.edgeIds[index]!;
+    const set: Record<string, unknown> = {};
+    if ((edge.label ?? '') !== (was.label ?? '')) {
+      const label = elements.find((e) => e.type === 'text' && e.labelOf === id);
+      if (edge.label !== null) set.text = edge.label;
+      else if (label !== undefined) operations.push({ op: 'remove', id: label.id });
+      else set.text = null;
+      change(id, 'label');
+    }
+    if (edge.style !== was.style) set.strokeStyle = edge.style;
+    if (edge.startArrowhead !== was.startArrowhead) set.startArrowhead = edge.startArrowhead;
+    if (edge.endArrowhead !== was.endArrowhead) set.endArrowhead = edge.endArrowhead;
+    if (Object.keys(set).some((key) => key !== 'text')) change(id, 'style');
+    if (Object.keys(set).length > 0) operations.push({ op: 'update', id, set });
+  }
+
+  // New arrows look like the ones already drawn (stroke, sketchiness), routed around the shapes.
+  const model = byId.get(current.edgeIds[0] ?? '');
+  const houseStyle = model ? Object.fromEntries(['strokeColor', 'strokeWidth', 'roughness', 'opacity'].filter((k) => model[k] !== undefined).map((k) => [k, model[k]])) : {};
+  const taken = new Set([...byId.keys(), ...answerIds]);
+  for (const edge of newEdges) {
+    const id = freshId(`${edge.from}-${edge.to}`, taken);
+    operations.push({
+      op: 'add',
+      element: {
+        id,
+        type: 'arrow',
+        ...houseStyle,
+        arrowShape: 'smart',
+        startBinding: { elementId: edge.from },
+        endBinding: { elementId: edge.to },
+        startArrowhead: edge.startArrowhead,
+        endArrowhead: edge.endArrowhead,
+        strokeStyle: edge.style,
+        ...(edge.label ? { text: edge.label } : {}),
+      },
     });
-  });
-  for (const group of answer.groups) if (!oldGroups.has(group.id)) warnings.push(`group "${group.label}" is new: its nodes were placed, the container itself is not drawn in an edit`);
-  return { elements, warnings };
+    added.push(`"${id}"`);
+  }
+
+  // Removals last: an edge whose end goes is removed with that end (and said so); members of a removed group move up.
+  const gone = [...current.shown.nodes, ...current.shown.groups].filter((item) => !answerIds.has(item.id)).map((item) => item.id);
+  const goneSet = new Set(gone);
+  for (const indexes of unmatched.values()) {
+    for (const index of indexes) {
+      const { from, to } = current.shown.edges[index]!;
+      if (goneSet.has(from) || goneSet.has(to)) continue;
+      operations.push({ op: 'remove', id: current.edgeIds[index]! });
+      removed.push(`"${current.edgeIds[index]}"`);
+    }
+  }
+  for (const id of gone) {
+    operations.push({ op: 'remove', id });
+    removed.push(`"${id}"`);
+  }
+
+  const warnings = [
+    added.length ? `the model added ${added.join(', ')}` : '',
+    changed.length ? `the model changed ${changed.join(', ')}` : '',
+    removed.length ? `the model removed ${removed.join(', ')}` : '',
+  ].filter(Boolean);
+  return { operations, warnings };
 }
 
-/** Grows a container to hold a box placed in it. */
-function enclose(container: Loose | undefined, box: Box): void {
-  if (!container) return;
-  const c = boxOf(container);
-  const right = Math.max(c.x + c.width, box.x + box.width + PADDING);
-  const bottom = Math.max(c.y + c.height, box.y + box.height + PADDING);
-  Object.assign(container, { x: Math.min(c.x, box.x - PADDING), y: Math.min(c.y, box.y - PADDING) });
-  Object.assign(container, { width: right - (container.x as number), height: bottom - (container.y as number) });
-}
-
-function uniqueId(base: string, taken: ReadonlyMap<string, unknown>): string {
+function freshId(base: string, taken: Set<string>): string {
   let id = base;
   for (let n = 2; taken.has(id); n++) id = `${base}-${n}`;
+  taken.add(id);
   return id;
 }
+
+const article = (noun: string) => `${/^[aeiou]/.test(noun) ? 'an' : 'a'} ${noun}`;

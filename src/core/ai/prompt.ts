@@ -31,10 +31,11 @@ export function newDiagramMessage(prompt: string, kind?: string): string {
 }
 
 /** The user message for a change to an existing diagram: its structure as it stands, then the change asked for. */
-export function editDiagramMessage(prompt: string, current: DiagramAnswer): string {
+export function editDiagramMessage(prompt: string, current: DiagramAnswer, vendor?: string): string {
   return (
     'Here is the current diagram. Answer with the whole diagram after the change: keep the ids, labels and structure of ' +
     'everything the change does not touch.\n\n' +
+    (vendor ? `Its icons are drawn from the ${vendor} library: name icons of that vendor.\n\n` : '') +
     `Current diagram:\n${JSON.stringify(current)}\n\nChange: ${prompt}`
   );
 }

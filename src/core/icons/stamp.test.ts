@@ -99,6 +99,14 @@ describe('stampIcons: best-guess icons', () => {
     expect(element).not.toHaveProperty('iconRef');
   });
 
+  it('guesses no icon where the label would no longer fit below it (a small "Users" ellipse sized for its label)', () => {
+    const users = (width: number, height: number) => only([node('u', { type: 'ellipse', text: 'Users', width, height, fontSize: 16, fontFamily: 'normal' } as Partial<TestElement>)]);
+    const small = users(109, 58);
+    expect(small.element.icon).toBeUndefined();
+    expect(small.warnings).toEqual([]);
+    expect(users(180, 120).element.icon).toMatchObject({ ref: 'generic/Users', auto: true });
+  });
+
   it('gives no icon when nothing matches confidently', () => {
     expect(guess('Quarterly planning')).toBeUndefined();
     expect(guess('Next steps for the release')).toBeUndefined();

@@ -1,4 +1,6 @@
 import { AppError } from '../errors.js';
+import { measureText } from '../layout/measure.js';
+import { textArea } from '../layout/node-size.js';
 import { iconBody } from '../scene/constants.js';
 import { iconRefOf, resolveIconRef, type IconRefInput } from './catalog.js';
 import { guessIcon } from './guess.js';
@@ -153,7 +155,7 @@ function decide(element: StampableElement, index: number, options: StampOptions,
   // A diamond is a decision: its text is a question, never the name of a product.
   if (options.autoIcons === false || !nodeSized || typeof element.text !== 'string' || element.type === 'diamond') return {};
   const guess = guessIcon(element.text, options.vendor);
-  if (!guess) return {};
+  if (!guess || !labelFitsBelowIcon(element)) return {};
   // Said once, when the guess is new: a scene sent back as it was read does not repeat it.
   const previous = (element as { icon?: StampedIcon }).icon;
   if (previous?.ref !== guess.ref) warnings.push(`${describe(index, element)}: icon "${guess.ref}" added from its label (autoIcons: false turns this off)`);
@@ -196,4 +198,17 @@ export function stampIcons<T extends StampableElement>(elements: readonly T[], o
   const warnings: string[] = [];
   const stamped = elements.map((element, index) => apply(element, decide(element, index, options, warnings)));
   return { elements: stamped, warnings };
+}
+
+/**
+ * A guess is only a nicety: it is not drawn on an ellipse where it would push the label out of the shape (a small
+ * "Users" ellipse sized for its label alone), by the same measure the quality checker applies. An ellipse holds far
+ * less text than its box; other shapes keep their guess as before.
+ */
+function labelFitsBelowIcon(element: StampableElement): boolean {
+  if (element.type !== 'ellipse') return true;
+  const { fontSize, fontFamily } = element as { fontSize?: number; fontFamily?: string };
+  const size = measureText(String(element.text), fontSize ?? 20, fontFamily ?? 'hand');
+  const area = textArea(element.type, element.width, element.height, true);
+  return size.width <= area.width && size.height <= area.height;
 }

@@ -79,7 +79,7 @@ export function applyOperations(current: readonly Element[], operations: readonl
         // The text of a container drawn with a standalone title, or of an arrow with a label of its own, is that text.
         const label = set.text !== undefined && element.text === undefined ? list().find((e) => e.type === 'text' && e.labelOf === element.id) : undefined;
         if (label !== undefined) {
-          scene.set(label.id, { ...(scene.get(label.id) as Raw), text: set.text });
+          scene.set(label.id, relettered(scene.get(label.id) as Raw, String(set.text)));
           touched.updated.add(label.id);
           delete set.text;
         }
@@ -165,6 +165,13 @@ function widenToFit(shape: Raw): void {
   const text = measureText(String(shape.text), Number(shape.fontSize ?? 20), family);
   const needed = Math.ceil((text.width + TEXT_PADDING) * (ROUND_SHAPES.has(shape.type) ? 1.45 : 1));
   if (needed > shape.width) shape.width = needed;
+}
+
+/** A standalone label or title with a new text, sized to it; a centred label (an arrow's) keeps its centre. */
+function relettered(label: Raw, text: string): Raw {
+  const size = measureText(text, Number(label.fontSize ?? 20), String(label.fontFamily ?? 'hand'));
+  const x = label.textAlign === 'left' || typeof label.x !== 'number' ? label.x : label.x + (Number(label.width ?? size.width) - size.width) / 2;
+  return { ...label, text, x, width: size.width, height: size.height };
 }
 
 type Point = { x: number; y: number };

@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { AppError, describeValue } from '../errors.js';
 import { LIMITS } from '../limits.js';
+import { segmentCrossesBox } from '../quality/check.js';
+import { ROUTE_MARGIN } from '../routing/orthogonal.js';
 import { routeSmartArrows, type RoutableElement } from '../routing/smart-arrows.js';
 import { boundEnd, boundsOf, focusFromEnd, focusPoint, type Box, type Focus } from './binding-geometry.js';
 import { ELEMENT_TYPES, type ElementType } from './constants.js';
@@ -60,7 +62,7 @@ export function validateElements(raw: readonly unknown[], previous: readonly Ele
   const complete = elements.map((draft) => complete1(draft, errors));
   fail(errors);
   checkStructure(complete, (d) => label(d.index, d.id), warnings);
-  applySmartRoutes(complete, warnings);
+  applySmartRoutes(complete, previous, warnings);
   bindArrows(complete, previous, errors);
   fail(errors);
   return { elements: complete.map(({ index: _index, ...element }) => element as Element), warnings };
@@ -216,10 +218,13 @@ function applyArrowRules(d: Extract<Draft, { type: 'arrow' }>, out: Record<strin
 
 /**
  * Smart arrows get their path and end focus points from the router (src/core/routing/); binding then treats them
- * like any other arrow, so their ends land on the shapes' outlines.
+ * like any other arrow, so their ends land on the shapes' outlines. A stored smart arrow sent back with its route,
+ * whose end shapes did not move and across which no moved or new shape now lies, keeps that route: an edit elsewhere
+ * leaves it byte-identical.
  */
-function applySmartRoutes(elements: Draft[], warnings: string[]): void {
-  const { routes, problems } = routeSmartArrows(elements as unknown as RoutableElement[]);
+function applySmartRoutes(elements: Draft[], previous: readonly Element[], warnings: string[]): void {
+  const kept = keptRoutes(elements, previous);
+  const { routes, problems } = routeSmartArrows((kept.size > 0 ? elements.filter((e) => !kept.has(e.id)) : elements) as unknown as RoutableElement[]);
   for (const draft of elements) {
     const problem = problems.get(draft.id);
     if (problem !== undefined) warnings.push(`${label(draft.index, draft.id)}: ${problem}`);
@@ -230,6 +235,38 @@ function applySmartRoutes(elements: Draft[], warnings: string[]): void {
     arrow.startBinding = { elementId: arrow.startBinding!.elementId, focus: route.startFocus };
     arrow.endBinding = { elementId: arrow.endBinding!.elementId, focus: route.endFocus };
   }
+}
+
+/** Ids of the smart arrows that keep their stored route (see applySmartRoutes). */
+function keptRoutes(elements: readonly Draft[], previous: readonly Element[]): Set<string> {
+  const kept = new Set<string>();
+  if (previous.length === 0) return kept;
+  const boxOf = (e: Draft | Element | undefined): Box | undefined => (e === undefined ? undefined : (e as unknown as Box));
+  const before = new Map(previous.map((e) => [e.id, e]));
+  const byId = new Map(elements.map((e) => [e.id, e]));
+  const sameBox = (a: Box | undefined, b: Box | undefined) => a !== undefined && b !== undefined && a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+  // Shapes that are new or moved or resized, with where they were: a route near either place may no longer be the best.
+  const moved = elements.filter((e) => !LINEAR.has(e.type) && e.type !== 'text' && !sameBox(boxOf(e), boxOf(before.get(e.id))));
+  const near = (box: Box) => ({ x: box.x - 2 * ROUTE_MARGIN, y: box.y - 2 * ROUTE_MARGIN, width: box.width + 4 * ROUTE_MARGIN, height: box.height + 4 * ROUTE_MARGIN });
+  const holds = (outer: Box, inner: Box) => inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+  for (const draft of elements) {
+    if (draft.type !== 'arrow' || draft.arrowShape !== 'smart') continue;
+    const arrow = draft as Draft & ArrowElement;
+    const stored = before.get(arrow.id);
+    if (stored?.type !== 'arrow' || JSON.stringify(stored.points) !== JSON.stringify(arrow.points)) continue;
+    const ends = [arrow.startBinding?.elementId, arrow.endBinding?.elementId].map((id) => (id === undefined ? undefined : byId.get(id)));
+    if (ends[0]?.id !== stored.startBinding?.elementId || ends[1]?.id !== stored.endBinding?.elementId) continue;
+    if (!ends.every((end) => end !== undefined && sameBox(boxOf(end), boxOf(before.get(end.id))))) continue;
+    const points = arrow.points as Point[];
+    const disturbed = moved.some((shape) => {
+      // Routes may cross a container around one of their ends.
+      if (ends.some((end) => end === shape || holds(boxOf(shape)!, boxOf(end)!))) return false;
+      const places = [boxOf(shape)!, boxOf(before.get(shape.id))].filter((b): b is Box => b !== undefined).map(near);
+      return places.some((box) => points.slice(1).some((p, i) => segmentCrossesBox(points[i]!, p, box)));
+    });
+    if (!disturbed) kept.add(arrow.id);
+  }
+  return kept;
 }
 
 const LINEAR = new Set(['arrow', 'line', 'freedraw', 'highlight']);
