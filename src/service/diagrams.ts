@@ -383,6 +383,12 @@ export class DiagramService {
     return this.history.get(id, version);
   }
 
+  /** One kept version drawn as SVG, as its own version was drawn: the history's preview. */
+  async renderVersion(p: Principal, id: string, version: number): Promise<string> {
+    const kept = await this.getVersion(p, id, version);
+    return this.work.svg(JSON.parse(kept.elementsJson) as Element[]);
+  }
+
   /**
    * Writes version `version`'s name and elements back as a new version, exactly as they were stored (no intake runs
    * again), so the history keeps what was undone. With `expectedVersion`, refused (412) when the document moved on.

@@ -14,6 +14,7 @@ import { aiPages } from './pages/ai.js';
 import { developerPages } from './pages/developer.js';
 import { diagramPages } from './pages/diagrams.js';
 import { editorPages } from './pages/editor.js';
+import { editorHistoryPages } from './pages/editor-history.js';
 import { invitePages } from './pages/invites.js';
 import { memberPages, workspacePages } from './pages/workspaces.js';
 import { checkCsrf, loadSession, requireUser, type WebContext } from './session.js';
@@ -112,6 +113,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, { services }) 
     await signedIn.register(memberPages, { services });
     await signedIn.register(diagramPages, { services });
     await signedIn.register(editorPages, { services });
+    await signedIn.register(editorHistoryPages, { services });
   });
 };
 

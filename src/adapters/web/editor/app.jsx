@@ -15,6 +15,7 @@ import '@excalidraw/excalidraw/index.css';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { createRoot } from 'react-dom/client';
+import { HistoryPanel } from './history-panel.jsx';
 import { createService, SaveConflict } from './service.js';
 import './editor.css';
 
@@ -69,6 +70,8 @@ function EditorApp({ initial }) {
   const [status, setStatus] = useState(writable ? `Version ${initial.version} · changes save themselves` : `Read-only: your role here is ${root.dataset.role}`);
   const [conflict, setConflict] = useState(null);
   const [newer, setNewer] = useState(null);
+  // The version the canvas shows, for the History panel (doc.current.version is the save state's copy of it).
+  const [shownVersion, setShownVersion] = useState(initial.version);
   const dialogRef = useRef(null);
 
   useEffect(() => {
@@ -90,6 +93,7 @@ function EditorApp({ initial }) {
     api.addFiles(Object.values(fresh.scene.files ?? {}));
     api.updateScene({ elements: restoreElements(fresh.scene.elements, null), captureUpdate: CaptureUpdateAction.NEVER });
     doc.current.version = fresh.version;
+    setShownVersion(fresh.version);
     doc.current.savedSignature = signatureOf(api);
     doc.current.blocked = false;
     setNewer(null);
@@ -109,6 +113,7 @@ function EditorApp({ initial }) {
     try {
       const result = await service.saveScene(state.version, sceneOf(api));
       state.version = result.version;
+      setShownVersion(result.version);
       state.savedSignature = signature;
       await refreshIcons(api, state);
       setNewer(null);
@@ -190,6 +195,24 @@ function EditorApp({ initial }) {
     }
   };
 
+  // Restore: what is on the canvas is saved first, then the kept version is written back on top (If-Match) and shown.
+  const restore = async (n) => {
+    await save();
+    if (doc.current.blocked) return;
+    if (signatureOf(apiRef.current) !== doc.current.savedSignature) return setStatus('Not restored: save your changes first (see the status line)');
+    try {
+      const result = await service.restoreVersion(doc.current.version, n);
+      await loadTheirs();
+      setStatus(`Restored version ${n} as version ${result.version}`);
+    } catch (error) {
+      if (error instanceof SaveConflict) {
+        doc.current.blocked = true;
+        setConflict({ theirs: error.currentVersion });
+        setStatus(`Not restored: someone else saved version ${error.currentVersion} first`);
+      } else setStatus(`Not restored: ${error.message}`);
+    }
+  };
+
   const reloadTheirs = async () => setStatus(`Loaded version ${await loadTheirs()}; your unsaved changes were dropped`);
   const keepMine = () => {
     // Saved on top of theirs: their version stays in the document's history.
@@ -228,6 +251,9 @@ function EditorApp({ initial }) {
                 </button>
               </span>
             )}
+            <button type="button" className="button small" aria-expanded={panel === 'history'} aria-controls="panel-history" onClick={() => setPanel(panel === 'history' ? null : 'history')}>
+              History
+            </button>
             {writable && (
               <button type="button" className="button small" aria-expanded={panel === 'icons'} aria-controls="panel-icons" onClick={() => setPanel(panel === 'icons' ? null : 'icons')}>
                 Icons
@@ -268,6 +294,7 @@ function EditorApp({ initial }) {
         </MainMenu>
       </Excalidraw>
       {panel === 'icons' && <IconPanel onPlace={(icon, point) => setStatus(placeIcon(apiRef.current, icon, point))} onClose={() => setPanel(null)} />}
+      {panel === 'history' && <HistoryPanel service={service} writable={writable} currentVersion={shownVersion} onRestore={restore} onClose={() => setPanel(null)} />}
       {panel === 'ai' && <AskPanel asking={asking} onAsk={ask} onClose={() => setPanel(null)} />}
       <dialog ref={dialogRef} className="editor-conflict" aria-labelledby="conflict-title" onCancel={(event) => event.preventDefault()}>
         <h2 id="conflict-title">Someone else saved first</h2>

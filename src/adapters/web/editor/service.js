@@ -45,6 +45,12 @@ export function createService({ id, csrf }) {
     saveScene: (version, scene) => call('PUT', `${base}/scene`, { body: { scene }, headers: { 'If-Match': `"${version}"` } }),
     /** The diagram changed by the AI as `prompt` says, on `version`: `{ version, warnings, model }`. */
     ask: (version, prompt) => call('POST', `${base}/ask`, { body: { prompt }, headers: { 'If-Match': `"${version}"` } }),
+    /** A page of the kept versions, newest first: `{ items: [{ version, createdAt, author, door, summary }], nextCursor }`. */
+    listVersions: (cursor) => call('GET', `${base}/versions?${new URLSearchParams({ limit: '20', ...(cursor ? { cursor } : {}) })}`),
+    /** Where a kept version's picture is (our SVG of it), for the preview. */
+    versionImageUrl: (n) => `${base}/versions/${n}/image.svg`,
+    /** Version `n` written back as a new version on `version` (If-Match): `{ version, restored }`; stale throws SaveConflict. */
+    restoreVersion: (version, n) => call('POST', `${base}/versions/${n}/restore`, { body: {}, headers: { 'If-Match': `"${version}"` } }),
     /** The scene as a new diagram beside this one: `{ id, url }`. */
     saveCopy: (scene, name) => call('POST', `${base}/copy`, { body: { scene, name } }),
   };
