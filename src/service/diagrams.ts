@@ -326,7 +326,8 @@ export class DiagramService {
       // An edit by element guesses no icons onto elements nobody touched: only what the client names gets one.
       // The vendor the diagram was drawn for holds until a write names another (an AWS "VPC" stays an AWS VPC).
       const vendor = change.vendor ?? (row.vendor as IconVendor | null) ?? undefined;
-      const options = { previous, vendor, autoIcons: change.autoIcons ?? (edited ? false : undefined) };
+      // An updated element's stamped icon is dropped by the edit (applyOperations), so only untouched ones keep theirs.
+      const options = { previous, vendor, autoIcons: change.autoIcons ?? (edited ? false : undefined), keepGuessedIcons: edited !== undefined };
       const sent = edited?.elements ?? change.elements;
       // Operations may add or move elements without a position: those are placed by layout whatever was asked.
       const layout = change.layout ?? (edited?.elements.some((e) => e.x === undefined && !LINEAR_TYPES.has(e.type)) ? 'auto' : undefined);

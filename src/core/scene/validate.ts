@@ -63,18 +63,7 @@ export function validateElements(raw: readonly unknown[], previous: readonly Ele
   applySmartRoutes(complete, warnings);
   bindArrows(complete, previous, errors);
   fail(errors);
-  return { elements: complete.map(({ index: _index, ...element }) => inSchemaOrder(element) as Element), warnings };
-}
-
-/**
- * The element's fields in its schema's order, as the next write's parse gives them back: a field filled in here (a
- * seed, a text's size) would otherwise move on that write, and an element nobody touched would store other bytes and
- * count as changed in the version history.
- */
-function inSchemaOrder(element: Record<string, unknown> & { type: ElementType }): Record<string, unknown> {
-  const ordered: Record<string, unknown> = {};
-  for (const key of Object.keys(ELEMENT_SCHEMAS[element.type].shape)) if (Object.hasOwn(element, key)) ordered[key] = element[key];
-  return Object.assign(ordered, element);
+  return { elements: complete.map(({ index: _index, ...element }) => element as Element), warnings };
 }
 
 /**
