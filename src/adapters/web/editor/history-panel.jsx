@@ -4,7 +4,7 @@ import { useCallback, useEffect, useState } from 'react';
 import './history-panel.css';
 
 /** The doors a version can come through, as a person reads them. */
-const DOORS = { rest: 'API', mcp: 'MCP', web: 'web editor', cli: 'CLI', ai: 'AI' };
+const DOORS = { rest: 'API', mcp: 'MCP', web: 'web app', cli: 'CLI', ai: 'AI' };
 
 const authorOf = (author) => author.name ?? author.email ?? 'a removed account';
 const when = (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
@@ -65,15 +65,15 @@ export function HistoryPanel({ service, writable, currentVersion, onRestore, onC
               </button>
             )}
             <button type="button" className="button small" onClick={() => setChosen(null)}>
-              Back to the list
+              Close preview
             </button>
           </div>
         </section>
       )}
-      <ol className="history-list" hidden={Boolean(chosen)}>
+      <ol className="history-list">
         {versions.items.map((v) => (
           <li key={v.version}>
-            <button type="button" className="history-item" onClick={() => setChosen(v)} aria-current={v.version === currentVersion ? 'true' : undefined}>
+            <button type="button" className="history-item" onClick={() => setChosen(v)} aria-pressed={v.version === chosen?.version} aria-current={v.version === currentVersion ? 'true' : undefined}>
               <span className="history-line">
                 <strong>Version {v.version}</strong>
                 {v.version === currentVersion && <span className="history-badge">on the canvas</span>}
@@ -91,7 +91,7 @@ export function HistoryPanel({ service, writable, currentVersion, onRestore, onC
         {versions.loading && <p className="help">Loading versions…</p>}
         {versions.error && <p className="alert error">{versions.error}</p>}
       </div>
-      {!chosen && versions.nextCursor && !versions.loading && (
+      {versions.nextCursor && !versions.loading && (
         <button type="button" className="button small" onClick={() => load(versions.nextCursor)}>
           Older versions
         </button>
