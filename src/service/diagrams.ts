@@ -8,7 +8,8 @@ import { d2ToGraph } from '../core/notations/d2/index.js';
 import { checkGraphSize, isD2Code } from '../core/notations/index.js';
 import { titleFromCode } from '../core/notations/title.js';
 import { canWrite, type Role } from '../core/scopes.js';
-import type { Element, SceneFormat } from '../core/scene/intake.js';
+import { intakeScene, type Element, type SceneFormat } from '../core/scene/intake.js';
+import { operationsFor } from '../core/scene/scene-delta.js';
 import type { ExcalidrawScene } from '../core/scene/to-excalidraw.js';
 import { summarizeScene } from '../core/scene/summary.js';
 import { applyOperations, type Operation, type Touched } from '../core/scene/operations.js';
@@ -344,6 +345,29 @@ export class DiagramService {
         throw versionMismatch(current.version, expectedVersion ?? row.version);
       }
     }
+  }
+
+  /**
+   * A whole scene from a client that knows which elements it changed (the canvas editor): written as edits by element
+   * when they say it exactly, so the untouched elements stay as stored and the history counts only the changed ones;
+   * as the whole scene otherwise. Either way one versioned write, refused (412) when `expectedVersion` is stale.
+   */
+  async updateChangedElements(
+    p: Principal,
+    id: string,
+    change: { elements: unknown; changed: readonly string[] } & StampingInput,
+    expectedVersion: number,
+  ): Promise<WriteResult & { asOperations: boolean }> {
+    requireScope(p, 'diagrams:write');
+    const { row, role } = await this.visibleDocument(p, id);
+    assertWritable(role, row.workspace_id);
+    if (row.version !== expectedVersion) throw versionMismatch(row.version, expectedVersion);
+    const previous = JSON.parse(row.elements) as Element[];
+    const next = intakeScene(change.elements, { previous, vendor: change.vendor, autoIcons: change.autoIcons });
+    const operations = operationsFor(previous, next.elements, new Set(change.changed));
+    const { elements: _whole, changed: _changed, ...stamping } = change;
+    const result = await this.updateDocument(p, id, operations ? { ...stamping, operations } : { ...stamping, elements: change.elements }, expectedVersion);
+    return { ...result, asOperations: operations !== undefined };
   }
 
   /**

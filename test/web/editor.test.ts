@@ -138,6 +138,10 @@ describe('the canvas editor in Chromium', () => {
     const target = before.find((e) => e.id === 'svc')! as { x: number; y: number; width: number; height: number; text: string; iconRef: string };
     expect(target.iconRef).toBeDefined();
     const page = await openEditor(ann, id);
+    const saves: Array<Promise<{ method: string; asOperations?: boolean }>> = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith(`/diagrams/${id}/scene`) && response.request().method() !== 'GET') saves.push(response.json().then((body) => ({ method: response.request().method(), asOperations: body.asOperations })));
+    });
     const centre = await onScreen(page, target.x + target.width / 2, target.y + target.height / 2);
     await page.mouse.dblclick(centre.x, centre.y);
     const editor = page.locator('textarea.excalidraw-wysiwyg');
@@ -151,6 +155,18 @@ describe('the canvas editor in Chromium', () => {
     const after = await stored(id);
     expect(after.find((e) => e.id === 'svc')).toEqual({ ...before.find((e) => e.id === 'svc'), text: 'Object store' });
     expect(after.filter((e) => e.id !== 'svc')).toEqual(before.filter((e) => e.id !== 'svc'));
+
+    // Saved as an edit by element: the history says one element changed, and over the API every other element is the
+    // same text as before, byte for byte.
+    const api = (path: string) => fetch(`${base}/api-v1${path}`, { headers: { authorization: `Bearer ${world.tokens.annAll}` } }).then((r) => r.json());
+    const [latest] = (await api(`/documents/${id}/versions?limit=1`)).items;
+    expect(await Promise.all(saves)).toEqual([{ method: 'PATCH', asOperations: true }]);
+    expect(latest).toMatchObject({ version: 2, door: 'web', summary: '1 changed' });
+    const bytes = async (version: number) =>
+      new Map(((await api(`/documents/${id}/versions/${version}`)).elements as Array<{ id: string }>).map((e) => [e.id, JSON.stringify(e)]));
+    const [v1, v2] = [await bytes(1), await bytes(2)];
+    expect([...v2.keys()]).toEqual([...v1.keys()]);
+    expect([...v2].filter(([key, text]) => v1.get(key) !== text).map(([key]) => key)).toEqual(['svc']);
     await page.close();
   });
 

@@ -62,11 +62,36 @@ async function refreshIcons(api, state) {
 
 const signatureOf = (api) => getSceneVersion(api.getSceneElementsIncludingDeleted());
 
+/** Up to this many changed elements, a save names them (edits by element); past it, the whole scene is written. */
+const FEW_CHANGES = 20;
+
+/** Each live element's Excalidraw version, to tell what changed since: the snapshot taken when a scene is saved or loaded. */
+const versionsOf = (api) => new Map(api.getSceneElements().filter((e) => !isIconPicture(e)).map((e) => [e.id, e.version]));
+
+/**
+ * The ids of what changed since `saved` (a versionsOf snapshot): added, edited or deleted elements, and for a label
+ * (a text bound to a shape or arrow) its holder too, since our scene keeps a label as its holder's text.
+ */
+function changedSince(api, saved) {
+  const changed = new Set();
+  const live = new Set();
+  for (const e of api.getSceneElementsIncludingDeleted()) {
+    if (isIconPicture(e) || (e.isDeleted && !saved.has(e.id))) continue;
+    if (!e.isDeleted) live.add(e.id);
+    if (!e.isDeleted && saved.get(e.id) === e.version) continue;
+    changed.add(e.id);
+    if (e.containerId) changed.add(e.containerId);
+  }
+  for (const id of saved.keys()) if (!live.has(id)) changed.add(id);
+  return [...changed];
+}
+
 function EditorApp({ initial }) {
   const apiRef = useRef(null);
   // Mutable save state: the version our scene is based on, the scene signature last saved, one save at a time.
   // `blocked` while the conflict choice is open: nothing saves until the person chooses.
-  const doc = useRef({ version: initial.version, savedSignature: null, saving: false, blocked: false, timer: 0 });
+  // `savedVersions`: each element's version as last saved or loaded, to send only what changed since (see changedSince).
+  const doc = useRef({ version: initial.version, savedSignature: null, savedVersions: null, saving: false, blocked: false, timer: 0 });
   const [status, setStatus] = useState(writable ? `Version ${initial.version} · changes save themselves` : `Read-only: your role here is ${root.dataset.role}`);
   const [conflict, setConflict] = useState(null);
   const [newer, setNewer] = useState(null);
@@ -95,6 +120,7 @@ function EditorApp({ initial }) {
     doc.current.version = fresh.version;
     setShownVersion(fresh.version);
     doc.current.savedSignature = signatureOf(api);
+    doc.current.savedVersions = versionsOf(api);
     doc.current.blocked = false;
     setNewer(null);
     setConflict(null);
@@ -111,7 +137,12 @@ function EditorApp({ initial }) {
     state.saving = true;
     setStatus('Saving…');
     try {
-      const result = await service.saveScene(state.version, sceneOf(api));
+      const sent = versionsOf(api);
+      const changed = state.savedVersions ? changedSince(api, state.savedVersions) : [];
+      const scene = sceneOf(api);
+      const result =
+        changed.length > 0 && changed.length <= FEW_CHANGES ? await service.saveChanges(state.version, scene, changed) : await service.saveScene(state.version, scene);
+      state.savedVersions = sent;
       state.version = result.version;
       setShownVersion(result.version);
       state.savedSignature = signature;
@@ -141,7 +172,10 @@ function EditorApp({ initial }) {
       fitOnOpen(api);
     }
     if (!api || !writable) return;
-    if (state.savedSignature === null) state.savedSignature = signatureOf(api);
+    if (state.savedSignature === null) {
+      state.savedSignature = signatureOf(api);
+      state.savedVersions = versionsOf(api);
+    }
     if (signatureOf(api) === state.savedSignature) return;
     if (state.blocked) return;
     if (!state.saving) setStatus('Unsaved changes…');
@@ -217,6 +251,8 @@ function EditorApp({ initial }) {
   const keepMine = () => {
     // Saved on top of theirs: their version stays in the document's history.
     doc.current.version = conflict.theirs;
+    // Mine as a whole: not my edits merged into theirs.
+    doc.current.savedVersions = null;
     doc.current.blocked = false;
     setConflict(null);
     save();

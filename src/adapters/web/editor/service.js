@@ -43,6 +43,8 @@ export function createService({ id, csrf }) {
     readState: () => call('GET', `${base}/state`),
     /** A versioned write: `version` goes as If-Match; a stale one throws SaveConflict. */
     saveScene: (version, scene) => call('PUT', `${base}/scene`, { body: { scene }, headers: { 'If-Match': `"${version}"` } }),
+    /** The same write for a few edited elements: `changed` names them, and the server writes them by element. */
+    saveChanges: (version, scene, changed) => call('PATCH', `${base}/scene`, { body: { scene, changed }, headers: { 'If-Match': `"${version}"` } }),
     /** The diagram changed by the AI as `prompt` says, on `version`: `{ version, warnings, model }`. */
     ask: (version, prompt) => call('POST', `${base}/ask`, { body: { prompt }, headers: { 'If-Match': `"${version}"` } }),
     /** A page of the kept versions, newest first: `{ items: [{ version, createdAt, author, door, summary }], nextCursor }`. */
