@@ -12,9 +12,9 @@ const DERIVED = new Set(['icon', 'labelPlacement']);
 type Fields = Record<string, unknown> & { id: string; type: string };
 
 /**
- * The operations that turn `previous` into `next` for the elements `changed` names, or undefined when edits by
- * element cannot say it exactly (an operation's own rules — a moved container carrying members along, a removed shape
- * taking its arrows — would reach elements not named): the caller then writes the whole scene.
+ * The operations on the elements `changed` names that turn `previous` into `next`, or undefined when they cannot say it
+ * exactly (an element changed but not named; an operation's own rules — a moved container carrying members along, a
+ * removed shape taking its arrows — reaching further): the caller then writes the whole scene.
  */
 export function operationsFor(previous: readonly Element[], next: readonly Element[], changed: ReadonlySet<string>): Operation[] | undefined {
   const before = new Map(previous.map((e) => [e.id, e as unknown as Fields]));
@@ -49,8 +49,9 @@ export function operationsFor(previous: readonly Element[], next: readonly Eleme
     return undefined;
   }
   if (result.length !== next.length) return undefined;
+  // The edits must give exactly the scene sent: a change the sender did not name is not lost, it makes a whole write.
   for (const element of result) {
-    const expected = changed.has(element.id) ? after.get(element.id) : before.get(element.id);
+    const expected = after.get(element.id);
     if (!expected || !sameFields(element, expected)) return undefined;
   }
   return operations;
