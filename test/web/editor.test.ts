@@ -204,9 +204,11 @@ describe('the canvas editor in Chromium', () => {
     await expect.poll(() => first.locator('#editor-status').textContent(), { timeout: 15_000 }).toMatch(/Someone else saved version 3/);
 
     // Save as a copy: a new diagram beside the original, which stays as it was.
-    await drawBox(first, 800, 300);
+    // The second tab's change is the older one, so its save (autosave or the button) lands first on a loaded machine too.
     await drawBox(second, 800, 500);
+    await drawBox(first, 800, 300);
     await saveNow(second);
+    expect(await second.locator('#editor-status').textContent()).toMatch(/^Saved version 4/);
     // No click needed: the first tab's autosave meets the conflict by itself.
     await first.getByRole('dialog', { name: 'Someone else saved first' }).getByRole('button', { name: 'Save mine as a copy' }).click();
     await first.waitForURL((url) => /^\/diagrams\/doc_\w+\/edit$/.test(url.pathname) && !url.pathname.includes(id));
