@@ -33,6 +33,22 @@ describe.each(backends)('version history on %s', (backend) => {
     expect(one.json().elements).toEqual(doc.elements);
   });
 
+  it('counts only what an edit by element changed: an element made in one write is stored as the next write keeps it', async () => {
+    // "API" gets a guessed icon when created: adding a box beside it must leave it on.
+    const doc = await create('Plan', [box('a'), { ...box('api', 0, 200), text: 'API' }]);
+    expect(doc.elements.find((e: { id: string }) => e.id === 'api').icon).toMatchObject({ auto: true });
+    const add = await inject('PATCH', `/documents/${doc.id}`, service.world.tokens.annAll, { operations: [{ op: 'add', element: { id: 'db', type: 'cylinder', x: 300, y: 0, width: 140, height: 90, text: 'Orders' } }] });
+    const before = add.json().elements ?? (await inject('GET', `/documents/${doc.id}`, service.world.tokens.annRead)).json().elements;
+    await inject('PATCH', `/documents/${doc.id}`, service.world.tokens.annAll, { operations: [{ op: 'update', id: 'a', set: { text: 'Gateway' } }] });
+    const { items } = (await inject('GET', `/documents/${doc.id}/versions`, service.world.tokens.annRead)).json();
+    expect(items.map((v: { summary: string }) => v.summary)).toEqual(['1 changed', '1 added', 'created with 2 elements']);
+    const after = await inject('GET', `/documents/${doc.id}`, service.world.tokens.annRead);
+    // The untouched cylinder's stored text, byte for byte.
+    const textOf = (body: string) => /\{"type":"cylinder".*?\}/.exec(body)?.[0];
+    expect(textOf(after.body)).toBe(JSON.stringify(before.find((e: { id: string }) => e.id === 'db')));
+    expect(after.json().elements.find((e: { id: string }) => e.id === 'api')).toEqual(doc.elements.find((e: { id: string }) => e.id === 'api'));
+  });
+
   it('restores a version as a new one, exactly, honouring If-Match', async () => {
     const doc = await create();
     await inject('PATCH', `/documents/${doc.id}`, service.world.tokens.annAll, { name: 'Changed', elements: [box('z')] });

@@ -8,7 +8,8 @@ import { d2ToGraph } from '../core/notations/d2/index.js';
 import { checkGraphSize, isD2Code } from '../core/notations/index.js';
 import { titleFromCode } from '../core/notations/title.js';
 import { canWrite, type Role } from '../core/scopes.js';
-import type { Element, SceneFormat, SceneIntake } from '../core/scene/intake.js';
+import { intakeScene, type Element, type SceneFormat, type SceneIntake } from '../core/scene/intake.js';
+import { operationsFor } from '../core/scene/scene-delta.js';
 import type { ExcalidrawScene } from '../core/scene/to-excalidraw.js';
 import { summarizeScene } from '../core/scene/summary.js';
 import { applyOperations, type Operation, type Touched } from '../core/scene/operations.js';
@@ -377,7 +378,8 @@ export class DiagramService {
       // An edit by element guesses no icons onto elements nobody touched: only what the client names gets one.
       // The vendor the diagram was drawn for holds until a write names another (an AWS "VPC" stays an AWS VPC).
       const vendor = change.vendor ?? (row.vendor as IconVendor | null) ?? undefined;
-      const options = { previous, vendor, autoIcons: change.autoIcons ?? (edited ? false : undefined) };
+      // An updated element's stamped icon is dropped by the edit (applyOperations), so only untouched ones keep theirs.
+      const options = { previous, vendor, autoIcons: change.autoIcons ?? (edited ? false : undefined), keepGuessedIcons: edited !== undefined };
       const sent = edited?.elements ?? change.elements;
       // Operations may add or move elements without a position: those are placed by layout whatever was asked.
       const layout = change.layout ?? (edited?.elements.some((e) => e.x === undefined && !LINEAR_TYPES.has(e.type)) ? 'auto' : undefined);
@@ -404,6 +406,29 @@ export class DiagramService {
         throw versionMismatch(current.version, expectedVersion ?? row.version);
       }
     }
+  }
+
+  /**
+   * A whole scene from a client that knows which elements it changed (the canvas editor): written as edits by element
+   * when they say it exactly, so the untouched elements stay as stored and the history counts only the changed ones;
+   * as the whole scene otherwise. Either way one versioned write, refused (412) when `expectedVersion` is stale.
+   */
+  async updateChangedElements(
+    p: Principal,
+    id: string,
+    change: { elements: unknown; changed: readonly string[] } & StampingInput,
+    expectedVersion: number,
+  ): Promise<WriteResult & { asOperations: boolean }> {
+    requireScope(p, 'diagrams:write');
+    const { row, role } = await this.visibleDocument(p, id);
+    assertWritable(role, row.workspace_id);
+    if (row.version !== expectedVersion) throw versionMismatch(row.version, expectedVersion);
+    const previous = JSON.parse(row.elements) as Element[];
+    const next = intakeScene(change.elements, { previous, vendor: change.vendor, autoIcons: change.autoIcons });
+    const operations = operationsFor(previous, next.elements, new Set(change.changed));
+    const { elements: _whole, changed: _changed, ...stamping } = change;
+    const result = await this.updateDocument(p, id, operations ? { ...stamping, operations } : { ...stamping, elements: change.elements }, expectedVersion);
+    return { ...result, asOperations: operations !== undefined };
   }
 
   /**
@@ -448,6 +473,12 @@ export class DiagramService {
     requireScope(p, 'diagrams:read');
     await this.visibleDocument(p, id);
     return this.history.get(id, version);
+  }
+
+  /** One kept version drawn as SVG, as its own version was drawn: the history's preview. */
+  async renderVersion(p: Principal, id: string, version: number): Promise<string> {
+    const kept = await this.getVersion(p, id, version);
+    return this.work.svg(JSON.parse(kept.elementsJson) as Element[]);
   }
 
   /**

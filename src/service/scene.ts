@@ -2,6 +2,7 @@ import { type IconVendor, stampIcons } from '../core/icons/index.js';
 import { placeScene, planAutoLayout, sceneToGraph } from '../core/scene/auto-layout.js';
 import { placeInsideContainers } from '../core/scene/place-inside.js';
 import { intakeScene, type Element, type SceneIntake } from '../core/scene/intake.js';
+import { inSchemaOrder } from '../core/scene/schema.js';
 import type { HeavyWork } from './heavy-work.js';
 
 export interface SceneOptions {
@@ -9,6 +10,8 @@ export interface SceneOptions {
   previous?: readonly Element[];
   vendor?: IconVendor | undefined;
   autoIcons?: boolean | undefined;
+  /** Edits by element: icons guessed by earlier writes stay on the elements the edit did not touch. */
+  keepGuessedIcons?: boolean | undefined;
 }
 
 /**
@@ -19,8 +22,8 @@ export function prepareScene(raw: unknown, options: SceneOptions = {}): SceneInt
   const intake = intakeScene(raw, { previous: options.previous, vendor: options.vendor, autoIcons: options.autoIcons });
   // An imported drawing keeps its look: no icons guessed onto it unless asked for.
   const autoIcons = options.autoIcons ?? (intake.format === 'excalidraw' ? false : undefined);
-  const stamped = stampIcons(intake.elements, { vendor: options.vendor, autoIcons });
-  return { elements: stamped.elements, warnings: [...intake.warnings, ...stamped.warnings], format: intake.format };
+  const stamped = stampIcons(intake.elements, { vendor: options.vendor, autoIcons, keepGuessedIcons: options.keepGuessedIcons });
+  return { elements: stamped.elements.map(inSchemaOrder), warnings: [...intake.warnings, ...stamped.warnings], format: intake.format };
 }
 
 /**

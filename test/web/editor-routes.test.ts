@@ -28,7 +28,7 @@ describe('the editor routes', () => {
     const id = created.json().id as string;
     const page = await ann.get(`/diagrams/${id}/edit`);
     const cookie = `drawbridge_session=${ann.cookie('drawbridge_session')}`;
-    const send = (method: 'PUT' | 'POST', url: string, payload: unknown, headers: Record<string, string> = {}) =>
+    const send = (method: 'PUT' | 'POST' | 'PATCH', url: string, payload: unknown, headers: Record<string, string> = {}) =>
       app.inject({ method, url, payload: payload as object, headers: { cookie, 'x-csrf-token': ann.csrf, ...headers } });
     return { app, ann, id, page, cookie, send };
   }
@@ -66,6 +66,33 @@ describe('the editor routes', () => {
     const copy = await send('POST', `/diagrams/${id}/copy`, { scene, name: 'Routes (mine)' });
     expect(copy.statusCode).toBe(201);
     expect(copy.json().url).toMatch(/^\/diagrams\/doc_\w+\/edit$/);
+  });
+
+  it('saves the elements a canvas names as edits by element, with If-Match, and the whole scene when they do not say it all', async () => {
+    const { ann, id, send } = await annWithDiagram();
+    const { scene } = (await ann.get(`/diagrams/${id}/scene`)).json();
+    const relabelled = structuredClone(scene);
+    const label = relabelled.elements.find((e: { containerId?: string }) => e.containerId === 'db');
+    label.text = label.originalText = 'Orders';
+    const saved = await send('PATCH', `/diagrams/${id}/scene`, { scene: relabelled, changed: ['db', label.id] }, { 'if-match': '"1"' });
+    expect(saved.statusCode).toBe(200);
+    expect(saved.json()).toMatchObject({ version: 2, asOperations: true });
+    const summaryOf = async () => (await ann.get(`/diagrams/${id}/versions?limit=1`)).json().items[0].summary;
+    expect(await summaryOf()).toBe('1 changed');
+
+    // "api" changed too but is not named: nothing is lost, the whole scene is written.
+    const moved = { ...relabelled, elements: relabelled.elements.map((e: { id: string; x: number }) => (e.id === 'api' ? { ...e, x: e.x + 40 } : e)) };
+    const whole = await send('PATCH', `/diagrams/${id}/scene`, { scene: moved, changed: ['db'] }, { 'if-match': '"2"' });
+    expect(whole.json()).toMatchObject({ version: 3, asOperations: false });
+
+    expect((await send('PATCH', `/diagrams/${id}/scene`, { scene: moved, changed: ['db'] }, { 'if-match': '"2"' })).statusCode).toBe(412);
+    const unconditional = await send('PATCH', `/diagrams/${id}/scene`, { scene: moved, changed: ['db'] });
+    expect(unconditional.statusCode).toBe(400);
+    expect(unconditional.json().error.message).toContain('If-Match');
+    const empty = await send('PATCH', `/diagrams/${id}/scene`, { scene: moved, changed: [] }, { 'if-match': '"3"' });
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().error.message).toContain('changed');
+    expect((await ann.get(`/diagrams/${id}/state`)).json().version).toBe(3);
   });
 
   it('answers a diagram another workspace holds like one that does not exist', async () => {

@@ -138,6 +138,10 @@ describe('the canvas editor in Chromium', () => {
     const target = before.find((e) => e.id === 'svc')! as { x: number; y: number; width: number; height: number; text: string; iconRef: string };
     expect(target.iconRef).toBeDefined();
     const page = await openEditor(ann, id);
+    const saves: Array<Promise<{ method: string; asOperations?: boolean }>> = [];
+    page.on('response', (response) => {
+      if (response.url().endsWith(`/diagrams/${id}/scene`) && response.request().method() !== 'GET') saves.push(response.json().then((body) => ({ method: response.request().method(), asOperations: body.asOperations })));
+    });
     const centre = await onScreen(page, target.x + target.width / 2, target.y + target.height / 2);
     await page.mouse.dblclick(centre.x, centre.y);
     const editor = page.locator('textarea.excalidraw-wysiwyg');
@@ -151,6 +155,18 @@ describe('the canvas editor in Chromium', () => {
     const after = await stored(id);
     expect(after.find((e) => e.id === 'svc')).toEqual({ ...before.find((e) => e.id === 'svc'), text: 'Object store' });
     expect(after.filter((e) => e.id !== 'svc')).toEqual(before.filter((e) => e.id !== 'svc'));
+
+    // Saved as an edit by element: the history says one element changed, and over the API every other element is the
+    // same text as before, byte for byte.
+    const api = (path: string) => fetch(`${base}/api-v1${path}`, { headers: { authorization: `Bearer ${world.tokens.annAll}` } }).then((r) => r.json());
+    const [latest] = (await api(`/documents/${id}/versions?limit=1`)).items;
+    expect(await Promise.all(saves)).toEqual([{ method: 'PATCH', asOperations: true }]);
+    expect(latest).toMatchObject({ version: 2, door: 'web', summary: '1 changed' });
+    const bytes = async (version: number) =>
+      new Map(((await api(`/documents/${id}/versions/${version}`)).elements as Array<{ id: string }>).map((e) => [e.id, JSON.stringify(e)]));
+    const [v1, v2] = [await bytes(1), await bytes(2)];
+    expect([...v2.keys()]).toEqual([...v1.keys()]);
+    expect([...v2].filter(([key, text]) => v1.get(key) !== text).map(([key]) => key)).toEqual(['svc']);
     await page.close();
   });
 
@@ -188,9 +204,11 @@ describe('the canvas editor in Chromium', () => {
     await expect.poll(() => first.locator('#editor-status').textContent(), { timeout: 15_000 }).toMatch(/Someone else saved version 3/);
 
     // Save as a copy: a new diagram beside the original, which stays as it was.
-    await drawBox(first, 800, 300);
+    // The second tab's change is the older one, so its save (autosave or the button) lands first on a loaded machine too.
     await drawBox(second, 800, 500);
+    await drawBox(first, 800, 300);
     await saveNow(second);
+    expect(await second.locator('#editor-status').textContent()).toMatch(/^Saved version 4/);
     // No click needed: the first tab's autosave meets the conflict by itself.
     await first.getByRole('dialog', { name: 'Someone else saved first' }).getByRole('button', { name: 'Save mine as a copy' }).click();
     await first.waitForURL((url) => /^\/diagrams\/doc_\w+\/edit$/.test(url.pathname) && !url.pathname.includes(id));
@@ -396,4 +414,93 @@ describe('the canvas editor in Chromium', () => {
     expect(cspViolations).toEqual([]);
     await page.close();
   });
+
+  /** A diagram in three versions: "API" alone, then a database added, then the API renamed. */
+  async function threeVersions(name: string, workspaceId = world.annWorkspace, principal = annPrincipal()) {
+    const id = await createDiagram(name, [{ id: 'api', type: 'rectangle', x: 0, y: 0, width: 160, height: 80, text: 'API' }], workspaceId, principal);
+    const { diagrams } = runtime.services;
+    await diagrams.updateDocument(principal, id, { operations: [{ op: 'add', element: { id: 'db', type: 'cylinder', x: 300, y: 0, width: 140, height: 90, text: 'Orders DB' } }] });
+    await diagrams.updateDocument(principal, id, { operations: [{ op: 'update', id: 'api', set: { text: 'Gateway' } }] });
+    return id;
+  }
+
+  it('restores a version from the History panel: the canvas reloads and the API returns exactly that version', async () => {
+    const id = await threeVersions('Restore me');
+    const page = await openEditor(ann, id);
+    await page.getByRole('button', { name: 'History' }).click();
+    const panel = page.getByRole('complementary', { name: 'History' });
+    const items = panel.locator('.history-item');
+    await items.nth(2).waitFor();
+    expect(await items.allInnerTexts()).toEqual([
+      expect.stringMatching(/^Version 3\s*on the canvas\s*1 changed\s*Ann · .+ · web app$/),
+      expect.stringMatching(/^Version 2\s*1 added\s*Ann · /),
+      expect.stringMatching(/^Version 1\s*created with 1 element\s*Ann · /),
+    ]);
+    await check(page, 'editor-history-list');
+    await items.nth(2).click();
+    const preview = panel.getByRole('img', { name: 'Version 1 as it was drawn' });
+    await preview.evaluate((img: HTMLImageElement) => (img.complete && img.naturalWidth > 0 ? null : new Promise((r) => img.addEventListener('load', r))));
+    expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(0);
+    await check(page, 'editor-history', 'editor-history');
+
+    await panel.getByRole('button', { name: 'Restore version 1' }).click();
+    await expect.poll(() => page.locator('#editor-status').textContent()).toBe('Restored version 1 as version 4');
+    const kept = await runtime.services.diagrams.getVersion(annPrincipal(), id, 1);
+    expect(await stored(id)).toEqual(JSON.parse(kept.elementsJson));
+    const onCanvas = await page.evaluate(() =>
+      (window as unknown as { drawbridgeEditor: { getSceneElements(): Array<{ type: string; text?: string }> } }).drawbridgeEditor
+        .getSceneElements()
+        .filter((e) => e.type === 'text')
+        .map((e) => e.text),
+    );
+    expect(onCanvas).toEqual(['API']);
+    // The list follows: the restore is the newest version, and it is what the canvas shows.
+    await expect.poll(() => items.first().innerText()).toMatch(/^Version 4\s*on the canvas\s*restored version 1: /);
+    // Autosave has nothing to write after a restore: the canvas is the stored version.
+    await page.waitForTimeout(2000);
+    expect((await runtime.services.diagrams.getDocument(annPrincipal(), id)).summary.version).toBe(4);
+    await page.close();
+  }, 60_000);
+
+  it('shows a viewer the history and previews without Restore, and the server refuses a restore from their session', async () => {
+    const bobId = await runtime.services.accounts.userIdByEmail('bob@example.com');
+    const bob = principalOf({ id: bobId, email: 'bob@example.com', name: 'Bob', plan: 'free' });
+    const id = await threeVersions('Bob history', world.bobWorkspace, bob);
+    const page = await openEditor(ann, id);
+    await page.getByRole('button', { name: 'History' }).click();
+    const panel = page.getByRole('complementary', { name: 'History' });
+    await panel.locator('.history-item').nth(2).click();
+    await panel.getByRole('img', { name: 'Version 1 as it was drawn' }).waitFor();
+    expect(await panel.getByRole('button', { name: /Restore/ }).count()).toBe(0);
+
+    const refused = await page.evaluate(async (docId) => {
+      const root = document.getElementById('editor-root')!;
+      const response = await fetch(`/diagrams/${docId}/versions/1/restore`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'X-CSRF-Token': root.dataset.csrf!, 'If-Match': '"3"' }, body: '{}' });
+      return { status: response.status, body: await response.json() };
+    }, id);
+    expect(refused).toMatchObject({ status: 403, body: { error: { code: 'forbidden' } } });
+    expect((await runtime.services.diagrams.getDocument(bob, id)).summary.version).toBe(3);
+    await page.close();
+  });
+
+  it('passes axe-core in dark mode on the editor, its History panel, the workspace and the developer settings', async () => {
+    const id = await threeVersions('Dark');
+    const dark = await browser.newContext({ viewport: { width: 1280, height: 860 }, colorScheme: 'dark', storageState: await ann.storageState() });
+    const page = await openEditor(dark, id);
+    expect(await page.evaluate(() => getComputedStyle(document.body).backgroundColor)).toBe('rgb(17, 19, 24)');
+    await check(page, 'editor dark');
+    await page.getByRole('button', { name: 'History' }).click();
+    const panel = page.getByRole('complementary', { name: 'History' });
+    await panel.locator('.history-item').nth(2).waitFor();
+    await check(page, 'editor-history dark list');
+    await panel.locator('.history-item').nth(1).click();
+    await panel.getByRole('img', { name: 'Version 2 as it was drawn' }).waitFor();
+    await page.waitForTimeout(200);
+    await check(page, 'editor-history dark', 'editor-history-dark');
+    await page.goto(`${base}/workspaces/${world.annWorkspace}`);
+    await check(page, 'workspace dark');
+    await page.goto(`${base}/settings/developer`);
+    await check(page, 'developer dark');
+    await dark.close();
+  }, 60_000);
 });

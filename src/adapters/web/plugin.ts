@@ -15,6 +15,7 @@ import { consentPages } from './pages/consent.js';
 import { developerPages } from './pages/developer.js';
 import { diagramPages } from './pages/diagrams.js';
 import { editorPages } from './pages/editor.js';
+import { editorHistoryPages } from './pages/editor-history.js';
 import { invitePages } from './pages/invites.js';
 import { memberPages, workspacePages } from './pages/workspaces.js';
 import { checkCsrf, loadSession, requireUser, type WebContext } from './session.js';
@@ -114,6 +115,7 @@ export const webApp: FastifyPluginAsync<WebOptions> = async (app, { services }) 
     await signedIn.register(memberPages, { services });
     await signedIn.register(diagramPages, { services });
     await signedIn.register(editorPages, { services });
+    await signedIn.register(editorHistoryPages, { services });
   });
 };
 

@@ -62,6 +62,8 @@ export interface StampOptions {
   vendor?: IconVendor;
   /** false: no best-guess icons (explicit iconRefs are still stamped). Default true. */
   autoIcons?: boolean;
+  /** With autoIcons false: an icon guessed by an earlier write stays (re-boxed), only no new guess is made. */
+  keepGuessedIcons?: boolean;
 }
 
 export interface StampResult<T> {
@@ -153,11 +155,12 @@ function decide(element: StampableElement, index: number, options: StampOptions,
   }
   if (explicit) return { iconRef: explicit.ref, icon: { ref: explicit.ref, ...iconBox(element) } };
   // A diamond is a decision: its text is a question, never the name of a product.
-  if (options.autoIcons === false || !nodeSized || typeof element.text !== 'string' || element.type === 'diamond') return {};
+  if (!nodeSized || typeof element.text !== 'string' || element.type === 'diamond') return {};
+  const previous = (element as { icon?: StampedIcon }).icon;
+  if (options.autoIcons === false) return options.keepGuessedIcons && previous?.auto ? { icon: { ref: previous.ref, ...iconBox(element), auto: true } } : {};
   const guess = guessIcon(element.text, options.vendor);
   if (!guess || !labelFitsBelowIcon(element)) return {};
   // Said once, when the guess is new: a scene sent back as it was read does not repeat it.
-  const previous = (element as { icon?: StampedIcon }).icon;
   if (previous?.ref !== guess.ref) warnings.push(`${describe(index, element)}: icon "${guess.ref}" added from its label (autoIcons: false turns this off)`);
   return { icon: { ref: guess.ref, ...iconBox(element), auto: true } };
 }

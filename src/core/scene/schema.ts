@@ -15,6 +15,7 @@ import {
   STROKE_STYLES,
   STROKE_WIDTH,
   TEXT_ALIGNS,
+  type ElementType,
 } from './constants.js';
 import { LIMITS } from '../limits.js';
 import { dictionary } from '../dictionary.js';
@@ -301,3 +302,14 @@ export type Element = Complete<Parsed>;
 export type ArrowElement = Extract<Element, { type: 'arrow' }>;
 export type LineElement = Extract<Element, { type: 'line' }>;
 export type LinearElement = ArrowElement | LineElement | Extract<Element, { type: 'freedraw' | 'highlight' }>;
+
+/**
+ * The element's fields in its schema's order, as the next write's parse gives them back: a field filled in or stamped
+ * on the way in (a seed, a text's size, an icon) would otherwise move on that write, and an element nobody touched
+ * would store other bytes and count as changed in the version history.
+ */
+export function inSchemaOrder<T extends { type: ElementType }>(element: T): T {
+  const ordered: Record<string, unknown> = {};
+  for (const key of Object.keys(ELEMENT_SCHEMAS[element.type].shape)) if (Object.hasOwn(element, key)) ordered[key] = element[key as keyof T];
+  return Object.assign(ordered, element) as T;
+}

@@ -15,6 +15,7 @@ import '@excalidraw/excalidraw/index.css';
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { createPortal } from 'react-dom';
 import { createRoot } from 'react-dom/client';
+import { HistoryPanel } from './history-panel.jsx';
 import { createService, SaveConflict } from './service.js';
 import './editor.css';
 
@@ -61,16 +62,43 @@ async function refreshIcons(api, state) {
 
 const signatureOf = (api) => getSceneVersion(api.getSceneElementsIncludingDeleted());
 
+/** Up to this many changed elements, a save names them (edits by element); past it, the whole scene is written. */
+const FEW_CHANGES = 20;
+
+/** Each live element's Excalidraw version, to tell what changed since: the snapshot taken when a scene is saved or loaded. */
+const versionsOf = (api) => new Map(api.getSceneElements().filter((e) => !isIconPicture(e)).map((e) => [e.id, e.version]));
+
+/**
+ * The ids of what changed since `saved` (a versionsOf snapshot): added, edited or deleted elements, and for a label
+ * (a text bound to a shape or arrow) its holder too, since our scene keeps a label as its holder's text.
+ */
+function changedSince(api, saved) {
+  const changed = new Set();
+  const live = new Set();
+  for (const e of api.getSceneElementsIncludingDeleted()) {
+    if (isIconPicture(e) || (e.isDeleted && !saved.has(e.id))) continue;
+    if (!e.isDeleted) live.add(e.id);
+    if (!e.isDeleted && saved.get(e.id) === e.version) continue;
+    changed.add(e.id);
+    if (e.containerId) changed.add(e.containerId);
+  }
+  for (const id of saved.keys()) if (!live.has(id)) changed.add(id);
+  return [...changed];
+}
+
 function EditorApp({ initial }) {
   const apiRef = useRef(null);
   // Mutable save state: the version our scene is based on, the scene signature last saved, one save at a time.
   // `blocked` while the conflict choice is open: nothing saves until the person chooses.
-  const doc = useRef({ version: initial.version, savedSignature: null, saving: false, blocked: false, timer: 0 });
+  // `savedVersions`: each element's version as last saved or loaded, to send only what changed since (see changedSince).
+  const doc = useRef({ version: initial.version, savedSignature: null, savedVersions: null, saving: false, blocked: false, timer: 0 });
   const [status, setStatus] = useState(writable ? `Version ${initial.version} · changes save themselves` : `Read-only: your role here is ${root.dataset.role}`);
   const [conflict, setConflict] = useState(null);
   const [newer, setNewer] = useState(null);
   // The code a diagram drawn from code was drawn from, as of the version on the canvas (null: drawn otherwise).
   const [source, setSource] = useState(initial.source ?? null);
+  // The version the canvas shows, for the History panel (doc.current.version is the save state's copy of it).
+  const [shownVersion, setShownVersion] = useState(initial.version);
   const dialogRef = useRef(null);
 
   useEffect(() => {
@@ -92,7 +120,9 @@ function EditorApp({ initial }) {
     api.addFiles(Object.values(fresh.scene.files ?? {}));
     api.updateScene({ elements: restoreElements(fresh.scene.elements, null), captureUpdate: CaptureUpdateAction.NEVER });
     doc.current.version = fresh.version;
+    setShownVersion(fresh.version);
     doc.current.savedSignature = signatureOf(api);
+    doc.current.savedVersions = versionsOf(api);
     doc.current.blocked = false;
     setSource(fresh.source ?? null);
     setNewer(null);
@@ -110,8 +140,14 @@ function EditorApp({ initial }) {
     state.saving = true;
     setStatus('Saving…');
     try {
-      const result = await service.saveScene(state.version, sceneOf(api));
+      const sent = versionsOf(api);
+      const changed = state.savedVersions ? changedSince(api, state.savedVersions) : [];
+      const scene = sceneOf(api);
+      const result =
+        changed.length > 0 && changed.length <= FEW_CHANGES ? await service.saveChanges(state.version, scene, changed) : await service.saveScene(state.version, scene);
+      state.savedVersions = sent;
       state.version = result.version;
+      setShownVersion(result.version);
       state.savedSignature = signature;
       await refreshIcons(api, state);
       setNewer(null);
@@ -139,7 +175,10 @@ function EditorApp({ initial }) {
       fitOnOpen(api);
     }
     if (!api || !writable) return;
-    if (state.savedSignature === null) state.savedSignature = signatureOf(api);
+    if (state.savedSignature === null) {
+      state.savedSignature = signatureOf(api);
+      state.savedVersions = versionsOf(api);
+    }
     if (signatureOf(api) === state.savedSignature) return;
     if (state.blocked) return;
     if (!state.saving) setStatus('Unsaved changes…');
@@ -204,10 +243,30 @@ function EditorApp({ initial }) {
     fitOnOpen(apiRef.current);
   };
 
+  // Restore: what is on the canvas is saved first, then the kept version is written back on top (If-Match) and shown.
+  const restore = async (n) => {
+    await save();
+    if (doc.current.blocked) return;
+    if (signatureOf(apiRef.current) !== doc.current.savedSignature) return setStatus('Not restored: save your changes first (see the status line)');
+    try {
+      const result = await service.restoreVersion(doc.current.version, n);
+      await loadTheirs();
+      setStatus(`Restored version ${n} as version ${result.version}`);
+    } catch (error) {
+      if (error instanceof SaveConflict) {
+        doc.current.blocked = true;
+        setConflict({ theirs: error.currentVersion });
+        setStatus(`Not restored: someone else saved version ${error.currentVersion} first`);
+      } else setStatus(`Not restored: ${error.message}`);
+    }
+  };
+
   const reloadTheirs = async () => setStatus(`Loaded version ${await loadTheirs()}; your unsaved changes were dropped`);
   const keepMine = () => {
     // Saved on top of theirs: their version stays in the document's history.
     doc.current.version = conflict.theirs;
+    // Mine as a whole: not my edits merged into theirs.
+    doc.current.savedVersions = null;
     doc.current.blocked = false;
     setConflict(null);
     save();
@@ -247,6 +306,9 @@ function EditorApp({ initial }) {
                 Code
               </button>
             )}
+            <button type="button" className="button small" aria-expanded={panel === 'history'} aria-controls="panel-history" onClick={() => setPanel(panel === 'history' ? null : 'history')}>
+              History
+            </button>
             {writable && (
               <button type="button" className="button small" aria-expanded={panel === 'icons'} aria-controls="panel-icons" onClick={() => setPanel(panel === 'icons' ? null : 'icons')}>
                 Icons
@@ -287,6 +349,7 @@ function EditorApp({ initial }) {
         </MainMenu>
       </Excalidraw>
       {panel === 'icons' && <IconPanel onPlace={(icon, point) => setStatus(placeIcon(apiRef.current, icon, point))} onClose={() => setPanel(null)} />}
+      {panel === 'history' && <HistoryPanel service={service} writable={writable} currentVersion={shownVersion} onRestore={restore} onClose={() => setPanel(null)} />}
       {panel === 'ai' && <AskPanel asking={asking} onAsk={ask} onClose={() => setPanel(null)} />}
       {panel === 'code' && source && <CodePanel key={source.code} source={source} redrawing={redrawing} onRedraw={redraw} onClose={() => setPanel(null)} />}
       <dialog ref={dialogRef} className="editor-conflict" aria-labelledby="conflict-title" onCancel={(event) => event.preventDefault()}>

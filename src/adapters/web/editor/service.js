@@ -44,10 +44,18 @@ export function createService({ id, csrf }) {
     readState: () => call('GET', `${base}/state`),
     /** A versioned write: `version` goes as If-Match; a stale one throws SaveConflict. */
     saveScene: (version, scene) => call('PUT', `${base}/scene`, { body: { scene }, headers: { 'If-Match': `"${version}"` } }),
+    /** The same write for a few edited elements: `changed` names them, and the server writes them by element. */
+    saveChanges: (version, scene, changed) => call('PATCH', `${base}/scene`, { body: { scene, changed }, headers: { 'If-Match': `"${version}"` } }),
     /** The diagram changed by the AI as `prompt` says, on `version`: `{ version, warnings, model }`. */
     ask: (version, prompt) => call('POST', `${base}/ask`, { body: { prompt }, headers: { 'If-Match': `"${version}"` } }),
     /** Redraws the diagram from new code on `version` (If-Match): `{ version, warnings }`; a parse error throws Refused with details {line, column}. */
     redraw: (version, code, notation) => call('PUT', `${base}/code`, { body: { code, notation }, headers: { 'If-Match': `"${version}"` } }),
+    /** A page of the kept versions, newest first: `{ items: [{ version, createdAt, author, door, summary }], nextCursor }`. */
+    listVersions: (cursor) => call('GET', `${base}/versions?${new URLSearchParams({ limit: '20', ...(cursor ? { cursor } : {}) })}`),
+    /** Where a kept version's picture is (our SVG of it), for the preview. */
+    versionImageUrl: (n) => `${base}/versions/${n}/image.svg`,
+    /** Version `n` written back as a new version on `version` (If-Match): `{ version, restored }`; stale throws SaveConflict. */
+    restoreVersion: (version, n) => call('POST', `${base}/versions/${n}/restore`, { body: {}, headers: { 'If-Match': `"${version}"` } }),
     /** The scene as a new diagram beside this one: `{ id, url }`. */
     saveCopy: (scene, name) => call('POST', `${base}/copy`, { body: { scene, name } }),
   };

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AppError } from '../../../core/errors.js';
+import { LIMITS } from '../../../core/limits.js';
 import { canWrite } from '../../../core/scopes.js';
 import type { Services } from '../../../service/index.js';
 import { toErrorResponse } from '../../http/errors.js';
@@ -33,6 +34,8 @@ const codeBody = updateDocumentBody.pick({ code: true, notation: true }).require
 
 /** The scene the editor sends back: an `.excalidraw` file object, read by the same import as REST's. */
 const sceneBody = z.object({ scene: z.unknown(), name: z.string().optional() }).strict();
+/** A save of a few elements: the scene as above and the ids of the elements changed since the last save. */
+const changedBody = z.object({ scene: z.unknown(), changed: z.array(z.string().min(1).max(200)).min(1).max(LIMITS.elementsPerDocument) }).strict();
 
 /**
  * The canvas editor (a React island, Excalidraw) and the small JSON routes it talks to. They are the session's
@@ -100,6 +103,19 @@ export const editorPages: FastifyPluginAsync<{ services: Services }> = async (ap
       const result = await diagrams.updateDocument(who(request), idOf(request), body.data, expectedVersion(request.headers['if-match']));
       reply.header('ETag', `"${result.document.summary.version}"`);
       return { version: result.document.summary.version, warnings: result.warnings };
+    });
+
+    // A save of a few edited elements: the whole scene for context, and the ids the canvas changed since its last save,
+    // written as edits by element where they say it exactly (service: updateChangedElements). If-Match is required.
+    json.patch('/diagrams/:id/scene', async (request, reply) => {
+      const parsed = changedBody.safeParse(request.body);
+      if (!parsed.success) throw new AppError('validation_failed', `send {"scene": <.excalidraw file object>, "changed": [element ids]}: ${parsed.error.issues[0]!.path.join('.')} ${parsed.error.issues[0]!.message}`);
+      const version = expectedVersion(request.headers['if-match']);
+      if (version === undefined) throw new AppError('bad_request', 'If-Match with the version the canvas shows is required, like "3"');
+      const id = idOf(request);
+      const result = await diagrams.updateChangedElements(who(request), id, { elements: parsed.data.scene, changed: parsed.data.changed, autoIcons: await guessesIcons(id, request) }, version);
+      reply.header('ETag', `"${result.document.summary.version}"`);
+      return { version: result.document.summary.version, updatedAt: result.document.summary.updatedAt, warnings: result.warnings, asOperations: result.asOperations };
     });
 
     // The icon panel's search: the catalog REST's GET /api-v1/icons answers, read with the same query schema.
