@@ -71,6 +71,26 @@ describe.each(backends)('editing a diagram on %s', (backend) => {
     expect(byId(elements, 'user')).toMatchObject({ x: byId(before.elements, 'user').x, y: byId(before.elements, 'user').y });
   });
 
+  it('an operation leaves every element it does not touch byte-identical, a guessed icon included', async () => {
+    const created = await api('POST', '/documents', {
+      workspaceId: service.world.annWorkspace,
+      name: 'icons',
+      elements: [
+        { id: 'pg', type: 'rectangle', x: 0, y: 0, width: 160, height: 80, text: 'PostgreSQL' },
+        { id: 'b', type: 'rectangle', x: 300, y: 0, width: 160, height: 80, text: 'B' },
+        { id: 'pg-b', type: 'arrow', startBinding: { elementId: 'pg' }, endBinding: { elementId: 'b' } },
+      ],
+    });
+    const before = await read(created.body.id);
+    expect(byId(before.elements, 'pg').icon).toMatchObject({ auto: true });
+    const edited = await api('PATCH', `/documents/${created.body.id}`, { operations: [{ op: 'update', id: 'b', set: { text: 'C' } }] });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    const after = await read(created.body.id);
+    expect(JSON.stringify(byId(after.elements, 'pg'))).toBe(JSON.stringify(byId(before.elements, 'pg')));
+    expect(JSON.stringify(byId(after.elements, 'pg-b'))).toBe(JSON.stringify(byId(before.elements, 'pg-b')));
+    expect(byId(after.elements, 'b').text).toBe('C');
+  });
+
   it('removing an arrow takes its label; removing a shape takes its title and the arrows bound to it, and says so', async () => {
     const id = await draw();
     const removed = await api('PATCH', `/documents/${id}`, { operations: [{ op: 'remove', id: 'app-db' }] });

@@ -326,14 +326,16 @@ export class DiagramService {
       // An edit by element guesses no icons onto elements nobody touched: only what the client names gets one.
       // The vendor the diagram was drawn for holds until a write names another (an AWS "VPC" stays an AWS VPC).
       const vendor = change.vendor ?? (row.vendor as IconVendor | null) ?? undefined;
-      const options = { previous, vendor, autoIcons: change.autoIcons ?? (edited ? false : undefined) };
+      const restamp = (change.vendor !== undefined && change.vendor !== row.vendor) || (change.elements !== undefined && change.autoIcons !== undefined);
+      const options = { previous, vendor, autoIcons: change.autoIcons ?? (edited ? false : undefined), restamp };
       const sent = edited?.elements ?? change.elements;
       // Operations may add or move elements without a position: those are placed by layout whatever was asked.
       const layout = change.layout ?? (edited?.elements.some((e) => e.x === undefined && !LINEAR_TYPES.has(e.type)) ? 'auto' : undefined);
       const scene = sent === undefined ? undefined : layout === 'auto' ? await prepareLaidOutScene(sent, options, this.work) : prepareScene(sent, options);
       if (scene !== undefined && edited !== undefined) scene.warnings.unshift(...edited.warnings);
       if (scene !== undefined && edited === undefined) scene.warnings.push(...droppedByReplace(previous, scene.elements));
-      const updated = await this.writeOver(p, row, { name: change.name, elements: scene && JSON.stringify(scene.elements), vendor: change.vendor });
+      const content = { name: change.name, elements: scene && JSON.stringify(scene.elements), vendor: change.vendor };
+      const updated = await this.writeOver(p, row, content, undefined, scene && { before: previous, after: scene.elements });
       if (updated) {
         return { document: toStored(updated, this.shareInfo(share)), warnings: scene?.warnings ?? [], format: scene?.format ?? 'native', ...(edited && { touched: edited.touched }) };
       }
@@ -349,7 +351,13 @@ export class DiagramService {
    * The one path that changes a document's content: the write lands only on the version that was read, and the new
    * version goes into the history in the same transaction. `undefined` when another write got there first.
    */
-  private async writeOver(p: Principal, row: DocumentRow, content: { name?: string | undefined; elements?: string | undefined; vendor?: IconVendor | undefined }, note?: string): Promise<DocumentRow | undefined> {
+  private async writeOver(
+    p: Principal,
+    row: DocumentRow,
+    content: { name?: string | undefined; elements?: string | undefined; vendor?: IconVendor | undefined },
+    note?: string,
+    parsed?: { before: readonly Element[]; after: readonly Element[] },
+  ): Promise<DocumentRow | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const updated = await trx
         .updateTable('documents')
@@ -364,7 +372,7 @@ export class DiagramService {
         .where('version', '=', row.version)
         .returningAll()
         .executeTakeFirst();
-      if (updated) await this.history.keep(trx, p, row, updated, note);
+      if (updated) await this.history.keep(trx, p, row, updated, note, parsed);
       return updated;
     });
   }

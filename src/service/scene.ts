@@ -9,6 +9,11 @@ export interface SceneOptions {
   previous?: readonly Element[];
   vendor?: IconVendor | undefined;
   autoIcons?: boolean | undefined;
+  /**
+   * Stamp every element again, not only those the write changed: a write naming another vendor, or autoIcons with a
+   * whole scene, is about the whole drawing. Otherwise an element sent as stored keeps its icon as it is.
+   */
+  restamp?: boolean | undefined;
 }
 
 /**
@@ -19,8 +24,8 @@ export function prepareScene(raw: unknown, options: SceneOptions = {}): SceneInt
   const intake = intakeScene(raw, { previous: options.previous, vendor: options.vendor, autoIcons: options.autoIcons });
   // An imported drawing keeps its look: no icons guessed onto it unless asked for.
   const autoIcons = options.autoIcons ?? (intake.format === 'excalidraw' ? false : undefined);
-  const stamped = stampIcons(intake.elements, { vendor: options.vendor, autoIcons });
-  return { elements: stamped.elements, warnings: [...intake.warnings, ...stamped.warnings], format: intake.format };
+  const stamped = stampIcons(intake.elements, { vendor: options.vendor, autoIcons, stamped: options.restamp ? undefined : intake.unchanged });
+  return { elements: stamped.elements, warnings: [...intake.warnings, ...stamped.warnings], format: intake.format, unchanged: intake.unchanged };
 }
 
 /**
@@ -38,5 +43,5 @@ export async function prepareLaidOutScene(raw: unknown, options: SceneOptions, w
   const drawn = await work.fromGraph(laidOut.graph, options.vendor);
   const placed = placeScene(read.elements, plan, laidOut, drawn.elements);
   const scene = prepareScene(placed.elements, { ...options, autoIcons: options.autoIcons ?? (read.format === 'excalidraw' ? false : undefined) });
-  return { elements: scene.elements, warnings: [...new Set([...read.warnings, ...drawn.warnings, ...scene.warnings])], format: read.format };
+  return { elements: scene.elements, warnings: [...new Set([...read.warnings, ...drawn.warnings, ...scene.warnings])], format: read.format, unchanged: scene.unchanged };
 }

@@ -60,6 +60,8 @@ export interface StampOptions {
   vendor?: IconVendor;
   /** false: no best-guess icons (explicit iconRefs are still stamped). Default true. */
   autoIcons?: boolean;
+  /** Ids of elements stamped when they were stored and unchanged since: left exactly as they are. */
+  stamped?: ReadonlySet<string>;
 }
 
 export interface StampResult<T> {
@@ -194,6 +196,6 @@ export function stampIcons<T extends StampableElement>(elements: readonly T[], o
     throw new AppError('validation_failed', `vendor must be one of ${ICON_VENDORS.join(', ')}, got ${JSON.stringify(options.vendor)}`);
   }
   const warnings: string[] = [];
-  const stamped = elements.map((element, index) => apply(element, decide(element, index, options, warnings)));
+  const stamped = elements.map((element, index) => (options.stamped?.has(element.id) ? element : apply(element, decide(element, index, options, warnings))));
   return { elements: stamped, warnings };
 }
