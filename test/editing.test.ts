@@ -71,6 +71,27 @@ describe.each(backends)('editing a diagram on %s', (backend) => {
     expect(byId(elements, 'user')).toMatchObject({ x: byId(before.elements, 'user').x, y: byId(before.elements, 'user').y });
   });
 
+  it('a container added into a placed container lands inside it with its members; the parent grows and pushes its neighbours', async () => {
+    const id = await draw();
+    const before = await read(id);
+    const operations = [
+      { op: 'add', element: { type: 'rectangle', id: 'worker', text: 'Worker', parentId: 'private' } },
+      { op: 'add', element: { type: 'rectangle', id: 'private', text: 'Private subnet', parentId: 'vpc' } },
+      { op: 'add', element: { type: 'rectangle', id: 'queue', text: 'Queue', role: 'queue', parentId: 'private' } },
+    ];
+    const edited = await api('PATCH', `/documents/${id}`, { operations, layout: 'auto' });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.warnings.join('\n')).not.toMatch(/beside/);
+    const { elements } = await read(id);
+    expect(byId(elements, 'private')).toMatchObject({ parentId: 'vpc' });
+    expect(inside(byId(elements, 'vpc'), byId(elements, 'private'))).toBe(true);
+    expect(inside(byId(elements, 'private'), byId(elements, 'worker'))).toBe(true);
+    expect(inside(byId(elements, 'private'), byId(elements, 'queue'))).toBe(true);
+    expect(inside(byId(elements, 'aws'), byId(elements, 'vpc'))).toBe(true);
+    expect(byId(elements, 'vpc').width * byId(elements, 'vpc').height).toBeGreaterThan(byId(before.elements, 'vpc').width * byId(before.elements, 'vpc').height);
+    expect(checkScene(elements, parents(elements)).violations).toEqual([]);
+  });
+
   it('an operation leaves every element it does not touch byte-identical, a guessed icon included', async () => {
     const created = await api('POST', '/documents', {
       workspaceId: service.world.annWorkspace,
