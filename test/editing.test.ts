@@ -71,6 +71,34 @@ describe.each(backends)('editing a diagram on %s', (backend) => {
     expect(byId(elements, 'user')).toMatchObject({ x: byId(before.elements, 'user').x, y: byId(before.elements, 'user').y });
   });
 
+  it('layout "all" lays everything out again and keeps ids, containment, colours, labels, roles and icons', async () => {
+    const id = await draw();
+    const moved = await api('PATCH', `/documents/${id}`, {
+      operations: [
+        { op: 'update', id: 'user', set: { x: 2000, y: 1500 } },
+        { op: 'update', id: 'app', set: { fillColor: '#ffec99', strokeColor: '#e8590c' } },
+      ],
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const before = await read(id);
+    const relaid = await api('PATCH', `/documents/${id}`, { layout: 'all' });
+    expect(relaid.status, JSON.stringify(relaid.body)).toBe(200);
+    expect(relaid.body.warnings.join('\n')).not.toMatch(/beside/);
+    const { elements } = await read(id);
+    expect(elements.map((e) => e.id).sort()).toEqual(before.elements.map((e) => e.id).sort());
+    expect(parents(elements)).toEqual(parents(before.elements));
+    expect(byId(elements, 'app')).toMatchObject({ fillColor: '#ffec99', strokeColor: '#e8590c', role: 'service', iconRef: 'aws/Amazon EC2' });
+    expect(byId(elements, 'db')).toMatchObject({ role: 'database', fillColor: byId(before.elements, 'db').fillColor });
+    expect(byId(elements, 'user').x).not.toBe(2000);
+    for (const label of before.elements.filter((e) => e.type === 'text' && e.labelOf !== undefined)) {
+      expect(byId(elements, label.id)).toMatchObject({ text: (label as { text: string }).text, labelOf: label.labelOf });
+    }
+    for (const [child, parent] of parents(elements)) expect(inside(byId(elements, parent), byId(elements, child)), `${parent} holds ${child}`).toBe(true);
+    expect(checkScene(elements, parents(elements)).violations).toEqual([]);
+    // Nothing to lay out again on a bad field: refused, nothing written.
+    expect((await api('PATCH', `/documents/${id}`, { layout: 'everything' })).status).toBe(400);
+  });
+
   it('a container added into a placed container lands inside it with its members; the parent grows and pushes its neighbours', async () => {
     const id = await draw();
     const before = await read(id);

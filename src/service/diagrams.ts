@@ -17,6 +17,7 @@ import type { Database } from '../infra/storage/schema.js';
 import { newId, nowIso, randomBase62 } from './ids.js';
 import { type CursorCodec, type Page, toPage } from './pagination.js';
 import { type Principal, requireScope } from './principal.js';
+import { keepLabels, unplaceAll } from '../core/scene/relayout.js';
 import { prepareLaidOutScene, prepareScene } from './scene.js';
 import type { DocumentSummary, FolderSummary, WorkspaceSummary } from './schemas.js';
 import { etagMatches } from './etag.js';
@@ -43,8 +44,8 @@ export interface ShareInfo {
 interface StampingInput {
   vendor?: IconVendor | undefined;
   autoIcons?: boolean | undefined;
-  /** "auto": elements without coordinates are placed by the layout engine. */
-  layout?: 'auto' | undefined;
+  /** "auto": elements without coordinates are placed by the layout engine; "all" (updates only): every element is. */
+  layout?: 'auto' | 'all' | undefined;
 }
 
 /** A stored document with its elements still as the JSON text they are kept in (REST sends it without re-parsing). */
@@ -311,7 +312,7 @@ export class DiagramService {
     expectedVersion?: number,
   ): Promise<WriteResult & { touched?: Touched }> {
     requireScope(p, 'diagrams:write');
-    if (change.name === undefined && change.elements === undefined && change.operations === undefined) {
+    if (change.name === undefined && change.elements === undefined && change.operations === undefined && change.layout !== 'all') {
       throw new AppError('validation_failed', 'give at least one of name, elements or operations to change');
     }
     if (change.elements !== undefined && change.operations !== undefined) {
@@ -323,15 +324,18 @@ export class DiagramService {
       if (expectedVersion !== undefined && row.version !== expectedVersion) throw versionMismatch(row.version, expectedVersion);
       const previous = JSON.parse(row.elements) as Element[];
       const edited = change.operations === undefined ? undefined : applyOperations(previous, change.operations);
-      // An edit by element guesses no icons onto elements nobody touched: only what the client names gets one.
+      // An edit by element (or a new layout) guesses no icons onto elements nobody touched: only what the client names gets one.
       // The vendor the diagram was drawn for holds until a write names another (an AWS "VPC" stays an AWS VPC).
       const vendor = change.vendor ?? (row.vendor as IconVendor | null) ?? undefined;
       const restamp = (change.vendor !== undefined && change.vendor !== row.vendor) || (change.elements !== undefined && change.autoIcons !== undefined);
-      const options = { previous, vendor, autoIcons: change.autoIcons ?? (edited ? false : undefined), restamp };
-      const sent = edited?.elements ?? change.elements;
+      const options = { previous, vendor, autoIcons: change.autoIcons ?? (edited || change.layout === 'all' ? false : undefined), restamp };
+      // layout "all" takes the scene as it stands after the edit (the stored one when nothing else is sent).
+      const relaid = change.layout === 'all' ? unplaceAll(change.elements === undefined ? ((edited?.elements ?? previous) as Element[]) : prepareScene(change.elements, options).elements) : undefined;
+      const sent = relaid?.elements ?? edited?.elements ?? change.elements;
       // Operations may add or move elements without a position: those are placed by layout whatever was asked.
-      const layout = change.layout ?? (edited?.elements.some((e) => e.x === undefined && !LINEAR_TYPES.has(e.type)) ? 'auto' : undefined);
+      const layout = relaid ? 'auto' : (change.layout ?? (edited?.elements.some((e) => e.x === undefined && !LINEAR_TYPES.has(e.type)) ? 'auto' : undefined));
       const scene = sent === undefined ? undefined : layout === 'auto' ? await prepareLaidOutScene(sent, options, this.work) : prepareScene(sent, options);
+      if (scene !== undefined && relaid !== undefined) scene.elements = keepLabels(scene.elements, relaid.labels);
       if (scene !== undefined && edited !== undefined) scene.warnings.unshift(...edited.warnings);
       if (scene !== undefined && edited === undefined) scene.warnings.push(...droppedByReplace(previous, scene.elements));
       const content = { name: change.name, elements: scene && JSON.stringify(scene.elements), vendor: change.vendor };

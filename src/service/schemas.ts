@@ -144,6 +144,14 @@ export const layoutOption = z
     '"auto": elements sent without x/y are placed by the layout engine (containers from parentId/frameId, arrows bound at both ends routed); elements with x/y keep them',
   );
 
+/** On an existing diagram "all" also exists: REST PATCH and MCP update_diagram read this one field. */
+export const relayoutOption = z
+  .enum(['auto', 'all'])
+  .optional()
+  .describe(
+    '"auto": only elements without x/y are placed (inside their container, which grows); "all": everything is laid out again, keeping ids, containment, styles, labels, roles and icons (may be sent alone)',
+  );
+
 export const createDocumentBody = strictBody({
   workspaceId,
   name,
@@ -164,7 +172,7 @@ export const updateDocumentBody = strictBody({
   name: name.optional(),
   elements: elementsInput.optional(),
   operations: operationsInput.optional(),
-  layout: layoutOption,
+  layout: relayoutOption,
   ...stampingOptions,
   answer: writeAnswerForm,
 });
