@@ -71,6 +71,75 @@ describe.each(backends)('editing a diagram on %s', (backend) => {
     expect(byId(elements, 'user')).toMatchObject({ x: byId(before.elements, 'user').x, y: byId(before.elements, 'user').y });
   });
 
+  it('layout "all" lays everything out again and keeps ids, containment, colours, labels, roles and icons', async () => {
+    const id = await draw();
+    const moved = await api('PATCH', `/documents/${id}`, {
+      operations: [
+        { op: 'update', id: 'user', set: { x: 2000, y: 1500 } },
+        { op: 'update', id: 'app', set: { fillColor: '#ffec99', strokeColor: '#e8590c' } },
+      ],
+    });
+    expect(moved.status, JSON.stringify(moved.body)).toBe(200);
+    const before = await read(id);
+    const relaid = await api('PATCH', `/documents/${id}`, { layout: 'all' });
+    expect(relaid.status, JSON.stringify(relaid.body)).toBe(200);
+    expect(relaid.body.warnings.join('\n')).not.toMatch(/beside/);
+    const { elements } = await read(id);
+    expect(elements.map((e) => e.id).sort()).toEqual(before.elements.map((e) => e.id).sort());
+    expect(parents(elements)).toEqual(parents(before.elements));
+    expect(byId(elements, 'app')).toMatchObject({ fillColor: '#ffec99', strokeColor: '#e8590c', role: 'service', iconRef: 'aws/Amazon EC2' });
+    expect(byId(elements, 'db')).toMatchObject({ role: 'database', fillColor: byId(before.elements, 'db').fillColor });
+    expect(byId(elements, 'user').x).not.toBe(2000);
+    for (const label of before.elements.filter((e) => e.type === 'text' && e.labelOf !== undefined)) {
+      expect(byId(elements, label.id)).toMatchObject({ text: (label as { text: string }).text, labelOf: label.labelOf });
+    }
+    for (const [child, parent] of parents(elements)) expect(inside(byId(elements, parent), byId(elements, child)), `${parent} holds ${child}`).toBe(true);
+    expect(checkScene(elements, parents(elements)).violations).toEqual([]);
+    // Nothing to lay out again on a bad field: refused, nothing written.
+    expect((await api('PATCH', `/documents/${id}`, { layout: 'everything' })).status).toBe(400);
+  });
+
+  it('a container added into a placed container lands inside it with its members; the parent grows and pushes its neighbours', async () => {
+    const id = await draw();
+    const before = await read(id);
+    const operations = [
+      { op: 'add', element: { type: 'rectangle', id: 'worker', text: 'Worker', parentId: 'private' } },
+      { op: 'add', element: { type: 'rectangle', id: 'private', text: 'Private subnet', parentId: 'vpc' } },
+      { op: 'add', element: { type: 'rectangle', id: 'queue', text: 'Queue', role: 'queue', parentId: 'private' } },
+    ];
+    const edited = await api('PATCH', `/documents/${id}`, { operations, layout: 'auto' });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.warnings.join('\n')).not.toMatch(/beside/);
+    const { elements } = await read(id);
+    expect(byId(elements, 'private')).toMatchObject({ parentId: 'vpc' });
+    expect(inside(byId(elements, 'vpc'), byId(elements, 'private'))).toBe(true);
+    expect(inside(byId(elements, 'private'), byId(elements, 'worker'))).toBe(true);
+    expect(inside(byId(elements, 'private'), byId(elements, 'queue'))).toBe(true);
+    expect(inside(byId(elements, 'aws'), byId(elements, 'vpc'))).toBe(true);
+    expect(byId(elements, 'vpc').width * byId(elements, 'vpc').height).toBeGreaterThan(byId(before.elements, 'vpc').width * byId(before.elements, 'vpc').height);
+    expect(checkScene(elements, parents(elements)).violations).toEqual([]);
+  });
+
+  it('an operation leaves every element it does not touch byte-identical, a guessed icon included', async () => {
+    const created = await api('POST', '/documents', {
+      workspaceId: service.world.annWorkspace,
+      name: 'icons',
+      elements: [
+        { id: 'pg', type: 'rectangle', x: 0, y: 0, width: 160, height: 80, text: 'PostgreSQL' },
+        { id: 'b', type: 'rectangle', x: 300, y: 0, width: 160, height: 80, text: 'B' },
+        { id: 'pg-b', type: 'arrow', startBinding: { elementId: 'pg' }, endBinding: { elementId: 'b' } },
+      ],
+    });
+    const before = await read(created.body.id);
+    expect(byId(before.elements, 'pg').icon).toMatchObject({ auto: true });
+    const edited = await api('PATCH', `/documents/${created.body.id}`, { operations: [{ op: 'update', id: 'b', set: { text: 'C' } }] });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    const after = await read(created.body.id);
+    expect(JSON.stringify(byId(after.elements, 'pg'))).toBe(JSON.stringify(byId(before.elements, 'pg')));
+    expect(JSON.stringify(byId(after.elements, 'pg-b'))).toBe(JSON.stringify(byId(before.elements, 'pg-b')));
+    expect(byId(after.elements, 'b').text).toBe('C');
+  });
+
   it('removing an arrow takes its label; removing a shape takes its title and the arrows bound to it, and says so', async () => {
     const id = await draw();
     const removed = await api('PATCH', `/documents/${id}`, { operations: [{ op: 'remove', id: 'app-db' }] });

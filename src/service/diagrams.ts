@@ -19,6 +19,7 @@ import type { Database } from '../infra/storage/schema.js';
 import { newId, nowIso, randomBase62 } from './ids.js';
 import { type CursorCodec, type Page, toPage } from './pagination.js';
 import { type Principal, requireScope } from './principal.js';
+import { keepLabels, unplaceAll } from '../core/scene/relayout.js';
 import { prepareLaidOutScene, prepareScene } from './scene.js';
 import type { DocumentSummary, FolderSummary, WorkspaceSummary } from './schemas.js';
 import { etagMatches } from './etag.js';
@@ -45,8 +46,8 @@ export interface ShareInfo {
 interface StampingInput {
   vendor?: IconVendor | undefined;
   autoIcons?: boolean | undefined;
-  /** "auto": elements without coordinates are placed by the layout engine. */
-  layout?: 'auto' | undefined;
+  /** "auto": elements without coordinates are placed by the layout engine; "all" (updates only): every element is. */
+  layout?: 'auto' | 'all' | undefined;
 }
 
 /** A stored document with its elements still as the JSON text they are kept in (REST sends it without re-parsing). */
@@ -359,8 +360,8 @@ export class DiagramService {
     expectedVersion?: number,
   ): Promise<WriteResult & { touched?: Touched }> {
     requireScope(p, 'diagrams:write');
-    if (change.name === undefined && change.elements === undefined && change.operations === undefined && change.code === undefined) {
-      throw new AppError('validation_failed', 'give at least one of name, elements, operations or code to change');
+    if (change.name === undefined && change.elements === undefined && change.operations === undefined && change.code === undefined && change.layout !== 'all') {
+      throw new AppError('validation_failed', 'give at least one of name, elements, operations or code to change (or layout "all")');
     }
     if (change.elements !== undefined && change.operations !== undefined) {
       throw new AppError('validation_failed', 'give either elements (the whole scene) or operations (edits by element), not both');
@@ -375,14 +376,12 @@ export class DiagramService {
       if (expectedVersion !== undefined && row.version !== expectedVersion) throw versionMismatch(row.version, expectedVersion);
       const previous = JSON.parse(row.elements) as Element[];
       const edited = change.operations === undefined ? undefined : applyOperations(previous, change.operations);
-      // An edit by element guesses no icons onto elements nobody touched: only what the client names gets one.
+      // An edit by element (or a new layout) guesses no icons onto elements nobody touched: only what the client names gets one.
       // The vendor the diagram was drawn for holds until a write names another (an AWS "VPC" stays an AWS VPC).
       const vendor = change.vendor ?? (row.vendor as IconVendor | null) ?? undefined;
+      const restamp = (change.vendor !== undefined && change.vendor !== row.vendor) || (change.elements !== undefined && change.autoIcons !== undefined);
       // An updated element's stamped icon is dropped by the edit (applyOperations), so only untouched ones keep theirs.
-      const options = { previous, vendor, autoIcons: change.autoIcons ?? (edited ? false : undefined), keepGuessedIcons: edited !== undefined };
-      const sent = edited?.elements ?? change.elements;
-      // Operations may add or move elements without a position: those are placed by layout whatever was asked.
-      const layout = change.layout ?? (edited?.elements.some((e) => e.x === undefined && !LINEAR_TYPES.has(e.type)) ? 'auto' : undefined);
+      const options = { previous, vendor, autoIcons: change.autoIcons ?? (edited || change.layout === 'all' ? false : undefined), keepGuessedIcons: edited !== undefined, restamp };
       let scene: SceneIntake | undefined;
       let source: DiagramSource | undefined;
       if (change.code !== undefined) {
@@ -390,13 +389,21 @@ export class DiagramService {
           throw new AppError('bad_request', `document ${id} was not drawn from code, so there is no code to redraw: change it with elements or operations (code is for diagrams created from code)`);
         }
         ({ scene, source } = await this.redraw(previous, JSON.parse(row.source) as DiagramSource, { code: change.code, notation: change.notation, autoIcons: change.autoIcons }, vendor));
-      } else if (sent !== undefined) {
-        scene = layout === 'auto' ? await prepareLaidOutScene(sent, options, this.work) : prepareScene(sent, options);
-        if (edited !== undefined) scene.warnings.unshift(...edited.warnings);
-        else scene.warnings.push(...droppedByReplace(previous, scene.elements));
+      } else {
+        // layout "all" takes the scene as it stands after the edit (the stored one when nothing else is sent).
+        const relaid = change.layout === 'all' ? unplaceAll(change.elements === undefined ? ((edited?.elements ?? previous) as Element[]) : prepareScene(change.elements, options).elements) : undefined;
+        const sent = relaid?.elements ?? edited?.elements ?? change.elements;
+        // Operations may add or move elements without a position: those are placed by layout whatever was asked.
+        const layout = relaid ? 'auto' : (change.layout ?? (edited?.elements.some((e) => e.x === undefined && !LINEAR_TYPES.has(e.type)) ? 'auto' : undefined));
+        if (sent !== undefined) {
+          scene = layout === 'auto' ? await prepareLaidOutScene(sent, options, this.work) : prepareScene(sent, options);
+          if (relaid !== undefined) scene.elements = keepLabels(scene.elements, relaid.labels);
+          if (edited !== undefined) scene.warnings.unshift(...edited.warnings);
+          else scene.warnings.push(...droppedByReplace(previous, scene.elements));
+        }
       }
       const content = { name: change.name, elements: scene && JSON.stringify(scene.elements), vendor: change.vendor, source: source && JSON.stringify(source) };
-      const updated = await this.writeOver(p, row, content, source ? 'redrawn from code' : change.note);
+      const updated = await this.writeOver(p, row, content, source ? 'redrawn from code' : change.note, scene && { before: previous, after: scene.elements });
       if (updated) {
         return { document: toStored(updated, this.shareInfo(share)), warnings: scene?.warnings ?? [], format: scene?.format ?? 'native', ...(edited && { touched: edited.touched }) };
       }
@@ -440,6 +447,7 @@ export class DiagramService {
     row: DocumentRow,
     content: { name?: string | undefined; elements?: string | undefined; vendor?: IconVendor | undefined; source?: string | undefined },
     note?: string,
+    parsed?: { before: readonly Element[]; after: readonly Element[] },
   ): Promise<DocumentRow | undefined> {
     return this.db.transaction().execute(async (trx) => {
       const updated = await trx
@@ -456,7 +464,7 @@ export class DiagramService {
         .where('version', '=', row.version)
         .returningAll()
         .executeTakeFirst();
-      if (updated) await this.history.keep(trx, p, row, updated, note);
+      if (updated) await this.history.keep(trx, p, row, updated, note, parsed);
       return updated;
     });
   }

@@ -48,8 +48,19 @@ export class VersionHistory {
     private readonly retention: HistoryRetention,
   ) {}
 
-  async keep(trx: Transaction<Database>, p: Principal, before: DocumentRow | null, after: DocumentRow, note?: string): Promise<void> {
-    const change = summariseChange(before && { name: before.name, elements: JSON.parse(before.elements) }, { name: after.name, elements: JSON.parse(after.elements) });
+  /** `parsed`: both rows' elements when the caller has them already (parsing a large scene twice more costs). */
+  async keep(
+    trx: Transaction<Database>,
+    p: Principal,
+    before: DocumentRow | null,
+    after: DocumentRow,
+    note?: string,
+    parsed?: { before: readonly { id: string }[]; after: readonly { id: string }[] },
+  ): Promise<void> {
+    const change = summariseChange(before && { name: before.name, elements: parsed?.before ?? JSON.parse(before.elements) }, {
+      name: after.name,
+      elements: parsed?.after ?? JSON.parse(after.elements),
+    });
     await trx
       .insertInto('document_versions')
       .values({

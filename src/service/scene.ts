@@ -12,6 +12,11 @@ export interface SceneOptions {
   autoIcons?: boolean | undefined;
   /** Edits by element: icons guessed by earlier writes stay on the elements the edit did not touch. */
   keepGuessedIcons?: boolean | undefined;
+  /**
+   * Stamp every element again, not only those the write changed: a write naming another vendor, or autoIcons with a
+   * whole scene, is about the whole drawing. Otherwise an element sent as stored keeps its icon as it is.
+   */
+  restamp?: boolean | undefined;
 }
 
 /**
@@ -22,8 +27,10 @@ export function prepareScene(raw: unknown, options: SceneOptions = {}): SceneInt
   const intake = intakeScene(raw, { previous: options.previous, vendor: options.vendor, autoIcons: options.autoIcons });
   // An imported drawing keeps its look: no icons guessed onto it unless asked for.
   const autoIcons = options.autoIcons ?? (intake.format === 'excalidraw' ? false : undefined);
-  const stamped = stampIcons(intake.elements, { vendor: options.vendor, autoIcons, keepGuessedIcons: options.keepGuessedIcons });
-  return { elements: stamped.elements.map(inSchemaOrder), warnings: [...intake.warnings, ...stamped.warnings], format: intake.format };
+  const stamped = stampIcons(intake.elements, { vendor: options.vendor, autoIcons, keepGuessedIcons: options.keepGuessedIcons, stamped: options.restamp ? undefined : intake.unchanged });
+  // An element that came back as stored is handed on as stored (byte-identical, and the history sees it at a glance).
+  const ordered = stamped.elements.map((element) => (intake.unchanged.has(element.id) ? element : inSchemaOrder(element)));
+  return { elements: ordered, warnings: [...intake.warnings, ...stamped.warnings], format: intake.format, unchanged: intake.unchanged };
 }
 
 /**
@@ -41,5 +48,5 @@ export async function prepareLaidOutScene(raw: unknown, options: SceneOptions, w
   const drawn = await work.fromGraph(laidOut.graph, options.vendor);
   const placed = placeScene(read.elements, plan, laidOut, drawn.elements);
   const scene = prepareScene(placed.elements, { ...options, autoIcons: options.autoIcons ?? (read.format === 'excalidraw' ? false : undefined) });
-  return { elements: scene.elements, warnings: [...new Set([...read.warnings, ...drawn.warnings, ...scene.warnings])], format: read.format };
+  return { elements: scene.elements, warnings: [...new Set([...read.warnings, ...drawn.warnings, ...scene.warnings])], format: read.format, unchanged: scene.unchanged };
 }

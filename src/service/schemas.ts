@@ -152,6 +152,14 @@ export const layoutOption = z
 /** The code of a diagram drawn from code, for creating and redrawing alike (its size is checked with the parse). */
 const sourceCode = z.string().min(1, 'code must not be empty');
 
+/** On an existing diagram "all" also exists: REST PATCH and MCP update_diagram read this one field. */
+export const relayoutOption = z
+  .enum(['auto', 'all'])
+  .optional()
+  .describe(
+    '"auto": only elements without x/y are placed (inside their container, which grows); "all": everything is laid out again, keeping ids, containment, styles, labels, roles and icons (may be sent alone)',
+  );
+
 export const createDocumentBody = strictBody({
   workspaceId,
   name,
@@ -176,7 +184,7 @@ export const updateDocumentBody = strictBody({
     .optional()
     .describe('For a diagram drawn from code: its new code. The diagram is redrawn; what you changed by hand (moves, resizes, styles, added elements) is kept where its element is still drawn, and warnings list what was kept and dropped'),
   notation: z.enum(NOTATIONS).optional().describe('With code: read it as this notation (default: the notation it was drawn from)'),
-  layout: layoutOption,
+  layout: relayoutOption,
   ...stampingOptions,
   answer: writeAnswerForm,
 });

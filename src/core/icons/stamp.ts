@@ -64,6 +64,8 @@ export interface StampOptions {
   autoIcons?: boolean;
   /** With autoIcons false: an icon guessed by an earlier write stays (re-boxed), only no new guess is made. */
   keepGuessedIcons?: boolean;
+  /** Ids of elements stamped when they were stored and unchanged since: left exactly as they are. */
+  stamped?: ReadonlySet<string>;
 }
 
 export interface StampResult<T> {
@@ -199,7 +201,7 @@ export function stampIcons<T extends StampableElement>(elements: readonly T[], o
     throw new AppError('validation_failed', `vendor must be one of ${ICON_VENDORS.join(', ')}, got ${JSON.stringify(options.vendor)}`);
   }
   const warnings: string[] = [];
-  const stamped = elements.map((element, index) => apply(element, decide(element, index, options, warnings)));
+  const stamped = elements.map((element, index) => (options.stamped?.has(element.id) ? element : apply(element, decide(element, index, options, warnings))));
   return { elements: stamped, warnings };
 }
 

@@ -13,6 +13,8 @@ export interface SceneIntake {
   elements: Element[];
   warnings: string[];
   format: SceneFormat;
+  /** Ids of the elements sent exactly as they are stored: checked, stamped and laid out when they were stored. */
+  unchanged: ReadonlySet<string>;
 }
 
 export interface IntakeOptions {
@@ -48,5 +50,6 @@ export function intakeScene(raw: unknown, options: IntakeOptions = {}): SceneInt
     elements: scene.elements,
     warnings: [...converted.warnings, ...scene.warnings],
     format: excalidraw ? 'excalidraw' : 'native',
+    unchanged: scene.unchanged,
   };
 }

@@ -52,7 +52,9 @@ const GEOMETRY = ['x', 'y'] as const;
  * operation (unknown id, id taken) throws before anything is written; field values are checked by the intake.
  */
 export function applyOperations(current: readonly Element[], operations: readonly Operation[]): { elements: Raw[]; touched: Touched; warnings: string[] } {
-  const scene = new Map<string, Raw>(current.map((element) => [element.id, { ...element } as Raw]));
+  // Untouched elements stay the stored objects (every change below writes a copy), so the intake sees at a glance
+  // that they are as stored and skips checking them again.
+  const scene = new Map<string, Raw>(current.map((element) => [element.id, element as unknown as Raw]));
   const touched = { added: new Set<string>(), updated: new Set<string>(), removed: new Set<string>() };
   const warnings: string[] = [];
   const fail = (index: number, message: string): never => {
@@ -209,8 +211,9 @@ function rerouteAcross(scene: Map<string, Raw>, changed: Set<string>, updated: S
     if (arrow.type !== 'arrow' || points === undefined || ends.includes(undefined) || arrow.arrowShape === 'smart') continue;
     const crossed = boxes.some((box) => !ends.includes(box.id) && points.slice(1).some((p, i) => segmentEnters(points[i]!, p, box as never)));
     if (!crossed) continue;
-    for (const key of ['points', 'x', 'y', 'width', 'height']) delete arrow[key];
-    arrow.arrowShape = 'smart';
+    const rerouted: Raw = { ...arrow, arrowShape: 'smart' };
+    for (const key of ['points', 'x', 'y', 'width', 'height']) delete rerouted[key];
+    scene.set(arrow.id, rerouted);
     updated.add(arrow.id);
   }
 }

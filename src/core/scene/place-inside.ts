@@ -22,7 +22,14 @@ const parentOf = (element: Raw) => (element.parentId ?? element.frameId) as stri
 export function placeInsideContainers(elements: Raw[], plan: AutoLayoutPlan): string[] {
   const byId = new Map(elements.map((element) => [element.id, element]));
   const placed: string[] = [];
-  for (const element of elements) {
+  // Outer containers first, whatever order they were sent in: a container added into a placed one is placed, then
+  // its own new members inside it, and it grows to hold them.
+  const depth = (element: Raw) => {
+    let n = 0;
+    for (let at = parentOf(element); at !== undefined && n <= elements.length; at = parentOf(byId.get(at) ?? ({} as Raw))) n++;
+    return n;
+  };
+  for (const element of [...elements].sort((a, b) => depth(a) - depth(b))) {
     const containerId = parentOf(element);
     const container = containerId === undefined ? undefined : byId.get(containerId);
     if (!plan.unplaced.has(element.id) || LINEAR.has(element.type) || container === undefined || plan.unplaced.has(container.id)) continue;
@@ -99,6 +106,11 @@ function growToHold(elements: Raw[], byId: Map<string, Raw>, container: Raw, box
       }
     }
   }
+  // The container's own container holds it and whatever the growth pushed along inside it.
   const outer = parentOf(container) === undefined ? undefined : byId.get(parentOf(container)!);
-  if (outer !== undefined) growToHold(elements, byId, outer, boxOf(container));
+  if (outer === undefined) return;
+  const held = elements.filter((e) => parentOf(e) === outer.id && !LINEAR.has(e.type)).map(boxOf);
+  const x = Math.min(...held.map((b) => b.x));
+  const y = Math.min(...held.map((b) => b.y));
+  growToHold(elements, byId, outer, { x, y, width: Math.max(...held.map((b) => b.x + b.width)) - x, height: Math.max(...held.map((b) => b.y + b.height)) - y });
 }

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { z } from 'zod';
 import { AppError, describeValue } from '../errors.js';
 import { LIMITS } from '../limits.js';
@@ -15,6 +16,8 @@ const MAX_REPORTED_ERRORS = 100;
 export interface ValidatedScene {
   elements: Element[];
   warnings: string[];
+  /** Ids of the elements sent exactly as they are stored (see `validateElements`). */
+  unchanged: Set<string>;
 }
 
 type Parsed = z.output<(typeof ELEMENT_SCHEMAS)[ElementType]>;
@@ -29,14 +32,25 @@ const pathOf = (path: readonly PropertyKey[]) =>
  * Validates native elements and completes them: defaults, ids, seeds, sizes of text, the arrow/line rules and the
  * bound ends. Throws one `validation_failed` AppError listing every problem (details.errors); dropped unknown fields
  * come back as warnings.
+ *
+ * An element sent exactly as it is stored in `previous` (deep-equal) was checked when it was stored: it skips the
+ * per-element checks, the bulk of the cost of a write (an edit of one element of 1,000 stays cheap), and keeps its
+ * bytes. Whatever spans elements (ids, containment, bindings, the points limit) is checked on the whole scene still.
  */
 export function validateElements(raw: readonly unknown[], previous: readonly Element[] = []): ValidatedScene {
   const errors: string[] = [];
   const warnings: string[] = [];
   const drafts: Array<Parsed & { index: number }> = [];
+  const stored = new Map(previous.map((element) => [element.id, element]));
+  const unchanged = new Set<string>();
 
   raw.forEach((sent, index) => {
     if (!isRecord(sent)) return void errors.push(`elements[${index}]: must be an object`);
+    const kept = typeof sent.id === 'string' ? stored.get(sent.id) : undefined;
+    if (kept !== undefined && !unchanged.has(kept.id) && isDeepStrictEqual(sent, kept)) {
+      unchanged.add(kept.id);
+      return void drafts.push({ ...kept, index } as Parsed & { index: number });
+    }
     const item = applyRoleColors(sent);
     const where = label(index, item.id);
     if (typeof item.type !== 'string' || !(ELEMENT_TYPES as readonly string[]).includes(item.type)) {
@@ -59,13 +73,24 @@ export function validateElements(raw: readonly unknown[], previous: readonly Ele
 
   const elements = assignIds(drafts, errors);
   fail(errors);
-  const complete = elements.map((draft) => complete1(draft, errors));
+  const complete = elements.map((draft) => (unchanged.has(draft.id) ? draft : complete1(draft, errors)));
   fail(errors);
   checkStructure(complete, (d) => label(d.index, d.id), warnings);
   applySmartRoutes(complete, previous, warnings);
-  bindArrows(complete, previous, errors);
+  bindArrows(complete, previous, unchanged, errors);
   fail(errors);
-  return { elements: complete.map(({ index: _index, ...element }) => element as Element), warnings };
+  // What came back as it was stored is handed back as the stored object, so later steps see it is the same at a glance.
+  const asStored = (element: Element) => {
+    const kept = unchanged.has(element.id) ? stored.get(element.id) : undefined;
+    return kept !== undefined && sameFields(kept, element) ? kept : element;
+  };
+  return { elements: complete.map(({ index: _index, ...element }) => asStored(element as Element)), warnings, unchanged };
+}
+
+/** One level deep: a copy whose fields were all left alone (changed fields are replaced, never edited in place). */
+function sameFields(a: object, b: object): boolean {
+  const keys = Object.keys(a);
+  return keys.length === Object.keys(b).length && keys.every((key) => (a as Record<string, unknown>)[key] === (b as Record<string, unknown>)[key]);
 }
 
 /**
@@ -271,8 +296,11 @@ function keptRoutes(elements: readonly Draft[], previous: readonly Element[]): S
 
 const LINEAR = new Set(['arrow', 'line', 'freedraw', 'highlight']);
 
-/** Checks binding targets, fills missing focus points and moves every bound end onto its shape. */
-function bindArrows(elements: Draft[], previous: readonly Element[], errors: string[]): void {
+/**
+ * Checks binding targets, fills missing focus points and moves every bound end onto its shape. A stored arrow whose
+ * shapes are all stored as they were keeps its ends: recomputing them would give the same points.
+ */
+function bindArrows(elements: Draft[], previous: readonly Element[], unchanged: ReadonlySet<string>, errors: string[]): void {
   const byId = new Map(elements.map((e) => [e.id, e]));
   const before = new Map(previous.filter((e): e is ArrowElement => e.type === 'arrow').map((e) => [e.id, e]));
   for (const draft of elements) {
@@ -295,7 +323,8 @@ function bindArrows(elements: Draft[], previous: readonly Element[], errors: str
     }
     const [start, end] = targets;
     if ((arrow.startBinding && !start) || (arrow.endBinding && !end)) continue;
-    routeBoundArrow(arrow, start, end, before.get(arrow.id));
+    const settled = unchanged.has(arrow.id) && arrow.arrowShape !== 'smart' && [arrow.startBinding, arrow.endBinding].every((b) => b === undefined || unchanged.has(b.elementId));
+    if (!settled) routeBoundArrow(arrow, start, end, before.get(arrow.id));
   }
 }
 

@@ -4,13 +4,14 @@ export function summariseChange(
   after: { name: string; elements: readonly { id: string }[] },
 ): string {
   if (!before) return `created with ${count(after.elements.length, 'element')}`;
-  const old = new Map(before.elements.map((e) => [e.id, JSON.stringify(e)]));
+  const old = new Map(before.elements.map((e) => [e.id, e]));
   let added = 0;
   let changed = 0;
   for (const element of after.elements) {
     const previous = old.get(element.id);
     if (previous === undefined) added++;
-    else if (previous !== JSON.stringify(element)) changed++;
+    // The same object is the same element (a write keeps what it did not touch): no need to serialise it.
+    else if (previous !== element && JSON.stringify(previous) !== JSON.stringify(element)) changed++;
     old.delete(element.id);
   }
   const parts = [
