@@ -82,11 +82,11 @@ const DRAWING_RULES = [
  */
 export const STRUCTURE_FIRST = {
   rules: [
-    'Easiest: send no x/y and layout:"auto" (create_diagram, update_diagram; REST body field). The server sizes and places shapes, routes arrows, places labels; elements with x/y keep them. layout:"all" on update redraws all, keeps ids, styles, labels.',
+    'Easiest: send no x/y and layout:"auto" (create_diagram, update_diagram; REST body field). The server sizes and places shapes, routes arrows, places labels; x/y given are kept. On update, layout:"all" redraws all, keeping ids, styles, labels.',
     'Membership: parentId (or frameId) = the container id. A frame\'s name, or a container shape\'s text, is drawn as its title above its members.',
     'Arrows: startBinding/endBinding {elementId} only; text is the label. Arrowheads: triangle-outline = UML generalization, diamond = composition, diamond-outline = aggregation, crows-foot family = ER cardinality.',
     'role (service, database, queue, cache, network, user, …) colours a shape like from-code drawings. Structure is kept on every write: parentId, labelOf (titles, arrow labels), role, vendor; update_diagram code redraws a from-code diagram, keeping hand edits.',
-    'Edit by element, not by resending: update_diagram / PATCH with operations [{op:"add",element},{op:"update",id,set:{…}},{op:"remove",id},{op:"move",id,parentId}]. Removing a shape removes its title and bound arrows; moving a container moves its members. New ones without x/y are placed inside their container, which grows.',
+    'Edit by element, not resending: update_diagram / PATCH with operations [{op:"add",element},{op:"update",id,set:{…}},{op:"remove",id},{op:"move",id,parentId}]. Removing a shape removes its title and bound arrows; a moved container takes its members. New ones without x/y go inside their container, which grows.',
     'Or write Mermaid or D2 to diagram_from_code (icons: Mermaid A@{ icon: "aws:lambda" }, D2 icon: …/icons/aws/AWS Lambda.svg): flowchart, sequenceDiagram, classDiagram (<|-- inheritance, *-- composition, o-- aggregation, --> association, ..> dependency), erDiagram (||--o{ crow\'s feet; attributes become table rows), stateDiagram-v2.',
   ],
   example: [
