@@ -99,11 +99,13 @@ export function classToGraph(source: DiagramSource): GraphIR {
     const space = namespace();
     const root = base.startsWith('.');
     const qualified = root ? base.slice(1) : space !== undefined && separator !== undefined && !base.includes(separator) ? `${space}${separator}${base}` : base;
-    const id = names.get(qualified) ?? names.get(name) ?? names.get(base) ?? (space === undefined ? names.get(base.split('.').pop()!) : undefined);
+    const up = parent();
+    // In `package shop { class Item }` a bare name is also the one a link named `shop.Item` before: one class, not two.
+    const inPackage = up?.startsWith('package:') && separator !== undefined && !root ? names.get(`${up.slice('package:'.length)}${separator}${base}`) : undefined;
+    const id = names.get(qualified) ?? inPackage ?? names.get(name) ?? names.get(base) ?? (space === undefined ? names.get(base.split('.').pop()!) : undefined);
     if (id !== undefined) return nodes.get(id)!;
     const node: GraphNode = { id: qualified, label: name === base ? qualified : name, kind };
     const cut = separator === undefined ? -1 : qualified.lastIndexOf(separator);
-    const up = parent();
     if (cut > 0 && (space === undefined || qualified !== `${space}${separator}${base}`)) {
       // `class net.dummy.Person` outside its package block: PlantUML makes the package and shows the short name.
       node.parent = packageOf(qualified.slice(0, cut));

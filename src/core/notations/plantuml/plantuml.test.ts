@@ -766,3 +766,37 @@ describe('plantumlNotation creole rules and headings', () => {
     expect(classes.nodes[0]!.rows).toEqual(['x : int', '— Section —', 'y()']);
   });
 });
+
+describe('PlantUML glyphs and models as PlantUML draws them (issue 27)', () => {
+  it('draws the Aries final states as bull\'s-eyes (a ring round a dot) and the initial state as a dot alone', async () => {
+    const { codeToScene } = await import('../index.js');
+    const drawn = await codeToScene(fixture('aries-introducer-state.puml'));
+    const element = (id: string) => drawn.elements.find((e) => e.id === id)!;
+    const start = element(drawn.elementIds.nodes.get('[*]start')!);
+    const end = element(drawn.elementIds.nodes.get('[*]end')!);
+    const inside = drawn.elements.filter((e) => e.type === 'ellipse' && e.id !== end.id && Number(e.x) > Number(end.x) && Number(e.x) + Number(e.width) < Number(end.x) + Number(end.width));
+    expect(end.fillColor).toBe('#ffffff');
+    expect(inside).toHaveLength(1);
+    expect(inside[0]!.fillColor).toBe(start.fillColor);
+    expect(inside[0]!.groupIds).toEqual(end.groupIds);
+    // The start is one filled dot with nothing inside it.
+    expect(drawn.elements.filter((e) => e.type === 'ellipse' && Number(e.x) > Number(start.x) && Number(e.x) < Number(start.x) + Number(start.width) && Number(e.y) > Number(start.y) && Number(e.y) < Number(start.y) + Number(start.height))).toHaveLength(0);
+  });
+
+  it('draws split branches leaving the flow and meeting again without a fork bar (plantuml.com activity "Split processing")', () => {
+    const graph = plantumlNotation.toGraph(uml('start\nsplit\n   :A;\nsplit again\n   :B;\nsplit again\n   :C;\nsplit again\n   :a;\n   :b;\nend split\n:D;\nend'));
+    expect(graph.nodes.filter((n) => n.kind === 'fork')).toEqual([]);
+    const id = (label: string) => graph.nodes.find((n) => n.label === label)!.id;
+    expect(graph.edges.filter((e) => e.from === id('')).map((e) => e.to)).toEqual([id('A'), id('B'), id('C'), id('a')]);
+    expect(graph.edges.filter((e) => e.to === id('D')).map((e) => e.from)).toEqual([id('A'), id('B'), id('C'), id('b')]);
+    // A fork keeps its bars.
+    expect(plantumlNotation.toGraph(uml('start\nfork\n:A;\nfork again\n:B;\nend fork\nstop')).nodes.filter((n) => n.kind === 'fork')).toHaveLength(2);
+  });
+
+  it('draws a class once when a link names it with its package before the package block declares it', () => {
+    const graph = plantumlNotation.toGraph(uml('package shop {\n  class Order\n}\nshop.Order --> shop.Item\npackage shop {\n  class Item {\n    +sku : String\n  }\n}'));
+    expect(graph.nodes.map((n) => `${n.label} in ${n.parent}`)).toEqual(['Order in package:shop', 'Item in package:shop']);
+    expect(graph.nodes.find((n) => n.label === 'Item')!.rows).toEqual(['+ sku : String']);
+    expect(arrows(graph)).toEqual([`Order -> ${graph.nodes[1]!.id}`]);
+  });
+});
