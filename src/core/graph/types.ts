@@ -72,6 +72,8 @@ export interface GraphEdge {
   endLabel?: string;
   /** Laid out but not drawn: an invisible edge its author wrote to place shapes (D2 `style.opacity: 0`). */
   hidden?: true;
+  /** The side of its source the author put the target on (PlantUML `-r->`, `-up->`, C4 `Rel_L`): layout keeps it there. */
+  toward?: Direction;
 }
 
 /** A container: network, namespace, VPC, cluster, package, schema. Groups nest through `parent`. */
@@ -87,8 +89,11 @@ export interface GraphGroup {
 export interface DotSource {
   /** The source, with the root label emptied and edge labels and cluster titles as placeholders for sized boxes. */
   source: string;
-  /** Every edge in the order Graphviz creates them: its ends, and the id of its GraphIR edge when drawn. */
-  edges: { tail: string; head: string; id?: string }[];
+  /**
+   * Every edge in the order Graphviz creates them: its ends, and the id of its GraphIR edge when drawn; `reversed` when
+   * written head to tail (so Graphviz ranks the head first), its route read back the other way.
+   */
+  edges: { tail: string; head: string; id?: string; reversed?: true }[];
   /** Cluster names; placeholder `drawbridge:cluster:<i>` stands for the title of `clusters[i]`. */
   clusters: string[];
 }
