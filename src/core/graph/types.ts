@@ -57,6 +57,8 @@ export interface GraphNode {
   /** Id of the group that contains this node, if any. */
   parent?: string;
   style?: GraphStyle;
+  /** A box of this size, unlabelled: a container laid out on its own stands so in the layout around it (layout/blocks.ts). */
+  size?: { width: number; height: number };
 }
 
 export interface GraphEdge {
@@ -83,6 +85,18 @@ export interface GraphGroup {
   kind?: string;
   parent?: string;
   style?: GraphStyle;
+  /** Its contents' own flow, when the author gave it one apart from the diagram's (D2 `direction` on a container). */
+  direction?: Direction;
+  /** Its children placed in rows and columns (D2 `grid-rows`/`grid-columns`) instead of by their edges. */
+  grid?: GraphGrid;
+}
+
+/** A grid of a container's children (or the diagram's top level): each child's row and column, and the gaps between. */
+export interface GraphGrid {
+  /** Child id (a node's or a group's) → its row and column, from 0. */
+  cells: Record<string, { row: number; column: number }>;
+  rowGap: number;
+  columnGap: number;
 }
 
 /** The author's DOT for Graphviz (notations/dot/layout-source.ts writes it). */
@@ -119,6 +133,8 @@ export interface GraphIR {
   groups: GraphGroup[];
   /** Things the parser skipped or approximated, said to the user. */
   warnings: string[];
+  /** The top level's items in a grid (D2 `grid-rows` at the root). */
+  grid?: GraphGrid;
   /**
    * DOT only: the author's graph as Graphviz reads it, so layout honours every attribute that shapes it (rank=same,
    * invisible nodes and edges, ordering, constraint, weight, newrank, nodesep, ranksep).

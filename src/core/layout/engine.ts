@@ -8,11 +8,13 @@
  * it say "to the right of", which ELK's layering cannot. The README says which engine draws what.
  */
 import type { GraphIR } from '../graph/types.js';
+import { hasBlocks, withBlocks } from './blocks.js';
 import { layoutGraph } from './elk.js';
 import { layoutWithGraphviz } from './graphviz.js';
 import type { LayoutEngine } from './types.js';
 
 export function layoutEngineFor(graph: GraphIR): LayoutEngine {
-  if (graph.dot !== undefined || graph.edges.some((edge) => edge.toward !== undefined)) return layoutWithGraphviz;
-  return layoutGraph;
+  const engine = graph.dot !== undefined || graph.edges.some((edge) => edge.toward !== undefined) ? layoutWithGraphviz : layoutGraph;
+  // Grids and containers with a direction of their own (D2) are laid out apart, then placed as one box.
+  return hasBlocks(graph) ? withBlocks(engine) : engine;
 }

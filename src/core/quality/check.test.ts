@@ -47,7 +47,7 @@ describe('checkScene', () => {
     const ring = box('end', 0, 0, 36, 36, { type: 'ellipse', groupIds: ['end-mark'] });
     const dot = box('end-dot', 7, 7, 22, 22, { type: 'ellipse', groupIds: ['end-mark'] });
     expect(checkScene([ring, dot]).violations).toEqual([]);
-    expect(checkScene([ring, { ...dot, groupIds: undefined }]).violations).toEqual(['shapes "end" and "end-dot" overlap']);
+    expect(checkScene([ring, box('end-dot', 7, 7, 22, 22, { type: 'ellipse' })]).violations).toEqual(['shapes "end" and "end-dot" overlap']);
     expect(checkScene([ring, { ...dot, x: 20 }]).violations).toEqual(['shapes "end" and "end-dot" overlap']);
   });
 
