@@ -9,6 +9,7 @@ import type { Direction, GraphEdge, GraphGrid, GraphGroup, GraphIR, GraphNode } 
 import { FONT, SPACING } from './drawing-rules.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapText } from './node-size.js';
+import { separateRuns } from '../routing/separate-runs.js';
 import { containerFrame, shifted } from './pack.js';
 import type { Box, LaidOutEdge, LaidOutGraph, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
 
@@ -76,7 +77,8 @@ export function withBlocks(engine: LayoutEngine): LayoutEngine {
       for (const item of [...placed.nodes, ...placed.groups]) boxes.set(item.id, item);
     }
     for (const edge of laid.edges) {
-      const { edge: original, index } = kept[edge.index]!;
+      const { index } = kept[edge.index]!;
+      const original = graph.edges[index]!;
       const points = [...edge.points];
       const fromBox = blockOf(original.from) !== undefined ? boxes.get(original.from) : undefined;
       const toBox = blockOf(original.to) !== undefined ? boxes.get(original.to) : undefined;
@@ -191,6 +193,7 @@ async function layoutGrid(graph: GraphIR, container: GraphGroup | undefined, gri
   // The cell each end sits in.
   const cellAround = (end: string): string | undefined => [end, ...tree.ancestors(end, tree.node.has(end))].find((id) => cellOf.has(id));
   const gutters = { xs, ys, widths, heights, grid };
+  const routed: LaidOutEdge[] = [];
   graph.edges.forEach((edge, index) => {
     const [from, to] = [cellAround(edge.from), cellAround(edge.to)];
     if (from === undefined || to === undefined || from === to) return;
@@ -201,8 +204,11 @@ async function layoutGrid(graph: GraphIR, container: GraphGroup | undefined, gri
     const toBox = endBox(edge.to, to);
     if (fromBox) route.unshift(toward(route[0]!, fromBox));
     if (toBox) route.push(toward(route[route.length - 1]!, toBox));
-    out.edges.push({ index, points: route, labels: labelsOf(edge, route) });
+    routed.push({ index, points: route, labels: [] });
   });
+  // Routes sharing a gap are moved apart (as ELK's are), then labelled.
+  const apart = separateRuns(routed.map((edge) => ({ points: edge.points, ends: [graph.edges[edge.index]!.from, graph.edges[edge.index]!.to], slideEnds: true })), [...out.nodes, ...out.groups]);
+  routed.forEach((edge, i) => out.edges.push({ ...edge, points: apart[i]!, labels: labelsOf(graph.edges[edge.index]!, apart[i]!) }));
 
   // The grid's extent, everything in it moved clear of the origin, then its container's frame around it.
   const all = [...out.nodes, ...out.groups, ...out.edges.flatMap((edge) => [...edge.labels, ...edge.points.map((point) => ({ ...point, width: 0, height: 0 }))])];

@@ -137,6 +137,9 @@ describe('d2Notation lays out grids and container directions as D2 does (issue 2
     expect(boxOf(scene, 'x').y + boxOf(scene, 'x').height).toBeLessThan(boxOf(scene, 'y').y);
     expect(scene.elements.filter((e) => e.type === 'arrow')).toHaveLength(3);
     expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
+    // Edges from outside to shapes inside such a container end on those shapes.
+    const into = await drawGraph(await readD2('x -> y.b: calls\ny: {\n  direction: right\n  a -> b -> c\n}\ny.c -> z'));
+    expect(checkScene(into.elements, into.parents).violations).toEqual([]);
   }, SLOW);
 });
 
