@@ -57,6 +57,8 @@ export interface GraphNode {
   /** Id of the group that contains this node, if any. */
   parent?: string;
   style?: GraphStyle;
+  /** A box of this size, unlabelled: a container laid out on its own stands so in the layout around it (layout/blocks.ts). */
+  size?: { width: number; height: number };
 }
 
 export interface GraphEdge {
@@ -72,6 +74,8 @@ export interface GraphEdge {
   endLabel?: string;
   /** Laid out but not drawn: an invisible edge its author wrote to place shapes (D2 `style.opacity: 0`). */
   hidden?: true;
+  /** The side of its source the author put the target on (PlantUML `-r->`, `-up->`, C4 `Rel_L`): layout keeps it there. */
+  toward?: Direction;
 }
 
 /** A container: network, namespace, VPC, cluster, package, schema. Groups nest through `parent`. */
@@ -81,14 +85,29 @@ export interface GraphGroup {
   kind?: string;
   parent?: string;
   style?: GraphStyle;
+  /** Its contents' own flow, when the author gave it one apart from the diagram's (D2 `direction` on a container). */
+  direction?: Direction;
+  /** Its children placed in rows and columns (D2 `grid-rows`/`grid-columns`) instead of by their edges. */
+  grid?: GraphGrid;
+}
+
+/** A grid of a container's children (or the diagram's top level): each child's row and column, and the gaps between. */
+export interface GraphGrid {
+  /** Child id (a node's or a group's) → its row and column, from 0. */
+  cells: Record<string, { row: number; column: number }>;
+  rowGap: number;
+  columnGap: number;
 }
 
 /** The author's DOT for Graphviz (notations/dot/layout-source.ts writes it). */
 export interface DotSource {
   /** The source, with the root label emptied and edge labels and cluster titles as placeholders for sized boxes. */
   source: string;
-  /** Every edge in the order Graphviz creates them: its ends, and the id of its GraphIR edge when drawn. */
-  edges: { tail: string; head: string; id?: string }[];
+  /**
+   * Every edge in the order Graphviz creates them: its ends, and the id of its GraphIR edge when drawn; `reversed` when
+   * written head to tail (so Graphviz ranks the head first), its route read back the other way.
+   */
+  edges: { tail: string; head: string; id?: string; reversed?: true }[];
   /** Cluster names; placeholder `drawbridge:cluster:<i>` stands for the title of `clusters[i]`. */
   clusters: string[];
 }
@@ -114,6 +133,8 @@ export interface GraphIR {
   groups: GraphGroup[];
   /** Things the parser skipped or approximated, said to the user. */
   warnings: string[];
+  /** The top level's items in a grid (D2 `grid-rows` at the root). */
+  grid?: GraphGrid;
   /**
    * DOT only: the author's graph as Graphviz reads it, so layout honours every attribute that shapes it (rank=same,
    * invisible nodes and edges, ordering, constraint, weight, newrank, nodesep, ranksep).

@@ -5,7 +5,7 @@
  * Pure: the WASM module is loaded once and does no I/O.
  */
 import { Graphviz, type Format } from '@hpcc-js/wasm-graphviz';
-import type { DotSource, GraphIR } from '../graph/types.js';
+import type { Direction, DotSource, GraphIR } from '../graph/types.js';
 import { firstCrossing, outlineOf } from '../scene/binding-geometry.js';
 import { graphvizCaps } from './graphviz-caps.js';
 import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, SPACING } from './drawing-rules.js';
@@ -164,6 +164,17 @@ function sizedSource(
   return `${withBoxes.slice(0, close)}\ncompound=true\n${capped}${sized.join('\n')}\n}`;
 }
 
+/**
+ * How an edge whose author put its target on one side of its source (`toward`) is written for a flow: along the flow
+ * as it is, against it reversed (the head ranked first); across it in one rank, reversed when the target goes before
+ * the source (left of it in a downward flow, above it in a rightward one).
+ */
+function towardFlow(toward: Direction, flow: Direction): { reversed: boolean; flat: boolean } {
+  const axis = (direction: Direction) => (direction === 'DOWN' || direction === 'UP' ? 'vertical' : 'horizontal');
+  if (axis(toward) === axis(flow)) return { reversed: toward !== flow, flat: false };
+  return { reversed: toward === 'LEFT' || toward === 'UP', flat: true };
+}
+
 /** DOT for a graph from another notation: nodes n0, n1, … in order, containers as clusters, edges in order. */
 export function graphToDot(graph: GraphIR): DotSource {
   const rankdir = { DOWN: 'TB', UP: 'BT', RIGHT: 'LR', LEFT: 'RL' }[graph.direction];
@@ -201,13 +212,21 @@ export function graphToDot(graph: GraphIR): DotSource {
     return member ? { node: `n${nodeIndex.get(member.id)}`, cluster: `cluster_${groupIndex.get(id)}` } : undefined;
   };
   const edges: DotSource['edges'] = [];
+  let sameRank = false;
   for (const edge of graph.edges) {
     const [from, to] = [endOf(edge.from), endOf(edge.to)];
     if (!from || !to) continue;
-    const attributes = [from.cluster && `ltail=${from.cluster}`, to.cluster && `lhead=${to.cluster}`, edge.label && `label="drawbridge:edge:${edges.length}"`].filter(Boolean);
-    lines.push(`${from.node} -> ${to.node} [${attributes.join(' ')}]`);
-    edges.push({ tail: from.node, head: to.node, id: edge.id });
+    const { reversed, flat } = edge.toward === undefined || from.node === to.node ? { reversed: false, flat: false } : towardFlow(edge.toward, graph.direction);
+    const [tail, head] = reversed ? [to, from] : [from, to];
+    const attributes = [tail.cluster && `ltail=${tail.cluster}`, head.cluster && `lhead=${head.cluster}`, edge.label && `label="drawbridge:edge:${edges.length}"`].filter(Boolean);
+    lines.push(`${tail.node} -> ${head.node} [${attributes.join(' ')}]`);
+    // A flat edge in one rank: Graphviz keeps its tail before its head along the rank.
+    if (flat) lines.push(`{rank=same; ${tail.node}; ${head.node}}`);
+    sameRank ||= flat;
+    edges.push({ tail: tail.node, head: head.node, id: edge.id, ...(reversed && { reversed: true as const }) });
   }
+  // Ranks across clusters need the newer ranking.
+  if (sameRank) lines.push('newrank=true');
   lines.push('}');
   return { source: lines.join('\n'), edges, clusters };
 }
@@ -300,6 +319,7 @@ export function readGraphviz(json: GraphvizJson, graph: GraphIR, dot: DotSource,
   const nameByGvid = new Map((json.objects ?? []).map((object) => [object._gvid, object.name]));
   const key = (tail: string, head: string) => (json.directed === false && head < tail ? `${head}\u0000${tail}` : `${tail}\u0000${head}`);
   const written = new Map<string, (string | undefined)[]>();
+  const reversedIds = new Set(dot.edges.filter((edge) => edge.reversed).map((edge) => edge.id));
   for (const edge of dot.edges) {
     const k = key(graphvizName(edge.tail), graphvizName(edge.head));
     if (!written.has(k)) written.set(k, []);
@@ -314,6 +334,7 @@ export function readGraphviz(json: GraphvizJson, graph: GraphIR, dot: DotSource,
     if (index === undefined || placed.has(index) || gvEdge.pos === undefined) continue;
     const points = edgeRoute(gvEdge.pos, toScene);
     if (points.length < 2) continue;
+    if (reversedIds.has(id)) points.reverse();
     placed.add(index);
     const edge = graph.edges[index]!;
     // Carried on across the clearance to the real outline.

@@ -112,6 +112,7 @@ const MAX_FOLDED_ROWS = 3;
 
 /** Sizes the box of `node`: the text decides, within the drawing rules' bounds; rows make a table taller than 260 px if needed. */
 export function sizeNode(node: GraphNode): NodeBox {
+  if (node.size) return { ...node.size, shape: 'rectangle', label: '', rows: [], headerHeight: 0, icon: false, fontSize: FONT.label };
   const mark = MARKS[node.kind];
   if (mark && node.label === '') return { ...mark, shape: node.kind === 'fork' ? 'rectangle' : 'ellipse', label: '', rows: [], headerHeight: 0, icon: false, fontSize: FONT.label };
   const fontSize = node.style?.fontSize ?? FONT.label;

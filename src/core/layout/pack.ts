@@ -60,7 +60,7 @@ export function connectedComponents(graph: GraphIR): GraphIR[] | undefined {
 const moved = ({ x, y }: Point, dx: number, dy: number): Point => ({ x: x + dx, y: y + dy });
 
 /** Shifts a whole layout; `edgeIndex` maps a part's edge indices to the whole graph's. */
-function shifted(laid: LaidOutGraph, dx: number, dy: number, edgeIndex: (index: number) => number): Omit<LaidOutGraph, 'width' | 'height'> {
+export function shifted(laid: LaidOutGraph, dx: number, dy: number, edgeIndex: (index: number) => number): Omit<LaidOutGraph, 'width' | 'height'> {
   return {
     nodes: laid.nodes.map((node) => ({ ...node, ...moved(node, dx, dy) })),
     groups: laid.groups.map((group) => ({ ...group, ...moved(group, dx, dy), title: { ...group.title, ...moved(group.title, dx, dy) } })),

@@ -43,6 +43,14 @@ describe('checkScene', () => {
     expect(report.violations).toEqual(['shapes "a" and "c" overlap']);
   });
 
+  it('takes a ring round its dot, grouped as one mark (a final state), for one shape, not two overlapping', () => {
+    const ring = box('end', 0, 0, 36, 36, { type: 'ellipse', groupIds: ['end-mark'] });
+    const dot = box('end-dot', 7, 7, 22, 22, { type: 'ellipse', groupIds: ['end-mark'] });
+    expect(checkScene([ring, dot]).violations).toEqual([]);
+    expect(checkScene([ring, box('end-dot', 7, 7, 22, 22, { type: 'ellipse' })]).violations).toEqual(['shapes "end" and "end-dot" overlap']);
+    expect(checkScene([ring, { ...dot, x: 20 }]).violations).toEqual(['shapes "end" and "end-dot" overlap']);
+  });
+
   it('reports a container that does not contain its child', () => {
     const report = checkScene([box('g', 0, 0, 80, 40), box('x', 500, 500)], new Map([['x', 'g']]));
     expect(report.violations).toContain('container "g" does not contain its child "x"');

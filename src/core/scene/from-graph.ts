@@ -64,6 +64,29 @@ function textElement(id: string, text: string, box: Box, fontSize: number, group
   };
 }
 
+/** How far the dot of an end mark sits inside its ring, in px. */
+const END_RING = 7;
+
+/**
+ * An end mark as UML draws it (a final state, PlantUML's `stop`): a ring with a filled dot inside, so it reads apart
+ * from the start, a dot alone. The ring keeps the shape's id (arrows bind to it); the two move as one.
+ */
+function bullsEye(ring: Element, dotId: string): Element[] {
+  const groupIds = [`${ring.id}-mark`];
+  const dot: Element = {
+    ...ring,
+    id: dotId,
+    x: round(ring.x! + END_RING),
+    y: round(ring.y! + END_RING),
+    width: round(ring.width! - 2 * END_RING),
+    height: round(ring.height! - 2 * END_RING),
+    groupIds,
+  };
+  delete dot.role;
+  Object.assign(ring, { fillColor: '#ffffff', groupIds });
+  return [dot];
+}
+
 /**
  * Where an arrow end binds: layout ends routes on the node's box, so for round and pointed outlines the last
  * segment is carried on into the shape until it meets the outline (the point the intake recomputes bound ends to).
@@ -141,6 +164,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     if (box.rows.length === 0) {
       if (box.label === '') {
         elements.push(shape);
+        if (node.kind === 'end' && box.shape === 'ellipse') elements.push(...bullsEye(shape, makeId(`${id}-dot`)));
         continue;
       }
       // The label is drawn in the stroke colour: keep it readable on the fill. A border colour the notation set

@@ -7,6 +7,7 @@ import { recoverGraph } from '../../export/graph-recovery.js';
 import { intakeScene } from '../../scene/intake.js';
 import { resolveIconHints } from '../icon-hints.js';
 import { drawGraph } from '../index.js';
+import { checkScene } from '../../quality/check.js';
 import { createD2Compiler } from '../../../infra/d2-compiler.js';
 import { d2ToGraph, detectD2 } from './index.js';
 
@@ -92,6 +93,53 @@ describe('d2Notation keeps the author\'s intent (D2 docs)', () => {
     expect(scene.elements.filter((e) => e.type === 'arrow')).toHaveLength(1);
     const at = (label: string) => scene.elements.find((e) => 'text' in e && e.text === label)!;
     expect(at('c').y ?? 0).toBeGreaterThan((at('b').y ?? 0) + (at('b').height ?? 0));
+  }, SLOW);
+});
+
+describe('d2Notation lays out grids and container directions as D2 does (issue 27)', () => {
+  type Scene = Awaited<ReturnType<typeof drawGraph>>;
+  const boxOf = (scene: Scene, id: string) => {
+    const element = scene.elements.find((e) => e.id === (scene.elementIds.nodes.get(id) ?? scene.elementIds.groups.get(id)))!;
+    return { x: Number(element.x), y: Number(element.y), width: Number(element.width), height: Number(element.height) };
+  };
+  const middle = (box: { x: number; y: number; width: number; height: number }) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+
+  it('places the cells of the docs\' grid-connections diagram in its 5 columns, row by row in declaration order, and the legend\'s 3 rows in one column', async () => {
+    const graph = await readD2(fixture('d2-docs-grid-connections.d2'));
+    const scene = await drawGraph(graph);
+    for (let row = 0; row <= 3; row++) {
+      const cells = [0, 1, 2, 3, 4].map((column) => boxOf(scene, `${row},${column}`));
+      // One row: one middle height; left to right in order, apart.
+      for (const cell of cells) expect(middle(cell).y).toBeCloseTo(middle(cells[0]!).y, 0);
+      for (let c = 1; c < 5; c++) expect(cells[c]!.x).toBeGreaterThanOrEqual(cells[c - 1]!.x + cells[c - 1]!.width);
+    }
+    for (let column = 0; column <= 4; column++) {
+      const cells = [0, 1, 2, 3, 4].map((row) => boxOf(scene, `${row},${column}`));
+      for (const cell of cells) expect(middle(cell).x).toBeCloseTo(middle(cells[0]!).x, 0);
+      for (let r = 1; r < 5; r++) expect(cells[r]!.y).toBeGreaterThanOrEqual(cells[r - 1]!.y + cells[r - 1]!.height);
+    }
+    const legend = ['a', 'b', 'c'].map((key) => boxOf(scene, `4,0.${key}`));
+    expect(legend[1]!.y).toBeGreaterThanOrEqual(legend[0]!.y + legend[0]!.height);
+    expect(legend[2]!.y).toBeGreaterThanOrEqual(legend[1]!.y + legend[1]!.height);
+    expect(scene.elements.filter((e) => e.type === 'arrow')).toHaveLength(9);
+    expect(checkScene(scene.elements, scene.parents, { forcedDirection: true }).violations.filter((v) => !/^at 880 px wide/.test(v))).toEqual([]);
+  }, SLOW);
+
+  it('lays out a container with a direction of its own (docs: y with direction: right inside a downward diagram)', async () => {
+    const graph = await readD2('x -> y: {\n  style.stroke: green\n}\n\ny: {\n  direction: right\n  a -> b -> c\n}\n');
+    expect(graph.groups.find((g) => g.id === 'y')?.direction).toBe('RIGHT');
+    const scene = await drawGraph(graph);
+    const [a, b, c] = ['y.a', 'y.b', 'y.c'].map((id) => boxOf(scene, id)) as [ReturnType<typeof boxOf>, ReturnType<typeof boxOf>, ReturnType<typeof boxOf>];
+    expect(b.x).toBeGreaterThan(a.x + a.width);
+    expect(c.x).toBeGreaterThan(b.x + b.width);
+    expect(middle(b).y).toBeCloseTo(middle(a).y, 0);
+    // The diagram still flows down: x above its container.
+    expect(boxOf(scene, 'x').y + boxOf(scene, 'x').height).toBeLessThan(boxOf(scene, 'y').y);
+    expect(scene.elements.filter((e) => e.type === 'arrow')).toHaveLength(3);
+    expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
+    // Edges from outside to shapes inside such a container end on those shapes.
+    const into = await drawGraph(await readD2('x -> y.b: calls\ny: {\n  direction: right\n  a -> b -> c\n}\ny.c -> z'));
+    expect(checkScene(into.elements, into.parents).violations).toEqual([]);
   }, SLOW);
 });
 

@@ -6,7 +6,7 @@
  * out the graph and draw it, with our icons.
  */
 import { AppError } from '../../errors.js';
-import type { Arrowhead, Direction, GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
+import type { Arrowhead, Direction, GraphEdge, GraphGrid, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
 import { mapColor } from '../dot/style.js';
 import { dictionary } from '../../dictionary.js';
 
@@ -16,6 +16,8 @@ interface Label {
 interface Shape {
   id: string;
   type: string;
+  /** Where D2's own layout put it: only read for the rows and columns of a grid. */
+  pos?: { x: number; y: number };
   label: string;
   icon: { Host?: string; Path?: string } | null;
   fill?: string;
@@ -42,10 +44,41 @@ interface Connection {
   srcLabel?: Label | null;
   dstLabel?: Label | null;
 }
-/** The part of D2's compile answer read here. */
+type Value = { value?: string } | null;
+/** An object's keywords read here: its direction and its grid. */
+interface Attributes {
+  near_key?: unknown;
+  direction?: Value;
+  gridRows?: Value;
+  gridColumns?: Value;
+  gridGap?: Value;
+  verticalGap?: Value;
+  horizontalGap?: Value;
+}
+/** The part of D2's compile answer read here. `graph.objects` are the diagram's shapes, in the same order. */
 export interface CompiledD2 {
   diagram: { shapes: Shape[]; connections: Connection[]; layers?: unknown[] | null; scenarios?: unknown[] | null; steps?: unknown[] | null };
-  graph: { root?: { attributes?: { direction?: { value?: string } } }; objects?: Array<{ id: string; attributes?: { near_key?: unknown } }> };
+  graph: { root?: { attributes?: Attributes }; objects?: Array<{ id: string; attributes?: Attributes }> };
+}
+
+/** D2's gap between grid cells when the author sets none. */
+const GRID_GAP = 40;
+
+/**
+ * The grid of a container (or the root) with `grid-rows`/`grid-columns`: D2 decides how the children fill it (rows
+ * first or columns first, evened out when only one count is set), so each child's row and column are read from where
+ * D2's own layout put it: one row per distinct top, one column per distinct left.
+ */
+function gridOf(attributes: Attributes | undefined, children: Shape[]): GraphGrid | undefined {
+  if (!attributes?.gridRows?.value && !attributes?.gridColumns?.value) return undefined;
+  const number = (value: Value | undefined) => (value?.value !== undefined && value.value !== '' && Number.isFinite(Number(value.value)) ? Number(value.value) : undefined);
+  const gap = number(attributes.gridGap) ?? GRID_GAP;
+  const distinct = (values: number[]) => [...new Set(values.map(Math.round))].sort((a, b) => a - b);
+  const tops = distinct(children.map((child) => child.pos?.y ?? 0));
+  const lefts = distinct(children.map((child) => child.pos?.x ?? 0));
+  const cells: GraphGrid['cells'] = {};
+  for (const child of children) cells[child.id] = { row: tops.indexOf(Math.round(child.pos?.y ?? 0)), column: lefts.indexOf(Math.round(child.pos?.x ?? 0)) };
+  return { cells, rowGap: number(attributes.verticalGap) ?? gap, columnGap: number(attributes.horizontalGap) ?? gap };
 }
 
 /** D2 shape → our outline and role; `approximate` when ours only resembles it. */
@@ -174,6 +207,10 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
   };
   const containers = new Set(shapes.map((s) => parentOf(s.id)).filter((id): id is string => id !== undefined));
   const near = new Set((compiled.graph.objects ?? []).filter((o) => o.attributes?.near_key != null).map((o) => o.id));
+  // Objects come in the shapes' order, named by their last key.
+  const objects = compiled.graph.objects ?? [];
+  const attributesOf = new Map(shapes.flatMap((shape, i) => (objects[i] !== undefined && objects[i].id === d2PathKeys(shape.id).pop() ? [[shape.id, objects[i].attributes] as const] : [])));
+  const childrenOf = (parent: string | undefined) => shapes.filter((shape) => parentOf(shape.id) === parent);
   const connected = new Set(connections.flatMap((c) => [c.src, c.dst]));
   let title: string | undefined;
   const approximated = new Map<string, string[]>();
@@ -186,6 +223,10 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
       if (parent !== undefined) group.parent = parent;
       const style = styleOf(shape);
       if (style) group.style = style;
+      const direction = DIRECTIONS[attributesOf.get(shape.id)?.direction?.value ?? ''];
+      if (direction) group.direction = direction;
+      const grid = gridOf(attributesOf.get(shape.id), childrenOf(shape.id));
+      if (grid) group.grid = grid;
       groups.push(group);
       continue;
     }
@@ -229,7 +270,19 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
     return edge;
   });
   const written = DIRECTIONS[compiled.graph.root?.attributes?.direction?.value ?? ''];
-  return { layout: 'layered', direction: written ?? 'DOWN', ...(written !== undefined && { forcedDirection: true }), nodes, edges, groups, warnings, ...(title !== undefined && { title }) };
+  // The root's grid holds what is drawn at the top level (not the title).
+  const grid = gridOf(compiled.graph.root?.attributes, childrenOf(undefined).filter((shape) => drawn.has(shape.id)));
+  return {
+    layout: 'layered',
+    direction: written ?? 'DOWN',
+    ...(written !== undefined && { forcedDirection: true }),
+    nodes,
+    edges,
+    groups,
+    warnings,
+    ...(title !== undefined && { title }),
+    ...(grid !== undefined && { grid }),
+  };
 }
 
 /** An edge (`a -> b`, `a <-> b`, `a -- b`) between D2 keys, or a `shape:`/`direction:`/`style.` key: D2's own statements. */

@@ -20,7 +20,8 @@ type Block =
   | { type: 'while'; line: SourceLine; decision: string; breaks: End[] }
   | { type: 'repeat'; line: SourceLine; start: string; breaks: End[]; backward?: string }
   | { type: 'switch'; line: SourceLine; decision: string; done: End[]; cases: number }
-  | { type: 'fork'; line: SourceLine; fork: string; done: End[]; join: 'fork' | 'split' }
+  | { type: 'fork'; line: SourceLine; fork: string; done: End[] }
+  | { type: 'split'; line: SourceLine; from: End[]; done: End[] }
   | { type: 'group'; line: SourceLine; group: string; closer: RegExp };
 
 /** `:text;` — the text may span lines; it ends at `;` (or one of the SDL endings `| < > / ] }`). */
@@ -184,18 +185,29 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const block = open('switch', line);
       blocks.pop();
       ends = [...block.done, ...ends];
-    } else if ((m = /^(fork|split)\s*;?$/i.exec(text))) {
+    } else if (/^fork\s*;?$/i.test(text)) {
       const fork = node('fork', '');
-      blocks.push({ type: 'fork', line, fork, done: [], join: m[1]!.toLowerCase() as 'fork' | 'split' });
-    } else if (/^(fork|split)\s+again\s*;?$/i.test(text)) {
+      blocks.push({ type: 'fork', line, fork, done: [] });
+    } else if (/^fork\s+again\s*;?$/i.test(text)) {
       const block = open('fork', line);
       block.done.push(...ends);
       ends = [{ from: block.fork }];
-    } else if (/^end\s*(fork|split|merge)\b.*$/i.test(text)) {
+    } else if (/^end\s*(fork|merge)\b.*$/i.test(text)) {
       const block = open('fork', line);
       blocks.pop();
       ends = [...block.done, ...ends];
       node('fork', '');
+    } else if (/^split\s*;?$/i.test(text)) {
+      // A split has no bar, unlike a fork: PlantUML draws its branches leaving the flow side by side and meeting again.
+      blocks.push({ type: 'split', line, from: ends, done: [] });
+    } else if (/^split\s+again\s*;?$/i.test(text)) {
+      const block = open('split', line);
+      block.done.push(...ends);
+      ends = block.from;
+    } else if (/^end\s*split\b.*$/i.test(text)) {
+      const block = open('split', line);
+      blocks.pop();
+      ends = [...block.done, ...ends];
     } else if ((m = /^(partition|group|package|rectangle|card)\s+("[^"]*"|[^{#]+?)\s*(#\S+)?\s*(\{)?$/i.exec(text))) {
       const id = `group-${groups.length + 1}`;
       const group: GraphGroup = { id, label: plainText(m[2]!.replace(/^"|"$/g, '')), kind: m[1]!.toLowerCase() };

@@ -78,7 +78,6 @@ export function classToGraph(source: DiagramSource): GraphIR {
   const stack: { id?: string; namespace?: string; line: SourceLine }[] = [];
   const separator = source.separator;
   let hidden = 0;
-  let directed = false;
   let lastElement: string | undefined;
   const parent = () => [...stack].reverse().find((s) => s.id !== undefined)?.id;
 
@@ -99,11 +98,13 @@ export function classToGraph(source: DiagramSource): GraphIR {
     const space = namespace();
     const root = base.startsWith('.');
     const qualified = root ? base.slice(1) : space !== undefined && separator !== undefined && !base.includes(separator) ? `${space}${separator}${base}` : base;
-    const id = names.get(qualified) ?? names.get(name) ?? names.get(base) ?? (space === undefined ? names.get(base.split('.').pop()!) : undefined);
+    const up = parent();
+    // In `package shop { class Item }` a bare name is also the one a link named `shop.Item` before: one class, not two.
+    const inPackage = up?.startsWith('package:') && separator !== undefined && !root ? names.get(`${up.slice('package:'.length)}${separator}${base}`) : undefined;
+    const id = names.get(qualified) ?? inPackage ?? names.get(name) ?? names.get(base) ?? (space === undefined ? names.get(base.split('.').pop()!) : undefined);
     if (id !== undefined) return nodes.get(id)!;
     const node: GraphNode = { id: qualified, label: name === base ? qualified : name, kind };
     const cut = separator === undefined ? -1 : qualified.lastIndexOf(separator);
-    const up = parent();
     if (cut > 0 && (space === undefined || qualified !== `${space}${separator}${base}`)) {
       // `class net.dummy.Person` outside its package block: PlantUML makes the package and shows the short name.
       node.parent = packageOf(qualified.slice(0, cut));
@@ -227,11 +228,11 @@ export function classToGraph(source: DiagramSource): GraphIR {
     }
     const link = parseLink(text);
     if (link) {
-      if (link.hidden) {
+      // A hidden link with a direction places its ends (`A -[hidden]r- B`): laid out, not drawn.
+      if (link.hidden && link.toward === undefined) {
         hidden++;
         continue;
       }
-      directed ||= link.directed;
       const from = classNode(link.from.name).id;
       const to = classNode(link.to.name).id;
       edges.push(linkEdge(`e${edges.length + 1}`, from, to, link));
@@ -247,7 +248,6 @@ export function classToGraph(source: DiagramSource): GraphIR {
     throw parseError(line, `expected a class, interface, enum, package, relation (A <|-- B) or "}", got "${text.slice(0, 60)}"`);
   }
   closeAtEnd(stack, warnings);
-  if (directed) warnings.push('direction hints of links (up/down/left/right) are left to the automatic layout');
   if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
   applyVisibility({ nodes, edges, names }, source.visibility, warnings);
   return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes: [...nodes.values()], edges, groups, warnings };

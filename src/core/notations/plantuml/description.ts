@@ -5,7 +5,7 @@
  * common way such diagrams are written in the wild, and the library they come from is never included offline.
  */
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
-import { linkEdge, parseLink, type EndForm } from './links.js';
+import { linkEdge, parseLink, TOWARD, type EndForm } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
 import { closeAtEnd, parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
 import { applyVisibility } from './visibility.js';
@@ -165,7 +165,6 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
   /** Display name and alias → id, so links may use either. */
   const names = new Map<string, string>();
   const stack: { id?: string; line: SourceLine }[] = [];
-  let directed = false;
   let hidden = 0;
   const skippedMacros = new Map<string, number>();
   let lastElement: string | undefined;
@@ -248,11 +247,11 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
 
     const link = parseLink(text);
     if (link) {
-      if (link.hidden) {
+      // A hidden link with a direction places its ends (`A -[hidden]r- B`): laid out, not drawn.
+      if (link.hidden && link.toward === undefined) {
         hidden++;
         continue;
       }
-      directed ||= link.directed;
       const from = resolve(link.from.name, link.from.form);
       const to = resolve(link.to.name, link.to.form);
       edges.push(linkEdge(`e${edges.length + 1}`, from, to, link));
@@ -303,8 +302,9 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
         const [fromName, toName, relLabel] = positional as [string, string, string?];
         const edge: GraphEdge = { id: `e${edges.length + 1}`, from: resolve(fromName, 'name'), to: resolve(toName, 'name'), startArrowhead: 'none', endArrowhead: 'arrow', label: [relLabel, `«${archimateRelation[1]!.toLowerCase()}»`].filter(Boolean).join('\n') };
         if (/^(Access|Influence|Realization|Realisation)$/.test(archimateRelation[1]!)) edge.style = { strokeStyle: 'dashed' };
+        const toward = archimateRelation[2] && TOWARD[archimateRelation[2].slice(1).toLowerCase()];
+        if (toward) edge.toward = toward;
         edges.push(edge);
-        directed ||= archimateRelation[2] !== undefined;
         continue;
       }
       const relation = C4_RELATIONS.exec(name);
@@ -316,12 +316,17 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
         const edge: GraphEdge = { id: `e${edges.length + 1}`, from, to, startArrowhead: relation[1] ? 'arrow' : 'none', endArrowhead: 'arrow' };
         const relText = [relLabel, (named.techn ?? techn) ? `[${named.techn ?? techn}]` : undefined].filter(Boolean).join('\n');
         if (relText !== '') edge.label = relText;
+        // `Rel_Back_U(a, b)` draws b → a; the hint still puts b on that side of a.
+        const toward = relation[4] && TOWARD[relation[4].slice(1).toLowerCase()];
+        if (toward && !back) edge.toward = toward;
         edges.push(edge);
-        directed ||= relation[4] !== undefined;
         continue;
       }
-      if (C4_LAYOUT_HINTS.test(name)) {
-        directed = true;
+      const layoutHint = C4_LAYOUT_HINTS.exec(name);
+      if (layoutHint && positional.length >= 2) {
+        // `Lay_R(a, b)`: b to the right of a, an edge laid out and not drawn. `Lay_Distance` only spaces them apart.
+        const toward = TOWARD[layoutHint[1]!.toLowerCase()];
+        if (toward) edges.push({ id: `e${edges.length + 1}`, from: resolve(positional[0]!, 'name'), to: resolve(positional[1]!, 'name'), toward, hidden: true });
         continue;
       }
       // Procedures of included libraries (tags, sprites, legends) change the look only.
@@ -371,7 +376,6 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     const included = source.preprocessorLines > 0 ? ` (its ${source.preprocessorLines} preprocessor lines, !include, !theme and procedures, are not expanded: included files are not fetched)` : '';
     throw parseError({ line: 1, column: 1 }, `the diagram has no elements${included}`);
   }
-  if (directed) warnings.push('direction hints of links (up/down/left/right) are left to the automatic layout');
   if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
   for (const [name, count] of skippedMacros) warnings.push(`skipped ${count} ${name}(…) call${count === 1 ? '' : 's'} (not drawn)`);
   applyVisibility({ nodes, edges, names }, source.visibility, warnings);

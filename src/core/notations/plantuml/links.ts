@@ -2,7 +2,7 @@
  * PlantUML links (`A "1" *-[#red]up-> "many" B : label`) shared by component, deployment, use case, class and state
  * diagrams: the two ends, the heads at each end, the line style and the labels.
  */
-import type { Arrowhead, GraphEdge } from '../../graph/types.js';
+import type { Arrowhead, Direction, GraphEdge } from '../../graph/types.js';
 import { plainText, plantumlColor, unquote } from './source.js';
 import { dictionary } from '../../dictionary.js';
 
@@ -23,8 +23,8 @@ export interface Link {
   dashed: boolean;
   /** `-[hidden]-` links only steer PlantUML's layout. */
   hidden: boolean;
-  /** A direction word in the arrow (`-up->`, `-l->`): a layout hint. */
-  directed: boolean;
+  /** A direction word in the arrow (`-up->`, `-l->`, `.right.>`): the side of the source the target goes on. */
+  toward?: Direction;
   strokeColor?: string;
   label?: string;
   startLabel?: string;
@@ -41,6 +41,9 @@ const BODY = String.raw`(?:[-.=~]|\[[^\]]*\]|left|right|up|down|le|ri|do|l|r|u|d
 const LINK = new RegExp(
   String.raw`^(${END})\s*(?:"([^"]*)"\s*)?(${HEAD_LEFT})(${BODY})(${HEAD_RIGHT})\s*(?:"([^"]*)"\s*)?(${END})\s*(?::\s*(.*))?$`,
 );
+
+/** The direction words of a link's body, whole or cut short, and the side they put the target on. */
+export const TOWARD: Record<string, Direction> = dictionary({ left: 'LEFT', le: 'LEFT', l: 'LEFT', right: 'RIGHT', ri: 'RIGHT', r: 'RIGHT', up: 'UP', u: 'UP', down: 'DOWN', do: 'DOWN', d: 'DOWN' });
 
 const HEADS: Record<string, Arrowhead> = dictionary({
   '': 'none',
@@ -100,8 +103,9 @@ export function parseLink(text: string): Link | undefined {
     endArrowhead: HEADS[headRight!]!,
     dashed: plainBody.includes('.') || options.includes('dashed') || options.includes('dotted'),
     hidden: options.includes('hidden'),
-    directed: /[a-z]/.test(plainBody),
   };
+  const toward = TOWARD[plainBody.replace(/[-.=~]/g, '').toLowerCase()];
+  if (toward) link.toward = toward;
   if (color) link.strokeColor = color;
   if (label?.trim()) link.label = plainText(label.replace(/^[<>]\s+|\s+[<>]$/g, ''));
   if (startLabel) link.startLabel = plainText(startLabel);
@@ -115,6 +119,8 @@ export function linkEdge(id: string, from: string, to: string, link: Link): Grap
   if (link.label) edge.label = link.label;
   if (link.startLabel) edge.startLabel = link.startLabel;
   if (link.endLabel) edge.endLabel = link.endLabel;
+  if (link.toward) edge.toward = link.toward;
+  if (link.hidden) edge.hidden = true;
   if (link.dashed || link.strokeColor) {
     edge.style = {};
     if (link.dashed) edge.style.strokeStyle = 'dashed';

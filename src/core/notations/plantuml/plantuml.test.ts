@@ -49,7 +49,9 @@ describe('plantumlNotation on real diagrams', () => {
       'api -> db2 [Reads from and writes to\n[JDBC]]',
       'db -> db2 [Replicates data to]',
     ]);
-    expect(graph.warnings).toContain('direction hints of links (up/down/left/right) are left to the automatic layout');
+    // Rel_U, Rel_R: kept as where the target goes, for layout.
+    expect(graph.edges.filter((e) => e.toward !== undefined).map((e) => `${e.from} -> ${e.to} ${e.toward}`)).toEqual(['web -> spa UP', 'db -> db2 RIGHT']);
+    expect(graph.warnings.join('\n')).not.toMatch(/direction hints/);
   });
 
   it('reads the hexagonal-architecture class diagram: packages, members and UML heads', () => {
@@ -165,7 +167,7 @@ Internet -[hidden]- db
       ['gateway', 'events', 'arrow', 'arrow', 'solid', ''],
     ]);
     expect(graph.edges[3]!.style?.strokeColor).toBe('#ff0000');
-    expect(graph.warnings).toEqual(['direction hints of links (up/down/left/right) are left to the automatic layout', 'skipped 1 hidden link (layout hints)']);
+    expect(graph.warnings).toEqual(['skipped 1 hidden link (layout hints)']);
   });
 
   it('reads use case diagrams with (use case) and :actor: shorthands', () => {
@@ -764,5 +766,81 @@ describe('plantumlNotation creole rules and headings', () => {
     expect(note).toMatchObject({ text: 'Heading\nbody\nPart 2\nmore' });
     const classes = plantumlNotation.toGraph(uml('class A {\n  x : int\n  =====\n  == Section ==\n  y()\n}'));
     expect(classes.nodes[0]!.rows).toEqual(['x : int', '— Section —', 'y()']);
+  });
+});
+
+describe('PlantUML glyphs and models as PlantUML draws them (issue 27)', () => {
+  it('draws the Aries final states as bull\'s-eyes (a ring round a dot) and the initial state as a dot alone', async () => {
+    const { codeToScene } = await import('../index.js');
+    const drawn = await codeToScene(fixture('aries-introducer-state.puml'));
+    const element = (id: string) => drawn.elements.find((e) => e.id === id)!;
+    const start = element(drawn.elementIds.nodes.get('[*]start')!);
+    const end = element(drawn.elementIds.nodes.get('[*]end')!);
+    const inside = drawn.elements.filter((e) => e.type === 'ellipse' && e.id !== end.id && Number(e.x) > Number(end.x) && Number(e.x) + Number(e.width) < Number(end.x) + Number(end.width));
+    expect(end.fillColor).toBe('#ffffff');
+    expect(inside).toHaveLength(1);
+    expect(inside[0]!.fillColor).toBe(start.fillColor);
+    expect(inside[0]!.groupIds).toEqual(end.groupIds);
+    // The start is one filled dot with nothing inside it.
+    expect(drawn.elements.filter((e) => e.type === 'ellipse' && Number(e.x) > Number(start.x) && Number(e.x) < Number(start.x) + Number(start.width) && Number(e.y) > Number(start.y) && Number(e.y) < Number(start.y) + Number(start.height))).toHaveLength(0);
+  });
+
+  it('draws split branches leaving the flow and meeting again without a fork bar (plantuml.com activity "Split processing")', () => {
+    const graph = plantumlNotation.toGraph(uml('start\nsplit\n   :A;\nsplit again\n   :B;\nsplit again\n   :C;\nsplit again\n   :a;\n   :b;\nend split\n:D;\nend'));
+    expect(graph.nodes.filter((n) => n.kind === 'fork')).toEqual([]);
+    const id = (label: string) => graph.nodes.find((n) => n.label === label)!.id;
+    expect(graph.edges.filter((e) => e.from === id('')).map((e) => e.to)).toEqual([id('A'), id('B'), id('C'), id('a')]);
+    expect(graph.edges.filter((e) => e.to === id('D')).map((e) => e.from)).toEqual([id('A'), id('B'), id('C'), id('b')]);
+    // A fork keeps its bars.
+    expect(plantumlNotation.toGraph(uml('start\nfork\n:A;\nfork again\n:B;\nend fork\nstop')).nodes.filter((n) => n.kind === 'fork')).toHaveLength(2);
+  });
+
+  it('draws a class once when a link names it with its package before the package block declares it', () => {
+    const graph = plantumlNotation.toGraph(uml('package shop {\n  class Order\n}\nshop.Order --> shop.Item\npackage shop {\n  class Item {\n    +sku : String\n  }\n}'));
+    expect(graph.nodes.map((n) => `${n.label} in ${n.parent}`)).toEqual(['Order in package:shop', 'Item in package:shop']);
+    expect(graph.nodes.find((n) => n.label === 'Item')!.rows).toEqual(['+ sku : String']);
+    expect(arrows(graph)).toEqual([`Order -> ${graph.nodes[1]!.id}`]);
+  });
+});
+
+describe('PlantUML direction hints as layout constraints (issue 27)', () => {
+  type Drawn = Awaited<ReturnType<typeof import('../index.js').codeToScene>>;
+  const boxOf = (drawn: Drawn, id: string) => {
+    const node = drawn.graph.nodes.find((n) => n.id === id || n.label === id)!;
+    const element = drawn.elements.find((e) => e.id === drawn.elementIds.nodes.get(node.id))!;
+    const [x, y, width, height] = [element.x, element.y, element.width, element.height].map(Number) as [number, number, number, number];
+    return { left: x, right: x + width, top: y, bottom: y + height };
+  };
+
+  it('puts each target on the side its arrow names (plantuml.com use case diagram, "Changing arrows direction")', async () => {
+    const { codeToScene } = await import('../index.js');
+    const drawn = await codeToScene(uml(':user: -left-> (dummyLeft)\n:user: -right-> (dummyRight)\n:user: -up-> (dummyUp)\n:user: -down-> (dummyDown)'));
+    const foo = boxOf(drawn, 'user');
+    expect(boxOf(drawn, 'dummyLeft').right).toBeLessThan(foo.left);
+    expect(boxOf(drawn, 'dummyRight').left).toBeGreaterThan(foo.right);
+    expect(boxOf(drawn, 'dummyUp').bottom).toBeLessThan(foo.top);
+    expect(boxOf(drawn, 'dummyDown').top).toBeGreaterThan(foo.bottom);
+    expect(drawn.warnings.join('\n')).not.toMatch(/direction hints/);
+  });
+
+  it('puts Cluster left of MachineDeployment in the cluster-api resources diagram (`.left.>`), the arrow still dashed from MachineDeployment', async () => {
+    const { codeToScene } = await import('../index.js');
+    const drawn = await codeToScene(readFileSync(new URL('../conformance/plantuml/docs--book--src--images--worker-machines-resources.puml', folder), 'utf8'));
+    const [cluster, deployment] = [boxOf(drawn, 'Cluster'), boxOf(drawn, 'MachineDeployment')];
+    expect(cluster.right).toBeLessThan(deployment.left);
+    // One rank: the two overlap in height.
+    expect(cluster.bottom).toBeGreaterThan(deployment.top);
+    expect(deployment.bottom).toBeGreaterThan(cluster.top);
+    const edge = drawn.graph.edges.find((e) => e.from === 'MachineDeployment' && e.to === 'Cluster')!;
+    expect(edge).toMatchObject({ toward: 'LEFT', endArrowhead: 'arrow', startLabel: '0..*', endLabel: '1', style: { strokeStyle: 'dashed' } });
+    const arrow = drawn.elements.find((e) => e.type === 'arrow' && e.startBinding?.elementId === drawn.elementIds.nodes.get('MachineDeployment') && e.endBinding?.elementId === drawn.elementIds.nodes.get('Cluster'));
+    expect(arrow).toMatchObject({ strokeStyle: 'dashed', endArrowhead: 'arrow' });
+  });
+
+  it('reads every spelling of the hint, dashed and in brackets, and C4 Lay_R as an undrawn edge that places', () => {
+    const graph = plantumlNotation.toGraph(uml('class a\na -r-> b\na .u.> c\na -[#red]do-> d\na -le- e\na -[hidden]ri- f'));
+    expect(graph.edges.map((e) => `${e.to}:${e.toward}${e.hidden ? ':hidden' : ''}`)).toEqual(['b:RIGHT', 'c:UP', 'd:DOWN', 'e:LEFT', 'f:RIGHT:hidden']);
+    const c4 = plantumlNotation.toGraph(uml('!include <C4/C4_Container>\nPerson(user, "User")\nSystem(app, "App")\nRel_D(user, app, "uses")\nLay_R(user, app)'));
+    expect(c4.edges.map((e) => `${e.from}->${e.to}:${e.toward}${e.hidden ? ':hidden' : ''}`)).toEqual(['user->app:DOWN', 'user->app:RIGHT:hidden']);
   });
 });

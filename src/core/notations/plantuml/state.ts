@@ -128,7 +128,7 @@ export function stateToGraph(source: DiagramSource): GraphIR {
     // `State3[H*]` (the history of State3) is one link end.
     const link = parseLink(text.replace(/([\w.$]+)\[(H\*?)\]/g, '"$1[$2]"'));
     if (link) {
-      if (link.hidden) continue;
+      if (link.hidden && link.toward === undefined) continue;
       const end = (e: typeof link.from, role: 'start' | 'end') => {
         if (e.form === 'pseudo') return pseudo(role);
         const historyOf = /^(?:(.+)\[)?(H\*?)\]?$/.exec(e.name);

@@ -1,0 +1,314 @@
+/**
+ * Containers laid out on their own: a grid (D2 `grid-rows`/`grid-columns`) and a container whose author gave it a
+ * direction apart from the diagram's (D2 `direction` on a container). ELK lays out the whole hierarchy in one run with
+ * one direction and knows no grid, so each such container is laid out first — its cells in their rows and columns, or
+ * its contents in its own direction — and then stands in the layout around it as one box of that size. Edges from
+ * outside to something inside it are led on from the box's border to their end.
+ */
+import type { Direction, GraphEdge, GraphGrid, GraphGroup, GraphIR, GraphNode } from '../graph/types.js';
+import { FONT, SPACING } from './drawing-rules.js';
+import { measureText } from './measure.js';
+import { sizeNode, wrapText } from './node-size.js';
+import { separateRuns } from '../routing/separate-runs.js';
+import { containerFrame, shifted } from './pack.js';
+import type { Box, LaidOutEdge, LaidOutGraph, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
+
+/** Whether a graph has a container to lay out on its own (else the engine lays it out alone, as before). */
+export const hasBlocks = (graph: GraphIR): boolean => graph.grid !== undefined || graph.groups.some((group) => group.grid !== undefined || group.direction !== undefined);
+
+/** Room around a grid drawn at the top level, as ELK leaves around a graph. */
+const ROOT_PADDING = 12;
+/** Edge labels wrap past this width, as in the engines. */
+const EDGE_LABEL_MAX_WIDTH = 220;
+
+/** `engine`, with grids and containers of their own direction laid out on their own. */
+export function withBlocks(engine: LayoutEngine): LayoutEngine {
+  const layout: LayoutEngine = async (graph) => {
+    if (graph.grid !== undefined) return layoutGrid(graph, undefined, graph.grid, layout);
+    const tree = treeOf(graph);
+    const blocks = graph.groups.filter((group) => tree.isBlock(group) && !tree.ancestors(group.id, false).some((up) => tree.isBlock(tree.group.get(up)!)));
+    if (blocks.length === 0) return engine(graph);
+
+    // Each block laid out alone, its box taken as its size.
+    const laidBlocks = new Map<string, { laid: LaidOutGraph; box: Box; part: GraphIR }>();
+    for (const block of blocks) {
+      const part = partOf(graph, block, tree);
+      const laid = block.grid !== undefined ? await layoutGrid(part, block, block.grid, layout) : await layout({ ...part, direction: block.direction!, forcedDirection: true });
+      const box = laid.groups.find((group) => group.id === block.id) ?? { x: 0, y: 0, width: laid.width, height: laid.height };
+      laidBlocks.set(block.id, { laid, box, part });
+    }
+    const blockOf = (end: string): string | undefined => {
+      const chain = [...(tree.node.has(end) ? [] : [end]), ...tree.ancestors(end, tree.node.has(end))];
+      return chain.find((id) => laidBlocks.has(id));
+    };
+    const stand = (block: string) => `${block}\u0000block`;
+    const outside = graph.nodes.filter((node) => blockOf(node.id) === undefined);
+    const placeholders: GraphNode[] = blocks.map((block) => {
+      const { box } = laidBlocks.get(block.id)!;
+      return { id: stand(block.id), label: '', kind: 'generic', size: { width: box.width, height: box.height }, ...(block.parent !== undefined && { parent: block.parent }) };
+    });
+    const kept: { edge: GraphEdge; index: number }[] = [];
+    graph.edges.forEach((edge, index) => {
+      const [from, to] = [blockOf(edge.from), blockOf(edge.to)];
+      if (from !== undefined && from === to) return; // laid out inside its block
+      kept.push({ edge: { ...edge, from: from === undefined ? edge.from : stand(from), to: to === undefined ? edge.to : stand(to) }, index });
+    });
+    const collapsed: GraphIR = {
+      ...graph,
+      nodes: [...outside, ...placeholders],
+      groups: graph.groups.filter((group) => blockOf(group.id) === undefined),
+      edges: kept.map(({ edge }) => edge),
+    };
+    const laid = await engine(collapsed);
+
+    // Each block drawn where its box was placed; edges into it carried on to their end.
+    const result: LaidOutGraph = { ...laid, nodes: laid.nodes.filter((node) => !node.id.endsWith('\u0000block')), groups: [...laid.groups], edges: [], warnings: [...laid.warnings] };
+    const boxes = new Map<string, Box>();
+    for (const block of blocks) {
+      const at = laid.nodes.find((node) => node.id === stand(block.id));
+      if (at === undefined) continue;
+      const { laid: inner, box, part } = laidBlocks.get(block.id)!;
+      const depth = tree.ancestors(block.id, false).length;
+      const placed = shifted(inner, at.x - box.x, at.y - box.y, (index) => graph.edges.indexOf(part.edges[index]!));
+      result.nodes.push(...placed.nodes);
+      result.groups.push(...placed.groups.map((group) => ({ ...group, depth: group.depth + depth })));
+      result.edges.push(...placed.edges);
+      result.warnings.push(...placed.warnings);
+      for (const item of [...placed.nodes, ...placed.groups]) boxes.set(item.id, item);
+    }
+    for (const edge of laid.edges) {
+      const { index } = kept[edge.index]!;
+      const original = graph.edges[index]!;
+      const points = [...edge.points];
+      const fromBox = blockOf(original.from) !== undefined ? boxes.get(original.from) : undefined;
+      const toBox = blockOf(original.to) !== undefined ? boxes.get(original.to) : undefined;
+      if (toBox && points.length > 0) points.push(toward(points[points.length - 1]!, toBox));
+      if (fromBox && points.length > 0) points.unshift(toward(points[0]!, fromBox));
+      result.edges.push({ ...edge, index, points });
+    }
+    return result;
+  };
+  return layout;
+}
+
+interface Tree {
+  group: Map<string, GraphGroup>;
+  node: Map<string, GraphNode>;
+  /** Groups around a group, or around a node when `isNode`, innermost first. */
+  ancestors(id: string, isNode: boolean): string[];
+  isBlock(group: GraphGroup): boolean;
+}
+
+function treeOf(graph: GraphIR): Tree {
+  const group = new Map(graph.groups.map((g) => [g.id, g]));
+  const node = new Map(graph.nodes.map((n) => [n.id, n]));
+  const ancestors = (id: string, isNode: boolean): string[] => {
+    const chain: string[] = [];
+    for (let up = isNode ? node.get(id)?.parent : group.get(id)?.parent; up !== undefined && group.has(up) && !chain.includes(up); up = group.get(up)!.parent) chain.push(up);
+    return chain;
+  };
+  /** The flow a group's contents follow: its own, else its nearest container's, else the diagram's. */
+  const flow = (id: string): Direction => {
+    for (const up of [id, ...ancestors(id, false)]) if (group.get(up)?.direction !== undefined) return group.get(up)!.direction!;
+    return graph.direction;
+  };
+  const isBlock = (g: GraphGroup) => g.grid !== undefined || (g.direction !== undefined && g.direction !== (g.parent !== undefined && group.has(g.parent) ? flow(g.parent) : graph.direction));
+  return { group, node, ancestors, isBlock };
+}
+
+/** A group and everything inside it as a graph of its own (the group at its top level), with the edges among them. */
+function partOf(graph: GraphIR, top: GraphGroup, tree: Tree): GraphIR {
+  const inside = (id: string, isNode: boolean) => (!isNode && id === top.id) || tree.ancestors(id, isNode).includes(top.id);
+  const insideEnd = (end: string) => inside(end, tree.node.has(end));
+  const { parent: _, ...root } = top;
+  return {
+    layout: 'layered',
+    direction: graph.direction,
+    nodes: graph.nodes.filter((node) => inside(node.id, true)),
+    groups: [root, ...graph.groups.filter((group) => group !== top && inside(group.id, false))],
+    edges: graph.edges.filter((edge) => insideEnd(edge.from) && insideEnd(edge.to)),
+    warnings: [],
+  };
+}
+
+/** Where a line from `from` toward the middle of `box` meets its border. */
+function toward(from: Point, box: Box): Point {
+  const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+  const dx = from.x - centre.x;
+  const dy = from.y - centre.y;
+  if (dx === 0 && dy === 0) return centre;
+  const scale = Math.min(dx === 0 ? Infinity : box.width / 2 / Math.abs(dx), dy === 0 ? Infinity : box.height / 2 / Math.abs(dy));
+  return { x: centre.x + dx * Math.min(1, scale), y: centre.y + dy * Math.min(1, scale) };
+}
+
+/**
+ * The children of `container` (or the top level) in their rows and columns: each column as wide as its widest cell
+ * and each row as tall as its tallest, as D2 draws a grid; rectangles are stretched to fill their cell. A child that
+ * is a container is laid out first, by `layout`. Edges between cells run in the gaps between rows and columns.
+ */
+async function layoutGrid(graph: GraphIR, container: GraphGroup | undefined, grid: GraphGrid, layout: LayoutEngine): Promise<LaidOutGraph> {
+  const tree = treeOf(graph);
+  const top = container?.id;
+  const isChild = (parent: string | undefined) => (top === undefined ? parent === undefined || !tree.group.has(parent) : parent === top);
+  const cells: { id: string; laid: LaidOutGraph; box: Box; stretch: boolean; part?: GraphIR }[] = [];
+  for (const group of graph.groups.filter((g) => g.id !== top && isChild(g.parent))) {
+    const part = partOf(graph, group, tree);
+    const laid = await layout(part);
+    const box = laid.groups.find((g) => g.id === group.id)!;
+    cells.push({ id: group.id, laid, box, stretch: true, part });
+  }
+  for (const node of graph.nodes.filter((n) => isChild(n.parent))) {
+    const box = sizeNode(node);
+    const laidNode: LaidOutNode = { id: node.id, x: 0, y: 0, width: box.width, height: box.height, box };
+    cells.push({ id: node.id, laid: { nodes: [laidNode], groups: [], edges: [], warnings: [], width: box.width, height: box.height }, box: laidNode, stretch: box.shape === 'rectangle' });
+  }
+  // Children the grid does not name (none from D2's compiler) go in a row of their own below it.
+  const known = cells.map((cell) => grid.cells[cell.id]).filter((cell) => cell !== undefined);
+  const spare = Math.max(-1, ...known.map((cell) => cell.row)) + 1;
+  let next = 0;
+  const cellOf = new Map(cells.map((cell) => [cell.id, grid.cells[cell.id] ?? { row: spare, column: next++ }]));
+  const rows = Math.max(0, ...[...cellOf.values()].map((cell) => cell.row + 1));
+  const columns = Math.max(0, ...[...cellOf.values()].map((cell) => cell.column + 1));
+  const widths = Array.from({ length: columns }, (_, c) => Math.max(0, ...cells.filter((cell) => cellOf.get(cell.id)!.column === c).map((cell) => cell.box.width)));
+  const heights = Array.from({ length: rows }, (_, r) => Math.max(0, ...cells.filter((cell) => cellOf.get(cell.id)!.row === r).map((cell) => cell.box.height)));
+  const xs = widths.map((_, c) => widths.slice(0, c).reduce((sum, w) => sum + w + grid.columnGap, 0));
+  const ys = heights.map((_, r) => heights.slice(0, r).reduce((sum, h) => sum + h + grid.rowGap, 0));
+
+  const out: LaidOutGraph = { nodes: [], groups: [], edges: [], warnings: [], width: 0, height: 0 };
+  /** Each cell's outline once placed, to route edges between cells. */
+  const placedBox = new Map<string, Box>();
+  for (const cell of cells) {
+    const { row, column } = cellOf.get(cell.id)!;
+    const slot = { x: xs[column]!, y: ys[row]!, width: widths[column]!, height: heights[row]! };
+    const size = cell.stretch ? { width: slot.width, height: slot.height } : { width: cell.box.width, height: cell.box.height };
+    const at = { x: slot.x + (slot.width - size.width) / 2, y: slot.y + (slot.height - size.height) / 2 };
+    const placed = shifted(cell.laid, at.x - cell.box.x, at.y - cell.box.y, (index) => graph.edges.indexOf(cell.part?.edges[index] as GraphEdge));
+    const resize = <T extends Box & { id: string }>(item: T): T => (item.id === cell.id ? { ...item, ...at, ...size } : item);
+    out.nodes.push(...placed.nodes.map(resize));
+    out.groups.push(...placed.groups.map(resize));
+    out.edges.push(...placed.edges);
+    out.warnings.push(...placed.warnings);
+    placedBox.set(cell.id, { ...at, ...size });
+  }
+  // The cell each end sits in.
+  const cellAround = (end: string): string | undefined => [end, ...tree.ancestors(end, tree.node.has(end))].find((id) => cellOf.has(id));
+  const gutters = { xs, ys, widths, heights, grid };
+  const routed: LaidOutEdge[] = [];
+  graph.edges.forEach((edge, index) => {
+    const [from, to] = [cellAround(edge.from), cellAround(edge.to)];
+    if (from === undefined || to === undefined || from === to) return;
+    const route = gutterRoute(placedBox.get(from)!, cellOf.get(from)!, placedBox.get(to)!, cellOf.get(to)!, gutters);
+    // An end inside a cell's container: carried on from the cell's border to it.
+    const endBox = (end: string, cell: string) => (end === cell ? undefined : [...out.nodes, ...out.groups].find((item) => item.id === end));
+    const fromBox = endBox(edge.from, from);
+    const toBox = endBox(edge.to, to);
+    if (fromBox) route.unshift(toward(route[0]!, fromBox));
+    if (toBox) route.push(toward(route[route.length - 1]!, toBox));
+    routed.push({ index, points: route, labels: [] });
+  });
+  // Routes sharing a gap are moved apart (as ELK's are), then labelled.
+  const apart = separateRuns(routed.map((edge) => ({ points: edge.points, ends: [graph.edges[edge.index]!.from, graph.edges[edge.index]!.to], slideEnds: true })), [...out.nodes, ...out.groups]);
+  routed.forEach((edge, i) => out.edges.push({ ...edge, points: apart[i]!, labels: labelsOf(graph.edges[edge.index]!, apart[i]!) }));
+
+  // The grid's extent, everything in it moved clear of the origin, then its container's frame around it.
+  const all = [...out.nodes, ...out.groups, ...out.edges.flatMap((edge) => [...edge.labels, ...edge.points.map((point) => ({ ...point, width: 0, height: 0 }))])];
+  const left = Math.min(0, ...all.map((item) => item.x));
+  const topEdge = Math.min(0, ...all.map((item) => item.y));
+  const width = Math.max(...all.map((item) => item.x + item.width), 0) - left;
+  const height = Math.max(...all.map((item) => item.y + item.height), 0) - topEdge;
+  if (container === undefined) {
+    const moved = shifted(out, ROOT_PADDING - left, ROOT_PADDING - topEdge, (index) => index);
+    return { ...moved, width: width + 2 * ROOT_PADDING, height: height + 2 * ROOT_PADDING };
+  }
+  const frame = containerFrame(container.label);
+  const boxWidth = Math.max(frame.minWidth, width + 2 * frame.left);
+  const inset = (boxWidth - width) / 2;
+  const moved = shifted(out, inset - left, frame.top - topEdge, (index) => index);
+  const { text, ...titleSize } = frame.title;
+  const box = { x: 0, y: 0, width: boxWidth, height: height + frame.top + frame.left };
+  return {
+    ...moved,
+    groups: [{ id: container.id, ...box, depth: 0, title: { text, x: frame.left, y: SPACING.containerPadding, ...titleSize } }, ...moved.groups.map((group) => ({ ...group, depth: group.depth + 1 }))],
+    width: box.width,
+    height: box.height,
+  };
+}
+
+interface Gutters {
+  xs: number[];
+  ys: number[];
+  widths: number[];
+  heights: number[];
+  grid: GraphGrid;
+}
+
+/**
+ * A right-angled route between two cells that keeps to the gaps: straight across when the cells are neighbours in a
+ * row or a column; else out into the gap beside the source, along it to the gap beside the target, and in.
+ */
+function gutterRoute(a: Box, cellA: { row: number; column: number }, b: Box, cellB: { row: number; column: number }, g: Gutters): Point[] {
+  const mid = (box: Box) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+  const [ma, mb] = [mid(a), mid(b)];
+  // The gap above a row (for the first, the room above the grid) and right of a column (for the last, beyond it).
+  const rowGapAfter = (row: number) => (row < 0 ? g.ys[0]! - g.grid.rowGap / 2 : g.ys[row]! + g.heights[row]! + g.grid.rowGap / 2);
+  const columnGapAfter = (column: number) => g.xs[column]! + g.widths[column]! + g.grid.columnGap / 2;
+  if (cellA.row === cellB.row) {
+    if (Math.abs(cellA.column - cellB.column) === 1) {
+      const y = (Math.max(a.y, b.y) + Math.min(a.y + a.height, b.y + b.height)) / 2;
+      return a.x < b.x ? [{ x: a.x + a.width, y }, { x: b.x, y }] : [{ x: a.x, y }, { x: b.x + b.width, y }];
+    }
+    // Over the cells between, in the gap above the row.
+    const y = rowGapAfter(cellA.row - 1);
+    return [{ x: ma.x, y: a.y }, { x: ma.x, y }, { x: mb.x, y }, { x: mb.x, y: b.y }];
+  }
+  if (cellA.column === cellB.column) {
+    if (Math.abs(cellA.row - cellB.row) === 1) {
+      const x = (Math.max(a.x, b.x) + Math.min(a.x + a.width, b.x + b.width)) / 2;
+      return a.y < b.y ? [{ x, y: a.y + a.height }, { x, y: b.y }] : [{ x, y: a.y }, { x, y: b.y + b.height }];
+    }
+    // Past the cells between, in the gap right of the column.
+    const x = columnGapAfter(cellA.column);
+    return [{ x: a.x + a.width, y: ma.y }, { x, y: ma.y }, { x, y: mb.y }, { x: b.x + b.width, y: mb.y }];
+  }
+  // Out of the source's top or bottom into the row gap toward the target, across to the column gap beside the
+  // target, along it to the target's middle, and in from the side.
+  const down = cellB.row > cellA.row;
+  const y = down ? rowGapAfter(cellA.row) : rowGapAfter(cellA.row - 1);
+  const right = cellB.column > cellA.column;
+  const x = right ? columnGapAfter(cellB.column - 1) : columnGapAfter(cellB.column);
+  return [
+    { x: ma.x, y: down ? a.y + a.height : a.y },
+    { x: ma.x, y },
+    { x, y },
+    { x, y: mb.y },
+    { x: right ? b.x : b.x + b.width, y: mb.y },
+  ];
+}
+
+/** The edge's labels: its middle one on its longest leg (beside it when the leg runs up or down a gap), those at its ends beside them. */
+function labelsOf(edge: GraphEdge, route: Point[]): LaidOutLabel[] {
+  const labels: LaidOutLabel[] = [];
+  const sized = (text: string) => {
+    const wrapped = wrapText(text, EDGE_LABEL_MAX_WIDTH, FONT.edgeLabel).join('\n');
+    return { text: wrapped, ...measureText(wrapped, FONT.edgeLabel, FONT.family) };
+  };
+  if (edge.label) {
+    let longest = 0;
+    for (let i = 1; i < route.length; i++) {
+      const leg = (j: number) => Math.hypot(route[j]!.x - route[j - 1]!.x, route[j]!.y - route[j - 1]!.y);
+      if (leg(i) > leg(longest || 1)) longest = i;
+    }
+    const i = longest || 1;
+    const centre = { x: (route[i - 1]!.x + route[i]!.x) / 2, y: (route[i - 1]!.y + route[i]!.y) / 2 };
+    const text = sized(edge.label);
+    const upright = route[i - 1]!.x === route[i]!.x;
+    labels.push({ ...text, placement: 'center', x: upright ? centre.x + SPACING.edgeLabelPadding : centre.x - text.width / 2, y: centre.y - text.height / 2 });
+  }
+  const pad = SPACING.edgeLabelPadding;
+  for (const [placement, text, at] of [['start', edge.startLabel, route[0]!], ['end', edge.endLabel, route[route.length - 1]!]] as const) {
+    if (!text) continue;
+    const size = sized(text);
+    labels.push({ ...size, placement, x: at.x + pad, y: at.y + pad });
+  }
+  return labels;
+}
