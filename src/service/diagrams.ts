@@ -3,6 +3,7 @@ import type { LRUCache } from 'lru-cache';
 import { AppError } from '../core/errors.js';
 import { type ExportResult, parseExportFormat } from '../core/export/index.js';
 import type { IconVendor } from '../core/icons/index.js';
+import type { Detail } from '../core/graph/fold.js';
 import { type GraphIR, NOTATION_TITLES } from '../core/graph/types.js';
 import { d2ToGraph } from '../core/notations/d2/index.js';
 import { checkGraphSize, isD2Code } from '../core/notations/index.js';
@@ -240,13 +241,13 @@ export class DiagramService {
    */
   async createFromCode(
     p: Principal,
-    input: { workspaceId: string; code: string; folderId?: string | undefined; name?: string | undefined; notation?: string | undefined } & StampingInput,
+    input: { workspaceId: string; code: string; folderId?: string | undefined; name?: string | undefined; notation?: string | undefined; detail?: Detail | undefined } & StampingInput,
   ): Promise<WriteResult & { notation: string }> {
     requireScope(p, 'diagrams:write');
     await this.writableRoleIn(p, input.workspaceId);
     const generated = isD2Code(input.code, input.notation)
       ? await this.fromD2(input.code, input.vendor)
-      : await this.work.fromCode(input.code, { notation: input.notation, vendor: input.vendor });
+      : await this.work.fromCode(input.code, { notation: input.notation, vendor: input.vendor, detail: input.detail });
     const result = await this.createDocument(p, {
       workspaceId: input.workspaceId,
       folderId: input.folderId,

@@ -160,8 +160,8 @@ function shareChannel(
 }
 
 /**
- * Merges the ends of edges that reach a node's side HUB_MIN_EDGES or more at a time with the same head and no end
- * label. A leg is only moved where it passes no other node and leaves no label of its edge behind.
+ * Merges the ends of edges that reach a node's side HUB_MIN_EDGES or more at a time with the same head, label and line
+ * style, and no end label. A leg is only moved where it passes no other node and leaves no label of its edge behind.
  */
 export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
   const boxes = new Map(laid.nodes.map((node) => [node.id, node as Box]));
@@ -177,7 +177,9 @@ export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
       const side = sideOf(point, box);
       if (side === undefined) continue;
       const head: Arrowhead = (at === 'start' ? source.startArrowhead : source.endArrowhead) ?? (at === 'start' ? 'none' : 'arrow');
-      const key = `${at === 'start' ? source.from : source.to}\u0000${side}\u0000${at}\u0000${head}`;
+      // Only edges that mean the same (one label, one line) share a trunk: merged, a reader could not tell them apart.
+      const meaning = [source.label ?? '', source.style?.strokeStyle ?? 'solid', source.style?.strokeColor ?? ''].join('\u0000');
+      const key = `${at === 'start' ? source.from : source.to}\u0000${side}\u0000${at}\u0000${head}\u0000${meaning}`;
       if (!bySide.has(key)) bySide.set(key, []);
       bySide.get(key)!.push({ edge: position, at, side });
     }
