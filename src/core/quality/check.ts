@@ -23,9 +23,10 @@ export const SHARED_RUN = 6;
 /**
  * Edges sharing an end may run into it as one trunk, but only for this long when they mean different things (another
  * label or line style): past it, a reader cannot tell which relation reaches the shared end (issue 27: eight secret
- * edges, nine foreign keys drawn as one line).
+ * edges, nine foreign keys drawn as one line). Shorter, about half the gap between layers, it reads as edges fanning
+ * out of one node.
  */
-export const MIXED_TRUNK = 24;
+export const MIXED_TRUNK = 40;
 /** An edge closer than this to a node it does not touch reads as touching it (false adjacency). */
 export const NEAR_MISS = 3;
 /** A bound end further than this from its shape's outline stops short of it or runs into it. */

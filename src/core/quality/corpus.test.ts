@@ -5,6 +5,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadRenderFonts } from '../../infra/fonts.js';
+import { foldForReading } from '../graph/fold.js';
 import { stampIcons } from '../icons/index.js';
 import { resolveIconHints } from '../notations/icon-hints.js';
 import { CONVERTERS, drawGraph } from '../notations/index.js';
@@ -71,8 +72,9 @@ describe.each(CONVERTERS.map((converter) => [converter.id, converter] as const))
 
   it.each(files)('%s draws cleanly', async (file) => {
     const started = performance.now();
-    // As the service draws it: icon hints resolved before layout, icons stamped after the intake.
-    const graph = resolveIconHints(await converter.toGraph(readFileSync(new URL(file, folder), 'utf8')));
+    // As the service draws it: large infrastructure graphs folded, icon hints resolved before layout, icons stamped
+    // after the intake.
+    const graph = resolveIconHints(foldForReading(await converter.toGraph(readFileSync(new URL(file, folder), 'utf8')), id));
     const scene = await drawGraph(graph);
     const ms = performance.now() - started;
     // DOT is laid out as its author wrote it (rank by rank), and a written direction is kept: the shape is the author's.
