@@ -10,6 +10,7 @@
  */
 import type { Arrowhead, GraphEdge, GraphIR } from '../graph/types.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
+import { CROWDED_HEADS } from './drawing-rules.js';
 import type { Box, LaidOutGraph, Point } from './types.js';
 
 /** Fewer edges than this on one side keep their own end points. */
@@ -193,6 +194,9 @@ export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
     const source = graph.edges[laid.edges[ends[0]!.edge]!.index]!;
     // Edges that mean different things still meet at one point (no wedge of heads) but through the short bus only.
     const trunk = new Set(ends.map(({ edge }) => meaningOf(graph.edges[laid.edges[edge]!.index]!))).size === 1;
+    // Those already far enough apart to read as separate arrowheads keep their own ends.
+    const at = ends.map(({ edge, at: end }) => (end === 'start' ? routes[edge]![0]! : routes[edge]!.at(-1)!));
+    if (!trunk && at.every((p, i) => at.every((q, j) => i === j || Math.hypot(p.x - q.x, p.y - q.y) >= CROWDED_HEADS))) continue;
     const box = boxes.get(ends[0]!.at === 'start' ? source.from : source.to)!;
     const clear = (a: Point, b: Point): boolean => clearOf(laid.nodes, box, a, b);
     // A leg moved onto a shared track keeps ELK's edge-to-node spacing: it may not graze a node it passes.
