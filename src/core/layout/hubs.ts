@@ -49,7 +49,8 @@ function sideOf(point: Point, box: Box): Side | undefined {
 
 /**
  * The route with its end (`last` the final point, `before` the one ahead of it) led to the side's middle, along its
- * channel or through a bus just outside the side; undefined when the end does not come straight in from far enough out.
+ * channel (only when `trunk`: the edges of the hub mean the same) or through a bus just outside the side; undefined
+ * when the end does not come straight in from far enough out.
  */
 function throughBus(route: Point[], box: Box, side: Side, clear: (a: Point, b: Point) => boolean, trunk: boolean): Point[] | undefined {
   const last = route[route.length - 1]!;
