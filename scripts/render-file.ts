@@ -1,8 +1,10 @@
 /**
  * Draws one input file as the service does and writes it as PNG, to look at a notation's drawing while working on
- * it: `node --import tsx scripts/render-file.ts <notation> <file> <out.png> [fit-within-px]`.
+ * it: `node --import tsx scripts/render-file.ts <notation> <file> <out.png> [fit-within-px]`; DETAIL=full draws a large
+ * infrastructure graph unfolded.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
+import { type Detail, foldForReading } from '../src/core/graph/fold.js';
 import type { GraphIR } from '../src/core/graph/types.js';
 import { stampIcons } from '../src/core/icons/index.js';
 import { d2ToGraph } from '../src/core/notations/d2/index.js';
@@ -21,7 +23,7 @@ if ((!converter && notation !== 'd2') || !file || !out) {
 const code = readFileSync(file, 'utf8');
 
 async function readGraph(): Promise<GraphIR> {
-  if (converter) return converter.toGraph(code);
+  if (converter) return foldForReading(await converter.toGraph(code), converter.id, process.env.DETAIL as Detail | undefined);
   const compiler = createD2Compiler({ timeoutSeconds: 120, queue: 1 });
   try {
     return d2ToGraph(await compiler.compile(code));

@@ -69,6 +69,23 @@ describe.each(await availableBackends())('from code on %s', (backend) => {
       expect(unknown.statusCode).toBe(400);
     });
 
+    /** 41 workers alike (one image, the shared volume, the database) beside it: 43 nodes, past the fold at 40. */
+    const workers = `services:\n  db:\n    image: postgres\n${Array.from({ length: 41 }, (_, i) => `  worker-${i}:\n    image: busybox\n    depends_on: [db]\n    volumes: [data:/data]\n`).join('')}volumes:\n  data: {}\n`;
+
+    it('folds a large compose file for reading, says so, and draws everything with detail "full"', async () => {
+      const folded = json(await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: workers }));
+      expect(folded.warnings).toContain('43 nodes drawn as 2 to stay readable: folded 1 volume into the nodes that use them, as rows, and 41 nodes wired exactly alike into 1, each listing their names (their edges merged, as each meant the same); detail: "full" draws everything');
+      const texts = (body: any) => body.elements.map((e: any) => e.text).filter(Boolean).join('\n');
+      expect(texts(folded)).toContain('worker-* (41)');
+      expect(texts(folded)).toContain('volume data (/data)');
+      const full = json(await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: workers, detail: 'full' }));
+      expect(full.warnings.filter((w: string) => w.includes('stay readable'))).toEqual([]);
+      expect(full.elements.filter((e: any) => e.type === 'arrow').length).toBe(82);
+      const wrong = await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: workers, detail: 'some' });
+      expect(wrong.statusCode).toBe(400);
+      expect(json(wrong).error.message).toContain('detail');
+    }, 120_000);
+
     it('refuses code over 1 MiB, a missing scope, a viewer and another workspace', async () => {
       const huge = await fromCode(service.world.tokens.annAll, { workspaceId: service.world.annWorkspace, code: `digraph { ${'a -> b; '.repeat(200_000)} }` });
       expect(huge.statusCode).toBe(413);
@@ -87,6 +104,9 @@ describe.each(await availableBackends())('from code on %s', (backend) => {
       const result = (await client.callTool({ name: 'diagram_from_code', arguments: { workspaceId: service.world.annWorkspace, code: fixture('kubernetes/guestbook-all-in-one.yaml') } })) as CallToolResult;
       expect(result.isError).toBeFalsy();
       expect((result.structuredContent as any).notation).toBe('kubernetes');
+      const wrong = (await client.callTool({ name: 'diagram_from_code', arguments: { workspaceId: service.world.annWorkspace, code: 'a -> b', notation: 'dot', detail: 'most' } })) as CallToolResult;
+      expect(wrong.isError).toBe(true);
+      expect((wrong.content[0] as { text: string }).text).toContain('detail');
       const failed = (await client.callTool({ name: 'diagram_from_code', arguments: { workspaceId: service.world.annWorkspace, code: 'just words' } })) as CallToolResult;
       expect(failed.isError).toBe(true);
       expect((failed.content[0] as { text: string }).text).toContain('unsupported_notation');

@@ -3,6 +3,7 @@ import type { LRUCache } from 'lru-cache';
 import { AppError } from '../core/errors.js';
 import { type ExportResult, parseExportFormat } from '../core/export/index.js';
 import type { IconVendor } from '../core/icons/index.js';
+import type { Detail } from '../core/graph/fold.js';
 import { type GraphIR, NOTATION_TITLES } from '../core/graph/types.js';
 import { d2ToGraph } from '../core/notations/d2/index.js';
 import { checkGraphSize, isD2Code } from '../core/notations/index.js';
@@ -243,11 +244,11 @@ export class DiagramService {
    */
   async createFromCode(
     p: Principal,
-    input: { workspaceId: string; code: string; folderId?: string | undefined; name?: string | undefined; notation?: string | undefined } & StampingInput,
+    input: { workspaceId: string; code: string; folderId?: string | undefined; name?: string | undefined; notation?: string | undefined; detail?: Detail | undefined } & StampingInput,
   ): Promise<WriteResult & { notation: string }> {
     requireScope(p, 'diagrams:write');
     await this.writableRoleIn(p, input.workspaceId);
-    const generated = await this.drawCode(input.code, input.notation, input.vendor);
+    const generated = await this.drawCode(input.code, input.notation, input.vendor, input.detail);
     const result = await this.createDocument(p, {
       workspaceId: input.workspaceId,
       folderId: input.folderId,
@@ -262,8 +263,8 @@ export class DiagramService {
     return { ...result, notation: generated.notation, warnings: [...generated.warnings, ...result.warnings] };
   }
 
-  private drawCode(code: string, notation: string | undefined, vendor: IconVendor | undefined): Promise<DrawnCode> {
-    return isD2Code(code, notation) ? this.fromD2(code, vendor) : this.work.fromCode(code, { notation, vendor });
+  private drawCode(code: string, notation: string | undefined, vendor: IconVendor | undefined, detail?: Detail): Promise<DrawnCode> {
+    return isD2Code(code, notation) ? this.fromD2(code, vendor) : this.work.fromCode(code, { notation, vendor, detail });
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { ExportFormat, ExportResult } from '../core/export/index.js';
 import type { IconVendor } from '../core/icons/index.js';
+import type { Detail } from '../core/graph/fold.js';
 import type { GraphIR, Notation } from '../core/graph/types.js';
 import type { CompiledD2 } from '../core/notations/d2/index.js';
 import type { Element } from '../core/scene/intake.js';
@@ -30,7 +31,7 @@ export interface DrawnGraph {
  * the event loop with time and memory limits (src/infra/jobs/), so no request's heavy work delays another's reply.
  */
 export interface HeavyWork {
-  fromCode(code: string, options: { notation?: string | undefined; vendor?: IconVendor | undefined }): Promise<DrawnCode>;
+  fromCode(code: string, options: { notation?: string | undefined; vendor?: IconVendor | undefined; detail?: Detail | undefined }): Promise<DrawnCode>;
   /** Lays out and draws a graph from any other source (AI generation), with its icon hints resolved. */
   fromGraph(graph: GraphIR, vendor: IconVendor | undefined): Promise<DrawnGraph>;
   svg(elements: readonly Element[]): Promise<string>;

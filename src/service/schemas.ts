@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EXPORT_FORMATS } from '../core/export/index.js';
+import { DETAIL_LEVELS } from '../core/graph/fold.js';
 import { NOTATIONS } from '../core/graph/types.js';
 import { iconSearchQuery, vendor } from '../core/icons/query.js';
 import { LIMITS } from '../core/limits.js';
@@ -202,6 +203,10 @@ export const fromCodeBody = strictBody({
   folderId: folderId.optional(),
   name: name.optional().describe('Defaults to "<notation> diagram"'),
   notation: z.enum(NOTATIONS).optional().describe('Skip detection and read the code as this notation'),
+  detail: z
+    .enum(DETAIL_LEVELS)
+    .optional()
+    .describe('auto (default): above 40 nodes, Compose, Kubernetes, Helm and Terraform fold volumes, config and secrets into rows on their workload and merge services wired alike (said in warnings); full: draw every node'),
   ...stampingOptions,
 });
 export const fromCodeResult = writtenDocument.extend({ notation: z.enum(NOTATIONS) });

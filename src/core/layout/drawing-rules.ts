@@ -22,6 +22,9 @@ export const ICON_NODE_MIN_HEIGHT = 80;
 export const README_WIDTH = 880;
 export const READABLE_TEXT = 11;
 export const READABLE_NODES = 40;
+/** A large graph (up to LARGE_NODES nodes) fitted to a wide page of LARGE_WIDTH px keeps its text at READABLE_TEXT px or more. */
+export const LARGE_WIDTH = 1600;
+export const LARGE_NODES = 100;
 /** Beyond this aspect ratio (either way), a graph of more than ASPECT_NODES nodes with a free direction is too long. */
 export const MAX_ASPECT = 3;
 export const ASPECT_NODES = 12;

@@ -8,8 +8,9 @@
  * also merges ends that carry a cardinality, whose labels it then leaves stacked away from their edges
  * (mysql-employees), so it stays off.
  */
-import type { Arrowhead, GraphIR } from '../graph/types.js';
+import type { Arrowhead, GraphEdge, GraphIR } from '../graph/types.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
+import { CROWDED_HEADS } from './drawing-rules.js';
 import type { Box, LaidOutGraph, Point } from './types.js';
 
 /** Fewer edges than this on one side keep their own end points. */
@@ -33,6 +34,9 @@ interface End {
   side: Side;
 }
 
+/** What an edge says: its label and line. Edges that say different things share an end point, never a trunk. */
+const meaningOf = (edge: GraphEdge): string => [edge.label ?? '', edge.style?.strokeStyle ?? 'solid', edge.style?.strokeColor ?? ''].join('\u0000');
+
 function sideOf(point: Point, box: Box): Side | undefined {
   const inX = point.x >= box.x - ON_SIDE && point.x <= box.x + box.width + ON_SIDE;
   const inY = point.y >= box.y - ON_SIDE && point.y <= box.y + box.height + ON_SIDE;
@@ -45,9 +49,10 @@ function sideOf(point: Point, box: Box): Side | undefined {
 
 /**
  * The route with its end (`last` the final point, `before` the one ahead of it) led to the side's middle, along its
- * channel or through a bus just outside the side; undefined when the end does not come straight in from far enough out.
+ * channel (only when `trunk`: the edges of the hub mean the same) or through a bus just outside the side; undefined
+ * when the end does not come straight in from far enough out.
  */
-function throughBus(route: Point[], box: Box, side: Side, clear: (a: Point, b: Point) => boolean): Point[] | undefined {
+function throughBus(route: Point[], box: Box, side: Side, clear: (a: Point, b: Point) => boolean, trunk: boolean): Point[] | undefined {
   const last = route[route.length - 1]!;
   const before = route[route.length - 2];
   if (before === undefined) return undefined;
@@ -62,7 +67,7 @@ function throughBus(route: Point[], box: Box, side: Side, clear: (a: Point, b: P
   const channel = route[route.length - 3];
   // Coming out of a channel that runs along the side (the gap between layers): the last leg slides onto the middle,
   // and the edges share one trunk from their channels to the node.
-  if (channel !== undefined && (horizontal ? same(channel.x, before.x) : same(channel.y, before.y))) {
+  if (trunk && channel !== undefined && (horizontal ? same(channel.x, before.x) : same(channel.y, before.y))) {
     const turn = horizontal ? { x: before.x, y: middle.y } : { x: middle.x, y: before.y };
     if (clear(channel, turn) && clear(turn, middle)) return [...route.slice(0, -2), turn, middle];
   }
@@ -161,7 +166,7 @@ function shareChannel(
 
 /**
  * Merges the ends of edges that reach a node's side HUB_MIN_EDGES or more at a time with the same head and no end
- * label. A leg is only moved where it passes no other node and leaves no label of its edge behind.
+ * label; only edges that mean the same share a trunk. A leg is only moved where it passes no other node and leaves no label of its edge behind.
  */
 export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
   const boxes = new Map(laid.nodes.map((node) => [node.id, node as Box]));
@@ -188,6 +193,11 @@ export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
     if (ends.length < HUB_MIN_EDGES) continue;
     const { side } = ends[0]!;
     const source = graph.edges[laid.edges[ends[0]!.edge]!.index]!;
+    // Edges that mean different things still meet at one point (no wedge of heads) but through the short bus only.
+    const trunk = new Set(ends.map(({ edge }) => meaningOf(graph.edges[laid.edges[edge]!.index]!))).size === 1;
+    // Those already far enough apart to read as separate arrowheads keep their own ends.
+    const at = ends.map(({ edge, at: end }) => (end === 'start' ? routes[edge]![0]! : routes[edge]!.at(-1)!));
+    if (!trunk && at.every((p, i) => at.every((q, j) => i === j || Math.hypot(p.x - q.x, p.y - q.y) >= CROWDED_HEADS))) continue;
     const box = boxes.get(ends[0]!.at === 'start' ? source.from : source.to)!;
     const clear = (a: Point, b: Point): boolean => clearOf(laid.nodes, box, a, b);
     // A leg moved onto a shared track keeps ELK's edge-to-node spacing: it may not graze a node it passes.
@@ -199,14 +209,14 @@ export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
       const forward = at === 'end' ? routes[edge]! : [...routes[edge]!].reverse();
       const [before, last] = forward.slice(-2);
       if (before === undefined || last === undefined || laid.edges[edge]!.labels.some((label) => near(label, before, last))) continue;
-      const bused = throughBus(forward, box, side, clear);
+      const bused = throughBus(forward, box, side, clear, trunk);
       if (bused === undefined) continue;
       const route = simplifyPolyline(bused);
       merged.push({ edge, at, forward: route });
       routes[edge] = at === 'end' ? route : [...route].reverse();
     }
     const unlabelled = (edge: number, a: Point, b: Point): boolean => !laid.edges[edge]!.labels.some((label) => near(label, a, b));
-    for (const { edge, at, forward } of shareChannel(merged, box, side, clearWithRoom, unlabelled, routes, labels)) {
+    for (const { edge, at, forward } of trunk ? shareChannel(merged, box, side, clearWithRoom, unlabelled, routes, labels) : []) {
       routes[edge] = at === 'end' ? forward : [...forward].reverse();
     }
   }

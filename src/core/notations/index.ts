@@ -6,6 +6,7 @@ import { AppError } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import type { IconVendor } from '../icons/index.js';
 import type { GraphIR, Notation, NotationConverter } from '../graph/types.js';
+import { type Detail, foldForReading } from '../graph/fold.js';
 import { NOTATIONS } from '../graph/types.js';
 import { layoutEngineFor } from '../layout/engine.js';
 import { layoutSequence } from '../layout/sequence.js';
@@ -78,6 +79,8 @@ export interface CodeToSceneOptions {
   notation?: string;
   /** Prefer this vendor's icons when resolving the parsers' icon hints. */
   vendor?: IconVendor;
+  /** auto (the default) folds a large infrastructure graph's detail into its owners; full draws everything. */
+  detail?: Detail | undefined;
 }
 
 export interface CodeToSceneResult {
@@ -130,7 +133,7 @@ export async function codeToScene(code: string, options: CodeToSceneOptions = {}
   if (notation === 'd2') throw new AppError('internal', 'D2 is compiled by the service before drawGraph, not read by codeToScene (see isD2Code)');
   const converter = byId.get(notation as Notation);
   if (converter === undefined) throw unsupported(`notation "${notation}" is not supported`);
-  const graph = resolveIconHints(await parseCode(converter, code), options.vendor);
+  const graph = resolveIconHints(foldForReading(await parseCode(converter, code), converter.id, options.detail), options.vendor);
   const scene = await drawGraph(graph);
   return { elements: scene.elements, notation: converter.id, warnings: scene.warnings, graph, elementIds: scene.elementIds };
 }

@@ -152,4 +152,24 @@ describe('checkScene, what a reader misreads', () => {
     expect(checkScene(row, new Map(), { forcedDirection: true }).violations.filter((v) => v.includes('beyond'))).toEqual([]);
     expect(checkScene(row.slice(0, 4)).violations).toEqual([]);
   });
+
+  it('on a wide page: a graph of 41 to 100 nodes keeps its text at 11 px when fitted to 1,600 px', () => {
+    // 60 nodes in a 10 × 6 grid: 10 columns 300 px apart make 2,800 px, whose 14 px text shows at 8 px.
+    const grid = (gap: number) => Array.from({ length: 60 }, (_, i) => box(`n${i}`, (i % 10) * gap, Math.floor(i / 10) * 100, 100, 50, { text: 'x', fontSize: 14, fontFamily: 'normal' }));
+    expect(checkScene(grid(300)).violations).toContain('at 1600 px wide the smallest text is 8.0 px (under 11); the drawing of 60 nodes is 2800 px wide');
+    expect(checkScene(grid(200)).violations.filter((v) => v.includes('px wide'))).toEqual([]);
+  });
+
+  it('reports edges of different meaning merged into one trunk, not edges that say the same', () => {
+    const hub = box('hub', 300, 100);
+    const label = (of: string, text: string) => ({ id: `${of}-label`, type: 'text', x: 120, y: of === 'e1' ? -20 : 230, width: 60, height: 18, text, fontSize: 14, fontFamily: 'normal', labelOf: of });
+    // a and c each run to x 200, then share one vertical leg and the last 100 px into the hub.
+    const into = (id: string, from: string, y: number) =>
+      arrow(id, from, 'hub', [{ x: 100, y }, { x: 200, y }, { x: 200, y: 125 }, { x: 300, y: 125 }], [{ x: 1, y: 0.5 }, { x: 0, y: 0.5 }]);
+    const e1 = into('e1', 'a', 25);
+    const e2 = into('e2', 'c', 225);
+    const scene = (one: string, two: string) => [a, c, hub, e1, e2, label('e1', one), label('e2', two)];
+    expect(checkScene(scene('store_id', 'address_id')).violations).toContain('arrows "e1" and "e2" run together into "hub" for 100 px though they mean different things ("store_id" / "address_id")');
+    expect(checkScene(scene('store_id', 'store_id')).violations.filter((v) => v.includes('run together'))).toEqual([]);
+  });
 });

@@ -3,7 +3,7 @@
  * judges any scene (from code, from AI, hand-made) the same way; `parents` says which container holds what.
  */
 import { MIN_TEXT_CONTRAST, textContrast } from '../layout/contrast.js';
-import { ASPECT_NODES, CROWDED_HEADS, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT } from '../layout/drawing-rules.js';
+import { ASPECT_NODES, CROWDED_HEADS, LARGE_NODES, LARGE_WIDTH, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT } from '../layout/drawing-rules.js';
 import { outlineOf } from '../scene/binding-geometry.js';
 import { measureText } from '../layout/measure.js';
 import { textArea } from '../layout/node-size.js';
@@ -20,6 +20,13 @@ export interface CheckOptions {
 
 /** Two edges of different ends may not run together (within 1.5 px) for longer than this: a reader would see one line. */
 export const SHARED_RUN = 6;
+/**
+ * Edges sharing an end may run into it as one trunk, but only for this long when they mean different things (another
+ * label or line style): past it, a reader cannot tell which relation reaches the shared end (issue 27: eight secret
+ * edges, nine foreign keys drawn as one line). Shorter, about half the gap between layers, it reads as edges fanning
+ * out of one node.
+ */
+export const MIXED_TRUNK = 40;
 /** An edge closer than this to a node it does not touch reads as touching it (false adjacency). */
 export const NEAR_MISS = 3;
 /** A bound end further than this from its shape's outline stops short of it or runs into it. */
@@ -239,10 +246,18 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
     }
   }
 
-  // Two edges running together for a stretch read as one line joining their ends: allowed only when they share one.
+  // Two edges running together for a stretch read as one line joining their ends: allowed only when they share one,
+  // and, beyond a short merge, only when they mean the same (one label, one line style).
+  const labelOf = new Map<string, string>();
+  for (const text of texts) if (typeof text.labelOf === 'string') labelOf.set(text.labelOf, [labelOf.get(text.labelOf), String(text.text)].filter(Boolean).sort().join(' '));
+  const meaning = (arrow: Element) => `${labelOf.get(arrow.id) ?? ''}\u0000${String(arrow.strokeStyle ?? 'solid')}\u0000${String(arrow.strokeColor ?? '')}`;
   for (const { a, b, length } of sharedRuns(lines)) {
-    if (endsOf[a]!.some((end) => endsOf[b]!.includes(end))) continue;
-    violations.push(`arrows "${arrows[a]!.id}" and "${arrows[b]!.id}" run together for ${length.toFixed(0)} px without sharing an end`);
+    const [first, second] = [arrows[a]!, arrows[b]!];
+    const shared = endsOf[a]!.find((end) => endsOf[b]!.includes(end));
+    if (shared === undefined) violations.push(`arrows "${first.id}" and "${second.id}" run together for ${length.toFixed(0)} px without sharing an end`);
+    else if (length > MIXED_TRUNK && meaning(first) !== meaning(second)) {
+      violations.push(`arrows "${first.id}" and "${second.id}" run together into "${shared}" for ${length.toFixed(0)} px though they mean different things (${JSON.stringify(labelOf.get(first.id) ?? '')} / ${JSON.stringify(labelOf.get(second.id) ?? '')})`);
+    }
   }
 
   // Every label fits its box; a free label (not inside a shape) overlaps no shape.
@@ -295,6 +310,10 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
   if (nodes.length <= READABLE_NODES && sizes.length > 0 && extent.width > 0) {
     const shown = Math.min(...sizes) * Math.min(1, README_WIDTH / extent.width);
     if (shown < READABLE_TEXT) violations.push(`at ${README_WIDTH} px wide the smallest text is ${shown.toFixed(1)} px (under ${READABLE_TEXT}); the drawing is ${Math.round(extent.width)} px wide`);
+  } else if (nodes.length <= LARGE_NODES && sizes.length > 0 && extent.width > 0) {
+    // A larger graph is read on a wide page: fitted to 1,600 px, its text still reads.
+    const shown = Math.min(...sizes) * Math.min(1, LARGE_WIDTH / extent.width);
+    if (shown < READABLE_TEXT) violations.push(`at ${LARGE_WIDTH} px wide the smallest text is ${shown.toFixed(1)} px (under ${READABLE_TEXT}); the drawing of ${nodes.length} nodes is ${Math.round(extent.width)} px wide`);
   }
   if (!options.forcedDirection && nodes.length > ASPECT_NODES && extent.width > 0 && extent.height > 0) {
     const aspect = Math.max(extent.width / extent.height, extent.height / extent.width);

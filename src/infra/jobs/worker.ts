@@ -24,7 +24,7 @@ async function perform(job: Job): Promise<unknown> {
   switch (job.kind) {
     case 'fromCode': {
       const [code, options] = job.args;
-      const drawn = await codeToScene(code, { notation: options.notation, vendor: options.vendor });
+      const drawn = await codeToScene(code, { notation: options.notation, vendor: options.vendor, detail: options.detail });
       // Only what the service stores crosses back: the graph and its id maps stay here.
       return { elements: drawn.elements, notation: drawn.notation, warnings: drawn.warnings };
     }

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { composeNotation } from '../notations/compose/index.js';
+import { FOLD_NODES, foldForReading } from './fold.js';
+import type { GraphEdge, GraphIR, GraphNode } from './types.js';
+
+const sentry = composeNotation.toGraph(readFileSync(new URL('../../../test/fixtures/compose/sentry-self-hosted.docker-compose.yml', import.meta.url), 'utf8'));
+
+/** A deployment graph of `workers` workloads, each mounting one volume and reading one secret. */
+function deployment(workers: number): GraphIR {
+  const nodes: GraphNode[] = [{ id: 'secret', label: 'jwt-key', kind: 'secret' }, { id: 'db', label: 'db', kind: 'database' }, { id: 'v', label: 'scratch', kind: 'storage' }];
+  const edges: GraphEdge[] = [];
+  for (let i = 0; i < workers; i++) {
+    nodes.push({ id: `w${i}`, label: `worker-${i}`, kind: 'workload' });
+    edges.push(
+      { id: `w${i}-v`, from: `w${i}`, to: 'v', label: '/tmp', style: { strokeStyle: 'dashed' } },
+      { id: `w${i}-s`, from: `w${i}`, to: 'secret', label: 'env', style: { strokeStyle: 'dashed' } },
+      { id: `w${i}-db`, from: `w${i}`, to: 'db', label: i % 2 === 0 ? 'reads' : 'writes' },
+    );
+  }
+  return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [], warnings: [] };
+}
+
+describe('foldForReading', () => {
+  it('folds sentry’s 73 services and volumes to 21 nodes, saying what it folded and how to see everything', () => {
+    const folded = foldForReading(sentry, 'compose');
+    expect(sentry.nodes.length).toBe(73);
+    expect(folded.nodes.length).toBe(21);
+    expect(folded.warnings.at(-1)).toBe(
+      '73 nodes drawn as 21 to stay readable: folded 16 volumes into the nodes that use them, as rows, and 38 nodes wired exactly alike into 2, each listing their names (their edges merged, as each meant the same); detail: "full" draws everything',
+    );
+    const byId = new Map(folded.nodes.map((node) => [node.id, node]));
+    // A volume becomes a row on the service mounting it; a storage service others call (SeaweedFS) stays a node.
+    expect(byId.get('service:postgres')!.rows).toContain('volume sentry-postgres (external) (/var/lib/postgresql/data)');
+    expect(byId.has('service:seaweedfs')).toBe(true);
+    expect(folded.nodes.some((node) => node.id.startsWith('volume:'))).toBe(false);
+    // Twenty Snuba consumers with the same dependencies: one node naming each, one edge per dependency.
+    const snuba = folded.nodes.find((node) => node.label === 'snuba-* (20)')!;
+    expect(snuba.rows).toContain('snuba-replacer');
+    expect(folded.edges.filter((edge) => edge.from === snuba.id).map((edge) => edge.to).sort()).toEqual(['service:clickhouse', 'service:kafka', 'service:redis']);
+    // Every edge still joins two drawn nodes.
+    for (const edge of folded.edges) expect(byId.has(edge.from) && byId.has(edge.to), edge.id).toBe(true);
+  });
+
+  it('draws everything with detail "full", for small graphs, and for notations that are not infrastructure', () => {
+    expect(foldForReading(sentry, 'compose', 'full')).toBe(sentry);
+    expect(foldForReading(deployment(5), 'kubernetes').nodes).toHaveLength(8);
+    expect(foldForReading(sentry, 'dot')).toBe(sentry);
+  });
+
+  it('merges edges only when they mean the same: workers that write are kept apart from workers that read', () => {
+    const graph = deployment(FOLD_NODES);
+    const folded = foldForReading(graph, 'kubernetes');
+    // 40 workers → one that reads and one that writes; the volume and the secret become rows on each.
+    expect(folded.nodes.map((node) => node.label).sort()).toEqual(['db', 'worker-* (20)', 'worker-* (20)']);
+    expect(folded.edges.map((edge) => edge.label).sort()).toEqual(['reads', 'writes']);
+    const reader = folded.nodes.find((node) => node.rows?.includes('worker-0'))!;
+    expect(reader.rows).toContain('secret jwt-key (env)');
+    expect(reader.rows).toContain('volume scratch (/tmp)');
+    expect(reader.rows).toContain('worker-2');
+    expect(reader.rows).not.toContain('worker-1');
+    expect(folded.warnings.at(-1)).toMatch(/^43 nodes drawn as 3 to stay readable: folded 1 secret, 1 volume into the nodes that use them, as rows, and 40 nodes wired exactly alike into 2, .*; detail: "full" draws everything$/);
+  });
+});

@@ -1,0 +1,141 @@
+/**
+ * Folding: a large infrastructure graph drawn for reading. Above FOLD_NODES nodes, volumes, config, secrets and
+ * service accounts become rows on the workload that uses them, and services wired exactly alike (sentry's twenty
+ * Kafka consumers) become one node listing their names, their edges merged since each means the same thing. The
+ * warnings say what was folded; `detail: "full"` draws everything (issue 27: 40–90 nodes drew 5,000–8,000 px wide).
+ */
+import type { GraphEdge, GraphIR, GraphNode, NodeKind, Notation } from './types.js';
+
+export const DETAIL_LEVELS = ['auto', 'full'] as const;
+export type Detail = (typeof DETAIL_LEVELS)[number];
+
+/** Above this many nodes an infrastructure graph is folded (at 40 a README column still reads, READABLE_NODES). */
+export const FOLD_NODES = 40;
+
+/** The notations that describe deployments, whose volumes, config and secrets are detail of a workload. */
+const FOLDING_NOTATIONS: ReadonlySet<Notation> = new Set(['compose', 'kubernetes', 'helm', 'terraform']);
+
+/** Detail kinds and the word a row on the owner calls them by. */
+const DETAIL_NOUNS: Partial<Record<NodeKind, string>> = { storage: 'volume', config: 'config', secret: 'secret', user: 'account' };
+
+/** Twins are merged only in runs of at least this many: two named boxes read better than one listing two names. */
+const MIN_TWINS = 3;
+
+/** The graph to draw at `detail`: folded when it is a large infrastructure graph and `detail` is auto. */
+export function foldForReading(graph: GraphIR, notation: Notation, detail: Detail = 'auto'): GraphIR {
+  if (detail === 'full' || !FOLDING_NOTATIONS.has(notation) || graph.layout !== 'layered' || graph.nodes.length <= FOLD_NODES) return graph;
+  const before = graph.nodes.length;
+  // Twins first, so a merged node lists its names before the rows of the detail folded into it.
+  const twins = foldTwins(graph);
+  const details = foldDetailNodes(twins.graph);
+  if (details.folded.length === 0 && twins.folded === 0) return graph;
+  const said = [
+    ...(details.folded.length > 0 ? [`${countBy(details.folded)} into the nodes that use them, as rows`] : []),
+    ...(twins.folded > 0 ? [`${twins.folded} nodes wired exactly alike into ${twins.into}, each listing their names (their edges merged, as each meant the same)`] : []),
+  ];
+  const graphOut = dropEmptyGroups(details.graph);
+  return {
+    ...graphOut,
+    warnings: [...graph.warnings, `${before} nodes drawn as ${graphOut.nodes.length} to stay readable: folded ${said.join(', and ')}; detail: "full" draws everything`],
+  };
+}
+
+/** "22 volumes, 3 secrets" */
+function countBy(nouns: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const noun of nouns) counts.set(noun, (counts.get(noun) ?? 0) + 1);
+  return [...counts].map(([noun, n]) => `${n} ${noun}${n === 1 ? '' : 's'}`).join(', ');
+}
+
+/**
+ * A detail node is only used: every edge touching it comes into it. A storage node must be reached by mounts
+ * (dashed), so a storage service others call (SeaweedFS, MinIO) stays a node.
+ */
+function foldDetailNodes(graph: GraphIR): { graph: GraphIR; folded: string[] } {
+  const edgesOf = new Map<string, GraphEdge[]>();
+  for (const edge of graph.edges) for (const end of [edge.from, edge.to]) edgesOf.set(end, [...(edgesOf.get(end) ?? []), edge]);
+  const detail = new Map<string, GraphNode>();
+  for (const node of graph.nodes) {
+    const edges = edgesOf.get(node.id) ?? [];
+    if (DETAIL_NOUNS[node.kind] === undefined || edges.length === 0 || edges.some((e) => e.to !== node.id || e.from === node.id)) continue;
+    if (node.kind === 'storage' && edges.some((e) => e.style?.strokeStyle !== 'dashed')) continue;
+    detail.set(node.id, node);
+  }
+  const rows = new Map<string, string[]>();
+  for (const edge of graph.edges) {
+    const used = detail.get(edge.to);
+    if (used === undefined || detail.has(edge.from)) continue;
+    const row = `${DETAIL_NOUNS[used.kind]!} ${used.label}${edge.label ? ` (${edge.label})` : ''}`;
+    rows.set(edge.from, [...(rows.get(edge.from) ?? []), row]);
+  }
+  return {
+    graph: {
+      ...graph,
+      nodes: graph.nodes.filter((node) => !detail.has(node.id)).map((node) => (rows.has(node.id) ? { ...node, rows: [...(node.rows ?? []), ...rows.get(node.id)!] } : node)),
+      edges: graph.edges.filter((edge) => !detail.has(edge.to)),
+    },
+    folded: [...detail.values()].map((node) => DETAIL_NOUNS[node.kind]!),
+  };
+}
+
+/** Nodes alike in kind, container, rows, icon and every edge (other end, label, direction) are twins. */
+function foldTwins(graph: GraphIR): { graph: GraphIR; folded: number; into: number } {
+  const wiring = new Map<string, string[]>();
+  for (const edge of graph.edges) {
+    const say = (edge: GraphEdge, other: string, way: string) => JSON.stringify([way, other, edge.label ?? '', edge.style ?? {}, edge.startArrowhead ?? '', edge.endArrowhead ?? '']);
+    wiring.set(edge.from, [...(wiring.get(edge.from) ?? []), say(edge, edge.to, 'to')]);
+    wiring.set(edge.to, [...(wiring.get(edge.to) ?? []), say(edge, edge.from, 'from')]);
+  }
+  const classes = new Map<string, GraphNode[]>();
+  for (const node of graph.nodes) {
+    const edges = wiring.get(node.id);
+    if (edges === undefined) continue;
+    const key = JSON.stringify([node.kind, node.parent ?? '', node.rows ?? [], node.shape ?? '', node.iconRef ?? '', node.iconHint ?? '', node.style ?? {}, [...edges].sort()]);
+    classes.set(key, [...(classes.get(key) ?? []), node]);
+  }
+  const mergedInto = new Map<string, GraphNode>();
+  let folded = 0;
+  let into = 0;
+  for (const twins of classes.values()) {
+    if (twins.length < MIN_TWINS) continue;
+    const [first] = twins as [GraphNode, ...GraphNode[]];
+    const names = twins.map((twin) => twin.label);
+    const prefix = commonPrefix(names);
+    const label = prefix === undefined ? `${twins.length} ${first.kind}s` : `${prefix}* (${twins.length})`;
+    const merged: GraphNode = { ...first, label, rows: [...(first.rows ?? []), ...names] };
+    for (const twin of twins) mergedInto.set(twin.id, merged);
+    folded += twins.length;
+    into++;
+  }
+  if (folded === 0) return { graph, folded, into };
+  // Each twin's edges are the first twin's, repeated: the first twin's stand for all of them.
+  const kept = (id: string) => mergedInto.get(id) === undefined || mergedInto.get(id)!.id === id;
+  return {
+    graph: {
+      ...graph,
+      nodes: graph.nodes.filter((node) => kept(node.id)).map((node) => mergedInto.get(node.id) ?? node),
+      edges: graph.edges.filter((edge) => kept(edge.from) && kept(edge.to)),
+    },
+    folded,
+    into,
+  };
+}
+
+/** The names' common start up to a separator when it names something (`snuba-`). */
+function commonPrefix(names: readonly string[]): string | undefined {
+  let prefix = names[0]!;
+  for (const name of names) while (!name.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  const word = prefix.replace(/[^-_./]*$/, '');
+  return word.length >= 3 ? word : undefined;
+}
+
+/** Containers left with nothing in them after folding (a Compose network that only held volumes) are not drawn. */
+function dropEmptyGroups(graph: GraphIR): GraphIR {
+  let groups = graph.groups;
+  for (;;) {
+    const used = new Set([...graph.nodes.map((node) => node.parent), ...groups.map((group) => group.parent)]);
+    const left = groups.filter((group) => used.has(group.id));
+    if (left.length === groups.length) return { ...graph, groups };
+    groups = left;
+  }
+}
