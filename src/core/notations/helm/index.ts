@@ -132,6 +132,14 @@ function isComponent(block: Record<string, unknown>): boolean {
   );
 }
 
+/** An arrow between two nodes, dashed for a relation that is not traffic (mounts, scales). */
+function arrow(from: string, to: string, label?: string, dashed = false): GraphEdge {
+  const e: GraphEdge = { id: `${from}->${to}`, from, to, endArrowhead: 'arrow' };
+  if (label) e.label = label;
+  if (dashed) e.style = { strokeStyle: 'dashed' };
+  return e;
+}
+
 /**
  * The bjw-s common library (`app-template` and the charts built on it) names everything itself: `controllers.<name>`
  * with `containers.<name>.image`, `service.<name>` pointing at a controller, `ingress.<name>` at services by
@@ -147,9 +155,7 @@ const namedBlocks = (value: unknown): [string, Record<string, unknown>][] =>
 function commonLibraryGraph(values: Record<string, unknown>): GraphIR {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
-  const edge = (from: string, to: string, label?: string, dashed = false): void => {
-    edges.push({ id: `${from}->${to}`, from, to, endArrowhead: 'arrow', ...(label && { label }), ...(dashed && { style: { strokeStyle: 'dashed' as const } }) });
-  };
+  const edge = (...args: Parameters<typeof arrow>): number => edges.push(arrow(...args));
   const controllers = namedBlocks(values.controllers);
   for (const [key, controller] of controllers) {
     const containers = namedBlocks(controller.containers).map(([name, container]) => [name, container.image] as const);
@@ -192,12 +198,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
   const warnings: string[] = [];
-  const edge = (from: string, to: string, label?: string, dashed = false): void => {
-    const e: GraphEdge = { id: `${from}->${to}`, from, to, endArrowhead: 'arrow' };
-    if (label) e.label = label;
-    if (dashed) e.style = { strokeStyle: 'dashed' };
-    edges.push(e);
-  };
+  const edge = (...args: Parameters<typeof arrow>): number => edges.push(arrow(...args));
 
   /** A workload with its enabled features; returns its node id. */
   const workload = (id: string, label: string, block: Record<string, unknown>, image: string | undefined): string => {
