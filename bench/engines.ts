@@ -107,6 +107,14 @@ export function printEngines(rows: EngineRow[]): void {
       );
     }
   }
+  // Issue 27's goal for the ELK path (every notation but DOT): within 3× of Graphviz's time on the same graphs.
+  console.log('  layout time, ELK over Graphviz, per notation (goal ≤ 3×, issue 27):');
+  for (const notation of notations) {
+    const of = rows.filter((row) => row.notation === notation);
+    const [elk, graphviz] = [of.reduce((sum, row) => sum + row.elk.ms, 0), of.reduce((sum, row) => sum + row.graphviz.ms, 0)];
+    const ratio = elk / Math.max(1, graphviz);
+    console.log(`    ${notation.padEnd(10)} ${elk.toFixed(0).padStart(6)} ms / ${graphviz.toFixed(0).padStart(5)} ms = ${ratio.toFixed(1).padStart(5)}× ${ratio <= 3 ? 'OK' : 'ABOVE GOAL'}`);
+  }
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

@@ -73,7 +73,7 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   const tries = [
     ...(graph.forcedDirection ? [] : [() => layoutShape(graph, turned)]),
     ...directions.map((direction) => () => layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity)),
-    ...directions.map((direction) => () => layoutShape(graph, direction, { stacked: true })),
+    ...directions.map((direction) => () => layoutStacked(graph, direction)),
   ];
   let best = first;
   for (const attempt of tries) {
@@ -163,6 +163,16 @@ function drawnExtent(laid: LaidOutGraph): { width: number; height: number } {
   const left = Math.min(...boxes.map((box) => box.x));
   const top = Math.min(...boxes.map((box) => box.y));
   return { width: Math.max(...boxes.map((box) => box.x + box.width)) - left, height: Math.max(...boxes.map((box) => box.y + box.height)) - top };
+}
+
+/**
+ * Each container's components stacked along the flow. Undefined when no container holds two components: that graph is
+ * the plain layout in this direction, already tried (an ELK run saved: 2 of the 7 runs of a one-component schema).
+ */
+async function layoutStacked(graph: GraphIR, direction: Direction): Promise<LaidOutGraph | undefined> {
+  const { root } = buildElkGraph(graph, direction, undefined, { stacked: true });
+  if (!root.edges!.some((edge) => edge.id.startsWith(STACK_EDGE))) return undefined;
+  return layoutShape(graph, direction, { stacked: true });
 }
 
 /** How a try departs from the plain layout: components stacked along the flow, or ELK options that narrow it. */
@@ -376,6 +386,7 @@ const PACK_MIN_ITEMS = 4;
 /** Width over height the packed items aim for, a landscape page. */
 const PACK_ASPECT = 1.6;
 const PACK_EDGE = 'pack:';
+const STACK_EDGE = `${PACK_EDGE}s`;
 
 /**
  * Invisible edges that arrange a container's disconnected items (no edge touches them or anything inside them) in a
@@ -444,7 +455,7 @@ function stackingEdges(root: ElkNode, drawn: readonly { from: string; to: string
     for (let i = 0; i + 1 < parts.length; i++) {
       const sink = parts[i]!.find((id) => !inner.some(([a]) => a === id)) ?? parts[i]![0]!;
       const source = parts[i + 1]!.find((id) => !inner.some(([, b]) => b === id)) ?? parts[i + 1]![0]!;
-      edges.push({ id: `${PACK_EDGE}s${edges.length}`, sources: [sink], targets: [source] });
+      edges.push({ id: `${STACK_EDGE}${edges.length}`, sources: [sink], targets: [source] });
     }
   }
   return edges;

@@ -101,16 +101,56 @@ function clearOf(nodes: readonly Box[], own: Box, a: Point, b: Point): boolean {
 function cross(a: Point, b: Point, c: Point, d: Point): boolean {
   const flat = same(a.y, b.y);
   if (flat === same(c.y, d.y)) return false;
-  const [h1, h2, v1, v2] = flat ? [a, b, c, d] : [c, d, a, b];
-  return h1.y > Math.min(v1.y, v2.y) && h1.y < Math.max(v1.y, v2.y) && v1.x > Math.min(h1.x, h2.x) && v1.x < Math.max(h1.x, h2.x);
+  return flat ? crossFlat(a, b, c, d) : crossFlat(c, d, a, b);
 }
+
+/** The flat leg h1→h2 and the upright leg v1→v2 cross inside both. */
+const crossFlat = (h1: Point, h2: Point, v1: Point, v2: Point): boolean =>
+  h1.y > Math.min(v1.y, v2.y) && h1.y < Math.max(v1.y, v2.y) && v1.x > Math.min(h1.x, h2.x) && v1.x < Math.max(h1.x, h2.x);
 
 /** Two orthogonal legs lie on one line and overlap by more than a point. */
 function alongside(a: Point, b: Point, c: Point, d: Point): boolean {
   const flat = same(a.y, b.y);
   if (flat !== same(c.y, d.y) || !(flat ? Math.abs(a.y - c.y) < 1.5 : Math.abs(a.x - c.x) < 1.5)) return false;
-  const [lo, hi, from, to] = flat ? [a.x, b.x, c.x, d.x] : [a.y, b.y, c.y, d.y];
-  return Math.min(Math.max(lo, hi), Math.max(from, to)) - Math.max(Math.min(lo, hi), Math.min(from, to)) > 1;
+  return flat ? overlap(a.x, b.x, c.x, d.x) > 1 : overlap(a.y, b.y, c.y, d.y) > 1;
+}
+
+/** Length two spans of one line share (negative when apart). */
+const overlap = (lo: number, hi: number, from: number, to: number): number =>
+  Math.min(Math.max(lo, hi), Math.max(from, to)) - Math.max(Math.min(lo, hi), Math.min(from, to));
+
+/** A route with its bounds: legs are tested against every route, and most routes are far from the leg. */
+interface Bounded {
+  points: readonly Point[];
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+function bounded(points: readonly Point[]): Bounded {
+  const xs = points.map((p) => p.x);
+  const ys = points.map((p) => p.y);
+  return { points, left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
+}
+
+/** The leg a→b lies more than `margin` outside the route's bounds. */
+const apart = (route: Bounded, a: Point, b: Point, margin: number): boolean =>
+  Math.max(a.x, b.x) < route.left - margin || Math.min(a.x, b.x) > route.right + margin || Math.max(a.y, b.y) < route.top - margin || Math.min(a.y, b.y) > route.bottom + margin;
+
+/** Some leg of `route` lies alongside the leg a→b. */
+function runsAlong(route: Bounded, a: Point, b: Point): boolean {
+  if (apart(route, a, b, 2)) return false;
+  for (let j = 1; j < route.points.length; j++) if (alongside(a, b, route.points[j - 1]!, route.points[j]!)) return true;
+  return false;
+}
+
+/** How many legs of `route` the leg a→b crosses. */
+function crossings(route: Bounded, a: Point, b: Point): number {
+  if (apart(route, a, b, 0)) return 0;
+  let count = 0;
+  for (let j = 1; j < route.points.length; j++) if (cross(a, b, route.points[j - 1]!, route.points[j]!)) count++;
+  return count;
 }
 
 /**
@@ -143,12 +183,15 @@ function shareChannel(
   const track = fanned.map(({ forward }) => across(forward.at(-2)!)).reduce((best, t) => ((t - best) * outward < 0 ? t : best));
   const own = new Set(fanned.map(({ edge }) => edge));
   // Another edge already on the track would read as joined to the hub's edges (sentry's compose file).
-  const taken = (a: Point, b: Point): boolean =>
-    routes.some((route, edge) => !own.has(edge) && route.slice(1).some((to, i) => alongside(a, b, route[i]!, to)));
+  const others = routes.map(bounded);
+  const taken = (a: Point, b: Point): boolean => others.some((route, edge) => !own.has(edge) && runsAlong(route, a, b));
   // A longer leg in a busy gap can cut other edges and labels the old track kept clear of (capi's machine deployment).
-  const current = [...routes];
-  const cuts = (self: number, path: Point[]): number =>
-    path.slice(1).reduce((sum, b, i) => sum + current.reduce((n, route, edge) => n + (edge === self ? 0 : route.slice(1).filter((d, j) => cross(path[i]!, b, route[j]!, d)).length), 0), 0);
+  const current = [...others];
+  const cuts = (self: number, path: Point[]): number => {
+    let count = 0;
+    for (let i = 1; i < path.length; i++) for (let edge = 0; edge < current.length; edge++) if (edge !== self) count += crossings(current[edge]!, path[i - 1]!, path[i]!);
+    return count;
+  };
   const moved: { edge: number; at: End['at']; forward: Point[] }[] = [];
   // Nearest track first: each edge moved has the tracks between its own and the shared one already cleared.
   const nearestFirst = [...fanned].sort((a, b) => (across(a.forward.at(-2)!) - across(b.forward.at(-2)!)) * outward);
@@ -159,7 +202,7 @@ function shareChannel(
     if (!clear(p2, q2) || !clear(q2, q3) || !unlabelled(edge, p2, p3) || taken(p1, q2) || taken(q2, q3)) continue;
     if (labels.some((label) => crosses(p2, q2, label) || crosses(q2, q3, label)) || cuts(edge, [p1, q2, q3, p4]) > cuts(edge, [p1, p2, p3, p4])) continue;
     moved.push({ edge, at: end, forward: [...forward.slice(0, -3), q2, q3, p4] });
-    current[edge] = moved.at(-1)!.forward;
+    current[edge] = bounded(moved.at(-1)!.forward);
   }
   return moved;
 }

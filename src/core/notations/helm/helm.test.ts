@@ -9,6 +9,53 @@ const fixture = (name: string): string => readFileSync(new URL(`../../../../test
 const arrows = (graph: GraphIR): string[] => graph.edges.map((e) => `${e.from} -> ${e.to}${e.label ? ` [${e.label}]` : ''}`);
 
 describe('helmNotation on real values files', () => {
+  it('reads the bjw-s common library: the controller with its container, the service, ingress and volume it names', () => {
+    const graph = helmNotation.toGraph(fixture('bjw-s-vaultwarden.values.yaml'));
+    expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['controller:main:workload', 'service:main:service', 'ingress:main:gateway', 'volume:config:storage']);
+    expect(graph.nodes[0]).toMatchObject({ label: 'server', rows: ['deployment', 'vaultwarden/server'] });
+    expect(graph.nodes[1]!.rows).toEqual(['ClusterIP', 'http 80', 'websocket 3012']);
+    expect(arrows(graph)).toEqual(['service:main -> controller:main [:80]', 'ingress:main -> service:main [chart-example.local]', 'controller:main -> volume:config [mounts]']);
+  });
+
+  it('joins common-library services and volumes to the controllers they name, not to an invented workload', () => {
+    const graph = helmNotation.toGraph(`controllers:
+  radarr:
+    containers:
+      app:
+        image: {repository: ghcr.io/home-operations/radarr, tag: 5.26.2}
+  exporter:
+    type: cronjob
+    containers:
+      app:
+        image: {repository: ghcr.io/onedr0p/exportarr, tag: v2.2.0}
+      sidecar:
+        image: {repository: busybox}
+service:
+  app:
+    controller: radarr
+    ports: {http: {port: 7878}}
+persistence:
+  config:
+    existingClaim: radarr
+    advancedMounts:
+      radarr:
+        app:
+          - path: /config
+  tmp:
+    type: emptyDir
+  off:
+    enabled: false
+`);
+    expect(graph.nodes.map((n) => n.id)).toEqual(['controller:radarr', 'controller:exporter', 'service:app', 'volume:config', 'volume:tmp']);
+    expect(graph.nodes[1]!.rows).toEqual(['cronjob', 'app: exportarr', 'sidecar: busybox']);
+    expect(arrows(graph)).toEqual([
+      'service:app -> controller:radarr [:7878]',
+      'controller:radarr -> volume:config [mounts]',
+      'controller:radarr -> volume:tmp [mounts]',
+      'controller:exporter -> volume:tmp [mounts]',
+    ]);
+  });
+
   it('draws WordPress: service in front, its volume, and the enabled MariaDB sub-chart (memcached is off)', () => {
     const graph = helmNotation.toGraph(fixture('bitnami-wordpress.values.yaml'));
     expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['mariadb:database', 'app:workload', 'app:service:service', 'app:volume:storage']);

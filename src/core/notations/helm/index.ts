@@ -53,7 +53,7 @@ export const helmNotation: NotationConverter = {
     // Helm reads values with Go's YAML reader, which keeps the last of a key written twice.
     const { data: values, lineOf, warnings } = parseLocatedYaml(code, { duplicateKeys: 'last wins' });
     if (!isRecord(values)) throw new AppError('parse_error', 'line 1, column 1: expected a values map (key: value lines)', { line: 1, column: 1 });
-    const graph = valuesToGraph(values, lineOf);
+    const graph = isCommonLibrary(values) ? commonLibraryGraph(values) : valuesToGraph(values, lineOf);
     return { ...graph, warnings: [...warnings, ...graph.warnings] };
   },
 };
@@ -132,16 +132,73 @@ function isComponent(block: Record<string, unknown>): boolean {
   );
 }
 
+/** An arrow between two nodes, dashed for a relation that is not traffic (mounts, scales). */
+function arrow(from: string, to: string, label?: string, dashed = false): GraphEdge {
+  const e: GraphEdge = { id: `${from}->${to}`, from, to, endArrowhead: 'arrow' };
+  if (label) e.label = label;
+  if (dashed) e.style = { strokeStyle: 'dashed' };
+  return e;
+}
+
+/**
+ * The bjw-s common library (`app-template` and the charts built on it) names everything itself: `controllers.<name>`
+ * with `containers.<name>.image`, `service.<name>` pointing at a controller, `ingress.<name>` at services by
+ * `identifier`, `persistence.<name>` mounted by every controller (`globalMounts`) or by those `advancedMounts` names.
+ */
+const isCommonLibrary = (values: Record<string, unknown>): boolean =>
+  isRecord(values.controllers) && Object.values(values.controllers).some((controller) => isRecord(controller) && isRecord(controller.containers));
+
+/** The named entries of a map of blocks that are not switched off. */
+const namedBlocks = (value: unknown): [string, Record<string, unknown>][] =>
+  isRecord(value) ? Object.entries(value).filter((entry): entry is [string, Record<string, unknown>] => isRecord(entry[1]) && entry[1].enabled !== false) : [];
+
+function commonLibraryGraph(values: Record<string, unknown>): GraphIR {
+  const nodes: GraphNode[] = [];
+  const edges: GraphEdge[] = [];
+  const edge = (...args: Parameters<typeof arrow>): number => edges.push(arrow(...args));
+  const controllers = namedBlocks(values.controllers);
+  for (const [key, controller] of controllers) {
+    const containers = namedBlocks(controller.containers).map(([name, container]) => [name, container.image] as const);
+    const image = imageName(containers[0]?.[1]);
+    const label = key === 'main' ? (text(values.nameOverride) ?? image ?? key) : key;
+    // One container: its whole repository (the label already has its last segment); several: each by name.
+    const repository = (value: unknown) => (isRecord(value) ? text(value.repository) : text(value)) ?? imageName(value);
+    const rows = [text(controller.type) ?? 'deployment', ...containers.map(([name, value]) => (containers.length === 1 ? (repository(value) ?? name) : `${name}: ${imageName(value) ?? '?'}`))];
+    if (typeof controller.replicas === 'number') rows.push(`${controller.replicas} replica${controller.replicas === 1 ? '' : 's'}`);
+    nodes.push({ id: `controller:${key}`, label, kind: kindOfName(`${label} ${image ?? ''}`, 'workload'), rows, iconHint: image ?? label, iconFallback: 'kubernetes/Deployment' });
+  }
+  const only = controllers.length === 1 ? controllers[0]![0] : undefined;
+  const services = namedBlocks(values.service);
+  for (const [key, service] of services) {
+    const target = text(service.controller) ?? only;
+    const ports = namedBlocks(service.ports).filter(([, port]) => typeof port.port === 'number');
+    nodes.push({ id: `service:${key}`, label: `${key} service`, kind: 'service', rows: [text(service.type) ?? 'ClusterIP', ...ports.map(([name, port]) => `${name} ${String(port.port)}`)], iconRef: 'kubernetes/Service' });
+    if (target !== undefined && controllers.some(([name]) => name === target)) edge(`service:${key}`, `controller:${target}`, ports[0] && `:${String(ports[0][1].port)}`);
+  }
+  for (const [key, ingress] of namedBlocks(values.ingress)) {
+    const hosts = (Array.isArray(ingress.hosts) ? ingress.hosts : []).filter(isRecord);
+    const names = hosts.map((host) => text(host.host)).filter((host): host is string => host !== undefined);
+    nodes.push({ id: `ingress:${key}`, label: `${key} ingress`, kind: 'gateway', rows: names.slice(0, 3), iconRef: 'kubernetes/Ingress' });
+    const paths = hosts.flatMap((host) => (Array.isArray(host.paths) ? host.paths.filter(isRecord) : []));
+    const named = paths.map((path) => (isRecord(path.service) ? (text(path.service.identifier) ?? text(path.service.name)) : undefined));
+    const targets = new Set(named.filter((name): name is string => name !== undefined && services.some(([service]) => service === name)));
+    if (targets.size === 0 && services.length === 1) targets.add(services[0]![0]);
+    for (const target of targets) edge(`ingress:${key}`, `service:${target}`, names[0]);
+  }
+  for (const [key, volume] of namedBlocks(values.persistence)) {
+    const type = text(volume.type) ?? 'persistentVolumeClaim';
+    nodes.push({ id: `volume:${key}`, label: key, kind: 'storage', rows: [type, ...(text(volume.size) ? [text(volume.size)!] : [])], iconRef: 'kubernetes/Persistent Volume Claim' });
+    const mountedBy = isRecord(volume.advancedMounts) && volume.globalMounts === undefined ? Object.keys(volume.advancedMounts) : controllers.map(([name]) => name);
+    for (const name of mountedBy) if (controllers.some(([controller]) => controller === name)) edge(`controller:${name}`, `volume:${key}`, 'mounts', true);
+  }
+  return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [], warnings: [] };
+}
+
 function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lineOf']): GraphIR {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
   const warnings: string[] = [];
-  const edge = (from: string, to: string, label?: string, dashed = false): void => {
-    const e: GraphEdge = { id: `${from}->${to}`, from, to, endArrowhead: 'arrow' };
-    if (label) e.label = label;
-    if (dashed) e.style = { strokeStyle: 'dashed' };
-    edges.push(e);
-  };
+  const edge = (...args: Parameters<typeof arrow>): number => edges.push(arrow(...args));
 
   /** A workload with its enabled features; returns its node id. */
   const workload = (id: string, label: string, block: Record<string, unknown>, image: string | undefined): string => {
