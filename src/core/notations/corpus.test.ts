@@ -82,6 +82,7 @@ const CORPUS: Count[] = [
   ['helm', 'robot-shop.values.yaml', 12, 0, 0, '8 per-workload blocks, 4 datastore blocks; which uses which is in the templates'],
   ['helm', 'temporal-proxy.values.yaml', 2, 1, 0, 'the proxy and its Service'],
   ['helm', 'temporal.values.yaml', 5, 2, 0, 'server, admintools and web, with the Services of the latter two'],
+  ['helm', 'bjw-s-vaultwarden.values.yaml', 4, 3, 0, 'bjw-s app-template: the main controller, its Service, Ingress and data volume'],
   ['mermaid', 'kyma-nats-reconcile-flowchart.mmd', 6, 5, 0, 'Start and 5 steps, one chain written over 6 lines'],
   ['mermaid', 'kyma-nats-watches-flowchart.mmd', 6, 5, 0, 'NATS-Controller and the 5 kinds it watches'],
   ['mermaid', 'k8s-ingress-flowchart.mmd', 5, 4, 1, 'client, ingress, service, pod1, pod2; 4 links; subgraph cluster'],
