@@ -123,10 +123,16 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
   // Containers: frames, and shapes holding another shape or content block inside them.
   const boxed = elements.filter((e) => isShape(e) || e.type === 'frame' || e.type === 'code' || e.type === 'math');
   const containers = new Set<Element>(elements.filter((e) => e.type === 'frame'));
+  // A shape whose only content is one shape of its own selection group is one mark drawn in two parts (a final
+  // state's ring round its dot): one node, not a container of another.
+  const marks = new Map<Element, Element>();
+  const sameGroup = (a: Element, b: Element) => (a.groupIds ?? []).some((g) => (b.groupIds ?? []).includes(g));
   for (const s of elements.filter(isShape)) {
-    if (boxed.some((t) => t !== s && boxArea(t) < boxArea(s) && boxContains(s, t))) containers.add(s);
+    const held = boxed.filter((t) => t !== s && boxArea(t) < boxArea(s) && boxContains(s, t));
+    if (held.length === 1 && isShape(held[0]!) && sameGroup(s, held[0]!)) marks.set(held[0]!, s);
+    else if (held.length > 0) containers.add(s);
   }
-  const leaves = elements.filter((e): e is Shape => isShape(e) && !containers.has(e));
+  const leaves = elements.filter((e): e is Shape => isShape(e) && !containers.has(e) && !marks.has(e));
   /** The smallest container around `box` (other than `self`). */
   const containerOf = (box: Box, self?: Element): Element | undefined => {
     let best: Element | undefined;
@@ -149,6 +155,7 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
     inside.set(leaf.id, [...(inside.get(leaf.id) ?? []), t]);
   }
   const parts = new Map(textOwner);
+  for (const [part, whole] of marks) parts.set(part.id, whole.id);
   // A line with both ends inside a shape is part of its drawing: a table's rule under its header.
   const ruled = new Set<string>();
   for (const e of elements) {
