@@ -380,7 +380,7 @@ describe.each(backends)('REST API on %s', (backendName) => {
           ['elements not an array', { elements: 'boxes' }],
           ['a good name with an element without type', { name: 'changed', elements: [box('a'), { id: 'b' }] }, 'elements[1]'],
           ['autoIcons not a boolean', { elements: [box('a')], autoIcons: 'yes' }],
-          ['nothing to change', {}, 'name, elements or operations'],
+          ['nothing to change', {}, 'name, elements, operations or code'],
           ['misspelt fields', { nmae: 'changed', autoicons: false }, 'unknown fields "nmae", "autoicons"'],
         ],
       },
