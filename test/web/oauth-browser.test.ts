@@ -1,4 +1,9 @@
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { createInterface } from 'node:readline';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -22,6 +27,15 @@ import { buildWorld, type World } from '../support/world.js';
  */
 const DOCS = process.env.DOCS_SCREENSHOTS;
 const ANN = { email: 'ann@example.com', password: 'correct horse battery staple' };
+
+/** The `mcp-remote` bridge (npm), from node_modules or MCP_REMOTE; its test is skipped where it is not installed. */
+const MCP_REMOTE = process.env.MCP_REMOTE ?? (() => {
+  try {
+    return createRequire(import.meta.url).resolve('mcp-remote/dist/proxy.js');
+  } catch {
+    return undefined;
+  }
+})();
 
 /** What a desktop MCP client keeps: its registration, tokens and PKCE verifier; it "opens" the browser by recording the URL. */
 class DesktopClient implements OAuthClientProvider {
@@ -88,6 +102,15 @@ describe('connecting an MCP client with OAuth in Chromium', () => {
     await page.setViewportSize({ width: 1280, height: 860 });
   }
 
+  /** Signs Ann in on the page the authorization URL led to, and waits for the consent page. */
+  async function signInToConsent(page: Page, authorizationUrl: string) {
+    await page.goto(authorizationUrl);
+    await page.getByLabel('Email').fill(ANN.email);
+    await page.getByLabel('Password').fill(ANN.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(/\/oauth\/consent\?request=/);
+  }
+
   it('signs in, consents to chosen scopes and one workspace, lists tools, and Revoke ends it', async () => {
     const provider = new DesktopClient(callbackUrl);
     const transport = () => new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider });
@@ -97,12 +120,8 @@ describe('connecting an MCP client with OAuth in Chromium', () => {
     const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
     const page = await context.newPage();
     page.setDefaultTimeout(10_000);
-    await page.goto(provider.authorizationUrl!.href);
     // Not signed in: the sign-in page first, then back to the consent page.
-    await page.getByLabel('Email').fill(ANN.email);
-    await page.getByLabel('Password').fill(ANN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.waitForURL(/\/oauth\/consent\?request=/);
+    await signInToConsent(page, provider.authorizationUrl!.href);
 
     await expect.poll(() => page.getByRole('heading', { level: 1 }).textContent()).toBe('Desk Assistant wants to use your diagrams');
     const callbackHost = new URL(callbackUrl).host;
@@ -142,5 +161,52 @@ describe('connecting an MCP client with OAuth in Chromium', () => {
     expect(after.headers.get('www-authenticate')).toContain('error="invalid_token"');
     await client.close();
     await context.close();
+  });
+
+  it.skipIf(!MCP_REMOTE)('connects mcp-remote: the URL it opens leads through consent, then tools come through its stdio', async () => {
+    const config = mkdtempSync(join(tmpdir(), 'mcp-remote-'));
+    const callbackPort = await freePort();
+    // BROWSER=true: the "browser" it launches does nothing; the test opens the URL it prints in Chromium instead.
+    const bridge = spawn(process.execPath, [MCP_REMOTE!, `${base}/mcp`, String(callbackPort), '--transport', 'http-only'], {
+      env: { ...process.env, MCP_REMOTE_CONFIG_DIR: config, BROWSER: 'true' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    const log: string[] = [];
+    const seen = (pattern: RegExp) =>
+      new Promise<RegExpMatchArray>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`mcp-remote never printed ${pattern}:\n${log.join('\n')}`)), 20_000);
+        const check = (line: string) => {
+          const match = pattern.exec(line);
+          if (match) clearTimeout(timer), resolve(match);
+        };
+        log.forEach(check);
+        createInterface({ input: bridge.stderr! }).on('line', check);
+      });
+    createInterface({ input: bridge.stderr! }).on('line', (line) => log.push(line));
+    const replies = createInterface({ input: bridge.stdout! });
+    const reply = (id: number) =>
+      new Promise<any>((resolve) => replies.on('line', (line) => { const message = JSON.parse(line); if (message.id === id) resolve(message); }));
+    try {
+      const [, url] = await seen(/^(http\S+\/authorize\?\S+)$/);
+      const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+      const page = await context.newPage();
+      page.setDefaultTimeout(10_000);
+      await signInToConsent(page, url!);
+      expect(await page.locator('.lead').textContent()).toContain(`localhost:${callbackPort} unverified`);
+      await page.getByRole('button', { name: 'Approve' }).click();
+      await seen(/Proxy established/);
+      const send = (message: object) => bridge.stdin!.write(`${JSON.stringify({ jsonrpc: '2.0', ...message })}\n`);
+      const initialized = reply(1);
+      send({ id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'stdio-test', version: '1.0.0' } } });
+      expect((await initialized).result.serverInfo.name).toBe('drawbridge');
+      send({ method: 'notifications/initialized' });
+      const listed = reply(2);
+      send({ id: 2, method: 'tools/list' });
+      expect((await listed).result.tools.map((t: { name: string }) => t.name)).toContain('list_workspaces');
+      await context.close();
+    } finally {
+      bridge.kill();
+      rmSync(config, { recursive: true, force: true });
+    }
   });
 });
