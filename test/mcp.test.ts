@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { createRuntime } from '../src/adapters/http/server.js';
+import { TOOL_SCOPES } from '../src/adapters/mcp/server.js';
 import { createBackend, testConfig } from './support/backends.js';
 import { box, buildWorld, useTestService } from './support/world.js';
 
@@ -31,6 +32,8 @@ describe('MCP over streamable HTTP with the SDK client', () => {
       ['create_diagram', 'delete_diagram', 'diagram_from_code', 'export_to_code', 'generate_from_prompt', 'get_diagram', 'get_version', 'list_diagrams', 'list_shape_libraries', 'list_versions', 'list_workspaces', 'restore_version', 'search_icons', 'share_diagram', 'unshare_diagram', 'update_diagram'],
     );
     for (const tool of tools) expect(tool.description!.length).toBeGreaterThan(40);
+    // The scopes /mcp checks before a call are the ones each description tells the model about.
+    for (const tool of tools) expect(/Needs scopes? ([^.]*)/.exec(tool.description!)?.[1]!.split(/ and | /).filter((word) => TOOL_SCOPES[tool.name]!.includes(word as never) || word.includes(':')) ?? []).toEqual(TOOL_SCOPES[tool.name]);
     await client.close();
   });
 
@@ -123,7 +126,7 @@ describe('MCP over streamable HTTP with the SDK client', () => {
     expect(errorOf(await client.callTool({ name: 'list_diagrams', arguments: { workspaceId: service.world.annWorkspace, limit: 0 } })).message).toMatch(/^arguments\.limit: /);
     // A misspelt argument is named, not dropped (an update would otherwise store nothing and say it worked).
     const misspelt = errorOf(await client.callTool({ name: 'update_diagram', arguments: { id: 'doc_x', elemnts: [] } }));
-    expect(misspelt.message).toBe('arguments: unknown field "elemnts"; the fields are id, name, elements, operations, layout, vendor, autoIcons, expectedVersion, answer');
+    expect(misspelt.message).toBe('arguments: unknown field "elemnts"; the fields are id, name, elements, operations, code, notation, layout, vendor, autoIcons, expectedVersion, answer');
     await client.close();
   });
 
@@ -133,15 +136,26 @@ describe('MCP over streamable HTTP with the SDK client', () => {
     await client.close();
   });
 
-  it('reports a missing scope as a tool error naming the scope', async () => {
+  it('refuses a tool call the token has not the scope for with 403 and the scope to ask for, before it runs', async () => {
     const client = await connect(service.world.tokens.annRead);
-    const error = errorOf(await client.callTool({ name: 'create_diagram', arguments: { workspaceId: service.world.annWorkspace, name: 'x' } }));
-    expect(error.code).toBe('insufficient_scope');
-    expect(error.message).toContain('diagrams:write');
-    const writer = await connect(service.world.tokens.annWriteOnly);
-    expect(errorOf(await writer.callTool({ name: 'list_workspaces', arguments: {} })).message).toContain('diagrams:read');
+    await expect(client.callTool({ name: 'create_diagram', arguments: { workspaceId: service.world.annWorkspace, name: 'x' } })).rejects.toMatchObject({ code: 403 });
+    const raw = (token: string, name: string) =>
+      fetch(service.mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: {} } }),
+      });
+    const writer = await raw(service.world.tokens.annWriteOnly, 'list_workspaces');
+    expect(writer.status).toBe(403);
+    // OAuth is off here: the challenge names no metadata, only what is missing.
+    expect(writer.headers.get('www-authenticate')).toBe(`Bearer realm="drawbridge", error="insufficient_scope", scope="diagrams:write diagrams:read", error_description="this token lacks the scope 'diagrams:read', which list_workspaces needs"`);
+    expect(((await writer.json()) as any).error).toMatchObject({ data: { code: 'insufficient_scope', required: ['diagrams:read'] } });
+    // Nothing was written.
+    const listed = structured(await (await connect(service.world.tokens.annAll)).callTool({ name: 'list_diagrams', arguments: { workspaceId: service.world.annWorkspace, limit: 100 } }));
+    expect(listed.items.map((d: any) => d.name)).not.toContain('x');
+    // Tools that need no scope (icons) stay open to any token.
+    expect((await raw(service.world.tokens.annWriteOnly, 'list_shape_libraries')).status).toBe(200);
     await client.close();
-    await writer.close();
   });
 
   it('hides other workspaces from a pinned token and from non-members', async () => {
@@ -188,7 +202,7 @@ describe('MCP over streamable HTTP with the SDK client', () => {
     const exported = structured(await owner.callTool({ name: 'export_to_code', arguments: { id: created.id, format: 'excalidraw' } }));
     expect(exported.scene.type).toBe('excalidraw');
     const reader = await connect(service.world.tokens.annRead);
-    expect(errorOf(await reader.callTool({ name: 'export_to_code', arguments: { id: created.id, format: 'excalidraw' } })).message).toContain('export');
+    await expect(reader.callTool({ name: 'export_to_code', arguments: { id: created.id, format: 'excalidraw' } })).rejects.toMatchObject({ code: 403, message: expect.stringContaining('"export"') });
     const pinned = await connect(service.world.tokens.annPinned);
     expect(errorOf(await pinned.callTool({ name: 'export_to_code', arguments: { id: created.id, format: 'excalidraw' } })).code).toBe('not_found');
     for (const client of [owner, reader, pinned]) await client.close();

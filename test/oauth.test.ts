@@ -238,6 +238,38 @@ describe.each(backends)('OAuth 2.1 for /mcp on %s', (backend) => {
     expect(((await expired.json()) as { error: { message: string } }).error.message).toMatch(/expired/);
   });
 
+  it('answers a tool call the token has not the scope for with a 403 challenge, from which the SDK client asks again', async () => {
+    const clientId = await register();
+    const { code, verifier } = await codeFor(clientId);
+    const tokens = (await (await token({ grant_type: 'authorization_code', code, code_verifier: verifier, client_id: clientId, redirect_uri: REDIRECT })).json()) as OAuthTokens;
+    expect(tokens.scope).toBe('diagrams:read');
+    const call = (name: string) =>
+      fetch(service.mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${tokens.access_token}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name, arguments: { workspaceId: 'ws_x', name: 'x' } } }),
+      });
+    const refused = await call('create_diagram');
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toBe(
+      `Bearer realm="drawbridge", resource_metadata="${PUBLIC}/.well-known/oauth-protected-resource/mcp", error="insufficient_scope", scope="diagrams:read diagrams:write", error_description="this token lacks the scope 'diagrams:write', which create_diagram needs"`,
+    );
+    expect(await refused.json()).toEqual({ jsonrpc: '2.0', id: 7, error: { code: -32003, message: 'this token lacks the scope "diagrams:write", which create_diagram needs', data: { code: 'insufficient_scope', required: ['diagrams:write'] } } });
+    expect(refused.headers.get('ratelimit-remaining')).toBeNull();
+    // A call within the token's scopes runs as before (here: a made-up workspace, refused by the service).
+    expect((await call('list_workspaces')).status).toBe(200);
+
+    // The SDK client reads the challenge and sends the user back to consent for the scopes it had plus the missing one.
+    const provider = new MemoryProvider();
+    provider.info = { client_id: clientId };
+    provider.saved = { access_token: tokens.access_token, token_type: 'Bearer' };
+    const client = new Client({ name: 'connector', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${PUBLIC}/mcp`), { authProvider: provider, fetch: net }));
+    await expect(client.callTool({ name: 'create_diagram', arguments: { workspaceId: 'ws_x', name: 'x' } })).rejects.toBeInstanceOf(UnauthorizedError);
+    expect(provider.authorizationUrl?.searchParams.get('scope')).toBe('diagrams:read diagrams:write');
+    await client.close();
+  });
+
   it('revokes the whole family when a rotated refresh token comes back', async () => {
     const clientId = await register();
     const { code, verifier } = await codeFor(clientId);

@@ -168,7 +168,7 @@ export async function buildApp(deps: AppDependencies): Promise<FastifyInstance> 
   }
   await app.register(metricsRoutes, { metrics: deps.metrics, token: deps.metricsToken });
   await app.register(apiRoutes, { prefix: API_PREFIX, services: deps.services });
-  await app.register(mcpRoutes, { services: deps.services });
+  await app.register(mcpRoutes, { services: deps.services, resourceMetadata: mcpResourceMetadata });
   await app.register(publicIconRoutes, { services: deps.services });
   await app.register(publicRenderRoutes, { services: deps.services });
   await app.register(webApp, { services: deps.services });

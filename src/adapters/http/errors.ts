@@ -84,10 +84,15 @@ function sendAppError(error: AppError, reply: FastifyReply, resourceMetadata?: s
  */
 function wwwAuthenticate(error: AppError, resourceMetadata?: string): string {
   const reason = (error.details as { reason?: string } | undefined)?.reason;
+  if (reason === undefined || reason === 'missing') return bearerChallenge(resourceMetadata);
+  return bearerChallenge(resourceMetadata, { error: 'invalid_token', error_description: error.message });
+}
+
+/** A Bearer challenge (RFC 6750 §3) with its parameters quoted; quotes and backslashes in values become apostrophes. */
+export function bearerChallenge(resourceMetadata: string | undefined, params: Record<string, string> = {}): string {
   // resource_metadata is how an MCP client that was given only the URL finds where to sign the user in.
-  const challenge = resourceMetadata === undefined ? 'Bearer realm="drawbridge"' : `Bearer realm="drawbridge", resource_metadata="${resourceMetadata}"`;
-  if (reason === undefined || reason === 'missing') return challenge;
-  return `${challenge}, error="invalid_token", error_description="${error.message.replace(/["\\]/g, "'")}"`;
+  const all = { realm: 'drawbridge', ...(resourceMetadata === undefined ? {} : { resource_metadata: resourceMetadata }), ...params };
+  return `Bearer ${Object.entries(all).map(([name, value]) => `${name}="${value.replace(/["\\]/g, "'")}"`).join(', ')}`;
 }
 
 /** Fastify's own 4xx messages, reworded where they name internals. */

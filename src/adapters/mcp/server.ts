@@ -29,9 +29,11 @@ import {
   workspaceSummary,
   writeAnswerForm,
 } from '../../service/schemas.js';
+import { dictionary } from '../../core/dictionary.js';
 import { inputValidationError } from '../../core/errors.js';
 import { EXPORT_FORMATS } from '../../core/export/index.js';
 import type { Element } from '../../core/scene/schema.js';
+import type { Scope } from '../../core/scopes.js';
 import { summarizeScene } from '../../core/scene/summary.js';
 import { type RawJsonSplice, runTool, toolError } from './results.js';
 
@@ -144,6 +146,29 @@ const outputs = {
 };
 
 /**
+ * The scopes each tool needs, known before it runs so that /mcp can refuse a call with the scope challenge the MCP
+ * authorization specification asks for (route.ts). The service checks them again; every tool must be listed here.
+ */
+export const TOOL_SCOPES: Readonly<Record<string, readonly Scope[]>> = dictionary({
+  list_workspaces: ['diagrams:read'],
+  list_diagrams: ['diagrams:read'],
+  get_diagram: ['diagrams:read'],
+  create_diagram: ['diagrams:write'],
+  update_diagram: ['diagrams:write'],
+  delete_diagram: ['diagrams:write'],
+  diagram_from_code: ['diagrams:write'],
+  generate_from_prompt: ['ai:generate', 'diagrams:write'],
+  list_versions: ['diagrams:read'],
+  get_version: ['diagrams:read'],
+  restore_version: ['diagrams:write'],
+  share_diagram: ['diagrams:write'],
+  unshare_diagram: ['diagrams:write'],
+  list_shape_libraries: [],
+  search_icons: [],
+  export_to_code: ['export'],
+});
+
+/**
  * One MCP server per request (stateless): the principal is fixed for the server's short life, so every tool
  * calls the service layer as that token, which checks scope, workspace pin and role itself.
  */
@@ -162,6 +187,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
   // Tools act on this service's own data unless they say otherwise (openWorldHint), and every tool refuses
   // arguments it does not take, including those that take none.
   const register: McpServer['registerTool'] = (name: string, config: any, callback: any) => {
+    if (!TOOL_SCOPES[name]) throw new Error(`tool ${name} is missing from TOOL_SCOPES`);
     const registered = server.registerTool(name, { inputSchema: inputs.none, ...config, annotations: { openWorldHint: false, ...config.annotations } }, callback);
     tools.set(name, registered);
     return registered;
