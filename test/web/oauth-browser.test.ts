@@ -28,14 +28,8 @@ import { buildWorld, type World } from '../support/world.js';
 const DOCS = process.env.DOCS_SCREENSHOTS;
 const ANN = { email: 'ann@example.com', password: 'correct horse battery staple' };
 
-/** The `mcp-remote` bridge (npm), from node_modules or MCP_REMOTE; its test is skipped where it is not installed. */
-const MCP_REMOTE = process.env.MCP_REMOTE ?? (() => {
-  try {
-    return createRequire(import.meta.url).resolve('mcp-remote/dist/proxy.js');
-  } catch {
-    return undefined;
-  }
-})();
+/** The `mcp-remote` bridge, a devDependency: a missing one fails the test, it is never skipped. */
+const MCP_REMOTE = createRequire(import.meta.url).resolve('mcp-remote/dist/proxy.js');
 
 /** What a desktop MCP client keeps: its registration, tokens and PKCE verifier; it "opens" the browser by recording the URL. */
 class DesktopClient implements OAuthClientProvider {
@@ -163,11 +157,11 @@ describe('connecting an MCP client with OAuth in Chromium', () => {
     await context.close();
   });
 
-  it.skipIf(!MCP_REMOTE)('connects mcp-remote: the URL it opens leads through consent, then tools come through its stdio', async () => {
+  it('connects mcp-remote: the URL it opens leads through consent, then tools come through its stdio', async () => {
     const config = mkdtempSync(join(tmpdir(), 'mcp-remote-'));
     const callbackPort = await freePort();
     // BROWSER=true: the "browser" it launches does nothing; the test opens the URL it prints in Chromium instead.
-    const bridge = spawn(process.execPath, [MCP_REMOTE!, `${base}/mcp`, String(callbackPort), '--transport', 'http-only'], {
+    const bridge = spawn(process.execPath, [MCP_REMOTE, `${base}/mcp`, String(callbackPort), '--transport', 'http-only'], {
       env: { ...process.env, MCP_REMOTE_CONFIG_DIR: config, BROWSER: 'true' },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
