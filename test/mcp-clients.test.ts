@@ -28,12 +28,11 @@ describe('MCP Inspector CLI', () => {
     expect(result.structuredContent.items.map((w: any) => w.name)).toContain('Ann main');
   });
 
-  it('shows a missing scope as a tool error', async () => {
-    // The Inspector exits non-zero when a tool answers isError, and prints the result.
+  it('shows a missing scope as the server\'s insufficient_scope refusal, naming it', async () => {
     const failure = await inspector(service.world.tokens.annWriteOnly, '--method', 'tools/call', '--tool-name', 'list_workspaces').catch((error) => error);
     expect(failure.code).not.toBe(0);
-    expect(failure.stdout).toContain('insufficient_scope');
-    expect(failure.stdout).toContain('diagrams:read');
+    // The server refuses before the tool runs (403 insufficient_scope); the Inspector reads the challenge and names the scope.
+    expect(failure.stderr).toMatch(/Insufficient scope: required \\?"[^"\\]*diagrams:read/);
   });
 });
 

@@ -93,12 +93,19 @@ describe.each(cases)('MCP tool $name', (tool) => {
     });
   }
 
-  if (tool.scope !== null) it('reports a missing scope by name', async () => {
+  // Refused before the tool runs, as the MCP authorization spec says, so a client can ask the user for the scope.
+  if (tool.scope !== null) it('refuses a missing scope with a 403 insufficient_scope challenge naming it', async () => {
     const token = (await service.runtime.services.tokens.create({ userId: service.world.annUserId, name: `no ${tool.scope}`, scopes: (['diagrams:read', 'diagrams:write', 'export', 'ai:generate'] as Scope[]).filter((s) => s !== tool.scope) })).token;
-    const result = await call(token, tool.name, tool.ok());
-    expect(result.isError).toBe(true);
-    expect(errorText(result)).toContain('insufficient_scope');
-    expect(errorText(result)).toContain(tool.scope!);
+    const response = await fetch(service.mcpUrl, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, accept: 'application/json, text/event-stream', 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: tool.name, arguments: tool.ok() } }),
+    });
+    expect(response.status).toBe(403);
+    const challenge = response.headers.get('www-authenticate') ?? '';
+    expect(challenge).toContain('error="insufficient_scope"');
+    expect(challenge).toMatch(new RegExp(`scope="[^"]*${tool.scope}`));
+    expect(((await response.json()) as { error: { data: { required: string[] } } }).error.data.required).toContain(tool.scope);
   });
 
   if (tool.hidden) it('does not reach a workspace the token may not see', async () => {
