@@ -3,10 +3,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type { OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '../src/infra/storage/database.js';
@@ -15,6 +15,7 @@ import { sha256Hex } from '../src/service/ids.js';
 import { createRuntime, type Runtime } from '../src/adapters/http/server.js';
 import { type Backend, type BackendName, createBackend, requireServer, testConfig } from './support/backends.js';
 import { signedIn, type WebClient } from './support/web-client.js';
+import { MemoryOAuthClient } from './support/oauth-client.js';
 import { useTestService } from './support/world.js';
 
 const backends: BackendName[] = ['sqlite'];
@@ -35,23 +36,6 @@ const pkce = () => {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
 };
 
-/** What an MCP client keeps between runs: the SDK asks it for each piece and hands it the authorization URL. */
-class MemoryProvider implements OAuthClientProvider {
-  info: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-  readonly redirectUrl = REDIRECT;
-  readonly clientMetadata: OAuthClientMetadata = { client_name: 'Test connector', redirect_uris: [REDIRECT], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-  state = () => 'state-123';
-  clientInformation = () => this.info;
-  saveClientInformation = (info: OAuthClientInformationMixed) => void (this.info = info);
-  tokens = () => this.saved;
-  saveTokens = (tokens: OAuthTokens) => void (this.saved = tokens);
-  redirectToAuthorization = (url: URL) => void (this.authorizationUrl = url);
-  saveCodeVerifier = (verifier: string) => void (this.verifier = verifier);
-  codeVerifier = () => this.verifier;
-}
 
 describe.each(backends)('OAuth 2.1 for /mcp on %s', (backend) => {
   const service = useTestService({ listen: true, backend, config: { oauth: true, oauthClientDocumentsOnLoopback: true } });
@@ -125,7 +109,7 @@ describe.each(backends)('OAuth 2.1 for /mcp on %s', (backend) => {
     });
 
   it("connects the MCP SDK's own client from a bare 401: discovery, registration, PKCE, consent, tools, refresh, revoke", async () => {
-    const provider = new MemoryProvider();
+    const provider = new MemoryOAuthClient(REDIRECT, 'Test connector', 'state-123');
     const transport = () => new StreamableHTTPClientTransport(new URL(`${PUBLIC}/mcp`), { authProvider: provider, fetch: net });
     const first = new Client({ name: 'connector', version: '1.0.0' });
     await expect(first.connect(transport())).rejects.toBeInstanceOf(UnauthorizedError);
@@ -260,7 +244,7 @@ describe.each(backends)('OAuth 2.1 for /mcp on %s', (backend) => {
     expect((await call('list_workspaces')).status).toBe(200);
 
     // The SDK client reads the challenge and sends the user back to consent for the scopes it had plus the missing one.
-    const provider = new MemoryProvider();
+    const provider = new MemoryOAuthClient(REDIRECT, 'Test connector', 'state-123');
     provider.info = { client_id: clientId };
     provider.saved = { access_token: tokens.access_token, token_type: 'Bearer' };
     const client = new Client({ name: 'connector', version: '1.0.0' });

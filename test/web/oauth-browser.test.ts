@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -7,16 +6,16 @@ import { createInterface } from 'node:readline';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { type OAuthClientProvider, UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRuntime, type Runtime } from '../../src/adapters/http/server.js';
 import { type Backend, createBackend, testConfig } from '../support/backends.js';
 import { axeViolations, CHROMIUM } from '../support/chromium.js';
+import { MemoryOAuthClient } from '../support/oauth-client.js';
 import { freePort } from '../support/ports.js';
 import { buildWorld, type World } from '../support/world.js';
 
@@ -31,26 +30,6 @@ const ANN = { email: 'ann@example.com', password: 'correct horse battery staple'
 /** The `mcp-remote` bridge, a devDependency: a missing one fails the test, it is never skipped. */
 const MCP_REMOTE = createRequire(import.meta.url).resolve('mcp-remote/dist/proxy.js');
 
-/** What a desktop MCP client keeps: its registration, tokens and PKCE verifier; it "opens" the browser by recording the URL. */
-class DesktopClient implements OAuthClientProvider {
-  info: OAuthClientInformationMixed | undefined;
-  saved: OAuthTokens | undefined;
-  verifier = '';
-  authorizationUrl: URL | undefined;
-  constructor(readonly redirectUrl: string) {}
-  get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Desk Assistant', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
-  }
-  // The SDK sends `state` only when the provider gives one; Drawbridge requires it.
-  state = () => randomBytes(16).toString('base64url');
-  clientInformation = () => this.info;
-  saveClientInformation = (info: OAuthClientInformationMixed) => void (this.info = info);
-  tokens = () => this.saved;
-  saveTokens = (tokens: OAuthTokens) => void (this.saved = tokens);
-  redirectToAuthorization = (url: URL) => void (this.authorizationUrl = url);
-  saveCodeVerifier = (verifier: string) => void (this.verifier = verifier);
-  codeVerifier = () => this.verifier;
-}
 
 describe('connecting an MCP client with OAuth in Chromium', () => {
   let backend: Backend;
@@ -106,7 +85,7 @@ describe('connecting an MCP client with OAuth in Chromium', () => {
   }
 
   it('signs in, consents to chosen scopes and one workspace, lists tools, and Revoke ends it', async () => {
-    const provider = new DesktopClient(callbackUrl);
+    const provider = new MemoryOAuthClient(callbackUrl, 'Desk Assistant');
     const transport = () => new StreamableHTTPClientTransport(new URL(`${base}/mcp`), { authProvider: provider });
     await expect(new Client({ name: 'desk', version: '1.0.0' }).connect(transport())).rejects.toBeInstanceOf(UnauthorizedError);
     expect(provider.authorizationUrl?.pathname).toBe('/authorize');
