@@ -18,6 +18,7 @@ import { createRoot } from 'react-dom/client';
 import { HistoryPanel } from './history-panel.jsx';
 import { createService, SaveConflict } from './service.js';
 import './editor.css';
+import { PanelHead } from './panel-head.jsx';
 
 /** Autosave after this long without a change. */
 const AUTOSAVE_MS = 1500;
@@ -444,12 +445,9 @@ function IconPanel({ onPlace, onClose }) {
   }, [onPlace]);
   return (
     <aside className="editor-panel" id="panel-icons" aria-labelledby="panel-icons-title">
-      <div className="editor-panel-head">
-        <h2 id="panel-icons-title">Icons</h2>
-        <button type="button" className="button small ghost" onClick={onClose}>
-          Close
-        </button>
-      </div>
+      <PanelHead id="panel-icons-title" onClose={onClose}>
+        Icons
+      </PanelHead>
       <div className="form">
         <label htmlFor="icon-query">Search icons</label>
         <input id="icon-query" type="search" value={query} onChange={(event) => setQuery(event.target.value)} placeholder="database, lambda, ingress…" autoComplete="off" />
@@ -511,12 +509,9 @@ function CodePanel({ source, redrawing, onRedraw, onClose }) {
   }, [at]);
   return (
     <aside className="editor-panel code-panel" id="panel-code" aria-labelledby="panel-code-title">
-      <div className="editor-panel-head">
-        <h2 id="panel-code-title">Code · {source.notation}</h2>
-        <button type="button" className="button small ghost" onClick={onClose}>
-          Close
-        </button>
-      </div>
+      <PanelHead id="panel-code-title" onClose={onClose}>
+        Code · {source.notation}
+      </PanelHead>
       <form
         className="form"
         onSubmit={(event) => {
@@ -586,12 +581,9 @@ function AskPanel({ asking, onAsk, onClose }) {
   const [prompt, setPrompt] = useState('');
   return (
     <aside className="editor-panel" id="panel-ai" aria-labelledby="panel-ai-title">
-      <div className="editor-panel-head">
-        <h2 id="panel-ai-title">Ask AI</h2>
-        <button type="button" className="button small ghost" onClick={onClose}>
-          Close
-        </button>
-      </div>
+      <PanelHead id="panel-ai-title" onClose={onClose}>
+        Ask AI
+      </PanelHead>
       {aiReady ? (
         <form
           className="form"

@@ -2,6 +2,7 @@
 // one chosen, and — for people who may write — Restore, which writes that version back as a new one.
 import { useCallback, useEffect, useState } from 'react';
 import './history-panel.css';
+import { PanelHead } from './panel-head.jsx';
 
 /** The doors a version can come through, as a person reads them. */
 const DOORS = { rest: 'API', mcp: 'MCP', web: 'web app', cli: 'CLI', ai: 'AI' };
@@ -46,12 +47,9 @@ export function HistoryPanel({ service, writable, currentVersion, onRestore, onC
 
   return (
     <aside className="editor-panel history-panel" id="panel-history" aria-labelledby="panel-history-title">
-      <div className="editor-panel-head">
-        <h2 id="panel-history-title">History</h2>
-        <button type="button" className="button small ghost" onClick={onClose}>
-          Close
-        </button>
-      </div>
+      <PanelHead id="panel-history-title" onClose={onClose}>
+        History
+      </PanelHead>
       {chosen && (
         <section className="history-preview" aria-label={`Version ${chosen.version}`}>
           <img src={service.versionImageUrl(chosen.version)} alt={`Version ${chosen.version} as it was drawn`} />
