@@ -46,6 +46,19 @@ describe('DOT that Graphviz reads and the parser did not (Graphviz regression in
     expect(() => toGraph(`digraph {\n${edges}\n}`)).toThrow(expect.objectContaining({ code: 'too_complex' }));
   });
 
+  it('takes a subgraph that sets attributes as an end of an edge (Graphviz\'s ports.gv), its nodes taking the edges', async () => {
+    const graph = toGraph('digraph {\n  TOP -> {rank=same a b} -> BOTTOM\n  {rank=same; c [color=red] d} -> e\n  f -> {g -> h}\n}');
+    expect(graph.edges.map((e) => `${e.from}>${e.to}`).sort()).toEqual(['TOP>a', 'TOP>b', 'a>BOTTOM', 'b>BOTTOM', 'c>e', 'd>e', 'f>g', 'f>h', 'g>h'].sort());
+    expect(graph.nodes.find((n) => n.id === 'c')?.style?.strokeColor).toBe('#ff0000');
+    expect(graph.warnings.join()).toMatch(/subgraph at an end of an edge.*line 2, 3, 4/);
+    const laidOut = await layoutWithGraphviz(graph);
+    const y = (id: string) => laidOut.nodes.find((n) => n.id === id)!.y;
+    expect(y('a')).toBe(y('b'));
+    // A dangling edge before the last brace is still an error there, not an edge into the repeated subgraph.
+    expect(() => toGraph('digraph {\n a -> {rank=same b c}\n x -> }')).toThrow(/line 3, column 7/);
+    expect(toGraph('digraph { a -> {b c} }').warnings).toEqual([]);
+  });
+
   it('leaves semicolons, brackets and braces inside strings, HTML labels and comments alone', () => {
     const graph = toGraph('digraph { /* }; */ a [label="x;;} [y]"]; b [label=<<b>};</b>>]; // ;;\n a -> b }');
     expect(graph.nodes.map((n) => n.label)).toEqual(['x;;} [y]', '};']);

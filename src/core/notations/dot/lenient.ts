@@ -7,7 +7,10 @@
  * - an attribute list on the line after its node (`"N11"⏎[shape=record]`): the line break moves after the list's `]`,
  *   so only lines inside that list shift;
  * - a line break after `=` (`label=⏎<<table>…>`): it moves after the value;
- * - a file of several graphs: Graphviz draws each; the first is kept and the rest said.
+ * - a file of several graphs: Graphviz draws each; the first is kept and the rest said;
+ * - a subgraph as an end of an edge holding more than node names (`TOP -> {rank=same a b} -> BOTTOM`): the end keeps
+ *   only its nodes' names and the whole subgraph is repeated as a statement of its own before the graph's last `}`,
+ *   which Graphviz reads the same (its nodes get the edges, the subgraph its attributes).
  * Strings, HTML labels and comments are stepped over, never changed.
  */
 
@@ -111,5 +114,120 @@ export function lenientDot(code: string): LenientDot {
     warnings.push(`the input holds ${graphs} graphs; only the first is drawn`);
     text = text.slice(0, firstGraphEnd + 1);
   }
-  return { code: text, warnings };
+  return edgeSubgraphsAsNodeLists(text, warnings);
+}
+
+interface Token {
+  text: string;
+  at: number;
+  /** A name, a number, a quoted string or an HTML string; otherwise punctuation. */
+  id: boolean;
+}
+
+/** DOT's tokens, strings, HTML and comments each one token (comments dropped). */
+function tokenize(code: string): Token[] {
+  const tokens: Token[] = [];
+  for (let i = 0; i < code.length; i++) {
+    const c = code[i]!;
+    if (/\s/.test(c)) continue;
+    const start = i;
+    if (c === '/' && code[i + 1] === '/') {
+      while (i < code.length && code[i] !== '\n') i++;
+    } else if (c === '/' && code[i + 1] === '*') {
+      i = code.indexOf('*/', i + 2);
+      if (i < 0) break;
+      i++;
+    } else if (c === '#' && (start === 0 || code[start - 1] === '\n')) {
+      while (i < code.length && code[i] !== '\n') i++;
+    } else if (c === '"') {
+      for (i++; i < code.length && code[i] !== '"'; i++) if (code[i] === '\\') i++;
+      tokens.push({ text: code.slice(start, i + 1), at: start, id: true });
+    } else if (c === '<') {
+      let nested = 0;
+      for (; i < code.length; i++) {
+        if (code[i] === '<') nested++;
+        else if (code[i] === '>' && --nested === 0) break;
+      }
+      tokens.push({ text: code.slice(start, i + 1), at: start, id: true });
+    } else if ((c === '-' && (code[i + 1] === '>' || code[i + 1] === '-'))) {
+      tokens.push({ text: code.slice(i, i + 2), at: i, id: false });
+      i++;
+    } else if (/[\w.\-\u0080-\uffff]/.test(c)) {
+      while (i + 1 < code.length && /[\w.\u0080-\uffff]/.test(code[i + 1]!) ) i++;
+      tokens.push({ text: code.slice(start, i + 1), at: start, id: true });
+    } else tokens.push({ text: c, at: i, id: false });
+  }
+  return tokens;
+}
+
+const EDGE_OPS = new Set(['->', '--']);
+const KEYWORDS = /^(node|edge|graph|subgraph|strict|digraph)$/i;
+
+/**
+ * The parser takes a subgraph as an end of an edge only when it lists node names. Such a subgraph that says more
+ * keeps its node names in place (everything else blanked, line breaks kept, so positions stay true) and is repeated
+ * whole as a statement of its own just before the graph's closing `}`.
+ */
+function edgeSubgraphsAsNodeLists(code: string, warnings: string[]): LenientDot {
+  const tokens = tokenize(code);
+  const chars = code.split('');
+  const repeated: string[] = [];
+  const lines: number[] = [];
+  for (let t = 0; t < tokens.length; t++) {
+    if (tokens[t]!.text !== '{') continue;
+    // The block's head: `{`, `subgraph {` or `subgraph name {`.
+    let head = t;
+    if (tokens[head - 1]?.text.toLowerCase() === 'subgraph') head--;
+    else if (tokens[head - 1]?.id && tokens[head - 2]?.text.toLowerCase() === 'subgraph') head -= 2;
+    let close = t;
+    for (let depth = 0; close < tokens.length; close++) {
+      if (tokens[close]!.text === '{') depth++;
+      else if (tokens[close]!.text === '}' && --depth === 0) break;
+    }
+    if (close >= tokens.length) break;
+    const isEnd = EDGE_OPS.has(tokens[head - 1]?.text ?? '') || EDGE_OPS.has(tokens[close + 1]?.text ?? '');
+    const body = tokens.slice(t + 1, close);
+    const names = nodeNames(body);
+    if (!isEnd || names.length === body.filter((token) => token.text !== ';' && token.text !== ',').length) continue;
+    const start = tokens[head]!.at;
+    const end = tokens[close]!.at + 1;
+    repeated.push(code.slice(start, end));
+    lines.push(code.slice(0, start).split('\n').length);
+    const kept = new Set(names.flatMap((token) => Array.from({ length: token.text.length }, (_, k) => token.at + k)));
+    for (let k = tokens[t]!.at + 1; k < tokens[close]!.at; k++) if (!kept.has(k) && chars[k] !== '\n') chars[k] = ' ';
+    // A name given to the end would name a second subgraph; the repeated one keeps it.
+    for (let k = start; k < tokens[t]!.at; k++) if (chars[k] !== '\n') chars[k] = ' ';
+    t = close;
+  }
+  if (repeated.length === 0) return { code, warnings };
+  const last = chars.lastIndexOf('}');
+  // Put where the last `}` was, after a `;` unless the statement before ends a block: a dangling `a ->` is still an
+  // error at that `}`'s place, not the start of a new edge into the repeated subgraph.
+  const before = tokens.filter((token) => token.at < last).at(-1)?.text ?? '{';
+  chars[last] = `${['{', '}', ';'].includes(before) ? ' ' : ';'} ${repeated.join(' ')} }`;
+  warnings.push(`a subgraph at an end of an edge sets more than its nodes (line ${lines.join(', ')}): its nodes take the edge and the subgraph is read as a statement of its own, as Graphviz does`);
+  return { code: chars.join(''), warnings };
+}
+
+/** The node names a subgraph's body mentions (statement heads and edge ends), not attribute names, values or ports. */
+function nodeNames(body: Token[]): Token[] {
+  const names: Token[] = [];
+  let bracket = 0;
+  for (let i = 0; i < body.length; i++) {
+    const token = body[i]!;
+    if (token.text === '[') bracket++;
+    else if (token.text === ']') bracket--;
+    if (bracket > 0 || !token.id) continue;
+    if (body[i + 1]?.text === '=') {
+      i += 2;
+      continue;
+    }
+    if (KEYWORDS.test(token.text) && !token.text.startsWith('"')) {
+      if (token.text.toLowerCase() === 'subgraph' && body[i + 1]?.id) i++;
+      continue;
+    }
+    if (body[i - 1]?.text === ':') continue;
+    names.push(token);
+  }
+  return names;
 }
