@@ -7,7 +7,7 @@
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
 import { linkEdge, parseLink, TOWARD, type EndForm } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
-import { closeAtEnd, parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
+import { closeAtEnd, parseError, plainText, plantumlColor, splitArguments, unquote, type DiagramSource, type SourceLine } from './source.js';
 import { applyVisibility } from './visibility.js';
 import { dictionary } from '../../dictionary.js';
 
@@ -71,7 +71,7 @@ const SHORTHAND_KEY: Partial<Record<EndForm, (name: string) => string>> = {
 
 const KEYWORD = new RegExp(`^(${Object.keys(DESCRIPTION_KEYWORDS).join('|')})\\s+(.+)$`, 'i');
 /** A name as written: quoted, bracketed, parenthesised, between colons, or a bare word. */
-const NAME = String.raw`"[^"]*"|\[[^\]]*\]|\([^)]*\)|:[^:]+:|[^\s{}<#"\[(]+`;
+const NAME = String.raw`""[^"]+""|"[^"]*"|\[[^\]]*\]|\([^)]*\)|:[^:]+:|[^\s{}<#"\[(]+`;
 const DECLARATION = new RegExp(
   String.raw`^(${NAME})(?:\s+as\s+(${NAME}))?\s*((?:<<[^>]*>>\s*)*)(#[\w#/|\\-]+)?\s*(?:\[\[[^\]]*\]\])?\s*(\{|\[)?\s*(\})?$`,
 );
@@ -113,20 +113,7 @@ const MACRO = /^([A-Za-z]\w*)\s*\((.*)\)\s*(\{)?\s*(\})?$/;
 
 /** Splits C4 macro arguments at top-level commas; `$name=value` arguments are returned by name. */
 export function macroArguments(text: string): { positional: string[]; named: Record<string, string> } {
-  const parts: string[] = [];
-  let current = '';
-  let quoted = false;
-  let depth = 0;
-  for (const char of text) {
-    if (char === '"') quoted = !quoted;
-    else if (!quoted && char === '(') depth++;
-    else if (!quoted && char === ')') depth--;
-    if (char === ',' && !quoted && depth === 0) {
-      parts.push(current.trim());
-      current = '';
-    } else current += char;
-  }
-  if (current.trim() !== '' || parts.length > 0) parts.push(current.trim());
+  const parts = splitArguments(text).map((part) => part.trim());
   const positional: string[] = [];
   const named: Record<string, string> = dictionary({});
   for (const part of parts) {
@@ -373,7 +360,7 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
   }
   closeAtEnd(stack, warnings);
   if (nodes.size === 0 && groups.size === 0) {
-    const included = source.preprocessorLines > 0 ? ` (its ${source.preprocessorLines} preprocessor lines, !include, !theme and procedures, are not expanded: included files are not fetched)` : '';
+    const included = source.preprocessorLines > 0 ? ` (its ${source.preprocessorLines} preprocessor lines, !include, !theme and the procedures of included files, are not expanded: included files are not fetched)` : '';
     throw parseError({ line: 1, column: 1 }, `the diagram has no elements${included}`);
   }
   if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);

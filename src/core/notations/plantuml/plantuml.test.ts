@@ -308,10 +308,10 @@ describe('plantumlNotation reads what PlantUML tolerates (real files of the conf
     expect(graph.edges.map((e) => `${label(e.from)} -> ${label(e.to)}`)).toContain('certificate expires -> Return kubeconfig');
   });
 
-  it('reads every deployment element keyword, a "title:" with a colon, and skips procedure definitions and calls', () => {
+  it('reads every deployment element keyword, a "title:" with a colon, and expands a procedure the file defines', () => {
     const graph = plantumlNotation.toGraph(uml('title: Deploy\n!procedure $card($n)\n  card $n\n!endprocedure\n$card(x)\naction build\nprocess ship\nbuild --> ship'));
     expect(graph.title).toBe('Deploy');
-    expect(graph.nodes.map((n) => [n.label, n.kind])).toEqual([['build', 'action'], ['ship', 'action']]);
+    expect(graph.nodes.map((n) => [n.label, n.kind])).toEqual([['x', 'generic'], ['build', 'action'], ['ship', 'action']]);
     // A participant named Process is still a sequence's (aries-rfcs keyring.puml).
     expect(plantumlNotation.toGraph(sample('features--0042-lox--keyring.puml')).layout).toBe('sequence');
   });
@@ -333,6 +333,69 @@ describe('plantumlNotation reads what PlantUML tolerates (real files of the conf
     expect(graph.layout).toBe('sequence');
     expect(graph.nodes.map((n) => n.label)).toEqual(['Alice', 'Bob']);
     expect(graph.sequence?.steps.filter((step) => step.type === 'message').length).toBeGreaterThan(3);
+  });
+});
+
+describe("PlantUML's preprocessor, on what a file defines for itself", () => {
+  const shown = (code: string) => {
+    const graph = plantumlNotation.toGraph(uml(code));
+    return { nodes: graph.nodes.map((n) => [n.id, n.label]), edges: graph.edges.map((e) => [e.from, e.to, e.label ?? '']), warnings: graph.warnings };
+  };
+
+  it('expands a procedure call with bare and quoted arguments (plantuml-examples procedure.plantuml)', () => {
+    const drawn = shown('!procedure $demo($name, $headline, $description)\n  card $name as "<size:22>$headline</size>\\n$description"\n!endprocedure\n$demo(MyCard, "Hello World", "This is a demonstration")');
+    expect(drawn.nodes).toEqual([['MyCard', 'Hello World\nThis is a demonstration']]);
+    expect(drawn.warnings).toEqual([]);
+  });
+
+  it('reads variables, conditions, loops, functions and legacy macros as PlantUML does', () => {
+    const drawn = shown([
+      '!$env = "prod"',
+      '!$env ?= "test"',
+      '!define DB(alias, label) database alias as label',
+      '!function $tag($x) !return "[" + $x + "]"',
+      '!if $env == "prod" && %strlen($env) > 2',
+      '  DB(main, "Main $env")',
+      '!elseif $env == "test"',
+      '  DB(test, "Test")',
+      '!else',
+      '  DB(other, "Other")',
+      '!endif',
+      '!$i = 0',
+      '!while $i < 3',
+      '  node "n$i" as n$i',
+      '  !$i = $i + 1',
+      '!endwhile',
+      '!ifndef NOPE',
+      'n0 --> main : $tag("write")',
+      '!endif',
+    ].join('\n'));
+    expect(drawn.nodes).toEqual([['main', 'Main prod'], ['n0', 'n0'], ['n1', 'n1'], ['n2', 'n2']]);
+    expect(drawn.edges).toEqual([['n0', 'main', '[write]']]);
+  });
+
+  it('takes defaults, named arguments and procedures without a dollar (as C4 writes them)', () => {
+    const drawn = shown('!unquoted procedure Box($alias, $label = "Unnamed", $tech = "")\nrectangle "$label $tech" as $alias\n!endprocedure\nBox(a)\nBox(b, $tech="(Go)", $label="API")\na --> b');
+    expect(drawn.nodes).toEqual([['a', 'Unnamed'], ['b', 'API (Go)']]);
+    expect(drawn.edges).toEqual([['a', 'b', '']]);
+  });
+
+  it('takes a bare word as text and says when a condition is beyond it (C4-PlantUML percy tests), never failing', () => {
+    const drawn = shown('!$theme=C4_blue\n!if %feature("x")\nnode skipped\n!elseif %variable_exists("$theme")\nnode "$theme" as chosen\n!endif');
+    expect(drawn.nodes).toEqual([['chosen', 'C4_blue']]);
+    expect(drawn.warnings).toEqual(['line 3: the condition "%feature("x")" could not be worked out (%feature); read as false']);
+  });
+
+  it('reads a name in doubled quotes (monospace) and leaves out sprites of libraries not read (plantuml-examples area-diagram)', () => {
+    const drawn = shown('stack ""<size:20>Example</size>\\nexample"" as S\ncard "<$cubes>\\n<size:22>Pipe</size> <&heart>" as P\nS -r-> P');
+    expect(drawn.nodes).toEqual([['S', 'Example\nexample'], ['P', 'Pipe']]);
+  });
+
+  it('still says what lives in files it does not fetch, and bounds what it expands', () => {
+    expect(shown('!include <awslib/AWSCommon>\nnode a').warnings.join()).toMatch(/skipped 1 preprocessor line \(!include/);
+    expect(() => plantumlNotation.toGraph(uml('!$i = 0\n!while 1\nnode x\n!endwhile'))).toThrow(/line 3, column 1: !while ran more than/);
+    expect(() => plantumlNotation.toGraph(uml('!procedure $f()\n$f()\n!endprocedure\n$f()'))).toThrow(/line 3, column 1: procedures and functions call each other more than 32 deep/);
+    expect(() => plantumlNotation.toGraph(uml('!procedure $f()\nnode x'))).toThrow(/line 2, column 1: "!procedure \$f\(\)" is never closed/);
   });
 });
 

@@ -5,6 +5,7 @@
 import { AppError } from '../../errors.js';
 import type { Direction } from '../../graph/types.js';
 import { mapColor } from '../dot/style.js';
+import { preprocess, type PlainLine } from './preprocess.js';
 
 /** One statement line: trimmed text and where it starts (1-based line and column) for error messages. */
 export interface SourceLine {
@@ -70,7 +71,7 @@ export function readDiagram(code: string): DiagramSource {
   let titleLines: string[] | undefined;
   let comment: SourceLine | undefined;
   let block: RegExp | undefined;
-  let preprocessor = 0;
+  const plain: PlainLine[] = [];
   for (let i = start + 1; i < end; i++) {
     let text = raw[i]!;
     const at = { line: i + 1, column: 1 };
@@ -100,6 +101,14 @@ export function readDiagram(code: string): DiagramSource {
       rest = rest.slice(open + 2);
     }
     text = kept;
+    if (text.trim() !== '' && !text.trim().startsWith("'")) plain.push({ text, line: at.line });
+  }
+  if (comment) throw parseError(comment, "block comment /' is never closed with '/");
+  let preprocessor = 0;
+  const expanded = preprocess(plain);
+  warnings.push(...expanded.warnings);
+  for (const { text, line } of expanded.lines) {
+    const at = { line, column: 1 };
     const trimmed = text.trim();
     if (trimmed === '' || trimmed.startsWith("'")) continue;
     if (block) {
@@ -122,11 +131,10 @@ export function readDiagram(code: string): DiagramSource {
       block = opens[1];
       continue;
     }
-    // `!include`, `!define`…, a line that is a preprocessor function's output (`%version()`) or a call of a procedure
-    // the file defines (`$card(a, "A")`); a procedure's or function's body is skipped with it, to its `!end…`.
+    // What the preprocessor left: `!include`, `!theme`…, or a call of a procedure from a file not read (`$card(a)`,
+    // `%version()`).
     if (trimmed.startsWith('!') || /^[%$]\w+\(.*\)$/.test(trimmed)) {
       preprocessor++;
-      if (/^!(unquoted\s+)?(procedure|function)\b/i.test(trimmed)) block = /^!end\s*(procedure|function)\b/i;
       continue;
     }
     const turned = /^(left\s+to\s+right|top\s+to\s+bottom)\s+direction$/i.exec(trimmed);
@@ -152,8 +160,7 @@ export function readDiagram(code: string): DiagramSource {
     if (PRESENTATION.test(trimmed) || C4_PRESENTATION.test(trimmed)) continue;
     lines.push({ text: trimmed, line: at.line, column: text.length - text.trimStart().length + 1 });
   }
-  if (comment) throw parseError(comment, "block comment /' is never closed with '/");
-  if (preprocessor > 0) warnings.push(`skipped ${preprocessor} preprocessor line${preprocessor === 1 ? '' : 's'} (!include, !define, …): not expanded`);
+  if (preprocessor > 0) warnings.push(`skipped ${preprocessor} preprocessor line${preprocessor === 1 ? '' : 's'} (!include, !theme, procedures they define): files are not fetched`);
   return { lines, direction, forcedDirection, warnings, visibility, preprocessorLines: preprocessor, ...(separator !== undefined && { separator }), ...(title && { title }) };
 }
 
@@ -186,6 +193,8 @@ export function plainText(text: string): string {
     // Creole strike-through; the inner text starts and ends with a non-dash, so `a -- b` stays.
     .replace(/--([^\s-](?:.*?[^\s-])?)--/g, '$1')
     .replace(/<img\b[^>]*>/gi, '')
+    // Sprites (`<$cubes>`, `<$aws{scale=0.5}>`) and OpenIconic glyphs (`<&heart>`) come from libraries not read here.
+    .replace(/<\$[\w-]+(?:\{[^}]*\})?>|<&[\w-]+(?:\{[^}]*\})?>/g, '')
     // `~` is creole's escape character: `~please-ack` shows "please-ack" (`~ name`, package visibility, stays).
     .replace(/~(\S)/g, '$1')
     .replace(/\t|\\t/g, ' ')
@@ -193,11 +202,35 @@ export function plainText(text: string): string {
 }
 
 /** `"quoted"` → quoted; anything else unchanged. */
-export const unquote = (text: string): string => (/^".*"$/s.test(text) ? text.slice(1, -1) : text);
+// A name in doubled quotes (`stack ""Title""`) is creole's monospace around a quoted name: both pairs go.
+export const unquote = (text: string): string => (/^"".+""$/s.test(text) ? text.slice(2, -2) : /^".*"$/s.test(text) ? text.slice(1, -1) : text);
 
 /** A PlantUML colour (`#LightBlue`, `#red`, `#FF0000`, `LightBlue`) → `#rrggbb`; undefined when unknown or a gradient. */
 export function plantumlColor(token: string): string | undefined {
   const name = token.replace(/^#/, '');
   if (/[|/\\-]/.test(name)) return undefined;
   return mapColor(name) ?? (/^([0-9a-f]{3}|[0-9a-f]{6})$/i.test(name) ? mapColor(`#${name}`) : undefined);
+}
+
+/** A call's arguments: split at commas outside quotes and brackets, untrimmed. */
+export function splitArguments(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote = '';
+  let current = '';
+  for (const c of text) {
+    if (quote) {
+      if (c === quote) quote = '';
+    } else if (c === '"') quote = c;
+    else if (c === '(' || c === '[') depth++;
+    else if (c === ')' || c === ']') depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(current);
+      current = '';
+      continue;
+    }
+    current += c;
+  }
+  if (current.trim() !== '' || parts.length > 0) parts.push(current);
+  return parts;
 }
