@@ -107,7 +107,8 @@ export function parseLink(text: string): Link | undefined {
   const toward = TOWARD[plainBody.replace(/[-.=~]/g, '').toLowerCase()];
   if (toward) link.toward = toward;
   if (color) link.strokeColor = color;
-  if (label?.trim()) link.label = plainText(label.replace(/^[<>]\s+|\s+[<>]$/g, ''));
+  // A label in quotes (`A --> B : "uses"`) shows without them, as PlantUML's own link labels do.
+  if (label?.trim()) link.label = plainText(unquote(label.replace(/^[<>]\s+|\s+[<>]$/g, '').trim()));
   if (startLabel) link.startLabel = plainText(startLabel);
   if (endLabel) link.endLabel = plainText(endLabel);
   return link;

@@ -163,7 +163,7 @@ Internet -[hidden]- db
       ['shopper', 'web', 'none', 'arrow', 'solid', 'browses'],
       ['web', 'rest', 'none', 'arrow', 'dashed', ''],
       ['rest', 'gateway', 'none', 'none', 'solid', ''],
-      ['gateway', 'db', 'none', 'arrow', 'solid', '"SQL"'],
+      ['gateway', 'db', 'none', 'arrow', 'solid', 'SQL'],
       ['gateway', 'events', 'arrow', 'arrow', 'solid', ''],
     ]);
     expect(graph.edges[3]!.style?.strokeColor).toBe('#ff0000');
@@ -389,6 +389,8 @@ describe("PlantUML's preprocessor, on what a file defines for itself", () => {
   it('reads a name in doubled quotes (monospace) and leaves out sprites of libraries not read (plantuml-examples area-diagram)', () => {
     const drawn = shown('stack ""<size:20>Example</size>\\nexample"" as S\ncard "<$cubes>\\n<size:22>Pipe</size> <&heart>" as P\nS -r-> P');
     expect(drawn.nodes).toEqual([['S', 'Example\nexample'], ['P', 'Pipe']]);
+    expect(drawn.edges).toEqual([['S', 'P', '']]);
+    expect(shown('[a] --> [b] : "uses"\n[b] --> [a] : say "hi"').edges).toEqual([['a', 'b', 'uses'], ['b', 'a', 'say "hi"']]);
   });
 
   it('still says what lives in files it does not fetch, and bounds what it expands', () => {
