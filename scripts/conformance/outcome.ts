@@ -35,7 +35,11 @@ export function graphvizParser(graphviz: Pick<Graphviz, 'layout'>): (code: strin
       graphviz.layout(code, 'canon', 'nop');
       return undefined;
     } catch (error) {
-      return error instanceof Error ? error.message : String(error);
+      const message = error instanceof Error ? error.message : String(error);
+      // `nop` wants every node placed when a `pos` attribute is declared, and cgraph keeps attribute declarations
+      // from one graph to the next: Graphviz read the file, only this engine's check failed (an input's outcome
+      // depended on the file before it).
+      return /as required by the -n flag/.test(message) ? undefined : message;
     }
   };
 }
