@@ -126,7 +126,7 @@ describe('MCP over streamable HTTP with the SDK client', () => {
     expect(errorOf(await client.callTool({ name: 'list_diagrams', arguments: { workspaceId: service.world.annWorkspace, limit: 0 } })).message).toMatch(/^arguments\.limit: /);
     // A misspelt argument is named, not dropped (an update would otherwise store nothing and say it worked).
     const misspelt = errorOf(await client.callTool({ name: 'update_diagram', arguments: { id: 'doc_x', elemnts: [] } }));
-    expect(misspelt.message).toBe('arguments: unknown field "elemnts"; the fields are id, name, elements, operations, code, notation, layout, vendor, autoIcons, expectedVersion, answer');
+    expect(misspelt.message).toBe('arguments: unknown field "elemnts"; the fields are id, name, elements, operations, code, notation, detail, layout, vendor, autoIcons, expectedVersion, answer');
     await client.close();
   });
 

@@ -84,6 +84,27 @@ describe.each(backends)('redrawing a diagram from new code on %s', (backend) => 
     expect(warnings).toMatch(/dropped elements you added: db-cache \(its endBinding "cache" is no longer drawn\)/);
   });
 
+  it('draws as much again as it was drawn: a diagram drawn with detail full stays unfolded, unless the redraw says otherwise', async () => {
+    // 21 services, each with a volume of its own: 42 nodes, which "auto" folds into rows on the services.
+    const services = (count: number) =>
+      ['services:', ...Array.from({ length: count }, (_, i) => [`  svc${i}:`, `    image: app${i}`, `    volumes: ["data${i}:/data"]`]).flat(), 'volumes:', ...Array.from({ length: count }, (_, i) => `  data${i}: {}`)].join('\n');
+    const created = await api('POST', '/documents/from-code', { workspaceId: service.world.annWorkspace, code: services(21), detail: 'full' });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(byId(created.body.elements, 'volume-data0')).toBeDefined();
+    expect((await read(created.body.id)).source).toEqual({ notation: 'compose', code: services(21), detail: 'full' });
+    const redrawn = await api('PATCH', `/documents/${created.body.id}`, { code: services(22), answer: 'full' });
+    expect(redrawn.status, JSON.stringify(redrawn.body)).toBe(200);
+    expect(byId(redrawn.body.elements, 'volume-data21')).toBeDefined();
+    expect(redrawn.body.source).toMatchObject({ detail: 'full' });
+    const folded = await api('PATCH', `/documents/${created.body.id}`, { code: services(22), detail: 'auto', answer: 'full' });
+    expect(folded.status, JSON.stringify(folded.body)).toBe(200);
+    expect(byId(folded.body.elements, 'volume-data21')).toBeUndefined();
+    expect(folded.body.source).toMatchObject({ detail: 'auto' });
+    const alone = await api('PATCH', `/documents/${created.body.id}`, { detail: 'full' });
+    expect(alone.status).toBe(400);
+    expect(alone.body.error.message).toMatch(/detail goes with code/);
+  });
+
   it('bad code answers parse_error with its line and column, and the document does not change', async () => {
     const doc = await fromCode(V1);
     const before = await read(doc.id);

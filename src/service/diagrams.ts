@@ -56,6 +56,8 @@ interface StampingInput {
 export interface DiagramSource {
   notation: string;
   code: string;
+  /** How much was drawn when it is not the default (`full`: nothing folded); a redraw draws as much again. */
+  detail?: Detail;
 }
 
 export interface StoredDocument {
@@ -256,7 +258,7 @@ export class DiagramService {
       name: input.name ?? titleFromCode(input.code) ?? `${NOTATION_TITLES[generated.notation]} diagram`,
       elements: generated.elements,
       vendor: input.vendor,
-      source: { notation: generated.notation, code: input.code },
+      source: { notation: generated.notation, code: input.code, ...(input.detail !== undefined && { detail: input.detail }) },
       // Icons come from what the notation says a node is; label guesses would land on boxes sized without one.
       autoIcons: input.autoIcons ?? false,
     });
@@ -275,26 +277,28 @@ export class DiagramService {
   private async redraw(
     stored: readonly Element[],
     source: DiagramSource,
-    change: { code: string; notation?: string | undefined; autoIcons?: boolean | undefined },
+    change: { code: string; notation?: string | undefined; detail?: Detail | undefined; autoIcons?: boolean | undefined },
     vendor: IconVendor | undefined,
   ): Promise<{ scene: SceneIntake; source: DiagramSource }> {
     // As from-code stores them: icons from what the notation says a node is, none guessed from labels.
     const options = { vendor, autoIcons: change.autoIcons ?? false };
-    const draw = async (code: string, notation: string) => {
-      const drawn = await this.drawCode(code, notation, vendor);
+    const draw = async (code: string, notation: string, detail: Detail | undefined) => {
+      const drawn = await this.drawCode(code, notation, vendor, detail);
       return { ...drawn, scene: prepareScene(drawn.elements, options) };
     };
     const notation = change.notation ?? source.notation;
-    const next = draw(change.code, notation);
+    const detail = change.detail ?? source.detail;
+    const next = draw(change.code, notation, detail);
     // Drawn side by side; a previous code that no longer draws (a stricter parser since) only costs the carry-over.
-    const previous = change.code === source.code && notation === source.notation ? next : draw(source.code, source.notation).catch(() => undefined);
+    const unchanged = change.code === source.code && notation === source.notation && detail === source.detail;
+    const previous = unchanged ? next : draw(source.code, source.notation, source.detail).catch(() => undefined);
     const after = await next;
     const before = await previous;
     const merged = carryOver(stored, before?.scene.elements, after.scene.elements);
     const scene = prepareScene(merged.elements, { ...options, previous: stored });
     return {
       scene: { ...scene, warnings: [...new Set([...after.warnings, ...after.scene.warnings, ...merged.warnings, ...scene.warnings])] },
-      source: { notation: after.notation, code: change.code },
+      source: { notation: after.notation, code: change.code, ...(detail !== undefined && { detail }) },
     };
   }
 
@@ -357,10 +361,12 @@ export class DiagramService {
   async updateDocument(
     p: Principal,
     id: string,
-    change: { name?: string | undefined; elements?: unknown; operations?: readonly Operation[] | undefined; code?: string | undefined; notation?: string | undefined; note?: string | undefined } & StampingInput,
+    change: { name?: string | undefined; elements?: unknown; operations?: readonly Operation[] | undefined; code?: string | undefined; notation?: string | undefined; detail?: Detail | undefined; note?: string | undefined } & StampingInput,
     expectedVersion?: number,
   ): Promise<WriteResult & { touched?: Touched }> {
     requireScope(p, 'diagrams:write');
+    if (change.notation !== undefined && change.code === undefined) throw new AppError('validation_failed', 'notation goes with code: it says how to read the new code');
+    if (change.detail !== undefined && change.code === undefined) throw new AppError('validation_failed', 'detail goes with code: it says how much of the new code to draw');
     if (change.name === undefined && change.elements === undefined && change.operations === undefined && change.code === undefined && change.layout !== 'all') {
       throw new AppError('validation_failed', 'give at least one of name, elements, operations or code to change (or layout "all")');
     }
@@ -370,7 +376,6 @@ export class DiagramService {
     if (change.code !== undefined && (change.elements !== undefined || change.operations !== undefined || change.layout !== undefined)) {
       throw new AppError('validation_failed', 'code redraws the whole diagram from its code: send it without elements, operations or layout');
     }
-    if (change.notation !== undefined && change.code === undefined) throw new AppError('validation_failed', 'notation goes with code: it says how to read the new code');
     for (let attempt = 0; ; attempt++) {
       const { row, role, share } = await this.visibleDocument(p, id);
       assertWritable(role, row.workspace_id);
@@ -389,7 +394,7 @@ export class DiagramService {
         if (row.source === null) {
           throw new AppError('bad_request', `document ${id} was not drawn from code, so there is no code to redraw: change it with elements or operations (code is for diagrams created from code)`);
         }
-        ({ scene, source } = await this.redraw(previous, JSON.parse(row.source) as DiagramSource, { code: change.code, notation: change.notation, autoIcons: change.autoIcons }, vendor));
+        ({ scene, source } = await this.redraw(previous, JSON.parse(row.source) as DiagramSource, { code: change.code, notation: change.notation, detail: change.detail, autoIcons: change.autoIcons }, vendor));
       } else {
         // layout "all" takes the scene as it stands after the edit (the stored one when nothing else is sent).
         const relaid = change.layout === 'all' ? unplaceAll(change.elements === undefined ? ((edited?.elements ?? previous) as Element[]) : prepareScene(change.elements, options).elements) : undefined;

@@ -94,7 +94,8 @@ export const shareInfo = z.object({
   token: z.string(),
   createdAt: timestamp,
 });
-export const diagramSource = z.object({ notation: z.string(), code: z.string() });
+const detailLevel = z.enum(DETAIL_LEVELS).optional();
+export const diagramSource = z.object({ notation: z.string(), code: z.string(), detail: detailLevel.describe('How much was drawn, when not the default') });
 export const fullDocument = documentSummary.extend({
   createdBy: z.string(),
   share: shareInfo.nullable().describe('The public read-only link, when the document is shared'),
@@ -185,6 +186,7 @@ export const updateDocumentBody = strictBody({
     .optional()
     .describe('For a diagram drawn from code: its new code. The diagram is redrawn; what you changed by hand (moves, resizes, styles, added elements) is kept where its element is still drawn, and warnings list what was kept and dropped'),
   notation: z.enum(NOTATIONS).optional().describe('With code: read it as this notation (default: the notation it was drawn from)'),
+  detail: detailLevel.describe('With code: auto folds large infrastructure graphs, full draws every node (default: as it was drawn)'),
   layout: relayoutOption,
   ...stampingOptions,
   answer: writeAnswerForm,
@@ -203,10 +205,7 @@ export const fromCodeBody = strictBody({
   folderId: folderId.optional(),
   name: name.optional().describe('Defaults to "<notation> diagram"'),
   notation: z.enum(NOTATIONS).optional().describe('Skip detection and read the code as this notation'),
-  detail: z
-    .enum(DETAIL_LEVELS)
-    .optional()
-    .describe('auto (default): above 40 nodes, Compose, Kubernetes, Helm and Terraform fold volumes, config and secrets into rows on their workload and merge services wired alike (said in warnings); full: draw every node'),
+  detail: detailLevel.describe('auto (default): above 40 nodes, Compose, Kubernetes, Helm and Terraform fold volumes, config and secrets into rows on their workload and merge services wired alike (said in warnings); full: draw every node'),
   ...stampingOptions,
 });
 export const fromCodeResult = writtenDocument.extend({ notation: z.enum(NOTATIONS) });

@@ -99,6 +99,7 @@ const inputs = {
     operations: updateDocumentBody.shape.operations,
     code: updateDocumentBody.shape.code,
     notation: updateDocumentBody.shape.notation,
+    detail: updateDocumentBody.shape.detail,
     layout: updateDocumentBody.shape.layout,
     ...stampingOptions,
     expectedVersion: z.number().int().positive().optional().describe('The version you read; the update fails if it is no longer current'),
@@ -294,7 +295,7 @@ export function createMcpServer(services: Services, principal: Principal, log: T
         const result = await diagrams.updateDocument(
           principal,
           args.id,
-          { name: args.name, elements: args.elements, operations: args.operations, code: args.code, notation: args.notation, layout: args.layout, vendor: args.vendor, autoIcons: args.autoIcons },
+          { name: args.name, elements: args.elements, operations: args.operations, code: args.code, notation: args.notation, detail: args.detail, layout: args.layout, vendor: args.vendor, autoIcons: args.autoIcons },
           args.expectedVersion,
         );
         return writeAnswer(result, args.answer, 'summary');
