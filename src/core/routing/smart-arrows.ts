@@ -90,9 +90,8 @@ export function routeSmartArrows(elements: readonly RoutableElement[], keep: Rea
   // Arrows drawn already stay as they are: new routes keep off their lines where there is another way.
   const drawn = drawnArrows(elements, new Set(requests.map(({ arrow }) => arrow.id)));
   const spans = requests.map(({ request }) => boundsOf([obstacles[request.from]!, obstacles[request.to]!].flatMap(corners)));
-  for (const line of near(drawn, spans, 2 * DRAWN_REACH)) {
-    router.avoid(line.points, obstacleIndex.get(line.ends[0] ?? '') ?? -1, obstacleIndex.get(line.ends[1] ?? '') ?? -1);
-  }
+  const indexOf = (id: string | undefined) => (id === undefined ? undefined : obstacleIndex.get(id)) ?? -1;
+  for (const line of near(drawn, spans, 2 * DRAWN_REACH)) router.avoid(line.points, indexOf(line.start), indexOf(line.end));
   for (const { arrow, request } of requests) {
     const route = router.route(request);
     if (route) {
@@ -114,14 +113,15 @@ export function routeSmartArrows(elements: readonly RoutableElement[], keep: Rea
   return { routes, problems };
 }
 
-type DrawnLine = RoutedLine & { ends: readonly [string | undefined, string | undefined]; bounds: Box };
+/** An arrow or line drawn already, with the ids of the shapes its ends are bound to (if they are). */
+type DrawnLine = { points: readonly Point[]; start: string | undefined; end: string | undefined; bounds: Box };
 
 /** The arrows and lines not routed now, with their points: fixed lines for the routing. */
 function drawnArrows(elements: readonly RoutableElement[], routed: ReadonlySet<string>): DrawnLine[] {
   const drawn: DrawnLine[] = [];
   for (const e of elements) {
     if ((e.type !== 'arrow' && e.type !== 'line') || routed.has(e.id) || e.points === undefined || e.points.length < 2) continue;
-    drawn.push({ points: e.points, ends: [e.startBinding?.elementId, e.endBinding?.elementId], fixed: true, bounds: boundsOf(e.points) });
+    drawn.push({ points: e.points, start: e.startBinding?.elementId, end: e.endBinding?.elementId, bounds: boundsOf(e.points) });
   }
   return drawn;
 }
@@ -131,11 +131,11 @@ function drawnArrows(elements: readonly RoutableElement[], routed: ReadonlySet<s
  * share a channel with them, so an edit routing one arrow in a large drawing looks at its neighbourhood, not at
  * every arrow's legs.
  */
-function near(drawn: readonly DrawnLine[], boxes: readonly Box[], reach: number): RoutedLine[] {
+function near(drawn: readonly DrawnLine[], boxes: readonly Box[], reach: number): Array<RoutedLine & DrawnLine> {
   const around = boxes.map((b) => ({ x: b.x - reach, y: b.y - reach, width: b.width + 2 * reach, height: b.height + 2 * reach }));
   return drawn
     .filter(({ bounds: b }) => around.some((r) => b.x <= r.x + r.width && r.x <= b.x + b.width && b.y <= r.y + r.height && r.y <= b.y + b.height))
-    .map(({ points, ends }) => ({ points, ends: ends.filter((id): id is string => id !== undefined), fixed: true }));
+    .map((line) => ({ ...line, ends: [line.start, line.end].filter((id): id is string => id !== undefined), fixed: true }));
 }
 
 const corners = (box: Box): Point[] => [{ x: box.x, y: box.y }, { x: box.x + box.width, y: box.y + box.height }];
