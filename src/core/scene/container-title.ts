@@ -7,15 +7,15 @@
 import { CONTAINER_MIN_WIDTH, FONT, SPACING } from '../layout/drawing-rules.js';
 import { measureText } from '../layout/measure.js';
 import { wrapText } from '../layout/node-size.js';
+import { SHAPE_TYPES } from './constants.js';
 
 type Raw = Record<string, unknown> & { id: string; type: string };
 type Box = { x: number; y: number; width: number; height: number };
 
-const TEXT_COLOR = '#1e1e1e';
 /** Gap between a title set above its container (its top band is taken) and the container. */
 const ABOVE_GAP = 8;
 
-const LINEAR = new Set(['arrow', 'line', 'freedraw', 'highlight']);
+const SHAPES = new Set<string>(SHAPE_TYPES);
 const boxOf = (element: Raw): Box => ({ x: Number(element.x), y: Number(element.y), width: Number(element.width ?? 0), height: Number(element.height ?? 0) });
 const placed = (element: Raw) => typeof element.x === 'number' && typeof element.y === 'number';
 const meets = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
@@ -33,7 +33,7 @@ export const belowTitle = (title: Raw): number => Number(title.y) + Number(title
  * colour are those of a title already in the drawing (else the layout's).
  */
 export function titleContainer(elements: readonly Raw[], container: Raw): Raw | undefined {
-  if (container.type === 'frame' || LINEAR.has(container.type) || container.type === 'text') return undefined;
+  if (!SHAPES.has(container.type)) return undefined;
   if (typeof container.text !== 'string' || container.text.trim() === '' || !placed(container)) return undefined;
   if (titleOf(elements, container.id) !== undefined) return undefined;
   const members = elements.filter((e) => (e.parentId ?? e.frameId) === container.id);
@@ -63,7 +63,8 @@ export function titleContainer(elements: readonly Raw[], container: Raw): Raw | 
     fontSize,
     fontFamily,
     textAlign: 'left',
-    strokeColor: typeof model?.strokeColor === 'string' ? model.strokeColor : TEXT_COLOR,
+    // Else the schema's default text colour, as layout's titles have.
+    ...(typeof model?.strokeColor === 'string' && { strokeColor: model.strokeColor }),
     labelOf: container.id,
   };
 }
