@@ -151,7 +151,7 @@ export function applyOperations(current: readonly Element[], operations: readonl
   });
   // A container added with its place and its text: the text is its title, at its top as layout draws it. (One added
   // without a place gets its title where it is placed: by layout, or inside its container in place-inside.ts.)
-  const holders = new Set(list().map(containerOf));
+  const holders = new Set(touched.added.size > 0 ? list().map(containerOf) : []);
   for (const id of [...touched.added]) {
     if (!holders.has(id) || typeof scene.get(id)!.text !== 'string') continue;
     const title = titleContainer(list() as unknown as Raw[], scene.get(id)!);
