@@ -117,7 +117,48 @@ describe.each(backends)('editing a diagram on %s', (backend) => {
     expect(inside(byId(elements, 'private'), byId(elements, 'queue'))).toBe(true);
     expect(inside(byId(elements, 'aws'), byId(elements, 'vpc'))).toBe(true);
     expect(byId(elements, 'vpc').width * byId(elements, 'vpc').height).toBeGreaterThan(byId(before.elements, 'vpc').width * byId(before.elements, 'vpc').height);
+    // Its text is its title at its top, lettered like the VPC's, with its members under it.
+    const title = elements.find((e) => e.type === 'text' && e.labelOf === 'private')!;
+    expect(byId(elements, 'private').text).toBeUndefined();
+    expect(title).toMatchObject({ text: 'Private subnet', fontFamily: byId(elements, 'vpc-title').fontFamily, fontSize: byId(elements, 'vpc-title').fontSize });
+    expect(inside(byId(elements, 'private'), title)).toBe(true);
+    for (const member of ['worker', 'queue']) expect(byId(elements, member).y).toBeGreaterThanOrEqual(title.y + title.height);
     expect(checkScene(elements, parents(elements)).violations).toEqual([]);
+  });
+
+  it('a container added with its place keeps its text as a linked title at its top, which goes with it', async () => {
+    const id = await draw();
+    const aws = byId((await read(id)).elements, 'aws');
+    const x = aws.x + aws.width + 100;
+    const operations = [
+      { op: 'add', element: { type: 'rectangle', id: 'onprem', text: 'On premises', x, y: aws.y, width: 320, height: 200 } },
+      { op: 'add', element: { type: 'rectangle', id: 'ldap', text: 'LDAP', x: x + 40, y: aws.y + 80, width: 140, height: 80, parentId: 'onprem' } },
+    ];
+    const edited = await api('PATCH', `/documents/${id}`, { operations });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    expect(edited.body.touched.added).toEqual(['onprem', 'ldap', 'onprem-title']);
+    const { elements } = await read(id);
+    expect(byId(elements, 'onprem').text).toBeUndefined();
+    expect(byId(elements, 'onprem-title')).toMatchObject({ text: 'On premises', labelOf: 'onprem', fontFamily: byId(elements, 'vpc-title').fontFamily });
+    expect(inside(byId(elements, 'onprem'), byId(elements, 'onprem-title'))).toBe(true);
+    expect(checkScene(elements, parents(elements)).violations).toEqual([]);
+    const removed = await api('PATCH', `/documents/${id}`, { operations: [{ op: 'remove', id: 'onprem' }] });
+    expect(removed.body.touched.removed).toEqual(['onprem', 'onprem-title']);
+  });
+
+  it('a new arrow is routed apart from the arrows drawn already, which stay byte-identical', async () => {
+    // Two rows of three boxes; a → f runs down between the rows and along them. c → d would take the same channel.
+    const grid = ['a', 'b', 'c', 'd', 'e', 'f'].map((name, i) => ({ id: name, type: 'rectangle', text: name.toUpperCase(), x: (i % 3) * 260, y: Math.floor(i / 3) * 200, width: 160, height: 80 }));
+    const created = await api('POST', '/documents', { workspaceId: service.world.annWorkspace, name: 'grid', autoIcons: false, elements: [...grid, { id: 'a-f', type: 'arrow', arrowShape: 'smart', startBinding: { elementId: 'a' }, endBinding: { elementId: 'f' } }] });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const before = await read(created.body.id);
+    const operations = [{ op: 'add', element: { type: 'arrow', id: 'c-d', startBinding: { elementId: 'c' }, endBinding: { elementId: 'd' } } }];
+    const edited = await api('PATCH', `/documents/${created.body.id}`, { operations, layout: 'auto' });
+    expect(edited.status, JSON.stringify(edited.body)).toBe(200);
+    const { elements } = await read(created.body.id);
+    expect(byId(elements, 'c-d')).toMatchObject({ arrowShape: 'smart' });
+    expect(checkScene(elements).violations).toEqual([]);
+    for (const e of before.elements) expect(JSON.stringify(byId(elements, e.id)), e.id).toBe(JSON.stringify(e));
   });
 
   it('an operation leaves every element it does not touch byte-identical, a guessed icon included', async () => {

@@ -40,7 +40,7 @@ export function prepareScene(raw: unknown, options: SceneOptions = {}): SceneInt
 export async function prepareLaidOutScene(raw: unknown, options: SceneOptions, work: Pick<HeavyWork, 'fromGraph'>): Promise<SceneIntake> {
   const { raw: planned, plan } = planAutoLayout(raw);
   const list = Array.isArray(planned) ? planned : (planned as { elements?: unknown }).elements;
-  if (Array.isArray(list)) placeInsideContainers(list.filter((e): e is Record<string, unknown> & { id: string; type: string } => typeof e === 'object' && e !== null), plan);
+  if (Array.isArray(list)) list.push(...placeInsideContainers(list.filter((e): e is Record<string, unknown> & { id: string; type: string } => typeof e === 'object' && e !== null), plan));
   const read = intakeScene(planned, { previous: options.previous, vendor: options.vendor, autoIcons: options.autoIcons });
   if (plan.unplaced.size === 0) return prepareScene(planned, options);
   const laidOut = sceneToGraph(read.elements, plan);

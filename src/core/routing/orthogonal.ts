@@ -8,6 +8,7 @@
  */
 import type { Point } from '../layout/types.js';
 import { boundEnd, type Box } from '../scene/binding-geometry.js';
+import { SAME_LINE } from './separate-runs.js';
 
 /** Routes keep this far from the shapes they pass and leave or reach a shape straight for at least this long. */
 export const ROUTE_MARGIN = 12;
@@ -153,10 +154,11 @@ export class OrthogonalRouter {
   private readonly hMore = new Map<number, number[]>();
   private readonly vMore = new Map<number, number[]>();
   /**
-   * Per grid segment, the routes found so far whose first or last leg runs along it (indices into `routeEnds`).
-   * Routes of different ends that share a middle leg are moved apart afterwards (separate-runs.ts); the legs attached
-   * to the shapes cannot be, so a route does not run along another's unless there is no other way. (A cost instead
-   * of a ban made A* explore most of the grid: 10× slower on the bench's 300 arrows.)
+   * Per grid segment, the routes found so far whose first or last leg runs along it (indices into `routeEnds`), and
+   * the routes drawn already (`avoid`) with any leg along it. Routes of different ends that share a middle leg are
+   * moved apart afterwards (separate-runs.ts); the legs attached to the shapes cannot be, nor any leg of a drawn route,
+   * so a route does not run along another's unless there is no other way. (A cost instead of a ban made A* explore
+   * most of the grid: 10× slower on the bench's 300 arrows.)
    */
   private readonly hEndLegs = new Map<number, number[]>();
   private readonly vEndLegs = new Map<number, number[]>();
@@ -363,6 +365,37 @@ export class OrthogonalRouter {
       startFocus: start.focus,
       endFocus: end.focus,
     };
+  }
+
+  /**
+   * A route drawn already between obstacles `from` and `to` (−1: not an obstacle), which keeps its points: routes
+   * found later keep off the grid lines its legs lie on (within the checker's 1.5 px), where there is another way.
+   */
+  avoid(points: readonly Point[], from: number, to: number): void {
+    const id = this.routeEnds.push([from, to]) - 1;
+    const { xs, ys } = this;
+    const nx = xs.length;
+    const mark = (endLegs: Map<number, number[]>, cell: number) => {
+      const list = endLegs.get(cell);
+      if (list === undefined) endLegs.set(cell, [id]);
+      else if (list[list.length - 1] !== id) list.push(id);
+    };
+    for (let k = 1; k < points.length; k++) {
+      const [a, b] = [points[k - 1]!, points[k]!];
+      const vertical = a.x === b.x;
+      if (!vertical && a.y !== b.y) continue;
+      // The grid line the leg lies on (if any), and the grid steps along it within the leg's extent.
+      const [lines, across] = vertical ? [xs, ys] : [ys, xs];
+      const at = vertical ? a.x : a.y;
+      const line = [lineOf(lines, at), lineOf(lines, at) + 1].find((i) => i < lines.length && Math.abs(lines[i]! - at) <= SAME_LINE);
+      if (line === undefined) continue;
+      const [lo, hi] = vertical ? [Math.min(a.y, b.y), Math.max(a.y, b.y)] : [Math.min(a.x, b.x), Math.max(a.x, b.x)];
+      for (let step = firstAbove(across, lo - SAME_LINE - 1e-9); step + 1 < across.length && across[step + 1]! <= hi + SAME_LINE; step++) {
+        // A horizontal segment is keyed by its left node, a vertical one by its top node (as `block` marks them).
+        if (vertical) mark(this.vEndLegs, step * nx + line);
+        else mark(this.hEndLegs, line * nx + step);
+      }
+    }
   }
 
   /** The grid segment `cell` carries an end leg of a route with other ends than `request`'s. */

@@ -66,6 +66,20 @@ describe('separating runs', () => {
     expect(Math.abs(ab![1]!.x - eb![3]!.x)).toBe(RUN_SPACING);
   });
 
+  it('moves a new route off one drawn already, which keeps every point', () => {
+    // c → d is a stored arrow (fixed); a → b, routed now, went down its middle leg.
+    const lines = [crossing[0]!, { ...crossing[1]!, fixed: true }];
+    const [moved, kept] = separateRuns(lines, shapes);
+    expect(kept).toEqual(crossing[1]!.points);
+    expect(sharedRuns([moved!, kept!])).toEqual([]);
+    // On its own side of the drawn leg, one spacing away; its ends where they attach.
+    expect(moved![1]!.x).toBe(200 - RUN_SPACING);
+    expect([moved![0], moved![3]]).toEqual([crossing[0]!.points[0], crossing[0]!.points[3]]);
+    // Two drawn lines running together stay as they are: neither is the new one.
+    const both = crossing.map((line) => ({ ...line, fixed: true }));
+    expect(separateRuns(both, shapes)).toEqual(crossing.map((line) => line.points));
+  });
+
   it('squeezes the legs into a narrow channel without grazing the shapes on either side', () => {
     /** Shapes left and right of x = 200, `gap` apart, and a → b, c → d both down the middle. */
     const channel = (gap: number) => {

@@ -16,13 +16,18 @@ export interface RoutedLine {
    * first and last legs with them; not where the ends' focus points are stored with the route (smart arrows).
    */
   slideEnds?: boolean;
+  /**
+   * Already drawn and staying as it is (a stored arrow that keeps its route while new ones are routed): none of its
+   * legs moves, and the others' legs move off it. Two fixed lines are never separated from each other.
+   */
+  fixed?: boolean;
 }
 
 /** Room wanted between neighbouring legs in one channel, and the least the channel may squeeze it to. */
 export const RUN_SPACING = 8;
 const MIN_SPACING = 3;
 /** Legs within this of one line are on it: the checker's own tolerance for running together. */
-const SAME_LINE = 1.5;
+export const SAME_LINE = 1.5;
 /** A moved leg keeps this far from shapes, past the checker's false-adjacency distance (3 px). */
 const SHAPE_CLEARANCE = 6;
 /** A sliding end keeps this far from the corners of its side (a quarter of the side at most). */
@@ -75,13 +80,17 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
         const side = lines[line]!.slideEnds ? sideUnder(end, obstacles, vertical) : undefined;
         [min, max] = side ? [Math.max(min, side[0]), Math.min(max, side[1])] : [c, c];
       }
+      if (lines[line]!.fixed) [min, max] = [c, c];
       if (min > max) [min, max] = [c, c];
       legs.push({ line, at, across: c, lo: Math.min(along(a), along(b)), hi: Math.max(along(a), along(b)), turn, min, max });
     }
   });
   legs.sort((s, t) => s.across - t.across);
   const shareEnd = (s: Leg, t: Leg) => lines[s.line]!.ends.some((end) => lines[t.line]!.ends.includes(end));
-  const conflict = (s: Leg, t: Leg) => s.line !== t.line && Math.min(s.hi, t.hi) - Math.max(s.lo, t.lo) > SAME_LINE && !shareEnd(s, t);
+  const fixed = (leg: Leg) => lines[leg.line]!.fixed === true;
+  const conflict = (s: Leg, t: Leg) => s.line !== t.line && !(fixed(s) && fixed(t)) && Math.min(s.hi, t.hi) - Math.max(s.lo, t.lo) > SAME_LINE && !shareEnd(s, t);
+  /** Legs that may share a track: not in conflict, and two fixed ones only where they already lie on one line. */
+  const together = (s: Leg, t: Leg) => !conflict(s, t) && !(fixed(s) && fixed(t) && Math.abs(s.across - t.across) > 0.01);
   /** The end point a leg reaches a shape at, if it is an end leg: legs meeting at one such point move as one. */
   const endKey = (leg: Leg) => {
     const points = out[leg.line]!;
@@ -116,7 +125,7 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
     // across: on one track they will be on one line).
     const tracks: Leg[][] = [];
     for (const bundle of [...bundles.values()].sort((s, t) => Number(pinned(t)) - Number(pinned(s)))) {
-      const track = tracks.find((legsOn) => bundle.every((leg) => legsOn.every((other) => !conflict(leg, other))));
+      const track = tracks.find((legsOn) => bundle.every((leg) => legsOn.every((other) => together(leg, other))));
       if (track) track.push(...bundle);
       else tracks.push([...bundle]);
     }
@@ -152,6 +161,7 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
     if (placed === undefined) continue;
     tracks.forEach((track, j) => {
       for (const leg of track) {
+        if (fixed(leg)) continue;
         const points = out[leg.line]!;
         for (const p of [points[leg.at]!, points[leg.at + 1]!]) {
           if (vertical) p.x = placed[j]!;

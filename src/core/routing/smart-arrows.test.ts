@@ -151,6 +151,27 @@ describe('smart arrows', () => {
     ]);
   });
 
+  describe('added to a drawing whose arrows keep their routes', () => {
+    // Two rows of three; a → f is routed and stored first. c → d and d → c, added later, would go the same way
+    // (down the channel between the rows and along it) as it.
+    const grid = ['a', 'b', 'c', 'd', 'e', 'f'].map((id, i) => rect(id, (i % 3) * 260, Math.floor(i / 3) * 200, 160, 80));
+    const stored = intakeScene([...grid, smart('a-f', 'a', 'f')]).elements;
+
+    it.each([['c', 'd'], ['d', 'c']])('run apart from them: %s → %s shares no stretch with a → f, which stays as stored', (from, to) => {
+      const { elements } = intakeScene([...stored, smart('new', from, to)], { previous: stored });
+      expect(checkScene(elements).violations).toEqual([]);
+      expect(JSON.stringify(elements.find((e) => e.id === 'a-f'))).toBe(JSON.stringify(stored.find((e) => e.id === 'a-f')));
+    });
+
+    it('run apart from an arrow that is not smart, drawn by a layout', () => {
+      // The stored route of a → f, as a plain multipoint arrow: it is never routed again, yet it is still in the way.
+      const drawn = stored.map((e) => (e.id === 'a-f' ? { ...e, arrowShape: 'multipoint' as const } : e));
+      const { elements } = intakeScene([...drawn, smart('new', 'c', 'd')], { previous: drawn });
+      expect(checkScene(elements).violations).toEqual([]);
+      expect(JSON.stringify(elements.find((e) => e.id === 'a-f'))).toBe(JSON.stringify(drawn.find((e) => e.id === 'a-f')));
+    });
+  });
+
   // The time this takes is a goal of `npm run bench` (smartRouting), not a timed test that a busy machine fails.
   it('routes 200 hand-placed shapes and 300 arrows with every arrow placed', () => {
     let seed = 1;

@@ -4,8 +4,9 @@
  * The route decides where the ends attach (the middle of a side), so stored focus points are outputs, not inputs.
  */
 import type { Box, Point } from '../layout/types.js';
+import { boundsOf } from '../scene/binding-geometry.js';
 import { LINEAR_TYPES, STROKE_TYPES } from '../scene/constants.js';
-import { separateRuns } from './separate-runs.js';
+import { RUN_SPACING, separateRuns, type RoutedLine } from './separate-runs.js';
 import { OrthogonalRouter, SIDE_FOCUS, simplifyPolyline, type RouteRequest } from './orthogonal.js';
 
 /** The fields routing reads from a validated element. */
@@ -15,6 +16,7 @@ export interface RoutableElement extends Box {
   arrowShape?: string;
   startBinding?: { elementId: string };
   endBinding?: { elementId: string };
+  points?: readonly Point[];
 }
 
 export interface SmartRoute {
@@ -41,15 +43,20 @@ const contains = (outer: Box, inner: Box) =>
   inner.x + inner.width <= outer.x + outer.width + TOLERANCE &&
   inner.y + inner.height <= outer.y + outer.height + TOLERANCE;
 
+/** How far beyond a new route a drawn one is looked at: a few channels' width, all its legs may move across. */
+const DRAWN_REACH = 5 * RUN_SPACING;
+
 /**
- * Routes every smart arrow of a scene. Containers (frames included) that hold an end may be crossed; everything
- * else is avoided. An arrow not bound at both ends is left as drawn, silently: it is a smart arrow being drawn (an
- * Excalidraw import, a client mid-edit), routed once both ends are bound, as Excalidraw does with its elbow arrows.
+ * Routes every smart arrow of a scene but those in `keep`, which keep their stored route. Containers (frames
+ * included) that hold an end may be crossed; everything else is avoided. An arrow not bound at both ends is left as
+ * drawn, silently: it is a smart arrow being drawn (an Excalidraw import, a client mid-edit), routed once both ends
+ * are bound, as Excalidraw does with its elbow arrows. The arrows drawn already (kept smart ones, those a layout or
+ * a client drew) stay as they are; a new route running along one is moved apart from it.
  */
-export function routeSmartArrows(elements: readonly RoutableElement[]): SmartRouting {
+export function routeSmartArrows(elements: readonly RoutableElement[], keep: ReadonlySet<string> = new Set()): SmartRouting {
   const routes = new Map<string, SmartRoute>();
   const problems = new Map<string, string>();
-  const smart = elements.filter((e) => e.type === 'arrow' && e.arrowShape === 'smart');
+  const smart = elements.filter((e) => e.type === 'arrow' && e.arrowShape === 'smart' && !keep.has(e.id));
   if (smart.length === 0) return { routes, problems };
 
   const obstacles = elements.filter((e) => !NOT_OBSTACLES.has(e.type));
@@ -80,6 +87,11 @@ export function routeSmartArrows(elements: readonly RoutableElement[]): SmartRou
   if (requests.length === 0) return { routes, problems };
 
   const router = new OrthogonalRouter(obstacles, requests.flatMap(({ request }) => [request.from, request.to]));
+  // Arrows drawn already stay as they are: new routes keep off their lines where there is another way.
+  const drawn = drawnArrows(elements, new Set(requests.map(({ arrow }) => arrow.id)));
+  const spans = requests.map(({ request }) => boundsOf([obstacles[request.from]!, obstacles[request.to]!].flatMap(corners)));
+  const indexOf = (id: string | undefined) => (id === undefined ? undefined : obstacleIndex.get(id)) ?? -1;
+  for (const line of near(drawn, spans, 2 * DRAWN_REACH)) router.avoid(line.points, indexOf(line.start), indexOf(line.end));
   for (const { arrow, request } of requests) {
     const route = router.route(request);
     if (route) {
@@ -89,15 +101,44 @@ export function routeSmartArrows(elements: readonly RoutableElement[]): SmartRou
     problems.set(arrow.id, 'no route around the other shapes; drawn as a plain right-angle connection');
     routes.set(arrow.id, fallbackRoute(obstacles[request.from]!, obstacles[request.to]!));
   }
-  // Routes of different ends led through one channel are moved apart in it; their ends stay where they attach.
+  // Routes of different ends led through one channel are moved apart in it, and off the arrows drawn already near
+  // them; their ends stay where they attach.
   const routed = requests.filter(({ arrow }) => routes.has(arrow.id));
-  const lines = routed.map(({ arrow, request }) => ({ points: routes.get(arrow.id)!.points, ends: [obstacles[request.from]!.id, obstacles[request.to]!.id] }));
-  separateRuns(lines, obstacles).forEach((points, i) => {
+  const lines: RoutedLine[] = routed.map(({ arrow, request }) => ({ points: routes.get(arrow.id)!.points, ends: [obstacles[request.from]!.id, obstacles[request.to]!.id] }));
+  lines.push(...near(drawn, lines.map(({ points }) => boundsOf(points)), DRAWN_REACH));
+  separateRuns(lines, obstacles).slice(0, routed.length).forEach((points, i) => {
     const id = routed[i]!.arrow.id;
     routes.set(id, { ...routes.get(id)!, points });
   });
   return { routes, problems };
 }
+
+/** An arrow or line drawn already, with the ids of the shapes its ends are bound to (if they are). */
+type DrawnLine = { points: readonly Point[]; start: string | undefined; end: string | undefined; bounds: Box };
+
+/** The arrows and lines not routed now, with their points: fixed lines for the routing. */
+function drawnArrows(elements: readonly RoutableElement[], routed: ReadonlySet<string>): DrawnLine[] {
+  const drawn: DrawnLine[] = [];
+  for (const e of elements) {
+    if ((e.type !== 'arrow' && e.type !== 'line') || routed.has(e.id) || e.points === undefined || e.points.length < 2) continue;
+    drawn.push({ points: e.points, start: e.startBinding?.elementId, end: e.endBinding?.elementId, bounds: boundsOf(e.points) });
+  }
+  return drawn;
+}
+
+/**
+ * Of the drawn lines, those whose bounds come within `reach` of one of `boxes` (where new routes run): only those can
+ * share a channel with them, so an edit routing one arrow in a large drawing looks at its neighbourhood, not at
+ * every arrow's legs.
+ */
+function near(drawn: readonly DrawnLine[], boxes: readonly Box[], reach: number): Array<RoutedLine & DrawnLine> {
+  const around = boxes.map((b) => ({ x: b.x - reach, y: b.y - reach, width: b.width + 2 * reach, height: b.height + 2 * reach }));
+  return drawn
+    .filter(({ bounds: b }) => around.some((r) => b.x <= r.x + r.width && r.x <= b.x + b.width && b.y <= r.y + r.height && r.y <= b.y + b.height))
+    .map((line) => ({ ...line, ends: [line.start, line.end].filter((id): id is string => id !== undefined), fixed: true }));
+}
+
+const corners = (box: Box): Point[] => [{ x: box.x, y: box.y }, { x: box.x + box.width, y: box.y + box.height }];
 
 /** When every way is blocked: leave the start's side facing the end, one bend, into the end's facing side. */
 function fallbackRoute(from: Box, to: Box): SmartRoute {

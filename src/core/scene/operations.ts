@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { AppError } from '../errors.js';
 import { LIMITS } from '../limits.js';
 import { measureText } from '../layout/measure.js';
+import { titleContainer } from './container-title.js';
 import { containerOf, dependentsOf } from './structure.js';
 import type { Element } from './schema.js';
 
@@ -148,6 +149,16 @@ export function applyOperations(current: readonly Element[], operations: readonl
       }
     }
   });
+  // A container added with its place and its text: the text is its title, at its top as layout draws it. (One added
+  // without a place gets its title where it is placed: by layout, or inside its container in place-inside.ts.)
+  const holders = new Set(touched.added.size > 0 ? list().map(containerOf) : []);
+  for (const id of [...touched.added]) {
+    if (!holders.has(id) || typeof scene.get(id)!.text !== 'string') continue;
+    const title = titleContainer(list() as unknown as Raw[], scene.get(id)!);
+    if (title === undefined) continue;
+    scene.set(title.id, title as Raw);
+    touched.added.add(title.id);
+  }
   rerouteAcross(scene, new Set([...touched.added, ...touched.updated]), touched.updated);
   return {
     elements: [...scene.values()],

@@ -5,6 +5,7 @@
  * of the drawing keeps its place: a small edit is a small change on the page.
  */
 import type { AutoLayoutPlan } from './auto-layout.js';
+import { belowTitle, titleContainer, titleOf } from './container-title.js';
 import { dependentsOf } from './structure.js';
 
 type Raw = Record<string, unknown> & { id: string; type: string };
@@ -18,10 +19,16 @@ const GAP = 40;
 const boxOf = (element: Raw): Box => ({ x: Number(element.x), y: Number(element.y), width: Number(element.width ?? 0), height: Number(element.height ?? 0) });
 const parentOf = (element: Raw) => (element.parentId ?? element.frameId) as string | undefined;
 
-/** Places, in `elements` (raw, after planning), the unplaced members of placed containers; returns the ids placed. */
-export function placeInsideContainers(elements: Raw[], plan: AutoLayoutPlan): string[] {
+/**
+ * Places, in `elements` (raw, after planning), the unplaced members of placed containers. A container shape that
+ * gets members this way and still has its text as a label gets a title at its top instead (container-title.ts):
+ * they are added to `elements` (so they move with their containers when a growth pushes them) and returned, for a
+ * caller that passed a filtered copy of its list.
+ */
+export function placeInsideContainers(elements: Raw[], plan: AutoLayoutPlan): Raw[] {
   const byId = new Map(elements.map((element) => [element.id, element]));
-  const placed: string[] = [];
+  /** Container id → the title given to it here. */
+  const titles = new Map<string, Raw>();
   // Outer containers first, whatever order they were sent in: a container added into a placed one is placed, then
   // its own new members inside it, and it grows to hold them.
   const depth = (element: Raw) => {
@@ -34,11 +41,18 @@ export function placeInsideContainers(elements: Raw[], plan: AutoLayoutPlan): st
     const container = containerId === undefined ? undefined : byId.get(containerId);
     if (!plan.unplaced.has(element.id) || LINEAR.has(element.type) || container === undefined || plan.unplaced.has(container.id)) continue;
     const siblings = elements.filter((e) => e !== element && parentOf(e) === container.id && !plan.unplaced.has(e.id) && !LINEAR.has(e.type) && e.labelOf === undefined);
-    const model = siblings.find((e) => e.type === element.type) ?? siblings[0];
+    const model = siblings.find((e) => e.type === element.type) ?? siblings[0] ?? neighbourOf(elements, byId, container, element.type, plan);
     if (model !== undefined && plan.unsized?.has(element.id)) Object.assign(element, { width: model.width, height: model.height });
     if (model !== undefined && plan.unstyledText.has(element.id) && model.fontSize !== undefined) Object.assign(element, { fontSize: model.fontSize, fontFamily: model.fontFamily });
+    if (!titles.has(container.id)) {
+      const added = titleContainer(elements, container);
+      if (added !== undefined) titles.set(container.id, added), elements.push(added), byId.set(added.id, added);
+    }
+    const title = titles.get(container.id) ?? titleOf(elements, container.id);
     const inner = boxOf(container);
-    if (siblings.length === 0) Object.assign(element, { x: inner.x + PADDING, y: inner.y + PADDING });
+    // The first member goes under the container's title, if the title is inside it.
+    const top = title !== undefined && Number(title.y) >= inner.y ? Math.max(inner.y + PADDING, belowTitle(title)) : inner.y + PADDING;
+    if (siblings.length === 0) Object.assign(element, { x: inner.x + PADDING, y: top });
     else {
       // After the last sibling of the bottom row, or on a new row when the row would outgrow the container by far.
       const boxes = siblings.map(boxOf);
@@ -51,14 +65,31 @@ export function placeInsideContainers(elements: Raw[], plan: AutoLayoutPlan): st
       else Object.assign(element, { x: Math.min(...boxes.map((b) => b.x)), y: Math.max(...boxes.map((b) => b.y + b.height)) + GAP });
     }
     plan.unplaced.delete(element.id);
-    placed.push(element.id);
     growToHold(elements, byId, container, boxOf(element));
   }
   // New arrows between placed shapes, sent without points, are routed around the shapes rather than drawn straight.
   for (const arrow of elements) {
     if (arrow.type === 'arrow' && arrow.points === undefined && arrow.arrowShape === undefined && arrow.startBinding && arrow.endBinding) arrow.arrowShape = 'smart';
   }
-  return placed;
+  return [...titles.values()];
+}
+
+/**
+ * A shape to letter and size a container's first member like, when the container holds nothing placed yet: the
+ * nearest placed plain shape (no members, no title) going out through its containers, of the same type if any, else
+ * one anywhere in the drawing.
+ */
+function neighbourOf(elements: readonly Raw[], byId: ReadonlyMap<string, Raw>, container: Raw, type: string, plan: AutoLayoutPlan): Raw | undefined {
+  const holders = new Set(elements.map(parentOf));
+  const plain = elements.filter((e) => !plan.unplaced.has(e.id) && !LINEAR.has(e.type) && e.type !== 'text' && e.type !== 'frame' && e.labelOf === undefined && !holders.has(e.id));
+  const seen = new Set<string>();
+  for (let at = parentOf(container); at !== undefined && !seen.has(at); at = parentOf(byId.get(at) ?? ({} as Raw))) {
+    seen.add(at);
+    const here = plain.filter((e) => parentOf(e) === at);
+    const found = here.find((e) => e.type === type) ?? here[0];
+    if (found !== undefined) return found;
+  }
+  return plain.find((e) => e.type === type) ?? plain[0];
 }
 
 /** Grows `container` to hold `box` with padding, pushes what the growth would cover, and grows its own container. */

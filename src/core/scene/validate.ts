@@ -249,7 +249,7 @@ function applyArrowRules(d: Extract<Draft, { type: 'arrow' }>, out: Record<strin
  */
 function applySmartRoutes(elements: Draft[], previous: readonly Element[], warnings: string[]): void {
   const kept = keptRoutes(elements, previous);
-  const { routes, problems } = routeSmartArrows((kept.size > 0 ? elements.filter((e) => !kept.has(e.id)) : elements) as unknown as RoutableElement[]);
+  const { routes, problems } = routeSmartArrows(elements as unknown as RoutableElement[], kept);
   for (const draft of elements) {
     const problem = problems.get(draft.id);
     if (problem !== undefined) warnings.push(`${label(draft.index, draft.id)}: ${problem}`);
