@@ -37,8 +37,9 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
     /-+>+\(\d+\)/,
   ],
   class: [/^<>\s/, /^\(\s*[\w.$"]+\s*,\s*[\w.$"]+\s*\)\s*[-.]/, /^(abstract\s+class|abstract|class|enum|annotation|struct|object|map)\s/i, /^entity\s.*\{$/i, /^(?:[-+#~]\s*)?class\s/i, /(<\|--|--\|>|<\|\.\.|\.\.\|>|\*--|--\*|o--|--o)/],
+  // `package` is in class diagrams too (java-design-patterns' packages of classes): it tells neither kind.
   description: [
-    /^(component|node|cloud|package|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person)\s/i,
+    /^(component|node|cloud|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person)\s/i,
     // `action build`, not `Process -> Keyring : …` (a participant of that name in a sequence).
     /^(action|process)\s+[^-<>.\s]+$/i,
     /^\[[^\]]+\]/,

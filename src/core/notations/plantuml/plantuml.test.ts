@@ -431,6 +431,14 @@ describe('plantumlNotation detection', () => {
   });
 });
 
+describe('plantumlNotation tells a class diagram inside packages', () => {
+  it('reads classes in nested packages as a class diagram (java-design-patterns microservices-distributed-tracing)', () => {
+    const graph = plantumlNotation.toGraph(uml('!theme vibrant\npackage com.iluwatar.microservices-distributed-tracing {\npackage "Payment Microservice" {\n    class PaymentController {\n        +processPayment()\n    }\n}\n}'));
+    expect(graph.nodes.map((n) => [n.id, n.rows])).toEqual([['PaymentController', ['+ processPayment()']]]);
+    expect(graph.groups.map((g) => g.label)).toEqual(['com.iluwatar.microservices-distributed-tracing', 'Payment Microservice']);
+  });
+});
+
 describe('PlantUML sequence groups closed by name', () => {
   it('reads `end loop`, `end group` and `end alt` as PlantUML does, instead of refusing the diagram', () => {
     const graph = plantumlNotation.toGraph(
