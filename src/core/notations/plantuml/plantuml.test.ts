@@ -393,6 +393,12 @@ describe("PlantUML's preprocessor, on what a file defines for itself", () => {
     expect(shown('[a] --> [b] : "uses"\n[b] --> [a] : say "hi"').edges).toEqual([['a', 'b', 'uses'], ['b', 'a', 'say "hi"']]);
   });
 
+  it('reads an !if left open at @enduml to the end, as PlantUML does (mojaloop FXAPI_Payer_Receive_Agreement)', () => {
+    const drawn = shown('!$short = false\n!if ($short != true)\nnode a\n!if ($short == true)\nnode b\n!endif\nnode c');
+    expect(drawn.nodes.map(([id]) => id)).toEqual(['a', 'c']);
+    expect(drawn.warnings).toEqual(['line 3: "!if ($short != true)" is never closed with !endif: read to the end']);
+  });
+
   it('still says what lives in files it does not fetch, and bounds what it expands', () => {
     expect(shown('!include <awslib/AWSCommon>\nnode a').warnings.join()).toMatch(/skipped 1 preprocessor line \(!include/);
     expect(() => plantumlNotation.toGraph(uml('!$i = 0\n!while 1\nnode x\n!endwhile'))).toThrow(/line 3, column 1: !while ran more than/);
@@ -436,6 +442,22 @@ describe('plantumlNotation tells a class diagram inside packages', () => {
     const graph = plantumlNotation.toGraph(uml('!theme vibrant\npackage com.iluwatar.microservices-distributed-tracing {\npackage "Payment Microservice" {\n    class PaymentController {\n        +processPayment()\n    }\n}\n}'));
     expect(graph.nodes.map((n) => [n.id, n.rows])).toEqual([['PaymentController', ['+ processPayment()']]]);
     expect(graph.groups.map((g) => g.label)).toEqual(['com.iluwatar.microservices-distributed-tracing', 'Payment Microservice']);
+  });
+});
+
+describe('PlantUML sequence forms of mojaloop\'s documentation', () => {
+  it('reads a note whose text has a line "header", a bare deactivate and a lost message written ->X', () => {
+    const graph = plantumlNotation.toGraph(uml([
+      'participant A', 'participant B',
+      'A -> B : POST /quotes', 'activate B',
+      'note left', 'header', '  source: A', 'end note',
+      'B -> B : run', 'deactivate',
+      'B -->X A : return rejected',
+    ].join('\n')));
+    const steps = graph.sequence!.steps;
+    expect(steps.filter((step) => step.type === 'note').map((step) => (step as { text: string }).text)).toEqual(['header\nsource: A']);
+    expect(steps.filter((step) => step.type === 'deactivate')).toEqual([{ type: 'deactivate', participant: 'B' }]);
+    expect(steps.filter((step) => step.type === 'message').at(-1)).toMatchObject({ from: 'B', to: 'A', endArrowhead: 'bar', label: 'return rejected' });
   });
 });
 

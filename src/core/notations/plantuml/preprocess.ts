@@ -118,8 +118,15 @@ class Preprocessor {
         case 'if':
         case 'ifdef':
         case 'ifndef': {
-          const end = this.closing(lines, i, /^!\s*if(n?def)?\b/i, /^!\s*endif\b/i);
-          const value = this.branch(lines, i, end, scopes);
+          let end = this.closing(lines, i, /^!\s*if(n?def)?\b/i, /^!\s*endif\b/i, false);
+          let within = lines;
+          if (end < 0) {
+            // PlantUML closes an `!if` still open at @enduml (mojaloop's FXAPI_Payer_Receive_Agreement).
+            this.warnings.push(`line ${line.line}: "${text}" is never closed with !endif: read to the end`);
+            within = [...lines, { text: '!endif', line: lines.at(-1)!.line }];
+            end = lines.length;
+          }
+          const value = this.branch(within, i, end, scopes);
           if (value.lines) {
             const result = this.block(value.lines, scopes, depth, site, emit);
             if (result !== undefined) return result;
@@ -162,14 +169,15 @@ class Preprocessor {
     for (const text of line.text.split('\n')) this.out.push({ text, line: line.line });
   }
 
-  /** The index of the line closing the block opened at `open`, nested blocks of the same kind stepped over. */
-  private closing(lines: readonly PlainLine[], open: number, opens: RegExp, closes: RegExp): number {
+  /** The index of the line closing the block opened at `open`; when there is none, an error (or -1 if not `strict`). */
+  private closing(lines: readonly PlainLine[], open: number, opens: RegExp, closes: RegExp, strict = true): number {
     let nested = 0;
     for (let i = open + 1; i < lines.length; i++) {
       const text = lines[i]!.text.trim();
       if (opens.test(text) && !/^!\s*(procedure|function|unquoted)\b.*!return\b/i.test(text)) nested++;
       else if (closes.test(text) && nested-- === 0) return i;
     }
+    if (!strict) return -1;
     throw errorAt(lines[open]!, `"${lines[open]!.text.trim()}" is never closed`);
   }
 
@@ -422,6 +430,8 @@ class Preprocessor {
       const macro = this.macros.get(token);
       if (macro && !macro.params) return this.argument(macro.text, scopes);
       if (token.startsWith('$')) return '';
+      // A bare word is the text it is (`!$simplified = false`, `!if ($simplified != true)`).
+      if (/^[A-Za-z_]\w*$/.test(token)) return token;
       throw new Unsupported(token);
     };
     const value = or();

@@ -25,7 +25,7 @@ const PARTICIPANT = new RegExp(String.raw`^(${Object.keys(PARTICIPANT_KINDS).joi
 // `[` and `]` are the diagram's edges, `?` a lost or found message's unknown end.
 const END = String.raw`"[^"]+"|[\w.$@]+|\[|\]|\?`;
 const MESSAGE = new RegExp(
-  String.raw`^(${END})?\s*([xo]?(?:<<|<|\\\\|\\|//|/)?)((?:\[[^\]]*\])?-{1,2}(?:\[[^\]]*\])?-?)((?:>>|>|\\\\|\\|//|/)?(?:[xo](?!\w))?)(\(\d+\))?\s*(${END})?\s*(\+\+|--|\*\*|!!)?\s*(?:#[^\s:]+\s*)?(?::\s*(.*))?$`,
+  String.raw`^(${END})?\s*([xo]?(?:<<|<|\\\\|\\|//|/)?)((?:\[[^\]]*\])?-{1,2}(?:\[[^\]]*\])?-?)((?:>>|>|\\\\|\\|//|/)?(?:[xXo](?!\w))?)(\(\d+\))?\s*(${END})?\s*(\+\+|--|\*\*|!!)?\s*(?:#[^\s:]+\s*)?(?::\s*(.*))?$`,
 );
 const FRAGMENT = /^(alt|opt|loop|par|par2|break|critical|group)\b\s*(.*)$/i;
 const NOTE = /^([hr]?note|ref)\s+(over|left|right|across)\b(?:\s+of)?\s*([^:#]*?)\s*(#\w+)?\s*(?::\s*(.*))?$/i;
@@ -43,8 +43,8 @@ interface Numbering {
 }
 
 function arrowhead(token: string): Arrowhead {
-  // `->x` ends in a cross, `->o` in a circle; a head plus a mark keeps the mark.
-  if (token.includes('x')) return 'bar';
+  // `->x` (or `->X`) ends in a cross, `->o` in a circle; a head plus a mark keeps the mark.
+  if (token.toLowerCase().includes('x')) return 'bar';
   if (token.includes('o')) return 'circle';
   return HEAD[token] ?? 'arrow';
 }
@@ -251,6 +251,13 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
     // PlantUML also closes a group with its keyword repeated: `end loop`, `end alt`, `end group`.
     if (/^end(?:\s+(?:alt|opt|loop|par|par2|break|critical|group))?$/i.test(text)) {
       if (!stack.pop()) throw parseError(line, '"end" without an open alt/opt/loop/group');
+      continue;
+    }
+    // A bare `deactivate` ends the latest activation (mojaloop's rules handler).
+    if (/^deactivate$/i.test(text)) {
+      const latest = activations.pop();
+      if (latest) add({ type: 'deactivate', participant: latest.participant });
+      else warnings.push(`line ${line.line}: "deactivate" with no activation open was skipped`);
       continue;
     }
     const activation = /^(activate|deactivate|destroy|create)\s+(?:(participant|actor|boundary|control|entity|database|collections|queue)\s+)?("[^"]+"|[^\s#]+)\s*(#\S+)?$/i.exec(text);

@@ -48,6 +48,9 @@ const BLOCKS: ReadonlyArray<[RegExp, RegExp]> = [
   [/^sprite\b.*\{$/i, /^\}$/],
 ];
 
+/** A note whose text follows on the lines up to `end note`: no `:` text on its own line. */
+const MULTILINE_NOTE = /^[hr]?note\b[^:]*$/i;
+
 /** Finds the first `@startuml … @enduml` block and returns its statements. */
 export function readDiagram(code: string): DiagramSource {
   const raw = code.split(/\r\n|\n|\r/);
@@ -107,10 +110,17 @@ export function readDiagram(code: string): DiagramSource {
   let preprocessor = 0;
   const expanded = preprocess(plain);
   warnings.push(...expanded.warnings);
+  /** Inside a note's body, every line is the note's text (a line `header` in mojaloop's notes is not a header block). */
+  let inNote = false;
   for (const { text, line } of expanded.lines) {
     const at = { line, column: 1 };
     const trimmed = text.trim();
     if (trimmed === '' || trimmed.startsWith("'")) continue;
+    if (inNote) {
+      inNote = !/^end\s*[hr]?note$/i.test(trimmed);
+      lines.push({ text: trimmed, line: at.line, column: text.length - text.trimStart().length + 1 });
+      continue;
+    }
     if (block) {
       if (block.test(trimmed)) block = undefined;
       continue;
@@ -159,6 +169,7 @@ export function readDiagram(code: string): DiagramSource {
     }
     if (PRESENTATION.test(trimmed) || C4_PRESENTATION.test(trimmed)) continue;
     lines.push({ text: trimmed, line: at.line, column: text.length - text.trimStart().length + 1 });
+    inNote = MULTILINE_NOTE.test(trimmed) && !/^[hr]?note\s+"[^"]*"\s+as\s/i.test(trimmed);
   }
   if (preprocessor > 0) warnings.push(`skipped ${preprocessor} preprocessor line${preprocessor === 1 ? '' : 's'} (!include, !theme, procedures they define): files are not fetched`);
   return { lines, direction, forcedDirection, warnings, visibility, preprocessorLines: preprocessor, ...(separator !== undefined && { separator }), ...(title && { title }) };
