@@ -1,6 +1,6 @@
 /** The ELK layered engine: hierarchical (containers laid out with their contents), orthogonal edge routing. */
-import ElkBundled from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkLabel, ElkNode } from 'elkjs/lib/elk-api.js';
+import { Worker as ElkWorker, type ElkAnswer } from 'elkjs/lib/elk-worker.min.js';
 import type { Direction, GraphIR } from '../graph/types.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
 import { separateRuns } from '../routing/separate-runs.js';
@@ -41,9 +41,27 @@ const LARGE_GRAPH_ITEMS = 200;
 /** Edge labels wrap past this width so one long label does not stretch a whole layer. */
 const EDGE_LABEL_MAX_WIDTH = 220;
 
-// elkjs is CommonJS with ESM-style typings: at run time the default import is the constructor itself.
-const ELK = ElkBundled as unknown as typeof ElkBundled.default;
-const elk = new ELK();
+/**
+ * ELK laid out at once, in this thread. elkjs's own API reaches its in-process worker through two setTimeout(0) hops
+ * (there and back), at least 1 ms each on Node: 2 ms idle per ELK run, as long as a 3-node layout takes. Its
+ * dispatcher is called directly instead; it lays out synchronously and answers through `onmessage`.
+ */
+const elkWorker = new ElkWorker();
+let elkAnswer: ElkAnswer | undefined;
+elkWorker.onmessage = ({ data }) => {
+  elkAnswer = data;
+};
+function elkCommand(command: Record<string, unknown>): unknown {
+  elkAnswer = undefined;
+  elkWorker.dispatcher.saveDispatch({ data: { id: 0, ...command } });
+  const answer = elkAnswer as ElkAnswer | undefined;
+  if (answer === undefined) throw new Error('ELK did not answer');
+  if (answer.error !== undefined) throw answer.error instanceof Error ? answer.error : new Error(`ELK layout failed: ${String((answer.error as { message?: string }).message ?? answer.error)}`);
+  return answer.data;
+}
+// The algorithms elkjs's API registers by default; only layered is used.
+elkCommand({ cmd: 'register', algorithms: ['layered'] });
+const elkLayout = (root: ElkNode): ElkNode => elkCommand({ cmd: 'layout', graph: root, layoutOptions: {}, options: {} }) as ElkNode;
 
 /** Nodes and groups share ELK's id space, and GraphIR lets a node and a group have the same id: keep them apart. */
 const nodeKey = (id: string) => `n:${id}`;
@@ -184,7 +202,7 @@ interface Shape {
 async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = {}): Promise<LaidOutGraph> {
   const run = async (widths?: ReadonlyMap<string, number>) => {
     const built = buildElkGraph(graph, direction, widths, shape);
-    return placeTitles(separateEdgeRuns(mergeHubEnds(readResult(await elk.layout(built.root), built), graph), graph));
+    return placeTitles(separateEdgeRuns(mergeHubEnds(readResult(elkLayout(built.root), built), graph), graph));
   };
   const first = await run();
   if (first.blocked.size === 0) return first.laid;
