@@ -42,7 +42,7 @@ describe('ELK runs per layout', () => {
   it('answers without waiting on a timer', async () => {
     // elkjs's own API reaches its worker through setTimeout(0) there and back: 2 ms idle per run on Node.
     vi.useFakeTimers();
-    const graph: GraphIR = { layout: 'layered', direction: 'DOWN', nodes: [{ id: 'a', label: 'a' }, { id: 'b', label: 'b' }], edges: [{ id: 'e', from: 'a', to: 'b' }], groups: [], warnings: [] };
+    const graph: GraphIR = { layout: 'layered', direction: 'DOWN', nodes: [{ id: 'a', label: 'a', kind: 'service' }, { id: 'b', label: 'b', kind: 'service' }], edges: [{ id: 'e', from: 'a', to: 'b' }], groups: [], warnings: [] };
     const laid = await Promise.race([layoutGraph(graph), new Promise<'waiting'>((resolve) => queueMicrotask(() => queueMicrotask(() => resolve('waiting'))))]);
     expect(laid).not.toBe('waiting');
   });
