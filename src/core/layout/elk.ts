@@ -1,6 +1,6 @@
 /** The ELK layered engine: hierarchical (containers laid out with their contents), orthogonal edge routing. */
-import ElkBundled from 'elkjs/lib/elk.bundled.js';
 import type { ElkExtendedEdge, ElkLabel, ElkNode } from 'elkjs/lib/elk-api.js';
+import { Worker as ElkWorker, type ElkAnswer } from 'elkjs/lib/elk-worker.min.js';
 import type { Direction, GraphIR } from '../graph/types.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
 import { separateRuns } from '../routing/separate-runs.js';
@@ -41,9 +41,27 @@ const LARGE_GRAPH_ITEMS = 200;
 /** Edge labels wrap past this width so one long label does not stretch a whole layer. */
 const EDGE_LABEL_MAX_WIDTH = 220;
 
-// elkjs is CommonJS with ESM-style typings: at run time the default import is the constructor itself.
-const ELK = ElkBundled as unknown as typeof ElkBundled.default;
-const elk = new ELK();
+/**
+ * ELK laid out at once, in this thread. elkjs's own API reaches its in-process worker through two setTimeout(0) hops
+ * (there and back), at least 1 ms each on Node: 2 ms idle per ELK run, as long as a 3-node layout takes. Its
+ * dispatcher is called directly instead; it lays out synchronously and answers through `onmessage`.
+ */
+const elkWorker = new ElkWorker();
+let elkAnswer: ElkAnswer | undefined;
+elkWorker.onmessage = ({ data }) => {
+  elkAnswer = data;
+};
+function elkCommand(command: Record<string, unknown>): unknown {
+  elkAnswer = undefined;
+  elkWorker.dispatcher.saveDispatch({ data: { id: 0, ...command } });
+  const answer = elkAnswer as ElkAnswer | undefined;
+  if (answer === undefined) throw new Error('ELK did not answer');
+  if (answer.error !== undefined) throw answer.error instanceof Error ? answer.error : new Error(`ELK layout failed: ${String((answer.error as { message?: string }).message ?? answer.error)}`);
+  return answer.data;
+}
+// The algorithms elkjs's API registers by default; only layered is used.
+elkCommand({ cmd: 'register', algorithms: ['layered'] });
+const elkLayout = (root: ElkNode): ElkNode => elkCommand({ cmd: 'layout', graph: root, layoutOptions: {}, options: {} }) as ElkNode;
 
 /** Nodes and groups share ELK's id space, and GraphIR lets a node and a group have the same id: keep them apart. */
 const nodeKey = (id: string) => `n:${id}`;
@@ -68,14 +86,26 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   if (nodes > FIT_MAX_NODES || fitsReadme(first, nodes)) return first;
   // Tried in turn until one fits, else the one that misses least: turned (when the direction is free), components
   // packed in rows either way, each container's components stacked along the flow either way; then, top-down, narrower layers or a wrapped flow.
+  // Each try is an ELK run (most of the layout's time), so one that cannot fit or beat the best so far is skipped.
   const turned: Direction = vertical(graph.direction) ? 'RIGHT' : 'DOWN';
   const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
-  const tries = [
-    ...(graph.forcedDirection ? [] : [() => layoutShape(graph, turned)]),
-    ...directions.map((direction) => () => layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity)),
-    ...directions.map((direction) => () => layoutStacked(graph, direction)),
-  ];
+  /** The plain layout each way, once laid out: what the tries that reshape it are judged against. */
+  const plain = new Map<Direction, LaidOutGraph>([[graph.direction, first]]);
   let best = first;
+  const beatsBest = (laid: LaidOutGraph) => !widensWithoutGain(laid, nodes, readmeCost(best, nodes));
+  const tries = [
+    ...(graph.forcedDirection
+      ? []
+      : [
+          async () => {
+            const laid = await layoutShape(graph, turned, {}, beatsBest);
+            plain.set(turned, laid);
+            return laid;
+          },
+        ]),
+    ...directions.map((direction) => () => layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity)),
+    ...directions.map((direction) => () => (stackingWidens(direction, plain.get(direction), nodes, best) ? undefined : layoutStacked(graph, direction, beatsBest))),
+  ];
   for (const attempt of tries) {
     const laid = await attempt();
     if (laid !== undefined && readmeCost(laid, nodes) < readmeCost(best, nodes)) best = laid;
@@ -83,14 +113,47 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   }
   // Narrower layers make a taller drawing, and its edges meet in fewer, longer channels; a wrapped flow leads edges
   // round its columns: each kept only when it fits.
+  const fitsDrawn = (laid: LaidOutGraph) => fitsReadme({ ...laid, ...drawnExtent(laid) }, nodes);
+  const mayFit = (laid: LaidOutGraph) => !widensWithoutGain({ ...laid, ...drawnExtent(laid) }, nodes, 0);
   for (const direction of directions.filter(vertical)) {
-    for (const options of [...NARROW_LAYERINGS, WRAPPED_FLOW]) {
-      const laid = await layoutShape(graph, direction, { options });
-      if (fitsReadme({ ...laid, ...drawnExtent(laid) }, nodes)) return laid;
+    const before = plain.get(direction);
+    const shapes = [
+      ...(before !== undefined && narrowingLengthens(before, nodes) ? [] : NARROW_LAYERINGS),
+      ...(before !== undefined && before.width / before.height >= WRAP_ASPECT ? [] : [WRAPPED_FLOW]),
+    ];
+    for (const options of shapes) {
+      const laid = await layoutShape(graph, direction, { options }, mayFit);
+      if (fitsDrawn(laid)) return laid;
     }
   }
   return best;
 };
+
+/**
+ * True when a try, laid out with its blocked titles still narrow, cannot cost less than `bound` once its containers
+ * are widened for them: widening adds width only, which raises the width term, and the aspect term too unless the
+ * drawing is portrait with enough nodes for that rule to count. Such a try is not laid out again (an ELK run saved).
+ */
+function widensWithoutGain(laid: LaidOutGraph, nodes: number, bound: number): boolean {
+  return (nodes <= ASPECT_NODES || laid.width >= laid.height) && readmeCost(laid, nodes) >= bound && readmeCost(laid, nodes) > 0;
+}
+
+/**
+ * Components stacked along a sideways flow sit one after another instead of one above another: the drawing only
+ * widens (and, landscape, strays further from 3:1). So when the plain layout that way is landscape and already misses
+ * at least as much as the best so far, the stacked one cannot win (2 of the 9 ELK runs of the sakila schemas).
+ */
+function stackingWidens(direction: Direction, plain: LaidOutGraph | undefined, nodes: number, best: LaidOutGraph): boolean {
+  return !vertical(direction) && plain !== undefined && plain.width >= plain.height && readmeCost(plain, nodes) >= readmeCost(best, nodes);
+}
+
+/**
+ * Capped layers only make a drawing narrower and taller. A plain top-down layout that is narrow enough already and
+ * still does not fit is too tall for 3:1, portrait: narrowing cannot mend that (capi-machinedeployment: two ELK runs).
+ */
+function narrowingLengthens(plain: LaidOutGraph, nodes: number): boolean {
+  return widthCost(plain, nodes) === 0 && plain.height >= plain.width;
+}
 
 /** Graphs up to this size that do not fit a README column are laid out again (turned, packed, stacked, narrowed, wrapped): each try is an ELK run. */
 const FIT_MAX_NODES = 150;
@@ -119,6 +182,12 @@ const WRAPPED_FLOW: Readonly<Record<string, string>> = {
   'elk.aspectRatio': '0.5',
   'elk.layered.edgeLabels.centerLabelPlacementStrategy': 'TAIL_LAYER',
 };
+/**
+ * ELK cuts a flow into columns only when that brings it nearer this width / height: a plain top-down layout at least
+ * this wide comes back uncut, the same drawing with its labels moved (aks-store, microservices-demo, the C4
+ * deployment), so the wrapped try is skipped.
+ */
+const WRAP_ASPECT = 0.5;
 /** The smallest text layout draws: the scale at README width applies to it. */
 const SMALLEST_TEXT = Math.min(FONT.row, FONT.edgeLabel, FONT.label);
 /** The widest drawing whose smallest text, fitted to README width, stays readable. */
@@ -144,12 +213,16 @@ async function layoutPacked(graph: GraphIR, direction: Direction, widthLimit: nu
 
 const vertical = (direction: Direction) => direction === 'DOWN' || direction === 'UP';
 
+/** Text at README width shrunk under READABLE_TEXT (the checker's rule of issue 13): how far too wide, 0 when not. */
+function widthCost(laid: LaidOutGraph, nodes: number): number {
+  return nodes <= READABLE_NODES ? Math.max(0, laid.width / READABLE_WIDTH - 1) : 0;
+}
+
 /** Text at README width shrunk under READABLE_TEXT, and aspect beyond MAX_ASPECT: the checker's rules of issue 13. */
 function readmeCost(laid: LaidOutGraph, nodes: number): number {
   const aspect = Math.max(laid.width / laid.height, laid.height / laid.width);
-  const small = nodes <= READABLE_NODES ? Math.max(0, laid.width / READABLE_WIDTH - 1) : 0;
   const long = nodes > ASPECT_NODES ? Math.max(0, aspect / MAX_ASPECT - 1) : 0;
-  return small + long;
+  return widthCost(laid, nodes) + long;
 }
 
 const fitsReadme = (laid: LaidOutGraph, nodes: number) => readmeCost(laid, nodes) === 0;
@@ -169,10 +242,10 @@ function drawnExtent(laid: LaidOutGraph): { width: number; height: number } {
  * Each container's components stacked along the flow. Undefined when no container holds two components: that graph is
  * the plain layout in this direction, already tried (an ELK run saved: 2 of the 7 runs of a one-component schema).
  */
-async function layoutStacked(graph: GraphIR, direction: Direction): Promise<LaidOutGraph | undefined> {
+async function layoutStacked(graph: GraphIR, direction: Direction, worthWidening?: (laid: LaidOutGraph) => boolean): Promise<LaidOutGraph | undefined> {
   const { root } = buildElkGraph(graph, direction, undefined, { stacked: true });
   if (!root.edges!.some((edge) => edge.id.startsWith(STACK_EDGE))) return undefined;
-  return layoutShape(graph, direction, { stacked: true });
+  return layoutShape(graph, direction, { stacked: true }, worthWidening);
 }
 
 /** How a try departs from the plain layout: components stacked along the flow, or ELK options that narrow it. */
@@ -181,13 +254,17 @@ interface Shape {
   options?: Readonly<Record<string, string>>;
 }
 
-async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = {}): Promise<LaidOutGraph> {
+/**
+ * `worthWidening`: whether a try whose titles found no gap can still be of use once widened for them; when not, it is
+ * returned as it is (the caller's test then rejects it) and not laid out again.
+ */
+async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = {}, worthWidening: (laid: LaidOutGraph) => boolean = () => true): Promise<LaidOutGraph> {
   const run = async (widths?: ReadonlyMap<string, number>) => {
     const built = buildElkGraph(graph, direction, widths, shape);
-    return placeTitles(separateEdgeRuns(mergeHubEnds(readResult(await elk.layout(built.root), built), graph), graph));
+    return placeTitles(separateEdgeRuns(mergeHubEnds(readResult(elkLayout(built.root), built), graph), graph));
   };
   const first = await run();
-  if (first.blocked.size === 0) return first.laid;
+  if (first.blocked.size === 0 || !worthWidening(first.laid)) return first.laid;
   // ELK keeps a container's contents at its left, so one widened by its title's width has that much band free of the
   // edges entering it. Laid out again only when some title found no gap (C4 deployment nodes, nested one in one).
   return (await run(first.blocked)).laid;

@@ -1,0 +1,63 @@
+/**
+ * What a layout costs in ELK runs: each run is most of an ELK layout's time (issue 27), so the fitting tries skip the
+ * runs that cannot win, and a run answers at once instead of after elkjs's timer hops.
+ */
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { GraphIR } from '../graph/types.js';
+import { plantumlNotation } from '../notations/plantuml/index.js';
+import { layoutGraph } from './elk.js';
+
+const runs = vi.hoisted(() => ({ count: 0 }));
+vi.mock('elkjs/lib/elk-worker.min.js', async (importOriginal) => {
+  const original = await importOriginal<typeof import('elkjs/lib/elk-worker.min.js')>();
+  /** elkjs's in-process worker, counting the layouts it is asked for. */
+  function CountingWorker(this: InstanceType<typeof original.Worker>) {
+    const worker = new original.Worker();
+    const dispatch = worker.dispatcher.saveDispatch;
+    worker.dispatcher.saveDispatch = (event) => {
+      if (event.data.cmd === 'layout') runs.count++;
+      dispatch(event);
+    };
+    return worker;
+  }
+  return { ...original, Worker: CountingWorker };
+});
+
+const plantuml = (name: string) => plantumlNotation.toGraph(readFileSync(new URL(`../../../test/fixtures/plantuml/${name}`, import.meta.url), 'utf8'));
+
+async function layoutCountingRuns(graph: GraphIR) {
+  runs.count = 0;
+  const laid = await layoutGraph(graph);
+  // Counted at elkjs's worker: a layout that no longer reaches it there would count nothing.
+  expect(runs.count).toBeGreaterThan(0);
+  return { laid, runs: runs.count };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('ELK runs per layout', () => {
+  it('answers without waiting on a timer', async () => {
+    // elkjs's own API reaches its worker through setTimeout(0) there and back: 2 ms idle per run on Node.
+    vi.useFakeTimers();
+    const graph: GraphIR = { layout: 'layered', direction: 'DOWN', nodes: [{ id: 'a', label: 'a', kind: 'service' }, { id: 'b', label: 'b', kind: 'service' }], edges: [{ id: 'e', from: 'a', to: 'b' }], groups: [], warnings: [] };
+    const laid = await Promise.race([layoutGraph(graph), new Promise<'waiting'>((resolve) => queueMicrotask(() => queueMicrotask(() => resolve('waiting'))))]);
+    expect(laid).not.toBe('waiting');
+  });
+
+  it('does not widen a try for its titles when it cannot win even so, nor wrap a flow ELK would not cut', async () => {
+    // The C4 deployment fits no README column: 12 ELK runs before (5 of them titles' re-layouts, 2 of a wrap).
+    const { laid, runs } = await layoutCountingRuns(await plantuml('c4-bigbank-deployment.puml'));
+    expect(runs).toBeLessThanOrEqual(7);
+    expect(laid.nodes).toHaveLength(6);
+  });
+
+  it('does not cap the layers of a flow that is narrow enough and too tall, and still wraps it', async () => {
+    // 46 steps: top-down 1,700 × 5,662 px, too tall for 3:1. Capping layers makes it narrower and taller still.
+    const { laid, runs } = await layoutCountingRuns(await plantuml('capi-machinedeployment-activity.plantuml'));
+    expect(runs).toBeLessThanOrEqual(3);
+    expect(laid.height / laid.width).toBeLessThanOrEqual(3);
+  });
+});
