@@ -24,6 +24,8 @@ interface Shape {
   stroke?: string;
   strokeDash?: number;
   strokeWidth?: number;
+  /** `style.opacity`, 1 when the author set none. */
+  opacity?: number;
   /** The label's colour (`style.font-color`), or a theme colour (N1) when the author set none. */
   color?: string;
   columns?: Array<{ name: Label; type: Label; constraint?: string[] | null }> | null;
@@ -164,7 +166,9 @@ const colorOf = (value: string | undefined) => (value === undefined || value ===
 /** Fully transparent: `stroke: transparent` or `stroke-width: 0` is a shape without a border. */
 const INVISIBLE = '#00000000';
 
-function styleOf(item: { fill?: string; stroke?: string; strokeDash?: number; strokeWidth?: number; color?: string }): GraphStyle | undefined {
+function styleOf(item: { fill?: string; stroke?: string; strokeDash?: number; strokeWidth?: number; color?: string; opacity?: number }): GraphStyle | undefined {
+  // `style.opacity: 0` keeps the shape's place (a blank cell of a grid) and draws nothing there.
+  if (item.opacity === 0) return { fillColor: INVISIBLE, strokeColor: INVISIBLE, textColor: INVISIBLE };
   const style: GraphStyle = {};
   const fill = colorOf(item.fill);
   const stroke = item.strokeWidth === 0 ? INVISIBLE : colorOf(item.stroke);
