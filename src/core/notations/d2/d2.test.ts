@@ -96,6 +96,15 @@ describe('d2Notation keeps the author\'s intent (D2 docs)', () => {
   }, SLOW);
 });
 
+describe('d2Notation reads labels in D2’s own syntax', () => {
+  it('shows Markdown labels as D2 renders them, not their syntax (the docs’ C4 code example)', async () => {
+    const graph = await readD2(fixture('d2-docs-c4-code.d2'));
+    const chatbot = graph.nodes.find((n) => n.id === 'chatbot')!;
+    expect(chatbot.label).toBe('Customer Chatbot\n[Container: Node.js & NLP]\n\nAI-powered chat interface for customer support.');
+    expect(graph.nodes.filter((n) => /^#|\*\*/m.test(n.label))).toEqual([]);
+  }, SLOW);
+});
+
 describe('d2Notation keeps invisible shapes invisible', () => {
   it('keeps the place of a shape with opacity 0 (the blank cells of the D2 docs’ map of Japan) and draws nothing there', async () => {
     const code = fixture('d2-docs-japan.d2');

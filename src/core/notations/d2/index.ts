@@ -9,6 +9,7 @@ import { AppError } from '../../errors.js';
 import type { Arrowhead, Direction, GraphEdge, GraphGrid, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
 import { mapColor } from '../dot/style.js';
 import { dictionary } from '../../dictionary.js';
+import { markdownText } from './markdown.js';
 
 interface Label {
   label: string;
@@ -19,6 +20,8 @@ interface Shape {
   /** Where D2's own layout put it: only read for the rows and columns of a grid. */
   pos?: { x: number; y: number };
   label: string;
+  /** `markdown` for a `|md …|` label, which D2 renders; a code block's language (`go`, `sql`) is drawn as written. */
+  language?: string;
   icon: { Host?: string; Path?: string } | null;
   fill?: string;
   stroke?: string;
@@ -203,7 +206,8 @@ function rowsOf(shape: Shape): string[] | undefined {
 }
 
 export function d2ToGraph(compiled: CompiledD2): GraphIR {
-  const { shapes, connections } = compiled.diagram;
+  const { connections } = compiled.diagram;
+  const shapes = compiled.diagram.shapes.map((shape) => (shape.language === 'markdown' ? { ...shape, label: markdownText(shape.label) } : shape));
   const warnings: string[] = [];
   const parentOf = (id: string) => {
     const keys = d2PathKeys(id);
