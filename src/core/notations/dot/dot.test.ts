@@ -257,6 +257,21 @@ describe('DOT text, borders and invisible structure on real files', () => {
   const sceneOf = async (name: string) => (await codeToScene(fixture(name))).elements;
   const byId = (elements: Awaited<ReturnType<typeof sceneOf>>, id: string) => elements.find((e) => e.id === id)!;
 
+  it('decodes HTML entities in every label as Graphviz does (the gallery’s LR(0) states: &bull; &gt; &#40;)', async () => {
+    const graph = await dotNotation.toGraph(fixture('gallery-psg.gv'));
+    const state0 = graph.nodes.find((n) => n.id === 'state0')!;
+    expect(state0.rows).toContain('(0) s -> •e $');
+    expect(graph.nodes.flatMap((n) => [n.label, ...(n.rows ?? [])]).filter((text) => /&\w+;/.test(text))).toEqual([]);
+    expect(unescapeLabel('a &rarr; b &Alpha;&alpha; &unknown; &amp;')).toBe('a → b Αα &unknown; &');
+  });
+
+  it('draws an HTML table as a header and rows whatever the shape, readable on a black fill (psg’s state #5)', async () => {
+    const elements = await sceneOf('gallery-psg.gv');
+    const texts = elements.filter((e) => e.type === 'text' && 'text' in e && /State #5|s -> e/.test(String(e.text)));
+    expect(texts.map((e) => ('text' in e ? e.text : ''))).toEqual(['State #5', '(0) s -> e •$']);
+    for (const text of texts) expect(text.strokeColor).toBe('#ffffff');
+  });
+
   it('draws plain and plaintext nodes as text without a border (the kernel map’s heading and credit)', async () => {
     const elements = await sceneOf('linux-kernel-map.gv');
     for (const id of ['LKD', 'bottom']) {

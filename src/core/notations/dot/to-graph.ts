@@ -223,13 +223,14 @@ class DotGraphBuilder {
   private labelParts(node: DotNode, shape: string): LabelParts {
     const raw = node.attrs.get('label') ?? { value: '\\N', html: false };
     const context = { node: node.id, graph: this.name };
+    // An HTML table is its rows whatever the shape (psg's Mrecord states): the first row heads the others.
+    if (raw.html && /<table/i.test(raw.value)) return splitHeader(htmlToText(raw.value).split('\n'));
     if (shape === 'record' || shape === 'mrecord') {
       const source = raw.html ? htmlToText(raw.value) : raw.value;
       const fields = recordFields(source).map((field) => (raw.html ? field : unescapeLabel(field, context)));
       const [label = '', ...rest] = fields;
       return { label, rows: rest.flatMap((field) => field.split('\n')).filter((row) => row.trim() !== '') };
     }
-    if (raw.html && /<table/i.test(raw.value)) return splitHeader(htmlToText(raw.value).split('\n'));
     return { label: this.text(raw, context), rows: [] };
   }
 
