@@ -74,6 +74,7 @@ const CORPUS: Count[] = [
   ['terraform', 'tf-aws-vpc-root.main.tf', 66, 94, 8, '74 resource/data blocks less the VPC and 7 subnet tiers they sit in (containers); 94 references between them, locals expanded (18 of them to a subnet tier or the VPC from outside, drawn to the container)'],
   ['terraform', 'tf-provider-aws-two-tier.main.tf', 7, 7, 2, '7 resources besides the VPC and subnet containers; 7 references not drawn by nesting'],
   ['mermaid', 'powertools-idempotency-record-class.mmd', 2, 1, 0, 'the record and its Status enumeration, 1 association'],
+  ['helm', 'argo-workflows.values.yaml', 4, 1, 0, 'controller with its volume, executor, server; the empty artifact-repository blocks are settings'],
   ['helm', 'bank-of-anthos-prometheus.values.yaml', 4, 0, 0, 'operator, prometheus, alertmanager, blackboxExporter; the six kube* blocks and exporters are off'],
   ['helm', 'bitnami-postgresql.values.yaml', 3, 2, 0, 'primary, its Service and volume'],
   ['helm', 'bitnami-wordpress.values.yaml', 4, 3, 0, 'wordpress, Service, volume, mariadb sub-chart'],

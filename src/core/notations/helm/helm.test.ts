@@ -235,6 +235,8 @@ kafka:
     // `hooks` (Helm hooks switched on) configures jobs; it is no sub-chart.
     expect(ids).not.toContain('hooks');
     expect(ids).toEqual(expect.arrayContaining(['relay', 'vroom', 'nginx', 'kafka', 'postgresql']));
+    // Argo Workflows: `customArtifactRepository: {}` and `artifactRepositoryRef: {}` configure the controller.
+    expect(helmNotation.toGraph(fixture('argo-workflows.values.yaml')).nodes.map((n) => n.id)).toEqual(['controller', 'controller:volume', 'executor', 'server']);
   });
 
   it('reads Temporal: the server, admin tools and web UI with their services, nothing for its feature switches', () => {
