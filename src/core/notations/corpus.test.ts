@@ -18,6 +18,7 @@ const CORPUS: Count[] = [
   ['dot', 'gallery-fsm.gv', 9, 14, 0, 'states 0–8, 14 labelled transitions (two self loops)'],
   ['dot', 'gallery-gd-1994-2007.gv', 506, 1380, 0, '506 authors, 1,380 co-authorship edges (--)'],
   ['dot', 'gallery-neato-er.gv', 12, 12, 0, '3 entities, 6 attributes, 3 relationship diamonds; 12 edges (--)'],
+  ['dot', 'gallery-git.gv', 8, 10, 0, 'changes, staging, stash, the "git stash [push]" text node, HEAD, remote, branches, discard; 10 edges'],
   ['dot', 'gallery-psg.gv', 10, 14, 0, 'states 0–9 (HTML tables in Mrecords), 14 labelled transitions (one self loop)'],
   ['dot', 'gallery-uml-class.gv', 9, 11, 0, '9 record classes, 11 edges'],
   ['dot', 'gprof2dot-cprofile.gv', 22, 24, 0, '22 functions, 24 call edges'],

@@ -168,7 +168,7 @@ describe('DOT edge cases', () => {
 
   it('maps shapes, styles and colours', () => {
     const graph = toGraph('digraph { a [shape=note style="filled,dashed" fillcolor="#ffeeaa80"]; b [shape=Mrecord label="{x|y}"]; c [shape=egg color="0.0 1.0 1.0"]; d [shape=squiggle] }');
-    expect(node(graph, 'a')).toMatchObject({ shape: 'document', style: { fillColor: '#ffeeaa', strokeStyle: 'dashed' } });
+    expect(node(graph, 'a')).toMatchObject({ shape: 'document', style: { fillColor: '#ffeeaa80', strokeStyle: 'dashed' } });
     expect(node(graph, 'b')).toMatchObject({ label: 'x', rows: ['y'], style: { corner: 'rounded' } });
     expect(node(graph, 'c')).toMatchObject({ shape: 'ellipse', style: { strokeColor: '#ff0000' } });
     expect(node(graph, 'd').shape).toBe('rectangle');
@@ -263,6 +263,15 @@ describe('DOT text, borders and invisible structure on real files', () => {
     expect(state0.rows).toContain('(0) s -> •e $');
     expect(graph.nodes.flatMap((n) => [n.label, ...(n.rows ?? [])]).filter((text) => /&\w+;/.test(text))).toEqual([]);
     expect(unescapeLabel('a &rarr; b &Alpha;&alpha; &unknown; &amp;')).toBe('a → b Αα &unknown; &');
+  });
+
+  it('keeps the alpha of a colour and a table’s whole first row as its header, as Graphviz draws the gallery’s git.gv', async () => {
+    const graph = await dotNotation.toGraph(fixture('gallery-git.gv'));
+    const changes = graph.nodes.find((n) => n.id === 'changes')!;
+    // color="#88000022": a pale wash of dark red, not dark red.
+    expect(changes.style?.fillColor).toBe('#88000022');
+    expect(changes.label).toBe('changes\nin the working tree');
+    expect(changes.rows).toEqual(['To view:', 'git diff']);
   });
 
   it('draws an HTML table as a header and rows whatever the shape, readable on a black fill (psg’s state #5)', async () => {

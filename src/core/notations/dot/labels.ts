@@ -66,6 +66,15 @@ export function recordFields(label: string): string[] {
   return fields.map((field) => field.replace(/^\s*<[^>]*>/, '').trim()).filter((field) => field !== '');
 }
 
+/** An HTML-like table: its first row's lines are the header, the lines of the rows below are rows. */
+export function tableParts(html: string): LabelParts {
+  const end = /<\/tr\s*>/i.exec(html);
+  if (!end) return splitHeader(htmlToText(html).split('\n'));
+  const label = htmlToText(html.slice(0, end.index));
+  const rows = htmlToText(html.slice(end.index + end[0].length)).split('\n').filter((row) => row !== '');
+  return label === '' ? splitHeader(rows) : { label, rows };
+}
+
 /** First line or field is the header; the rest become rows. */
 export function splitHeader(lines: string[]): LabelParts {
   const [label = '', ...rows] = lines;
