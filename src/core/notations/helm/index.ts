@@ -332,7 +332,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const find = (host: string) =>
     targets.find(({ names }) => names.some((name) => name !== undefined && (host === name.toLowerCase() || host.endsWith(`-${name.toLowerCase()}`))));
   const linked = new Set<string>();
-  const sources: [string, Record<string, unknown>][] = [...(app ? [[app, values] as [string, Record<string, unknown>]] : []), ...components];
+  const sources: [string, Record<string, unknown>][] = [...(app ? [[app, values] as [string, Record<string, unknown>]] : []), ...components.map(([key, block]): [string, Record<string, unknown>] => [key, block])];
   for (const [from, block] of sources) {
     for (const value of relationValues(block, from === app ? new Set(components.map(([key]) => key)) : new Set())) {
       for (const host of hostsIn(value)) {
