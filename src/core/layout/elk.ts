@@ -148,7 +148,9 @@ const vertical = (direction: Direction) => direction === 'DOWN' || direction ===
 function readmeCost(laid: LaidOutGraph, nodes: number): number {
   const aspect = Math.max(laid.width / laid.height, laid.height / laid.width);
   const small = nodes <= READABLE_NODES ? Math.max(0, laid.width / READABLE_WIDTH - 1) : 0;
-  const long = nodes > ASPECT_NODES ? Math.max(0, aspect / MAX_ASPECT - 1) : 0;
+  // Too long is a rule broken outright (a column to scroll through), not a few per cent of width: it weighs a whole
+  // README width more (onion architecture: 1,294 × 4,682 px was kept over 1,753 × 3,186).
+  const long = nodes > ASPECT_NODES && aspect > MAX_ASPECT ? aspect / MAX_ASPECT : 0;
   return small + long;
 }
 

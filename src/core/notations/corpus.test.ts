@@ -43,6 +43,7 @@ const CORPUS: Count[] = [
   ['plantuml', 'c4-bigbank-deployment.puml', 6, 6, 12, '6 Container/ContainerDb, 6 Rel, 12 Deployment_Node'],
   ['plantuml', 'capi-machinedeployment-activity.plantuml', 46, 65, 0, 'start, stop, 20 actions, 4 repeat points, 4 repeat-while and 16 if/elseif decisions; 61 arrows of the flow and 4 loops back'],
   ['plantuml', 'jdp-hexagonal-class.puml', 29, 23, 9, '29 classes and interfaces, 23 relation lines, 9 packages'],
+  ['plantuml', 'jdp-onion-architecture-class.puml', 15, 24, 11, '15 classes, records and interfaces, 24 relation lines, 3 layer packages holding 8 packages'],
   ['plantuml', 'jdp-promise-class.urm.puml', 7, 6, 1, '6 classes and Map (named by a link), 6 relation lines, 1 package'],
   ['plantuml', 'mojaloop-position-prepare-sequence.plantuml', 5, 25, 0, '5 participants, 25 messages'],
   ['compose', 'aks-store-demo-quickstart.docker-compose.yml', 4, 3, 1, '4 services, 3 depends_on, network backend_services'],
