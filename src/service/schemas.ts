@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EXPORT_FORMATS } from '../core/export/index.js';
-import { DETAIL_LEVELS } from '../core/graph/fold.js';
+import { DETAIL_FOLD_NODES, DETAIL_LEVELS, FOLD_NODES } from '../core/graph/fold.js';
 import { NOTATIONS } from '../core/graph/types.js';
 import { iconSearchQuery, vendor } from '../core/icons/query.js';
 import { LIMITS } from '../core/limits.js';
@@ -205,7 +205,9 @@ export const fromCodeBody = strictBody({
   folderId: folderId.optional(),
   name: name.optional().describe('Defaults to "<notation> diagram"'),
   notation: z.enum(NOTATIONS).optional().describe('Skip detection and read the code as this notation'),
-  detail: detailLevel.describe('auto (default): above 40 nodes, Compose, Kubernetes, Helm and Terraform fold volumes, config and secrets into rows on their workload and merge services wired alike (said in warnings); full: draw every node'),
+  detail: detailLevel.describe(
+    `auto (default): above ${FOLD_NODES} nodes (${DETAIL_FOLD_NODES} when a third are volumes, config or secrets), Compose, Kubernetes, Helm and Terraform fold volumes, config and secrets into rows on their workload, and above ${FOLD_NODES} merge services wired alike (said in warnings); full: draw every node`,
+  ),
   ...stampingOptions,
 });
 export const fromCodeResult = writtenDocument.extend({ notation: z.enum(NOTATIONS) });

@@ -42,6 +42,25 @@ describe('foldForReading', () => {
     for (const edge of folded.edges) expect(byId.has(edge.from) && byId.has(edge.to), edge.id).toBe(true);
   });
 
+  it('folds a smaller graph when a third of it is detail (mailcow: 30 nodes, 13 shared volumes), merging no services', () => {
+    // 18 services, each pair sharing a volume: 27 nodes, 9 of them volumes.
+    const nodes: GraphNode[] = [];
+    const edges: GraphEdge[] = [];
+    for (let i = 0; i < 18; i++) nodes.push({ id: `s${i}`, label: `service-${i}`, kind: 'service' });
+    for (let v = 0; v < 9; v++) {
+      nodes.push({ id: `v${v}`, label: `vol-${v}`, kind: 'storage' });
+      for (const i of [2 * v, 2 * v + 1]) edges.push({ id: `s${i}-v${v}`, from: `s${i}`, to: `v${v}`, label: `/data/${v}`, style: { strokeStyle: 'dashed' } });
+    }
+    const graph: GraphIR = { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [], warnings: [] };
+    const folded = foldForReading(graph, 'compose');
+    expect(folded.nodes.map((node) => node.id)).toEqual(nodes.slice(0, 18).map((node) => node.id));
+    expect(folded.nodes[3]!.rows).toEqual(['volume vol-1 (/data/1)']);
+    expect(folded.warnings).toEqual(['27 nodes drawn as 18 to stay readable: folded 9 volumes into the nodes that use them, as rows; detail: "full" draws everything']);
+    // Less detail than a third: drawn as written.
+    const lighter: GraphIR = { ...graph, nodes: [...nodes, ...Array.from({ length: 2 }, (_, i) => ({ id: `x${i}`, label: `x${i}`, kind: 'service' as const }))] };
+    expect(foldForReading(lighter, 'compose')).toBe(lighter);
+  });
+
   it('draws everything with detail "full", for small graphs, and for notations that are not infrastructure', () => {
     expect(foldForReading(sentry, 'compose', 'full')).toBe(sentry);
     expect(foldForReading(deployment(5), 'kubernetes').nodes).toHaveLength(8);

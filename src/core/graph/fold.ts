@@ -1,6 +1,7 @@
 /**
- * Folding: a large infrastructure graph drawn for reading. Above FOLD_NODES nodes, volumes, config, secrets and
- * service accounts become rows on the workload that uses them, and services wired exactly alike (sentry's twenty
+ * Folding: a large infrastructure graph drawn for reading. Above FOLD_NODES nodes (or DETAIL_FOLD_NODES when a third
+ * of them is such detail), volumes, config, secrets and service accounts become rows on the workload that uses them;
+ * above FOLD_NODES services wired exactly alike (sentry's twenty
  * Kafka consumers) become one node listing their names, their edges merged since each means the same thing. The
  * warnings say what was folded; `detail: "full"` draws everything (issue 27: 40–90 nodes drew 5,000–8,000 px wide).
  */
@@ -11,6 +12,12 @@ export type Detail = (typeof DETAIL_LEVELS)[number];
 
 /** Above this many nodes an infrastructure graph is folded (at 40 a README column still reads, READABLE_NODES). */
 export const FOLD_NODES = 40;
+
+/**
+ * A smaller graph is folded too when its detail is a third or more of it (mailcow's 30 nodes, 13 of them volumes
+ * shared by several services): the mounts' dashed lines and path labels would cross the whole drawing.
+ */
+export const DETAIL_FOLD_NODES = 24;
 
 /** The notations that describe deployments, whose volumes, config and secrets are detail of a workload. */
 const FOLDING_NOTATIONS: ReadonlySet<Notation> = new Set(['compose', 'kubernetes', 'helm', 'terraform']);
@@ -23,10 +30,12 @@ const MIN_TWINS = 3;
 
 /** The graph to draw at `detail`: folded when it is a large infrastructure graph and `detail` is auto. */
 export function foldForReading(graph: GraphIR, notation: Notation, detail: Detail = 'auto'): GraphIR {
-  if (detail === 'full' || !FOLDING_NOTATIONS.has(notation) || graph.layout !== 'layered' || graph.nodes.length <= FOLD_NODES) return graph;
+  if (detail === 'full' || !FOLDING_NOTATIONS.has(notation) || graph.layout !== 'layered' || graph.nodes.length <= DETAIL_FOLD_NODES) return graph;
   const before = graph.nodes.length;
+  const large = before > FOLD_NODES;
+  if (!large && foldDetailNodes(graph).folded.length * 3 < before) return graph;
   // Twins first, so a merged node lists its names before the rows of the detail folded into it.
-  const twins = foldTwins(graph);
+  const twins = large ? foldTwins(graph) : { graph, folded: 0, into: 0 };
   const details = foldDetailNodes(twins.graph);
   if (details.folded.length === 0 && twins.folded === 0) return graph;
   const said = [

@@ -221,7 +221,9 @@ function widthCost(laid: LaidOutGraph, nodes: number): number {
 /** Text at README width shrunk under READABLE_TEXT, and aspect beyond MAX_ASPECT: the checker's rules of issue 13. */
 function readmeCost(laid: LaidOutGraph, nodes: number): number {
   const aspect = Math.max(laid.width / laid.height, laid.height / laid.width);
-  const long = nodes > ASPECT_NODES ? Math.max(0, aspect / MAX_ASPECT - 1) : 0;
+  // Too long is a rule broken outright (a column to scroll through), not a few per cent of width: it weighs a whole
+  // README width more (onion architecture: 1,294 × 4,682 px was kept over 1,753 × 3,186).
+  const long = nodes > ASPECT_NODES && aspect > MAX_ASPECT ? aspect / MAX_ASPECT : 0;
   return widthCost(laid, nodes) + long;
 }
 

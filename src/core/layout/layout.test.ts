@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { GraphIR } from '../graph/types.js';
 import { dotNotation } from '../notations/dot/index.js';
 import { mermaidNotation } from '../notations/mermaid/index.js';
+import { plantumlNotation } from '../notations/plantuml/index.js';
 import { CONTAINER_MIN_WIDTH, FONT, NODE_BOX } from './drawing-rules.js';
 import { layoutGraph } from './elk.js';
 import { measureText } from './measure.js';
@@ -369,4 +370,12 @@ describe('long words and long rows', () => {
     expect(box.rows.map((line) => line.trim()).join(' ').replace(/\s+/g, ' ')).toBe(`${member} + get() : T`);
     expect(box.width).toBeLessThanOrEqual(NODE_BOX.maxWidth);
   });
+});
+
+describe('layoutGraph when nothing fits a README column', () => {
+  it('keeps a drawing within 3:1 rather than a narrower column past it (java-design-patterns’ onion architecture)', async () => {
+    const code = readFileSync(new URL('../../../test/fixtures/plantuml/jdp-onion-architecture-class.puml', import.meta.url), 'utf8');
+    const laid = await layoutGraph(await plantumlNotation.toGraph(code));
+    expect(laid.height / laid.width).toBeLessThanOrEqual(3);
+  }, 120_000);
 });

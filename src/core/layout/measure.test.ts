@@ -8,8 +8,8 @@ import { textLines } from '../render/text.js';
 import { FONT_FAMILIES } from '../scene/constants.js';
 import { intakeScene } from '../scene/intake.js';
 import { FONT } from './drawing-rules.js';
-import { glyphAdvance, LINE_HEIGHT, measureText } from './measure.js';
-import { sizeNode } from './node-size.js';
+import { glyphAdvance, LINE_HEIGHT, measureText, wordPieces } from './measure.js';
+import { sizeNode, wrapText } from './node-size.js';
 
 const fonts = loadRenderFonts();
 
@@ -111,4 +111,17 @@ describe('a label sized by the layout', () => {
       }
     });
   }
+});
+
+describe('wordPieces', () => {
+  it('cuts an image reference at its separators but keeps a version number whole (Istio bookinfo: reviews-v3:|1.18.0)', () => {
+    expect(wordPieces('docker.io/istio/examples-bookinfo-reviews-v3:1.18.0')).toEqual(['docker.', 'io/', 'istio/', 'examples-', 'bookinfo-', 'reviews-', 'v3:', '1.18.0']);
+    // Whatever the box's width, no line ends inside the version (`…reviews-v3:1.` over `18.0`).
+    for (let width = 200; width <= 420; width += 10) {
+      const lines = wrapText('docker.io/istio/examples-bookinfo-reviews-v3:1.18.0', width, FONT.label);
+      expect(lines.join('')).toBe('docker.io/istio/examples-bookinfo-reviews-v3:1.18.0');
+      expect(lines.filter((line) => /\d\.$/.test(line)), `${width} px`).toEqual([]);
+    }
+    expect(wordPieces('example.com')).toEqual(['example.', 'com']);
+  });
 });

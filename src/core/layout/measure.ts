@@ -126,7 +126,9 @@ export function measureText(text: string, fontSize: number, fontFamily: string):
 /**
  * A word too wide for its line, cut where a reader expects it to break: after a slash, hyphen, dot, underscore or
  * colon (an image reference, a resource name), each piece keeping its separators (a run such as `//` or `::` stays
- * whole), and between the words of a CamelCase name (`MachineDeployment|Reconciler`, `HTTP|Server`). Wrappers break
- * a piece between characters only when it alone is still too wide.
+ * whole), and between the words of a CamelCase name (`MachineDeployment|Reconciler`, `HTTP|Server`). A version
+ * number's dots hold it together (`reviews-v3:|1.18.0`, never `1.|18.0`). Wrappers break a piece between characters
+ * only when it alone is still too wide.
  */
-export const wordPieces = (word: string): string[] => word.split(/(?<=[/\-._:])(?=[^/\-._:])|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/);
+export const wordPieces = (word: string): string[] =>
+  word.split(/(?<=[/\-_:]|(?<!\d)\.|\.(?!\d))(?=[^/\-._:])|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/);

@@ -102,6 +102,17 @@ describe('checkScene', () => {
     ]);
   });
 
+  it('reports text drawn on a shape (a table’s header or rows) that does not read on its fill', () => {
+    const text = (id: string, x: number, strokeColor: string) => ({ id, type: 'text', x, y: 10, width: 40, height: 20, text: 'ab', fontSize: 14, fontFamily: 'normal', strokeColor });
+    const report = checkScene([
+      box('black', 0, 0, 100, 50, { fillColor: '#000000' }),
+      text('dark-rows', 10, '#1e1e1e'),
+      box('white', 200, 0, 100, 50, { fillColor: '#000000' }),
+      text('light-rows', 210, '#ffffff'),
+    ]);
+    expect(report.violations).toEqual(['text "dark-rows" on "black" has text/fill contrast 1.26:1, below 3:1']);
+  });
+
   it('counts proper crossings between different arrows only', () => {
     expect(
       countCrossings([

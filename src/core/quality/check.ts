@@ -286,6 +286,11 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
     for (const node of nodes) {
       if (node !== owner && overlaps(boxOf(node), box)) violations.push(`text "${text.id}" overlaps shape "${node.id}"`);
     }
+    // A text drawn on a shape (a table's header and rows, a label kept apart from its border) reads on its fill.
+    const contrast = owner && textContrast(String(text.strokeColor ?? '#1e1e1e'), String(owner.fillColor ?? 'transparent'));
+    if (contrast !== undefined && contrast < MIN_TEXT_CONTRAST) {
+      violations.push(`text "${text.id}" on "${owner!.id}" has text/fill contrast ${contrast.toFixed(2)}:1, below ${MIN_TEXT_CONTRAST}:1`);
+    }
   }
 
   // Arrowheads reaching one shape a few pixels apart pile into a dark wedge: they share one point, or keep apart.

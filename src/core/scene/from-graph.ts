@@ -190,9 +190,11 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     const groupIds = [`${id}-box`];
     shape.groupIds = groupIds;
     elements.push(shape);
+    // The notation's font colour, else the usual ink, kept readable on the fill (psg's black Mrecord state: white).
+    const ink = readableStroke(node.style?.textColor ?? TEXT_COLOR, shape.fillColor!);
     const header = measureText(box.label, box.fontSize, FONT.family);
     elements.push(
-      textElement(makeId(`${id}-header`), box.label, { x: laid.x + (laid.width - header.width) / 2, y: laid.y + (box.headerHeight - header.height) / 2, ...header }, box.fontSize, groupIds),
+      textElement(makeId(`${id}-header`), box.label, { x: laid.x + (laid.width - header.width) / 2, y: laid.y + (box.headerHeight - header.height) / 2, ...header }, box.fontSize, groupIds, ink),
     );
     const ruleY = round(laid.y + box.headerHeight);
     elements.push({
@@ -215,7 +217,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     const rowsText = box.rows.join('\n');
     const rowSize = rowFont(box.fontSize);
     const rows = measureText(rowsText, rowSize, FONT.family);
-    elements.push(textElement(makeId(`${id}-rows`), rowsText, { x: laid.x + SPACING.nodePaddingX, y: laid.y + box.headerHeight + SPACING.rowGap, ...rows }, rowSize, groupIds));
+    elements.push(textElement(makeId(`${id}-rows`), rowsText, { x: laid.x + SPACING.nodePaddingX, y: laid.y + box.headerHeight + SPACING.rowGap, ...rows }, rowSize, groupIds, ink));
   }
 
   const labels: Element[] = [];

@@ -96,6 +96,31 @@ describe('d2Notation keeps the author\'s intent (D2 docs)', () => {
   }, SLOW);
 });
 
+describe('d2Notation reads labels in D2’s own syntax', () => {
+  it('shows Markdown labels as D2 renders them, not their syntax (the docs’ C4 code example)', async () => {
+    const graph = await readD2(fixture('d2-docs-c4-code.d2'));
+    const chatbot = graph.nodes.find((n) => n.id === 'chatbot')!;
+    expect(chatbot.label).toBe('Customer Chatbot\n[Container: Node.js & NLP]\n\nAI-powered chat interface for customer support.');
+    expect(graph.nodes.filter((n) => /^#|\*\*/m.test(n.label))).toEqual([]);
+  }, SLOW);
+});
+
+describe('d2Notation keeps invisible shapes invisible', () => {
+  it('keeps the place of a shape with opacity 0 (the blank cells of the D2 docs’ map of Japan) and draws nothing there', async () => {
+    const code = fixture('d2-docs-japan.d2');
+    const graph = await readD2(code);
+    // The map's class NONE is `style.opacity: 0`.
+    const none = new Set([...code.matchAll(/^(\S+): "" \{class: NONE\}/gm)].map((m) => m[1]));
+    const blank = graph.nodes.filter((n) => none.has(n.id));
+    const prefectures = graph.nodes.filter((n) => n.label !== '');
+    expect(blank.length).toBeGreaterThan(60);
+    for (const cell of blank) expect(cell.style).toEqual({ fillColor: '#00000000', strokeColor: '#00000000', textColor: '#00000000' });
+    expect(prefectures.find((n) => n.label === 'TOKYO')?.style?.fillColor).toBe('#2b9464');
+    // The map keeps its shape: every cell is still in the grid.
+    expect(Object.keys(graph.grid?.cells ?? {})).toHaveLength(144);
+  }, SLOW);
+});
+
 describe('d2Notation lays out grids and container directions as D2 does (issue 27)', () => {
   type Scene = Awaited<ReturnType<typeof drawGraph>>;
   const boxOf = (scene: Scene, id: string) => {

@@ -9,6 +9,7 @@ import { AppError } from '../../errors.js';
 import type { Arrowhead, Direction, GraphEdge, GraphGrid, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
 import { mapColor } from '../dot/style.js';
 import { dictionary } from '../../dictionary.js';
+import { markdownText } from './markdown.js';
 
 interface Label {
   label: string;
@@ -19,11 +20,15 @@ interface Shape {
   /** Where D2's own layout put it: only read for the rows and columns of a grid. */
   pos?: { x: number; y: number };
   label: string;
+  /** `markdown` for a `|md …|` label, which D2 renders; a code block's language (`go`, `sql`) is drawn as written. */
+  language?: string;
   icon: { Host?: string; Path?: string } | null;
   fill?: string;
   stroke?: string;
   strokeDash?: number;
   strokeWidth?: number;
+  /** `style.opacity`, 1 when the author set none. */
+  opacity?: number;
   /** The label's colour (`style.font-color`), or a theme colour (N1) when the author set none. */
   color?: string;
   columns?: Array<{ name: Label; type: Label; constraint?: string[] | null }> | null;
@@ -164,7 +169,9 @@ const colorOf = (value: string | undefined) => (value === undefined || value ===
 /** Fully transparent: `stroke: transparent` or `stroke-width: 0` is a shape without a border. */
 const INVISIBLE = '#00000000';
 
-function styleOf(item: { fill?: string; stroke?: string; strokeDash?: number; strokeWidth?: number; color?: string }): GraphStyle | undefined {
+function styleOf(item: { fill?: string; stroke?: string; strokeDash?: number; strokeWidth?: number; color?: string; opacity?: number }): GraphStyle | undefined {
+  // `style.opacity: 0` keeps the shape's place (a blank cell of a grid) and draws nothing there.
+  if (item.opacity === 0) return { fillColor: INVISIBLE, strokeColor: INVISIBLE, textColor: INVISIBLE };
   const style: GraphStyle = {};
   const fill = colorOf(item.fill);
   const stroke = item.strokeWidth === 0 ? INVISIBLE : colorOf(item.stroke);
@@ -199,7 +206,8 @@ function rowsOf(shape: Shape): string[] | undefined {
 }
 
 export function d2ToGraph(compiled: CompiledD2): GraphIR {
-  const { shapes, connections } = compiled.diagram;
+  const { connections } = compiled.diagram;
+  const shapes = compiled.diagram.shapes.map((shape) => (shape.language === 'markdown' ? { ...shape, label: markdownText(shape.label) } : shape));
   const warnings: string[] = [];
   const parentOf = (id: string) => {
     const keys = d2PathKeys(id);

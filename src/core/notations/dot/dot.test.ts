@@ -181,7 +181,7 @@ describe('DOT edge cases', () => {
 
   it('maps shapes, styles and colours', () => {
     const graph = toGraph('digraph { a [shape=note style="filled,dashed" fillcolor="#ffeeaa80"]; b [shape=Mrecord label="{x|y}"]; c [shape=egg color="0.0 1.0 1.0"]; d [shape=squiggle] }');
-    expect(node(graph, 'a')).toMatchObject({ shape: 'document', style: { fillColor: '#ffeeaa', strokeStyle: 'dashed' } });
+    expect(node(graph, 'a')).toMatchObject({ shape: 'document', style: { fillColor: '#ffeeaa80', strokeStyle: 'dashed' } });
     expect(node(graph, 'b')).toMatchObject({ label: 'x', rows: ['y'], style: { corner: 'rounded' } });
     expect(node(graph, 'c')).toMatchObject({ shape: 'ellipse', style: { strokeColor: '#ff0000' } });
     expect(node(graph, 'd').shape).toBe('rectangle');
@@ -269,6 +269,30 @@ describe('dotNotation pen widths', () => {
 describe('DOT text, borders and invisible structure on real files', () => {
   const sceneOf = async (name: string) => (await codeToScene(fixture(name))).elements;
   const byId = (elements: Awaited<ReturnType<typeof sceneOf>>, id: string) => elements.find((e) => e.id === id)!;
+
+  it('decodes HTML entities in every label as Graphviz does (the gallery’s LR(0) states: &bull; &gt; &#40;)', async () => {
+    const graph = await dotNotation.toGraph(fixture('gallery-psg.gv'));
+    const state0 = graph.nodes.find((n) => n.id === 'state0')!;
+    expect(state0.rows).toContain('(0) s -> •e $');
+    expect(graph.nodes.flatMap((n) => [n.label, ...(n.rows ?? [])]).filter((text) => /&\w+;/.test(text))).toEqual([]);
+    expect(unescapeLabel('a &rarr; b &Alpha;&alpha; &unknown; &amp;')).toBe('a → b Αα &unknown; &');
+  });
+
+  it('keeps the alpha of a colour and a table’s whole first row as its header, as Graphviz draws the gallery’s git.gv', async () => {
+    const graph = await dotNotation.toGraph(fixture('gallery-git.gv'));
+    const changes = graph.nodes.find((n) => n.id === 'changes')!;
+    // color="#88000022": a pale wash of dark red, not dark red.
+    expect(changes.style?.fillColor).toBe('#88000022');
+    expect(changes.label).toBe('changes\nin the working tree');
+    expect(changes.rows).toEqual(['To view:', 'git diff']);
+  });
+
+  it('draws an HTML table as a header and rows whatever the shape, readable on a black fill (psg’s state #5)', async () => {
+    const elements = await sceneOf('gallery-psg.gv');
+    const texts = elements.filter((e) => e.type === 'text' && 'text' in e && /State #5|s -> e/.test(String(e.text)));
+    expect(texts.map((e) => ('text' in e ? e.text : ''))).toEqual(['State #5', '(0) s -> e •$']);
+    for (const text of texts) expect(text.strokeColor).toBe('#ffffff');
+  });
 
   it('draws plain and plaintext nodes as text without a border (the kernel map’s heading and credit)', async () => {
     const elements = await sceneOf('linux-kernel-map.gv');

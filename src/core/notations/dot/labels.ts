@@ -1,4 +1,4 @@
-import { dictionary } from '../../dictionary.js';
+import { decodeEntities } from './entities.js';
 /** DOT label text: escape sequences, record fields and HTML-like labels reduced to lines of text. */
 
 export interface LabelParts {
@@ -12,9 +12,12 @@ export interface LabelContext {
   edge?: string;
 }
 
-/** Expands DOT escapes: \n \l \r end lines; \N \G \E name the node, graph and edge; other `\x` is `x`. */
+/**
+ * Expands DOT escapes: \n \l \r end lines; \N \G \E name the node, graph and edge; other `\x` is `x`. Then, as
+ * Graphviz does for every label, HTML entities (`&bull;`, `&rarr;`).
+ */
 export function unescapeLabel(text: string, context: LabelContext = {}): string {
-  return text
+  const unescaped = text
     .replace(/\\([nlr])$/, '')
     .replace(/\\(.)/g, (_, char: string) => {
       if (char === 'n' || char === 'l' || char === 'r') return '\n';
@@ -23,9 +26,8 @@ export function unescapeLabel(text: string, context: LabelContext = {}): string 
       if (char === 'E') return context.edge ?? '';
       return char;
     });
+  return decodeEntities(unescaped);
 }
-
-const ENTITIES: Record<string, string> = dictionary({ amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ', laquo: '«', raquo: '»' });
 
 /** Reduces an HTML-like label to text: table rows and <br/> end lines, other tags vanish, entities decode. */
 export function htmlToText(html: string): string {
@@ -34,10 +36,7 @@ export function htmlToText(html: string): string {
     .replace(/<\/tr\s*>/gi, '\n')
     .replace(/<\/td\s*>/gi, ' ')
     .replace(/<[^>]*>/g, '')
-    .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, name: string) => {
-      if (name[0] === '#') return String.fromCodePoint(name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10));
-      return ENTITIES[name.toLowerCase()] ?? whole;
-    })
+    .replace(/&[^;\s]+;/g, decodeEntities)
     .split('\n')
     .map((line) => line.replace(/\s+/g, ' ').trim())
     .filter((line) => line !== '')
@@ -65,6 +64,15 @@ export function recordFields(label: string): string[] {
   }
   fields.push(current);
   return fields.map((field) => field.replace(/^\s*<[^>]*>/, '').trim()).filter((field) => field !== '');
+}
+
+/** An HTML-like table: its first row's lines are the header, the lines of the rows below are rows. */
+export function tableParts(html: string): LabelParts {
+  const end = /<\/tr\s*>/i.exec(html);
+  if (!end) return splitHeader(htmlToText(html).split('\n'));
+  const label = htmlToText(html.slice(0, end.index));
+  const rows = htmlToText(html.slice(end.index + end[0].length)).split('\n').filter((row) => row !== '');
+  return label === '' ? splitHeader(rows) : { label, rows };
 }
 
 /** First line or field is the header; the rest become rows. */

@@ -81,7 +81,8 @@ const hex2 = (value: number) => Math.round(Math.min(255, Math.max(0, value))).to
 /** Graphviz colour (`#rrggbb[aa]`, `H S V` or `H,S,V`, X11/CSS name, `grey50`, a `a:b` list) → `#rrggbb`; undefined if unknown. */
 export function mapColor(value: string): string | undefined {
   const first = value.split(':')[0]!.trim().toLowerCase();
-  if (/^#[0-9a-f]{6}([0-9a-f]{2})?$/.test(first)) return first.slice(0, 7);
+  // `#rrggbbaa` keeps its alpha, as Graphviz draws it: git.gv's `#88000022` is a pale pink, not dark red.
+  if (/^#[0-9a-f]{6}([0-9a-f]{2})?$/.test(first)) return first.endsWith('ff') && first.length === 9 ? first.slice(0, 7) : first;
   if (/^#[0-9a-f]{3}$/.test(first)) return `#${[...first.slice(1)].map((c) => c + c).join('')}`;
   const hsv = first.match(/^([0-9.]+)[ ,]+([0-9.]+)[ ,]+([0-9.]+)$/);
   if (hsv) return hsvToHex(Number(hsv[1]), Number(hsv[2]), Number(hsv[3]));

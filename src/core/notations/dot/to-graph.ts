@@ -13,7 +13,7 @@ import { LIMITS } from '../../limits.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle } from '../../graph/types.js';
 import { lenientDot } from './lenient.js';
 import { dotLayoutSource } from './layout-source.js';
-import { htmlToText, recordFields, splitHeader, unescapeLabel, type LabelParts } from './labels.js';
+import { htmlToText, recordFields, splitHeader, tableParts, unescapeLabel, type LabelParts } from './labels.js';
 import { FONT } from '../../layout/drawing-rules.js';
 import { APPROXIMATE_SHAPES, fontSizeOf, mapArrowhead, mapColor, mapShape, OUTLINELESS, parseStyle, RANKDIR } from './style.js';
 
@@ -223,13 +223,15 @@ class DotGraphBuilder {
   private labelParts(node: DotNode, shape: string): LabelParts {
     const raw = node.attrs.get('label') ?? { value: '\\N', html: false };
     const context = { node: node.id, graph: this.name };
+    // An HTML table is its rows whatever the shape (psg's Mrecord states): the first row, all its lines, heads the
+    // others (git.gv's `changes<br/>in the working tree`).
+    if (raw.html && /<table/i.test(raw.value)) return tableParts(raw.value);
     if (shape === 'record' || shape === 'mrecord') {
       const source = raw.html ? htmlToText(raw.value) : raw.value;
       const fields = recordFields(source).map((field) => (raw.html ? field : unescapeLabel(field, context)));
       const [label = '', ...rest] = fields;
       return { label, rows: rest.flatMap((field) => field.split('\n')).filter((row) => row.trim() !== '') };
     }
-    if (raw.html && /<table/i.test(raw.value)) return splitHeader(htmlToText(raw.value).split('\n'));
     return { label: this.text(raw, context), rows: [] };
   }
 

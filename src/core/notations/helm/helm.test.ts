@@ -217,6 +217,28 @@ kafka:
     expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['app->rabbitmq', 'app->redis']);
   });
 
+  it('reads Sentry’s workloads one level down under their product (sentry.web, snuba.api), each product a box', () => {
+    const graph = helmNotation.toGraph(fixture('sentry.values.yaml'));
+    expect(graph.groups.map((g) => g.id)).toEqual(['sentry', 'snuba']);
+    const inSentry = graph.nodes.filter((n) => n.parent === 'sentry').map((n) => n.id);
+    expect(inSentry).toEqual(expect.arrayContaining(['sentry.web', 'sentry.web:service', 'sentry.worker', 'sentry.cron', 'sentry.ingestConsumerEvents']));
+    expect(graph.nodes.find((n) => n.id === 'sentry.web')?.label).toBe('web');
+    expect(graph.nodes.filter((n) => n.parent === 'snuba' && n.id !== 'snuba.api:service')).toHaveLength(21);
+    // Switched-off parts are said at their own line, not drawn.
+    expect(graph.warnings).toContain('line 281: sentry.workerEvents: enabled: false; not drawn');
+    expect(graph.nodes.some((n) => n.id === 'sentry.workerEvents')).toBe(false);
+  });
+
+  it('reads empty blocks as settings when the chart’s workloads say what they are (Sentry’s `github: {}`, `slack: {}`)', () => {
+    const ids = helmNotation.toGraph(fixture('sentry.values.yaml')).nodes.map((n) => n.id);
+    for (const integration of ['github', 'google', 'slack', 'discord', 'openai']) expect(ids).not.toContain(integration);
+    // `hooks` (Helm hooks switched on) configures jobs; it is no sub-chart.
+    expect(ids).not.toContain('hooks');
+    expect(ids).toEqual(expect.arrayContaining(['relay', 'vroom', 'nginx', 'kafka', 'postgresql']));
+    // Argo Workflows: `customArtifactRepository: {}` and `artifactRepositoryRef: {}` configure the controller.
+    expect(helmNotation.toGraph(fixture('argo-workflows.values.yaml')).nodes.map((n) => n.id)).toEqual(['controller', 'controller:volume', 'executor', 'server']);
+  });
+
   it('reads Temporal: the server, admin tools and web UI with their services, nothing for its feature switches', () => {
     const graph = helmNotation.toGraph(fixture('temporal.values.yaml'));
     expect(graph.nodes.map((n) => n.id)).toEqual(['server', 'admintools', 'admintools:service', 'web', 'web:service']);

@@ -9,20 +9,23 @@
  *    map, or `create: true` with a `name` (one block per microservice) is a workload of its own. `enabled: false`,
  *    `create: false`, parts that are all switched off, or zero replicas leave it out (the switched-off ones are
  *    named in a warning), and so does `architecture: standalone` for Bitnami's `readReplicas`/`secondary` blocks.
+ *    A product's workloads may sit one level down (`sentry: {web: {replicas: 1}, worker: {…}}`): a top-level block
+ *    holding two or more of them is drawn as a box of its own with those workloads inside.
  * 3. Sub-charts: any other top-level map with `enabled: true` and settings of its own (`postgresql.enabled`,
  *    `loki.enabled`), a block named after a datastore or broker that is not disabled (`redis: {storageClassName}`), and
  *    a flag naming one (`useRabbitMQ: true`, `kafkaEnabled: true`) is a dependency the application uses (an arrow
  *    from the application). A block holding `enabled: true` alone (`tracing.enabled`) is a feature, not a node.
  *    Per-workload blocks with scheduling settings only (`cart: {}`, `web: {affinity: …}`, as charts that deploy a
  *    fixed set of workloads write them) are workloads of the chart's image; a switched-off feature among those
- *    settings (`operator: {resources, kubeletService: {enabled: false}}`) does not make the block a setting.
+ *    settings (`operator: {resources, kubeletService: {enabled: false}}`) does not make the block a setting. When
+ *    the chart's workloads declare themselves (rule 2), such blocks are settings (`github: {}`, `slack: {}`).
  * 4. Features of the application or a component, each drawn when enabled: `service` (a Service in front of the
  *    workload, its type and port), `ingress` (in front of the Service, its hosts), `persistence` (a volume the
  *    workload mounts, its size) and `autoscaling` (an HPA scaling the workload). The traffic path is
  *    ingress → service → workload → volume and sub-charts.
  */
 import { AppError } from '../../errors.js';
-import type { GraphEdge, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
+import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
 import { hostsIn } from '../hosts.js';
 import { atLines, isRecord, type LocatedYaml, parseLocatedYaml } from '../yaml.js';
 
@@ -121,6 +124,10 @@ const SETTING_NAME = /annotations|labels|env|config|selector|toleration|affinity
 const isWorkloadBlock = (key: string, block: Record<string, unknown>): boolean =>
   !SETTING_NAME.test(key) && !disabled(block) && Object.entries(block).every(([k, v]) => SCHEDULING.has(k) || (isRecord(v) && disabled(v)));
 
+/** The workloads a top-level block holds one level down, each a component of its own (`sentry.web: {replicas: 1}`). */
+const productWorkloads = (block: Record<string, unknown>): [string, Record<string, unknown>][] =>
+  Object.entries(block).filter((entry): entry is [string, Record<string, unknown>] => !OWN_BLOCKS.has(entry[0]) && isRecord(entry[1]) && isComponent(entry[1]));
+
 function isComponent(block: Record<string, unknown>): boolean {
   return (
     isRecord(block.image) ||
@@ -198,10 +205,12 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
   const warnings: string[] = [];
+  const groups: GraphGroup[] = [];
   const edge = (...args: Parameters<typeof arrow>): number => edges.push(arrow(...args));
 
   /** A workload with its enabled features; returns its node id. */
-  const workload = (id: string, label: string, block: Record<string, unknown>, image: string | undefined): string => {
+  const workload = (id: string, label: string, block: Record<string, unknown>, image: string | undefined, parent?: string): string => {
+    const firstNode = nodes.length;
     const rows = ['workload'];
     const replicas = block.replicaCount ?? block.replicas;
     if (typeof replicas === 'number') rows.push(`${replicas} replica${replicas === 1 ? '' : 's'}`);
@@ -239,11 +248,16 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       nodes.push({ id: `${id}:hpa`, label: `${label} autoscaler`, kind: 'generic', rows: [range], iconRef: 'kubernetes/HorizontalPodAutoscaler' });
       edge(`${id}:hpa`, id, 'scales', true);
     }
+    // A product's workload sits in its product's box, with its service, ingress, volume and autoscaler.
+    if (parent !== undefined) for (const drawn of nodes.slice(firstNode)) drawn.parent = parent;
     return id;
   };
 
   const appImage = imageName(values.image);
-  const components: [string, Record<string, unknown>][] = [];
+  /** Workloads by node id; `product` is the top-level key they sit under (`sentry` for `sentry.web`), if any. */
+  const components: [string, Record<string, unknown>, { label: string; product?: string }?][] = [];
+  /** Top-level keys holding workloads of their own (`sentry: {web: {replicas: 1}, worker: {…}}`): drawn as boxes. */
+  const products: string[] = [];
   const subcharts: string[] = [];
   /** Sub-chart → the top-level key that named it (`useRabbitMQ` for rabbitmq), for the line of a warning. */
   const subchartKeys = new Map<string, string>();
@@ -263,10 +277,21 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       if (disabled(block) || replicas === 0) continue;
       if (values.architecture === 'standalone' && (key === 'readReplicas' || key === 'secondary')) continue;
       components.push([key, block]);
-    } else if (DEPENDENCY.test(key) ? enabled(block) : block.enabled === true && Object.keys(block).length > 1) {
+    } else if (DEPENDENCY.test(key) ? enabled(block) : block.enabled === true && Object.keys(block).length > 1 && !SETTING_NAME.test(key)) {
       if (!subcharts.includes(key.toLowerCase()) && !subcharts.includes(key)) {
         subcharts.push(key);
         subchartKeys.set(key, key);
+      }
+    } else if (productWorkloads(block).length >= 2) {
+      // A product whose parts are workloads one level down (Sentry's `sentry.web`, `snuba.api`).
+      if (disabled(block)) {
+        offWorkloads.push(key);
+        continue;
+      }
+      products.push(key);
+      for (const [inner, part] of productWorkloads(block)) {
+        if (disabled(part) || (part.replicaCount ?? part.replicas) === 0) offWorkloads.push(`${key}.${inner}`);
+        else components.push([`${key}.${inner}`, part, { label: text(part.name) ?? inner, product: key }]);
       }
     } else {
       // A component the chart creates from a settings block: `cartDatabase.inClusterRedis: {create: true, name: redis-cart}`.
@@ -277,8 +302,9 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   }
   // Bare per-workload blocks are the chart's own workloads only when there are several (one is more likely a
   // setting); a block in the middle of their run (`payment: {gateway: …}` between `mysql: {}` and `rabbitmq: {}`)
-  // is one of them too.
-  const bare = workloadBlocks.map(([key, block]) => isWorkloadBlock(key, block));
+  // is one of them too. A chart whose workloads say what they are (an image, replicas, a service) writes empty or
+  // scheduling-only blocks for its settings instead (Sentry's integrations `github: {}`, `slack: {}`).
+  const bare = workloadBlocks.map(([key, block]) => components.length === 0 && isWorkloadBlock(key, block));
   const first = bare.indexOf(true);
   const last = bare.lastIndexOf(true);
   if (bare.filter(Boolean).length >= 2) {
@@ -293,19 +319,20 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const runAppImage = components.filter(([, block]) => !isRecord(block.image));
   const hasApp = runAppImage.length === 0 && (appImage !== undefined || typeof values.replicaCount === 'number');
   const app = hasApp ? workload('app', text(values.nameOverride) ?? appImage ?? 'app', values, appImage) : undefined;
-  for (const [key, block] of components) {
+  for (const product of products) groups.push({ id: product, label: product });
+  for (const [key, block, place] of components) {
     const ownImage = isRecord(block.image) ? imageName(block.image) : appImage;
-    workload(key, text(block.name) ?? key, block, ownImage);
+    workload(key, place?.label ?? text(block.name) ?? key, block, ownImage, place?.product);
   }
   // Sub-charts are used by the application: one node, or the one component running its image; among several
   // workloads the values do not say which, so no arrow is guessed.
   const user = app ?? (runAppImage.length === 1 ? runAppImage[0]![0] : undefined);
   // What the values say a component talks to: a host, URL or connection string naming another component.
-  const targets = [...components.map(([key, block]) => ({ id: key, names: [key, text(block.name)] })), ...subcharts.map((key) => ({ id: key, names: [key] }))];
+  const targets = [...components.map(([key, block, place]) => ({ id: key, names: [place?.label ?? key, text(block.name)] })), ...subcharts.map((key) => ({ id: key, names: [key] }))];
   const find = (host: string) =>
     targets.find(({ names }) => names.some((name) => name !== undefined && (host === name.toLowerCase() || host.endsWith(`-${name.toLowerCase()}`))));
   const linked = new Set<string>();
-  const sources: [string, Record<string, unknown>][] = [...(app ? [[app, values] as [string, Record<string, unknown>]] : []), ...components];
+  const sources: [string, Record<string, unknown>][] = [...(app ? [[app, values] as [string, Record<string, unknown>]] : []), ...components.map(([key, block]): [string, Record<string, unknown>] => [key, block])];
   for (const [from, block] of sources) {
     for (const value of relationValues(block, from === app ? new Set(components.map(([key]) => key)) : new Set())) {
       for (const host of hostsIn(value)) {
@@ -321,11 +348,11 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     if (user || components.length < 2 || edges.some((e) => e.to === chart)) continue;
     warnings.push(`${atLines([lineOf([subchartKeys.get(chart) ?? chart])])}${chart}: which of the ${components.length} workloads uses it is not in the values; drawn without an arrow`);
   }
-  for (const key of offWorkloads.sort((a, b) => (lineOf([a]) ?? 0) - (lineOf([b]) ?? 0))) {
-    const block = values[key] as Record<string, unknown>;
+  for (const key of offWorkloads.sort((a, b) => (lineOf(a.split('.')) ?? 0) - (lineOf(b.split('.')) ?? 0))) {
+    const block = key.split('.').reduce<Record<string, unknown>>((at, part) => at[part] as Record<string, unknown>, values);
     const why = enabled(block) ? 'all of its parts are switched off' : `${block.enabled === false ? 'enabled' : 'create'}: false`;
-    warnings.push(`${atLines([lineOf([key])])}${key}: ${why}; not drawn`);
+    warnings.push(`${atLines([lineOf(key.split('.'))])}${key}: ${why}; not drawn`);
   }
   if (nodes.length === 0) warnings.push('no image, component or enabled sub-chart found: is this a values.yaml?');
-  return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [], warnings };
+  return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups, warnings };
 }

@@ -34,6 +34,13 @@ describe('sqlNotation on real schemas', () => {
     expect(graph.edges.filter((e) => e.from === 'airport_distance' && e.to === 'airport')).toHaveLength(2);
   });
 
+  it('writes pg_dump’s `character varying(n)` as its alias varchar(n), so a table is as narrow as its author’s DDL', () => {
+    const graph = sqlNotation.toGraph(fixture('postgres-sakila-schema.sql'));
+    const actor = graph.nodes.find((n) => n.id === 'actor')!;
+    expect(actor.rows).toContain('      first_name  varchar(45)');
+    expect(graph.nodes.flatMap((n) => n.rows ?? []).filter((row) => row.includes('character varying'))).toEqual([]);
+  });
+
   it('reads the pagila pg_dump: keys added by ALTER TABLE, the public schema as a container, unknown clauses approximated', () => {
     const graph = sqlNotation.toGraph(fixture('postgres-pagila-schema.sql'));
     expect(graph.nodes).toHaveLength(16);
