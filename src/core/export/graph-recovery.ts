@@ -290,6 +290,20 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
   for (const t of texts) {
     if (textOwner.has(t.id) || promoted.has(t.id)) continue;
     const text = t.text;
+    // A text linked to its arrow or container (labelOf, as layout stores them) is its label wherever it was drawn:
+    // Graphviz may put an edge's label a long way from its spline (the Graphviz gallery's psg.gv).
+    const linkedEdge = t.labelOf === undefined ? undefined : edges.find((edge) => edge.id === t.labelOf);
+    if (linkedEdge) {
+      linkedEdge.label = linkedEdge.label === undefined ? text : `${linkedEdge.label} ${text}`;
+      parts.set(t.id, linkedEdge.id);
+      continue;
+    }
+    const linkedGroup = t.labelOf === undefined ? undefined : groups.get(t.labelOf);
+    if (linkedGroup && linkedGroup.label === '') {
+      linkedGroup.label = text;
+      parts.set(t.id, linkedGroup.id);
+      continue;
+    }
     const centre = boxCentre(t);
     const topBand = Math.max(40, 2.5 * (t.fontSize ?? 20));
     const titled = smallest(untitled().filter((g) => pointInBox(centre, g.box) && t.y - g.box.y <= topBand && isTopmost(t, g.box)), (g) => g.box);

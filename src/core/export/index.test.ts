@@ -36,6 +36,13 @@ describe('export registry', () => {
     expect(d2.warnings).toContain('element "aside" (text): free text "todo" is on no shape or arrow, so it is not exported');
   });
 
+  it('exports a text linked to its arrow (labelOf) as that arrow\'s label, however far from it it was drawn', () => {
+    const linked = intakeScene([...elements.filter((e) => e.id !== 'aside'), { id: 'q-label', type: 'text', x: 600, y: 150, text: 'SQL', labelOf: 'q' }]).elements;
+    const mermaid = exportScene('mermaid', linked);
+    expect(mermaid.format === 'mermaid' && mermaid.code).toContain('  api -->|"SQL"| db\n');
+    expect(mermaid.warnings.join()).not.toMatch(/SQL/);
+  });
+
   it('keeps the Excalidraw export as it was', () => {
     const result = exportScene('excalidraw', elements);
     expect(result.format).toBe('excalidraw');
