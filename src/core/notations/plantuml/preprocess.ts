@@ -11,6 +11,7 @@
  * the reader to count and say. There is no PlantUML preprocessor for JavaScript, so this is written here, bounded:
  * calls nest at most MAX_DEPTH deep and the expansion is at most LIMITS.codeLines lines and MAX_LOOPS loop turns.
  */
+import { dictionary } from '../../dictionary.js';
 import { LIMITS } from '../../limits.js';
 import { parseError, splitArguments } from './source.js';
 
@@ -449,7 +450,7 @@ interface Memory {
   callable(name: string): boolean;
 }
 
-const BUILTINS: Record<string, (args: Value[], memory: Memory) => Value> = {
+const BUILTINS: Record<string, (args: Value[], memory: Memory) => Value> = dictionary({
   true: () => 1,
   false: () => 0,
   not: ([x]) => (truthy(x ?? '') ? 0 : 1),
@@ -466,7 +467,7 @@ const BUILTINS: Record<string, (args: Value[], memory: Memory) => Value> = {
   variable_exists: ([name], memory) => (memory.exists(String(name ?? '')) ? 1 : 0),
   get_variable_value: ([name], memory) => memory.valueOf(String(name ?? '')),
   function_exists: ([name], memory) => (memory.callable(String(name ?? '')) ? 1 : 0),
-};
+});
 
 /** The index of the `)` closing the `(` at `open`, quotes stepped over; -1 when there is none. */
 function closingBracket(text: string, open: number): number {
