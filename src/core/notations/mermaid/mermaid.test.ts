@@ -81,6 +81,28 @@ describe('mermaidNotation on real diagrams', () => {
   });
 });
 
+describe('mermaidNotation class compartments', () => {
+  it('draws a class\'s operations in a compartment of their own under its attributes, as Mermaid and UML do', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('mermaid-readme-class.mmd'));
+    const class01 = graph.nodes.find((n) => n.id === 'Class01')!;
+    expect(class01.compartments).toEqual([3]);
+    // Only attributes, or only operations: one compartment, no rule of its own.
+    expect(graph.nodes.find((n) => n.id === 'Class07')!.compartments).toEqual([1]);
+    expect(graph.nodes.find((n) => n.id === 'C2')!.compartments).toBeUndefined();
+
+    const { elements } = await codeToScene(fixture('mermaid-readme-class.mmd'));
+    const byId = (id: string) => elements.find((e) => e.id === id)!;
+    const [attributes, operations, rule] = [byId('Class01-rows'), byId('Class01-rows-2'), byId('Class01-rule-2')];
+    expect(attributes.text).toBe('«Interface»\nint chimp\nint gorilla');
+    expect(operations.text).toBe('size()');
+    // The rule runs across the box between the two texts.
+    expect(rule.y).toBeGreaterThan(attributes.y + attributes.height);
+    expect(rule.y).toBeLessThan(operations.y);
+    expect(rule.width).toBe(byId('Class01').width);
+    expect(operations.y + operations.height).toBeLessThanOrEqual(byId('Class01').y + byId('Class01').height);
+  });
+});
+
 describe('mermaidNotation details', () => {
   it('maps every bracket and @{ shape } form, and says which ones are approximated', async () => {
     const graph = await mermaidNotation.toGraph(
