@@ -29,6 +29,8 @@ interface Subgraph {
   nodes: string[];
   title: string;
   classes?: string[];
+  /** Its `direction` statement, as written (TB, TD, BT, LR, RL). */
+  dir?: string;
 }
 export interface FlowDb {
   getVertices(): Map<string, Vertex>;
@@ -90,6 +92,38 @@ function ends(type = 'arrow_point'): { startArrowhead: Arrowhead; endArrowhead: 
   return { startArrowhead: double ? head : 'none', endArrowhead: head };
 }
 
+/**
+ * The flow Mermaid lays each subgraph out in (its dagre renderer, mermaid-graphlib's extractor): a subgraph that no link
+ * crosses, in or out, is laid out on its own, in its `direction` or, without one, across the flow around it (TB
+ * becomes LR, any other TB); a subgraph a link crosses follows the flow around it, whatever `direction` it names.
+ * Links to the subgraph itself do not cross it. Returns the subgraphs whose flow differs from the one around them.
+ */
+function subgraphFlows(subgraphs: readonly Subgraph[], parents: ReadonlyMap<string, string>, links: readonly Link[], diagram: string): Map<string, string> {
+  const within = (id: string, group: string): boolean => {
+    for (let up = parents.get(id); up !== undefined; up = parents.get(up)) if (up === group) return true;
+    return false;
+  };
+  const byId = new Map(subgraphs.map((subgraph) => [subgraph.id, subgraph]));
+  const flows = new Map<string, string>();
+  const flowOf = (id: string | undefined): string => {
+    if (id === undefined || !byId.has(id)) return diagram;
+    const known = flows.get(id);
+    if (known !== undefined) return known;
+    const subgraph = byId.get(id)!;
+    const around = flowOf(parents.get(id));
+    const crossed = links.some((link) => within(link.start, id) !== within(link.end, id));
+    const own = crossed || subgraph.nodes.length === 0 ? around : normalDirection(subgraph.dir) ?? (around === 'TB' ? 'LR' : 'TB');
+    flows.set(id, own);
+    return own;
+  };
+  const changed = new Map<string, string>();
+  for (const subgraph of subgraphs) if (flowOf(subgraph.id) !== flowOf(parents.get(subgraph.id))) changed.set(subgraph.id, flowOf(subgraph.id));
+  return changed;
+}
+
+/** Mermaid writes top-down as TB or TD; its layout compares with TB. */
+const normalDirection = (dir: string | undefined): string | undefined => (dir === undefined || dir.trim() === '' ? undefined : dir.trim() === 'TD' ? 'TB' : dir.trim());
+
 /** Markdown strings (`"`**bold**`"`) keep their words; emphasis has no place in our labels. */
 const labelOf = (text: string, labelType?: string) => {
   const decoded = decodeMermaid(text);
@@ -125,8 +159,11 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
   for (const [shape, ids] of approximated) warnings.push(`Mermaid ${shape} shape drawn as ${(SHAPES[shape] ?? BOX).shape} (${ids.map((id) => JSON.stringify(id)).join(', ')})`);
 
   const vertices = db.getVertices();
+  const flows = subgraphFlows(subgraphs, parents, db.getEdges(), normalDirection(db.getDirection()) ?? 'TB');
   const groups: GraphGroup[] = subgraphs.map((subgraph) => {
     const group: GraphGroup = { id: subgraph.id, label: labelOf(subgraph.title ?? '') };
+    const flow = MERMAID_DIRECTIONS[flows.get(subgraph.id) ?? ''];
+    if (flow !== undefined) group.direction = flow;
     // `style one fill:…` records its declarations on a vertex of the subgraph's id; `class one dark` on the subgraph.
     const style = cssStyle([...(subgraph.classes ?? []).flatMap((name) => classes.get(name)?.styles ?? []), ...(vertices.get(subgraph.id)?.styles ?? [])]);
     if (style) group.style = style;

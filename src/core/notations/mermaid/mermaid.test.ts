@@ -81,6 +81,42 @@ describe('mermaidNotation on real diagrams', () => {
   });
 });
 
+describe('mermaidNotation subgraph direction', () => {
+  // A disaster-recovery README's two subgraphs, each `direction LR` with its link inside: Mermaid draws both left to right.
+  const recovery = [
+    'flowchart TB',
+    '  subgraph "Normal Operation"',
+    '    direction LR',
+    '    PRIMARY["Primary Region"] -->|"Daily backups"| S3["Backup Bucket"]',
+    '  end',
+    '  subgraph crossed["Runtime"]',
+    '    direction LR',
+    '    BIND --> START',
+    '  end',
+    '  START --> LOOP',
+    '  X --> quiet',
+    '  subgraph quiet',
+    '    a1 --> a2',
+    '  end',
+  ].join('\n');
+
+  it('lays a subgraph no link crosses in its own direction, or across the flow around it, as Mermaid does; one a link crosses follows the diagram', async () => {
+    const graph = await mermaidNotation.toGraph(recovery);
+    const direction = (id: string) => graph.groups.find((g) => g.id === id)!.direction;
+    expect(direction(graph.groups.find((g) => g.label === 'Normal Operation')!.id)).toBe('RIGHT');
+    // `direction LR` is ignored by Mermaid when a link leaves the subgraph (START --> LOOP).
+    expect(direction('crossed')).toBeUndefined();
+    // No direction written, no link crossing (X --> quiet ends at the subgraph itself): Mermaid turns TB into LR.
+    expect(direction('quiet')).toBe('RIGHT');
+
+    const { elements } = await codeToScene(recovery, { notation: 'mermaid' });
+    const box = (id: string) => elements.find((e) => e.id === id)!;
+    expect(box('S3').x).toBeGreaterThan(box('PRIMARY').x + box('PRIMARY').width);
+    expect(Math.abs(box('S3').y + box('S3').height / 2 - (box('PRIMARY').y + box('PRIMARY').height / 2))).toBeLessThan(2);
+    expect(box('START').y).toBeGreaterThan(box('BIND').y + box('BIND').height);
+  });
+});
+
 describe('mermaidNotation class compartments', () => {
   it('draws a class\'s operations in a compartment of their own under its attributes, as Mermaid and UML do', async () => {
     const graph = await mermaidNotation.toGraph(fixture('mermaid-readme-class.mmd'));
@@ -119,7 +155,8 @@ describe('mermaidNotation details', () => {
 
   it('reads link kinds: both ends, circles, crosses, thick and invisible links, nested subgraphs, edges to a subgraph', async () => {
     const graph = await mermaidNotation.toGraph('graph LR\n subgraph outer [Outer]\n subgraph inner [Inner]\n a\n end\n b\n end\n a <--> b\n a o--o b\n a x--x b\n a ==> b\n a ~~~ b\n b --> inner');
-    expect(graph.groups).toEqual([{ id: 'inner', label: 'Inner', parent: 'outer' }, { id: 'outer', label: 'Outer' }]);
+    // No link leaves Outer, so Mermaid lays it out on its own, across the diagram's LR: top-down.
+    expect(graph.groups).toEqual([{ id: 'inner', label: 'Inner', parent: 'outer' }, { id: 'outer', label: 'Outer', direction: 'DOWN' }]);
     expect(graph.nodes.map((n) => [n.id, n.parent])).toEqual([['a', 'inner'], ['b', 'outer']]);
     expect(graph.edges.map((e) => [e.startArrowhead, e.endArrowhead, e.style?.strokeWidth])).toEqual([
       ['arrow', 'arrow', undefined],
