@@ -124,9 +124,12 @@ function subgraphFlows(subgraphs: readonly Subgraph[], parents: ReadonlyMap<stri
 /** Mermaid writes top-down as TB or TD; its layout compares with TB. */
 const normalDirection = (dir: string | undefined): string | undefined => (dir === undefined || dir.trim() === '' ? undefined : dir.trim() === 'TD' ? 'TB' : dir.trim());
 
-/** Markdown strings (`"`**bold**`"`) keep their words; emphasis has no place in our labels. */
+/**
+ * Markdown strings (`"`**bold**`"`) keep their words; emphasis has no place in our labels. A written `\n` breaks the
+ * line in a flowchart's labels, as `<br>` does (Mermaid's sequence and state diagrams print it as it stands).
+ */
 const labelOf = (text: string, labelType?: string) => {
-  const decoded = decodeMermaid(text);
+  const decoded = decodeMermaid(text.replace(/\\n/g, '<br>'));
   return labelType === 'markdown' ? decoded.replace(/\*\*|__/g, '').replace(/(^|\s)[*_](\S[^*_]*)[*_](?=\s|$)/g, '$1$2') : decoded;
 };
 

@@ -180,6 +180,12 @@ describe('mermaidNotation details', () => {
     expect(graph.nodes[0]!.label).toBe('x < y &lt; z &unknown;');
   });
 
+  it('breaks a flowchart label at a written \\n, as Mermaid draws it (an ONNX toolchain\'s "Execution ordering\\n(topological)")', async () => {
+    const graph = await mermaidNotation.toGraph('flowchart LR\n  Order("Execution ordering\\n(topological)") -->|"edge\\nlabel"| B');
+    expect(graph.nodes[0]!.label).toBe('Execution ordering\n(topological)');
+    expect(graph.edges[0]!.label).toBe('edge\nlabel');
+  });
+
   it('keeps the front-matter title and decodes entity codes and line breaks', async () => {
     const graph = await mermaidNotation.toGraph('---\ntitle: "Orders #1"\n---\nflowchart TD\n a["x #35; y<br>z"] --> b');
     expect(graph.title).toBe('Orders #1');
