@@ -176,11 +176,11 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
   });
 
   const edges: GraphEdge[] = [];
-  let hidden = 0;
   let crossed = 0;
   for (const link of db.getEdges()) {
+    // `~~~` places its ends as a link would, drawn as nothing: a row of subgraph members in the author's order.
     if (link.stroke === 'invisible') {
-      hidden++;
+      edges.push({ id: `e${edges.length + 1}`, from: link.start, to: link.end, startArrowhead: 'none', endArrowhead: 'none', hidden: true });
       continue;
     }
     const edge: GraphEdge = { id: `e${edges.length + 1}`, from: link.start, to: link.end, ...ends(link.type) };
@@ -196,7 +196,6 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
     if (Object.keys(style).length > 0) edge.style = style;
     edges.push(edge);
   }
-  if (hidden > 0) warnings.push(`skipped ${hidden} invisible link${hidden === 1 ? '' : 's'} (~~~, layout hints)`);
   if (crossed > 0) warnings.push(`${crossed} cross head${crossed === 1 ? '' : 's'} (--x) drawn as ${crossed === 1 ? 'a bar' : 'bars'}`);
   return { layout: 'layered', direction: MERMAID_DIRECTIONS[db.getDirection() ?? 'TB'] ?? 'DOWN', nodes, edges, groups, warnings };
 }

@@ -117,6 +117,36 @@ describe('mermaidNotation subgraph direction', () => {
   });
 });
 
+describe('mermaidNotation invisible links', () => {
+  it('places the ends of ~~~ as a link would and draws nothing: a router layer\'s files in a row in the author\'s order', async () => {
+    // A CV generator's architecture README: five routers chained by ~~~ in a `direction LR` subgraph under main.py.
+    const code = [
+      'graph TB',
+      '  subgraph Routers["Router-Schicht"]',
+      '    direction LR',
+      '    R1["system.py"]',
+      '    R2["sessions.py"]',
+      '    R3["documents.py"]',
+      '    R4["generations.py"]',
+      '    R5["exports.py"]',
+      '    R1 ~~~ R2',
+      '    R2 ~~~ R3',
+      '    R3 ~~~ R4',
+      '    R4 ~~~ R5',
+      '  end',
+      '  Main["main.py"] --> Routers',
+    ].join('\n');
+    const { elements } = await codeToScene(code, { notation: 'mermaid' });
+    const routers = ['R1', 'R2', 'R3', 'R4', 'R5'].map((id) => elements.find((e) => e.id === id)!);
+    for (const [left, right] of routers.slice(1).map((r, i) => [routers[i]!, r] as const)) {
+      expect(right.x).toBeGreaterThan(left.x + left.width);
+      expect(right.y).toBe(left.y);
+    }
+    // Only main.py's arrow is drawn.
+    expect(elements.filter((e) => e.type === 'arrow')).toHaveLength(1);
+  });
+});
+
 describe('mermaidNotation class compartments', () => {
   it('draws a class\'s operations in a compartment of their own under its attributes, as Mermaid and UML do', async () => {
     const graph = await mermaidNotation.toGraph(fixture('mermaid-readme-class.mmd'));
@@ -163,10 +193,13 @@ describe('mermaidNotation details', () => {
       ['circle', 'circle', undefined],
       ['bar', 'bar', undefined],
       ['none', 'arrow', 4],
+      ['none', 'none', undefined],
       ['none', 'arrow', undefined],
     ]);
-    expect(graph.edges[4]).toMatchObject({ from: 'b', to: 'inner' });
-    expect(graph.warnings).toEqual(['skipped 1 invisible link (~~~, layout hints)', '1 cross head (--x) drawn as a bar']);
+    // `~~~` is laid out, not drawn.
+    expect(graph.edges[4]).toMatchObject({ from: 'a', to: 'b', hidden: true });
+    expect(graph.edges[5]).toMatchObject({ from: 'b', to: 'inner' });
+    expect(graph.warnings).toEqual(['1 cross head (--x) drawn as a bar']);
   });
 
   it('shows a generic member type of the Powertools idempotency record as written, not HTML-escaped', async () => {
