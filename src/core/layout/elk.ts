@@ -184,7 +184,7 @@ interface Shape {
 async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = {}): Promise<LaidOutGraph> {
   const run = async (widths?: ReadonlyMap<string, number>) => {
     const built = buildElkGraph(graph, direction, widths, shape);
-    return placeTitles(separateEdgeRuns(mergeHubEnds(readResult(await elk.layout(built.root), built), graph), graph));
+    return placeTitles(separateEdgeRuns(mergeHubEnds(readResult(await elk.layout(built.root), built), graph), graph), graph);
   };
   const first = await run();
   if (first.blocked.size === 0) return first.laid;

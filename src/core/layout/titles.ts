@@ -7,6 +7,7 @@
 import { CONTAINER_MIN_WIDTH, FONT } from './drawing-rules.js';
 import { measureText, type TextSize } from './measure.js';
 import { wrapText } from './node-size.js';
+import type { GraphIR } from '../graph/types.js';
 import type { Box, LaidOutGraph, Point } from './types.js';
 
 /** A container's title as drawn: wrapped past twice the container's minimum width, and its size. */
@@ -55,12 +56,14 @@ export function firstGap(blocked: readonly [number, number][], from: number, to:
  * Moves each container's title to the first stretch of its band no edge or edge label crosses. A title with no such
  * stretch stays, and `blocked` gives its container id and a width that would leave the title room beside the edges.
  */
-export function placeTitles(laid: LaidOutGraph): { laid: LaidOutGraph; blocked: Map<string, number> } {
+export function placeTitles(laid: LaidOutGraph, graph?: Pick<GraphIR, 'edges'>): { laid: LaidOutGraph; blocked: Map<string, number> } {
   const blocked = new Map<string, number>();
-  const segments = laid.edges.flatMap((edge) => edge.points.slice(1).map((to, i) => [edge.points[i]!, to] as const));
-  const labels: Box[] = laid.edges.flatMap((edge) => edge.labels);
+  // An edge laid out but not drawn (Mermaid `~~~`, D2 `opacity: 0`) crosses no title.
+  const drawn = laid.edges.filter((edge) => graph?.edges[edge.index]?.hidden !== true);
+  const segments = drawn.flatMap((edge) => edge.points.slice(1).map((to, i) => [edge.points[i]!, to] as const));
+  const labels: Box[] = drawn.flatMap((edge) => edge.labels);
   // Either end may carry a head: the router does not know which, and a tail's room costs little.
-  const ends = laid.edges.filter((edge) => edge.points.length > 1).flatMap(({ points }) => [[points[1]!, points[0]!], [points[points.length - 2]!, points[points.length - 1]!]] as const);
+  const ends = drawn.filter((edge) => edge.points.length > 1).flatMap(({ points }) => [[points[1]!, points[0]!], [points[points.length - 2]!, points[points.length - 1]!]] as const);
   const groups = laid.groups.map((group) => {
     const { title } = group;
     const top = title.y;
