@@ -9,6 +9,12 @@ import { codeToScene, detectNotation } from '../index.js';
 import { mermaidNotation } from './index.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../../../test/fixtures/mermaid/${name}`, import.meta.url), 'utf8');
+/** An element's box and text by id, for tests on where things are drawn. */
+function placed(elements: readonly { id: string; x?: number; y?: number; width?: number; height?: number; text?: string }[], id: string) {
+  const element = elements.find((e) => e.id === id);
+  if (element === undefined) throw new Error(`no element ${id}`);
+  return { x: element.x ?? 0, y: element.y ?? 0, width: element.width ?? 0, height: element.height ?? 0, text: element.text };
+}
 const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as AppError);
 
 describe('mermaidNotation on real diagrams', () => {
@@ -110,7 +116,7 @@ describe('mermaidNotation subgraph direction', () => {
     expect(direction('quiet')).toBe('RIGHT');
 
     const { elements } = await codeToScene(recovery, { notation: 'mermaid' });
-    const box = (id: string) => elements.find((e) => e.id === id)!;
+    const box = (id: string) => placed(elements, id);
     expect(box('S3').x).toBeGreaterThan(box('PRIMARY').x + box('PRIMARY').width);
     expect(Math.abs(box('S3').y + box('S3').height / 2 - (box('PRIMARY').y + box('PRIMARY').height / 2))).toBeLessThan(2);
     expect(box('START').y).toBeGreaterThan(box('BIND').y + box('BIND').height);
@@ -137,7 +143,7 @@ describe('mermaidNotation invisible links', () => {
       '  Main["main.py"] --> Routers',
     ].join('\n');
     const { elements } = await codeToScene(code, { notation: 'mermaid' });
-    const routers = ['R1', 'R2', 'R3', 'R4', 'R5'].map((id) => elements.find((e) => e.id === id)!);
+    const routers = ['R1', 'R2', 'R3', 'R4', 'R5'].map((id) => placed(elements, id));
     for (const [left, right] of routers.slice(1).map((r, i) => [routers[i]!, r] as const)) {
       expect(right.x).toBeGreaterThan(left.x + left.width);
       expect(right.y).toBe(left.y);
@@ -152,12 +158,12 @@ describe('mermaidNotation class compartments', () => {
     const graph = await mermaidNotation.toGraph(fixture('mermaid-readme-class.mmd'));
     const class01 = graph.nodes.find((n) => n.id === 'Class01')!;
     expect(class01.compartments).toEqual([3]);
-    // Only attributes, or only operations: one compartment, no rule of its own.
     expect(graph.nodes.find((n) => n.id === 'Class07')!.compartments).toEqual([1]);
+    // No attributes or no operations: one compartment, no rule of its own.
     expect(graph.nodes.find((n) => n.id === 'C2')!.compartments).toBeUndefined();
 
     const { elements } = await codeToScene(fixture('mermaid-readme-class.mmd'));
-    const byId = (id: string) => elements.find((e) => e.id === id)!;
+    const byId = (id: string) => placed(elements, id);
     const [attributes, operations, rule] = [byId('Class01-rows'), byId('Class01-rows-2'), byId('Class01-rule-2')];
     expect(attributes.text).toBe('«Interface»\nint chimp\nint gorilla');
     expect(operations.text).toBe('size()');
