@@ -34,7 +34,8 @@ interface Subgraph {
 }
 export interface FlowDb {
   getVertices(): Map<string, Vertex>;
-  getEdges(): Link[];
+  /** The links in order; `linkStyle default` is kept on the list itself. */
+  getEdges(): Link[] & { defaultStyle?: string[] };
   getSubGraphs(): Subgraph[];
   getClasses(): Map<string, { styles?: string[] }>;
   getDirection(): string | undefined;
@@ -150,7 +151,8 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
     const mapped = SHAPES[vertex.type ?? 'square'] ?? BOX;
     if (mapped.approximate) approximated.set(vertex.type ?? 'square', [...(approximated.get(vertex.type ?? 'square') ?? []), vertex.id]);
     const node: GraphNode = { id: vertex.id, label: labelOf(vertex.text ?? vertex.id, vertex.labelType), kind: mapped.kind ?? 'generic', shape: mapped.shape };
-    const declarations = [...(vertex.classes ?? []).flatMap((name) => classes.get(name)?.styles ?? []), ...(vertex.styles ?? [])];
+    // Mermaid styles every node with the `default` and `node` classDefs first, then its own classes, then `style`.
+    const declarations = [...['default', 'node', ...(vertex.classes ?? [])].flatMap((name) => classes.get(name)?.styles ?? []), ...(vertex.styles ?? [])];
     const style: GraphStyle = { ...cssStyle(declarations), ...(mapped.corner ? { corner: mapped.corner } : {}) };
     if (Object.keys(style).length > 0) node.style = style;
     // `A@{ icon: "logos:aws-lambda" }`: the icon's name is a hint for our catalog.
@@ -177,7 +179,8 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
 
   const edges: GraphEdge[] = [];
   let crossed = 0;
-  for (const link of db.getEdges()) {
+  const links = db.getEdges();
+  for (const link of links) {
     // `~~~` places its ends as a link would, drawn as nothing: a row of subgraph members in the author's order.
     if (link.stroke === 'invisible') {
       edges.push({ id: `e${edges.length + 1}`, from: link.start, to: link.end, startArrowhead: 'none', endArrowhead: 'none', hidden: true });
@@ -187,7 +190,8 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
     if (link.type?.includes('cross')) crossed++;
     const label = labelOf(link.text ?? '');
     if (label !== '') edge.label = label;
-    const { strokeColor, strokeWidth, strokeStyle } = cssStyle(link.style ?? []) ?? {};
+    // `linkStyle default` comes first, a link's own `linkStyle` after it, as Mermaid applies them.
+    const { strokeColor, strokeWidth, strokeStyle } = cssStyle([...(links.defaultStyle ?? []), ...(link.style ?? [])]) ?? {};
     const style: GraphEdge['style'] = {
       ...(link.stroke === 'dotted' ? { strokeStyle: strokeStyle ?? 'dashed' } : {}),
       ...(link.stroke === 'thick' ? { strokeWidth: Math.max(4, strokeWidth ?? 4) } : strokeWidth !== undefined ? { strokeWidth } : {}),

@@ -153,6 +153,21 @@ describe('mermaidNotation invisible links', () => {
   });
 });
 
+describe('mermaidNotation default styles', () => {
+  it('styles every node with `classDef default` and every link with `linkStyle default`, under their own styles', async () => {
+    const graph = await mermaidNotation.toGraph(
+      ['flowchart LR', '  classDef default fill:#f9f,stroke:#333', '  A --> B', '  B --> C:::other', '  classDef other fill:#0f0', '  linkStyle default stroke:#f00,stroke-width:3px', '  linkStyle 1 stroke:#00f'].join('\n'),
+    );
+    const style = (id: string) => graph.nodes.find((n) => n.id === id)!.style;
+    expect(style('A')).toEqual({ fillColor: '#ff99ff', strokeColor: '#333333' });
+    expect(style('C')).toEqual({ fillColor: '#00ff00', strokeColor: '#333333' });
+    expect(graph.edges.map((e) => e.style)).toEqual([
+      { strokeColor: '#ff0000', strokeWidth: 3 },
+      { strokeColor: '#0000ff', strokeWidth: 3 },
+    ]);
+  });
+});
+
 describe('mermaidNotation class compartments', () => {
   it('draws a class\'s operations in a compartment of their own under its attributes, as Mermaid and UML do', async () => {
     const graph = await mermaidNotation.toGraph(fixture('mermaid-readme-class.mmd'));
