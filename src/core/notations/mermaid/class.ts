@@ -7,6 +7,7 @@
 import type { Arrowhead, GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
 import { MERMAID_DIRECTIONS } from './flowchart.js';
 import { decodeMermaid } from './parser.js';
+import { cssStyle } from './style.js';
 import { dictionary } from '../../dictionary.js';
 
 interface Member {
@@ -20,6 +21,8 @@ interface ClassNode {
   annotations?: string[];
   members?: Member[];
   methods?: Member[];
+  /** `style` declarations and those of its `classDef` classes (`:::warm`, `cssClass`), as Mermaid compiles them. */
+  styles?: string[];
 }
 interface Relation {
   id1: string;
@@ -74,6 +77,8 @@ export function classToGraph(db: ClassDb): GraphIR {
     if (allRows.length > 0) node.rows = allRows;
     // Mermaid draws operations in a compartment under the attributes, as UML does.
     if (attributes.length > 0 && operations.length > 0) node.compartments = [allRows.length - operations.length];
+    const style = cssStyle(cls.styles ?? []);
+    if (style !== undefined) node.style = style;
     if (cls.parent !== undefined) node.parent = cls.parent;
     nodes.push(node);
   }

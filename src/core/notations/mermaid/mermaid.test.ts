@@ -168,6 +168,23 @@ describe('mermaidNotation default styles', () => {
   });
 });
 
+describe('mermaidNotation class and state colours', () => {
+  it('keeps a class\'s `style` and `classDef` colours', async () => {
+    const graph = await mermaidNotation.toGraph(['classDiagram', '  class A', '  class B:::warm', '  classDef warm fill:#f96,color:#fff', '  style A fill:#f9f,stroke:#333'].join('\n'));
+    const style = (id: string) => graph.nodes.find((n) => n.id === id)!.style;
+    expect(style('A')).toEqual({ fillColor: '#ff99ff', strokeColor: '#333333' });
+    expect(style('B')).toEqual({ fillColor: '#ff9966', textColor: '#ffffff' });
+  });
+
+  it('keeps a state\'s `classDef` colours (`class Failed bad`), and none on pseudo-states', async () => {
+    const graph = await mermaidNotation.toGraph(
+      ['stateDiagram-v2', '  classDef bad fill:#f00,color:white,font-weight:bold', '  [*] --> Check', '  Check --> Failed', '  Failed --> [*]', '  class Failed bad'].join('\n'),
+    );
+    expect(graph.nodes.find((n) => n.id === 'Failed')!.style).toEqual({ fillColor: '#ff0000', textColor: '#ffffff' });
+    expect(graph.nodes.find((n) => n.id === 'Check')!.style).toBeUndefined();
+  });
+});
+
 describe('mermaidNotation class compartments', () => {
   it('draws a class\'s operations in a compartment of their own under its attributes, as Mermaid and UML do', async () => {
     const graph = await mermaidNotation.toGraph(fixture('mermaid-readme-class.mmd'));
