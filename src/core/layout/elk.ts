@@ -331,7 +331,7 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
     });
   }
   for (const node of graph.nodes) {
-    const box = sizeNode(node);
+    const box = sizeNode(node, direction);
     boxes.set(node.id, box);
     elkNodes.set(nodeKey(node.id), { id: nodeKey(node.id), width: box.width, height: box.height });
   }

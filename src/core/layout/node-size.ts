@@ -1,5 +1,5 @@
 /** Box sizes from measured text, the shape's usable inner area and room for an icon. */
-import type { GraphNode, NodeKind } from '../graph/types.js';
+import type { Direction, GraphNode, NodeKind } from '../graph/types.js';
 import { ICON_SIZE } from '../icons/limits.js';
 import { cylinderRimRadius, iconBody, SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
 import { DEFAULT_SHAPE, FONT, ICON_NODE_MIN_HEIGHT, NODE_BOX, SPACING } from './drawing-rules.js';
@@ -113,10 +113,14 @@ const TABLE_KINDS: ReadonlySet<NodeKind> = new Set(['entity', 'class', 'interfac
 const MAX_FOLDED_ROWS = 3;
 
 /** Sizes the box of `node`: the text decides, within the drawing rules' bounds; rows make a table taller than 260 px if needed. */
-export function sizeNode(node: GraphNode): NodeBox {
+export function sizeNode(node: GraphNode, flow: Direction = 'DOWN'): NodeBox {
   if (node.size) return { ...node.size, shape: 'rectangle', label: '', rows: [], headerHeight: 0, icon: false, fontSize: FONT.label };
   const mark = MARKS[node.kind];
-  if (mark && node.label === '') return { ...mark, shape: node.kind === 'fork' ? 'rectangle' : 'ellipse', label: '', rows: [], headerHeight: 0, icon: false, fontSize: FONT.label };
+  if (mark && node.label === '') {
+    // A fork or join bar lies across the flow: upright in a left-to-right diagram, as Mermaid and PlantUML draw it.
+    const across = node.kind === 'fork' && (flow === 'RIGHT' || flow === 'LEFT') ? { width: mark.height, height: mark.width } : mark;
+    return { ...across, shape: node.kind === 'fork' ? 'rectangle' : 'ellipse', label: '', rows: [], headerHeight: 0, icon: false, fontSize: FONT.label };
+  }
   const fontSize = node.style?.fontSize ?? FONT.label;
   const rowFontSize = rowFont(fontSize);
 

@@ -185,6 +185,16 @@ describe('mermaidNotation class and state colours', () => {
   });
 });
 
+describe('mermaidNotation fork and join bars', () => {
+  it('stands a fork and a join bar upright across a left-to-right flow, flat across a top-down one', async () => {
+    const body = ['  state fork_state <<fork>>', '  [*] --> fork_state', '  fork_state --> A', '  fork_state --> B', '  state join_state <<join>>', '  A --> join_state', '  B --> join_state', '  join_state --> [*]'];
+    for (const [direction, upright] of [['LR', true], ['TB', false]] as const) {
+      const { elements } = await codeToScene(['stateDiagram-v2', `  direction ${direction}`, ...body].join('\n'), { notation: 'mermaid' });
+      for (const bar of ['fork_state', 'join_state'].map((id) => placed(elements, id))) expect(bar.height > bar.width).toBe(upright);
+    }
+  });
+});
+
 describe('mermaidNotation class compartments', () => {
   it('draws a class\'s operations in a compartment of their own under its attributes, as Mermaid and UML do', async () => {
     const graph = await mermaidNotation.toGraph(fixture('mermaid-readme-class.mmd'));
