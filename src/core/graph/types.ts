@@ -49,6 +49,8 @@ export interface GraphNode {
   shape?: string;
   /** Extra lines drawn under the label: record fields, class members, table columns. */
   rows?: string[];
+  /** Indices of `rows` that open a compartment of their own under a rule: a UML class's operations under its attributes. */
+  compartments?: number[];
   /** Explicit icon (`library/Label`) or a keyword for the icon search (e.g. the image name `postgres`). */
   iconRef?: string;
   iconHint?: string;

@@ -263,7 +263,7 @@ interface Shape {
 async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = {}, worthWidening: (laid: LaidOutGraph) => boolean = () => true): Promise<LaidOutGraph> {
   const run = async (widths?: ReadonlyMap<string, number>) => {
     const built = buildElkGraph(graph, direction, widths, shape);
-    return placeTitles(separateEdgeRuns(mergeHubEnds(readResult(elkLayout(built.root), built), graph), graph));
+    return placeTitles(separateEdgeRuns(mergeHubEnds(readResult(elkLayout(built.root), built), graph), graph), graph);
   };
   const first = await run();
   if (first.blocked.size === 0 || !worthWidening(first.laid)) return first.laid;
@@ -410,7 +410,7 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
     });
   }
   for (const node of graph.nodes) {
-    const box = sizeNode(node);
+    const box = sizeNode(node, direction);
     boxes.set(node.id, box);
     elkNodes.set(nodeKey(node.id), { id: nodeKey(node.id), width: box.width, height: box.height });
   }

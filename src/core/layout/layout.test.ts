@@ -323,6 +323,37 @@ describe('placeTitles', () => {
     expect(blocked.size).toBe(0);
   });
 
+  it('keeps a title clear of the arrowhead of an edge entering the node just under it, not only of its line', () => {
+    // oauth-persistence-and-services (openframe): the title slid to 8 px right of the line, and the arrowhead,
+    // 9 px to each side of it, touched the title's first letter.
+    const title = { text: 'Oauth Persistence And Services', x: 24, y: 24, width: 200, height: 20 };
+    const { laid } = placeTitles({
+      nodes: [],
+      groups: [{ id: 'persistence', x: 0, y: 0, width: 440, height: 200, depth: 0, title }],
+      edges: [{ index: 0, points: [{ x: 60, y: -80 }, { x: 60, y: 56 }], labels: [] }],
+      warnings: [],
+      width: 440,
+      height: 200,
+    });
+    const headHalfWidth = 9;
+    expect(laid.groups[0]!.title.x - 60).toBeGreaterThanOrEqual(headHalfWidth + 8);
+  });
+
+  it('leaves a title where it is when the edge through its band is laid out but not drawn (Mermaid ~~~)', () => {
+    const title = { text: 'Router-Schicht', x: 24, y: 24, width: 120, height: 20 };
+    const laid = {
+      nodes: [],
+      groups: [{ id: 'routers', x: 0, y: 0, width: 440, height: 200, depth: 0, title }],
+      edges: [{ index: 0, points: [{ x: 60, y: -50 }, { x: 60, y: 100 }], labels: [] }],
+      warnings: [],
+      width: 440,
+      height: 200,
+    };
+    const edge = { id: 'e1', from: 'a', to: 'b', startArrowhead: 'none', endArrowhead: 'none' } as const;
+    expect(placeTitles(laid, { edges: [{ ...edge, hidden: true }] }).laid.groups[0]!.title.x).toBe(24);
+    expect(placeTitles(laid, { edges: [edge] }).laid.groups[0]!.title.x).toBeGreaterThan(60);
+  });
+
   it('lays a container out again, wider, when the edges entering it leave its title no gap', async () => {
     const laid = await layoutGraph(
       graph({

@@ -1,5 +1,5 @@
 /** Box sizes from measured text, the shape's usable inner area and room for an icon. */
-import type { GraphNode, NodeKind } from '../graph/types.js';
+import type { Direction, GraphNode, NodeKind } from '../graph/types.js';
 import { ICON_SIZE } from '../icons/limits.js';
 import { cylinderRimRadius, iconBody, SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
 import { DEFAULT_SHAPE, FONT, ICON_NODE_MIN_HEIGHT, NODE_BOX, SPACING } from './drawing-rules.js';
@@ -55,6 +55,8 @@ export interface NodeBox {
   rows: string[];
   /** Height of the header band above the rows (0 without rows). */
   headerHeight: number;
+  /** Indices of `rows` (as cut) that open a compartment under a rule of its own (GraphNode.compartments). */
+  compartments?: number[];
   /** True when the box has room reserved for an icon at its top. */
   icon: boolean;
   /** Label size in px (FONT.label unless the notation set one); rows are drawn in proportion. */
@@ -111,10 +113,14 @@ const TABLE_KINDS: ReadonlySet<NodeKind> = new Set(['entity', 'class', 'interfac
 const MAX_FOLDED_ROWS = 3;
 
 /** Sizes the box of `node`: the text decides, within the drawing rules' bounds; rows make a table taller than 260 px if needed. */
-export function sizeNode(node: GraphNode): NodeBox {
+export function sizeNode(node: GraphNode, flow: Direction = 'DOWN'): NodeBox {
   if (node.size) return { ...node.size, shape: 'rectangle', label: '', rows: [], headerHeight: 0, icon: false, fontSize: FONT.label };
   const mark = MARKS[node.kind];
-  if (mark && node.label === '') return { ...mark, shape: node.kind === 'fork' ? 'rectangle' : 'ellipse', label: '', rows: [], headerHeight: 0, icon: false, fontSize: FONT.label };
+  if (mark && node.label === '') {
+    // A fork or join bar lies across the flow: upright in a left-to-right diagram, as Mermaid and PlantUML draw it.
+    const across = node.kind === 'fork' && (flow === 'RIGHT' || flow === 'LEFT') ? { width: mark.height, height: mark.width } : mark;
+    return { ...across, shape: node.kind === 'fork' ? 'rectangle' : 'ellipse', label: '', rows: [], headerHeight: 0, icon: false, fontSize: FONT.label };
+  }
   const fontSize = node.style?.fontSize ?? FONT.label;
   const rowFontSize = rowFont(fontSize);
 
@@ -136,11 +142,17 @@ export function sizeNode(node: GraphNode): NodeBox {
 
   if (rows.length > 0) {
     // A long member or column wraps onto indented lines: a cut signature would hide its parameters or return type.
-    const cut = rows.flatMap((row) => wrapText(row, maxTextWidth - measureText(ROW_INDENT, rowFontSize, FONT.family).width, rowFontSize).map((line, k) => (k === 0 ? line : `${ROW_INDENT}${line}`)));
+    const wrapped = rows.map((row) => wrapText(row, maxTextWidth - measureText(ROW_INDENT, rowFontSize, FONT.family).width, rowFontSize).map((line, k) => (k === 0 ? line : `${ROW_INDENT}${line}`)));
+    const cut = wrapped.flat();
+    // A compartment opens at the first line of its first row; one that would open on the first line is no compartment.
+    const starts = wrapped.map((_, i) => wrapped.slice(0, i).reduce((sum, lines) => sum + lines.length, 0));
+    const compartments = [...new Set((foldRows ? [] : (node.compartments ?? [])).filter((i) => i > 0 && i < rows.length).map((i) => starts[i]!))].sort((a, b) => a - b);
     const rowsSize = measureText(cut.join('\n'), rowFontSize, FONT.family);
     const headerHeight = labelSize.height + 2 * SPACING.nodePaddingY;
     const width = clamp(Math.max(labelSize.width, rowsSize.width) + 2 * SPACING.nodePaddingX, NODE_BOX.minWidth, NODE_BOX.maxWidth);
-    return { width, height: headerHeight + rowsSize.height + 2 * SPACING.rowGap, shape, label, rows: cut, headerHeight, icon: false, fontSize };
+    // Each compartment's rule has a row gap above and below it, as the header's has.
+    const height = headerHeight + rowsSize.height + 2 * SPACING.rowGap * (1 + compartments.length);
+    return { width, height, shape, label, rows: cut, headerHeight, icon: false, fontSize, ...(compartments.length > 0 && { compartments }) };
   }
 
   const textWidth = (labelSize.width + 2 * SPACING.nodePaddingX) / area.fx;

@@ -196,28 +196,38 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     elements.push(
       textElement(makeId(`${id}-header`), box.label, { x: laid.x + (laid.width - header.width) / 2, y: laid.y + (box.headerHeight - header.height) / 2, ...header }, box.fontSize, groupIds, ink),
     );
-    const ruleY = round(laid.y + box.headerHeight);
-    elements.push({
-      id: makeId(`${id}-rule`),
-      type: 'line',
-      x: round(laid.x),
-      y: ruleY,
-      width: round(laid.width),
-      height: 0,
-      points: [
-        { x: round(laid.x), y: ruleY },
-        { x: round(laid.x + laid.width), y: ruleY },
-      ],
-      strokeColor: shape.strokeColor,
-      fillColor: 'transparent',
-      strokeStyle: 'solid',
-      corner: 'sharp',
-      groupIds,
-    });
-    const rowsText = box.rows.join('\n');
+    const rule = (suffix: string, y: number): Element => {
+      const ruleY = round(y);
+      return {
+        id: makeId(`${id}-${suffix}`),
+        type: 'line',
+        x: round(laid.x),
+        y: ruleY,
+        width: round(laid.width),
+        height: 0,
+        points: [
+          { x: round(laid.x), y: ruleY },
+          { x: round(laid.x + laid.width), y: ruleY },
+        ],
+        strokeColor: shape.strokeColor,
+        fillColor: 'transparent',
+        strokeStyle: 'solid',
+        corner: 'sharp',
+        groupIds,
+      };
+    };
+    elements.push(rule('rule', laid.y + box.headerHeight));
+    // Each compartment (a class's attributes, then its operations) is a text of its own under its own rule.
     const rowSize = rowFont(box.fontSize);
-    const rows = measureText(rowsText, rowSize, FONT.family);
-    elements.push(textElement(makeId(`${id}-rows`), rowsText, { x: laid.x + SPACING.nodePaddingX, y: laid.y + box.headerHeight + SPACING.rowGap, ...rows }, rowSize, groupIds, ink));
+    const opens = [0, ...(box.compartments ?? [])];
+    let top = laid.y + box.headerHeight;
+    opens.forEach((start, k) => {
+      if (k > 0) elements.push(rule(`rule-${k + 1}`, top));
+      const rowsText = box.rows.slice(start, opens[k + 1]).join('\n');
+      const rows = measureText(rowsText, rowSize, FONT.family);
+      elements.push(textElement(makeId(k === 0 ? `${id}-rows` : `${id}-rows-${k + 1}`), rowsText, { x: laid.x + SPACING.nodePaddingX, y: top + SPACING.rowGap, ...rows }, rowSize, groupIds, ink));
+      top += rows.height + 2 * SPACING.rowGap;
+    });
   }
 
   const labels: Element[] = [];

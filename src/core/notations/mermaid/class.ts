@@ -7,6 +7,7 @@
 import type { Arrowhead, GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
 import { MERMAID_DIRECTIONS } from './flowchart.js';
 import { decodeMermaid } from './parser.js';
+import { cssStyle } from './style.js';
 import { dictionary } from '../../dictionary.js';
 
 interface Member {
@@ -20,6 +21,8 @@ interface ClassNode {
   annotations?: string[];
   members?: Member[];
   methods?: Member[];
+  /** `style` declarations and those of its `classDef` classes (`:::warm`, `cssClass`), as Mermaid compiles them. */
+  styles?: string[];
 }
 interface Relation {
   id1: string;
@@ -62,14 +65,20 @@ export function classToGraph(db: ClassDb): GraphIR {
   });
   const nodes: GraphNode[] = [];
   for (const cls of db.getClasses().values()) {
-    const rows = [...(cls.members ?? []), ...(cls.methods ?? [])].map(memberRow).filter((row) => row !== '');
+    const attributes = (cls.members ?? []).map(memberRow).filter((row) => row !== '');
+    const operations = (cls.methods ?? []).map(memberRow).filter((row) => row !== '');
     // An exported class keeps its «mark» as its first member row: read back as the annotation it was.
     const marks = [...(cls.annotations ?? [])];
-    while (rows.length > 0 && /^«[^«»]+»$/.test(rows[0]!)) marks.push(rows.shift()!.slice(1, -1));
+    while (attributes.length > 0 && /^«[^«»]+»$/.test(attributes[0]!)) marks.push(attributes.shift()!.slice(1, -1));
+    const rows = [...attributes, ...operations];
     const generic = cls.type ? `<${decodeMermaid(cls.type).replace(/~/g, '')}>` : '';
     const node: GraphNode = { id: cls.id, label: `${decodeMermaid(cls.label ?? cls.id)}${generic}`, kind: KINDS[marks[0]?.toLowerCase() ?? ''] ?? 'class', shape: 'rectangle' };
     const allRows = [...(marks.length > 0 ? [marks.map((mark) => `«${mark}»`).join(' ')] : []), ...rows];
     if (allRows.length > 0) node.rows = allRows;
+    // Mermaid draws operations in a compartment under the attributes, as UML does.
+    if (attributes.length > 0 && operations.length > 0) node.compartments = [allRows.length - operations.length];
+    const style = cssStyle(cls.styles ?? []);
+    if (style !== undefined) node.style = style;
     if (cls.parent !== undefined) node.parent = cls.parent;
     nodes.push(node);
   }

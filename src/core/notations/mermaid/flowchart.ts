@@ -29,10 +29,13 @@ interface Subgraph {
   nodes: string[];
   title: string;
   classes?: string[];
+  /** Its `direction` statement, as written (TB, TD, BT, LR, RL). */
+  dir?: string;
 }
 export interface FlowDb {
   getVertices(): Map<string, Vertex>;
-  getEdges(): Link[];
+  /** The links in order; `linkStyle default` is kept on the list itself. */
+  getEdges(): Link[] & { defaultStyle?: string[] };
   getSubGraphs(): Subgraph[];
   getClasses(): Map<string, { styles?: string[] }>;
   getDirection(): string | undefined;
@@ -90,9 +93,44 @@ function ends(type = 'arrow_point'): { startArrowhead: Arrowhead; endArrowhead: 
   return { startArrowhead: double ? head : 'none', endArrowhead: head };
 }
 
-/** Markdown strings (`"`**bold**`"`) keep their words; emphasis has no place in our labels. */
+/**
+ * The flow Mermaid lays each subgraph out in (its dagre renderer, mermaid-graphlib's extractor): a subgraph that no link
+ * crosses, in or out, is laid out on its own, in its `direction` or, without one, across the flow around it (TB
+ * becomes LR, any other TB); a subgraph a link crosses follows the flow around it, whatever `direction` it names.
+ * Links to the subgraph itself do not cross it. Returns the subgraphs whose flow differs from the one around them.
+ */
+function subgraphFlows(subgraphs: readonly Subgraph[], parents: ReadonlyMap<string, string>, links: readonly Link[], diagram: string): Map<string, string> {
+  const within = (id: string, group: string): boolean => {
+    for (let up = parents.get(id); up !== undefined; up = parents.get(up)) if (up === group) return true;
+    return false;
+  };
+  const byId = new Map(subgraphs.map((subgraph) => [subgraph.id, subgraph]));
+  const flows = new Map<string, string>();
+  const flowOf = (id: string | undefined): string => {
+    if (id === undefined || !byId.has(id)) return diagram;
+    const known = flows.get(id);
+    if (known !== undefined) return known;
+    const subgraph = byId.get(id)!;
+    const around = flowOf(parents.get(id));
+    const crossed = links.some((link) => within(link.start, id) !== within(link.end, id));
+    const own = crossed || subgraph.nodes.length === 0 ? around : normalDirection(subgraph.dir) ?? (around === 'TB' ? 'LR' : 'TB');
+    flows.set(id, own);
+    return own;
+  };
+  const changed = new Map<string, string>();
+  for (const subgraph of subgraphs) if (flowOf(subgraph.id) !== flowOf(parents.get(subgraph.id))) changed.set(subgraph.id, flowOf(subgraph.id));
+  return changed;
+}
+
+/** Mermaid writes top-down as TB or TD; its layout compares with TB. */
+const normalDirection = (dir: string | undefined): string | undefined => (dir === undefined || dir.trim() === '' ? undefined : dir.trim() === 'TD' ? 'TB' : dir.trim());
+
+/**
+ * Markdown strings (`"`**bold**`"`) keep their words; emphasis has no place in our labels. A written `\n` breaks the
+ * line in a flowchart's labels, as `<br>` does (Mermaid's sequence and state diagrams print it as it stands).
+ */
 const labelOf = (text: string, labelType?: string) => {
-  const decoded = decodeMermaid(text);
+  const decoded = decodeMermaid(text.replace(/\\n/g, '<br>'));
   return labelType === 'markdown' ? decoded.replace(/\*\*|__/g, '').replace(/(^|\s)[*_](\S[^*_]*)[*_](?=\s|$)/g, '$1$2') : decoded;
 };
 
@@ -113,7 +151,8 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
     const mapped = SHAPES[vertex.type ?? 'square'] ?? BOX;
     if (mapped.approximate) approximated.set(vertex.type ?? 'square', [...(approximated.get(vertex.type ?? 'square') ?? []), vertex.id]);
     const node: GraphNode = { id: vertex.id, label: labelOf(vertex.text ?? vertex.id, vertex.labelType), kind: mapped.kind ?? 'generic', shape: mapped.shape };
-    const declarations = [...(vertex.classes ?? []).flatMap((name) => classes.get(name)?.styles ?? []), ...(vertex.styles ?? [])];
+    // Mermaid styles every node with the `default` and `node` classDefs first, then its own classes, then `style`.
+    const declarations = [...['default', 'node', ...(vertex.classes ?? [])].flatMap((name) => classes.get(name)?.styles ?? []), ...(vertex.styles ?? [])];
     const style: GraphStyle = { ...cssStyle(declarations), ...(mapped.corner ? { corner: mapped.corner } : {}) };
     if (Object.keys(style).length > 0) node.style = style;
     // `A@{ icon: "logos:aws-lambda" }`: the icon's name is a hint for our catalog.
@@ -125,8 +164,11 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
   for (const [shape, ids] of approximated) warnings.push(`Mermaid ${shape} shape drawn as ${(SHAPES[shape] ?? BOX).shape} (${ids.map((id) => JSON.stringify(id)).join(', ')})`);
 
   const vertices = db.getVertices();
+  const flows = subgraphFlows(subgraphs, parents, db.getEdges(), normalDirection(db.getDirection()) ?? 'TB');
   const groups: GraphGroup[] = subgraphs.map((subgraph) => {
     const group: GraphGroup = { id: subgraph.id, label: labelOf(subgraph.title ?? '') };
+    const flow = MERMAID_DIRECTIONS[flows.get(subgraph.id) ?? ''];
+    if (flow !== undefined) group.direction = flow;
     // `style one fill:…` records its declarations on a vertex of the subgraph's id; `class one dark` on the subgraph.
     const style = cssStyle([...(subgraph.classes ?? []).flatMap((name) => classes.get(name)?.styles ?? []), ...(vertices.get(subgraph.id)?.styles ?? [])]);
     if (style) group.style = style;
@@ -136,18 +178,20 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
   });
 
   const edges: GraphEdge[] = [];
-  let hidden = 0;
   let crossed = 0;
-  for (const link of db.getEdges()) {
+  const links = db.getEdges();
+  for (const link of links) {
+    // `~~~` places its ends as a link would, drawn as nothing: a row of subgraph members in the author's order.
     if (link.stroke === 'invisible') {
-      hidden++;
+      edges.push({ id: `e${edges.length + 1}`, from: link.start, to: link.end, startArrowhead: 'none', endArrowhead: 'none', hidden: true });
       continue;
     }
     const edge: GraphEdge = { id: `e${edges.length + 1}`, from: link.start, to: link.end, ...ends(link.type) };
     if (link.type?.includes('cross')) crossed++;
     const label = labelOf(link.text ?? '');
     if (label !== '') edge.label = label;
-    const { strokeColor, strokeWidth, strokeStyle } = cssStyle(link.style ?? []) ?? {};
+    // `linkStyle default` comes first, a link's own `linkStyle` after it, as Mermaid applies them.
+    const { strokeColor, strokeWidth, strokeStyle } = cssStyle([...(links.defaultStyle ?? []), ...(link.style ?? [])]) ?? {};
     const style: GraphEdge['style'] = {
       ...(link.stroke === 'dotted' ? { strokeStyle: strokeStyle ?? 'dashed' } : {}),
       ...(link.stroke === 'thick' ? { strokeWidth: Math.max(4, strokeWidth ?? 4) } : strokeWidth !== undefined ? { strokeWidth } : {}),
@@ -156,7 +200,6 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
     if (Object.keys(style).length > 0) edge.style = style;
     edges.push(edge);
   }
-  if (hidden > 0) warnings.push(`skipped ${hidden} invisible link${hidden === 1 ? '' : 's'} (~~~, layout hints)`);
   if (crossed > 0) warnings.push(`${crossed} cross head${crossed === 1 ? '' : 's'} (--x) drawn as ${crossed === 1 ? 'a bar' : 'bars'}`);
   return { layout: 'layered', direction: MERMAID_DIRECTIONS[db.getDirection() ?? 'TB'] ?? 'DOWN', nodes, edges, groups, warnings };
 }

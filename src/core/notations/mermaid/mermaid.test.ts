@@ -9,6 +9,12 @@ import { codeToScene, detectNotation } from '../index.js';
 import { mermaidNotation } from './index.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../../../test/fixtures/mermaid/${name}`, import.meta.url), 'utf8');
+/** An element's box and text by id, for tests on where things are drawn. */
+function placed(elements: readonly { id: string; x?: number; y?: number; width?: number; height?: number; text?: string }[], id: string) {
+  const element = elements.find((e) => e.id === id);
+  if (element === undefined) throw new Error(`no element ${id}`);
+  return { x: element.x ?? 0, y: element.y ?? 0, width: element.width ?? 0, height: element.height ?? 0, text: element.text };
+}
 const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as AppError);
 
 describe('mermaidNotation on real diagrams', () => {
@@ -81,6 +87,136 @@ describe('mermaidNotation on real diagrams', () => {
   });
 });
 
+describe('mermaidNotation subgraph direction', () => {
+  // A disaster-recovery README's two subgraphs, each `direction LR` with its link inside: Mermaid draws both left to right.
+  const recovery = [
+    'flowchart TB',
+    '  subgraph "Normal Operation"',
+    '    direction LR',
+    '    PRIMARY["Primary Region"] -->|"Daily backups"| S3["Backup Bucket"]',
+    '  end',
+    '  subgraph crossed["Runtime"]',
+    '    direction LR',
+    '    BIND --> START',
+    '  end',
+    '  START --> LOOP',
+    '  X --> quiet',
+    '  subgraph quiet',
+    '    a1 --> a2',
+    '  end',
+  ].join('\n');
+
+  it('lays a subgraph no link crosses in its own direction, or across the flow around it, as Mermaid does; one a link crosses follows the diagram', async () => {
+    const graph = await mermaidNotation.toGraph(recovery);
+    const direction = (id: string) => graph.groups.find((g) => g.id === id)!.direction;
+    expect(direction(graph.groups.find((g) => g.label === 'Normal Operation')!.id)).toBe('RIGHT');
+    // `direction LR` is ignored by Mermaid when a link leaves the subgraph (START --> LOOP).
+    expect(direction('crossed')).toBeUndefined();
+    // No direction written, no link crossing (X --> quiet ends at the subgraph itself): Mermaid turns TB into LR.
+    expect(direction('quiet')).toBe('RIGHT');
+
+    const { elements } = await codeToScene(recovery, { notation: 'mermaid' });
+    const box = (id: string) => placed(elements, id);
+    expect(box('S3').x).toBeGreaterThan(box('PRIMARY').x + box('PRIMARY').width);
+    expect(Math.abs(box('S3').y + box('S3').height / 2 - (box('PRIMARY').y + box('PRIMARY').height / 2))).toBeLessThan(2);
+    expect(box('START').y).toBeGreaterThan(box('BIND').y + box('BIND').height);
+  });
+});
+
+describe('mermaidNotation invisible links', () => {
+  it('places the ends of ~~~ as a link would and draws nothing: a router layer\'s files in a row in the author\'s order', async () => {
+    // A CV generator's architecture README: five routers chained by ~~~ in a `direction LR` subgraph under main.py.
+    const code = [
+      'graph TB',
+      '  subgraph Routers["Router-Schicht"]',
+      '    direction LR',
+      '    R1["system.py"]',
+      '    R2["sessions.py"]',
+      '    R3["documents.py"]',
+      '    R4["generations.py"]',
+      '    R5["exports.py"]',
+      '    R1 ~~~ R2',
+      '    R2 ~~~ R3',
+      '    R3 ~~~ R4',
+      '    R4 ~~~ R5',
+      '  end',
+      '  Main["main.py"] --> Routers',
+    ].join('\n');
+    const { elements } = await codeToScene(code, { notation: 'mermaid' });
+    const routers = ['R1', 'R2', 'R3', 'R4', 'R5'].map((id) => placed(elements, id));
+    for (const [left, right] of routers.slice(1).map((r, i) => [routers[i]!, r] as const)) {
+      expect(right.x).toBeGreaterThan(left.x + left.width);
+      expect(right.y).toBe(left.y);
+    }
+    // Only main.py's arrow is drawn.
+    expect(elements.filter((e) => e.type === 'arrow')).toHaveLength(1);
+  });
+});
+
+describe('mermaidNotation default styles', () => {
+  it('styles every node with `classDef default` and every link with `linkStyle default`, under their own styles', async () => {
+    const graph = await mermaidNotation.toGraph(
+      ['flowchart LR', '  classDef default fill:#f9f,stroke:#333', '  A --> B', '  B --> C:::other', '  classDef other fill:#0f0', '  linkStyle default stroke:#f00,stroke-width:3px', '  linkStyle 1 stroke:#00f'].join('\n'),
+    );
+    const style = (id: string) => graph.nodes.find((n) => n.id === id)!.style;
+    expect(style('A')).toEqual({ fillColor: '#ff99ff', strokeColor: '#333333' });
+    expect(style('C')).toEqual({ fillColor: '#00ff00', strokeColor: '#333333' });
+    expect(graph.edges.map((e) => e.style)).toEqual([
+      { strokeColor: '#ff0000', strokeWidth: 3 },
+      { strokeColor: '#0000ff', strokeWidth: 3 },
+    ]);
+  });
+});
+
+describe('mermaidNotation class and state colours', () => {
+  it('keeps a class\'s `style` and `classDef` colours', async () => {
+    const graph = await mermaidNotation.toGraph(['classDiagram', '  class A', '  class B:::warm', '  classDef warm fill:#f96,color:#fff', '  style A fill:#f9f,stroke:#333'].join('\n'));
+    const style = (id: string) => graph.nodes.find((n) => n.id === id)!.style;
+    expect(style('A')).toEqual({ fillColor: '#ff99ff', strokeColor: '#333333' });
+    expect(style('B')).toEqual({ fillColor: '#ff9966', textColor: '#ffffff' });
+  });
+
+  it('keeps a state\'s `classDef` colours (`class Failed bad`), and none on pseudo-states', async () => {
+    const graph = await mermaidNotation.toGraph(
+      ['stateDiagram-v2', '  classDef bad fill:#f00,color:white,font-weight:bold', '  [*] --> Check', '  Check --> Failed', '  Failed --> [*]', '  class Failed bad'].join('\n'),
+    );
+    expect(graph.nodes.find((n) => n.id === 'Failed')!.style).toEqual({ fillColor: '#ff0000', textColor: '#ffffff' });
+    expect(graph.nodes.find((n) => n.id === 'Check')!.style).toBeUndefined();
+  });
+});
+
+describe('mermaidNotation fork and join bars', () => {
+  it('stands a fork and a join bar upright across a left-to-right flow, flat across a top-down one', async () => {
+    const body = ['  state fork_state <<fork>>', '  [*] --> fork_state', '  fork_state --> A', '  fork_state --> B', '  state join_state <<join>>', '  A --> join_state', '  B --> join_state', '  join_state --> [*]'];
+    for (const [direction, upright] of [['LR', true], ['TB', false]] as const) {
+      const { elements } = await codeToScene(['stateDiagram-v2', `  direction ${direction}`, ...body].join('\n'), { notation: 'mermaid' });
+      for (const bar of ['fork_state', 'join_state'].map((id) => placed(elements, id))) expect(bar.height > bar.width).toBe(upright);
+    }
+  });
+});
+
+describe('mermaidNotation class compartments', () => {
+  it('draws a class\'s operations in a compartment of their own under its attributes, as Mermaid and UML do', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('mermaid-readme-class.mmd'));
+    const class01 = graph.nodes.find((n) => n.id === 'Class01')!;
+    expect(class01.compartments).toEqual([3]);
+    expect(graph.nodes.find((n) => n.id === 'Class07')!.compartments).toEqual([1]);
+    // No attributes or no operations: one compartment, no rule of its own.
+    expect(graph.nodes.find((n) => n.id === 'C2')!.compartments).toBeUndefined();
+
+    const { elements } = await codeToScene(fixture('mermaid-readme-class.mmd'));
+    const byId = (id: string) => placed(elements, id);
+    const [attributes, operations, rule] = [byId('Class01-rows'), byId('Class01-rows-2'), byId('Class01-rule-2')];
+    expect(attributes.text).toBe('«Interface»\nint chimp\nint gorilla');
+    expect(operations.text).toBe('size()');
+    // The rule runs across the box between the two texts.
+    expect(rule.y).toBeGreaterThan(attributes.y + attributes.height);
+    expect(rule.y).toBeLessThan(operations.y);
+    expect(rule.width).toBe(byId('Class01').width);
+    expect(operations.y + operations.height).toBeLessThanOrEqual(byId('Class01').y + byId('Class01').height);
+  });
+});
+
 describe('mermaidNotation details', () => {
   it('maps every bracket and @{ shape } form, and says which ones are approximated', async () => {
     const graph = await mermaidNotation.toGraph(
@@ -97,17 +233,21 @@ describe('mermaidNotation details', () => {
 
   it('reads link kinds: both ends, circles, crosses, thick and invisible links, nested subgraphs, edges to a subgraph', async () => {
     const graph = await mermaidNotation.toGraph('graph LR\n subgraph outer [Outer]\n subgraph inner [Inner]\n a\n end\n b\n end\n a <--> b\n a o--o b\n a x--x b\n a ==> b\n a ~~~ b\n b --> inner');
-    expect(graph.groups).toEqual([{ id: 'inner', label: 'Inner', parent: 'outer' }, { id: 'outer', label: 'Outer' }]);
+    // No link leaves Outer, so Mermaid lays it out on its own, across the diagram's LR: top-down.
+    expect(graph.groups).toEqual([{ id: 'inner', label: 'Inner', parent: 'outer' }, { id: 'outer', label: 'Outer', direction: 'DOWN' }]);
     expect(graph.nodes.map((n) => [n.id, n.parent])).toEqual([['a', 'inner'], ['b', 'outer']]);
     expect(graph.edges.map((e) => [e.startArrowhead, e.endArrowhead, e.style?.strokeWidth])).toEqual([
       ['arrow', 'arrow', undefined],
       ['circle', 'circle', undefined],
       ['bar', 'bar', undefined],
       ['none', 'arrow', 4],
+      ['none', 'none', undefined],
       ['none', 'arrow', undefined],
     ]);
-    expect(graph.edges[4]).toMatchObject({ from: 'b', to: 'inner' });
-    expect(graph.warnings).toEqual(['skipped 1 invisible link (~~~, layout hints)', '1 cross head (--x) drawn as a bar']);
+    // `~~~` is laid out, not drawn.
+    expect(graph.edges[4]).toMatchObject({ from: 'a', to: 'b', hidden: true });
+    expect(graph.edges[5]).toMatchObject({ from: 'b', to: 'inner' });
+    expect(graph.warnings).toEqual(['1 cross head (--x) drawn as a bar']);
   });
 
   it('shows a generic member type of the Powertools idempotency record as written, not HTML-escaped', async () => {
@@ -119,6 +259,12 @@ describe('mermaidNotation details', () => {
   it('shows named HTML entities as their characters, once: Mermaid draws labels as HTML', async () => {
     const graph = await mermaidNotation.toGraph('flowchart TD\n a["x &lt; y &amp;lt; z &unknown;"] --> b');
     expect(graph.nodes[0]!.label).toBe('x < y &lt; z &unknown;');
+  });
+
+  it('breaks a flowchart label at a written \\n, as Mermaid draws it (an ONNX toolchain\'s "Execution ordering\\n(topological)")', async () => {
+    const graph = await mermaidNotation.toGraph('flowchart LR\n  Order("Execution ordering\\n(topological)") -->|"edge\\nlabel"| B');
+    expect(graph.nodes[0]!.label).toBe('Execution ordering\n(topological)');
+    expect(graph.edges[0]!.label).toBe('edge\nlabel');
   });
 
   it('keeps the front-matter title and decodes entity codes and line breaks', async () => {

@@ -5,6 +5,7 @@
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
 import { MERMAID_DIRECTIONS } from './flowchart.js';
 import { decodeMermaid } from './parser.js';
+import { cssStyle } from './style.js';
 import { dictionary } from '../../dictionary.js';
 
 interface StateNode {
@@ -13,6 +14,9 @@ interface StateNode {
   shape?: string;
   parentId?: string;
   isGroup?: boolean;
+  /** Its `classDef` classes' declarations (`class X bad`, `X:::bad`), then its own `style` ones. */
+  cssCompiledStyles?: string[];
+  cssStyles?: string[];
 }
 interface StateEdge {
   start: string;
@@ -42,6 +46,8 @@ export function stateToGraph(db: StateDb): GraphIR {
     if (item.isGroup) {
       // Concurrent regions (`--`) are untitled groups inside their state.
       const group: GraphGroup = { id: item.id, label: item.shape === 'divider' ? '' : decodeMermaid(item.label ?? item.id), kind: 'state' };
+      const groupStyle = cssStyle([...(item.cssCompiledStyles ?? []), ...(item.cssStyles ?? [])]);
+      if (groupStyle !== undefined) group.style = groupStyle;
       if (parent !== undefined) group.parent = parent;
       groups.push(group);
       continue;
@@ -54,6 +60,8 @@ export function stateToGraph(db: StateDb): GraphIR {
     // `Still : first` then `Still : second`: the first is the label Mermaid draws, the rest lines under it.
     const more = (states?.get(item.id)?.descriptions ?? []).slice(1).map(decodeMermaid);
     if (pseudo === undefined && more.length > 0) node.rows = more;
+    const style = pseudo === undefined ? cssStyle([...(item.cssCompiledStyles ?? []), ...(item.cssStyles ?? [])]) : undefined;
+    if (style !== undefined) node.style = style;
     if (parent !== undefined) node.parent = parent;
     nodes.push(node);
   }
