@@ -290,14 +290,9 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
   for (const t of texts) {
     if (textOwner.has(t.id) || promoted.has(t.id)) continue;
     const text = t.text;
-    // A text linked to its arrow or container (labelOf, as layout stores them) is its label wherever it was drawn:
+    // A text linked to its arrow (labelOf, as layout stores them) is that arrow's, however far from it it was drawn:
     // Graphviz may put an edge's label a long way from its spline (the Graphviz gallery's psg.gv).
     const linkedEdge = t.labelOf === undefined ? undefined : edges.find((edge) => edge.id === t.labelOf);
-    if (linkedEdge) {
-      linkedEdge.label = linkedEdge.label === undefined ? text : `${linkedEdge.label} ${text}`;
-      parts.set(t.id, linkedEdge.id);
-      continue;
-    }
     const linkedGroup = t.labelOf === undefined ? undefined : groups.get(t.labelOf);
     if (linkedGroup && linkedGroup.label === '') {
       linkedGroup.label = text;
@@ -306,15 +301,15 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
     }
     const centre = boxCentre(t);
     const topBand = Math.max(40, 2.5 * (t.fontSize ?? 20));
-    const titled = smallest(untitled().filter((g) => pointInBox(centre, g.box) && t.y - g.box.y <= topBand && isTopmost(t, g.box)), (g) => g.box);
+    const titled = linkedEdge ? undefined : smallest(untitled().filter((g) => pointInBox(centre, g.box) && t.y - g.box.y <= topBand && isTopmost(t, g.box)), (g) => g.box);
     if (titled) {
       titled.label = text;
       parts.set(t.id, titled.id);
       continue;
     }
-    const hit = edges
+    const hit = (linkedEdge ? [linkedEdge] : edges)
       .map((edge) => ({ edge, ...boxToPolyline(t, edgePoints.get(edge.id)!) }))
-      .filter(({ distance }) => distance <= EDGE_LABEL_DISTANCE)
+      .filter(({ distance }) => linkedEdge !== undefined || distance <= EDGE_LABEL_DISTANCE)
       .sort((a, b) => a.distance - b.distance)[0];
     if (hit) {
       const slot = hit.along < END_LABEL_SPAN ? 'startLabel' : hit.along > 1 - END_LABEL_SPAN ? 'endLabel' : 'label';
