@@ -10,6 +10,7 @@ import type { Arrowhead, Direction, GraphEdge, GraphGrid, GraphGroup, GraphIR, G
 import { mapColor } from '../dot/style.js';
 import { dictionary } from '../../dictionary.js';
 import { markdownText } from './markdown.js';
+import { sequenceActors, sequenceSteps } from './sequence.js';
 
 interface Label {
   label: string;
@@ -34,6 +35,8 @@ interface Shape {
   columns?: Array<{ name: Label; type: Label; constraint?: string[] | null }> | null;
   fields?: Array<{ name: string; type: string; visibility: string }> | null;
   methods?: Array<{ name: string; return: string; visibility: string }> | null;
+  /** With `pos`, where D2's own sequence layout put a span, note or group. */
+  height?: number;
 }
 interface Connection {
   src: string;
@@ -48,11 +51,14 @@ interface Connection {
   icon?: unknown;
   srcLabel?: Label | null;
   dstLabel?: Label | null;
+  /** Where D2's own layout drew it: only read for the order of a sequence diagram's messages. */
+  route?: Array<{ x: number; y: number }> | null;
 }
 type Value = { value?: string } | null;
 /** An object's keywords read here: its direction and its grid. */
 interface Attributes {
   near_key?: unknown;
+  shape?: Value;
   direction?: Value;
   gridRows?: Value;
   gridColumns?: Value;
@@ -205,6 +211,27 @@ function rowsOf(shape: Shape): string[] | undefined {
   return undefined;
 }
 
+/** Boards other than the root are other diagrams (D2 animates or links them): one diagram is drawn, the root. */
+function boardsLeftOut(compiled: CompiledD2): string[] {
+  const boards = (['layers', 'scenarios', 'steps'] as const).map((kind) => [kind, compiled.diagram[kind]?.length ?? 0] as const).filter(([, count]) => count > 0);
+  return boards.length > 0 ? [`D2 ${boards.map(([kind, count]) => `${count} ${count === 1 ? kind.replace(/s$/, '') : kind}`).join(', ')} left out: only the root board is drawn`] : [];
+}
+
+/** D2's `shape: sequence_diagram` at the root, drawn by our lifeline layout (./sequence.ts reads its order). */
+function sequenceGraph(compiled: CompiledD2): GraphIR {
+  const { shapes, connections } = compiled.diagram;
+  const nodes = sequenceActors(shapes, connections).map((shape): GraphNode => {
+    const mapped = SHAPES[shape.type] ?? { shape: 'rectangle' };
+    const node: GraphNode = { id: shape.id, label: shape.label, kind: mapped.kind ?? 'generic', shape: mapped.shape, ...iconOf(shape.icon) };
+    const style = styleOf(shape);
+    if (style) node.style = style;
+    return node;
+  });
+  const steps = sequenceSteps(shapes, connections, d2PathKeys, (arrow) => HEADS[arrow] ?? 'arrow');
+  const warnings = boardsLeftOut(compiled);
+  return { layout: 'sequence', direction: 'RIGHT', nodes, edges: [], groups: [], warnings, sequence: { steps } };
+}
+
 export function d2ToGraph(compiled: CompiledD2): GraphIR {
   const { connections } = compiled.diagram;
   const shapes = compiled.diagram.shapes.map((shape) => (shape.language === 'markdown' ? { ...shape, label: markdownText(shape.label) } : shape));
@@ -213,6 +240,7 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
     const keys = d2PathKeys(id);
     return keys.length > 1 ? keys.slice(0, -1).join('.') : undefined;
   };
+  if (compiled.graph.root?.attributes?.shape?.value === 'sequence_diagram') return sequenceGraph(compiled);
   const containers = new Set(shapes.map((s) => parentOf(s.id)).filter((id): id is string => id !== undefined));
   const near = new Set((compiled.graph.objects ?? []).filter((o) => o.attributes?.near_key != null).map((o) => o.id));
   // Objects come in the shapes' order, named by their last key.
@@ -261,9 +289,7 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
     for (let at: string | undefined = id; at !== undefined; at = parentOf(at)) if (drawn.has(at)) return at;
     return id;
   };
-  // Boards other than the root are other diagrams (D2 animates or links them): one diagram is drawn, the root.
-  const boards = (['layers', 'scenarios', 'steps'] as const).map((kind) => [kind, compiled.diagram[kind]?.length ?? 0] as const).filter(([, count]) => count > 0);
-  if (boards.length > 0) warnings.push(`D2 ${boards.map(([kind, count]) => `${count} ${count === 1 ? kind.replace(/s$/, '') : kind}`).join(', ')} left out: only the root board is drawn`);
+  warnings.push(...boardsLeftOut(compiled));
   const withIcons = connections.filter((c) => c.icon != null).length;
   if (withIcons > 0) warnings.push(`${withIcons} connection icon${withIcons === 1 ? '' : 's'} left out (icons are drawn on shapes)`);
   const edges: GraphEdge[] = connections.map((c, index) => {
