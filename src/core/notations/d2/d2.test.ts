@@ -179,6 +179,12 @@ describe('d2Notation details', () => {
     expect(graph.edges).toEqual([{ id: 'e1', from: 'orders', to: 'users', label: 'places', startArrowhead: 'circle-crows-foot', endArrowhead: 'double-bar' }]);
   }, SLOW);
 
+  it('draws D2\'s c4-person (the docs\' C4 models) as a person, not as a plain box', async () => {
+    const graph = await readD2('customer: Customer {shape: c4-person}\ncustomer -> bank');
+    expect(graph.nodes.find((n) => n.id === 'customer')).toMatchObject({ shape: 'ellipse', kind: 'user' });
+    expect(graph.warnings).toEqual(['D2 c4-person shape drawn as ellipse ("customer")']);
+  }, SLOW);
+
   it('maps shapes, class members and direction; says which shapes are approximated', async () => {
     const graph = await readD2('direction: right\nu: User {shape: person}\nd: {shape: cylinder}\nq: {shape: queue}\nk: {shape: class; +name: string; "-go()": bool}\nu -> d -> q');
     expect(graph.direction).toBe('RIGHT');

@@ -116,7 +116,7 @@ const SHAPES: Record<string, { shape: string; kind?: NodeKind; approximate?: tru
   image: { shape: 'rectangle', approximate: true },
   sql_table: { shape: 'rectangle', kind: 'entity' },
   class: { shape: 'rectangle', kind: 'class' },
-  c4_person: { shape: 'ellipse', kind: 'user', approximate: true },
+  'c4-person': { shape: 'ellipse', kind: 'user', approximate: true },
 });
 
 /** D2's compiled arrowheads → ours (D2 fills triangles, diamonds and circles unless told otherwise). */
