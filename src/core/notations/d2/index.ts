@@ -10,7 +10,7 @@ import type { Arrowhead, Direction, GraphEdge, GraphGrid, GraphGroup, GraphIR, G
 import { mapColor } from '../dot/style.js';
 import { dictionary } from '../../dictionary.js';
 import { markdownText } from './markdown.js';
-import { sequenceActors, sequenceSteps } from './sequence.js';
+import { isLifeline, sequenceActors, sequenceSteps } from './sequence.js';
 
 interface Label {
   label: string;
@@ -292,7 +292,11 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
   warnings.push(...boardsLeftOut(compiled));
   const withIcons = connections.filter((c) => c.icon != null).length;
   if (withIcons > 0) warnings.push(`${withIcons} connection icon${withIcons === 1 ? '' : 's'} left out (icons are drawn on shapes)`);
-  const edges: GraphEdge[] = connections.map((c, index) => {
+  // A sequence diagram inside a container is drawn as a graph of its actors: D2's lifelines (edges to ends it
+  // generates) are left out, its messages kept as edges.
+  const sequences = shapes.filter((shape) => attributesOf.get(shape.id)?.shape?.value === 'sequence_diagram').map((shape) => JSON.stringify(shape.id));
+  if (sequences.length > 0) warnings.push(`D2 sequence diagram${sequences.length === 1 ? '' : 's'} inside a container (${sequences.join(', ')}) drawn as a graph of actors and messages, without lifelines`);
+  const edges: GraphEdge[] = connections.filter((c) => !isLifeline(c)).map((c, index) => {
     // `style.opacity: 0` is an author's way to place shapes (`a -> b` pulls b after a): laid out, not drawn.
     if (c.opacity === 0) return { id: `e${index + 1}`, from: endOf(c.src), to: endOf(c.dst), hidden: true };
     const edge: GraphEdge = { id: `e${index + 1}`, from: endOf(c.src), to: endOf(c.dst), startArrowhead: HEADS[c.srcArrow] ?? 'arrow', endArrowhead: HEADS[c.dstArrow] ?? 'arrow' };

@@ -83,3 +83,15 @@ describe('D2 sequence diagrams (shape: sequence_diagram) are drawn with lifeline
     ]);
   }, SLOW);
 });
+
+describe('a D2 sequence diagram inside a container', () => {
+  it('is drawn as its actors and messages, without edges to the lifeline ends D2 generates, and says so', async () => {
+    const graph = await readD2('chat: Office chatter {\n  shape: sequence_diagram\n  alice: Alice\n  bob: Bobby\n  alice -> bob: uhm, hi\n  bob -> alice: oh, hello\n}');
+    expect(graph.edges.map((e) => [e.from, e.to, e.label])).toEqual([
+      ['chat.alice', 'chat.bob', 'uhm, hi'],
+      ['chat.bob', 'chat.alice', 'oh, hello'],
+    ]);
+    expect(graph.warnings).toEqual(['D2 sequence diagram inside a container ("chat") drawn as a graph of actors and messages, without lifelines']);
+    expect((await drawGraph(graph)).warnings.filter((w) => /neither a node/.test(w))).toEqual([]);
+  }, SLOW);
+});
