@@ -78,6 +78,17 @@ describe('graphToScene', () => {
     expect(byId.get('start')).toMatchObject({ type: 'diamond' });
   });
 
+  it('puts a label drawn as a text of its own (a border colour that cannot carry it) under the node\'s icon, not across it (D2 grid-padding pods)', async () => {
+    const { byId } = await draw(graph({ nodes: [{ id: 'pod', label: 'NEXT POD 1', kind: 'generic', iconRef: 'brands/Next.js', style: { strokeColor: '#aeb5bd', fillColor: '#ececec' } }] }));
+    const box = byId.get('pod')!;
+    const label = byId.get('pod-label')!;
+    expect(box).toMatchObject({ iconRef: 'brands/Next.js' });
+    expect(label).toMatchObject({ type: 'text', text: 'NEXT POD 1' });
+    // The icon takes the top of the box (iconBand): the label starts below the box's middle and ends inside it.
+    expect(label.y).toBeGreaterThan(box.y! + box.height! / 2);
+    expect(label.y! + label.height!).toBeLessThanOrEqual(box.y! + box.height!);
+  });
+
   it('darkens a labelled shape whose role stroke (its text colour) would not read on its fill; a border colour the notation set is kept, its label a readable text of its own', async () => {
     const { byId } = await draw(
       graph({
