@@ -54,6 +54,8 @@ export function textContrast(text: string, fill: string): number | undefined {
  * else a dark stroke, or a light one on a dark fill.
  */
 export function readableStroke(stroke: string, fill: string): string {
+  // Text made fully transparent on purpose (D2 `opacity: 0`) is hidden by its author, not unreadable.
+  if (/^#[0-9a-f]{6}00$/i.test(stroke)) return stroke;
   const contrast = textContrast(stroke, fill);
   if (contrast === undefined || contrast >= MIN_TEXT_CONTRAST) return stroke;
   return textContrast(DARK_TEXT, fill)! >= textContrast(LIGHT_TEXT, fill)! ? DARK_TEXT : LIGHT_TEXT;

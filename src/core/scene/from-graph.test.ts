@@ -89,6 +89,13 @@ describe('graphToScene', () => {
     expect(label.y! + label.height!).toBeLessThanOrEqual(box.y! + box.height!);
   });
 
+  it('keeps a label its author made invisible (D2 opacity 0: the docs\' pizza layers) invisible, not darkened to be read', async () => {
+    const hidden = '#00000000';
+    const { byId } = await draw(graph({ nodes: [{ id: 'garnish', label: 'Random garnish', kind: 'generic', style: { strokeColor: hidden, fillColor: hidden, textColor: hidden } }] }));
+    const labelled = [...byId.values()].filter((e) => (e as { text?: string }).text === 'Random garnish');
+    expect(labelled.map((e) => e.strokeColor)).toEqual([hidden]);
+  });
+
   it('darkens a labelled shape whose role stroke (its text colour) would not read on its fill; a border colour the notation set is kept, its label a readable text of its own', async () => {
     const { byId } = await draw(
       graph({
