@@ -179,6 +179,18 @@ describe('d2Notation details', () => {
     expect(graph.edges).toEqual([{ id: 'e1', from: 'orders', to: 'users', label: 'places', startArrowhead: 'circle-crows-foot', endArrowhead: 'double-bar' }]);
   }, SLOW);
 
+  it('keeps the width and height its author set: a state\'s 10 px start dot, a 500 px dough under narrower layers', async () => {
+    const graph = await readD2('Start: "" {shape: circle; width: 10}\nDough: {width: 500}\nBox: Box {height: 120}\nStart -> Dough -> Box');
+    const scene = await drawGraph(graph);
+    const sizeOf = (label: string) => {
+      const shape = scene.elements.find((e) => (label === '' ? e.type === 'ellipse' : (e as { text?: string }).text === label))!;
+      return [shape.width, shape.height];
+    };
+    expect(sizeOf('')).toEqual([10, 10]);
+    expect(sizeOf('Dough')[0]).toBe(500);
+    expect(sizeOf('Box')[1]).toBe(120);
+  }, SLOW);
+
   it('draws D2\'s c4-person (the docs\' C4 models) as a person, not as a plain box', async () => {
     const graph = await readD2('customer: Customer {shape: c4-person}\ncustomer -> bank');
     expect(graph.nodes.find((n) => n.id === 'customer')).toMatchObject({ shape: 'ellipse', kind: 'user' });

@@ -35,7 +35,8 @@ interface Shape {
   columns?: Array<{ name: Label; type: Label; constraint?: string[] | null }> | null;
   fields?: Array<{ name: string; type: string; visibility: string }> | null;
   methods?: Array<{ name: string; return: string; visibility: string }> | null;
-  /** With `pos`, where D2's own sequence layout put a span, note or group. */
+  /** With `pos`, where D2's own sequence layout put a span, note or group; its size, kept where the author set it. */
+  width?: number;
   height?: number;
 }
 interface Connection {
@@ -60,6 +61,8 @@ interface Attributes {
   near_key?: unknown;
   shape?: Value;
   direction?: Value;
+  width?: Value;
+  height?: Value;
   gridRows?: Value;
   gridColumns?: Value;
   gridGap?: Value;
@@ -197,6 +200,19 @@ export function d2PathKeys(id: string): string[] {
   return id.match(/(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^.'"])+/g) ?? [id];
 }
 
+/** D2 shapes whose sides D2 keeps equal: a width or a height set is both. */
+const SQUARE_SHAPES = new Set(['circle', 'square']);
+
+/** The `width`/`height` its author set, as D2 sized the shape for them. */
+function authorSizeOf(shape: Shape, attributes: Attributes | undefined): GraphNode['authorSize'] {
+  // D2 compiles a circle as an oval (and a square as a rectangle): the shape the author wrote says which.
+  const square = SQUARE_SHAPES.has(attributes?.shape?.value ?? '');
+  const width = attributes?.width?.value !== undefined || (square && attributes?.height?.value !== undefined) ? shape.width : undefined;
+  const height = attributes?.height?.value !== undefined || (square && attributes?.width?.value !== undefined) ? shape.height : undefined;
+  if (width === undefined && height === undefined) return undefined;
+  return { ...(width !== undefined && { width }), ...(height !== undefined && { height }) };
+}
+
 /** Table columns as our rows (`PK FK name  type`), class members as UML members. */
 function rowsOf(shape: Shape): string[] | undefined {
   if (shape.type === 'sql_table') {
@@ -276,6 +292,8 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
     const node: GraphNode = { id: shape.id, label: shape.label, kind: mapped.kind ?? 'generic', shape: mapped.shape, ...iconOf(shape.icon) };
     const rows = rowsOf(shape);
     if (rows !== undefined && rows.length > 0) node.rows = rows;
+    const authorSize = authorSizeOf(shape, attributesOf.get(shape.id));
+    if (authorSize) node.authorSize = authorSize;
     if (parent !== undefined) node.parent = parent;
     // Theme colours (B1…N7) are D2's palette, not the author's: only colours written as such are kept.
     const style = styleOf(shape);
