@@ -10,7 +10,7 @@ import type { Arrowhead, Direction, GraphEdge, GraphGrid, GraphGroup, GraphIR, G
 import { mapColor } from '../dot/style.js';
 import { dictionary } from '../../dictionary.js';
 import { markdownText } from './markdown.js';
-import { isLifeline, sequenceActors, sequenceSteps } from './sequence.js';
+import { isLifeline, nestedSequenceParts, sequenceActors, sequenceSteps } from './sequence.js';
 
 interface Label {
   label: string;
@@ -250,18 +250,22 @@ function sequenceGraph(compiled: CompiledD2): GraphIR {
 
 export function d2ToGraph(compiled: CompiledD2): GraphIR {
   const { connections } = compiled.diagram;
-  const shapes = compiled.diagram.shapes.map((shape) => (shape.language === 'markdown' ? { ...shape, label: markdownText(shape.label) } : shape));
+  const compiledShapes = compiled.diagram.shapes.map((shape) => (shape.language === 'markdown' ? { ...shape, label: markdownText(shape.label) } : shape));
   const warnings: string[] = [];
   const parentOf = (id: string) => {
     const keys = d2PathKeys(id);
     return keys.length > 1 ? keys.slice(0, -1).join('.') : undefined;
   };
   if (compiled.graph.root?.attributes?.shape?.value === 'sequence_diagram') return sequenceGraph(compiled);
-  const containers = new Set(shapes.map((s) => parentOf(s.id)).filter((id): id is string => id !== undefined));
-  const near = new Set((compiled.graph.objects ?? []).filter((o) => o.attributes?.near_key != null).map((o) => o.id));
   // Objects come in the shapes' order, named by their last key.
   const objects = compiled.graph.objects ?? [];
-  const attributesOf = new Map(shapes.flatMap((shape, i) => (objects[i] !== undefined && objects[i].id === d2PathKeys(shape.id).pop() ? [[shape.id, objects[i].attributes] as const] : [])));
+  const attributesOf = new Map(compiledShapes.flatMap((shape, i) => (objects[i] !== undefined && objects[i].id === d2PathKeys(shape.id).pop() ? [[shape.id, objects[i].attributes] as const] : [])));
+  // A sequence diagram inside a container is drawn as a graph of its actors (see the warning below).
+  const isSequence = (id: string) => attributesOf.get(id)?.shape?.value === 'sequence_diagram';
+  const parts = nestedSequenceParts(compiledShapes, connections, isSequence, d2PathKeys);
+  const shapes = compiledShapes.filter((shape) => !parts.has(shape.id));
+  const containers = new Set(shapes.map((s) => parentOf(s.id)).filter((id): id is string => id !== undefined));
+  const near = new Set((compiled.graph.objects ?? []).filter((o) => o.attributes?.near_key != null).map((o) => o.id));
   const childrenOf = (parent: string | undefined) => shapes.filter((shape) => parentOf(shape.id) === parent);
   const connected = new Set(connections.flatMap((c) => [c.src, c.dst]));
   let title: string | undefined;
@@ -311,9 +315,11 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
   const withIcons = connections.filter((c) => c.icon != null).length;
   if (withIcons > 0) warnings.push(`${withIcons} connection icon${withIcons === 1 ? '' : 's'} left out (icons are drawn on shapes)`);
   // A sequence diagram inside a container is drawn as a graph of its actors: D2's lifelines (edges to ends it
-  // generates) are left out, its messages kept as edges.
-  const sequences = shapes.filter((shape) => attributesOf.get(shape.id)?.shape?.value === 'sequence_diagram').map((shape) => JSON.stringify(shape.id));
-  if (sequences.length > 0) warnings.push(`D2 sequence diagram${sequences.length === 1 ? '' : 's'} inside a container (${sequences.join(', ')}) drawn as a graph of actors and messages, without lifelines`);
+  // generates) are left out, its messages kept as edges between the actors (a span's are the actor's).
+  const sequences = shapes.filter((shape) => isSequence(shape.id)).map((shape) => JSON.stringify(shape.id));
+  if (sequences.length > 0) {
+    warnings.push(`D2 sequence diagram${sequences.length === 1 ? '' : 's'} inside a container (${sequences.join(', ')}) drawn as a graph of actors and messages, without lifelines, spans, notes or groups`);
+  }
   const edges: GraphEdge[] = connections.filter((c) => !isLifeline(c)).map((c, index) => {
     // `style.opacity: 0` is an author's way to place shapes (`a -> b` pulls b after a): laid out, not drawn.
     if (c.opacity === 0) return { id: `e${index + 1}`, from: endOf(c.src), to: endOf(c.dst), hidden: true };

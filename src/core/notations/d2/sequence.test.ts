@@ -86,12 +86,15 @@ describe('D2 sequence diagrams (shape: sequence_diagram) are drawn with lifeline
 
 describe('a D2 sequence diagram inside a container', () => {
   it('is drawn as its actors and messages, without edges to the lifeline ends D2 generates, and says so', async () => {
-    const graph = await readD2('chat: Office chatter {\n  shape: sequence_diagram\n  alice: Alice\n  bob: Bobby\n  alice -> bob: uhm, hi\n  bob -> alice: oh, hello\n}');
+    const graph = await readD2('chat: Office chatter {\n  shape: sequence_diagram\n  alice: Alice\n  bob: Bobby\n  small talk: {\n    alice -> bob: uhm, hi\n  }\n  bob.t -> alice: oh, hello\n}');
     expect(graph.edges.map((e) => [e.from, e.to, e.label])).toEqual([
       ['chat.alice', 'chat.bob', 'uhm, hi'],
       ['chat.bob', 'chat.alice', 'oh, hello'],
     ]);
-    expect(graph.warnings).toEqual(['D2 sequence diagram inside a container ("chat") drawn as a graph of actors and messages, without lifelines']);
+    // bob's span is bob, and the group of messages is no empty box: the actors are the drawing.
+    expect(graph.nodes.map((n) => n.id)).toEqual(['chat.alice', 'chat.bob']);
+    expect(graph.groups.map((g) => g.id)).toEqual(['chat']);
+    expect(graph.warnings).toEqual(['D2 sequence diagram inside a container ("chat") drawn as a graph of actors and messages, without lifelines, spans, notes or groups']);
     expect((await drawGraph(graph)).warnings.filter((w) => /neither a node/.test(w))).toEqual([]);
   }, SLOW);
 });
