@@ -16,9 +16,10 @@ describe('textContrast', () => {
     expect(parseColor('#00000080')![3]).toBeCloseTo(0.5, 2);
   });
 
-  it('has nothing to read in fully transparent text (D2 opacity 0 hides it on purpose): no ratio, and no darker stroke put in', () => {
+  it('has nothing to read in fully transparent text (D2 opacity 0 hides it on purpose): no ratio', () => {
     expect(textContrast('#00000000', '#ffffff')).toBeUndefined();
-    expect(readableStroke('#00000000', '#00000000')).toBe('#00000000');
+    // A transparent border is no text colour: the label still gets one that reads (the caller keeps hidden text hidden).
+    expect(readableStroke('#00000000', '#ffffff')).toBe('#1e1e1e');
   });
 
   it('is undefined for something that is not a colour', () => {

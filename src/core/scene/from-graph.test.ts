@@ -96,6 +96,12 @@ describe('graphToScene', () => {
     expect(labelled.map((e) => e.strokeColor)).toEqual([hidden]);
   });
 
+  it('still writes a readable label on a shape drawn without a border (D2 stroke-width 0): only hidden text stays hidden', async () => {
+    const { byId } = await draw(graph({ nodes: [{ id: 'cell', label: 'Tokyo', kind: 'generic', style: { strokeColor: '#00000000', fillColor: '#ffffff' } }] }));
+    const labelled = [...byId.values()].filter((e) => (e as { text?: string }).text === 'Tokyo');
+    expect(labelled.map((e) => e.strokeColor)).toEqual(['#1e1e1e']);
+  });
+
   it('darkens a labelled shape whose role stroke (its text colour) would not read on its fill; a border colour the notation set is kept, its label a readable text of its own', async () => {
     const { byId } = await draw(
       graph({

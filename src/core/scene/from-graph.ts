@@ -4,7 +4,7 @@
  * every shape).
  */
 import type { GraphEdge, GraphIR, GraphNode } from '../graph/types.js';
-import { readableStroke } from '../layout/contrast.js';
+import { isHidden, readableStroke } from '../layout/contrast.js';
 import { CONTAINER_FILLS, CONTAINER_MIN_WIDTH, CONTAINER_STROKE, FONT, ROLE_COLORS, SPACING } from '../layout/drawing-rules.js';
 import { measureText } from '../layout/measure.js';
 import { iconBand, rowFont, wrapText } from '../layout/node-size.js';
@@ -171,7 +171,9 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       // (DOT color, or none for plain text) that cannot carry the text keeps its colour, and the label becomes a text of
       // its own over the shape (the notation's font colour when readable), grouped with it.
       const border = shape.strokeColor!;
-      const text = readableStroke(node.style?.textColor ?? border, shape.fillColor!);
+      // Text its author hid (D2 opacity 0) stays hidden; any other is made to read.
+      const hidden = node.style?.textColor !== undefined && isHidden(node.style.textColor);
+      const text = hidden ? node.style!.textColor! : readableStroke(node.style?.textColor ?? border, shape.fillColor!);
       if (text === border || node.style?.strokeColor === undefined) {
         Object.assign(shape, { text: box.label, fontSize: box.fontSize, fontFamily: FONT.family, strokeColor: text });
         // A note is prose, written as its author broke the lines: left-aligned, as PlantUML and Mermaid draw it.
