@@ -191,6 +191,15 @@ describe('d2Notation details', () => {
     expect(sizeOf('Box')[1]).toBe(120);
   }, SLOW);
 
+  it('draws an image shape as its icon and label alone, without a box around them (D2 draws the picture only)', async () => {
+    const graph = resolveIconHints(await readD2('user: Customer {shape: image; icon: https://icons.terrastruct.com/aws%2FCompute%2FAmazon-EC2.svg}\nuser -> api'));
+    expect(graph.nodes.find((n) => n.id === 'user')).toMatchObject({ iconRef: expect.any(String), style: { fillColor: '#00000000', strokeColor: '#00000000' } });
+    expect(graph.warnings).toEqual([]);
+    const scene = await drawGraph(graph);
+    // The label is still written, in a colour that reads.
+    expect(scene.elements.filter((e) => (e as { text?: string }).text === 'Customer').map((e) => e.strokeColor)).toEqual(['#1e1e1e']);
+  }, SLOW);
+
   it('draws D2\'s c4-person (the docs\' C4 models) as a person, not as a plain box', async () => {
     const graph = await readD2('customer: Customer {shape: c4-person}\ncustomer -> bank');
     expect(graph.nodes.find((n) => n.id === 'customer')).toMatchObject({ shape: 'ellipse', kind: 'user' });

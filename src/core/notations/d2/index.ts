@@ -116,7 +116,7 @@ const SHAPES: Record<string, { shape: string; kind?: NodeKind; approximate?: tru
   cloud: { shape: 'cloud' },
   text: { shape: 'text', kind: 'note' },
   code: { shape: 'rectangle', approximate: true },
-  image: { shape: 'rectangle', approximate: true },
+  image: { shape: 'rectangle' },
   sql_table: { shape: 'rectangle', kind: 'entity' },
   class: { shape: 'rectangle', kind: 'class' },
   'c4-person': { shape: 'ellipse', kind: 'user', approximate: true },
@@ -302,6 +302,8 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
     // Theme colours (B1…N7) are D2's palette, not the author's: only colours written as such are kept.
     const style = styleOf(shape);
     if (style) node.style = style;
+    // D2 draws an image shape as the picture alone, its label under it: our icon, with no box around it.
+    if (shape.type === 'image') node.style = { ...node.style, fillColor: INVISIBLE, strokeColor: INVISIBLE };
     nodes.push(node);
   }
   for (const [type, ids] of approximated) warnings.push(`D2 ${type} shape drawn as ${(SHAPES[type] ?? { shape: 'rectangle' }).shape} (${ids.map((id) => JSON.stringify(id)).join(', ')})`);
