@@ -61,6 +61,8 @@ export interface GraphNode {
   style?: GraphStyle;
   /** A box of this size, unlabelled: a container laid out on its own stands so in the layout around it (layout/blocks.ts). */
   size?: { width: number; height: number };
+  /** The width or height its author set (D2 `width`/`height`): kept, or grown only as far as the label needs. */
+  authorSize?: { width?: number; height?: number };
 }
 
 export interface GraphEdge {

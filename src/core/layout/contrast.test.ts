@@ -14,7 +14,12 @@ describe('textContrast', () => {
     expect(textContrast('#000000', 'transparent')).toBeCloseTo(21, 5);
     expect(textContrast('#000000', '#00000000')).toBeCloseTo(21, 5);
     expect(parseColor('#00000080')![3]).toBeCloseTo(0.5, 2);
-    expect(textContrast('#00000000', '#ffffff')).toBeCloseTo(1, 5);
+  });
+
+  it('has nothing to read in fully transparent text (D2 opacity 0 hides it on purpose): no ratio', () => {
+    expect(textContrast('#00000000', '#ffffff')).toBeUndefined();
+    // A transparent border is no text colour: the label still gets one that reads (the caller keeps hidden text hidden).
+    expect(readableStroke('#00000000', '#ffffff')).toBe('#1e1e1e');
   });
 
   it('is undefined for something that is not a colour', () => {

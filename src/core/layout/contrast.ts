@@ -41,10 +41,16 @@ const ratio = (a: Rgba, b: Rgba) => {
 /** The fill as seen on the white canvas (a transparent or translucent fill shows the white through). */
 const seenFill = (fill: string) => over(parseColor(fill) ?? [255, 255, 255, 0], [255, 255, 255, 1]);
 
-/** WCAG contrast ratio (1–21) of text in `text` colour on a shape filled with `fill`; undefined if either is not a colour. */
+/** Fully transparent: drawn, but not seen. */
+export const isHidden = (color: string): boolean => parseColor(color)?.[3] === 0;
+
+/**
+ * WCAG contrast ratio (1–21) of text in `text` colour on a shape filled with `fill`; undefined if either is not a
+ * colour, or the text is fully transparent: hidden by its author (D2 `opacity: 0`), not meant to be read.
+ */
 export function textContrast(text: string, fill: string): number | undefined {
   const ink = parseColor(text);
-  if (!ink || parseColor(fill) === undefined) return undefined;
+  if (!ink || ink[3] === 0 || parseColor(fill) === undefined) return undefined;
   const background = seenFill(fill);
   return ratio(over(ink, background), background);
 }
@@ -54,7 +60,9 @@ export function textContrast(text: string, fill: string): number | undefined {
  * else a dark stroke, or a light one on a dark fill.
  */
 export function readableStroke(stroke: string, fill: string): string {
-  const contrast = textContrast(stroke, fill);
+  // A transparent border (D2 stroke-width 0) carries no text: the label gets a colour that reads. Text hidden on
+  // purpose is the caller's to keep (isHidden).
+  const contrast = isHidden(stroke) ? 1 : textContrast(stroke, fill);
   if (contrast === undefined || contrast >= MIN_TEXT_CONTRAST) return stroke;
   return textContrast(DARK_TEXT, fill)! >= textContrast(LIGHT_TEXT, fill)! ? DARK_TEXT : LIGHT_TEXT;
 }

@@ -161,11 +161,20 @@ export function sizeNode(node: GraphNode, flow: Direction = 'DOWN'): NodeBox {
   // Icons are stamped on node-sized boxes only: a label too long to leave room for one (a long C4 description in a
   // cylinder) goes without, rather than keep an icon that is never drawn.
   if (icon && withCap(shape, Math.max(ICON_NODE_MIN_HEIGHT, heightWithIcon(textHeight)), widthFor(true)) > NODE_BOX.maxHeight) icon = false;
-  const width = widthFor(icon);
-  const height = icon ? withCap(shape, Math.max(ICON_NODE_MIN_HEIGHT, heightWithIcon(textHeight)), width) : textHeight;
+  let width = widthFor(icon);
+  let height = Math.ceil(Math.max(icon ? withCap(shape, Math.max(ICON_NODE_MIN_HEIGHT, heightWithIcon(textHeight)), width) : textHeight, NODE_BOX.minHeight));
+  // A size the author set is theirs (a 10 px dot for a state's start, a 500 px base under narrower layers), past the
+  // drawing rules' bounds; it only grows as far as the label needs.
+  const set = node.authorSize;
+  if (set?.width !== undefined) width = Math.ceil(Math.max(set.width, label === '' ? 0 : textWidth));
+  if (set?.height !== undefined) {
+    const withIcon = height;
+    height = Math.ceil(Math.max(set.height, label === '' ? 0 : textHeight));
+    if (height < withIcon) icon = false;
+  }
   return {
     width,
-    height: Math.ceil(Math.max(height, NODE_BOX.minHeight)),
+    height,
     shape,
     label,
     rows: [],

@@ -99,6 +99,13 @@ describe('layoutSequence', () => {
     expect(scene.warnings).toEqual(['participant "B" is still active at the end of the diagram', 'participant "C" is still active at the end of the diagram']);
   });
 
+  it('frames a message drawn right to left across both its lifelines (D2 docs\' group "life advice": bob -> alice)', () => {
+    const scene = draw('participant alice\nparticipant bob\nalice -> bob: A physicist is an atom\'s way of knowing about atoms.\ngroup life advice\nbob -> alice: ok\nend');
+    const frame = scene.elements.find((e) => e.type === 'frame')!;
+    const bob = byId(scene.elements, 'lifeline-bob');
+    expect(Number(frame.x) + Number(frame.width)).toBeGreaterThan(Number(bob.x) + Number(bob.width));
+  });
+
   it('never runs an activation bar through a fragment’s name or guard: the bar stops short of the text and goes on after it', () => {
     const { elements } = draw(['participant A', 'participant B', 'A -> B ++ : call', 'loop every item', 'B -> B : work', 'alt found', 'B -> A : row', 'else missing', 'B -> A : none', 'end', 'end', 'B --> A -- : done'].join('\n'));
     const bars = elements

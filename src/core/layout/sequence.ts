@@ -252,7 +252,7 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
                 { x: to.center, y: arrowY },
               ];
           place(messageArrow(nextId('message'), step, points));
-          use(Math.min(from.center, to.center), Math.max(to.center, self ? loopX : 0, label ? labelLeft + label.width : 0));
+          use(Math.min(from.center, to.center), Math.max(from.center, to.center, self ? loopX : 0, label ? labelLeft + label.width : 0));
           const loopBottom = self ? Math.max(arrowY + SEQUENCE_SPACING.selfLoopHeight, y + (label?.height ?? 0)) : arrowY;
           y = loopBottom + SEQUENCE_SPACING.rowGap;
           break;

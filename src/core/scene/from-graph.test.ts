@@ -78,6 +78,30 @@ describe('graphToScene', () => {
     expect(byId.get('start')).toMatchObject({ type: 'diamond' });
   });
 
+  it('puts a label drawn as a text of its own (a border colour that cannot carry it) under the node\'s icon, not across it (D2 grid-padding pods)', async () => {
+    const { byId } = await draw(graph({ nodes: [{ id: 'pod', label: 'NEXT POD 1', kind: 'generic', iconRef: 'brands/Next.js', style: { strokeColor: '#aeb5bd', fillColor: '#ececec' } }] }));
+    const box = byId.get('pod')!;
+    const label = byId.get('pod-label')!;
+    expect(box).toMatchObject({ iconRef: 'brands/Next.js' });
+    expect(label).toMatchObject({ type: 'text', text: 'NEXT POD 1' });
+    // The icon takes the top of the box (iconBand): the label starts below the box's middle and ends inside it.
+    expect(label.y).toBeGreaterThan(box.y! + box.height! / 2);
+    expect(label.y! + label.height!).toBeLessThanOrEqual(box.y! + box.height!);
+  });
+
+  it('keeps a label its author made invisible (D2 opacity 0: the docs\' pizza layers) invisible, not darkened to be read', async () => {
+    const hidden = '#00000000';
+    const { byId } = await draw(graph({ nodes: [{ id: 'garnish', label: 'Random garnish', kind: 'generic', style: { strokeColor: hidden, fillColor: hidden, textColor: hidden } }] }));
+    const labelled = [...byId.values()].filter((e) => (e as { text?: string }).text === 'Random garnish');
+    expect(labelled.map((e) => e.strokeColor)).toEqual([hidden]);
+  });
+
+  it('still writes a readable label on a shape drawn without a border (D2 stroke-width 0): only hidden text stays hidden', async () => {
+    const { byId } = await draw(graph({ nodes: [{ id: 'cell', label: 'Tokyo', kind: 'generic', style: { strokeColor: '#00000000', fillColor: '#ffffff' } }] }));
+    const labelled = [...byId.values()].filter((e) => (e as { text?: string }).text === 'Tokyo');
+    expect(labelled.map((e) => e.strokeColor)).toEqual(['#1e1e1e']);
+  });
+
   it('darkens a labelled shape whose role stroke (its text colour) would not read on its fill; a border colour the notation set is kept, its label a readable text of its own', async () => {
     const { byId } = await draw(
       graph({

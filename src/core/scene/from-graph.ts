@@ -4,13 +4,13 @@
  * every shape).
  */
 import type { GraphEdge, GraphIR, GraphNode } from '../graph/types.js';
-import { readableStroke } from '../layout/contrast.js';
+import { isHidden, readableStroke } from '../layout/contrast.js';
 import { CONTAINER_FILLS, CONTAINER_MIN_WIDTH, CONTAINER_STROKE, FONT, ROLE_COLORS, SPACING } from '../layout/drawing-rules.js';
 import { measureText } from '../layout/measure.js';
-import { rowFont, wrapText } from '../layout/node-size.js';
+import { iconBand, rowFont, wrapText } from '../layout/node-size.js';
 import type { Box, LaidOutEdge, LaidOutGraph, Point } from '../layout/types.js';
 import { firstCrossing, focusFromEnd, focusPoint, outlineOf } from './binding-geometry.js';
-import type { ShapeType } from './constants.js';
+import { iconBody, type ShapeType } from './constants.js';
 import type { ElementInput } from './schema.js';
 
 /** Generated elements are in the input form: the service's intake completes them (seeds, defaults) when storing. */
@@ -171,7 +171,9 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       // (DOT color, or none for plain text) that cannot carry the text keeps its colour, and the label becomes a text of
       // its own over the shape (the notation's font colour when readable), grouped with it.
       const border = shape.strokeColor!;
-      const text = readableStroke(node.style?.textColor ?? border, shape.fillColor!);
+      // Text its author hid (D2 opacity 0) stays hidden; any other is made to read.
+      const hidden = node.style?.textColor !== undefined && isHidden(node.style.textColor);
+      const text = hidden ? node.style!.textColor! : readableStroke(node.style?.textColor ?? border, shape.fillColor!);
       if (text === border || node.style?.strokeColor === undefined) {
         Object.assign(shape, { text: box.label, fontSize: box.fontSize, fontFamily: FONT.family, strokeColor: text });
         // A note is prose, written as its author broke the lines: left-aligned, as PlantUML and Mermaid draw it.
@@ -182,7 +184,10 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       const groupIds = [`${id}-box`];
       shape.groupIds = groupIds;
       const size = measureText(box.label, box.fontSize, FONT.family);
-      const at = { x: laid.x + (laid.width - size.width) / 2, y: laid.y + (laid.height - size.height) / 2, ...size };
+      // A box with room for an icon keeps its top for the icon: the label is centred in what lies below it.
+      const body = iconBody({ type: box.shape, y: laid.y, width: laid.width, height: laid.height });
+      const band = shape.iconRef !== undefined ? { top: body.y + iconBand(body.height), bottom: body.y + body.height } : { top: laid.y, bottom: laid.y + laid.height };
+      const at = { x: laid.x + (laid.width - size.width) / 2, y: band.top + (band.bottom - band.top - size.height) / 2, ...size };
       elements.push(shape, textElement(makeId(`${id}-label`), box.label, at, box.fontSize, groupIds, text, 'center'));
       continue;
     }

@@ -179,6 +179,33 @@ describe('d2Notation details', () => {
     expect(graph.edges).toEqual([{ id: 'e1', from: 'orders', to: 'users', label: 'places', startArrowhead: 'circle-crows-foot', endArrowhead: 'double-bar' }]);
   }, SLOW);
 
+  it('keeps the width and height its author set: a state\'s 10 px start dot, a 500 px dough under narrower layers', async () => {
+    const graph = await readD2('Start: "" {shape: circle; width: 10}\nDough: {width: 500}\nBox: Box {height: 120}\nStart -> Dough -> Box');
+    const scene = await drawGraph(graph);
+    const sizeOf = (label: string) => {
+      const shape = scene.elements.find((e) => (label === '' ? e.type === 'ellipse' : (e as { text?: string }).text === label))!;
+      return [shape.width, shape.height];
+    };
+    expect(sizeOf('')).toEqual([10, 10]);
+    expect(sizeOf('Dough')[0]).toBe(500);
+    expect(sizeOf('Box')[1]).toBe(120);
+  }, SLOW);
+
+  it('draws an image shape as its icon and label alone, without a box around them (D2 draws the picture only)', async () => {
+    const graph = resolveIconHints(await readD2('user: Customer {shape: image; icon: https://icons.terrastruct.com/aws%2FCompute%2FAmazon-EC2.svg}\nuser -> api'));
+    expect(graph.nodes.find((n) => n.id === 'user')).toMatchObject({ iconRef: expect.any(String), style: { fillColor: '#00000000', strokeColor: '#00000000' } });
+    expect(graph.warnings).toEqual([]);
+    const scene = await drawGraph(graph);
+    // The label is still written, in a colour that reads.
+    expect(scene.elements.filter((e) => (e as { text?: string }).text === 'Customer').map((e) => e.strokeColor)).toEqual(['#1e1e1e']);
+  }, SLOW);
+
+  it('draws D2\'s c4-person (the docs\' C4 models) as a person, not as a plain box', async () => {
+    const graph = await readD2('customer: Customer {shape: c4-person}\ncustomer -> bank');
+    expect(graph.nodes.find((n) => n.id === 'customer')).toMatchObject({ shape: 'ellipse', kind: 'user' });
+    expect(graph.warnings).toEqual(['D2 c4-person shape drawn as ellipse ("customer")']);
+  }, SLOW);
+
   it('maps shapes, class members and direction; says which shapes are approximated', async () => {
     const graph = await readD2('direction: right\nu: User {shape: person}\nd: {shape: cylinder}\nq: {shape: queue}\nk: {shape: class; +name: string; "-go()": bool}\nu -> d -> q');
     expect(graph.direction).toBe('RIGHT');

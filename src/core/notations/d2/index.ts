@@ -10,6 +10,7 @@ import type { Arrowhead, Direction, GraphEdge, GraphGrid, GraphGroup, GraphIR, G
 import { mapColor } from '../dot/style.js';
 import { dictionary } from '../../dictionary.js';
 import { markdownText } from './markdown.js';
+import { isLifeline, nestedSequenceParts, sequenceActors, sequenceSteps } from './sequence.js';
 
 interface Label {
   label: string;
@@ -34,6 +35,9 @@ interface Shape {
   columns?: Array<{ name: Label; type: Label; constraint?: string[] | null }> | null;
   fields?: Array<{ name: string; type: string; visibility: string }> | null;
   methods?: Array<{ name: string; return: string; visibility: string }> | null;
+  /** With `pos`, where D2's own sequence layout put a span, note or group; its size, kept where the author set it. */
+  width?: number;
+  height?: number;
 }
 interface Connection {
   src: string;
@@ -48,12 +52,17 @@ interface Connection {
   icon?: unknown;
   srcLabel?: Label | null;
   dstLabel?: Label | null;
+  /** Where D2's own layout drew it: only read for the order of a sequence diagram's messages. */
+  route?: Array<{ x: number; y: number }> | null;
 }
 type Value = { value?: string } | null;
 /** An object's keywords read here: its direction and its grid. */
 interface Attributes {
   near_key?: unknown;
+  shape?: Value;
   direction?: Value;
+  width?: Value;
+  height?: Value;
   gridRows?: Value;
   gridColumns?: Value;
   gridGap?: Value;
@@ -107,10 +116,10 @@ const SHAPES: Record<string, { shape: string; kind?: NodeKind; approximate?: tru
   cloud: { shape: 'cloud' },
   text: { shape: 'text', kind: 'note' },
   code: { shape: 'rectangle', approximate: true },
-  image: { shape: 'rectangle', approximate: true },
+  image: { shape: 'rectangle' },
   sql_table: { shape: 'rectangle', kind: 'entity' },
   class: { shape: 'rectangle', kind: 'class' },
-  c4_person: { shape: 'ellipse', kind: 'user', approximate: true },
+  'c4-person': { shape: 'ellipse', kind: 'user', approximate: true },
 });
 
 /** D2's compiled arrowheads → ours (D2 fills triangles, diamonds and circles unless told otherwise). */
@@ -191,6 +200,19 @@ export function d2PathKeys(id: string): string[] {
   return id.match(/(?:"(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|[^.'"])+/g) ?? [id];
 }
 
+/** D2 shapes whose sides D2 keeps equal: a width or a height set is both. */
+const SQUARE_SHAPES = new Set(['circle', 'square']);
+
+/** The `width`/`height` its author set, as D2 sized the shape for them. */
+function authorSizeOf(shape: Shape, attributes: Attributes | undefined): GraphNode['authorSize'] {
+  // D2 compiles a circle as an oval (and a square as a rectangle): the shape the author wrote says which.
+  const square = SQUARE_SHAPES.has(attributes?.shape?.value ?? '');
+  const width = attributes?.width?.value !== undefined || (square && attributes?.height?.value !== undefined) ? shape.width : undefined;
+  const height = attributes?.height?.value !== undefined || (square && attributes?.width?.value !== undefined) ? shape.height : undefined;
+  if (width === undefined && height === undefined) return undefined;
+  return { ...(width !== undefined && { width }), ...(height !== undefined && { height }) };
+}
+
 /** Table columns as our rows (`PK FK name  type`), class members as UML members. */
 function rowsOf(shape: Shape): string[] | undefined {
   if (shape.type === 'sql_table') {
@@ -205,19 +227,45 @@ function rowsOf(shape: Shape): string[] | undefined {
   return undefined;
 }
 
+/** Boards other than the root are other diagrams (D2 animates or links them): one diagram is drawn, the root. */
+function boardsLeftOut(compiled: CompiledD2): string[] {
+  const boards = (['layers', 'scenarios', 'steps'] as const).map((kind) => [kind, compiled.diagram[kind]?.length ?? 0] as const).filter(([, count]) => count > 0);
+  return boards.length > 0 ? [`D2 ${boards.map(([kind, count]) => `${count} ${count === 1 ? kind.replace(/s$/, '') : kind}`).join(', ')} left out: only the root board is drawn`] : [];
+}
+
+/** D2's `shape: sequence_diagram` at the root, drawn by our lifeline layout (./sequence.ts reads its order). */
+function sequenceGraph(compiled: CompiledD2): GraphIR {
+  const { shapes, connections } = compiled.diagram;
+  const nodes = sequenceActors(shapes, connections).map((shape): GraphNode => {
+    const mapped = SHAPES[shape.type] ?? { shape: 'rectangle' };
+    const node: GraphNode = { id: shape.id, label: shape.label, kind: mapped.kind ?? 'generic', shape: mapped.shape, ...iconOf(shape.icon) };
+    const style = styleOf(shape);
+    if (style) node.style = style;
+    return node;
+  });
+  const steps = sequenceSteps(shapes, connections, d2PathKeys, (arrow) => HEADS[arrow] ?? 'arrow');
+  const warnings = boardsLeftOut(compiled);
+  return { layout: 'sequence', direction: 'RIGHT', nodes, edges: [], groups: [], warnings, sequence: { steps } };
+}
+
 export function d2ToGraph(compiled: CompiledD2): GraphIR {
   const { connections } = compiled.diagram;
-  const shapes = compiled.diagram.shapes.map((shape) => (shape.language === 'markdown' ? { ...shape, label: markdownText(shape.label) } : shape));
+  const compiledShapes = compiled.diagram.shapes.map((shape) => (shape.language === 'markdown' ? { ...shape, label: markdownText(shape.label) } : shape));
   const warnings: string[] = [];
   const parentOf = (id: string) => {
     const keys = d2PathKeys(id);
     return keys.length > 1 ? keys.slice(0, -1).join('.') : undefined;
   };
-  const containers = new Set(shapes.map((s) => parentOf(s.id)).filter((id): id is string => id !== undefined));
-  const near = new Set((compiled.graph.objects ?? []).filter((o) => o.attributes?.near_key != null).map((o) => o.id));
+  if (compiled.graph.root?.attributes?.shape?.value === 'sequence_diagram') return sequenceGraph(compiled);
   // Objects come in the shapes' order, named by their last key.
   const objects = compiled.graph.objects ?? [];
-  const attributesOf = new Map(shapes.flatMap((shape, i) => (objects[i] !== undefined && objects[i].id === d2PathKeys(shape.id).pop() ? [[shape.id, objects[i].attributes] as const] : [])));
+  const attributesOf = new Map(compiledShapes.flatMap((shape, i) => (objects[i] !== undefined && objects[i].id === d2PathKeys(shape.id).pop() ? [[shape.id, objects[i].attributes] as const] : [])));
+  // A sequence diagram inside a container is drawn as a graph of its actors (see the warning below).
+  const isSequence = (id: string) => attributesOf.get(id)?.shape?.value === 'sequence_diagram';
+  const parts = nestedSequenceParts(compiledShapes, connections, isSequence, d2PathKeys);
+  const shapes = compiledShapes.filter((shape) => !parts.has(shape.id));
+  const containers = new Set(shapes.map((s) => parentOf(s.id)).filter((id): id is string => id !== undefined));
+  const near = new Set((compiled.graph.objects ?? []).filter((o) => o.attributes?.near_key != null).map((o) => o.id));
   const childrenOf = (parent: string | undefined) => shapes.filter((shape) => parentOf(shape.id) === parent);
   const connected = new Set(connections.flatMap((c) => [c.src, c.dst]));
   let title: string | undefined;
@@ -248,10 +296,14 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
     const node: GraphNode = { id: shape.id, label: shape.label, kind: mapped.kind ?? 'generic', shape: mapped.shape, ...iconOf(shape.icon) };
     const rows = rowsOf(shape);
     if (rows !== undefined && rows.length > 0) node.rows = rows;
+    const authorSize = authorSizeOf(shape, attributesOf.get(shape.id));
+    if (authorSize) node.authorSize = authorSize;
     if (parent !== undefined) node.parent = parent;
     // Theme colours (B1…N7) are D2's palette, not the author's: only colours written as such are kept.
     const style = styleOf(shape);
     if (style) node.style = style;
+    // D2 draws an image shape as the picture alone, its label under it: our icon, with no box around it.
+    if (shape.type === 'image') node.style = { ...node.style, fillColor: INVISIBLE, strokeColor: INVISIBLE };
     nodes.push(node);
   }
   for (const [type, ids] of approximated) warnings.push(`D2 ${type} shape drawn as ${(SHAPES[type] ?? { shape: 'rectangle' }).shape} (${ids.map((id) => JSON.stringify(id)).join(', ')})`);
@@ -261,12 +313,16 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
     for (let at: string | undefined = id; at !== undefined; at = parentOf(at)) if (drawn.has(at)) return at;
     return id;
   };
-  // Boards other than the root are other diagrams (D2 animates or links them): one diagram is drawn, the root.
-  const boards = (['layers', 'scenarios', 'steps'] as const).map((kind) => [kind, compiled.diagram[kind]?.length ?? 0] as const).filter(([, count]) => count > 0);
-  if (boards.length > 0) warnings.push(`D2 ${boards.map(([kind, count]) => `${count} ${count === 1 ? kind.replace(/s$/, '') : kind}`).join(', ')} left out: only the root board is drawn`);
+  warnings.push(...boardsLeftOut(compiled));
   const withIcons = connections.filter((c) => c.icon != null).length;
   if (withIcons > 0) warnings.push(`${withIcons} connection icon${withIcons === 1 ? '' : 's'} left out (icons are drawn on shapes)`);
-  const edges: GraphEdge[] = connections.map((c, index) => {
+  // A sequence diagram inside a container is drawn as a graph of its actors: D2's lifelines (edges to ends it
+  // generates) are left out, its messages kept as edges between the actors (a span's are the actor's).
+  const sequences = shapes.filter((shape) => isSequence(shape.id)).map((shape) => JSON.stringify(shape.id));
+  if (sequences.length > 0) {
+    warnings.push(`D2 sequence diagram${sequences.length === 1 ? '' : 's'} inside a container (${sequences.join(', ')}) drawn as a graph of actors and messages, without lifelines, spans, notes or groups`);
+  }
+  const edges: GraphEdge[] = connections.filter((c) => !isLifeline(c)).map((c, index) => {
     // `style.opacity: 0` is an author's way to place shapes (`a -> b` pulls b after a): laid out, not drawn.
     if (c.opacity === 0) return { id: `e${index + 1}`, from: endOf(c.src), to: endOf(c.dst), hidden: true };
     const edge: GraphEdge = { id: `e${index + 1}`, from: endOf(c.src), to: endOf(c.dst), startArrowhead: HEADS[c.srcArrow] ?? 'arrow', endArrowhead: HEADS[c.dstArrow] ?? 'arrow' };

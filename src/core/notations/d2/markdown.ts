@@ -19,6 +19,10 @@ export function markdownText(markdown: string): string {
       .replace(/(^|[^\w_])_(?=\S)([^_]+?)(?<=\S)_(?![\w_])/g, '$1$2')
       .replace(/`([^`]+)`/g, '$1')
       .replace(/<\/?[a-z][^>]*>/gi, '')
+      // A `\` ending a line is Markdown's hard line break: the line ends there.
+      .replace(/\\\s*$/, '')
+      // Up to 3 spaces before a paragraph's line are not shown (4 would be code); a nested list keeps its indent.
+      .replace(/^ {1,3}(?=[^\s•])/, '')
       .trimEnd();
     if (line === '' && (lines.length === 0 || lines.at(-1) === '')) continue;
     lines.push(line);
