@@ -77,7 +77,7 @@ describe('d2Notation keeps the author\'s intent (D2 docs)', () => {
     const graph = await readD2(fixture('d2-docs-grid-connections.d2'));
     const node = (id: string) => graph.nodes.find((n) => n.id === id)!;
     // `0,0`: white mono text on #30304c with `stroke: transparent`; the legend's bullets in their own colours.
-    expect(node('0,0').style).toEqual({ fillColor: '#30304c', strokeColor: '#00000000', textColor: '#ffffff' });
+    expect(node('0,0').style).toEqual({ fillColor: '#30304c', strokeColor: '#00000000', textColor: '#ffffff', corner: 'rounded' });
     expect(node('4,0.a').style?.textColor).toBe('#0033cc');
     expect(graph.groups.find((g) => g.id === '4,0')?.style).toMatchObject({ strokeColor: '#00000000', fillColor: '#00000000' });
     const scene = await drawGraph(graph);
@@ -118,6 +118,27 @@ describe('d2Notation keeps invisible shapes invisible', () => {
     expect(prefectures.find((n) => n.label === 'TOKYO')?.style?.fillColor).toBe('#2b9464');
     // The map keeps its shape: every cell is still in the grid.
     expect(Object.keys(graph.grid?.cells ?? {})).toHaveLength(144);
+  }, SLOW);
+});
+
+describe('d2Notation says which of the author\'s styles it does not draw', () => {
+  it('rounds corners from border-radius and names shadow, 3d, multiple, double-border, fill-pattern, animated, link and tooltip', async () => {
+    const graph = await readD2('a: A {style: {multiple: true; shadow: true; border-radius: 8; fill-pattern: dots}}\nb: B {style.3d: true; style.double-border: true}\na -> b: {style.animated: true}\nc: C {tooltip: hi; link: https://example.com}\nd: D');
+    expect(graph.nodes.find((n) => n.id === 'a')?.style?.corner).toBe('rounded');
+    expect(graph.nodes.find((n) => n.id === 'd')?.style?.corner).toBeUndefined();
+    expect(graph.warnings).toEqual(
+      expect.arrayContaining([
+        'D2 style.shadow is not drawn ("a")',
+        'D2 style.3d is not drawn ("b")',
+        'D2 style.multiple is not drawn ("a")',
+        'D2 style.double-border is not drawn ("b")',
+        'D2 style.fill-pattern is not drawn ("a")',
+        'D2 style.animated is not drawn ("a -> b")',
+        'D2 link is not drawn ("c")',
+        'D2 tooltip is not drawn ("c")',
+      ]),
+    );
+    expect((await readD2('x -> y')).warnings).toEqual([]);
   }, SLOW);
 });
 

@@ -15,7 +15,7 @@ import { isLifeline, nestedSequenceParts, sequenceActors, sequenceSteps } from '
 interface Label {
   label: string;
 }
-interface Shape {
+type Shape = {
   id: string;
   type: string;
   /** Where D2's own layout put it: only read for the rows and columns of a grid. */
@@ -38,8 +38,9 @@ interface Shape {
   /** With `pos`, where D2's own sequence layout put a span, note or group; its size, kept where the author set it. */
   width?: number;
   height?: number;
-}
-interface Connection {
+  borderRadius?: number;
+} & Partial<Record<UndrawnStyle, unknown>>
+type Connection = {
   src: string;
   dst: string;
   srcArrow: string;
@@ -54,7 +55,7 @@ interface Connection {
   dstLabel?: Label | null;
   /** Where D2's own layout drew it: only read for the order of a sequence diagram's messages. */
   route?: Array<{ x: number; y: number }> | null;
-}
+} & Partial<Record<UndrawnStyle, unknown>>
 type Value = { value?: string } | null;
 /** An object's keywords read here: its direction and its grid. */
 interface Attributes {
@@ -178,7 +179,22 @@ const colorOf = (value: string | undefined) => (value === undefined || value ===
 /** Fully transparent: `stroke: transparent` or `stroke-width: 0` is a shape without a border. */
 const INVISIBLE = '#00000000';
 
-function styleOf(item: { fill?: string; stroke?: string; strokeDash?: number; strokeWidth?: number; color?: string; opacity?: number }): GraphStyle | undefined {
+/**
+ * D2 styles and properties with no drawing here, named in warnings when an author set them (false, 0 and "" are
+ * D2's defaults): the shape is drawn plain.
+ */
+const UNDRAWN_STYLES = ['shadow', '3d', 'multiple', 'double-border', 'fillPattern', 'animated', 'link', 'tooltip'] as const;
+type UndrawnStyle = (typeof UNDRAWN_STYLES)[number];
+const D2_STYLE_NAMES: Record<UndrawnStyle, string> = { shadow: 'style.shadow', '3d': 'style.3d', multiple: 'style.multiple', 'double-border': 'style.double-border', fillPattern: 'style.fill-pattern', animated: 'style.animated', link: 'link', tooltip: 'tooltip' };
+
+function undrawnStyles(items: ReadonlyArray<{ id: string } & Partial<Record<UndrawnStyle, unknown>>>): string[] {
+  return UNDRAWN_STYLES.flatMap((style) => {
+    const ids = items.filter((item) => item[style] !== undefined && item[style] !== false && item[style] !== '' && item[style] !== 'none').map((item) => JSON.stringify(item.id));
+    return ids.length === 0 ? [] : [`D2 ${D2_STYLE_NAMES[style]} is not drawn (${ids.join(', ')})`];
+  });
+}
+
+function styleOf(item: { fill?: string; stroke?: string; strokeDash?: number; strokeWidth?: number; borderRadius?: number; color?: string; opacity?: number }): GraphStyle | undefined {
   // `style.opacity: 0` keeps the shape's place (a blank cell of a grid) and draws nothing there.
   if (item.opacity === 0) return { fillColor: INVISIBLE, strokeColor: INVISIBLE, textColor: INVISIBLE };
   const style: GraphStyle = {};
@@ -189,6 +205,7 @@ function styleOf(item: { fill?: string; stroke?: string; strokeDash?: number; st
   if (stroke) style.strokeColor = stroke;
   if (text) style.textColor = text;
   if ((item.strokeDash ?? 0) > 0) style.strokeStyle = 'dashed';
+  if ((item.borderRadius ?? 0) > 0) style.corner = 'rounded';
   return Object.keys(style).length > 0 ? style : undefined;
 }
 
@@ -313,7 +330,7 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
     for (let at: string | undefined = id; at !== undefined; at = parentOf(at)) if (drawn.has(at)) return at;
     return id;
   };
-  warnings.push(...boardsLeftOut(compiled));
+  warnings.push(...boardsLeftOut(compiled), ...undrawnStyles([...compiledShapes, ...connections.map((c) => ({ ...c, id: `${c.src} -> ${c.dst}` }))]));
   const withIcons = connections.filter((c) => c.icon != null).length;
   if (withIcons > 0) warnings.push(`${withIcons} connection icon${withIcons === 1 ? '' : 's'} left out (icons are drawn on shapes)`);
   // A sequence diagram inside a container is drawn as a graph of its actors: D2's lifelines (edges to ends it
