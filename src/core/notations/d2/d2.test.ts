@@ -142,6 +142,14 @@ describe('d2Notation says which of the author\'s styles it does not draw', () =>
   }, SLOW);
 });
 
+describe('d2Notation reads a text near the top as the title', () => {
+  it('takes near: top-* as the title and draws a note near the bottom as text', async () => {
+    const graph = await readD2('f: Drawn by hand {shape: text; near: bottom-right}\nt: Orders {shape: text; near: top-center}\na -> b');
+    expect(graph.title).toBe('Orders');
+    expect(graph.nodes.map((n) => n.label)).toEqual(expect.arrayContaining(['Drawn by hand', 'a', 'b']));
+  }, SLOW);
+});
+
 describe('d2Notation lays out grids and container directions as D2 does (issue 27)', () => {
   type Scene = Awaited<ReturnType<typeof drawGraph>>;
   const boxOf = (scene: Scene, id: string) => {

@@ -282,7 +282,10 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
   const parts = nestedSequenceParts(compiledShapes, connections, isSequence, d2PathKeys);
   const shapes = compiledShapes.filter((shape) => !parts.has(shape.id));
   const containers = new Set(shapes.map((s) => parentOf(s.id)).filter((id): id is string => id !== undefined));
-  const near = new Set((compiled.graph.objects ?? []).filter((o) => o.attributes?.near_key != null).map((o) => o.id));
+  // `near: top-center` and the like: where the author pinned a shape (read from the key's path, as D2 keeps it).
+  const nearOf = (key: unknown): string | undefined =>
+    (key as { path?: Array<{ unquoted_string?: { value?: Array<{ string?: string }> } }> } | null)?.path?.[0]?.unquoted_string?.value?.[0]?.string;
+  const nearTop = new Set((compiled.graph.objects ?? []).filter((o) => nearOf(o.attributes?.near_key)?.startsWith('top') === true).map((o) => o.id));
   const childrenOf = (parent: string | undefined) => shapes.filter((shape) => parentOf(shape.id) === parent);
   const connected = new Set(connections.flatMap((c) => [c.src, c.dst]));
   let title: string | undefined;
@@ -303,8 +306,9 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
       groups.push(group);
       continue;
     }
-    // D2's idiom for a diagram title: a text shape placed near the top (what our export writes).
-    if (shape.type === 'text' && parent === undefined && near.has(shape.id) && !connected.has(shape.id) && title === undefined) {
+    // D2's idiom for a diagram title: a text shape placed near the top (what our export writes); a note near the
+    // bottom is drawn as text, not taken for the title.
+    if (shape.type === 'text' && parent === undefined && nearTop.has(shape.id) && !connected.has(shape.id) && title === undefined) {
       title = shape.label;
       continue;
     }
