@@ -82,5 +82,8 @@ export function testConfig(overrides: Partial<Config> = {}): Config {
   const config = loadConfig({});
   // A fixed secret: tests never write a key file into the project's data folder.
   // OAuth off unless a test asks: the suites that predate it read the plain 401 challenge on /mcp.
-  return { ...config, logLevel: 'silent', publicUrl: 'http://drawbridge.test', jobs: { ...config.jobs, threads: 1 }, secret: 'test-secret', oauth: false, ...overrides };
+  // The memory budget is the whole process's resident set, and a test's process is vitest's worker, holding every
+  // suite it ran before (D2's 1,200-connection compile was ended for "server memory" after a few suites): the guard
+  // is tested on its own (heavy-slots.test.ts), so a service under test gets room beyond the default 1,024 MB.
+  return { ...config, logLevel: 'silent', publicUrl: 'http://drawbridge.test', jobs: { ...config.jobs, threads: 1 }, memoryMb: 4096, secret: 'test-secret', oauth: false, ...overrides };
 }
