@@ -287,12 +287,13 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
   /** No other loose text sits higher inside the box. */
   const isTopmost = (text: Element, box: Box) =>
     !texts.some((o) => o !== text && !textOwner.has(o.id) && pointInBox(boxCentre(o), box) && o.y < text.y);
+  const edgeById = new Map(edges.map((edge) => [edge.id, edge]));
   for (const t of texts) {
     if (textOwner.has(t.id) || promoted.has(t.id)) continue;
     const text = t.text;
     // A text linked to its arrow (labelOf, as layout stores them) is that arrow's, however far from it it was drawn:
     // Graphviz may put an edge's label a long way from its spline (the Graphviz gallery's psg.gv).
-    const linkedEdge = t.labelOf === undefined ? undefined : edges.find((edge) => edge.id === t.labelOf);
+    const linkedEdge = t.labelOf === undefined ? undefined : edgeById.get(t.labelOf);
     const linkedGroup = t.labelOf === undefined ? undefined : groups.get(t.labelOf);
     if (linkedGroup && linkedGroup.label === '') {
       linkedGroup.label = text;

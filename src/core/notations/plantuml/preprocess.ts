@@ -55,6 +55,8 @@ class Preprocessor {
   private readonly macros = new Map<string, Macro>();
   private readonly out: PlainLine[] = [];
   readonly warnings: string[] = [];
+  /** The line being read: where an error in a function call (inside an expression) is reported. */
+  private current: PlainLine = { text: '', line: 1 };
   private loops = 0;
 
   run(lines: readonly PlainLine[]): PlainLine[] {
@@ -66,6 +68,7 @@ class Preprocessor {
   private block(lines: readonly PlainLine[], scopes: Array<Map<string, Value>>, depth: number, site: PlainLine | undefined, emit = true): Value | undefined {
     for (let i = 0; i < lines.length; i++) {
       const line = lines[i]!;
+      this.current = line;
       const text = line.text.trim();
       const directive = /^!\s*(\$?\w+)\s*(.*)$/s.exec(text);
       const word = directive?.[1]!.toLowerCase();
@@ -332,7 +335,7 @@ class Preprocessor {
     const callable = this.callables.get(name);
     if (callable) {
       if (callable.kind === 'procedure') throw new Unsupported(name);
-      return this.invoke(callable, this.argumentsOf(argsText, scopes), scopes, depth, { text: name, line: 0 }) ?? '';
+      return this.invoke(callable, this.argumentsOf(argsText, scopes), scopes, depth, this.current) ?? '';
     }
     const builtin = BUILTINS[name.slice(1).toLowerCase()];
     if (!builtin) throw new Unsupported(name);
