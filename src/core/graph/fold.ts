@@ -20,7 +20,7 @@ export const FOLD_NODES = 40;
 export const DETAIL_FOLD_NODES = 24;
 
 /** The notations that describe deployments, whose volumes, config and secrets are detail of a workload. */
-const FOLDING_NOTATIONS: ReadonlySet<Notation> = new Set(['compose', 'kubernetes', 'helm', 'terraform']);
+export const FOLDING_NOTATIONS: ReadonlySet<Notation> = new Set(['compose', 'kubernetes', 'helm', 'terraform']);
 
 /** Detail kinds and the word a row on the owner calls them by. */
 const DETAIL_NOUNS: Partial<Record<NodeKind, string>> = { storage: 'volume', config: 'config', secret: 'secret', user: 'account' };

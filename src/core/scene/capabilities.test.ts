@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { DETAIL_LEVELS } from '../graph/fold.js';
 import { iconSearchQuery } from '../icons/query.js';
 import { LIMITS } from '../limits.js';
 import { CAPABILITY_EXAMPLES, buildCapabilities } from './capabilities.js';
@@ -47,6 +48,17 @@ describe('buildCapabilities', () => {
     expect(guide.icons.autoIcons).toMatch(/autoIcons:false/);
     expect(guide.icons.vendor).toMatch(/aws \| azure \| gcp \| kubernetes/);
     expect(guide.limits).toMatchObject({ ...LIMITS, imageDataUrlMaxChars: IMAGE_DATA_URL_MAX_CHARS, iconBox: ICON_NODE_BOUNDS });
+  });
+
+  it('tells how large infrastructure code is folded and how to draw every node, by the schema\'s own detail values', () => {
+    const rule = guide.structureFirst.rules.find((line) => line.includes('folded'))!;
+    expect(rule).toMatch(/over 40 nodes/);
+    expect(rule).toMatch(/compose, kubernetes, helm, terraform/);
+    for (const level of DETAIL_LEVELS.filter((level) => level !== 'auto')) expect(rule).toContain(`detail:"${level}"`);
+  });
+
+  it('defines the type field once, in `types`, not again as an enum', () => {
+    for (const entry of guide.elementTypes) expect(entry.properties).not.toHaveProperty('type');
   });
 
   it('names the icon search route\'s real query parameters', () => {

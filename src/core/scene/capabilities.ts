@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DETAIL_FOLD_NODES, FOLD_NODES, FOLDING_NOTATIONS } from '../graph/fold.js';
 import { LIMITS } from '../limits.js';
 import { ICON_NODE_BOUNDS, ICON_VENDORS } from '../icons/limits.js';
 import { iconSearchQuery } from '../icons/query.js';
@@ -88,6 +89,7 @@ export const STRUCTURE_FIRST = {
     'role (service, database, queue, cache, network, user, …) colours a shape like from-code drawings. Structure is kept on every write: parentId, labelOf (titles, arrow labels), role, vendor; update_diagram code redraws a from-code diagram, keeping hand edits.',
     'Edit by element, not resending: update_diagram / PATCH with operations [{op:"add",element},{op:"update",id,set:{…}},{op:"remove",id},{op:"move",id,parentId}]. Removing a shape removes its title and bound arrows; a moved container takes its members. New ones without x/y go inside their container, which grows.',
     'Or write Mermaid or D2 to diagram_from_code (icons: Mermaid A@{ icon: "aws:lambda" }, D2 icon: …/icons/aws/AWS Lambda.svg): flowchart, sequenceDiagram, classDiagram (<|-- inheritance, *-- composition, o-- aggregation, --> association, ..> dependency), erDiagram (||--o{ crow\'s feet; attributes become table rows), stateDiagram-v2.',
+    `Large infrastructure code (${[...FOLDING_NOTATIONS].join(', ')}; over ${FOLD_NODES} nodes, or over ${DETAIL_FOLD_NODES} when a third is volumes, config or secrets) is drawn folded: those become rows on the services that use them, services wired alike merge, and warnings say what. detail:"full" (diagram_from_code, or update_diagram with code) draws every node; a redraw keeps the detail asked for.`,
   ],
   example: [
     { type: 'frame', id: 'aws', name: 'AWS' },
@@ -216,7 +218,8 @@ function elementSchemas() {
       required,
       defaults: Object.fromEntries(Object.entries(defaultsOf[i]!).filter(([key, value]) => !(key in commonFields || key in sharedFields) || JSON.stringify(value) !== JSON.stringify(usualDefault.get(key)))),
       sharedFields: names.filter((key) => key in sharedFields),
-      properties: Object.fromEntries(Object.entries(properties).filter(([key]) => !(key in commonFields) && !(key in sharedFields))),
+      // `types` names the type values: the `type` enum again would double the shape list.
+      properties: Object.fromEntries(Object.entries(properties).filter(([key]) => key !== 'type' && !(key in commonFields) && !(key in sharedFields))),
     };
   });
   return { commonFields, sharedFields, elementTypes };
