@@ -10,6 +10,7 @@ import { measureText } from './measure.js';
 import { loadRenderFonts } from '../../infra/fonts.js';
 import { wrapText as renderWrap } from '../render/text.js';
 import { shapeGeometry } from '../render/outlines.js';
+import { LABEL_PADDING } from '../render/constants.js';
 import { heightWithIcon, sizeNode, wrapText } from './node-size.js';
 import { firstGap, placeTitles } from './titles.js';
 
@@ -72,6 +73,20 @@ describe('sizeNode', () => {
       const { textBox } = shapeGeometry(shape, { x: 0, y: 0, width: box.width, height: box.height }, 'sharp');
       expect(renderWrap(fonts, box.label, textBox.width, { family: 'normal', size: FONT.label }, box.width - 16)).toEqual([label]);
     }
+  });
+
+  it('sizes a cylinder so a label of several lines sits between its cap and its bottom rim, as the renderer draws it', () => {
+    // A Kubernetes Deployment of postgres: its four lines ran onto the cap.
+    const box = sizeNode({ id: 'db', kind: 'database', label: 'db\nDeployment\n1 replica\npostgres:15-alpine' });
+    expect(box.shape).toBe('cylinder');
+    const { textBox } = shapeGeometry('cylinder', { x: 0, y: 0, width: box.width, height: box.height }, 'sharp');
+    const lines = renderWrap(fonts, box.label, textBox.width, { family: 'normal', size: FONT.label });
+    expect(lines).toHaveLength(4);
+    // Between the cap's front rim and the bottom rim: the renderer's label padding may be used, not the outline.
+    expect(lines.length * FONT.label * 1.25).toBeLessThanOrEqual(textBox.height + 2 * LABEL_PADDING);
+    // A layer's common width may widen it, and a wider cylinder has deeper rims: the label still fits.
+    const wide = shapeGeometry('cylinder', { x: 0, y: 0, width: NODE_BOX.maxWidth, height: box.height }, 'sharp');
+    expect(lines.length * FONT.label * 1.25).toBeLessThanOrEqual(wide.textBox.height + 2 * LABEL_PADDING);
   });
 
   it('keeps small labels at the minimum node size', () => {

@@ -35,7 +35,11 @@ export function textArea(shape: string, width: number, height: number, icon = fa
   // The icon sits at the top of the shape's body (below a cylinder's cap), the label under the icon.
   const body = icon ? iconBody({ type: shape, y: 0, width, height }).height : height;
   const below = icon ? body - iconBand(body) : height;
-  return { width: width * area.fx - 2 * SPACING.nodePaddingX + 2, height: below * area.fy - 2 * SPACING.nodePaddingY + 2 };
+  const textWidth = width * area.fx - 2 * SPACING.nodePaddingX + 2;
+  // Without an icon a cylinder's label lies between its cap and its bottom rim (render/outlines.ts), three rims off
+  // its height, with half the usual padding: the rims already hold it off the outline.
+  if (shape === 'cylinder' && !icon) return { width: textWidth, height: height - 3 * cylinderRimRadius(width, height) - SPACING.nodePaddingY + 2 };
+  return { width: textWidth, height: below * area.fy - 2 * SPACING.nodePaddingY + 2 };
 }
 
 /** Kinds drawn as small fixed marks, not node-sized boxes. */
@@ -158,11 +162,14 @@ export function sizeNode(node: GraphNode, flow: Direction = 'DOWN'): NodeBox {
   const textWidth = (labelSize.width + 2 * SPACING.nodePaddingX) / area.fx;
   const textHeight = (labelSize.height + 2 * SPACING.nodePaddingY) / area.fy;
   const widthFor = (withIcon: boolean): number => Math.ceil(clamp(Math.max(textWidth, withIcon ? ICON_SIZE.max / ICON_SIZE.widthShare : 0), NODE_BOX.minWidth, NODE_BOX.maxWidth));
+  // A label of several lines needs more of a cylinder than TEXT_AREA's share (a Deployment's four lines ran onto the cap).
+  const plainHeight = shape === 'cylinder' ? Math.max(textHeight, cylinderHeight(labelSize.height)) : textHeight;
+  const iconHeight = withCap(shape, Math.max(ICON_NODE_MIN_HEIGHT, heightWithIcon(textHeight)), widthFor(true));
   // Icons are stamped on node-sized boxes only: a label too long to leave room for one (a long C4 description in a
   // cylinder) goes without, rather than keep an icon that is never drawn.
-  if (icon && withCap(shape, Math.max(ICON_NODE_MIN_HEIGHT, heightWithIcon(textHeight)), widthFor(true)) > NODE_BOX.maxHeight) icon = false;
+  if (icon && iconHeight > NODE_BOX.maxHeight) icon = false;
   let width = widthFor(icon);
-  let height = Math.ceil(Math.max(icon ? withCap(shape, Math.max(ICON_NODE_MIN_HEIGHT, heightWithIcon(textHeight)), width) : textHeight, NODE_BOX.minHeight));
+  let height = Math.ceil(Math.max(icon ? iconHeight : plainHeight, NODE_BOX.minHeight));
   // A size the author set is theirs (a 10 px dot for a state's start, a 500 px base under narrower layers), past the
   // drawing rules' bounds; it only grows as far as the label needs.
   const set = node.authorSize;
@@ -203,6 +210,16 @@ function withCap(shape: ShapeType, body: number, width: number): number {
   // height = body + 2 · rim(height) converges fast: the rim grows by at most 0.15 of the height.
   let height = body;
   for (let i = 0; i < 12; i++) height = body + 2 * cylinderRimRadius(width, height);
+  return height;
+}
+
+/**
+ * The least height at which a cylinder without an icon holds a label this tall (textArea), at any width: layout may
+ * widen a box (a layer's common width), and a wider cylinder has deeper rims. The area grows with the height.
+ */
+function cylinderHeight(labelHeight: number): number {
+  let height = labelHeight;
+  while (textArea('cylinder', NODE_BOX.maxWidth, height).height < labelHeight) height++;
   return height;
 }
 
