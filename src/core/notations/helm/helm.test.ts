@@ -56,6 +56,21 @@ persistence:
     ]);
   });
 
+  it('reads a Service port under the name the chart gives it (Argo CD: servicePortHttp), not its node port', () => {
+    const graph = helmNotation.toGraph(`server:
+  image:
+    repository: quay.io/argoproj/argocd
+  service:
+    type: ClusterIP
+    nodePortHttp: 30080
+    servicePortHttp: 80
+    servicePortHttps: 443
+    servicePortHttpName: http
+`);
+    expect(graph.nodes.find((node) => node.id === 'server:service')?.rows).toEqual(['ClusterIP', 'port 80']);
+    expect(graph.edges.find((edge) => edge.from === 'server:service')?.label).toBe(':80');
+  });
+
   it('draws WordPress: service in front, its volume, and the enabled MariaDB sub-chart (memcached is off)', () => {
     const graph = helmNotation.toGraph(fixture('bitnami-wordpress.values.yaml'));
     expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['mariadb:database', 'app:workload', 'app:service:service', 'app:volume:storage']);

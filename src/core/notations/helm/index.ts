@@ -201,6 +201,17 @@ function commonLibraryGraph(values: Record<string, unknown>): GraphIR {
   return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [], warnings: [] };
 }
 
+/**
+ * The port a chart's Service block exposes, under the names charts give it: `port`, `ports: {http: 80}`, or a key
+ * of its own (`servicePort`, `servicePortHttp` in Argo CD's chart, `httpPort`, `externalPort`). A node or target
+ * port is not the Service's.
+ */
+function servicePort(service: Record<string, unknown>): number | undefined {
+  if (typeof service.port === 'number') return service.port;
+  if (isRecord(service.ports)) return Object.values(service.ports).find((p): p is number => typeof p === 'number');
+  return Object.entries(service).find(([key, value]) => typeof value === 'number' && /port/i.test(key) && !/node|target/i.test(key))?.[1] as number | undefined;
+}
+
 function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lineOf']): GraphIR {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
@@ -224,7 +235,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     let front = id;
     if (service) {
       const type = text(service.type) ?? 'ClusterIP';
-      const port = isRecord(service.ports) ? Object.values(service.ports).find((p) => typeof p === 'number') : service.port;
+      const port = servicePort(service);
       nodes.push({ id: `${id}:service`, label: `${label} service`, kind: 'service', rows: [type, ...(port === undefined ? [] : [`port ${String(port)}`])], iconRef: 'kubernetes/Service' });
       edge(`${id}:service`, id, port === undefined ? undefined : `:${String(port)}`);
       front = `${id}:service`;
