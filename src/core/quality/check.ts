@@ -4,7 +4,7 @@
  */
 import { MIN_TEXT_CONTRAST, textContrast } from '../layout/contrast.js';
 import { ASPECT_NODES, CROWDED_HEADS, LARGE_NODES, LARGE_WIDTH, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT } from '../layout/drawing-rules.js';
-import { outlineOf } from '../scene/binding-geometry.js';
+import { boxContains, outlineOf } from '../scene/binding-geometry.js';
 import { measureText } from '../layout/measure.js';
 import { textArea } from '../layout/node-size.js';
 import type { Box, Point } from '../layout/types.js';
@@ -74,11 +74,7 @@ const overlaps = (a: Box, b: Box) => {
   return depth.x > TOLERANCE && depth.y > TOLERANCE;
 };
 
-const contains = (outer: Box, inner: Box) =>
-  inner.x >= outer.x - TOLERANCE &&
-  inner.y >= outer.y - TOLERANCE &&
-  inner.x + inner.width <= outer.x + outer.width + TOLERANCE &&
-  inner.y + inner.height <= outer.y + outer.height + TOLERANCE;
+const contains = (outer: Box, inner: Box) => boxContains(outer, inner, TOLERANCE);
 
 /** True when the segment a→b enters the inside of `box` (shrunk by the tolerance, so running along a border is fine). */
 export function segmentCrossesBox(a: Point, b: Point, box: Box): boolean {

@@ -4,7 +4,7 @@
  * The route decides where the ends attach (the middle of a side), so stored focus points are outputs, not inputs.
  */
 import type { Box, Point } from '../layout/types.js';
-import { boundsOf } from '../scene/binding-geometry.js';
+import { boundsOf, boxContains } from '../scene/binding-geometry.js';
 import { LINEAR_TYPES, STROKE_TYPES } from '../scene/constants.js';
 import { RUN_SPACING, separateRuns, type RoutedLine } from './separate-runs.js';
 import { OrthogonalRouter, SIDE_FOCUS, simplifyPolyline, type RouteRequest } from './orthogonal.js';
@@ -37,11 +37,7 @@ const NOT_OBSTACLES = new Set<string>([...LINEAR_TYPES, ...STROKE_TYPES]);
 
 /** Borders may touch and rounding may leave a hair: the quality checker's tolerance. */
 const TOLERANCE = 1;
-const contains = (outer: Box, inner: Box) =>
-  inner.x >= outer.x - TOLERANCE &&
-  inner.y >= outer.y - TOLERANCE &&
-  inner.x + inner.width <= outer.x + outer.width + TOLERANCE &&
-  inner.y + inner.height <= outer.y + outer.height + TOLERANCE;
+const contains = (outer: Box, inner: Box) => boxContains(outer, inner, TOLERANCE);
 
 /** How far beyond a new route a drawn one is looked at: a few channels' width, all its legs may move across. */
 const DRAWN_REACH = 5 * RUN_SPACING;
