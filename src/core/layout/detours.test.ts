@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { terraformNotation } from '../notations/terraform/index.js';
+import { layoutGraph } from './elk.js';
+import type { Point } from './types.js';
+
+/** A VPC whose elastic IP, outside it, depends on the internet gateway inside it (terraform-aws-vpc's NAT pattern). */
+const NAT_BEHIND_GATEWAY = `resource "aws_vpc" "main" {
+  cidr_block = "10.0.0.0/16"
+}
+resource "aws_subnet" "public" {
+  vpc_id     = aws_vpc.main.id
+  cidr_block = "10.0.1.0/24"
+}
+resource "aws_subnet" "private" {
+  vpc_id     = aws_vpc.main.id
+  cidr_block = "10.0.2.0/24"
+}
+resource "aws_internet_gateway" "gw" {
+  vpc_id = aws_vpc.main.id
+}
+resource "aws_route_table" "public" {
+  vpc_id = aws_vpc.main.id
+  route {
+    cidr_block = "0.0.0.0/0"
+    gateway_id = aws_internet_gateway.gw.id
+  }
+}
+resource "aws_route_table_association" "public" {
+  subnet_id      = aws_subnet.public.id
+  route_table_id = aws_route_table.public.id
+}
+resource "aws_eip" "nat" {
+  domain     = "vpc"
+  depends_on = [aws_internet_gateway.gw]
+}
+resource "aws_nat_gateway" "nat" {
+  allocation_id = aws_eip.nat.id
+  subnet_id     = aws_subnet.public.id
+}
+resource "aws_route_table" "private" {
+  vpc_id = aws_vpc.main.id
+  route {
+    cidr_block     = "0.0.0.0/0"
+    nat_gateway_id = aws_nat_gateway.nat.id
+  }
+}
+resource "aws_route_table_association" "private" {
+  subnet_id      = aws_subnet.private.id
+  route_table_id = aws_route_table.private.id
+}
+`;
+
+const length = (points: readonly Point[]) => points.slice(1).reduce((sum, p, i) => sum + Math.abs(p.x - points[i]!.x) + Math.abs(p.y - points[i]!.y), 0);
+
+/** Distance from a point to a right-angle leg. */
+function toLeg(p: Point, a: Point, b: Point): number {
+  const x = Math.min(Math.max(p.x, Math.min(a.x, b.x)), Math.max(a.x, b.x));
+  const y = Math.min(Math.max(p.y, Math.min(a.y, b.y)), Math.max(a.y, b.y));
+  return Math.hypot(p.x - x, p.y - y);
+}
+
+describe('rerouteDetours', () => {
+  it('draws an edge that ELK led round the outside of a container by a short way, its label beside the new route', async () => {
+    const graph = await terraformNotation.toGraph(NAT_BEHIND_GATEWAY);
+    const laid = await layoutGraph(graph);
+    const index = graph.edges.findIndex((edge) => edge.from === 'aws_eip.nat' && edge.to === 'aws_internet_gateway.gw');
+    expect(index).toBeGreaterThanOrEqual(0);
+    const edge = laid.edges.find((e) => e.index === index)!;
+    const [eip, gateway] = ['aws_eip.nat', 'aws_internet_gateway.gw'].map((id) => laid.nodes.find((node) => node.id === id)!);
+    const walk = Math.abs(eip!.x + eip!.width / 2 - (gateway!.x + gateway!.width / 2)) + Math.abs(eip!.y + eip!.height / 2 - (gateway!.y + gateway!.height / 2));
+    // ELK's route went up past the VPC's top and back down its side: 2,000 px for a 560 px walk.
+    expect(length(edge.points)).toBeLessThan(1.5 * walk);
+    const [label] = edge.labels;
+    expect(label?.text).toBe('depends on');
+    // Beside the new route: its centre within half its size (and a gap) of a leg.
+    const centre = { x: label!.x + label!.width / 2, y: label!.y + label!.height / 2 };
+    const distance = Math.min(...edge.points.slice(1).map((b, k) => toLeg(centre, edge.points[k]!, b)));
+    expect(distance).toBeLessThan(Math.max(label!.width, label!.height) / 2 + 12);
+  });
+});

@@ -1,0 +1,94 @@
+/**
+ * Detours: ELK leads an edge between levels of containers that runs against the flow round the outside of a
+ * container, thousands of px for a few hundred between its ends (a Terraform elastic IP that depends on the internet
+ * gateway inside its VPC went up past the VPC's top and back down its side). Such a route is drawn again by our
+ * orthogonal router, round the shapes and off the other edges, and its label moves to the new route's longest leg.
+ */
+import type { GraphIR } from '../graph/types.js';
+import { OrthogonalRouter } from '../routing/orthogonal.js';
+import { boxContains } from '../scene/binding-geometry.js';
+import type { Box, LaidOutEdge, LaidOutGraph, LaidOutLabel, Point } from './types.js';
+
+/** A route longer than this many times the walk between its ends' centres (plus DETOUR_SLACK) is a detour. */
+const DETOUR_FACTOR = 2;
+/** Short edges bend round their neighbours by design: a route this much longer than the walk is never a detour. */
+const DETOUR_SLACK = 400;
+/** Room between a moved label and the leg it names. */
+const LABEL_GAP = 4;
+
+const routeLength = (points: readonly Point[]): number => points.slice(1).reduce((sum, point, i) => sum + Math.abs(point.x - points[i]!.x) + Math.abs(point.y - points[i]!.y), 0);
+const centre = (box: Box): Point => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+
+export function rerouteDetours(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
+  const nodeIndex = new Map(laid.nodes.map((node, index) => [node.id, index]));
+  const ends = (edge: LaidOutEdge): [number, number] | undefined => {
+    const { from, to } = graph.edges[edge.index]!;
+    const [a, b] = [nodeIndex.get(from), nodeIndex.get(to)];
+    return a === undefined || b === undefined || a === b ? undefined : [a, b];
+  };
+  const detours = new Set<number>();
+  laid.edges.forEach((edge, i) => {
+    const pair = ends(edge);
+    if (pair === undefined || edge.curved) return;
+    const [a, b] = [centre(laid.nodes[pair[0]]!), centre(laid.nodes[pair[1]]!)];
+    if (routeLength(edge.points) > DETOUR_FACTOR * (Math.abs(a.x - b.x) + Math.abs(a.y - b.y)) + DETOUR_SLACK) detours.add(i);
+  });
+  if (detours.size === 0) return laid;
+
+  // Nodes, then containers, then the labels of the edges that stay: all obstacles; a route may cross the containers
+  // round its own ends.
+  const labels = laid.edges.flatMap((edge, i) => (detours.has(i) ? [] : edge.labels));
+  const obstacles = [...laid.nodes.map((node) => ({ ...node, type: node.box.shape })), ...[...laid.groups, ...labels].map((box) => ({ ...box, type: 'rectangle' }))];
+  const groupsOffset = laid.nodes.length;
+  const router = new OrthogonalRouter(obstacles, [...detours].flatMap((i) => ends(laid.edges[i]!)!));
+  // Given without their ends, the other edges are kept off even where they meet the same shape: a new route sharing
+  // an end's last leg would read as one relation (the checker's trunk of different meanings).
+  laid.edges.forEach((edge, i) => {
+    if (!detours.has(i)) router.avoid(edge.points, -1, -1);
+  });
+  const edges = laid.edges.map((edge, i) => {
+    if (!detours.has(i)) return edge;
+    const [from, to] = ends(edge)!;
+    const around = (node: number) => laid.groups.flatMap((group, g) => (boxContains(group, laid.nodes[node]!) ? [groupsOffset + g] : []));
+    const route = router.route({ from, to, through: [...new Set([...around(from), ...around(to)])] });
+    if (route === undefined || routeLength(route.points) >= routeLength(edge.points)) return edge;
+    const others = laid.edges.filter((_, k) => k !== i).map((other) => other.points);
+    return { ...edge, points: route.points, labels: edge.labels.map((label) => besideRoute(label, route.points, [...laid.nodes, ...labels], others)) };
+  });
+  return { ...laid, edges };
+}
+
+/**
+ * A label moved to its new route: a middle one beside the longest leg, a start or end one beside the first or last
+ * leg near its end, else beside another leg; above or below a level leg, right or left of an upright one: the first
+ * place that covers no other line, shape or label, else no shape or label, else the first place.
+ */
+function besideRoute(label: LaidOutLabel, points: readonly Point[], taken: readonly Box[], lines: readonly (readonly Point[])[]): LaidOutLabel {
+  const legLength = (k: number) => Math.abs(points[k]!.x - points[k - 1]!.x) + Math.abs(points[k]!.y - points[k - 1]!.y);
+  const legs = points.slice(1).map((_, k) => k + 1);
+  // The leg the label names first (the first, the last, or the longest), then the others, longest first.
+  const first = label.placement === 'start' ? 1 : label.placement === 'end' ? points.length - 1 : legs.reduce((best, k) => (legLength(k) > legLength(best) ? k : best));
+  const places: LaidOutLabel[] = [];
+  for (const leg of [first, ...legs.filter((k) => k !== first).sort((p, q) => legLength(q) - legLength(p))]) {
+    const [a, b] = [points[leg - 1]!, points[leg]!];
+    // Where along the leg: its middle, or a label's length in from the route's end; then further along.
+    const near = leg !== first || label.placement === 'center' ? 0.5 : Math.min(0.5, (Math.max(label.width, label.height) / 2 + LABEL_GAP) / Math.max(1, legLength(leg)));
+    for (const along of [near, 0.5, 0.25, 0.75]) {
+      const t = label.placement === 'end' ? 1 - along : along;
+      const at = { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t };
+      if (a.y === b.y) places.push({ ...label, x: at.x - label.width / 2, y: at.y - label.height - LABEL_GAP }, { ...label, x: at.x - label.width / 2, y: at.y + LABEL_GAP });
+      else places.push({ ...label, x: at.x + LABEL_GAP, y: at.y - label.height / 2 }, { ...label, x: at.x - label.width - LABEL_GAP, y: at.y - label.height / 2 });
+    }
+  }
+  const offShapes = (place: Box) => !taken.some((box) => overlaps(place, box));
+  const offLines = (place: Box) => !lines.some((line) => line.some((point, k) => k > 0 && crosses(place, line[k - 1]!, point)));
+  return places.find((place) => offShapes(place) && offLines(place)) ?? places.find(offShapes) ?? places[0]!;
+}
+
+const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** Whether a right-angle leg passes through the box. */
+function crosses(box: Box, a: Point, b: Point): boolean {
+  const [left, right, top, bottom] = [Math.min(a.x, b.x), Math.max(a.x, b.x), Math.min(a.y, b.y), Math.max(a.y, b.y)];
+  return left < box.x + box.width && right > box.x && top < box.y + box.height && bottom > box.y;
+}
