@@ -54,6 +54,14 @@ describe('ELK runs per layout', () => {
     expect(laid.nodes).toHaveLength(6);
   });
 
+  it('does not cap the layers of a drawing far larger than any that fits a README column', async () => {
+    // Onion architecture, top-down: 1,753 × 3,186 px, 1.8 times the largest drawing that fits (1,120 px wide, 3:1).
+    // Capped layers kept at least 0.8 of a drawing's area on the corpus: 1,780 × 3,334 and 1,819 × 3,164, two runs lost.
+    const { laid, runs } = await layoutCountingRuns(await plantuml('jdp-onion-architecture-class.puml'));
+    expect(runs).toBeLessThanOrEqual(3);
+    expect([Math.round(laid.width), Math.round(laid.height)]).toEqual([1753, 3186]);
+  });
+
   it('does not cap the layers of a flow that is narrow enough and too tall, and still wraps it', async () => {
     // 46 steps: top-down 1,700 × 5,662 px, too tall for 3:1. Capping layers makes it narrower and taller still.
     const { laid, runs } = await layoutCountingRuns(await plantuml('capi-machinedeployment-activity.plantuml'));
