@@ -93,18 +93,22 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   const plain = new Map<Direction, LaidOutGraph>([[graph.direction, first]]);
   let best = first;
   const beatsBest = (laid: LaidOutGraph) => !widensWithoutGain(laid, nodes, readmeCost(best, nodes));
+  const pathWidths = new Map(directions.map((direction) => [direction, pathWidth(graph, direction)]));
+  /** Every layout this way is too wide to beat the best so far: its longest path is (a sideways flow, pathWidth). */
+  const tooLong = (direction: Direction) => widthCost({ width: pathWidths.get(direction)! }, nodes) >= readmeCost(best, nodes);
   const tries = [
     ...(graph.forcedDirection
       ? []
       : [
           async () => {
+            if (tooLong(turned)) return undefined;
             const laid = await layoutShape(graph, turned, {}, beatsBest);
             plain.set(turned, laid);
             return laid;
           },
         ]),
-    ...directions.map((direction) => () => layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity)),
-    ...directions.map((direction) => () => (stackingWidens(direction, plain.get(direction), nodes, best) ? undefined : layoutStacked(graph, direction, beatsBest))),
+    ...directions.map((direction) => () => (tooLong(direction) ? undefined : layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity))),
+    ...directions.map((direction) => () => (tooLong(direction) || stackingWidens(direction, plain.get(direction), nodes, best) ? undefined : layoutStacked(graph, direction, beatsBest))),
   ];
   for (const attempt of tries) {
     const laid = await attempt();
@@ -223,8 +227,34 @@ async function layoutPacked(graph: GraphIR, direction: Direction, widthLimit: nu
 
 const vertical = (direction: Direction) => direction === 'DOWN' || direction === 'UP';
 
+/**
+ * The least width of any layout of a graph without containers flowing sideways: the nodes of a path lie in successive
+ * layers, each at least as wide as its node, with the layer spacing between. Packed or stacked, a component keeps its
+ * paths, so no try that way is narrower. 0 when the flow runs down, or when nodes sit in containers, whose layers ELK
+ * lays out apart.
+ */
+function pathWidth(graph: GraphIR, direction: Direction): number {
+  if (vertical(direction) || graph.groups.length > 0) return 0;
+  const widths = new Map(graph.nodes.map((node) => [node.id, sizeNode(node, direction).width]));
+  const edges = graph.edges.filter((edge) => edge.from !== edge.to && widths.has(edge.from) && widths.has(edge.to));
+  // As ELK is given them: back edges of a cycle reversed, so every path runs along the flow.
+  const back = backEdges([...widths.keys()], edges);
+  const next = new Map([...widths.keys()].map((id) => [id, [] as string[]]));
+  edges.forEach((edge, index) => (back.has(index) ? next.get(edge.to)!.push(edge.from) : next.get(edge.from)!.push(edge.to)));
+  /** Width of the widest path from a node on, that node included. */
+  const from = new Map<string, number>();
+  const widest = (id: string): number => {
+    const known = from.get(id);
+    if (known !== undefined) return known;
+    const onward = Math.max(0, ...next.get(id)!.map((to) => SPACING.betweenLayers + widest(to)));
+    from.set(id, widths.get(id)! + onward);
+    return from.get(id)!;
+  };
+  return Math.max(0, ...[...widths.keys()].map(widest));
+}
+
 /** Text at README width shrunk under READABLE_TEXT (the checker's rule of issue 13): how far too wide, 0 when not. */
-function widthCost(laid: LaidOutGraph, nodes: number): number {
+function widthCost(laid: { width: number }, nodes: number): number {
   return nodes <= READABLE_NODES ? Math.max(0, laid.width / READABLE_WIDTH - 1) : 0;
 }
 
