@@ -93,9 +93,14 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   const plain = new Map<Direction, LaidOutGraph>([[graph.direction, first]]);
   let best = first;
   const beatsBest = (laid: LaidOutGraph) => !widensWithoutGain(laid, nodes, readmeCost(best, nodes));
-  const pathWidths = new Map(directions.map((direction) => [direction, pathWidth(graph, direction)]));
+  const pathWidths = new Map<Direction, number>();
   /** Every layout this way is too wide to beat the best so far: its longest path is (a sideways flow, pathWidth). */
-  const tooLong = (direction: Direction) => widthCost({ width: pathWidths.get(direction)! }, nodes) >= readmeCost(best, nodes);
+  const tooLong = (direction: Direction) => {
+    // Past READABLE_NODES width costs nothing: no path is measured.
+    if (nodes > READABLE_NODES) return false;
+    if (!pathWidths.has(direction)) pathWidths.set(direction, pathWidth(graph, direction));
+    return widthCost({ width: pathWidths.get(direction)! }, nodes) >= readmeCost(best, nodes);
+  };
   const tries = [
     ...(graph.forcedDirection
       ? []
