@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { GraphIR } from '../graph/types.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
+import { sqlNotation } from '../notations/sql/index.js';
 import { layoutGraph } from './elk.js';
 
 const runs = vi.hoisted(() => ({ count: 0 }));
@@ -24,6 +25,7 @@ vi.mock('elkjs/lib/elk-worker.min.js', async (importOriginal) => {
   return { ...original, Worker: CountingWorker };
 });
 
+const sql = (name: string) => sqlNotation.toGraph(readFileSync(new URL(`../../../test/fixtures/sql/${name}`, import.meta.url), 'utf8'));
 const plantuml = (name: string) => plantumlNotation.toGraph(readFileSync(new URL(`../../../test/fixtures/plantuml/${name}`, import.meta.url), 'utf8'));
 
 async function layoutCountingRuns(graph: GraphIR) {
@@ -52,6 +54,22 @@ describe('ELK runs per layout', () => {
     const { laid, runs } = await layoutCountingRuns(await plantuml('c4-bigbank-deployment.puml'));
     expect(runs).toBeLessThanOrEqual(7);
     expect(laid.nodes).toHaveLength(6);
+  });
+
+  it('does not cap the layers of a drawing far larger than any that fits a README column', async () => {
+    // Onion architecture, top-down: 1,753 × 3,186 px, 1.8 times the largest drawing that fits (1,120 px wide, 3:1).
+    // Capped layers kept at least 0.8 of a drawing's area on the corpus: 1,780 × 3,334 and 1,819 × 3,164, two runs lost.
+    const { laid, runs } = await layoutCountingRuns(await plantuml('jdp-onion-architecture-class.puml'));
+    expect(runs).toBeLessThanOrEqual(3);
+    expect([Math.round(laid.width), Math.round(laid.height)]).toEqual([1753, 3186]);
+  });
+
+  it('does not lay out sideways again when the longest chain of tables alone is too wide to win', async () => {
+    // Sakila top-down is 1,314 px wide, 17 % too wide. Left to right, its chain payment → rental → staff → store →
+    // address → city → country alone is 1,748 px wide, so packing its components that way (two runs) cannot win.
+    const { laid, runs } = await layoutCountingRuns(await sql('mysql-sakila-schema.sql'));
+    expect(runs).toBeLessThanOrEqual(6);
+    expect([Math.round(laid.width), Math.round(laid.height)]).toEqual([1084, 2947]);
   });
 
   it('does not cap the layers of a flow that is narrow enough and too tall, and still wraps it', async () => {

@@ -94,18 +94,27 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   const plain = new Map<Direction, LaidOutGraph>([[graph.direction, first]]);
   let best = first;
   const beatsBest = (laid: LaidOutGraph) => !widensWithoutGain(laid, nodes, readmeCost(best, nodes));
+  const pathWidths = new Map<Direction, number>();
+  /** Every layout this way is too wide to beat the best so far: its longest path is (a sideways flow, pathWidth). */
+  const tooLong = (direction: Direction) => {
+    // Past READABLE_NODES width costs nothing: no path is measured.
+    if (nodes > READABLE_NODES) return false;
+    if (!pathWidths.has(direction)) pathWidths.set(direction, pathWidth(graph, direction));
+    return widthCost({ width: pathWidths.get(direction)! }, nodes) >= readmeCost(best, nodes);
+  };
   const tries = [
     ...(graph.forcedDirection
       ? []
       : [
           async () => {
+            if (tooLong(turned)) return undefined;
             const laid = await layoutShape(graph, turned, {}, beatsBest);
             plain.set(turned, laid);
             return laid;
           },
         ]),
-    ...directions.map((direction) => () => layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity)),
-    ...directions.map((direction) => () => (stackingWidens(direction, plain.get(direction), nodes, best) ? undefined : layoutStacked(graph, direction, beatsBest))),
+    ...directions.map((direction) => () => (tooLong(direction) ? undefined : layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity))),
+    ...directions.map((direction) => () => (tooLong(direction) || stackingWidens(direction, plain.get(direction), nodes, best) ? undefined : layoutStacked(graph, direction, beatsBest))),
   ];
   for (const attempt of tries) {
     const laid = await attempt();
@@ -151,10 +160,20 @@ function stackingWidens(direction: Direction, plain: LaidOutGraph | undefined, n
 /**
  * Capped layers only make a drawing narrower and taller. A plain top-down layout that is narrow enough already and
  * still does not fit is too tall for 3:1, portrait: narrowing cannot mend that (capi-machinedeployment: two ELK runs).
+ * Nor can it mend one whose area is well beyond the largest drawing that fits (README width, 3:1): a narrowed layout
+ * keeps most of the plain one's area (NARROWED_AREA), so it stays too wide or grows too tall (onion architecture,
+ * hexagonal architecture, microservices-demo: two ELK runs each, a network-simplex placement among them).
  */
 function narrowingLengthens(plain: LaidOutGraph, nodes: number): boolean {
-  return widthCost(plain, nodes) === 0 && plain.height >= plain.width;
+  const largestFitting = READABLE_WIDTH * MAX_ASPECT * READABLE_WIDTH;
+  const tooLarge = nodes > ASPECT_NODES && nodes <= READABLE_NODES && plain.width * plain.height * NARROWED_AREA > largestFitting;
+  return tooLarge || (widthCost(plain, nodes) === 0 && plain.height >= plain.width);
 }
+/**
+ * The least share of the plain top-down layout's area a narrowed layout of the corpus kept: 0.81 (nextcloud's and
+ * postgres sakila's capped layers, 13 and 15 nodes); the others kept 0.85–2.2.
+ */
+const NARROWED_AREA = 0.8;
 
 /** Graphs up to this size that do not fit a README column are laid out again (turned, packed, stacked, narrowed, wrapped): each try is an ELK run. */
 const FIT_MAX_NODES = 150;
@@ -214,8 +233,34 @@ async function layoutPacked(graph: GraphIR, direction: Direction, widthLimit: nu
 
 const vertical = (direction: Direction) => direction === 'DOWN' || direction === 'UP';
 
+/**
+ * The least width of any layout of a graph without containers flowing sideways: the nodes of a path lie in successive
+ * layers, each at least as wide as its node, with the layer spacing between. Packed or stacked, a component keeps its
+ * paths, so no try that way is narrower. 0 when the flow runs down, or when nodes sit in containers, whose layers ELK
+ * lays out apart.
+ */
+function pathWidth(graph: GraphIR, direction: Direction): number {
+  if (vertical(direction) || graph.groups.length > 0) return 0;
+  const widths = new Map(graph.nodes.map((node) => [node.id, sizeNode(node, direction).width]));
+  const edges = graph.edges.filter((edge) => edge.from !== edge.to && widths.has(edge.from) && widths.has(edge.to));
+  // As ELK is given them: back edges of a cycle reversed, so every path runs along the flow.
+  const back = backEdges([...widths.keys()], edges);
+  const next = new Map([...widths.keys()].map((id) => [id, [] as string[]]));
+  edges.forEach((edge, index) => (back.has(index) ? next.get(edge.to)!.push(edge.from) : next.get(edge.from)!.push(edge.to)));
+  /** Width of the widest path from a node on, that node included. */
+  const from = new Map<string, number>();
+  const widest = (id: string): number => {
+    const known = from.get(id);
+    if (known !== undefined) return known;
+    const onward = Math.max(0, ...next.get(id)!.map((to) => SPACING.betweenLayers + widest(to)));
+    from.set(id, widths.get(id)! + onward);
+    return from.get(id)!;
+  };
+  return Math.max(0, ...[...widths.keys()].map(widest));
+}
+
 /** Text at README width shrunk under READABLE_TEXT (the checker's rule of issue 13): how far too wide, 0 when not. */
-function widthCost(laid: LaidOutGraph, nodes: number): number {
+function widthCost(laid: { width: number }, nodes: number): number {
   return nodes <= READABLE_NODES ? Math.max(0, laid.width / READABLE_WIDTH - 1) : 0;
 }
 

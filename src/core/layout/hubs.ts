@@ -129,9 +129,14 @@ interface Bounded {
 }
 
 function bounded(points: readonly Point[]): Bounded {
-  const xs = points.map((p) => p.x);
-  const ys = points.map((p) => p.y);
-  return { points, left: Math.min(...xs), top: Math.min(...ys), right: Math.max(...xs), bottom: Math.max(...ys) };
+  let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const { x, y } of points) {
+    left = Math.min(left, x);
+    top = Math.min(top, y);
+    right = Math.max(right, x);
+    bottom = Math.max(bottom, y);
+  }
+  return { points, left, top, right, bottom };
 }
 
 /** The leg a→b lies more than `margin` outside the route's bounds. */
@@ -165,7 +170,7 @@ function shareChannel(
   side: Side,
   clear: (a: Point, b: Point) => boolean,
   unlabelled: (edge: number, a: Point, b: Point) => boolean,
-  routes: readonly Point[][],
+  routes: readonly Bounded[],
   labels: readonly Box[],
 ): { edge: number; at: End['at']; forward: Point[] }[] {
   const horizontal = side === 'left' || side === 'right';
@@ -183,13 +188,18 @@ function shareChannel(
   const track = fanned.map(({ forward }) => across(forward.at(-2)!)).reduce((best, t) => ((t - best) * outward < 0 ? t : best));
   const own = new Set(fanned.map(({ edge }) => edge));
   // Another edge already on the track would read as joined to the hub's edges (sentry's compose file).
-  const others = routes.map(bounded);
-  const taken = (a: Point, b: Point): boolean => others.some((route, edge) => !own.has(edge) && runsAlong(route, a, b));
+  const taken = (a: Point, b: Point): boolean => routes.some((route, edge) => runsAlong(route, a, b) && !own.has(edge));
   // A longer leg in a busy gap can cut other edges and labels the old track kept clear of (capi's machine deployment).
-  const current = [...others];
+  const current = [...routes];
   const cuts = (self: number, path: Point[]): number => {
+    const whole = bounded(path);
+    const [corner, opposite] = [{ x: whole.left, y: whole.top }, { x: whole.right, y: whole.bottom }];
     let count = 0;
-    for (let i = 1; i < path.length; i++) for (let edge = 0; edge < current.length; edge++) if (edge !== self) count += crossings(current[edge]!, path[i - 1]!, path[i]!);
+    for (let edge = 0; edge < current.length; edge++) {
+      const route = current[edge]!;
+      if (edge === self || apart(route, corner, opposite, 0)) continue;
+      for (let i = 1; i < path.length; i++) count += crossings(route, path[i - 1]!, path[i]!);
+    }
     return count;
   };
   const moved: { edge: number; at: End['at']; forward: Point[] }[] = [];
@@ -231,6 +241,8 @@ export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
     }
   }
   const routes = laid.edges.map((edge) => edge.points);
+  // Kept beside the routes as they move: a hub's legs are tested against every route (sentry: 293 edges).
+  const bounds = routes.map(bounded);
   const labels = laid.edges.flatMap((edge) => edge.labels);
   for (const ends of bySide.values()) {
     if (ends.length < HUB_MIN_EDGES) continue;
@@ -257,10 +269,12 @@ export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
       const route = simplifyPolyline(bused);
       merged.push({ edge, at, forward: route });
       routes[edge] = at === 'end' ? route : [...route].reverse();
+      bounds[edge] = bounded(routes[edge]!);
     }
     const unlabelled = (edge: number, a: Point, b: Point): boolean => !laid.edges[edge]!.labels.some((label) => near(label, a, b));
-    for (const { edge, at, forward } of trunk ? shareChannel(merged, box, side, clearWithRoom, unlabelled, routes, labels) : []) {
+    for (const { edge, at, forward } of trunk ? shareChannel(merged, box, side, clearWithRoom, unlabelled, bounds, labels) : []) {
       routes[edge] = at === 'end' ? forward : [...forward].reverse();
+      bounds[edge] = bounded(routes[edge]!);
     }
   }
   return { ...laid, edges: laid.edges.map((edge, position) => ({ ...edge, points: routes[position]! })) };
