@@ -125,12 +125,18 @@ function subgraphFlows(subgraphs: readonly Subgraph[], parents: ReadonlyMap<stri
 /** Mermaid writes top-down as TB or TD; its layout compares with TB. */
 const normalDirection = (dir: string | undefined): string | undefined => (dir === undefined || dir.trim() === '' ? undefined : dir.trim() === 'TD' ? 'TB' : dir.trim());
 
+/** A Font Awesome icon written in a label (`fa:fa-user Researcher`, `fab:fa-github`): Mermaid draws the icon, not the words. */
+const FONT_AWESOME = /\bfa[bklrs]?:fa-([\w-]+)\s*/g;
+
+/** The first Font Awesome icon named in a label, as a hint for our catalog (`fa:fa-user` → `user`). */
+const fontAwesomeHint = (text: string): string | undefined => [...text.matchAll(FONT_AWESOME)][0]?.[1]?.replace(/-/g, ' ');
+
 /**
  * Markdown strings (`"`**bold**`"`) keep their words; emphasis has no place in our labels. A written `\n` breaks the
  * line in a flowchart's labels, as `<br>` does (Mermaid's sequence and state diagrams print it as it stands).
  */
 const labelOf = (text: string, labelType?: string) => {
-  const decoded = decodeMermaid(text.replace(/\\n/g, '<br>'));
+  const decoded = decodeMermaid(text.replace(/\\n/g, '<br>').replace(FONT_AWESOME, '').trim());
   return labelType === 'markdown' ? decoded.replace(/\*\*|__/g, '').replace(/(^|\s)[*_](\S[^*_]*)[*_](?=\s|$)/g, '$1$2') : decoded;
 };
 
@@ -156,7 +162,8 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
     const style: GraphStyle = { ...cssStyle(declarations), ...(mapped.corner ? { corner: mapped.corner } : {}) };
     if (Object.keys(style).length > 0) node.style = style;
     // `A@{ icon: "logos:aws-lambda" }`: the icon's name is a hint for our catalog.
-    if (vertex.icon) node.iconHint = vertex.icon.split(':').pop()!.replace(/[-_]/g, ' ');
+    const iconHint = vertex.icon ? vertex.icon.split(':').pop()!.replace(/[-_]/g, ' ') : fontAwesomeHint(vertex.text ?? '');
+    if (iconHint !== undefined) node.iconHint = iconHint;
     const parent = parents.get(vertex.id);
     if (parent !== undefined) node.parent = parent;
     nodes.push(node);

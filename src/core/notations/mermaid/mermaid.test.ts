@@ -87,6 +87,15 @@ describe('mermaidNotation on real diagrams', () => {
   });
 });
 
+describe('mermaidNotation Font Awesome icons in labels', () => {
+  it('draws `fa:fa-user Researcher` as the words with a user icon, not the icon\'s code as text', async () => {
+    const graph = await mermaidNotation.toGraph('graph TB\n  User["fa:fa-user Researcher / User"] -->|fab:fa-chrome Browser| App\n  subgraph S["fa:fa-server Backend"]\n    App\n  end');
+    expect(graph.nodes.find((n) => n.id === 'User')).toMatchObject({ label: 'Researcher / User', iconHint: 'user' });
+    expect(graph.edges[0]!.label).toBe('Browser');
+    expect(graph.groups[0]!.label).toBe('Backend');
+  });
+});
+
 describe('mermaidNotation subgraph direction', () => {
   // A disaster-recovery README's two subgraphs, each `direction LR` with its link inside: Mermaid draws both left to right.
   const recovery = [
