@@ -346,7 +346,8 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
     const style = styleOf(shape);
     if (style) node.style = style;
     // D2 draws an image shape as the picture alone, its label under it: our icon, with no box around it.
-    if (shape.type === 'image') node.style = { ...node.style, fillColor: INVISIBLE, strokeColor: INVISIBLE };
+    // A text shape is the words alone, as D2 draws it: no box and no fill behind them, whatever fill the author set.
+    if (shape.type === 'image' || shape.type === 'text') node.style = { ...node.style, fillColor: INVISIBLE, strokeColor: INVISIBLE };
     nodes.push(node);
   }
   for (const [type, ids] of approximated) warnings.push(`D2 ${type} shape drawn as ${(SHAPES[type] ?? { shape: 'rectangle' }).shape} (${ids.map((id) => JSON.stringify(id)).join(', ')})`);
