@@ -51,6 +51,8 @@ export const SPACING = {
   diagramTitleGap: 24,
   nodeNode: 40,
   betweenLayers: 70,
+  /** Between layers inside a container, where a row of arrows needs room to read but the container not the root's. */
+  containerBetweenLayers: 40,
   edgeNode: 20,
   edgeEdge: 12,
   edgeLabelPadding: 4,

@@ -36,6 +36,16 @@ export const ELK_DEFAULTS = {
   'elk.layered.edgeLabels.sideSelection': 'SMART_DOWN',
 } as const satisfies Record<string, string>;
 
+/**
+ * Spacing between layers inside a container, which does not take the root's: ELK's own 20 px left a subgraph's chain
+ * 15 px apart with its arrows squeezed between; the root's 70 made containers taller than a README column takes.
+ */
+const CONTAINER_SPACING = {
+  'elk.layered.spacing.nodeNodeBetweenLayers': String(SPACING.containerBetweenLayers),
+  'elk.layered.spacing.edgeNodeBetweenLayers': String(SPACING.edgeNode),
+  'elk.layered.spacing.edgeEdgeBetweenLayers': String(SPACING.edgeEdge),
+};
+
 /** Graphs with more nodes + edges than this get the faster ELK settings. */
 const LARGE_GRAPH_ITEMS = 200;
 
@@ -450,7 +460,9 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
         'elk.nodeSize.constraints': '[MINIMUM_SIZE]',
         // ELK quirk: with INCLUDE_CHILDREN in a vertical direction a compound node's minimum size is applied transposed.
         'elk.nodeSize.minimum': upright && hasChildren.has(group.id) ? `(${minHeight}, ${minWidth})` : `(${minWidth}, ${minHeight})`,
-        // With INCLUDE_CHILDREN each container is still layered on its own, by its own options.
+        // With INCLUDE_CHILDREN each container is still layered on its own, by its own options: its spacing between
+        // layers too. Within a layer ELK's closer spacing is kept: containers stay as narrow as they were.
+        ...CONTAINER_SPACING,
         ...options,
       },
     });

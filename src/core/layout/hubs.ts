@@ -15,6 +15,11 @@ import type { Box, LaidOutGraph, Point } from './types.js';
 
 /** Fewer edges than this on one side keep their own end points. */
 export const HUB_MIN_EDGES = 3;
+/**
+ * Fewer edges than this keep their own end points too where their heads already stand apart: three or four lines into
+ * one side read best each to its own arrowhead, while a shared trunk hides which source each came from (issue 27).
+ */
+export const HUB_TRUNK_MIN_EDGES = 5;
 /** How far outside the side the bus runs: inside ELK's edge-to-node spacing, so no route is in the way. */
 const BUS_GAP = 10;
 /** Room a leg moved onto a shared track keeps from every node it passes. */
@@ -250,9 +255,9 @@ export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
     const source = graph.edges[laid.edges[ends[0]!.edge]!.index]!;
     // Edges that mean different things still meet at one point (no wedge of heads) but through the short bus only.
     const trunk = new Set(ends.map(({ edge }) => meaningOf(graph.edges[laid.edges[edge]!.index]!))).size === 1;
-    // Those already far enough apart to read as separate arrowheads keep their own ends.
+    // Those already far enough apart to read as separate arrowheads keep their own ends, unless many share a meaning.
     const at = ends.map(({ edge, at: end }) => (end === 'start' ? routes[edge]![0]! : routes[edge]!.at(-1)!));
-    if (!trunk && at.every((p, i) => at.every((q, j) => i === j || Math.hypot(p.x - q.x, p.y - q.y) >= CROWDED_HEADS))) continue;
+    if ((!trunk || ends.length < HUB_TRUNK_MIN_EDGES) && at.every((p, i) => at.every((q, j) => i === j || Math.hypot(p.x - q.x, p.y - q.y) >= CROWDED_HEADS))) continue;
     const box = boxes.get(ends[0]!.at === 'start' ? source.from : source.to)!;
     const clear = (a: Point, b: Point): boolean => clearOf(laid.nodes, box, a, b);
     // A leg moved onto a shared track keeps ELK's edge-to-node spacing: it may not graze a node it passes.

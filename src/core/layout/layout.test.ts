@@ -4,7 +4,7 @@ import type { GraphIR } from '../graph/types.js';
 import { dotNotation } from '../notations/dot/index.js';
 import { mermaidNotation } from '../notations/mermaid/index.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
-import { CONTAINER_MIN_WIDTH, FONT, NODE_BOX } from './drawing-rules.js';
+import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, NODE_BOX, SPACING } from './drawing-rules.js';
 import { layoutGraph } from './elk.js';
 import { measureText } from './measure.js';
 import { loadRenderFonts } from '../../infra/fonts.js';
@@ -293,6 +293,27 @@ describe('layoutGraph', () => {
     expect(new Set(ends.map((end) => JSON.stringify(end))).size).toBe(1);
     expect(ends[0]).toEqual({ x: hub.x, y: hub.y + hub.height / 2 });
     for (const edge of laid.edges) for (const [from, to] of edge.points.slice(1).map((to, i) => [edge.points[i]!, to])) expect(from!.x === to!.x || from!.y === to!.y).toBe(true);
+  });
+
+  it('leaves room between the layers inside a container for the arrows there to read (a subgraph\'s chain was 15 px apart)', async () => {
+    const laid = await layoutGraph(await mermaidNotation.toGraph('flowchart TD\n  subgraph Host\n    F[Azure Functions] --> G[Governance]\n    F --> G\n    F --> G\n  end\n  UI --> F'));
+    const [f, g] = ['F', 'G'].map((id) => laid.nodes.find((node) => node.id === id)!);
+    expect(g!.y - (f!.y + f!.height)).toBeGreaterThanOrEqual(SPACING.containerBetweenLayers);
+  });
+
+  it('keeps each of three edges into one side to its own arrowhead where the heads stand apart: no trunk hides their sources', async () => {
+    const sources = ['a', 'b', 'c'];
+    const laid = await layoutGraph(
+      graph({
+        direction: 'RIGHT',
+        groups: [{ id: 'core', label: 'core' }, ...sources.map((id) => ({ id: `box-${id}`, label: `box ${id}` }))],
+        nodes: [{ id: 'hub', label: 'hub', kind: 'generic', parent: 'core' }, ...sources.map((id) => ({ id, label: id, kind: 'generic' as const, parent: `box-${id}` }))],
+        edges: sources.map((id) => ({ id: `${id}-hub`, from: id, to: 'hub' })),
+      }),
+    );
+    const ends = laid.edges.map((edge) => edge.points.at(-1)!);
+    expect(new Set(ends.map((end) => JSON.stringify(end))).size).toBe(3);
+    for (const [i, p] of ends.entries()) for (const q of ends.slice(i + 1)) expect(Math.hypot(p.x - q.x, p.y - q.y)).toBeGreaterThanOrEqual(CROWDED_HEADS);
   });
 
   it('fans the edges out of one node through one shared line, not one nested track each', async () => {

@@ -11,6 +11,7 @@ import { NOTATIONS } from '../graph/types.js';
 import { layoutEngineFor } from '../layout/engine.js';
 import { layoutSequence } from '../layout/sequence.js';
 import { graphToScene, type GeneratedElement, type GraphScene } from '../scene/from-graph.js';
+import { placeInsets, sizeInsets } from '../scene/insets.js';
 import { composeNotation } from './compose/index.js';
 import { detectD2 } from './d2/index.js';
 import { dotNotation } from './dot/index.js';
@@ -155,6 +156,8 @@ export async function drawGraph(graph: GraphIR): Promise<GraphScene & { warnings
     const sequence = layoutSequence(graph);
     return { elements: sequence.elements, parents: sequence.parents, elementIds: { nodes: new Map(), groups: new Map() }, warnings: [...graph.warnings, ...sequence.warnings] };
   }
-  const layout = await layoutEngineFor(graph)(graph);
-  return { ...graphToScene(graph, layout), warnings: [...graph.warnings, ...layout.warnings] };
+  const { graph: sized, insets } = sizeInsets(graph);
+  const layout = await layoutEngineFor(sized)(sized);
+  const scene = placeInsets(graphToScene(sized, layout), insets);
+  return { ...scene, warnings: [...graph.warnings, ...layout.warnings, ...scene.warnings] };
 }

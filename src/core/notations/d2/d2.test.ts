@@ -229,6 +229,16 @@ describe('d2Notation details', () => {
     expect(scene.elements.filter((e) => (e as { text?: string }).text === 'Customer').map((e) => e.strokeColor)).toEqual(['#1e1e1e']);
   }, SLOW);
 
+  it('draws a text shape as its words alone, without the box or the fill D2 leaves out (viaduck\'s failure modes)', async () => {
+    const graph = await readD2('outage: Source down {\n  impact: "CDC read fails" {shape: text}\n  recovery: "Restart" {shape: text; style.fill: "#c8e6c9"}\n}');
+    const scene = await drawGraph(graph);
+    for (const id of ['outage.impact', 'outage.recovery']) {
+      const box = scene.elements.find((e) => e.id === id)!;
+      expect([box.fillColor, box.strokeColor]).toEqual(['#00000000', '#00000000']);
+    }
+    expect(scene.elements.filter((e) => ['CDC read fails', 'Restart'].includes((e as { text?: string }).text ?? '')).map((e) => e.strokeColor)).toEqual(['#1e1e1e', '#1e1e1e']);
+  }, SLOW);
+
   it('draws D2\'s c4-person (the docs\' C4 models) as a person, not as a plain box', async () => {
     const graph = await readD2('customer: Customer {shape: c4-person}\ncustomer -> bank');
     expect(graph.nodes.find((n) => n.id === 'customer')).toMatchObject({ shape: 'ellipse', kind: 'user' });

@@ -10,7 +10,7 @@ import type { Arrowhead, Direction, GraphEdge, GraphGrid, GraphGroup, GraphIR, G
 import { mapColor } from '../dot/style.js';
 import { dictionary } from '../../dictionary.js';
 import { markdownText } from './markdown.js';
-import { isLifeline, nestedSequenceParts, sequenceActors, sequenceSteps } from './sequence.js';
+import { isLifeline, sequenceActors, sequenceSteps } from './sequence.js';
 
 interface Label {
   label: string;
@@ -252,7 +252,11 @@ function boardsLeftOut(compiled: CompiledD2): string[] {
 
 /** D2's `shape: sequence_diagram` at the root, drawn by our lifeline layout (./sequence.ts reads its order). */
 function sequenceGraph(compiled: CompiledD2): GraphIR {
-  const { shapes, connections } = compiled.diagram;
+  return { ...sequenceOf(compiled.diagram.shapes, compiled.diagram.connections), warnings: boardsLeftOut(compiled) };
+}
+
+/** A sequence diagram's actors and steps, from its shapes and connections (ids within the diagram). */
+function sequenceOf(shapes: readonly Shape[], connections: readonly Connection[]): GraphIR {
   const nodes = sequenceActors(shapes, connections).map((shape): GraphNode => {
     const mapped = SHAPES[shape.type] ?? { shape: 'rectangle' };
     const node: GraphNode = { id: shape.id, label: shape.label, kind: mapped.kind ?? 'generic', shape: mapped.shape, ...iconOf(shape.icon) };
@@ -261,8 +265,19 @@ function sequenceGraph(compiled: CompiledD2): GraphIR {
     return node;
   });
   const steps = sequenceSteps(shapes, connections, d2PathKeys, (arrow) => HEADS[arrow] ?? 'arrow');
-  const warnings = boardsLeftOut(compiled);
-  return { layout: 'sequence', direction: 'RIGHT', nodes, edges: [], groups: [], warnings, sequence: { steps } };
+  return { layout: 'sequence', direction: 'RIGHT', nodes, edges: [], groups: [], warnings: [], sequence: { steps } };
+}
+
+/** A sequence diagram inside the container `id`, its shapes and connections renamed within it (`chat.alice` → `alice`). */
+function nestedSequence(id: string, shapes: readonly Shape[], connections: readonly Connection[]): GraphIR {
+  const prefix = `${id}.`;
+  const inside = (key: string) => key.startsWith(prefix);
+  const local = (key: string) => (inside(key) ? key.slice(prefix.length) : key);
+  return sequenceOf(
+    shapes.filter((shape) => inside(shape.id)).map((shape) => ({ ...shape, id: local(shape.id) })),
+    // D2 names the end of a nested actor's lifeline outside the container (`browser-lifeline-end-…`).
+    connections.filter((c) => inside(c.src) && (inside(c.dst) || isLifeline(c))).map((c) => ({ ...c, src: local(c.src), dst: local(c.dst) })),
+  );
 }
 
 export function d2ToGraph(compiled: CompiledD2): GraphIR {
@@ -277,10 +292,11 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
   // Objects come in the shapes' order, named by their last key.
   const objects = compiled.graph.objects ?? [];
   const attributesOf = new Map(compiledShapes.flatMap((shape, i) => (objects[i] !== undefined && objects[i].id === d2PathKeys(shape.id).pop() ? [[shape.id, objects[i].attributes] as const] : [])));
-  // A sequence diagram inside a container is drawn as a graph of its actors (see the warning below).
+  // A sequence diagram inside a container is one node, drawn inside with lifelines (GraphNode.inset): what it holds
+  // is not drawn in the graph around it.
   const isSequence = (id: string) => attributesOf.get(id)?.shape?.value === 'sequence_diagram';
-  const parts = nestedSequenceParts(compiledShapes, connections, isSequence, d2PathKeys);
-  const shapes = compiledShapes.filter((shape) => !parts.has(shape.id));
+  const sequenceIds = compiledShapes.filter((shape) => isSequence(shape.id)).map((shape) => shape.id);
+  const shapes = compiledShapes.filter((shape) => !sequenceIds.some((id) => shape.id.startsWith(`${id}.`)));
   const containers = new Set(shapes.map((s) => parentOf(s.id)).filter((id): id is string => id !== undefined));
   // `near: top-center` and the like: where the author pinned a shape (read from the key's path, as D2 keeps it).
   const nearOf = (key: unknown): string | undefined =>
@@ -294,6 +310,12 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
   const groups: GraphGroup[] = [];
   for (const shape of shapes) {
     const parent = parentOf(shape.id);
+    if (isSequence(shape.id)) {
+      const node: GraphNode = { id: shape.id, label: shape.label, kind: 'generic', inset: nestedSequence(shape.id, compiledShapes, connections) };
+      if (parent !== undefined) node.parent = parent;
+      nodes.push(node);
+      continue;
+    }
     if (containers.has(shape.id)) {
       const group: GraphGroup = { id: shape.id, label: shape.label };
       if (parent !== undefined) group.parent = parent;
@@ -324,7 +346,8 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
     const style = styleOf(shape);
     if (style) node.style = style;
     // D2 draws an image shape as the picture alone, its label under it: our icon, with no box around it.
-    if (shape.type === 'image') node.style = { ...node.style, fillColor: INVISIBLE, strokeColor: INVISIBLE };
+    // A text shape is the words alone, as D2 draws it: no box and no fill behind them, whatever fill the author set.
+    if (shape.type === 'image' || shape.type === 'text') node.style = { ...node.style, fillColor: INVISIBLE, strokeColor: INVISIBLE };
     nodes.push(node);
   }
   for (const [type, ids] of approximated) warnings.push(`D2 ${type} shape drawn as ${(SHAPES[type] ?? { shape: 'rectangle' }).shape} (${ids.map((id) => JSON.stringify(id)).join(', ')})`);
@@ -337,13 +360,9 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
   warnings.push(...boardsLeftOut(compiled), ...undrawnStyles([...compiledShapes, ...connections.map((c) => ({ ...c, id: `${c.src} -> ${c.dst}` }))]));
   const withIcons = connections.filter((c) => c.icon != null).length;
   if (withIcons > 0) warnings.push(`${withIcons} connection icon${withIcons === 1 ? '' : 's'} left out (icons are drawn on shapes)`);
-  // A sequence diagram inside a container is drawn as a graph of its actors: D2's lifelines (edges to ends it
-  // generates) are left out, its messages kept as edges between the actors (a span's are the actor's).
-  const sequences = shapes.filter((shape) => isSequence(shape.id)).map((shape) => JSON.stringify(shape.id));
-  if (sequences.length > 0) {
-    warnings.push(`D2 sequence diagram${sequences.length === 1 ? '' : 's'} inside a container (${sequences.join(', ')}) drawn as a graph of actors and messages, without lifelines, spans, notes or groups`);
-  }
-  const edges: GraphEdge[] = connections.filter((c) => !isLifeline(c)).map((c, index) => {
+  // Messages inside a sequence diagram are drawn in it; a connection from outside ends on its box.
+  const withinSequence = (c: Connection) => sequenceIds.some((id) => c.src.startsWith(`${id}.`) && c.dst.startsWith(`${id}.`));
+  const edges: GraphEdge[] = connections.filter((c) => !isLifeline(c) && !withinSequence(c)).map((c, index) => {
     // `style.opacity: 0` is an author's way to place shapes (`a -> b` pulls b after a): laid out, not drawn.
     if (c.opacity === 0) return { id: `e${index + 1}`, from: endOf(c.src), to: endOf(c.dst), hidden: true };
     const edge: GraphEdge = { id: `e${index + 1}`, from: endOf(c.src), to: endOf(c.dst), startArrowhead: HEADS[c.srcArrow] ?? 'arrow', endArrowhead: HEADS[c.dstArrow] ?? 'arrow' };

@@ -85,16 +85,26 @@ describe('D2 sequence diagrams (shape: sequence_diagram) are drawn with lifeline
 });
 
 describe('a D2 sequence diagram inside a container', () => {
-  it('is drawn as its actors and messages, without edges to the lifeline ends D2 generates, and says so', async () => {
-    const graph = await readD2('chat: Office chatter {\n  shape: sequence_diagram\n  alice: Alice\n  bob: Bobby\n  small talk: {\n    alice -> bob: uhm, hi\n  }\n  bob.t -> alice: oh, hello\n}');
-    expect(graph.edges.map((e) => [e.from, e.to, e.label])).toEqual([
-      ['chat.alice', 'chat.bob', 'uhm, hi'],
-      ['chat.bob', 'chat.alice', 'oh, hello'],
-    ]);
-    // bob's span is bob, and the group of messages is no empty box: the actors are the drawing.
-    expect(graph.nodes.map((n) => n.id)).toEqual(['chat.alice', 'chat.bob']);
-    expect(graph.groups.map((g) => g.id)).toEqual(['chat']);
-    expect(graph.warnings).toEqual(['D2 sequence diagram inside a container ("chat") drawn as a graph of actors and messages, without lifelines, spans, notes or groups']);
-    expect((await drawGraph(graph)).warnings.filter((w) => /neither a node/.test(w))).toEqual([]);
+  it('is drawn with lifelines inside its box, its messages in order, and a connection from outside ends on the box', async () => {
+    const graph = await readD2(
+      'user\nchat: Office chatter {\n  shape: sequence_diagram\n  alice: Alice\n  bob: Bobby\n  small talk: {\n    alice -> bob: uhm, hi\n  }\n  bob.t -> alice: oh, hello\n}\nuser -> chat: reads',
+    );
+    expect(graph.nodes.map((n) => n.id)).toEqual(['user', 'chat']);
+    expect(graph.edges.map((e) => [e.from, e.to, e.label])).toEqual([['user', 'chat', 'reads']]);
+    const inset = graph.nodes.find((n) => n.id === 'chat')!.inset!;
+    expect(inset.nodes.map((n) => n.label)).toEqual(['Alice', 'Bobby']);
+    expect(inset.sequence!.steps.map((s) => s.type)).toEqual(['fragment', 'activate', 'message', 'deactivate']);
+    expect(graph.warnings).toEqual([]);
+
+    const { elements } = await drawGraph(graph);
+    const box = elements.find((e) => e.id === 'chat')!;
+    const within = (e: (typeof elements)[number]) => e.x! >= box.x! && e.y! >= box.y! && e.x! + (e.width ?? 0) <= box.x! + box.width! && e.y! + (e.height ?? 0) <= box.y! + box.height!;
+    const drawnInside = elements.filter((e) => e.id.startsWith('chat.') && e.type !== 'arrow' && e.type !== 'line');
+    const words = drawnInside.map((e) => ('text' in e ? e.text : 'name' in e ? e.name : undefined));
+    expect(words).toEqual(expect.arrayContaining(['Office chatter', 'Alice', 'Bobby', 'uhm, hi', 'oh, hello', 'small talk']));
+    expect(drawnInside.every(within)).toBe(true);
+    expect(elements.filter((e) => e.id.startsWith('chat.lifeline-')).map((e) => e.id)).toEqual(['chat.lifeline-alice', 'chat.lifeline-bob']);
+    const reads = elements.find((e) => e.type === 'arrow' && e.endBinding?.elementId === 'chat');
+    expect(reads).toBeDefined();
   }, SLOW);
 });

@@ -108,26 +108,3 @@ export function sequenceSteps(
   }
   return root;
 }
-
-/**
- * In a sequence diagram inside a container (drawn as a graph of its actors), the shapes that are not actors: an
- * actor's spans and notes (`alice.play`), and the groups of messages (`chat.small talk`) with all they hold.
- */
-export function nestedSequenceParts(
-  shapes: readonly SequenceShape[],
-  connections: readonly SequenceConnection[],
-  isSequence: (id: string) => boolean,
-  keysOf: (id: string) => string[],
-): Set<string> {
-  const actors = new Set(connections.filter(isLifeline).map((c) => c.src));
-  const isPart = (id: string) => {
-    const keys = keysOf(id);
-    for (let depth = 1; depth <= keys.length; depth++) {
-      const at = keys.slice(0, depth).join('.');
-      if (at !== id && actors.has(at)) return true;
-      if (depth > 1 && isSequence(keys.slice(0, depth - 1).join('.')) && !actors.has(at)) return true;
-    }
-    return false;
-  };
-  return new Set(shapes.filter((shape) => isPart(shape.id)).map((shape) => shape.id));
-}

@@ -330,6 +330,14 @@ describe('DOT text, borders and invisible structure on real files', () => {
     expect(byId(kernel, 'system')).toMatchObject({ strokeColor: '#e27dd6', fillColor: '#ffffff' });
   });
 
+  it('writes a label in black when only the outline is coloured, as Graphviz does (ladder99: gray outlines, black words)', async () => {
+    const { elements } = await codeToScene('digraph { node [color=gray]; Agent [label="MTConnect Agent"]; Admin [color=gray, fontcolor=blue]; Agent -> Admin }');
+    const textOf = (words: string) => elements.find((e) => 'text' in e && e.text === words)!;
+    expect(textOf('MTConnect Agent').strokeColor).toBe('#000000');
+    expect(textOf('Admin').strokeColor).toBe('#0000ff');
+    expect(byId(elements, 'Agent').strokeColor).toBe('#808080');
+  });
+
   it('reads style=setlinewidth(n) as penwidth', () => {
     const graph = toGraph(fixture('linux-kernel-map.gv'));
     expect(node(graph, 'SCI').style?.strokeWidth).toBe(8);

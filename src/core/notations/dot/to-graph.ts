@@ -50,6 +50,8 @@ interface DotCluster {
 }
 
 const valueOf = (literal: LiteralASTNode): Value => ({ value: literal.value, html: literal.quoted === 'html' });
+/** Graphviz's default fontcolor. */
+const GRAPHVIZ_FONT_COLOR = '#000000';
 
 /** Parses DOT source; throws AppError('parse_error') with the line and column of the first syntax error. */
 export function dotToGraph(code: string): GraphIR {
@@ -268,7 +270,10 @@ class DotGraphBuilder {
     const fontSize = fontSizeOf(attrs.get('fontsize')?.value, FONT.label);
     if (fontSize !== undefined) graphStyle.fontSize = fontSize;
     const fontColor = attrs.has('fontcolor') ? mapColor(attrs.get('fontcolor')!.value) : undefined;
+    // Graphviz writes a label in its fontcolor, black unless set, whatever colour the outline is (ladder99's gray
+    // outlines kept black words; drawn in the outline's gray they faded).
     if (fontColor) graphStyle.textColor = fontColor;
+    else if (color) graphStyle.textColor = GRAPHVIZ_FONT_COLOR;
     return {
       id: dotNode.id,
       label,

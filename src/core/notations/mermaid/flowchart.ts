@@ -5,6 +5,7 @@
 import type { Arrowhead, Direction, GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
 import { decodeMermaid } from './parser.js';
 import { cssStyle } from './style.js';
+import type { ThemeDeclarations } from './theme.js';
 import { dictionary } from '../../dictionary.js';
 
 interface Vertex {
@@ -125,16 +126,22 @@ function subgraphFlows(subgraphs: readonly Subgraph[], parents: ReadonlyMap<stri
 /** Mermaid writes top-down as TB or TD; its layout compares with TB. */
 const normalDirection = (dir: string | undefined): string | undefined => (dir === undefined || dir.trim() === '' ? undefined : dir.trim() === 'TD' ? 'TB' : dir.trim());
 
+/** A Font Awesome icon written in a label (`fa:fa-user Researcher`, `fab:fa-github`): Mermaid draws the icon, not the words. */
+const FONT_AWESOME = /\bfa[bklrs]?:fa-([\w-]+)\s*/g;
+
+/** The first Font Awesome icon named in a label, as a hint for our catalog (`fa:fa-user` → `user`). */
+const fontAwesomeHint = (text: string): string | undefined => [...text.matchAll(FONT_AWESOME)][0]?.[1]?.replace(/-/g, ' ');
+
 /**
  * Markdown strings (`"`**bold**`"`) keep their words; emphasis has no place in our labels. A written `\n` breaks the
  * line in a flowchart's labels, as `<br>` does (Mermaid's sequence and state diagrams print it as it stands).
  */
 const labelOf = (text: string, labelType?: string) => {
-  const decoded = decodeMermaid(text.replace(/\\n/g, '<br>'));
+  const decoded = decodeMermaid(text.replace(/\\n/g, '<br>').replace(FONT_AWESOME, '').trim());
   return labelType === 'markdown' ? decoded.replace(/\*\*|__/g, '').replace(/(^|\s)[*_](\S[^*_]*)[*_](?=\s|$)/g, '$1$2') : decoded;
 };
 
-export function flowchartToGraph(db: FlowDb): GraphIR {
+export function flowchartToGraph(db: FlowDb, theme: ThemeDeclarations = { node: [], cluster: [], link: [] }): GraphIR {
   const warnings: string[] = [];
   const subgraphs = db.getSubGraphs();
   const groupIds = new Set(subgraphs.map((s) => s.id));
@@ -152,11 +159,12 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
     if (mapped.approximate) approximated.set(vertex.type ?? 'square', [...(approximated.get(vertex.type ?? 'square') ?? []), vertex.id]);
     const node: GraphNode = { id: vertex.id, label: labelOf(vertex.text ?? vertex.id, vertex.labelType), kind: mapped.kind ?? 'generic', shape: mapped.shape };
     // Mermaid styles every node with the `default` and `node` classDefs first, then its own classes, then `style`.
-    const declarations = [...['default', 'node', ...(vertex.classes ?? [])].flatMap((name) => classes.get(name)?.styles ?? []), ...(vertex.styles ?? [])];
+    const declarations = [...theme.node, ...['default', 'node', ...(vertex.classes ?? [])].flatMap((name) => classes.get(name)?.styles ?? []), ...(vertex.styles ?? [])];
     const style: GraphStyle = { ...cssStyle(declarations), ...(mapped.corner ? { corner: mapped.corner } : {}) };
     if (Object.keys(style).length > 0) node.style = style;
     // `A@{ icon: "logos:aws-lambda" }`: the icon's name is a hint for our catalog.
-    if (vertex.icon) node.iconHint = vertex.icon.split(':').pop()!.replace(/[-_]/g, ' ');
+    const iconHint = vertex.icon ? vertex.icon.split(':').pop()!.replace(/[-_]/g, ' ') : fontAwesomeHint(vertex.text ?? '');
+    if (iconHint !== undefined) node.iconHint = iconHint;
     const parent = parents.get(vertex.id);
     if (parent !== undefined) node.parent = parent;
     nodes.push(node);
@@ -170,7 +178,7 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
     const flow = MERMAID_DIRECTIONS[flows.get(subgraph.id) ?? ''];
     if (flow !== undefined) group.direction = flow;
     // `style one fill:…` records its declarations on a vertex of the subgraph's id; `class one dark` on the subgraph.
-    const style = cssStyle([...(subgraph.classes ?? []).flatMap((name) => classes.get(name)?.styles ?? []), ...(vertices.get(subgraph.id)?.styles ?? [])]);
+    const style = cssStyle([...theme.cluster, ...(subgraph.classes ?? []).flatMap((name) => classes.get(name)?.styles ?? []), ...(vertices.get(subgraph.id)?.styles ?? [])]);
     if (style) group.style = style;
     const parent = parents.get(subgraph.id);
     if (parent !== undefined) group.parent = parent;
@@ -191,7 +199,7 @@ export function flowchartToGraph(db: FlowDb): GraphIR {
     const label = labelOf(link.text ?? '');
     if (label !== '') edge.label = label;
     // `linkStyle default` comes first, a link's own `linkStyle` after it, as Mermaid applies them.
-    const { strokeColor, strokeWidth, strokeStyle } = cssStyle([...(links.defaultStyle ?? []), ...(link.style ?? [])]) ?? {};
+    const { strokeColor, strokeWidth, strokeStyle } = cssStyle([...theme.link, ...(links.defaultStyle ?? []), ...(link.style ?? [])]) ?? {};
     const style: GraphEdge['style'] = {
       ...(link.stroke === 'dotted' ? { strokeStyle: strokeStyle ?? 'dashed' } : {}),
       ...(link.stroke === 'thick' ? { strokeWidth: Math.max(4, strokeWidth ?? 4) } : strokeWidth !== undefined ? { strokeWidth } : {}),

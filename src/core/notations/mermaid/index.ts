@@ -9,6 +9,7 @@ import { flowchartToGraph, type FlowDb } from './flowchart.js';
 import { frontMatterTitle, readMermaid } from './parser.js';
 import { sequenceToGraph, takeBoxes, type SequenceDb } from './sequence.js';
 import { stateToGraph, type StateDb } from './state.js';
+import { themeDeclarations } from './theme.js';
 
 /** The first statement names the diagram: after the optional front matter, `%%` comments and `%%{init}%%` directives. */
 const HEADER = /^(?:\s*---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*\r?\n)?(?:\s*%%[^\n]*\n)*\s*([A-Za-z][\w-]*)/;
@@ -32,7 +33,7 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
       if (type === 'class') return classToGraph(db as ClassDb);
       if (type === 'er') return erToGraph(db as ErDb);
       if (type === 'state') return stateToGraph(db as StateDb);
-      return flowchartToGraph(db as FlowDb);
+      return flowchartToGraph(db as FlowDb, themeDeclarations(code));
     });
     const title = frontMatterTitle(code);
     return { ...graph, ...(WRITTEN_DIRECTION.test(code) && { forcedDirection: true }), ...(title !== undefined && { title }) };

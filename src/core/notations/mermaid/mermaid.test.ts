@@ -87,6 +87,32 @@ describe('mermaidNotation on real diagrams', () => {
   });
 });
 
+describe('mermaidNotation Font Awesome icons in labels', () => {
+  it('draws `fa:fa-user Researcher` as the words with a user icon, not the icon\'s code as text', async () => {
+    const graph = await mermaidNotation.toGraph('graph TB\n  User["fa:fa-user Researcher / User"] -->|fab:fa-chrome Browser| App\n  subgraph S["fa:fa-server Backend"]\n    App\n  end');
+    expect(graph.nodes.find((n) => n.id === 'User')).toMatchObject({ label: 'Researcher / User', iconHint: 'user' });
+    expect(graph.edges[0]!.label).toBe('Browser');
+    expect(graph.groups[0]!.label).toBe('Backend');
+  });
+});
+
+describe('mermaidNotation theme variables', () => {
+  it('colours nodes, subgraphs and links with the init directive\'s themeVariables, under classDefs (VeriFlow\'s architecture)', async () => {
+    const code = `%%{init: {'theme': 'base', 'themeVariables': {'primaryColor': '#4285F4', 'primaryTextColor': '#fff', 'primaryBorderColor': '#1a73e8', 'lineColor': '#5f6368', 'tertiaryColor': '#FBBC04'}}}%%
+graph TB
+  subgraph Backend
+    API --> DB
+  end
+  DB:::store
+  classDef store fill:#9e9e9e`;
+    const graph = await mermaidNotation.toGraph(code);
+    expect(graph.nodes.find((n) => n.id === 'API')!.style).toMatchObject({ fillColor: '#4285f4', strokeColor: '#1a73e8', textColor: '#ffffff' });
+    expect(graph.nodes.find((n) => n.id === 'DB')!.style).toMatchObject({ fillColor: '#9e9e9e', strokeColor: '#1a73e8' });
+    expect(graph.groups[0]!.style).toMatchObject({ fillColor: '#fbbc04' });
+    expect(graph.edges[0]!.style).toMatchObject({ strokeColor: '#5f6368' });
+  });
+});
+
 describe('mermaidNotation subgraph direction', () => {
   // A disaster-recovery README's two subgraphs, each `direction LR` with its link inside: Mermaid draws both left to right.
   const recovery = [
