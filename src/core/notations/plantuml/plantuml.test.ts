@@ -939,3 +939,34 @@ describe('PlantUML direction hints as layout constraints (issue 27)', () => {
     expect(c4.edges.map((e) => `${e.from}->${e.to}:${e.toward}${e.hidden ? ':hidden' : ''}`)).toEqual(['user->app:DOWN', 'user->app:RIGHT:hidden']);
   });
 });
+
+describe('PlantUML forms of fresh real files that were refused (issue 27, eclipse-tractusx item-relationship-service)', () => {
+  it('closes a multi-line ref with a bare "end", so the opt after it closes with "end opt" (ess-top-down-sequence-highlevel)', () => {
+    const graph = plantumlNotation.toGraph(
+      uml(['participant IRS', 'participant DTR', 'ref over IRS, DTR', '  lookup/shells for given BPN', 'end', 'IRS -> DTR : filter aas', 'opt aas is asPlanned', '  note left', '    SingleLevelBomAsPlanned', '  end note', '  IRS -> IRS : add aas', 'end opt'].join('\n')),
+    );
+    const steps = graph.sequence!.steps;
+    expect(steps.map((step) => step.type)).toEqual(['note', 'message', 'fragment']);
+    expect(steps[0]).toMatchObject({ text: 'ref\nlookup/shells for given BPN' });
+  });
+
+  it("reads a line comment holding /' as a comment, not the start of a block comment (policy-store-model)", () => {
+    const graph = plantumlNotation.toGraph(uml("'https://www.w3.org/TR/odrl-model/'\nclass Policy\nclass Permission\nPolicy --> Permission"));
+    expect(graph.nodes.map((n) => n.id)).toEqual(['Policy', 'Permission']);
+  });
+
+  it('ends a split left open at the end of the activity there, saying so (irs-supply-chain-act-activity)', () => {
+    const graph = plantumlNotation.toGraph(uml(['start', ':response 201 on success;', 'split', '  :receive EDC response;', '  kill', 'split again', '  :process request;', ':receive response;', 'stop'].join('\n')));
+    expect(graph.nodes.filter((n) => n.kind === 'action').map((n) => n.label)).toEqual(['response 201 on success', 'receive EDC response', 'process request', 'receive response']);
+    expect(graph.warnings).toContain('line 4: "split" is never closed with "end split": closed at the end');
+  });
+
+  it('reads stereotypes written before the alias and a ball-and-socket link with a direction (whitebox_overall_decentral)', () => {
+    const graph = plantumlNotation.toGraph(
+      uml(['actor IrsApiConsumer', 'package [**OEM**] <<CatenaX Company>> as consumer {', '  component [**IRS**] <<System>> as IRS', '}', 'IrsApiConsumer -r(0- IRS : **[01]**'].join('\n')),
+    );
+    expect(graph.groups).toMatchObject([{ id: 'consumer', label: 'OEM' }]);
+    expect(graph.nodes.find((n) => n.id === 'IRS')).toMatchObject({ label: 'IRS', parent: 'consumer' });
+    expect(graph.edges).toMatchObject([{ from: 'IrsApiConsumer', to: 'IRS', endArrowhead: 'circle', toward: 'RIGHT', label: '[01]' }]);
+  });
+});
