@@ -250,14 +250,21 @@ export function classToGraph(source: DiagramSource): GraphIR {
   closeAtEnd(stack, warnings);
   if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
   applyVisibility({ nodes, edges, names }, source.visibility, warnings);
-  return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes: [...nodes.values()], edges, groups, warnings };
+  // A hierarchy reads downwards, parents above children, as PlantUML always draws it: turning it sideways to fit a
+  // column would lay its generalisations on their side, so a diagram that has one keeps its direction.
+  const hierarchy = edges.some((edge) => edge.startArrowhead === 'triangle-outline' || edge.endArrowhead === 'triangle-outline');
+  return { layout: 'layered', direction: source.direction, ...((source.forcedDirection || hierarchy) && { forcedDirection: true }), nodes: [...nodes.values()], edges, groups, warnings };
 }
 
 const splitNames = (list: string | undefined): string[] => (list ? list.split(',').map((n) => n.trim().replace(/<.*>$/, '')).filter(Boolean) : []);
 
 /** `extends` is inheritance (solid, hollow triangle at the parent); `implements` is realisation (dashed). */
+/**
+ * The generalisation an `extends`/`implements` clause declares. It runs from the parent, as PlantUML ranks it: the parent
+ * above its children, the hollow triangle at its foot (a link written `Child --|> Parent` keeps the child on top, as there).
+ */
 function relation(edges: GraphEdge[], child: string, parent: string, strokeStyle: 'solid' | 'dashed'): GraphEdge {
-  const edge: GraphEdge = { id: `e${edges.length + 1}`, from: child, to: parent, startArrowhead: 'none', endArrowhead: 'triangle-outline' };
+  const edge: GraphEdge = { id: `e${edges.length + 1}`, from: parent, to: child, startArrowhead: 'triangle-outline', endArrowhead: 'none' };
   if (strokeStyle === 'dashed') edge.style = { strokeStyle };
   return edge;
 }

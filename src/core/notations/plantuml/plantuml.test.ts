@@ -182,8 +182,9 @@ Internet -[hidden]- db
       uml('abstract class Shape\nclass Circle extends Shape implements Drawable\nShape <|-- Square\nCar "1" *-- "4" Wheel : has\nTeam o-- Player\nA ..> B\nenum Color {\n  RED\n  GREEN\n}'),
     );
     const edge = (from: string, to: string) => graph.edges.find((e) => e.from === from && e.to === to);
-    expect(edge('Circle', 'Shape')).toMatchObject({ endArrowhead: 'triangle-outline' });
-    expect(edge('Circle', 'Drawable')).toMatchObject({ endArrowhead: 'triangle-outline', style: { strokeStyle: 'dashed' } });
+    // `extends` and `implements` rank the parent first, above the child, the triangle at the parent.
+    expect(edge('Shape', 'Circle')).toMatchObject({ startArrowhead: 'triangle-outline', endArrowhead: 'none' });
+    expect(edge('Drawable', 'Circle')).toMatchObject({ startArrowhead: 'triangle-outline', style: { strokeStyle: 'dashed' } });
     expect(edge('Shape', 'Square')).toMatchObject({ startArrowhead: 'triangle-outline', endArrowhead: 'none' });
     expect(edge('Car', 'Wheel')).toMatchObject({ startArrowhead: 'diamond', startLabel: '1', endLabel: '4', label: 'has' });
     expect(edge('Team', 'Player')).toMatchObject({ startArrowhead: 'diamond-outline' });
@@ -968,5 +969,30 @@ describe('PlantUML forms of fresh real files that were refused (issue 27, eclips
     expect(graph.groups).toMatchObject([{ id: 'consumer', label: 'OEM' }]);
     expect(graph.nodes.find((n) => n.id === 'IRS')).toMatchObject({ label: 'IRS', parent: 'consumer' });
     expect(graph.edges).toMatchObject([{ from: 'IrsApiConsumer', to: 'IRS', endArrowhead: 'circle', toward: 'RIGHT', label: '[01]' }]);
+  });
+});
+
+describe('PlantUML class hierarchies read downwards, as PlantUML draws them (issue 27)', () => {
+  const boxes = async (code: string) => {
+    const { codeToScene } = await import('../index.js');
+    const drawn = await codeToScene(code);
+    return (label: string) => {
+      const node = drawn.graph.nodes.find((n) => n.label === label)!;
+      const element = drawn.elements.find((e) => e.id === drawn.elementIds.nodes.get(node.id))!;
+      return { top: Number(element.y), bottom: Number(element.y) + Number(element.height) };
+    };
+  };
+
+  it('puts the parent named by extends or implements above its children (Blazemeter RTEPlugin class diagram)', async () => {
+    const box = await boxes(uml(['abstract class Input', 'class CoordInput extends Input', 'class LabelInput extends Input', 'interface RteProtocolClient', 'class Tn5250Client implements RteProtocolClient'].join('\n')));
+    for (const child of ['CoordInput', 'LabelInput']) expect(box(child).top).toBeGreaterThan(box('Input').bottom);
+    expect(box('Tn5250Client').top).toBeGreaterThan(box('RteProtocolClient').bottom);
+  });
+
+  it('keeps a hierarchy top-down even when it is too wide for a README column, instead of turning it on its side', async () => {
+    const children = Array.from({ length: 14 }, (_, i) => `class SubmodelAspect${i + 1} extends GenericDescriptor`);
+    const box = await boxes(uml(['class GenericDescriptor', ...children].join('\n')));
+    for (let i = 1; i <= 14; i++) expect(box(`SubmodelAspect${i}`).top).toBeGreaterThan(box('GenericDescriptor').bottom);
+    expect(plantumlNotation.toGraph(uml('class A\nclass B\nA --> B')).forcedDirection).toBeUndefined();
   });
 });
