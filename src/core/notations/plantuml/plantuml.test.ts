@@ -996,3 +996,17 @@ describe('PlantUML class hierarchies read downwards, as PlantUML draws them (iss
     expect(plantumlNotation.toGraph(uml('class A\nclass B\nA --> B')).forcedDirection).toBeUndefined();
   });
 });
+
+describe('PlantUML hide commands keep the links of what they do not hide (issue 27)', () => {
+  it('keeps the transitions to and from composite states under `hide empty description` (irs job-state-machine)', () => {
+    const graph = plantumlNotation.toGraph(
+      uml(['hide empty description', 'state INITIAL {', '  state "MultiTransferJob registered"', '}', '[*] --> UNSAVED', 'UNSAVED -> INITIAL : register job', 'INITIAL --> ERROR'].join('\n')),
+    );
+    expect(arrows(graph)).toEqual(['[*]start -> UNSAVED', 'UNSAVED -> INITIAL [register job]', 'INITIAL -> ERROR']);
+  });
+
+  it('still drops the links of a class it hides', () => {
+    const graph = plantumlNotation.toGraph(uml('package p {\n  class A\n}\nclass B\nclass C\nB --> C\nB --> p\nhide C'));
+    expect(arrows(graph)).toEqual(['B -> p']);
+  });
+});
