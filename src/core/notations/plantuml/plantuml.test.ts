@@ -995,6 +995,11 @@ describe('PlantUML class hierarchies read downwards, as PlantUML draws them (iss
     for (let i = 1; i <= 14; i++) expect(box(`SubmodelAspect${i}`).top).toBeGreaterThan(box('GenericDescriptor').bottom);
     expect(plantumlNotation.toGraph(uml('class A\nclass B\nA --> B')).forcedDirection).toBeUndefined();
   });
+
+  it('leaves a data model with a few generalisations among its associations free to turn to fit (IRS job response model)', () => {
+    const model = uml(['entity Jobs', 'entity Job', 'entity Summary', 'entity Shell', 'entity GenericDescriptor', 'Jobs ||-- Job', 'Job ||-- Summary', 'Jobs }|-- Shell', 'Job ||-- Shell', 'GenericDescriptor <|-- Shell'].join('\n'));
+    expect(plantumlNotation.toGraph(model).forcedDirection).toBeUndefined();
+  });
 });
 
 describe('PlantUML hide commands keep the links of what they do not hide (issue 27)', () => {
