@@ -92,13 +92,13 @@ const C4_ELEMENTS: Record<string, C4Element> = dictionary({});
 for (const [base, kind, shape] of [
   ['Person', 'actor', undefined],
   ['System', 'service', undefined],
-  ['SystemDb', 'database', undefined],
+  ['SystemDb', 'database', 'cylinder'],
   ['SystemQueue', 'queue', 'data-storage'],
   ['Container', 'service', undefined],
-  ['ContainerDb', 'database', undefined],
+  ['ContainerDb', 'database', 'cylinder'],
   ['ContainerQueue', 'queue', 'data-storage'],
   ['Component', 'component', undefined],
-  ['ComponentDb', 'database', undefined],
+  ['ComponentDb', 'database', 'cylinder'],
   ['ComponentQueue', 'queue', 'data-storage'],
 ] as const) {
   const params = base.startsWith('Person') || base.startsWith('System') ? ['descr', 'sprite', 'tags', 'link'] : ['techn', 'descr', 'sprite', 'tags', 'link'];

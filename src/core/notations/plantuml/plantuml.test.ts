@@ -1015,3 +1015,15 @@ describe('PlantUML hide commands keep the links of what they do not hide (issue 
     expect(arrows(graph)).toEqual(['B -> p']);
   });
 });
+
+describe('C4 databases are cylinders whatever their name (issue 27)', () => {
+  it('draws a ContainerDb with no technology nor icon as a cylinder, its type under its name (a Czech mental-health platform)', () => {
+    const graph = plantumlNotation.toGraph(uml(['!include <C4/C4_Container>', 'System_Boundary(platform, "Platforma") {', '  ContainerDb(ukolyDb, "Databáze úkolů")', '  SystemDb(uzivateleDb, "Databáze uživatelů", "Uživatelé")', '}'].join('\n')));
+    for (const id of ['ukolyDb', 'uzivateleDb']) {
+      const box = sizeNode(resolveIconHints(graph).nodes.find((n) => n.id === id)!);
+      expect(box.shape).toBe('cylinder');
+      expect(box.rows).toEqual([]);
+    }
+    expect(sizeNode(graph.nodes.find((n) => n.id === 'ukolyDb')!).label).toContain('[Container]');
+  });
+});
