@@ -1027,3 +1027,42 @@ describe('C4 databases are cylinders whatever their name (issue 27)', () => {
     expect(sizeNode(graph.nodes.find((n) => n.id === 'ukolyDb')!).label).toContain('[Container]');
   });
 });
+
+describe('C4 Lay_D to a boundary (issue 27)', () => {
+  it('puts each person laid down to the boundary above the whole boundary, not beside its first container', async () => {
+    const { codeToScene } = await import('../index.js');
+    // The shape of a mental-health platform's container diagram: five people over nine containers.
+    const people = ['patient', 'client', 'admin', 'taskManager', 'taskGiver'];
+    const drawn = await codeToScene(
+      uml([
+        '!include <C4/C4_Container>',
+        ...people.map((p) => `Person(${p}, "${p}")`),
+        'System_Boundary(platform, "Platform") {',
+        ...['webApp', 'monitoringWeb', 'monitoringServer', 'users', 'forms', 'tasks'].map((c) => `  Container(${c}, "${c}")`),
+        ...['formsDb', 'tasksDb', 'usersDb'].map((c) => `  ContainerDb(${c}, "${c}")`),
+        '}',
+        ...people.map((p) => `Lay_D(${p}, platform)`),
+        ...['patient', 'client', 'admin', 'taskGiver', 'taskManager'].map((p) => `Rel_D(${p}, webApp, "uses")`),
+        'Rel_D(admin, monitoringWeb, "uses")',
+        'Rel(tasks, tasksDb, "stores")',
+        'Rel(webApp, forms, "uses")',
+        'Rel(webApp, tasks, "uses")',
+        'Rel(webApp, users, "manages")',
+        'Rel(forms, formsDb, "stores")',
+        'Rel(forms, users, "authorises")',
+        'BiRel(forms, tasks, "sync")',
+        'Rel(tasks, users, "authorises")',
+        'Rel(users, usersDb, "stores")',
+        'Rel(monitoringServer, forms, "monitors")',
+        'Rel(monitoringServer, formsDb, "monitors")',
+        'Rel(monitoringServer, tasks, "monitors")',
+        'Rel(monitoringWeb, monitoringServer, "reads")',
+      ].join('\n')),
+    );
+    const frame = drawn.elements.find((e) => e.id === drawn.elementIds.groups.get('platform'))!;
+    for (const p of people) {
+      const person = drawn.elements.find((e) => e.id === drawn.elementIds.nodes.get(p))!;
+      expect(Number(person.y) + Number(person.height)).toBeLessThan(Number(frame.y));
+    }
+  });
+});
