@@ -312,6 +312,9 @@ interface Shape {
   options?: Readonly<Record<string, string>>;
 }
 
+/** One ELK run the graph's own way, none of the tries that reshape it: for a layout that rearranges it after (swimlanes.ts). */
+export const layoutOnce: LayoutEngine = (graph) => layoutShape(graph, graph.direction);
+
 /**
  * `worthWidening`: whether a try whose titles found no gap can still be of use once widened for them; when not, it is
  * returned as it is (the caller's test then rejects it) and not laid out again.

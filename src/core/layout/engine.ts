@@ -13,10 +13,13 @@ import type { GraphIR } from '../graph/types.js';
 import { hasBlocks, withBlocks } from './blocks.js';
 import { layoutGraph } from './elk.js';
 import { layoutWithGraphviz } from './graphviz.js';
+import { hasSwimlanes, layoutSwimlanes } from './swimlanes.js';
 import type { LayoutEngine } from './types.js';
 
 export function layoutEngineFor(graph: GraphIR): LayoutEngine {
   const engine = graph.dot !== undefined || graph.edges.some((edge) => edge.toward !== undefined) ? layoutWithGraphviz : layoutGraph;
   // Grids and containers with a direction of their own (D2) are laid out apart, then placed as one box.
+  // A flow in swimlanes is laid out flat, then its lanes made columns (swimlanes.ts).
+  if (engine === layoutGraph && hasSwimlanes(graph)) return layoutSwimlanes;
   return hasBlocks(graph) ? withBlocks(engine) : engine;
 }

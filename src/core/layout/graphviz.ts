@@ -224,6 +224,26 @@ export function graphToDot(graph: GraphIR): DotSource {
     if (flat) lines.push(`{rank=same; ${tail.node}; ${head.node}}`);
     sameRank ||= flat;
     edges.push({ tail: tail.node, head: head.node, id: edge.id, ...(reversed && { reversed: true as const }) });
+    // A layout hint along the flow to a container (C4 `Lay_D(person, boundary)`) puts its other end before or after
+    // the whole container, as PlantUML does, not only before the one node the edge ends at: it is tied to the first
+    // (or last) nodes of the container's own flow, those no edge inside it leads into (or out of).
+    if (edge.hidden && !flat) {
+      const ends = (end: { node: string; cluster?: string }, id: string, first: boolean) => {
+        if (end.cluster === undefined) return [end.node];
+        const members = graph.nodes.filter((node) => inside(node, id)).map((node) => node.id);
+        const within = graph.edges.filter((e) => members.includes(e.from) && members.includes(e.to) && e.from !== e.to);
+        const open = members.filter((m) => !within.some((e) => (first ? e.to : e.from) === m));
+        return (open.length > 0 ? open : members).map((m) => `n${nodeIndex.get(m)}`);
+      };
+      const [tails, heads] = [ends(tail, tail === from ? edge.from : edge.to, false), ends(head, head === to ? edge.to : edge.from, true)];
+      for (const t of tails) {
+        for (const h of heads) {
+          if (t === tail.node && h === head.node) continue;
+          lines.push(`${t} -> ${h}`);
+          edges.push({ tail: t, head: h });
+        }
+      }
+    }
   }
   // Ranks across clusters need the newer ranking.
   if (sameRank) lines.push('newrank=true');

@@ -128,9 +128,11 @@ export function sizeNode(node: GraphNode, flow: Direction = 'DOWN'): NodeBox {
   const fontSize = node.style?.fontSize ?? FONT.label;
   const rowFontSize = rowFont(fontSize);
 
-  // A node with an icon (a Deployment, an RDS instance) shows its few detail rows as label lines under the icon;
-  // tables, classes and records keep their rows as a table, where the rows are the point.
-  const foldRows = node.iconRef !== undefined && !TABLE_KINDS.has(node.kind) && (node.rows?.length ?? 0) <= MAX_FOLDED_ROWS;
+  // A node with an icon (a Deployment, an RDS instance) or a shape its notation drew it as (a C4 ContainerDb's
+  // cylinder) shows its few detail rows as label lines under the label; tables, classes and records keep their rows
+  // as a table, where the rows are the point.
+  const shaped = node.iconRef !== undefined || (node.shape !== undefined && node.shape !== 'rectangle');
+  const foldRows = shaped && !TABLE_KINDS.has(node.kind) && (node.rows?.length ?? 0) <= MAX_FOLDED_ROWS;
   const rows = foldRows ? [] : (node.rows ?? []);
   if (foldRows && node.rows?.length) node = { ...node, label: [node.label, ...node.rows].join('\n') };
   // Tables and records draw header and rows as separate texts, which only lines up in a plain box.

@@ -245,6 +245,11 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       throw parseError(line, `expected an activity statement (start, :action;, if (…) then, while, repeat, fork, stop), got "${text.slice(0, 60)}"`);
     }
   }
+  // PlantUML ends a split or fork left open at the end of the diagram there, its branches ending where they stop.
+  for (let open = blocks[blocks.length - 1]; open?.type === 'split' || open?.type === 'fork'; open = blocks[blocks.length - 1]) {
+    blocks.pop();
+    warnings.push(`line ${open.line.line}: "${open.line.text}" is never closed with "end ${open.type}": closed at the end`);
+  }
   const block = blocks[blocks.length - 1];
   if (block) throw parseError(block.line, `"${block.line.text.slice(0, 40)}" is never closed`);
   if (nodes.length === 0) throw parseError({ line: 1, column: 1 }, 'the activity diagram has no steps');

@@ -250,14 +250,27 @@ export function classToGraph(source: DiagramSource): GraphIR {
   closeAtEnd(stack, warnings);
   if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
   applyVisibility({ nodes, edges, names }, source.visibility, warnings);
-  return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes: [...nodes.values()], edges, groups, warnings };
+  // A hierarchy reads downwards, parents above children, as PlantUML always draws it: turning it sideways to fit a
+  // column would lay its generalisations on their side, so a diagram that is mostly one keeps its direction. One
+  // with a few among many associations (a data model) may still turn: top-down, IRS's 26-entity job response model
+  // spread 3,158 px wide, its text 5 px high at 1,600.
+  const generalisations = edges.filter((edge) => edge.startArrowhead === 'triangle-outline' || edge.endArrowhead === 'triangle-outline').length;
+  const hierarchy = generalisations > 0 && generalisations * HIERARCHY_SHARE >= edges.length;
+  return { layout: 'layered', direction: source.direction, ...((source.forcedDirection || hierarchy) && { forcedDirection: true }), nodes: [...nodes.values()], edges, groups, warnings };
 }
 
 const splitNames = (list: string | undefined): string[] => (list ? list.split(',').map((n) => n.trim().replace(/<.*>$/, '')).filter(Boolean) : []);
 
 /** `extends` is inheritance (solid, hollow triangle at the parent); `implements` is realisation (dashed). */
+/** A diagram whose generalisations are at least one in this many of its links is a hierarchy, drawn top-down. */
+const HIERARCHY_SHARE = 3;
+
+/**
+ * The generalisation an `extends`/`implements` clause declares. It runs from the parent, as PlantUML ranks it: the parent
+ * above its children, the hollow triangle at its foot (a link written `Child --|> Parent` keeps the child on top, as there).
+ */
 function relation(edges: GraphEdge[], child: string, parent: string, strokeStyle: 'solid' | 'dashed'): GraphEdge {
-  const edge: GraphEdge = { id: `e${edges.length + 1}`, from: child, to: parent, startArrowhead: 'none', endArrowhead: 'triangle-outline' };
+  const edge: GraphEdge = { id: `e${edges.length + 1}`, from: parent, to: child, startArrowhead: 'triangle-outline', endArrowhead: 'none' };
   if (strokeStyle === 'dashed') edge.style = { strokeStyle };
   return edge;
 }

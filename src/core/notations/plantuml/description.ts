@@ -75,6 +75,8 @@ const NAME = String.raw`""[^"]+""|"[^"]*"|\[[^\]]*\]|\([^)]*\)|:[^:]+:|[^\s{}<#"
 const DECLARATION = new RegExp(
   String.raw`^(${NAME})(?:\s+as\s+(${NAME}))?\s*((?:<<[^>]*>>\s*)*)(#[\w#/|\\-]+)?\s*(?:\[\[[^\]]*\]\])?\s*(\{|\[)?\s*(\})?$`,
 );
+/** Stereotypes written before the alias (`package [OEM] <<Company>> as consumer {`), which PlantUML reads as after it. */
+const STEREOTYPES_BEFORE_ALIAS = new RegExp(String.raw`^(${NAME})\s*((?:<<[^>]*>>\s*)+)as\s+(${NAME})`);
 const SHORTHAND = new RegExp(String.raw`^(\[[^\]]+\]|\([^)]+\)|:[^:]+:|\(\)\s*(?:"[^"]+"|\S+))(?:\s+as\s+(${NAME}))?\s*((?:<<[^>]*>>\s*)*)(#\S+)?\s*$`);
 
 // C4-PlantUML: element macros with their positional parameters after (alias, label).
@@ -90,13 +92,13 @@ const C4_ELEMENTS: Record<string, C4Element> = dictionary({});
 for (const [base, kind, shape] of [
   ['Person', 'actor', undefined],
   ['System', 'service', undefined],
-  ['SystemDb', 'database', undefined],
+  ['SystemDb', 'database', 'cylinder'],
   ['SystemQueue', 'queue', 'data-storage'],
   ['Container', 'service', undefined],
-  ['ContainerDb', 'database', undefined],
+  ['ContainerDb', 'database', 'cylinder'],
   ['ContainerQueue', 'queue', 'data-storage'],
   ['Component', 'component', undefined],
-  ['ComponentDb', 'database', undefined],
+  ['ComponentDb', 'database', 'cylinder'],
   ['ComponentQueue', 'queue', 'data-storage'],
 ] as const) {
   const params = base.startsWith('Person') || base.startsWith('System') ? ['descr', 'sprite', 'tags', 'link'] : ['techn', 'descr', 'sprite', 'tags', 'link'];
@@ -328,7 +330,7 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
       addGroup('', `${keyword[1]!.toLowerCase()}-${line.line}`, keyword[1]!.toLowerCase(), line);
       continue;
     }
-    const declared = keyword ? DECLARATION.exec(keyword[2]!.trim()) : SHORTHAND.exec(text);
+    const declared = keyword ? DECLARATION.exec(keyword[2]!.trim().replace(STEREOTYPES_BEFORE_ALIAS, '$1 as $3 $2')) : SHORTHAND.exec(text);
     if (declared) {
       const spec: ElementKind = keyword ? DESCRIPTION_KEYWORDS[keyword[1]!.toLowerCase()]! : (FORM_KIND[formOf(declared[1]!)] ?? { kind: 'component' });
       let [, first, second, stereotypes, color, opens, closes] = declared as unknown as (string | undefined)[];

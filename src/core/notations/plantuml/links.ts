@@ -37,7 +37,9 @@ const GENERIC = String.raw`(?:<[\w\s,.?$]*(?:<[\w\s,.?$]*>[\w\s,.?$]*)*>|‹[\w\
 const END = String.raw`\[\*\]|\[[^\]]+\]|\(\)\s*"[^"]+"|\(\)\s*[\w.$]+|\([^)]+\)|:[^:]+:|"[^"]+"|[\w.$]+(?:::[\w$]+)?${GENERIC}?`;
 const HEAD_LEFT = String.raw`(?:<\|?|<<|\^|\*|o\{|o\||\|o|\}o|\}\||\|\{|\|\||\}|\{|o|\+|#|x|0\)|0|\(\)|\(|\))?`;
 const HEAD_RIGHT = String.raw`(?:\|?>|>>|\^|\*|\}o|\|o|o\||o\{|\|\{|\}\||\|\||\{|\}|o|\+|#|x|\(0|0|\(\)|\(|\))?`;
-const BODY = String.raw`(?:[-.=~]|\[[^\]]*\]|left|right|up|down|le|ri|do|l|r|u|d)+`;
+/** A ball-and-socket mark in the middle of a line (`IrsApiConsumer -r(0- IRS`): a required interface met by a provided one. */
+const SOCKET = String.raw`\(0\)|\(0|0\)|\(\)`;
+const BODY = String.raw`(?:[-.=~]|\[[^\]]*\]|left|right|up|down|le|ri|do|l|r|u|d|(?:${SOCKET})(?=[-.]))+`;
 const LINK = new RegExp(
   String.raw`^(${END})\s*(?:"([^"]*)"\s*)?(${HEAD_LEFT})(${BODY})(${HEAD_RIGHT})\s*(?:"([^"]*)"\s*)?(${END})\s*(?::\s*(.*))?$`,
 );
@@ -94,13 +96,15 @@ export function parseLink(text: string): Link | undefined {
   const [, left, startLabel, headLeft, body, headRight, endLabel, right, label] = match as unknown as string[];
   if (!/[-.=~]/.test(body!) || !(headLeft! in HEADS) || !(headRight! in HEADS)) return undefined;
   const options = [...body!.matchAll(/\[([^\]]*)\]/g)].flatMap((m) => m[1]!.split(/[,;]/).map((o) => o.trim()));
-  const plainBody = body!.replace(/\[[^\]]*\]/g, '');
+  const socket = new RegExp(SOCKET).test(body!.replace(/\[[^\]]*\]/g, ''));
+  const plainBody = body!.replace(/\[[^\]]*\]/g, '').replace(new RegExp(SOCKET, 'g'), '');
   const color = options.map((o) => (o.startsWith('#') ? plantumlColor(o) : undefined)).find((c) => c !== undefined);
   const link: Link = {
     from: linkEnd(left!),
     to: linkEnd(right!),
     startArrowhead: HEADS[headLeft!]!,
-    endArrowhead: HEADS[headRight!]!,
+    // The socket has no mark of its own in the middle of a line; it is drawn at the providing end.
+    endArrowhead: socket && headRight === '' ? 'circle' : HEADS[headRight!]!,
     dashed: plainBody.includes('.') || options.includes('dashed') || options.includes('dotted'),
     hidden: options.includes('hidden'),
   };

@@ -182,8 +182,9 @@ Internet -[hidden]- db
       uml('abstract class Shape\nclass Circle extends Shape implements Drawable\nShape <|-- Square\nCar "1" *-- "4" Wheel : has\nTeam o-- Player\nA ..> B\nenum Color {\n  RED\n  GREEN\n}'),
     );
     const edge = (from: string, to: string) => graph.edges.find((e) => e.from === from && e.to === to);
-    expect(edge('Circle', 'Shape')).toMatchObject({ endArrowhead: 'triangle-outline' });
-    expect(edge('Circle', 'Drawable')).toMatchObject({ endArrowhead: 'triangle-outline', style: { strokeStyle: 'dashed' } });
+    // `extends` and `implements` rank the parent first, above the child, the triangle at the parent.
+    expect(edge('Shape', 'Circle')).toMatchObject({ startArrowhead: 'triangle-outline', endArrowhead: 'none' });
+    expect(edge('Drawable', 'Circle')).toMatchObject({ startArrowhead: 'triangle-outline', style: { strokeStyle: 'dashed' } });
     expect(edge('Shape', 'Square')).toMatchObject({ startArrowhead: 'triangle-outline', endArrowhead: 'none' });
     expect(edge('Car', 'Wheel')).toMatchObject({ startArrowhead: 'diamond', startLabel: '1', endLabel: '4', label: 'has' });
     expect(edge('Team', 'Player')).toMatchObject({ startArrowhead: 'diamond-outline' });
@@ -937,5 +938,131 @@ describe('PlantUML direction hints as layout constraints (issue 27)', () => {
     expect(graph.edges.map((e) => `${e.to}:${e.toward}${e.hidden ? ':hidden' : ''}`)).toEqual(['b:RIGHT', 'c:UP', 'd:DOWN', 'e:LEFT', 'f:RIGHT:hidden']);
     const c4 = plantumlNotation.toGraph(uml('!include <C4/C4_Container>\nPerson(user, "User")\nSystem(app, "App")\nRel_D(user, app, "uses")\nLay_R(user, app)'));
     expect(c4.edges.map((e) => `${e.from}->${e.to}:${e.toward}${e.hidden ? ':hidden' : ''}`)).toEqual(['user->app:DOWN', 'user->app:RIGHT:hidden']);
+  });
+});
+
+describe('PlantUML forms of fresh real files that were refused (issue 27, eclipse-tractusx item-relationship-service)', () => {
+  it('closes a multi-line ref with a bare "end", so the opt after it closes with "end opt" (ess-top-down-sequence-highlevel)', () => {
+    const graph = plantumlNotation.toGraph(
+      uml(['participant IRS', 'participant DTR', 'ref over IRS, DTR', '  lookup/shells for given BPN', 'end', 'IRS -> DTR : filter aas', 'opt aas is asPlanned', '  note left', '    SingleLevelBomAsPlanned', '  end note', '  IRS -> IRS : add aas', 'end opt'].join('\n')),
+    );
+    const steps = graph.sequence!.steps;
+    expect(steps.map((step) => step.type)).toEqual(['note', 'message', 'fragment']);
+    expect(steps[0]).toMatchObject({ text: 'ref\nlookup/shells for given BPN' });
+  });
+
+  it("reads a line comment holding /' as a comment, not the start of a block comment (policy-store-model)", () => {
+    const graph = plantumlNotation.toGraph(uml("'https://www.w3.org/TR/odrl-model/'\nclass Policy\nclass Permission\nPolicy --> Permission"));
+    expect(graph.nodes.map((n) => n.id)).toEqual(['Policy', 'Permission']);
+  });
+
+  it('ends a split left open at the end of the activity there, saying so (irs-supply-chain-act-activity)', () => {
+    const graph = plantumlNotation.toGraph(uml(['start', ':response 201 on success;', 'split', '  :receive EDC response;', '  kill', 'split again', '  :process request;', ':receive response;', 'stop'].join('\n')));
+    expect(graph.nodes.filter((n) => n.kind === 'action').map((n) => n.label)).toEqual(['response 201 on success', 'receive EDC response', 'process request', 'receive response']);
+    expect(graph.warnings).toContain('line 4: "split" is never closed with "end split": closed at the end');
+  });
+
+  it('reads stereotypes written before the alias and a ball-and-socket link with a direction (whitebox_overall_decentral)', () => {
+    const graph = plantumlNotation.toGraph(
+      uml(['actor IrsApiConsumer', 'package [**OEM**] <<CatenaX Company>> as consumer {', '  component [**IRS**] <<System>> as IRS', '}', 'IrsApiConsumer -r(0- IRS : **[01]**'].join('\n')),
+    );
+    expect(graph.groups).toMatchObject([{ id: 'consumer', label: 'OEM' }]);
+    expect(graph.nodes.find((n) => n.id === 'IRS')).toMatchObject({ label: 'IRS', parent: 'consumer' });
+    expect(graph.edges).toMatchObject([{ from: 'IrsApiConsumer', to: 'IRS', endArrowhead: 'circle', toward: 'RIGHT', label: '[01]' }]);
+  });
+});
+
+describe('PlantUML class hierarchies read downwards, as PlantUML draws them (issue 27)', () => {
+  const boxes = async (code: string) => {
+    const { codeToScene } = await import('../index.js');
+    const drawn = await codeToScene(code);
+    return (label: string) => {
+      const node = drawn.graph.nodes.find((n) => n.label === label)!;
+      const element = drawn.elements.find((e) => e.id === drawn.elementIds.nodes.get(node.id))!;
+      return { top: Number(element.y), bottom: Number(element.y) + Number(element.height) };
+    };
+  };
+
+  it('puts the parent named by extends or implements above its children (Blazemeter RTEPlugin class diagram)', async () => {
+    const box = await boxes(uml(['abstract class Input', 'class CoordInput extends Input', 'class LabelInput extends Input', 'interface RteProtocolClient', 'class Tn5250Client implements RteProtocolClient'].join('\n')));
+    for (const child of ['CoordInput', 'LabelInput']) expect(box(child).top).toBeGreaterThan(box('Input').bottom);
+    expect(box('Tn5250Client').top).toBeGreaterThan(box('RteProtocolClient').bottom);
+  });
+
+  it('keeps a hierarchy top-down even when it is too wide for a README column, instead of turning it on its side', async () => {
+    const children = Array.from({ length: 14 }, (_, i) => `class SubmodelAspect${i + 1} extends GenericDescriptor`);
+    const box = await boxes(uml(['class GenericDescriptor', ...children].join('\n')));
+    for (let i = 1; i <= 14; i++) expect(box(`SubmodelAspect${i}`).top).toBeGreaterThan(box('GenericDescriptor').bottom);
+    expect(plantumlNotation.toGraph(uml('class A\nclass B\nA --> B')).forcedDirection).toBeUndefined();
+  });
+
+  it('leaves a data model with a few generalisations among its associations free to turn to fit (IRS job response model)', () => {
+    const model = uml(['entity Jobs', 'entity Job', 'entity Summary', 'entity Shell', 'entity GenericDescriptor', 'Jobs ||-- Job', 'Job ||-- Summary', 'Jobs }|-- Shell', 'Job ||-- Shell', 'GenericDescriptor <|-- Shell'].join('\n'));
+    expect(plantumlNotation.toGraph(model).forcedDirection).toBeUndefined();
+  });
+});
+
+describe('PlantUML hide commands keep the links of what they do not hide (issue 27)', () => {
+  it('keeps the transitions to and from composite states under `hide empty description` (irs job-state-machine)', () => {
+    const graph = plantumlNotation.toGraph(
+      uml(['hide empty description', 'state INITIAL {', '  state "MultiTransferJob registered"', '}', '[*] --> UNSAVED', 'UNSAVED -> INITIAL : register job', 'INITIAL --> ERROR'].join('\n')),
+    );
+    expect(arrows(graph)).toEqual(['[*]start -> UNSAVED', 'UNSAVED -> INITIAL [register job]', 'INITIAL -> ERROR']);
+  });
+
+  it('still drops the links of a class it hides', () => {
+    const graph = plantumlNotation.toGraph(uml('package p {\n  class A\n}\nclass B\nclass C\nB --> C\nB --> p\nhide C'));
+    expect(arrows(graph)).toEqual(['B -> p']);
+  });
+});
+
+describe('C4 databases are cylinders whatever their name (issue 27)', () => {
+  it('draws a ContainerDb with no technology nor icon as a cylinder, its type under its name (a Czech mental-health platform)', () => {
+    const graph = plantumlNotation.toGraph(uml(['!include <C4/C4_Container>', 'System_Boundary(platform, "Platforma") {', '  ContainerDb(ukolyDb, "Databáze úkolů")', '  SystemDb(uzivateleDb, "Databáze uživatelů", "Uživatelé")', '}'].join('\n')));
+    for (const id of ['ukolyDb', 'uzivateleDb']) {
+      const box = sizeNode(resolveIconHints(graph).nodes.find((n) => n.id === id)!);
+      expect(box.shape).toBe('cylinder');
+      expect(box.rows).toEqual([]);
+    }
+    expect(sizeNode(graph.nodes.find((n) => n.id === 'ukolyDb')!).label).toContain('[Container]');
+  });
+});
+
+describe('C4 Lay_D to a boundary (issue 27)', () => {
+  it('puts each person laid down to the boundary above the whole boundary, not beside its first container', async () => {
+    const { codeToScene } = await import('../index.js');
+    // The shape of a mental-health platform's container diagram: five people over nine containers.
+    const people = ['patient', 'client', 'admin', 'taskManager', 'taskGiver'];
+    const drawn = await codeToScene(
+      uml([
+        '!include <C4/C4_Container>',
+        ...people.map((p) => `Person(${p}, "${p}")`),
+        'System_Boundary(platform, "Platform") {',
+        ...['webApp', 'monitoringWeb', 'monitoringServer', 'users', 'forms', 'tasks'].map((c) => `  Container(${c}, "${c}")`),
+        ...['formsDb', 'tasksDb', 'usersDb'].map((c) => `  ContainerDb(${c}, "${c}")`),
+        '}',
+        ...people.map((p) => `Lay_D(${p}, platform)`),
+        ...['patient', 'client', 'admin', 'taskGiver', 'taskManager'].map((p) => `Rel_D(${p}, webApp, "uses")`),
+        'Rel_D(admin, monitoringWeb, "uses")',
+        'Rel(tasks, tasksDb, "stores")',
+        'Rel(webApp, forms, "uses")',
+        'Rel(webApp, tasks, "uses")',
+        'Rel(webApp, users, "manages")',
+        'Rel(forms, formsDb, "stores")',
+        'Rel(forms, users, "authorises")',
+        'BiRel(forms, tasks, "sync")',
+        'Rel(tasks, users, "authorises")',
+        'Rel(users, usersDb, "stores")',
+        'Rel(monitoringServer, forms, "monitors")',
+        'Rel(monitoringServer, formsDb, "monitors")',
+        'Rel(monitoringServer, tasks, "monitors")',
+        'Rel(monitoringWeb, monitoringServer, "reads")',
+      ].join('\n')),
+    );
+    const frame = drawn.elements.find((e) => e.id === drawn.elementIds.groups.get('platform'))!;
+    for (const p of people) {
+      const person = drawn.elements.find((e) => e.id === drawn.elementIds.nodes.get(p))!;
+      expect(Number(person.y) + Number(person.height)).toBeLessThan(Number(frame.y));
+    }
   });
 });

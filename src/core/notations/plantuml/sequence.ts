@@ -201,7 +201,9 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
       if (body === undefined) {
         const collected: string[] = [];
         let j = i + 1;
-        for (; j < lines.length && !/^end\s*[hr]?(note|ref)$/i.test(lines[j]!.text); j++) collected.push(lines[j]!.text);
+        // A ref closes with `end ref` or a bare `end` (both drawn by PlantUML); a note only with `end note`.
+        const closer = keyword.toLowerCase() === 'ref' ? /^end(\s*ref)?$/i : /^end\s*[hr]?note$/i;
+        for (; j < lines.length && !closer.test(lines[j]!.text); j++) collected.push(lines[j]!.text);
         if (j >= lines.length) throw parseError(line, `${keyword} is never closed with "end ${keyword.toLowerCase().replace(/^[hr]/, '')}"`);
         body = collected.join('\n');
         i = j;

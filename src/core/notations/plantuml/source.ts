@@ -94,7 +94,8 @@ export function readDiagram(code: string): DiagramSource {
         comment = undefined;
         continue;
       }
-      const open = rest.indexOf("/'");
+      // A line comment ends the line, even when it holds a /' (a quoted URL: `'https://www.w3.org/TR/odrl-model/'`).
+      const open = (kept + rest).trimStart().startsWith("'") ? -1 : rest.indexOf("/'");
       if (open < 0) {
         kept += rest;
         break;

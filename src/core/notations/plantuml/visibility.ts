@@ -72,7 +72,8 @@ export function applyVisibility(diagram: DiagramParts, commands: readonly Source
     else delete node.rows;
   }
   for (const id of hiddenNodes) diagram.nodes.delete(id);
-  const kept = diagram.edges.filter((e) => diagram.nodes.has(e.from) && diagram.nodes.has(e.to));
+  // Only the links of what was hidden go: a link may end at a container (a composite state, a package), not a node.
+  const kept = diagram.edges.filter((e) => !hiddenNodes.has(e.from) && !hiddenNodes.has(e.to));
   diagram.edges.splice(0, diagram.edges.length, ...kept);
 }
 

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { plantumlNotation } from '../notations/plantuml/index.js';
+import { layoutEngineFor } from './engine.js';
+
+const uml = (lines: string[]) => `@startuml\n${lines.join('\n')}\n@enduml\n`;
+
+describe('PlantUML swimlanes as columns (issue 27, eclipse-tractusx IRS supply-chain activity)', () => {
+  // The flow crosses from lane to lane and back, as the IRS notification flow does between the OEM and its supplier.
+  const code = uml([
+    '|OEM - IRS|',
+    'start',
+    ':register investigation job;',
+    ':create supplier-request;',
+    '|DiscoveryService|',
+    ':return EDCBaseUrl for passed BPN;',
+    '|OEM - IRS|',
+    ':send supplier-request notification;',
+    '|Tier 1 - SubmodelServer|',
+    ':response 201 on success;',
+    ':send supplier-response notification;',
+    '|OEM - IRS|',
+    ':receive supplier-response over callbackUrl;',
+    'stop',
+  ]);
+
+  it('puts the lanes side by side in the order written, full height, each step inside its own lane', async () => {
+    const graph = plantumlNotation.toGraph(code);
+    const laid = await layoutEngineFor(graph)(graph);
+    const lanes = graph.groups.map((group) => laid.groups.find((laidGroup) => laidGroup.id === group.id)!);
+    expect(lanes.map((lane) => lane.y)).toEqual([0, 0, 0]);
+    for (let i = 1; i < lanes.length; i++) expect(lanes[i]!.x).toBeCloseTo(lanes[i - 1]!.x + lanes[i - 1]!.width);
+    for (const node of graph.nodes) {
+      const box = laid.nodes.find((laidNode) => laidNode.id === node.id)!;
+      const lane = laid.groups.find((group) => group.id === node.parent)!;
+      expect(box.x).toBeGreaterThanOrEqual(lane.x);
+      expect(box.x + box.width).toBeLessThanOrEqual(lane.x + lane.width);
+      expect(box.y + box.height).toBeLessThanOrEqual(lane.y + lane.height);
+    }
+  });
+
+  it('runs the flow down the page in the order written, each edge from its step to the next', async () => {
+    const graph = plantumlNotation.toGraph(code);
+    const laid = await layoutEngineFor(graph)(graph);
+    const top = (label: string) => laid.nodes.find((node) => node.id === graph.nodes.find((n) => n.label === label)!.id)!.y;
+    const steps = ['register investigation job', 'create supplier-request', 'return EDCBaseUrl for passed BPN', 'send supplier-request notification', 'response 201 on success', 'send supplier-response notification', 'receive supplier-response over callbackUrl'];
+    for (let i = 1; i < steps.length; i++) expect(top(steps[i]!)).toBeGreaterThan(top(steps[i - 1]!));
+    for (const edge of laid.edges) {
+      const { from, to } = graph.edges[edge.index]!;
+      const [a, b] = [laid.nodes.find((node) => node.id === from)!, laid.nodes.find((node) => node.id === to)!];
+      const [first, last] = [edge.points[0]!, edge.points[edge.points.length - 1]!];
+      // Each end on its shape's outline (within a hair), so the arrow reads from step to step.
+      expect(first.x).toBeGreaterThanOrEqual(a.x - 2);
+      expect(first.x).toBeLessThanOrEqual(a.x + a.width + 2);
+      expect(last.y).toBeGreaterThanOrEqual(b.y - 2);
+      expect(last.y).toBeLessThanOrEqual(b.y + b.height + 2);
+    }
+  });
+});

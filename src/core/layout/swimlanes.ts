@@ -1,0 +1,139 @@
+/**
+ * PlantUML swimlanes (`|Lane|`) drawn as PlantUML draws them: columns side by side that the flow runs down through.
+ * Laid out as containers, ELK places the lanes by the edges between them, and a flow that crosses back and forth
+ * leaves them stacked and scattered, its edges led round the outside (eclipse-tractusx IRS supply-chain activity).
+ * Here the flow is laid out once without its lanes, top-down; each lane's shapes then move sideways together into
+ * its column, keeping their heights, and the edges are routed again around the shapes.
+ */
+import type { GraphIR } from '../graph/types.js';
+import { OrthogonalRouter } from '../routing/orthogonal.js';
+import { separateRuns } from '../routing/separate-runs.js';
+import { SPACING } from './drawing-rules.js';
+import { layoutOnce } from './elk.js';
+import { containerTitle } from './titles.js';
+import type { Box, LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
+
+/**
+ * The containers at the top are swimlanes (partitions and groups may sit inside them) and every edge joins two
+ * shapes: the lanes can be columns.
+ */
+export const hasSwimlanes = (graph: GraphIR): boolean => {
+  const top = graph.groups.filter((group) => group.parent === undefined);
+  if (top.length === 0 || !top.every((group) => group.kind === 'swimlane') || graph.groups.some((group) => group.parent !== undefined && group.kind === 'swimlane')) return false;
+  const nodes = new Set(graph.nodes.map((node) => node.id));
+  return graph.edges.every((edge) => nodes.has(edge.from) && nodes.has(edge.to));
+};
+
+/**
+ * A flow in swimlanes laid out as columns. The flat flow is laid out in one ELK run: the tries that reshape a drawing
+ * to fit a column (wrapping the flow, narrowing its layers) would scatter each lane's steps across the page.
+ */
+export const layoutSwimlanes: LayoutEngine = async (graph) => {
+  const lanes = new Set(graph.groups.filter((group) => group.kind === 'swimlane').map((group) => group.id));
+  const outOfLane = <T extends { parent?: string }>({ parent, ...rest }: T): T => ({ ...rest, ...(parent !== undefined && !lanes.has(parent) && { parent }) }) as T;
+  const flat = await layoutOnce({ ...graph, direction: 'DOWN', groups: graph.groups.filter((group) => !lanes.has(group.id)).map(outOfLane), nodes: graph.nodes.map(outOfLane) });
+  return intoLanes(graph, flat);
+};
+
+const PAD = SPACING.containerPadding;
+
+function intoLanes(graph: GraphIR, flat: LaidOutGraph): LaidOutGraph {
+  const parentOf = new Map([...graph.groups, ...graph.nodes].map((item) => [item.id, item.parent]));
+  const laneOf = (id: string): string | undefined => {
+    let lane: string | undefined;
+    for (let up = parentOf.get(id), depth = 0; up !== undefined && depth <= graph.groups.length; up = parentOf.get(up), depth++) lane = up;
+    return lane;
+  };
+  // Shapes before the first lane (PlantUML wants none) keep a column of their own, first.
+  const lanes: { id: string | undefined; label: string }[] = [
+    ...(flat.nodes.some((node) => laneOf(node.id) === undefined) ? [{ id: undefined, label: '' }] : []),
+    ...graph.groups.filter((group) => group.parent === undefined).map((group) => ({ id: group.id, label: group.label })),
+  ];
+  const titles = lanes.map((lane) => containerTitle(lane.label));
+  const band = Math.max(...titles.map((title) => title.height)) + 2 * PAD;
+  const top = Math.min(...flat.nodes.map((node) => node.y), ...flat.groups.map((group) => group.y));
+  const shift = new Map<string, Point>();
+  const groups: LaidOutGroup[] = [];
+  let left = 0;
+  lanes.forEach((lane, i) => {
+    const members = [...flat.nodes, ...flat.groups].filter((item) => laneOf(item.id) === lane.id);
+    const from = members.length > 0 ? Math.min(...members.map((item) => item.x)) : 0;
+    const span = members.length > 0 ? Math.max(...members.map((item) => item.x + item.width)) - from : 0;
+    const width = Math.max(span, titles[i]!.width, SPACING.nodeNode) + 2 * PAD;
+    // The lane's shapes move together, so a run of steps down the lane stays in line.
+    const dx = left + (width - span) / 2 - from;
+    for (const item of members) shift.set(item.id, { x: dx, y: band - top });
+    if (lane.id !== undefined) {
+      const title = titles[i]!;
+      groups.push({ id: lane.id, x: left, y: 0, width, height: 0, depth: 0, title: { text: title.text, x: left + (width - title.width) / 2, y: PAD, width: title.width, height: title.height } });
+    }
+    left += width;
+  });
+  const moved = <T extends { id: string } & Box>(item: T): T => ({ ...item, x: item.x + shift.get(item.id)!.x, y: item.y + shift.get(item.id)!.y });
+  const nodes = flat.nodes.map(moved);
+  // Partitions inside a lane move with it, one level deeper.
+  const inner = flat.groups.map((group) => ({ ...moved(group), depth: group.depth + 1, title: { ...group.title, x: group.title.x + shift.get(group.id)!.x, y: group.title.y + shift.get(group.id)!.y } }));
+  const height = Math.max(...nodes.map((node) => node.y + node.height), ...inner.map((group) => group.y + group.height)) + PAD;
+  for (const group of groups) group.height = height;
+  return { nodes, groups: [...groups, ...inner], edges: routed(graph, nodes, flat.edges, shift), warnings: flat.warnings, width: left, height };
+}
+
+/**
+ * The edges between the moved shapes. One within a lane keeps ELK's route and labels, moved with the lane, unless
+ * that now runs through a shape of another lane; the others are routed anew around the shapes, their labels beside
+ * the new route.
+ */
+function routed(graph: GraphIR, nodes: readonly LaidOutNode[], edges: readonly LaidOutEdge[], shift: ReadonlyMap<string, Point>): LaidOutEdge[] {
+  const index = new Map(nodes.map((node, i) => [node.id, i]));
+  // Ends meet a diamond or a circle on its outline, as the router knows from the shape.
+  const router = new OrthogonalRouter(
+    nodes.map((node) => ({ type: node.box.shape, x: node.x, y: node.y, width: node.width, height: node.height })),
+    nodes.keys(),
+  );
+  const moved = edges.map((edge) => {
+    const { from, to } = graph.edges[edge.index]!;
+    const [a, b] = [shift.get(from)!, shift.get(to)!];
+    if (a.x !== b.x) return undefined;
+    const points = edge.points.map((p) => ({ x: p.x + a.x, y: p.y + a.y }));
+    const others = nodes.filter((node) => node.id !== from && node.id !== to);
+    if (points.slice(1).some((q, i) => others.some((node) => crosses(points[i]!, q, node)))) return undefined;
+    return { ...edge, points, labels: edge.labels.map((label) => ({ ...label, x: label.x + a.x, y: label.y + a.y })) };
+  });
+  const lines = edges.map((edge, i) => {
+    const { from, to } = graph.edges[edge.index]!;
+    const kept = moved[i];
+    if (kept) return { points: kept.points, ends: [from, to], fixed: true };
+    const [a, b] = [nodes[index.get(from)!]!, nodes[index.get(to)!]!];
+    const points = (from !== to && router.route({ from: index.get(from)!, to: index.get(to)!, through: [] })?.points) || straight(a, b);
+    return { points, ends: [from, to], slideEnds: true };
+  });
+  return separateRuns(lines, nodes).map((points, i) => moved[i] ?? { ...edges[i]!, points, labels: edges[i]!.labels.map((label) => besideRoute(label, points)) });
+}
+
+/** Whether the right-angle leg from `p` to `q` runs through the box (touching its border is not crossing). */
+function crosses(p: Point, q: Point, box: Box): boolean {
+  const [left, right, top, bottom] = [Math.min(p.x, q.x), Math.max(p.x, q.x), Math.min(p.y, q.y), Math.max(p.y, q.y)];
+  return right > box.x + 1 && left < box.x + box.width - 1 && bottom > box.y + 1 && top < box.y + box.height - 1;
+}
+
+/** Down from the middle of one box's bottom to the middle of the other's top, for an edge the router cannot lead. */
+function straight(a: Box, b: Box): Point[] {
+  const start = { x: a.x + a.width / 2, y: a.y + a.height };
+  const end = { x: b.x + b.width / 2, y: b.y };
+  return [start, { x: start.x, y: (start.y + end.y) / 2 }, { x: end.x, y: (start.y + end.y) / 2 }, end];
+}
+
+/** A label moved to its route: a middle label centred on the longest leg, an end label by its end. */
+function besideRoute(label: LaidOutLabel, points: readonly Point[]): LaidOutLabel {
+  if (label.placement !== 'center') {
+    const end = label.placement === 'start' ? points[0]! : points[points.length - 1]!;
+    return { ...label, x: end.x + 4, y: end.y + (label.placement === 'start' ? 4 : -label.height - 4) };
+  }
+  const legLength = (i: number) => Math.abs(points[i]!.x - points[i - 1]!.x) + Math.abs(points[i]!.y - points[i - 1]!.y);
+  let longest = 1;
+  for (let i = 2; i < points.length; i++) if (legLength(i) > legLength(longest)) longest = i;
+  const [p, q] = [points[longest - 1]!, points[longest]!];
+  const vertical = p.x === q.x;
+  // Beside an upright leg, across the middle of a level one, as ELK places labels.
+  return { ...label, x: vertical ? p.x + 6 : (p.x + q.x) / 2 - label.width / 2, y: vertical ? (p.y + q.y) / 2 - label.height / 2 : p.y - label.height - 4 };
+}
