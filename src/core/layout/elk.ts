@@ -4,6 +4,7 @@ import { Worker as ElkWorker, type ElkAnswer } from 'elkjs/lib/elk-worker.min.js
 import type { Direction, GraphIR } from '../graph/types.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
 import { separateRuns } from '../routing/separate-runs.js';
+import { compactLabelLayers } from './compact.js';
 import { ASPECT_NODES, CONTAINER_MIN_WIDTH, FONT, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT, SPACING } from './drawing-rules.js';
 import { mergeHubEnds } from './hubs.js';
 import { measureText } from './measure.js';
@@ -263,7 +264,7 @@ interface Shape {
 async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = {}, worthWidening: (laid: LaidOutGraph) => boolean = () => true): Promise<LaidOutGraph> {
   const run = async (widths?: ReadonlyMap<string, number>) => {
     const built = buildElkGraph(graph, direction, widths, shape);
-    return placeTitles(separateEdgeRuns(mergeHubEnds(readResult(elkLayout(built.root), built), graph), graph), graph);
+    return placeTitles(separateEdgeRuns(mergeHubEnds(compactLabelLayers(readResult(elkLayout(built.root), built), direction), graph), graph), graph);
   };
   const first = await run();
   if (first.blocked.size === 0 || !worthWidening(first.laid)) return first.laid;
