@@ -14,8 +14,11 @@ import { layoutGraph } from './elk.js';
 import { layoutWithGraphviz } from './graphviz.js';
 import type { LayoutEngine } from './types.js';
 
+/** DOT input, and a graph with edges put on a side of their sources: laid out by Graphviz. */
+export const drawnByGraphviz = (graph: GraphIR): boolean => graph.dot !== undefined || graph.edges.some((edge) => edge.toward !== undefined);
+
 export function layoutEngineFor(graph: GraphIR): LayoutEngine {
-  const engine = graph.dot !== undefined || graph.edges.some((edge) => edge.toward !== undefined) ? layoutWithGraphviz : layoutGraph;
+  const engine = drawnByGraphviz(graph) ? layoutWithGraphviz : layoutGraph;
   // Grids and containers with a direction of their own (D2) are laid out apart, then placed as one box.
   return hasBlocks(graph) ? withBlocks(engine) : engine;
 }
