@@ -33,4 +33,15 @@ describe('label layers', () => {
     const laid = await layoutGraph(fan);
     expect(checkScene(graphToScene(fan, laid).elements).violations).toEqual([]);
   });
+
+  it('give every edge of a graph with labels a label layer, as Graphviz doubles its ranks, so the targets of one source stay level', async () => {
+    // Mermaid's README class diagram: C2, reached by "Where am I?", sat a layer below C3 and Class07.
+    const fan = graph({ direction: 'DOWN', nodes: ['hub', 'named', 'plain'].map(service), edges: [{ id: 'a', from: 'hub', to: 'named', label: 'Where am I?' }, { id: 'b', from: 'hub', to: 'plain' }] });
+    const laid = await layoutGraph(fan);
+    const [named, plain] = [laid.nodes.find((node) => node.id === 'named')!, laid.nodes.find((node) => node.id === 'plain')!];
+    expect(named.y).toBe(plain.y);
+    // The spacer is not drawn: one label, the author's.
+    expect(laid.edges.flatMap((edge) => edge.labels.map((label) => label.text))).toEqual(['Where am I?']);
+    expect(checkScene(graphToScene(fan, laid).elements).violations).toEqual([]);
+  });
 });

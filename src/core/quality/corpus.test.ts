@@ -65,9 +65,6 @@ const EXCEPTIONS: Record<string, { violation: RegExp; why: string }[]> = {
   'plantuml/jdp-hexagonal-class.puml': [
     { violation: /^at 880 px wide/, why: 'packages stacked along the flow (was 3,441 px): still 2,345 px, three packages side by side below the domain package that all of them use' },
   ],
-  'plantuml/capi-machine-phases-activity.plantuml': [
-    { violation: /^at 880 px wide/, why: 'four notes of ~330 px, each beside the state it explains, step right with the flow: 1,254 px; notes are not yet moved to the free side of their state' },
-  ],
   'plantuml/capi-runtime-sdk-topology-mutation-sequence.plantuml': [
     { violation: /^shapes "box-[23]" and "fragment-\d+" overlap$/, why: 'each participant has a box of its own, and the author’s groups and loops span two of them: PlantUML draws such fragments across the boxes too' },
   ],
