@@ -3,12 +3,13 @@
  * space between layers on each side of it (SPACING.betweenLayers, 70 px), so one label "80" costs 166 px along the flow
  * where Graphviz, which halves its rank gap round label ranks, takes 104 (issue 27: our canvas larger than Graphviz's).
  * After ELK, each band across the whole drawing that holds middle labels and no node or container border is shortened:
- * a label keeps half the layer gap to a node or an edge's bend, bends keep their spacing to nodes and each other, and
+ * a label keeps half the layer gap to a node and room for a hub's bus to a bend, bends keep their spacing, and
  * everything beyond the band moves back by what was taken out. Only coordinates along the flow change, and none changes
  * order, so right angles, crossings and sides stay as ELK drew them.
  */
 import type { Direction } from '../graph/types.js';
 import { SPACING } from './drawing-rules.js';
+import { LABEL_ROOM } from './hubs.js';
 import type { Box, LaidOutGraph, Point } from './types.js';
 
 /** What sits along the flow axis: boxes (nodes, borders and titles of containers, labels) and the bends of edges. */
@@ -19,9 +20,10 @@ function leastGap(a: Item['kind'], b: Item['kind']): number {
   if (a === 'solid' && b === 'solid') return SPACING.betweenLayers;
   if (a === 'bend' && b === 'bend') return SPACING.edgeEdge;
   if (a === 'label' && b === 'label') return SPACING.edgeEdge;
-  if (a === 'bend' || b === 'bend') return a === 'solid' || b === 'solid' ? SPACING.edgeNode : SPACING.betweenLayers / 2;
-  // A label and a node: half the gap between layers, as Graphviz leaves round a label rank. A label and a bend too:
-  // the bus of a hub's edges (hubs.ts) keeps clear of labels, and a label this near reads as naming the bus.
+  // A label and a bend: as far as the bus of a hub's edges keeps from labels (hubs.ts), so the bus can still form and
+  // no label reads as naming it.
+  if (a === 'bend' || b === 'bend') return a === 'solid' || b === 'solid' ? SPACING.edgeNode : LABEL_ROOM;
+  // A label and a node: half the gap between layers, as Graphviz leaves round a label rank.
   return SPACING.betweenLayers / 2;
 }
 
