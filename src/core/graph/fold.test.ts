@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { composeNotation } from '../notations/compose/index.js';
+import { terraformNotation } from '../notations/terraform/index.js';
 import { FOLD_NODES, foldForReading } from './fold.js';
 import type { GraphEdge, GraphIR, GraphNode } from './types.js';
 
@@ -59,6 +60,28 @@ describe('foldForReading', () => {
     // Less detail than a third: drawn as written.
     const lighter: GraphIR = { ...graph, nodes: [...nodes, ...Array.from({ length: 2 }, (_, i) => ({ id: `x${i}`, label: `x${i}`, kind: 'service' as const }))] };
     expect(foldForReading(lighter, 'compose')).toBe(lighter);
+  });
+
+  it('folds Terraform resources that only attach to another (ACL rules, routes, associations) into rows on it, keeping every dependency', async () => {
+    const vpc = await terraformNotation.toGraph(readFileSync(new URL('../../../test/fixtures/terraform/tf-aws-vpc-root.main.tf', import.meta.url), 'utf8'));
+    const folded = foldForReading(vpc, 'terraform');
+    expect([vpc.nodes.length, folded.nodes.length]).toEqual([66, 36]);
+    expect(folded.warnings.at(-1)).toBe(
+      '66 nodes drawn as 36 to stay readable: folded 14 rules, 9 routes, 4 associations, 3 route propagations into the resources they attach to, as rows; detail: "full" draws everything',
+    );
+    const byId = new Map(folded.nodes.map((node) => [node.id, node]));
+    expect(byId.get('aws_network_acl.private')!.rows).toEqual(['aws_network_acl', 'count', 'rule private_inbound', 'rule private_outbound']);
+    // A route names the gateway it leads to, and the route table keeps one edge to that gateway.
+    expect(byId.get('aws_route_table.private')!.rows).toContain('route private_nat_gateway → aws_nat_gateway.this');
+    expect(folded.edges.filter((edge) => edge.from === 'aws_route_table.private' && edge.to === 'aws_nat_gateway.this')).toHaveLength(1);
+    expect(byId.get('aws_vpn_gateway.this')!.rows).toContain('route propagation private → aws_route_table.private, aws_vpn_gateway_attachment.this');
+    // A subnet that held only its route-table association keeps it, so the subnet and the ACL's edge to it stay drawn.
+    expect(byId.get('aws_route_table_association.database')?.parent).toBe('aws_subnet.database');
+    expect(byId.has('aws_route_table_association.private')).toBe(false);
+    const groups = new Set(folded.groups.map((group) => group.id));
+    for (const edge of folded.edges) expect((byId.has(edge.from) || groups.has(edge.from)) && (byId.has(edge.to) || groups.has(edge.to)), edge.id).toBe(true);
+    // Below the threshold, or for a notation that names no resource types, attachments stay nodes.
+    expect(foldForReading(vpc, 'terraform', 'full')).toBe(vpc);
   });
 
   it('draws everything with detail "full", for small graphs, and for notations that are not infrastructure', () => {

@@ -2,8 +2,9 @@
  * Folding: a large infrastructure graph drawn for reading. Above FOLD_NODES nodes (or DETAIL_FOLD_NODES when a third
  * of them is such detail), volumes, config, secrets and service accounts become rows on the workload that uses them;
  * above FOLD_NODES services wired exactly alike (sentry's twenty
- * Kafka consumers) become one node listing their names, their edges merged since each means the same thing. The
- * warnings say what was folded; `detail: "full"` draws everything (issue 27: 40–90 nodes drew 5,000–8,000 px wide).
+ * Kafka consumers) become one node listing their names, their edges merged since each means the same thing; above it
+ * too, a Terraform resource that only attaches to another (an ACL rule, a route, a route-table association) becomes a
+ * row on the resource it attaches to. The warnings say what was folded; `detail: "full"` draws everything (issue 27: 40–90 nodes drew 5,000–8,000 px wide).
  */
 import type { GraphEdge, GraphIR, GraphNode, NodeKind, Notation } from './types.js';
 
@@ -34,11 +35,13 @@ export function foldForReading(graph: GraphIR, notation: Notation, detail: Detai
   const before = graph.nodes.length;
   const large = before > FOLD_NODES;
   if (!large && foldDetailNodes(graph).folded.length * 3 < before) return graph;
+  const attachments = large && notation === 'terraform' ? foldAttachments(graph) : { graph, folded: [] };
   // Twins first, so a merged node lists its names before the rows of the detail folded into it.
-  const twins = large ? foldTwins(graph) : { graph, folded: 0, into: 0 };
+  const twins = large ? foldTwins(attachments.graph) : { graph, folded: 0, into: 0 };
   const details = foldDetailNodes(twins.graph);
-  if (details.folded.length === 0 && twins.folded === 0) return graph;
+  if (details.folded.length === 0 && twins.folded === 0 && attachments.folded.length === 0) return graph;
   const said = [
+    ...(attachments.folded.length > 0 ? [`${countBy(attachments.folded)} into the resources they attach to, as rows`] : []),
     ...(details.folded.length > 0 ? [`${countBy(details.folded)} into the nodes that use them, as rows`] : []),
     ...(twins.folded > 0 ? [`${twins.folded} nodes wired exactly alike into ${twins.into}, each listing their names (their edges merged, as each meant the same)`] : []),
   ];
@@ -84,6 +87,78 @@ function foldDetailNodes(graph: GraphIR): { graph: GraphIR; folded: string[] } {
       edges: graph.edges.filter((edge) => !detail.has(edge.to)),
     },
     folded: [...detail.values()].map((node) => DETAIL_NOUNS[node.kind]!),
+  };
+}
+
+/**
+ * Terraform resource types that attach to another resource rather than stand on their own: `aws_network_acl_rule`,
+ * `aws_route`, `aws_route_table_association`, `aws_vpn_gateway_route_propagation`, `*_policy_attachment`…
+ */
+const ATTACHMENT_TYPE = /_(rule|route|association|attachment|propagation)$/;
+
+/** A resource's type, from its address (`aws_route.private`, `module.vpc.aws_route.private`). */
+const resourceType = (address: string) => address.split('.').at(-2) ?? '';
+
+/** How many leading `_`-words two resource types share (`aws_route`, `aws_route_table`: 2). */
+function sharedWords(a: string, b: string): number {
+  const [left, right] = [a.split('_'), b.split('_')];
+  let n = 0;
+  while (n < left.length && n < right.length && left[n] === right[n]) n++;
+  return n;
+}
+
+/**
+ * Terraform attachments that nothing refers to become rows on their owner: of the resources one refers to, the one
+ * whose type it extends (a rule's ACL, a route's or association's route table). The row names the attachment and what
+ * else it refers to, and the owner keeps an edge to each of those, so every dependency stays drawn, once.
+ */
+function foldAttachments(graph: GraphIR): { graph: GraphIR; folded: string[] } {
+  const referred = new Set(graph.edges.map((edge) => edge.to));
+  const byId = new Map(graph.nodes.map((node) => [node.id, node]));
+  const owners = new Map<string, string>();
+  for (const node of graph.nodes) {
+    const type = resourceType(node.id);
+    const targets = graph.edges.filter((edge) => edge.from === node.id).map((edge) => edge.to);
+    if (!ATTACHMENT_TYPE.test(type) || referred.has(node.id) || targets.length === 0 || targets.some((to) => !byId.has(to))) continue;
+    // Most words shared, then the shortest type: `aws_vpn_gateway` over `aws_vpn_gateway_attachment`.
+    const owner = [...targets].sort((a, b) => sharedWords(type, resourceType(b)) - sharedWords(type, resourceType(a)) || resourceType(a).length - resourceType(b).length)[0]!;
+    if (sharedWords(type, resourceType(owner)) < 2) continue;
+    owners.set(node.id, owner);
+  }
+  // An attachment's owner that is itself folded keeps it drawn: no row on a row.
+  for (const [id, owner] of owners) if (owners.has(owner)) owners.delete(id);
+  // A container (a subnet) keeps one member, so it and the edges to it stay drawn.
+  for (const group of graph.groups) {
+    const members = [...graph.nodes.filter((node) => node.parent === group.id).map((node) => node.id), ...graph.groups.filter((inner) => inner.parent === group.id).map((inner) => inner.id)];
+    if (members.length > 0 && members.every((id) => owners.has(id))) owners.delete(members[0]!);
+  }
+  if (owners.size === 0) return { graph, folded: [] };
+  const rows = new Map<string, string[]>();
+  const kept: GraphEdge[] = [];
+  const keys = new Set<string>();
+  const folded: string[] = [];
+  for (const [id, owner] of owners) {
+    const type = resourceType(id);
+    const noun = type.split('_').slice(Math.min(sharedWords(type, resourceType(owner)), type.split('_').length - 1)).join(' ');
+    const others = graph.edges.filter((edge) => edge.from === id && edge.to !== owner).map((edge) => edge.to);
+    // Others by address: their labels are names like `this`, which say nothing away from their box.
+    const row = `${noun} ${byId.get(id)!.label}${others.length > 0 ? ` → ${others.join(', ')}` : ''}`;
+    rows.set(owner, [...(rows.get(owner) ?? []), row]);
+    folded.push(noun);
+    for (const other of others) {
+      const key = JSON.stringify([owner, other]);
+      if (keys.has(key) || graph.edges.some((edge) => edge.from === owner && edge.to === other)) continue;
+      keys.add(key);
+      kept.push({ id: `${owner}->${other}`, from: owner, to: other });
+    }
+  }
+  return {
+    graph: {
+      ...graph,
+      nodes: graph.nodes.filter((node) => !owners.has(node.id)).map((node) => (rows.has(node.id) ? { ...node, rows: [...(node.rows ?? []), ...rows.get(node.id)!] } : node)),
+      edges: [...graph.edges.filter((edge) => !owners.has(edge.from)), ...kept],
+    },
+    folded,
   };
 }
 

@@ -16,8 +16,11 @@ import { layoutWithGraphviz } from './graphviz.js';
 import { hasSwimlanes, layoutSwimlanes } from './swimlanes.js';
 import type { LayoutEngine } from './types.js';
 
+/** DOT input, and a graph with edges put on a side of their sources: laid out by Graphviz. */
+export const drawnByGraphviz = (graph: GraphIR): boolean => graph.dot !== undefined || graph.edges.some((edge) => edge.toward !== undefined);
+
 export function layoutEngineFor(graph: GraphIR): LayoutEngine {
-  const engine = graph.dot !== undefined || graph.edges.some((edge) => edge.toward !== undefined) ? layoutWithGraphviz : layoutGraph;
+  const engine = drawnByGraphviz(graph) ? layoutWithGraphviz : layoutGraph;
   // Grids and containers with a direction of their own (D2) are laid out apart, then placed as one box.
   // A flow in swimlanes is laid out flat, then its lanes made columns (swimlanes.ts).
   if (engine === layoutGraph && hasSwimlanes(graph)) return layoutSwimlanes;

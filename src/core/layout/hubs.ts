@@ -27,7 +27,7 @@ const TRACK_ROOM = 8;
 /** End points this close to a side lie on it. */
 const ON_SIDE = 1;
 /** Room kept between a moved leg and any label, so a label stays beside the edge it names. */
-const LABEL_ROOM = 24;
+export const LABEL_ROOM = 24;
 /** ELK's coordinates of one straight leg can differ in the last digits. */
 const same = (a: number, b: number): boolean => Math.abs(a - b) < 0.01;
 

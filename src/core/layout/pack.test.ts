@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { GraphIR } from '../graph/types.js';
 import { README_WIDTH, READABLE_TEXT } from './drawing-rules.js';
 import { layoutGraph } from './elk.js';
-import { connectedComponents } from './pack.js';
+import { connectedComponents, packComponents } from './pack.js';
 import type { Box, LaidOutGraph } from './types.js';
 
 const graph = (part: Partial<GraphIR>): GraphIR => ({ layout: 'layered', direction: 'DOWN', nodes: [], edges: [], groups: [], warnings: [], ...part });
@@ -140,5 +140,23 @@ describe('connectedComponents', () => {
   it('finds nothing to pack in a connected graph', () => {
     expect(connectedComponents(pairs({ edges: [...pairs().edges, { id: 'x', from: 'deploy-orders', to: 'svc-products' }] }))?.length).toBe(5);
     expect(connectedComponents(graph({ nodes: [{ id: 'a', kind: 'service', label: 'a' }, { id: 'b', kind: 'service', label: 'b' }], edges: [{ id: 'e', from: 'a', to: 'b' }] }))).toBeUndefined();
+  });
+});
+
+describe('packComponents', () => {
+  it('stacks a short component under another beside a tall one, rather than opening a row for it', () => {
+    // aks-store's quickstart: a chain of four beside two Service → Deployment pairs; the third pair opened a row of its own.
+    const one = (id: string, width: number, height: number) => ({
+      part: graph({ nodes: [{ id, label: id, kind: 'service' }] }),
+      laid: { nodes: [{ id, x: 0, y: 0, width, height, box: {} as LaidOutGraph['nodes'][number]['box'] }], groups: [], edges: [], warnings: [], width, height } as LaidOutGraph,
+    });
+    const parts = [one('orders', 386, 916), one('products', 404, 424), one('store-front', 383, 424)];
+    const whole = graph({ nodes: parts.flatMap(({ part }) => part.nodes) });
+    const packed = packComponents(whole, parts.map(({ part }) => part), parts.map(({ laid }) => laid), 900);
+    const [products, storeFront] = [at(packed, 'products'), at(packed, 'store-front')];
+    expect(storeFront.x).toBe(products.x);
+    expect(storeFront.y).toBe(products.y + products.height + 70);
+    // Two px taller than the chain, where a row of its own made it 1,410 px.
+    expect([packed.width, packed.height]).toEqual([386 + 70 + 404, 918]);
   });
 });

@@ -76,7 +76,9 @@ export function shifted(laid: LaidOutGraph, dx: number, dy: number, edgeIndex: (
 
 /**
  * Packs laid-out components in rows no wider than `rowWidth` (or the widest component), tallest first so each row's
- * height is set by its first; ties keep source order.
+ * height is set by its first; ties keep source order. A part that fits under the last one placed, within the row's
+ * height or growing it by less than a row of its own would, goes there: two short pairs beside a long chain stack in
+ * one column (aks-store's quickstart: its third pair made a row of its own, 884 × 1,434 px).
  */
 export function packComponents(graph: GraphIR, parts: readonly GraphIR[], laid: readonly LaidOutGraph[], rowWidth: number): LaidOutGraph {
   const edgeOf = new Map(graph.edges.map((edge, index) => [edge, index]));
@@ -84,25 +86,37 @@ export function packComponents(graph: GraphIR, parts: readonly GraphIR[], laid: 
   const order = laid.map((_, i) => i).sort((a, b) => laid[b]!.height - laid[a]!.height || a - b);
   const limit = Math.max(rowWidth, ...laid.map((part) => part.width));
   const result: LaidOutGraph = { nodes: [], groups: [], edges: [], warnings: [], width: 0, height: 0 };
-  let x = 0;
-  let y = 0;
+  let rowTop = 0;
   let rowHeight = 0;
+  /** The column being filled in the current row: its left, its width and the bottom of its last part (from the row's top). */
+  let column = { x: 0, width: 0, bottom: 0 };
   for (const i of order) {
     const part = laid[i]!;
-    if (x > 0 && x + part.width > limit) {
-      y += rowHeight + gap;
-      x = 0;
-      rowHeight = 0;
+    const next = column.x + column.width + gap;
+    const stackable = rowHeight > 0 && column.x + Math.max(column.width, part.width) <= limit;
+    /** How much taller stacking under the column makes the row: worth it below what a new row would add. */
+    const growth = column.bottom + gap + part.height - rowHeight;
+    let at: Point;
+    if (stackable && (growth <= 0 || (next + part.width > limit && growth < gap + part.height))) {
+      at = { x: column.x, y: rowTop + column.bottom + gap };
+      column = { x: column.x, width: Math.max(column.width, part.width), bottom: column.bottom + gap + part.height };
+      rowHeight = Math.max(rowHeight, column.bottom);
+    } else {
+      if (rowHeight > 0 && next + part.width > limit) {
+        rowTop += rowHeight + gap;
+        rowHeight = 0;
+      }
+      column = { x: rowHeight === 0 ? 0 : next, width: part.width, bottom: part.height };
+      at = { x: column.x, y: rowTop };
+      rowHeight = Math.max(rowHeight, part.height);
     }
-    const placed = shifted(part, x, y, (index) => edgeOf.get(parts[i]!.edges[index]!)!);
+    const placed = shifted(part, at.x, at.y, (index) => edgeOf.get(parts[i]!.edges[index]!)!);
     result.nodes.push(...placed.nodes);
     result.groups.push(...placed.groups);
     result.edges.push(...placed.edges);
     result.warnings.push(...placed.warnings);
-    result.width = Math.max(result.width, x + part.width);
-    rowHeight = Math.max(rowHeight, part.height);
-    result.height = Math.max(result.height, y + part.height);
-    x += part.width + gap;
+    result.width = Math.max(result.width, at.x + part.width);
+    result.height = Math.max(result.height, at.y + part.height);
   }
   return result;
 }

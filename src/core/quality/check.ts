@@ -332,9 +332,9 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
 }
 
 /** The box around every element: shapes by their box, lines and arrows by their points. */
-function extentOf(elements: readonly Element[]): Box {
+export function extentOf(scene: ReadonlyArray<{ id: string; type: string }>): Box {
   let [left, top, right, bottom] = [Infinity, Infinity, -Infinity, -Infinity];
-  for (const element of elements) {
+  for (const element of scene as readonly Element[]) {
     const points = element.points as Point[] | undefined;
     const corners = points && points.length > 0 ? points : [{ x: Number(element.x), y: Number(element.y) }, { x: Number(element.x) + Number(element.width ?? 0), y: Number(element.y) + Number(element.height ?? 0) }];
     for (const { x, y } of corners) {
