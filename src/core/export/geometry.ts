@@ -43,13 +43,15 @@ export interface PolylineHit {
   distance: number;
   /** Where along the polyline the nearest point lies, 0 at its start and 1 at its end (by length). */
   along: number;
+  /** The polyline's length. */
+  length: number;
 }
 
 /** How near a box lies to a polyline, sampled finely enough for label placement. */
 export function boxToPolyline(box: Box, points: readonly Point[]): PolylineHit {
   const lengths = points.slice(1).map((p, i) => Math.hypot(p.x - points[i]!.x, p.y - points[i]!.y));
   const total = lengths.reduce((a, b) => a + b, 0);
-  let best: PolylineHit = { distance: Infinity, along: 0 };
+  let best: PolylineHit = { distance: Infinity, along: 0, length: total };
   let walked = 0;
   lengths.forEach((length, i) => {
     const a = points[i]!;
@@ -58,10 +60,10 @@ export function boxToPolyline(box: Box, points: readonly Point[]): PolylineHit {
     for (let s = 0; s <= steps; s++) {
       const t = s / steps;
       const distance = distanceToBox({ x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t }, box);
-      if (distance < best.distance) best = { distance, along: total === 0 ? 0.5 : (walked + length * t) / total };
+      if (distance < best.distance) best = { distance, along: total === 0 ? 0.5 : (walked + length * t) / total, length: total };
     }
     walked += length;
   });
-  if (points.length === 1) best = { distance: distanceToBox(points[0]!, box), along: 0.5 };
+  if (points.length === 1) best = { distance: distanceToBox(points[0]!, box), along: 0.5, length: 0 };
   return best;
 }

@@ -77,6 +77,8 @@ export const END_ATTACH_DISTANCE = 12;
 export const EDGE_LABEL_DISTANCE = 16;
 /** Text on the first or last quarter of an arrow labels that end (a multiplicity or cardinality). */
 const END_LABEL_SPAN = 0.25;
+/** A text linked to its arrow and this near one of its ends (along the arrow) labels that end. */
+const END_LABEL_REACH = 24;
 
 const SHAPES = new Set<string>(SHAPE_TYPES);
 type Shape = Extract<Element, { type: ShapeType }>;
@@ -313,7 +315,10 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
       .filter(({ distance }) => linkedEdge !== undefined || distance <= EDGE_LABEL_DISTANCE)
       .sort((a, b) => a.distance - b.distance)[0];
     if (hit) {
-      const slot = hit.along < END_LABEL_SPAN ? 'startLabel' : hit.along > 1 - END_LABEL_SPAN ? 'endLabel' : 'label';
+      // A text linked to its arrow names an end only when it sits right at it: layout may keep a middle label a
+      // short way from a node (label layers as Graphviz draws them), within the arrow's first quarter.
+      const span = linkedEdge ? END_LABEL_REACH / Math.max(1, hit.length) : END_LABEL_SPAN;
+      const slot = hit.along < span ? 'startLabel' : hit.along > 1 - span ? 'endLabel' : 'label';
       const edge = hit.edge;
       if (slot !== 'label' && edge[slot] === undefined) edge[slot] = text;
       else edge.label = edge.label === undefined ? text : `${edge.label} ${text}`;

@@ -6,7 +6,7 @@
  */
 import type { GraphIR } from '../graph/types.js';
 import { OrthogonalRouter } from '../routing/orthogonal.js';
-import { boxContains } from '../scene/binding-geometry.js';
+import { boxContains } from '../export/geometry.js';
 import type { Box, LaidOutEdge, LaidOutGraph, LaidOutLabel, Point } from './types.js';
 
 /** A route longer than this many times the walk between its ends' centres (plus DETOUR_SLACK) is a detour. */
@@ -49,7 +49,7 @@ export function rerouteDetours(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph
   const edges = laid.edges.map((edge, i) => {
     if (!detours.has(i)) return edge;
     const [from, to] = ends(edge)!;
-    const around = (node: number) => laid.groups.flatMap((group, g) => (boxContains(group, laid.nodes[node]!) ? [groupsOffset + g] : []));
+    const around = (node: number) => laid.groups.flatMap((group, g) => (boxContains(group, laid.nodes[node]!, 0) ? [groupsOffset + g] : []));
     const route = router.route({ from, to, through: [...new Set([...around(from), ...around(to)])] });
     if (route === undefined || routeLength(route.points) >= routeLength(edge.points)) return edge;
     const others = laid.edges.filter((_, k) => k !== i).map((other) => other.points);

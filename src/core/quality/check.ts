@@ -4,7 +4,8 @@
  */
 import { MIN_TEXT_CONTRAST, textContrast } from '../layout/contrast.js';
 import { ASPECT_NODES, CROWDED_HEADS, LARGE_NODES, LARGE_WIDTH, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT } from '../layout/drawing-rules.js';
-import { boxContains, outlineOf } from '../scene/binding-geometry.js';
+import { boxContains } from '../export/geometry.js';
+import { outlineOf } from '../scene/binding-geometry.js';
 import { measureText } from '../layout/measure.js';
 import { textArea } from '../layout/node-size.js';
 import type { Box, Point } from '../layout/types.js';

@@ -4,7 +4,8 @@
  * The route decides where the ends attach (the middle of a side), so stored focus points are outputs, not inputs.
  */
 import type { Box, Point } from '../layout/types.js';
-import { boundsOf, boxContains } from '../scene/binding-geometry.js';
+import { boxContains } from '../export/geometry.js';
+import { boundsOf } from '../scene/binding-geometry.js';
 import { LINEAR_TYPES, STROKE_TYPES } from '../scene/constants.js';
 import { RUN_SPACING, separateRuns, type RoutedLine } from './separate-runs.js';
 import { OrthogonalRouter, SIDE_FOCUS, simplifyPolyline, type RouteRequest } from './orthogonal.js';

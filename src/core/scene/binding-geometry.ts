@@ -21,13 +21,6 @@ export interface Focus {
 const ELLIPSE_SEGMENTS = 64;
 
 /** The outline as a closed polygon: exact for boxes and diamonds, a fine polygon for ellipses. */
-/** Whether `inner` lies within `outer`, borders allowed to stray by `tolerance` (a rounding hair). */
-export const boxContains = (outer: Omit<Box, 'type'>, inner: Omit<Box, 'type'>, tolerance = 0): boolean =>
-  inner.x >= outer.x - tolerance &&
-  inner.y >= outer.y - tolerance &&
-  inner.x + inner.width <= outer.x + outer.width + tolerance &&
-  inner.y + inner.height <= outer.y + outer.height + tolerance;
-
 export function outlineOf(box: Box): Point[] {
   const { x, y, width: w, height: h } = box;
   if (box.type === 'ellipse') {
