@@ -58,6 +58,7 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   cloud: { shape: 'cloud' },
   cylinder: { shape: 'cylinder' },
   'speech-bubble': { shape: 'callout' },
+  person: { shape: 'person' },
   document: { shape: 'document' },
   'manual-input': { shape: 'parallelogram', lossy: true },
   display: { shape: 'rectangle', lossy: true },

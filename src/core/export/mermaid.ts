@@ -119,6 +119,8 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   cloud: { shape: 'cloud' },
   cylinder: { shape: 'cyl' },
   'speech-bubble': { shape: 'rounded', lossy: true },
+  // A flowchart has no person (only a sequence diagram's actor): the circle an actor was drawn as before.
+  person: { shape: 'circle', lossy: true },
   document: { shape: 'doc' },
   'manual-input': { shape: 'sl-rect' },
   display: { shape: 'curv-trap' },

@@ -18,6 +18,8 @@ export const ICON_NODE_BOUNDS = {
 /** Element types that never carry an icon, whatever their size (frames are containers, the rest are not boxes). */
 export const ICONLESS_TYPES: ReadonlySet<string> = new Set([
   'frame',
+  // A person's figure is its picture.
+  'person',
   'text',
   'arrow',
   'line',

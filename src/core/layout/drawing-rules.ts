@@ -124,7 +124,7 @@ export const DEFAULT_SHAPE: Partial<Record<NodeKind, string>> = dictionary({
   external: 'cloud',
   gateway: 'hexagon',
   user: 'ellipse',
-  actor: 'ellipse',
+  actor: 'person',
   usecase: 'ellipse',
   start: 'ellipse',
   end: 'ellipse',

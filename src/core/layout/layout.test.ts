@@ -12,6 +12,7 @@ import { wrapText as renderWrap } from '../render/text.js';
 import { shapeGeometry } from '../render/outlines.js';
 import { LABEL_PADDING } from '../render/constants.js';
 import { heightWithIcon, sizeNode, wrapText } from './node-size.js';
+import { PERSON_FIGURE } from '../scene/constants.js';
 import { firstGap, placeTitles } from './titles.js';
 
 const fonts = loadRenderFonts();
@@ -87,6 +88,19 @@ describe('sizeNode', () => {
     // A layer's common width may widen it, and a wider cylinder has deeper rims: the label still fits.
     const wide = shapeGeometry('cylinder', { x: 0, y: 0, width: NODE_BOX.maxWidth, height: box.height }, 'sharp');
     expect(lines.length * FONT.label * 1.25).toBeLessThanOrEqual(wide.textBox.height + 2 * LABEL_PADDING);
+  });
+
+  it('sizes an actor as a person: the figure at the top, the label in the room under its feet', () => {
+    for (const label of ['Customer', 'Personal Banking Customer\nA customer of the bank, with personal bank accounts.']) {
+      const box = sizeNode({ id: 'c', kind: 'actor', label });
+      expect(box.shape).toBe('person');
+      const geometry = shapeGeometry('person', { x: 0, y: 0, width: box.width, height: box.height }, 'sharp');
+      const feet = PERSON_FIGURE.height;
+      // The figure keeps its natural height; the label starts under the feet and its lines fit the room left.
+      expect(geometry.textBox.y).toBeGreaterThan(feet);
+      const lines = renderWrap(fonts, box.label, geometry.textBox.width, { family: 'normal', size: FONT.label });
+      expect(lines.length * FONT.label * 1.25).toBeLessThanOrEqual(geometry.textBox.height + 2 * LABEL_PADDING);
+    }
   });
 
   it('keeps small labels at the minimum node size', () => {

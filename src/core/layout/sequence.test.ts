@@ -14,6 +14,16 @@ const byId = (elements: Drawn[], id: string) => elements.find((e) => e.id === id
 const arrowsOf = (elements: Drawn[]) => elements.filter((e): e is Drawn & { type: 'arrow' } => e.type === 'arrow');
 
 describe('layoutSequence', () => {
+  it('draws an actor as a person standing on its lifeline, its name under the figure, and the scene passes the checker', () => {
+    const scene = draw('actor Alice as al\nparticipant "Edge\\nAgent" as ag\nal -> ag: installs software and starts it\nag -> al: New or existing identity wallet?');
+    const alice = byId(scene.elements, 'participant-al');
+    expect(alice).toMatchObject({ type: 'person', text: 'Alice' });
+    expect(byId(scene.elements, 'participant-ag').type).toBe('rectangle');
+    // Both heads stand on the lifelines' top, the person's label between its feet and its lifeline.
+    expect(Number(alice.y) + Number(alice.height)).toBe(byId(scene.elements, 'lifeline-al').y);
+    expect(checkScene(scene.elements as never, scene.parents, { forcedDirection: true }).violations).toEqual([]);
+  });
+
   it('draws the Mojaloop diagram as a valid, clean scene: messages top to bottom, bound to lifelines', () => {
     const scene = layoutSequence(plantumlNotation.toGraph(fixture('mojaloop-position-prepare-sequence.plantuml')));
     const report = checkScene(scene.elements as never, scene.parents, { forcedDirection: true });

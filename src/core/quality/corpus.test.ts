@@ -35,9 +35,6 @@ const EXCEPTIONS: Record<string, { violation: RegExp; why: string }[]> = {
   'kubernetes/aks-store-all-in-one.yaml': [
     { violation: /^at 880 px wide/, why: 'packed, the largest component (order-service and makeline-service sharing rabbitmq, images wrapped at 330 px) is still 1,129 px wide top-down: 9 px past the 1,120 px at which 14 px text reads at 11 px' },
   ],
-  'mermaid/k8s-system-flow-sequence.mmd': [
-    { violation: /^at 880 px wide/, why: 'a sequence diagram has no direction to choose or components to pack: 7 participants spaced by their message labels need 1,121 px, 1 px past 1,120' },
-  ],
   'sql/postgres-sakila-schema.sql': [
     { violation: /^at 880 px wide/, why: 'its tables joined in one component: top-down its widest layer is 1,466 px, left to right over 3,100 px; layers capped in width (ELK MIN_WIDTH) narrow it to 1,160 px but grow it to 3,596 px tall, beyond 3:1' },
   ],

@@ -1,4 +1,4 @@
-import { cylinderRimRadius, type CORNERS, type ShapeType } from '../scene/constants.js';
+import { cylinderRimRadius, personFigure, type CORNERS, type ShapeType } from '../scene/constants.js';
 import type { Point } from '../scene/schema.js';
 import { CORNER_RADIUS_MAX, CORNER_RADIUS_SHARE, LABEL_PADDING } from './constants.js';
 import { fmt } from './svg.js';
@@ -33,6 +33,8 @@ export interface ShapeGeometry {
   details: Outline[];
   /** Where the label is laid out. */
   textBox: Box;
+  /** The label is centred in textBox unless it sits at its top (under a person's figure, however tall the box). */
+  labelAt?: 'top';
 }
 
 const p = (x: number, y: number): Point => ({ x, y });
@@ -290,6 +292,17 @@ export function shapeGeometry(type: ShapeType, box: Box, corner: Corner): ShapeG
         `L${fmt(x + w)} ${fmt(y + h - ry)} A${fmt(rx)} ${fmt(ry)} 0 0 1 ${fmt(x)} ${fmt(y + h - ry)} Z`;
       const rim = `M${fmt(x)} ${fmt(y + ry)} A${fmt(rx)} ${fmt(ry)} 0 0 0 ${fmt(x + w)} ${fmt(y + ry)}`;
       return { outline: { kind: 'path', d, closed: true }, details: [{ kind: 'path', d: rim, closed: false }], textBox: sub(box, 0, 2 * ry, w, h - ry) };
+    }
+    case 'person': {
+      // The head is the outline (filled); body, arms and legs are strokes. The label is under the feet.
+      const { head, body, arms, legs, labelTop } = personFigure(box);
+      const limbs = [body, arms, legs].map((stroke) => `M${stroke.map((q) => `${fmt(q.x)} ${fmt(q.y)}`).join(' L')}`).join(' ');
+      return {
+        outline: { kind: 'ellipse', box: head },
+        details: [{ kind: 'path', d: limbs, closed: false }],
+        textBox: sub(box, 0, labelTop - y, w, h),
+        labelAt: 'top',
+      };
     }
     case 'speech-bubble': {
       const tail = Math.min(h * 0.25, 40);

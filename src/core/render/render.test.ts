@@ -159,7 +159,9 @@ describe('renderSvg: styles', () => {
 });
 
 describe('renderSvg: shapes', () => {
-  it.each(SHAPE_TYPES.flatMap((type) => [[type, 160, 80] as const, [type, 300, 40] as const, [type, 50, 200] as const]))(
+  // A person's figure stands at the top of its box, over its label (below).
+  const filling = SHAPE_TYPES.filter((type) => type !== 'person');
+  it.each(filling.flatMap((type) => [[type, 160, 80] as const, [type, 300, 40] as const, [type, 50, 200] as const]))(
     '%s fills its %i × %i box',
     (type, width, height) => {
       const svg = render([{ type, x: 10, y: 20, width, height, strokeWidth: 2, roughness: 'clean' }], { background: 'transparent' });
@@ -171,6 +173,20 @@ describe('renderSvg: shapes', () => {
       expect(Math.abs(ink.height - (height + 2))).toBeLessThanOrEqual(2);
     },
   );
+
+  it('draws a person as a stick figure centred at the top of its box, its label under the feet', () => {
+    const person = { type: 'person' as const, x: 10, y: 20, width: 160, height: 100, strokeWidth: 2, roughness: 'clean' as const };
+    // The figure alone: its natural 34 × 56 px, centred, at the top.
+    const ink = inkBox(render([person], { background: 'transparent' }));
+    expect(Math.abs(ink.x + ink.width / 2 - 90)).toBeLessThanOrEqual(1);
+    expect(Math.abs(ink.y - 19)).toBeLessThanOrEqual(1);
+    expect(Math.abs(ink.width - 36)).toBeLessThanOrEqual(2);
+    expect(Math.abs(ink.height - 58)).toBeLessThanOrEqual(2);
+    const [line] = tspans(render([{ ...person, text: 'Customer', fontSize: 20, fontFamily: 'normal' }]));
+    expect(line).toMatchObject({ x: 90, text: 'Customer' });
+    // The top of the line's glyphs is below the feet.
+    expect(line!.y - fonts.vertical('normal').ascent * 20).toBeGreaterThan(20 + 56);
+  });
 
   it('draws a cylinder with the front rim of its top', () => {
     const svg = render([{ type: 'cylinder', ...box, roughness: 'clean' }]);

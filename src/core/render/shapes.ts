@@ -33,7 +33,7 @@ export function drawShape(ctx: RenderContext, element: RenderElement & { type: S
     const area = icon && element.labelPlacement === 'below-icon' ? belowIcon(geometry.textBox, icon) : geometry.textBox;
     // A box narrower than one character still gets one character a line rather than nothing.
     const lines = wrapText(ctx.fonts, label, Math.max(area.width, textStyle.size), textStyle, box.width - 2 * LABEL_PADDING);
-    const block = drawTextBlock(ctx, lines, textStyle, area, 'middle');
+    const block = drawTextBlock(ctx, lines, textStyle, area, geometry.labelAt ?? 'middle');
     svg += block.svg;
     bounds.push(block.bounds);
   }

@@ -27,7 +27,7 @@ import {
  */
 
 const GROUPS = [
-  { types: SHAPE_TYPES, schema: shapeSchema, about: 'Closed shapes drawn from their box; `text` is a centred label.' },
+  { types: SHAPE_TYPES, schema: shapeSchema, about: 'Closed shapes drawn from their box; `text` is a centred label (under a `person`\'s figure).' },
   { types: ['text'], schema: textSchema, about: 'Free text; size is estimated when width/height are left out.' },
   { types: ['image'], schema: imageSchema, about: `Raster image from a data URL (${IMAGE_MIME_TYPES.join(', ')}).` },
   { types: ['frame'], schema: frameSchema, about: 'Labelled dashed section around other elements.' },

@@ -20,6 +20,8 @@ export const SHAPE_TYPES = [
   'cloud',
   'cylinder',
   'speech-bubble',
+  // An actor or person: a figure with its label under it.
+  'person',
   // Flowchart symbols.
   'document',
   'manual-input',
@@ -56,6 +58,38 @@ export function iconBody<T extends { type: string; y: number; width: number; hei
   return { ...element, y: element.y + cap, height: element.height - cap };
 }
 export type ElementType = (typeof ELEMENT_TYPES)[number];
+
+/**
+ * A person's stick figure at its natural size, standing at the top of its box with the label under it, as PlantUML,
+ * Mermaid and D2 draw an actor. `labelGap` keeps the label off the feet.
+ */
+export const PERSON_FIGURE = { width: 34, height: 56, labelGap: 4 } as const;
+
+/** The figure's height in a person's box: its natural height, smaller in a box too short or narrow for it. */
+export const personFigureHeight = (width: number, height: number): number =>
+  Math.min(PERSON_FIGURE.height, 0.7 * height, (width * PERSON_FIGURE.height) / PERSON_FIGURE.width);
+
+type Box = { x: number; y: number; width: number; height: number };
+type Spot = { x: number; y: number };
+
+/**
+ * The stick figure in a person's box, centred at its top, in scene coordinates: the head's box, the strokes under it
+ * (body, arms across, legs from the hip) and the top of the label's band under the feet. The renderer sketches it;
+ * the Excalidraw export traces it.
+ */
+export function personFigure(box: Box): { head: Box; body: [Spot, Spot]; arms: [Spot, Spot]; legs: [Spot, Spot, Spot]; labelTop: number } {
+  const fh = personFigureHeight(box.width, box.height);
+  const fw = (fh * PERSON_FIGURE.width) / PERSON_FIGURE.height;
+  const at = (u: number, v: number): Spot => ({ x: box.x + (box.width - fw) / 2 + u * fw, y: box.y + v * fh });
+  const head = 0.28 * fh;
+  return {
+    head: { x: box.x + (box.width - head) / 2, y: box.y, width: head, height: head },
+    body: [at(0.5, 0.28), at(0.5, 0.64)],
+    arms: [at(0, 0.42), at(1, 0.42)],
+    legs: [at(0.08, 1), at(0.5, 0.64), at(0.92, 1)],
+    labelTop: box.y + fh + PERSON_FIGURE.labelGap,
+  };
+}
 
 export const FILL_STYLES = ['hachure', 'cross-hatch', 'solid', 'dots', 'zigzag', 'dashed', 'zigzag-line'] as const;
 export const STROKE_STYLES = ['solid', 'dashed', 'dotted'] as const;

@@ -1,4 +1,4 @@
-import type { ShapeType } from './constants.js';
+import { personFigure, type ShapeType } from './constants.js';
 import type { Point } from './schema.js';
 import { dictionary } from '../dictionary.js';
 
@@ -54,3 +54,18 @@ export const EXCALIDRAW_SHAPE_TWIN: Partial<Record<ShapeType, { type: 'rectangle
   'data-storage': { type: 'rectangle', rounded: true },
   terminator: { type: 'rectangle', rounded: true },
 });
+
+/**
+ * A person's stick figure as one Excalidraw line, in scene coordinates: a line cannot branch, so it runs along the
+ * arms, back to the shoulder, up round the head, down the body and along each leg, going back over an arm and a leg.
+ */
+export function personTrace(box: { x: number; y: number; width: number; height: number }): Point[] {
+  const { head, body, arms, legs } = personFigure(box);
+  const r = head.width / 2;
+  // From the neck (the head's lowest point) once round.
+  const loop = Array.from({ length: 13 }, (_, i) => {
+    const t = Math.PI / 2 + (2 * Math.PI * i) / 12;
+    return { x: head.x + r + r * Math.cos(t), y: head.y + r + r * Math.sin(t) };
+  });
+  return [arms[0], arms[1], { x: body[0].x, y: arms[0].y }, ...loop, body[1], legs[0], legs[1], legs[2]];
+}

@@ -77,6 +77,20 @@ describe('toExcalidraw: a file Excalidraw opens', () => {
     expect((byId.get('hex')!.points as number[][]).at(-1)).toEqual([0, 0]);
   });
 
+  it('draws a person as its stick figure in one open line, the label grouped with it under the feet', () => {
+    expect(warnings).toContain('element "person" (person): no Excalidraw twin; exported as a line drawing of its figure');
+    const figure = byId.get('person')!;
+    expect(figure).toMatchObject({ type: 'line', polygon: false });
+    // The fixture's person is 100 × 100 at (1200, 560): a 34 × 56 figure centred at its top.
+    const ys = (figure.points as number[][]).map(([, y]) => Number(figure.y) + y!);
+    const xs = (figure.points as number[][]).map(([x]) => Number(figure.x) + x!);
+    expect([Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)]).toEqual([1233, 1267, 560, 616]);
+    const label = byId.get('person-label')!;
+    expect(label).toMatchObject({ text: 'Person', groupIds: [(figure.groupIds as string[])[0]] });
+    expect(Number(label.y)).toBeGreaterThan(616);
+    expect(Number(label.y) + Number(label.height)).toBeLessThanOrEqual(660);
+  });
+
   it('comes back unchanged when imported again', () => {
     const first = native(EVERY_TYPE);
     const again = intakeScene(JSON.parse(JSON.stringify(exported(first))));

@@ -241,15 +241,27 @@ describe('d2Notation details', () => {
 
   it('draws D2\'s c4-person (the docs\' C4 models) as a person, not as a plain box', async () => {
     const graph = await readD2('customer: Customer {shape: c4-person}\ncustomer -> bank');
-    expect(graph.nodes.find((n) => n.id === 'customer')).toMatchObject({ shape: 'ellipse', kind: 'user' });
-    expect(graph.warnings).toEqual(['D2 c4-person shape drawn as ellipse ("customer")']);
+    expect(graph.nodes.find((n) => n.id === 'customer')).toMatchObject({ shape: 'person', kind: 'user' });
+    expect(graph.warnings).toEqual([]);
+  }, SLOW);
+
+  it('reads back a person our D2 export wrote as D2\'s person', async () => {
+    const scene = intakeScene([
+      { id: 'customer', type: 'person', x: 0, y: 0, width: 100, height: 100, text: 'Customer' },
+      { id: 'api', type: 'rectangle', x: 300, y: 0, width: 160, height: 80, text: 'API' },
+      { id: 'uses', type: 'arrow', startBinding: { elementId: 'customer' }, endBinding: { elementId: 'api' } },
+    ]).elements;
+    const { code, warnings } = toD2(recoverGraph(scene));
+    expect(code).toContain('customer: "Customer" {shape: person');
+    expect(warnings).toEqual([]);
+    expect((await readD2(code)).nodes.find((n) => n.id === 'customer')).toMatchObject({ shape: 'person', label: 'Customer' });
   }, SLOW);
 
   it('maps shapes, class members and direction; says which shapes are approximated', async () => {
     const graph = await readD2('direction: right\nu: User {shape: person}\nd: {shape: cylinder}\nq: {shape: queue}\nk: {shape: class; +name: string; "-go()": bool}\nu -> d -> q');
     expect(graph.direction).toBe('RIGHT');
     expect(graph.nodes.map((n) => [n.id, n.shape, n.kind])).toEqual([
-      ['u', 'ellipse', 'user'],
+      ['u', 'person', 'user'],
       ['d', 'cylinder', 'database'],
       ['q', 'cylinder', 'queue'],
       ['k', 'rectangle', 'class'],

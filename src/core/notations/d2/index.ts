@@ -109,7 +109,7 @@ const SHAPES: Record<string, { shape: string; kind?: NodeKind; approximate?: tru
   step: { shape: 'arrow-right' },
   callout: { shape: 'speech-bubble' },
   stored_data: { shape: 'data-storage' },
-  person: { shape: 'ellipse', kind: 'user' },
+  person: { shape: 'person', kind: 'user' },
   diamond: { shape: 'diamond', kind: 'decision' },
   oval: { shape: 'ellipse' },
   circle: { shape: 'ellipse' },
@@ -120,7 +120,7 @@ const SHAPES: Record<string, { shape: string; kind?: NodeKind; approximate?: tru
   image: { shape: 'rectangle' },
   sql_table: { shape: 'rectangle', kind: 'entity' },
   class: { shape: 'rectangle', kind: 'class' },
-  'c4-person': { shape: 'ellipse', kind: 'user', approximate: true },
+  'c4-person': { shape: 'person', kind: 'user' },
 });
 
 /** D2's compiled arrowheads → ours (D2 fills triangles, diamonds and circles unless told otherwise). */

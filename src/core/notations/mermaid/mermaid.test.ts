@@ -42,6 +42,7 @@ describe('mermaidNotation on real diagrams', () => {
     const graph = await mermaidNotation.toGraph(fixture('k8s-system-flow-sequence.mmd'));
     expect(graph.layout).toBe('sequence');
     expect(graph.nodes.map((n) => n.kind)).toEqual(['actor', 'component', 'component', 'component', 'component', 'component', 'component']);
+    expect(graph.nodes[0]!.shape).toBe('person');
     expect(graph.nodes[1]!.label).toBe('control plane\napi-server');
     const messages = graph.sequence!.steps.filter((s) => s.type === 'message');
     expect(messages).toHaveLength(12);

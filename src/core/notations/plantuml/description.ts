@@ -90,7 +90,7 @@ interface C4Element {
 }
 const C4_ELEMENTS: Record<string, C4Element> = dictionary({});
 for (const [base, kind, shape] of [
-  ['Person', 'actor', undefined],
+  ['Person', 'actor', 'person'],
   ['System', 'service', undefined],
   ['SystemDb', 'database', 'cylinder'],
   ['SystemQueue', 'queue', 'data-storage'],
@@ -191,12 +191,16 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     names.set(name, names.get(name) ?? id);
     stack.push({ id, line });
   };
+  /** Nodes a link named without a keyword or shorthand: actors in a diagram of use cases. */
+  const undeclared = new Set<string>();
   const resolve = (name: string, form: EndForm): string => {
     const known = names.get(name);
     // `(checkout)` inside `rectangle checkout`: a shorthand names an element, never the container of that name.
     const written = SHORTHAND_KEY[form]?.(name);
     if (known !== undefined && (written === undefined || !groups.has(known))) return known;
-    return addNode(name, known === undefined ? undefined : written, FORM_KIND[form] ?? { kind: 'component' });
+    const id = addNode(name, known === undefined ? undefined : written, FORM_KIND[form] ?? { kind: 'component' });
+    if (form === 'name') undeclared.add(id);
+    return id;
   };
 
   const lines = source.lines;
@@ -365,6 +369,8 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     const included = source.preprocessorLines > 0 ? ` (its ${source.preprocessorLines} preprocessor lines, !include, !theme and the procedures of included files, are not expanded: included files are not fetched)` : '';
     throw parseError({ line: 1, column: 1 }, `the diagram has no elements${included}`);
   }
+  // PlantUML draws a name no keyword declared as an actor once the diagram has use cases (`User1 --> (Story1)`).
+  if ([...nodes.values()].some((node) => node.kind === 'usecase')) for (const id of undeclared) nodes.get(id)!.kind = 'actor';
   if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
   for (const [name, count] of skippedMacros) warnings.push(`skipped ${count} ${name}(…) call${count === 1 ? '' : 's'} (not drawn)`);
   applyVisibility({ nodes, edges, names }, source.visibility, warnings);

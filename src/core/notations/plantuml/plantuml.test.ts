@@ -174,7 +174,17 @@ Internet -[hidden]- db
     const graph = plantumlNotation.toGraph(uml(':Customer: --> (Checkout)\n(Checkout) .> (Pay) : include\nrectangle Shop {\n  usecase (Browse) as UC1\n}\nCustomer -- UC1'));
     expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['Customer:actor', 'Checkout:usecase', 'Pay:usecase', 'UC1:usecase']);
     expect(graph.nodes.find((n) => n.id === 'UC1')!.parent).toBe('Shop');
+    // An actor is drawn as a person (its kind's shape), as PlantUML draws its stick figure.
+    expect(sizeNode(graph.nodes[0]!).shape).toBe('person');
     expect(arrows(graph)).toEqual(['Customer -> Checkout', 'Checkout -> Pay [include]', 'Customer -> UC1']);
+  });
+
+  it('reads a name no keyword declares as an actor once the diagram has use cases, as PlantUML draws it', () => {
+    // joelparkerhenderson/plantuml-examples' use case diagram.
+    const graph = plantumlNotation.toGraph(uml('left to right direction\nUser1 --> (Story1)\n(Story1) --> (Story2)'));
+    expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['User1:actor', 'Story1:usecase', 'Story2:usecase']);
+    // Without use cases a bare name stays a component.
+    expect(plantumlNotation.toGraph(uml('User1 --> [Shop]')).nodes.map((n) => n.kind)).toEqual(['component', 'component']);
   });
 
   it('maps class relations to UML heads with multiplicities', () => {
@@ -197,7 +207,7 @@ Internet -[hidden]- db
     const graph = plantumlNotation.toGraph(
       uml('actor User\nparticipant "Web Server" as W\nUser -> W ++ : GET /\nW -> W : render\nloop each item\n  W ->x User\nend\nopt cached\n  note right of W : hit\nend\nreturn 200 OK\nUser ->> W : close'),
     );
-    expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['User:actor', 'W:component']);
+    expect(graph.nodes.map((n) => `${n.id}:${n.kind}:${n.shape}`)).toEqual(['User:actor:person', 'W:component:rectangle']);
     expect(graph.sequence!.steps).toEqual([
       { type: 'message', from: 'User', to: 'W', dashed: false, startArrowhead: 'none', endArrowhead: 'arrow', label: 'GET /' },
       { type: 'activate', participant: 'W' },
@@ -1062,6 +1072,7 @@ describe('C4 Lay_D to a boundary (issue 27)', () => {
     const frame = drawn.elements.find((e) => e.id === drawn.elementIds.groups.get('platform'))!;
     for (const p of people) {
       const person = drawn.elements.find((e) => e.id === drawn.elementIds.nodes.get(p))!;
+      expect(person.type).toBe('person');
       expect(Number(person.y) + Number(person.height)).toBeLessThan(Number(frame.y));
     }
   });

@@ -11,7 +11,7 @@ import { macroArguments } from './description.js';
 /** Participant keyword → role and outline. */
 export const PARTICIPANT_KINDS: Readonly<Record<string, { kind: NodeKind; shape: string }>> = dictionary({
   participant: { kind: 'component', shape: 'rectangle' },
-  actor: { kind: 'actor', shape: 'ellipse' },
+  actor: { kind: 'actor', shape: 'person' },
   boundary: { kind: 'gateway', shape: 'hexagon' },
   control: { kind: 'service', shape: 'ellipse' },
   entity: { kind: 'entity', shape: 'rectangle' },
