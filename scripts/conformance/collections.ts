@@ -187,6 +187,18 @@ export const COLLECTIONS: readonly Collection[] = [
   },
   {
     notation: 'plantuml',
+    // The architecture documentation of an Eclipse project (82 files: sequences with refs and boxes, swimlane
+    // activities, composite states, components, C4), the fresh files of issue 27's second review: 4 of the first 10
+    // read were refused before.
+    repo: 'eclipse-tractusx/item-relationship-service',
+    commit: 'a6e5dd317a5168638f6e4e07bf0edff557504335',
+    licence: 'CC-BY-4.0',
+    sampleable: false,
+    paths: /^docs\/.+\.puml$/,
+    excluded: notStartUml,
+  },
+  {
+    notation: 'plantuml',
     // One example per PlantUML diagram kind; its licence (CC BY-NC-SA) allows no copy in this repository.
     repo: 'joelparkerhenderson/plantuml-examples',
     commit: '8baf937a61027d4650c01f6d6f5782dfcb0eb418',
