@@ -970,6 +970,12 @@ describe('PlantUML forms of fresh real files that were refused (issue 27, eclips
     expect(graph.nodes.find((n) => n.id === 'IRS')).toMatchObject({ label: 'IRS', parent: 'consumer' });
     expect(graph.edges).toMatchObject([{ from: 'IrsApiConsumer', to: 'IRS', endArrowhead: 'circle', toward: 'RIGHT', label: '[01]' }]);
   });
+
+  it('reads a bracket component with a bold name and a stereotype before its alias (irs-overall-system-view)', () => {
+    const graph = plantumlNotation.toGraph(uml(['actor IrsApiConsumer', '[**IRS**] <<System>> as IRS', 'IrsApiConsumer -r(0- IRS : **[01]**'].join('\n')));
+    expect(graph.nodes.find((n) => n.id === 'IRS')).toMatchObject({ label: 'IRS', kind: 'component', rows: ['«System»'] });
+    expect(graph.edges).toMatchObject([{ from: 'IrsApiConsumer', to: 'IRS' }]);
+  });
 });
 
 describe('PlantUML class hierarchies read downwards, as PlantUML draws them (issue 27)', () => {
