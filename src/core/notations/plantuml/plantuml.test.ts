@@ -976,6 +976,13 @@ describe('PlantUML forms of fresh real files that were refused (issue 27, eclips
     expect(graph.nodes.find((n) => n.id === 'IRS')).toMatchObject({ label: 'IRS', kind: 'component', rows: ['«System»'] });
     expect(graph.edges).toMatchObject([{ from: 'IrsApiConsumer', to: 'IRS' }]);
   });
+
+  it('tells a state diagram whose state descriptions come before its first [*] (ess_bottom_upnumber_of_hops)', () => {
+    const graph = plantumlNotation.toGraph(uml(['Incident_Tier3 : hop 0', 'OEM: hop 3', 'OEM :', '[*] -r-> Incident_Tier3', 'Incident_Tier3 -r-> OEM : increment hop++ (hop=0+1)'].join('\n')));
+    expect(graph.nodes.map((n) => `${n.kind}:${n.label}`)).toEqual(['state:Incident_Tier3', 'state:OEM', 'start:']);
+    expect(graph.nodes.find((n) => n.id === 'Incident_Tier3')?.rows).toEqual(['hop 0']);
+    expect(arrows(graph)).toEqual(['[*]start -> Incident_Tier3', 'Incident_Tier3 -> OEM [increment hop++ (hop=0+1)]']);
+  });
 });
 
 describe('PlantUML class hierarchies read downwards, as PlantUML draws them (issue 27)', () => {
