@@ -472,6 +472,13 @@ describe('PlantUML sequence groups closed by name', () => {
     expect(fragments.map((f) => f.sections.length)).toEqual([1, 1, 2]);
     expect(graph.warnings).toEqual([]);
   });
+
+  it('closes a group at `end` followed by anything, as PlantUML reads `end opt;` (IRS 3_ValidityChecker)', () => {
+    const graph = plantumlNotation.toGraph(uml(['participant IRS', 'participant Checker', 'opt (isValid) then', '    IRS <-- Checker : false', 'else', '    IRS <-- Checker : true', 'end opt;', 'IRS --> IRS: process twin.'].join('\n')));
+    const steps = graph.sequence?.steps ?? [];
+    expect(steps.map((s) => s.type)).toEqual(['fragment', 'message']);
+    expect(graph.warnings).toEqual([]);
+  });
 });
 
 describe('PlantUML sequence forms from its documentation', () => {
