@@ -969,6 +969,14 @@ describe('PlantUML forms of fresh real files that were refused (issue 27, eclips
     expect(graph.warnings).toContain('line 4: "split" is never closed with "end split": closed at the end');
   });
 
+  it('attaches a note written without a side to the last activity (IRS esr-certificates-activity)', () => {
+    const graph = plantumlNotation.toGraph(uml(['start', ':Start search **(globalAssetId)**;', 'note', '    API is requested', '    certificateName: ISO14001', 'end note', ':Register JobResponse;', 'stop'].join('\n')));
+    const note = graph.nodes.find((n) => n.kind === 'note');
+    expect(note?.label).toBe('API is requested\ncertificateName: ISO14001');
+    const search = graph.nodes.find((n) => n.label === 'Start search (globalAssetId)')!;
+    expect(graph.edges).toContainEqual(expect.objectContaining({ from: note!.id, to: search.id }));
+  });
+
   it('reads stereotypes written before the alias and a ball-and-socket link with a direction (whitebox_overall_decentral)', () => {
     const graph = plantumlNotation.toGraph(
       uml(['actor IrsApiConsumer', 'package [**OEM**] <<CatenaX Company>> as consumer {', '  component [**IRS**] <<System>> as IRS', '}', 'IrsApiConsumer -r(0- IRS : **[01]**'].join('\n')),
