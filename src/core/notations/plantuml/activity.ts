@@ -24,6 +24,9 @@ type Block =
   | { type: 'split'; line: SourceLine; from: End[]; done: End[] }
   | { type: 'group'; line: SourceLine; group: string; closer: RegExp };
 
+/** The blocks PlantUML closes at the end of the diagram, with what closes them. */
+const CLOSED_AT_END: Partial<Record<Block['type'], string>> = { split: 'end split', fork: 'end fork', if: 'endif', group: 'end group' };
+
 /** `:text;` — the text may span lines; it ends at `;` (or one of the SDL endings `| < > / ] }`). */
 const ACTION_END = /[;|<>/\]}]$/;
 /** The bracket of `-[#blue,dashed]->`: a colour and a line kind (bold, dashed, dotted), in any order. */
@@ -246,10 +249,12 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       throw parseError(line, `expected an activity statement (start, :action;, if (…) then, while, repeat, fork, stop), got "${text.slice(0, 60)}"`);
     }
   }
-  // PlantUML ends a split or fork left open at the end of the diagram there, its branches ending where they stop.
-  for (let open = blocks[blocks.length - 1]; open?.type === 'split' || open?.type === 'fork'; open = blocks[blocks.length - 1]) {
+  // PlantUML ends a split, fork, if (IRS's chains of `else (Yes)` with one endif) or partition left open at the end of
+  // the diagram there, its branches ending where they stop.
+  for (let open = blocks[blocks.length - 1]; open !== undefined && open.type in CLOSED_AT_END; open = blocks[blocks.length - 1]) {
     blocks.pop();
-    warnings.push(`line ${open.line.line}: "${open.line.text}" is never closed with "end ${open.type}": closed at the end`);
+    const closer = open.type === 'group' && open.closer.test('}') ? '}' : CLOSED_AT_END[open.type];
+    warnings.push(`line ${open.line.line}: "${open.line.text.slice(0, 40)}" is never closed with "${closer}": closed at the end`);
   }
   const block = blocks[blocks.length - 1];
   if (block) throw parseError(block.line, `"${block.line.text.slice(0, 40)}" is never closed`);

@@ -977,6 +977,18 @@ describe('PlantUML forms of fresh real files that were refused (issue 27, eclips
     expect(graph.edges).toContainEqual(expect.objectContaining({ from: note!.id, to: search.id }));
   });
 
+  it('ends ifs and a partition left open at the end of the activity there, saying so (IRS 5_ess_top_down_sequence_determine_result)', () => {
+    const graph = plantumlNotation.toGraph(
+      uml(['start', 'partition check {', 'if (Twin is available in DTR) then (No)', '    :Unknown;', '    stop', 'else (Yes)', 'if (PartSiteInformation contains BPNS) then (No)', '    :No;', '    stop', 'else (Yes)', '    :Yes;', '    stop', 'endif'].join('\n')),
+    );
+    expect(graph.nodes.filter((n) => n.kind === 'decision')).toHaveLength(2);
+    expect(graph.nodes.filter((n) => n.kind === 'action').map((n) => n.label)).toEqual(['Unknown', 'No', 'Yes']);
+    expect(graph.warnings).toEqual([
+      'line 4: "if (Twin is available in DTR) then (No)" is never closed with "endif": closed at the end',
+      'line 3: "partition check {" is never closed with "}": closed at the end',
+    ]);
+  });
+
   it('reads stereotypes written before the alias and a ball-and-socket link with a direction (whitebox_overall_decentral)', () => {
     const graph = plantumlNotation.toGraph(
       uml(['actor IrsApiConsumer', 'package [**OEM**] <<CatenaX Company>> as consumer {', '  component [**IRS**] <<System>> as IRS', '}', 'IrsApiConsumer -r(0- IRS : **[01]**'].join('\n')),
