@@ -24,6 +24,9 @@ type Block =
   | { type: 'split'; line: SourceLine; from: End[]; done: End[] }
   | { type: 'group'; line: SourceLine; group: string; closer: RegExp };
 
+/** The blocks PlantUML closes at the end of the diagram, with what closes them. */
+const CLOSED_AT_END: Partial<Record<Block['type'], string>> = { split: 'end split', fork: 'end fork', if: 'endif', group: 'end group' };
+
 /** `:text;` — the text may span lines; it ends at `;` (or one of the SDL endings `| < > / ] }`). */
 const ACTION_END = /[;|<>/\]}]$/;
 /** The bracket of `-[#blue,dashed]->`: a colour and a line kind (bold, dashed, dotted), in any order. */
@@ -227,8 +230,9 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const text2 = label(m[2]);
       const style = arrowStyle(m[1]);
       ends = ends.map((end) => ({ ...end, ...(text2 && { label: text2 }), ...(style && { style }) }));
-    } else if (readNote(lines, i)) {
-      const note = readNote(lines, i)!;
+    } else if (readNote(lines, i) || /^note$/i.test(text)) {
+      // A bare `note` is on the right of the last activity, as PlantUML draws it.
+      const note = readNote([{ ...line, text: text.replace(/^note$/i, 'note right') }, ...lines.slice(i + 1)], 0)!;
       i += note.consumed - 1;
       const id = `note-${nodes.length + 1}`;
       const { node: created, edge } = noteElements(id, note, lastNode, parent());
@@ -245,10 +249,12 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       throw parseError(line, `expected an activity statement (start, :action;, if (…) then, while, repeat, fork, stop), got "${text.slice(0, 60)}"`);
     }
   }
-  // PlantUML ends a split or fork left open at the end of the diagram there, its branches ending where they stop.
-  for (let open = blocks[blocks.length - 1]; open?.type === 'split' || open?.type === 'fork'; open = blocks[blocks.length - 1]) {
+  // PlantUML ends a split, fork, if (IRS's chains of `else (Yes)` with one endif) or partition left open at the end of
+  // the diagram there, its branches ending where they stop.
+  for (let open = blocks[blocks.length - 1]; open !== undefined && open.type in CLOSED_AT_END; open = blocks[blocks.length - 1]) {
     blocks.pop();
-    warnings.push(`line ${open.line.line}: "${open.line.text}" is never closed with "end ${open.type}": closed at the end`);
+    const closer = open.type === 'group' && open.closer.test('}') ? '}' : CLOSED_AT_END[open.type];
+    warnings.push(`line ${open.line.line}: "${open.line.text.slice(0, 40)}" is never closed with "${closer}": closed at the end`);
   }
   const block = blocks[blocks.length - 1];
   if (block) throw parseError(block.line, `"${block.line.text.slice(0, 40)}" is never closed`);

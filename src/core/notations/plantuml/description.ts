@@ -75,7 +75,7 @@ const NAME = String.raw`""[^"]+""|"[^"]*"|\[[^\]]*\]|\([^)]*\)|:[^:]+:|[^\s{}<#"
 const DECLARATION = new RegExp(
   String.raw`^(${NAME})(?:\s+as\s+(${NAME}))?\s*((?:<<[^>]*>>\s*)*)(#[\w#/|\\-]+)?\s*(?:\[\[[^\]]*\]\])?\s*(\{|\[)?\s*(\})?$`,
 );
-/** Stereotypes written before the alias (`package [OEM] <<Company>> as consumer {`), which PlantUML reads as after it. */
+/** Stereotypes written before the alias (`package [OEM] <<Company>> as consumer {`, `[**IRS**] <<System>> as IRS`), which PlantUML reads as after it. */
 const STEREOTYPES_BEFORE_ALIAS = new RegExp(String.raw`^(${NAME})\s*((?:<<[^>]*>>\s*)+)as\s+(${NAME})`);
 const SHORTHAND = new RegExp(String.raw`^(\[[^\]]+\]|\([^)]+\)|:[^:]+:|\(\)\s*(?:"[^"]+"|\S+))(?:\s+as\s+(${NAME}))?\s*((?:<<[^>]*>>\s*)*)(#\S+)?\s*$`);
 
@@ -334,7 +334,7 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
       addGroup('', `${keyword[1]!.toLowerCase()}-${line.line}`, keyword[1]!.toLowerCase(), line);
       continue;
     }
-    const declared = keyword ? DECLARATION.exec(keyword[2]!.trim().replace(STEREOTYPES_BEFORE_ALIAS, '$1 as $3 $2')) : SHORTHAND.exec(text);
+    const declared = keyword ? DECLARATION.exec(keyword[2]!.trim().replace(STEREOTYPES_BEFORE_ALIAS, '$1 as $3 $2')) : SHORTHAND.exec(text.replace(STEREOTYPES_BEFORE_ALIAS, '$1 as $3 $2'));
     if (declared) {
       const spec: ElementKind = keyword ? DESCRIPTION_KEYWORDS[keyword[1]!.toLowerCase()]! : (FORM_KIND[formOf(declared[1]!)] ?? { kind: 'component' });
       let [, first, second, stereotypes, color, opens, closes] = declared as unknown as (string | undefined)[];

@@ -42,7 +42,8 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
     /^(component|node|cloud|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person)\s/i,
     // `action build`, not `Process -> Keyring : …` (a participant of that name in a sequence).
     /^(action|process)\s+[^-<>.\s]+$/i,
-    /^\[[^\]]+\]/,
+    // `[Comp]`; `[*]` is a state diagram's start or end point.
+    /^\[(?!\*\])[^\]]+\]/,
     // `(use case)`; `(*)` is the legacy activity start.
     /^\((?!\*)[^)]+\)/,
     /^:[^:]+:/,

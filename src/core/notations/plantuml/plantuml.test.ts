@@ -482,6 +482,13 @@ describe('PlantUML sequence groups closed by name', () => {
     expect(fragments.map((f) => f.sections.length)).toEqual([1, 1, 2]);
     expect(graph.warnings).toEqual([]);
   });
+
+  it('closes a group at `end` followed by anything, as PlantUML reads `end opt;` (IRS 3_ValidityChecker)', () => {
+    const graph = plantumlNotation.toGraph(uml(['participant IRS', 'participant Checker', 'opt (isValid) then', '    IRS <-- Checker : false', 'else', '    IRS <-- Checker : true', 'end opt;', 'IRS --> IRS: process twin.'].join('\n')));
+    const steps = graph.sequence?.steps ?? [];
+    expect(steps.map((s) => s.type)).toEqual(['fragment', 'message']);
+    expect(graph.warnings).toEqual([]);
+  });
 });
 
 describe('PlantUML sequence forms from its documentation', () => {
@@ -972,6 +979,26 @@ describe('PlantUML forms of fresh real files that were refused (issue 27, eclips
     expect(graph.warnings).toContain('line 4: "split" is never closed with "end split": closed at the end');
   });
 
+  it('attaches a note written without a side to the last activity (IRS esr-certificates-activity)', () => {
+    const graph = plantumlNotation.toGraph(uml(['start', ':Start search **(globalAssetId)**;', 'note', '    API is requested', '    certificateName: ISO14001', 'end note', ':Register JobResponse;', 'stop'].join('\n')));
+    const note = graph.nodes.find((n) => n.kind === 'note');
+    expect(note?.label).toBe('API is requested\ncertificateName: ISO14001');
+    const search = graph.nodes.find((n) => n.label === 'Start search (globalAssetId)')!;
+    expect(graph.edges).toContainEqual(expect.objectContaining({ from: note!.id, to: search.id }));
+  });
+
+  it('ends ifs and a partition left open at the end of the activity there, saying so (IRS 5_ess_top_down_sequence_determine_result)', () => {
+    const graph = plantumlNotation.toGraph(
+      uml(['start', 'partition check {', 'if (Twin is available in DTR) then (No)', '    :Unknown;', '    stop', 'else (Yes)', 'if (PartSiteInformation contains BPNS) then (No)', '    :No;', '    stop', 'else (Yes)', '    :Yes;', '    stop', 'endif'].join('\n')),
+    );
+    expect(graph.nodes.filter((n) => n.kind === 'decision')).toHaveLength(2);
+    expect(graph.nodes.filter((n) => n.kind === 'action').map((n) => n.label)).toEqual(['Unknown', 'No', 'Yes']);
+    expect(graph.warnings).toEqual([
+      'line 4: "if (Twin is available in DTR) then (No)" is never closed with "endif": closed at the end',
+      'line 3: "partition check {" is never closed with "}": closed at the end',
+    ]);
+  });
+
   it('reads stereotypes written before the alias and a ball-and-socket link with a direction (whitebox_overall_decentral)', () => {
     const graph = plantumlNotation.toGraph(
       uml(['actor IrsApiConsumer', 'package [**OEM**] <<CatenaX Company>> as consumer {', '  component [**IRS**] <<System>> as IRS', '}', 'IrsApiConsumer -r(0- IRS : **[01]**'].join('\n')),
@@ -979,6 +1006,19 @@ describe('PlantUML forms of fresh real files that were refused (issue 27, eclips
     expect(graph.groups).toMatchObject([{ id: 'consumer', label: 'OEM' }]);
     expect(graph.nodes.find((n) => n.id === 'IRS')).toMatchObject({ label: 'IRS', parent: 'consumer' });
     expect(graph.edges).toMatchObject([{ from: 'IrsApiConsumer', to: 'IRS', endArrowhead: 'circle', toward: 'RIGHT', label: '[01]' }]);
+  });
+
+  it('reads a bracket component with a bold name and a stereotype before its alias (irs-overall-system-view)', () => {
+    const graph = plantumlNotation.toGraph(uml(['actor IrsApiConsumer', '[**IRS**] <<System>> as IRS', 'IrsApiConsumer -r(0- IRS : **[01]**'].join('\n')));
+    expect(graph.nodes.find((n) => n.id === 'IRS')).toMatchObject({ label: 'IRS', kind: 'component', rows: ['«System»'] });
+    expect(graph.edges).toMatchObject([{ from: 'IrsApiConsumer', to: 'IRS' }]);
+  });
+
+  it('tells a state diagram whose state descriptions come before its first [*] (ess_bottom_upnumber_of_hops)', () => {
+    const graph = plantumlNotation.toGraph(uml(['Incident_Tier3 : hop 0', 'OEM: hop 3', 'OEM :', '[*] -r-> Incident_Tier3', 'Incident_Tier3 -r-> OEM : increment hop++ (hop=0+1)'].join('\n')));
+    expect(graph.nodes.map((n) => `${n.kind}:${n.label}`)).toEqual(['state:Incident_Tier3', 'state:OEM', 'start:']);
+    expect(graph.nodes.find((n) => n.id === 'Incident_Tier3')?.rows).toEqual(['hop 0']);
+    expect(arrows(graph)).toEqual(['[*]start -> Incident_Tier3', 'Incident_Tier3 -> OEM [increment hop++ (hop=0+1)]']);
   });
 });
 

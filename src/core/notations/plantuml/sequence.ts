@@ -250,8 +250,8 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
       top.fragment.sections.push({ label: plainText(withoutColor(elseMatch[1]!)), steps: [] });
       continue;
     }
-    // PlantUML also closes a group with its keyword repeated: `end loop`, `end alt`, `end group`.
-    if (/^end(?:\s+(?:alt|opt|loop|par|par2|break|critical|group))?$/i.test(text)) {
+    // PlantUML closes a group with `end` and whatever follows it (`end loop`, `end opt;`), but for the closers of boxes and notes.
+    if (/^end(?:\b(?!\s*(?:box|[hr]?note|ref|legend)\b).*)?$/i.test(text)) {
       if (!stack.pop()) throw parseError(line, '"end" without an open alt/opt/loop/group');
       continue;
     }
