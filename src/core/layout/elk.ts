@@ -298,12 +298,18 @@ function drawnExtent(laid: LaidOutGraph): { width: number; height: number } {
 }
 
 /**
- * Each container's components stacked along the flow. Undefined when no container holds two components: that graph is
- * the plain layout in this direction, already tried (an ELK run saved: 2 of the 7 runs of a one-component schema).
+ * Each container's components stacked along the flow. Undefined when that arranges nothing the plain layout does not
+ * (no container holds two components but for loose items, which both set in a grid): an ELK run saved (2 of the 7
+ * runs of a one-component schema).
  */
 async function layoutStacked(graph: GraphIR, direction: Direction, worthWidening?: (laid: LaidOutGraph) => boolean): Promise<LaidOutGraph | undefined> {
-  const { root } = buildElkGraph(graph, direction, undefined, { stacked: true });
-  if (!root.edges!.some((edge) => edge.id.startsWith(STACK_EDGE))) return undefined;
+  const arranged = (stacked: boolean) =>
+    buildElkGraph(graph, direction, undefined, { stacked })
+      .root.edges!.filter((edge) => edge.id.startsWith(PACK_EDGE))
+      .map((edge) => `${edge.sources[0]}>${edge.targets[0]}`)
+      .sort()
+      .join();
+  if (arranged(true) === arranged(false)) return undefined;
   return layoutShape(graph, direction, { stacked: true }, worthWidening);
 }
 
@@ -539,57 +545,38 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
     if (flip) reversed.add(elkEdge.id);
     root.edges!.push(elkEdge);
   });
-  root.edges!.push(...packingEdges(root, drawn, upright), ...(stacked ? stackingEdges(root, drawn) : []));
+  root.edges!.push(...arrangingEdges(root, drawn, upright, stacked));
   return { root, boxes, titles, depth, edgeIndex, reversed, warnings };
 }
 
+/**
+ * A row of a container's single items, stacked, is no wider than a README column takes inside a container's padding
+ * (and the root's margin): the stacked try is there to narrow a drawing (four classes of 440 px in two rows: 1,195 px).
+ */
+const STACKED_ROW_WIDTH = READABLE_WIDTH - 2 * (SPACING.containerPadding + 12);
+/**
+ * Fewer single nodes than this in a container, stacked, stay steps of their own: two one after the other are no
+ * staircase, and side by side they let the stacked try win the onion architecture with a column 4,234 px tall
+ * (1,427 px wide; 1,725 × 3,333 px before).
+ */
+const STAIRCASE_MIN = 3;
 /** Fewer disconnected items than this in one container are left where ELK puts them. */
 const PACK_MIN_ITEMS = 4;
 /** Width over height the packed items aim for, a landscape page. */
 const PACK_ASPECT = 1.6;
 const PACK_EDGE = 'pack:';
-const STACK_EDGE = `${PACK_EDGE}s`;
 
 /**
- * Invisible edges that arrange a container's disconnected items (no edge touches them or anything inside them) in a
- * grid. With INCLUDE_CHILDREN, ELK does not separate connected components, so every such item lands in the first
- * layer: eleven unrelated Helm services became one column 1,200 px tall. Chaining item i to item i + k spreads them over
- * layers, k per layer, with k chosen for a landscape block. The edges are dropped from the result.
+ * Invisible edges that arrange the items of each container (the root included); they are dropped from the result.
+ * With INCLUDE_CHILDREN, ELK does not separate connected components: every item no edge touches lands in the
+ * container's first layer (eleven unrelated Helm services became one column 1,200 px tall), and so does the first
+ * node of each component. Plain, a container's loose items (no edge touches them or anything inside them) are set in
+ * a grid. `stacked`, its components are stacked one after the other along the flow (a package of unrelated classes
+ * was one wide row), but single nodes, which join nothing else in the container, are set in a grid together, one
+ * step of the stack: one after the other they made a staircase, a step per node, as each sits beside its
+ * neighbour's edges (a Mermaid subgraph of agents each called from outside).
  */
-function packingEdges(root: ElkNode, drawn: readonly { from: string; to: string }[], vertical: boolean): ElkExtendedEdge[] {
-  const parentOf = new Map<string, ElkNode>();
-  const containers: ElkNode[] = [root];
-  for (let i = 0; i < containers.length; i++) {
-    for (const child of containers[i]!.children ?? []) {
-      parentOf.set(child.id, containers[i]!);
-      if (child.children !== undefined) containers.push(child);
-    }
-  }
-  const connected = new Set<string>();
-  for (const end of drawn.flatMap(({ from, to }) => [from, to])) {
-    for (let id: string | undefined = end; id !== undefined && id !== root.id && !connected.has(id); id = parentOf.get(id)?.id) connected.add(id);
-  }
-  const edges: ElkExtendedEdge[] = [];
-  for (const container of containers) {
-    const loose = (container.children ?? []).filter((child) => !connected.has(child.id));
-    if (loose.length < PACK_MIN_ITEMS) continue;
-    const width = loose.reduce((sum, item) => sum + (item.width ?? CONTAINER_MIN_WIDTH), 0) / loose.length + SPACING.nodeNode;
-    const height = loose.reduce((sum, item) => sum + (item.height ?? 0), 0) / loose.length + SPACING.nodeNode;
-    // k items per layer: layers are columns when the flow runs sideways, rows when it runs down.
-    const ratio = vertical ? (PACK_ASPECT * (height + SPACING.betweenLayers - SPACING.nodeNode)) / width : (width + SPACING.betweenLayers - SPACING.nodeNode) / (PACK_ASPECT * height);
-    const perLayer = Math.max(1, Math.min(loose.length, Math.ceil(Math.sqrt(loose.length * ratio))));
-    for (let i = 0; i + perLayer < loose.length; i++) {
-      edges.push({ id: `${PACK_EDGE}${edges.length}`, sources: [loose[i]!.id], targets: [loose[i + perLayer]!.id] });
-    }
-  }
-  return edges;
-}
-
-/**
- * Invisible edges that stack each container's components one after the other along the flow, where ELK would start
- * them all in the container's first layer side by side (a package of unrelated classes as one wide row).
- */
-function stackingEdges(root: ElkNode, drawn: readonly { from: string; to: string }[]): ElkExtendedEdge[] {
+function arrangingEdges(root: ElkNode, drawn: readonly { from: string; to: string }[], vertical: boolean, stacked: boolean): ElkExtendedEdge[] {
   const parentOf = new Map<string, string>();
   const containers: ElkNode[] = [root];
   for (let i = 0; i < containers.length; i++) {
@@ -603,24 +590,58 @@ function stackingEdges(root: ElkNode, drawn: readonly { from: string; to: string
     for (let at: string | undefined = id; at !== undefined; at = parentOf.get(at)) if (parentOf.get(at) === container) return at;
     return undefined;
   };
+  const connected = new Set<string>();
+  for (const end of drawn.flatMap(({ from, to }) => [from, to])) {
+    for (let id: string | undefined = end; id !== undefined && id !== root.id && !connected.has(id); id = parentOf.get(id)) connected.add(id);
+  }
   const edges: ElkExtendedEdge[] = [];
+  const link = (source: string, target: string) => edges.push({ id: `${PACK_EDGE}${edges.length}`, sources: [source], targets: [target] });
+  /** Item i chained to item i + k: k items per layer, k chosen for a landscape block. Returns the block's first and last item. */
+  const grid = (items: readonly ElkNode[], widthLimit?: number) => {
+    const perLayer = gridLayerSize(items, vertical, widthLimit);
+    for (let i = 0; i + perLayer < items.length; i++) link(items[i]!.id, items[i + perLayer]!.id);
+    return { source: items[0]!.id, sink: items[items.length - 1]!.id };
+  };
   for (const container of containers) {
-    const children = (container.children ?? []).map((child) => child.id);
+    const children = container.children ?? [];
+    if (!stacked) {
+      const loose = children.filter((child) => !connected.has(child.id));
+      if (loose.length >= PACK_MIN_ITEMS) grid(loose);
+      continue;
+    }
     if (children.length < 2) continue;
     const inner = drawn.map(({ from, to }) => [childOf(from, container.id), childOf(to, container.id)] as const).filter(([a, b]) => a !== undefined && b !== undefined && a !== b) as [string, string][];
-    const component = new Map(children.map((id) => [id, id]));
+    const component = new Map(children.map((child) => [child.id, child.id]));
     const find = (id: string): string => (component.get(id) === id ? id : find(component.get(id)!));
     for (const [a, b] of inner) component.set(find(a), find(b));
-    const members = new Map<string, string[]>();
-    for (const id of children) members.set(find(id), [...(members.get(find(id)) ?? []), id]);
-    const parts = [...members.values()];
-    for (let i = 0; i + 1 < parts.length; i++) {
-      const sink = parts[i]!.find((id) => !inner.some(([a]) => a === id)) ?? parts[i]![0]!;
-      const source = parts[i + 1]!.find((id) => !inner.some(([, b]) => b === id)) ?? parts[i + 1]![0]!;
-      edges.push({ id: `${STACK_EDGE}${edges.length}`, sources: [sink], targets: [source] });
+    const members = new Map<string, ElkNode[]>();
+    for (const child of children) members.set(find(child.id), [...(members.get(find(child.id)) ?? []), child]);
+    // Single nodes; a container alone in its part stays a step of its own, as its contents already take rows.
+    const nodes = [...members.values()].filter((part) => part.length === 1 && part[0]!.children === undefined).map(([item]) => item!);
+    const singles = nodes.length >= STAIRCASE_MIN ? nodes : [];
+    // The steps of the stack in the order of their first item: each component, and the grid of single nodes.
+    const steps: { source: string; sink: string }[] = [];
+    for (const part of members.values()) {
+      if (!singles.includes(part[0]!)) {
+        const ids = part.map((item) => item.id);
+        steps.push({ source: ids.find((id) => !inner.some(([, b]) => b === id)) ?? ids[0]!, sink: ids.find((id) => !inner.some(([a]) => a === id)) ?? ids[0]! });
+      } else if (part[0] === singles[0]) steps.push(grid(singles, STACKED_ROW_WIDTH));
     }
+    for (let i = 0; i + 1 < steps.length; i++) link(steps[i]!.sink, steps[i + 1]!.source);
   }
   return edges;
+}
+
+/**
+ * Items per layer for a landscape block of `items`: layers are columns when the flow runs sideways, rows when it runs
+ * down, and then no more than a row `widthLimit` wide holds.
+ */
+function gridLayerSize(items: readonly ElkNode[], vertical: boolean, widthLimit = Infinity): number {
+  const width = items.reduce((sum, item) => sum + (item.width ?? CONTAINER_MIN_WIDTH), 0) / items.length + SPACING.nodeNode;
+  const height = items.reduce((sum, item) => sum + (item.height ?? 0), 0) / items.length + SPACING.nodeNode;
+  const ratio = vertical ? (PACK_ASPECT * (height + SPACING.betweenLayers - SPACING.nodeNode)) / width : (width + SPACING.betweenLayers - SPACING.nodeNode) / (PACK_ASPECT * height);
+  const fitting = vertical ? Math.floor((widthLimit + SPACING.nodeNode) / width) : Infinity;
+  return Math.max(1, Math.min(items.length, fitting, Math.ceil(Math.sqrt(items.length * ratio))));
 }
 
 function readResult(root: ElkNode, built: Built): LaidOutGraph {

@@ -70,6 +70,54 @@ describe('fitting a README column', () => {
     expect(laid.nodes.filter((node) => node.id !== 'Map' && !inside(node, pkg!)).map((node) => node.id)).toEqual([]);
   });
 
+  /** Rows the nodes `ids` take: distinct tops. A staircase or a column takes one per node. */
+  const rowsOf = (laid: LaidOutGraph, ids: readonly string[]) => new Set(ids.map((id) => Math.round(at(laid, id).y))).size;
+
+  it('sets the members of a subgraph that join nothing among themselves in rows, not a staircase', async () => {
+    // A Mermaid subgraph of six agents, each called from outside and calling out (BusinessInfinity's architecture):
+    // stacked one after the other along the flow, each stepped aside of its neighbour's edges, a node per step.
+    const agents = ['Marketing', 'Finance', 'Technology', 'Operations', 'Sales', 'Legal'].map((name) => `${name} Agent → ${name} LoRA adapter`);
+    const laid = await layoutGraph(
+      graph({
+        forcedDirection: true,
+        groups: [{ id: 'sk', label: 'Semantic Kernel Multi-Agents' }],
+        nodes: [
+          { id: 'gov', kind: 'service', label: 'Governance / Validation' },
+          ...agents.map((label, i) => ({ id: `agent${i}`, kind: 'service' as const, label, parent: 'sk' })),
+          { id: 'endpoints', kind: 'service', label: 'Online Endpoints' },
+        ],
+        edges: agents.flatMap((_, i) => [
+          { id: `call${i}`, from: 'gov', to: `agent${i}` },
+          { id: `infer${i}`, from: `agent${i}`, to: 'endpoints' },
+        ]),
+      }),
+    );
+    expect(overlaps(laid)).toEqual([]);
+    // Two or three to a row (the edges to the rows below pass between them); the staircase took six.
+    expect(rowsOf(laid, agents.map((_, i) => `agent${i}`))).toBeLessThanOrEqual(3);
+  });
+
+  it('sets the unrelated classes of a package in rows when it stacks the package, not in one column', async () => {
+    // java-design-patterns' commander: test-case classes no edge touches, beside classes that use each other; stacked
+    // one after the other, they made the package a column (924 × 2,434 px here, six rows of them).
+    const member = (name: string, parent = 'pkg') => ({ id: name, kind: 'class' as const, label: `${name}\n${'~ employeeDatabaseUnavailableCase() : void\n'.repeat(6)}+ main(args : String[])`, parent });
+    const cases = ['EmployeeDbFailCases', 'MessagingFailCases', 'PaymentFailCases', 'QueueFailCases', 'ShippingFailCases', 'AllCases'].map((name) => `App${name}`);
+    const laid = await layoutGraph(
+      graph({
+        groups: [{ id: 'pkg', label: 'com.iluwatar.commander' }, { id: 'queue', label: 'com.iluwatar.commander.queue' }],
+        nodes: [...cases.map((name) => member(name)), member('Order'), member('User'), member('Commander'), member('QueueTask', 'queue')],
+        edges: [
+          { id: 'user', from: 'Order', to: 'User' },
+          { id: 'order', from: 'QueueTask', to: 'Order' },
+          { id: 'queue', from: 'Commander', to: 'QueueTask' },
+        ],
+      }),
+    );
+    expect(overlaps(laid)).toEqual([]);
+    expect(rowsOf(laid, cases)).toBeLessThanOrEqual(3);
+    expect(laid.height / laid.width).toBeLessThan(2);
+  });
+
   it('spreads one too-wide layer over more rows when the flow must stay top-down and nothing can be packed', async () => {
     const table = (id: string) => ({ id, kind: 'entity' as const, label: id, rows: ['id int', 'name varchar(45)', 'created_at timestamp', 'updated_at timestamp'] });
     const sources = Array.from({ length: 6 }, (_, i) => `child_table_${i}`);
