@@ -33,6 +33,15 @@ const luminance = ([r, g, b]: Rgba) => {
   return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
 };
 
+/** A colour as the grey of the same lightness (PlantUML's `skinparam monochrome`); undefined if not a colour. */
+export function grayOf(color: string): string | undefined {
+  const rgba = parseColor(color);
+  if (rgba === undefined) return undefined;
+  const [r, g, b] = rgba;
+  const grey = Math.round(0.299 * r + 0.587 * g + 0.114 * b).toString(16).padStart(2, '0');
+  return `#${grey}${grey}${grey}`;
+}
+
 const ratio = (a: Rgba, b: Rgba) => {
   const [high, low] = [luminance(a), luminance(b)].sort((x, y) => y - x);
   return (high! + 0.05) / (low! + 0.05);

@@ -8,7 +8,8 @@
  * line readers are also the faithful way to follow it.
  */
 import { AppError } from '../../errors.js';
-import type { GraphIR, NotationConverter } from '../../graph/types.js';
+import type { GraphIR, GraphStyle, NotationConverter } from '../../graph/types.js';
+import { grayOf } from '../../layout/contrast.js';
 import { activityToGraph } from './activity.js';
 import { LEGACY_ACTIVITY, legacyActivityToGraph } from './activity-legacy.js';
 import { CLASS_DECLARATION, classToGraph } from './class.js';
@@ -133,7 +134,27 @@ export const plantumlNotation: NotationConverter = {
     };
     // The legacy activity syntax (`(*) --> "A"`) has its own reader.
     const reader = kind === 'activity' && source.lines.some((line) => LEGACY_ACTIVITY.test(line.text)) ? legacyActivityToGraph : READERS[kind];
-    const graph = reader(source);
+    const graph = source.monochrome ? inMonochrome(reader(source)) : reader(source);
     return source.title ? { ...graph, title: source.title } : graph;
   },
 };
+
+/**
+ * `skinparam monochrome true`, as PlantUML draws it: shapes white with black borders instead of the colours of their
+ * kind, and every colour the author set turned to its grey.
+ */
+function inMonochrome(graph: GraphIR): GraphIR {
+  const grey = (color: string | undefined) => (color === undefined ? undefined : (grayOf(color) ?? color));
+  const greyed = <T extends Pick<GraphStyle, 'fillColor' | 'strokeColor' | 'textColor'>>(style: T): T => ({
+    ...style,
+    ...(style.fillColor !== undefined && { fillColor: grey(style.fillColor) }),
+    ...(style.strokeColor !== undefined && { strokeColor: grey(style.strokeColor) }),
+    ...(style.textColor !== undefined && { textColor: grey(style.textColor) }),
+  });
+  return {
+    ...graph,
+    nodes: graph.nodes.map((node) => ({ ...node, style: greyed({ fillColor: '#ffffff', strokeColor: '#1e1e1e', ...node.style }) })),
+    edges: graph.edges.map((edge) => (edge.style ? { ...edge, style: greyed(edge.style) } : edge)),
+    groups: graph.groups.map((group) => (group.style ? { ...group, style: greyed(group.style) } : group)),
+  };
+}

@@ -22,6 +22,17 @@ function parseErrorOf(code: string): AppError {
 }
 
 describe('plantumlNotation on real diagrams', () => {
+  it('draws a monochrome diagram (skinparam monochrome true, every Tractus-X IRS diagram) in black on white, author colours as greys', () => {
+    const code = (look: string) => `@startuml\n${look}\n[**IRS**] <<System>> as IRS\ndatabase Store #FF0000\nIRS --> Store\n@enduml`;
+    const mono = plantumlNotation.toGraph(code('skinparam monochrome true'));
+    expect(mono.nodes.find((node) => node.id === 'IRS')?.style).toMatchObject({ fillColor: '#ffffff', strokeColor: '#1e1e1e' });
+    // Red turned to the grey of its lightness, as PlantUML's monochrome draws it.
+    expect(mono.nodes.find((node) => node.id === 'Store')?.style?.fillColor).toBe('#4c4c4c');
+    const coloured = plantumlNotation.toGraph(code('skinparam shadowing false'));
+    expect(coloured.nodes.find((node) => node.id === 'IRS')?.style).toBeUndefined();
+    expect(coloured.nodes.find((node) => node.id === 'Store')?.style?.fillColor).toBe('#ff0000');
+  });
+
   it('draws each ContainerDb of the C4 message bus sample alike, however long its description', () => {
     const graph = resolveIconHints(plantumlNotation.toGraph(fixture('c4-messagebus-container.puml')));
     const node = (id: string) => graph.nodes.find((n) => n.id === id)!;

@@ -29,6 +29,8 @@ export interface DiagramSource {
   preprocessorLines: number;
   /** Class diagrams: what splits `net.foo.Bar` into packages (`set separator`); undefined for `none`. */
   separator?: string;
+  /** `skinparam monochrome true`: the author asked for no colour. */
+  monochrome: boolean;
 }
 
 export function parseError(at: { line: number; column: number }, message: string): AppError {
@@ -69,6 +71,7 @@ export function readDiagram(code: string): DiagramSource {
   let separator: string | undefined = '.';
   let direction: Direction = 'DOWN';
   let forcedDirection = false;
+  let monochrome = false;
   let title: string | undefined;
   /** Lines of an open `title` … `end title` block. */
   let titleLines: string[] | undefined;
@@ -164,6 +167,7 @@ export function readDiagram(code: string): DiagramSource {
       separator = split[1]!.toLowerCase() === 'none' ? undefined : split[1];
       continue;
     }
+    if (/^skinparam\s+monochrome\s+(true|reverse)\b/i.test(trimmed)) monochrome = true;
     if (/^(hide|show|remove|restore)\s/i.test(trimmed)) {
       visibility.push({ text: trimmed, line: at.line, column: text.length - text.trimStart().length + 1 });
       continue;
@@ -173,7 +177,7 @@ export function readDiagram(code: string): DiagramSource {
     inNote = MULTILINE_NOTE.test(trimmed) && !/^[hr]?note\s+"[^"]*"\s+as\s/i.test(trimmed);
   }
   if (preprocessor > 0) warnings.push(`skipped ${preprocessor} preprocessor line${preprocessor === 1 ? '' : 's'} (!include, !theme, procedures they define): files are not fetched`);
-  return { lines, direction, forcedDirection, warnings, visibility, preprocessorLines: preprocessor, ...(separator !== undefined && { separator }), ...(title && { title }) };
+  return { lines, direction, forcedDirection, monochrome, warnings, visibility, preprocessorLines: preprocessor, ...(separator !== undefined && { separator }), ...(title && { title }) };
 }
 
 /** PlantUML closes containers (`package p {`) still open at @enduml; said, once per container, outermost first. */
