@@ -81,14 +81,14 @@ function besideRoute(label: LaidOutLabel, points: readonly Point[], taken: reado
     }
   }
   const offShapes = (place: Box) => !taken.some((box) => overlaps(place, box));
-  const offLines = (place: Box) => !lines.some((line) => line.some((point, k) => k > 0 && crosses(place, line[k - 1]!, point)));
+  const offLines = (place: Box) => !lines.some((line) => line.some((point, k) => k > 0 && crosses(line[k - 1]!, point, place)));
   return places.find((place) => offShapes(place) && offLines(place)) ?? places.find(offShapes) ?? places[0]!;
 }
 
 const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
-/** Whether a right-angle leg passes through the box. */
-function crosses(box: Box, a: Point, b: Point): boolean {
-  const [left, right, top, bottom] = [Math.min(a.x, b.x), Math.max(a.x, b.x), Math.min(a.y, b.y), Math.max(a.y, b.y)];
-  return left < box.x + box.width && right > box.x && top < box.y + box.height && bottom > box.y;
+/** Whether the right-angle leg from `p` to `q` runs through the box (touching its border is not crossing). */
+export function crosses(p: Point, q: Point, box: Box): boolean {
+  const [left, right, top, bottom] = [Math.min(p.x, q.x), Math.max(p.x, q.x), Math.min(p.y, q.y), Math.max(p.y, q.y)];
+  return right > box.x + 1 && left < box.x + box.width - 1 && bottom > box.y + 1 && top < box.y + box.height - 1;
 }

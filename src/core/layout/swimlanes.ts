@@ -10,6 +10,7 @@ import { OrthogonalRouter } from '../routing/orthogonal.js';
 import { separateRuns } from '../routing/separate-runs.js';
 import { SPACING } from './drawing-rules.js';
 import { layoutOnce } from './elk.js';
+import { crosses } from './detours.js';
 import { containerTitle } from './titles.js';
 import type { Box, LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
 
@@ -108,12 +109,6 @@ function routed(graph: GraphIR, nodes: readonly LaidOutNode[], edges: readonly L
     return { points, ends: [from, to], slideEnds: true };
   });
   return separateRuns(lines, nodes).map((points, i) => moved[i] ?? { ...edges[i]!, points, labels: edges[i]!.labels.map((label) => besideRoute(label, points)) });
-}
-
-/** Whether the right-angle leg from `p` to `q` runs through the box (touching its border is not crossing). */
-function crosses(p: Point, q: Point, box: Box): boolean {
-  const [left, right, top, bottom] = [Math.min(p.x, q.x), Math.max(p.x, q.x), Math.min(p.y, q.y), Math.max(p.y, q.y)];
-  return right > box.x + 1 && left < box.x + box.width - 1 && bottom > box.y + 1 && top < box.y + box.height - 1;
 }
 
 /** Down from the middle of one box's bottom to the middle of the other's top, for an edge the router cannot lead. */
