@@ -21,10 +21,9 @@ import {
   type RenderElement,
 } from './style.js';
 import { attrs } from './svg.js';
-import { drawTextBlock, textLines } from './text.js';
+import { drawTextBlock, paperPatch, textLines } from './text.js';
 
 /** Gap between a connector label and the paper patch behind it, px. */
-const LABEL_PATCH_PADDING = 4;
 
 const pointsOf = (value: unknown): Point[] =>
   Array.isArray(value)
@@ -92,10 +91,9 @@ export function drawConnector(ctx: RenderContext, element: RenderElement & { typ
     const height = lines.length * textStyle.size * LINE_HEIGHT;
     const mid = halfway(geometry.samples);
     const box = { x: mid.x - width / 2, y: mid.y - height / 2, width, height };
-    const patch = grow(box, LABEL_PATCH_PADDING);
-    svg += `<rect${attrs([['x', patch.x], ['y', patch.y], ['width', patch.width], ['height', patch.height], ['rx', LABEL_PATCH_PADDING], ['fill', ctx.paper]])}/>`;
-    svg += drawTextBlock(ctx, lines, textStyle, box, 'middle').svg;
-    bounds.push(patch);
+    const patch = paperPatch(ctx, box);
+    svg += patch.svg + drawTextBlock(ctx, lines, textStyle, box, 'middle').svg;
+    bounds.push(patch.bounds);
   }
   return { svg, bounds: union(bounds) };
 }

@@ -352,6 +352,18 @@ describe('renderSvg: content elements', () => {
     expect(name.y).toBeLessThan(40);
   });
 
+  it("puts a frame's name on paper, so a line drawn before it (a lifeline through a fragment's name) does not cross it", () => {
+    const lifeline = { type: 'line' as const, x: 20, y: 0, points: [{ x: 0, y: 0 }, { x: 0, y: 300 }], roughness: 'clean' as const };
+    const svg = render([lifeline, { type: 'frame', x: 0, y: 60, width: 300, height: 200, name: 'alt [ok]', roughness: 'clean' }]);
+    const patch = /<rect x="([\d.-]+)" y="([\d.-]+)" width="([\d.]+)" height="([\d.]+)" rx="4" fill="#ffffff"\/>/.exec(svg);
+    expect(patch).not.toBeNull();
+    const [x, y, width, height] = patch!.slice(1).map(Number) as [number, number, number, number];
+    expect(x).toBeLessThan(20);
+    expect(x + width).toBeGreaterThan(20);
+    expect(y + height).toBeLessThanOrEqual(62);
+    expect(svg.indexOf('<rect x="' + patch![1])).toBeLessThan(svg.indexOf('>alt [ok]<'));
+  });
+
   it('shows an embed as a card with its site and address, never a link or a fetch', () => {
     const svg = render([{ type: 'embed', x: 0, y: 0, width: 260, height: 90, url: 'https://www.example.com/a/very/long/path/that/cannot/fit/in/the/card' }]);
     const texts = tspans(svg).map((t) => t.text);

@@ -6,7 +6,7 @@ import { drawFigure } from './draw.js';
 import { drawIcon } from './icons.js';
 import { shapeGeometry, type Box } from './outlines.js';
 import { boxOf, cornerOf, drawStyleOf, finite, grow, text, textStyleOf, union, type Drawn, type RenderElement } from './style.js';
-import { drawTextBlock, wrapText } from './text.js';
+import { drawTextBlock, paperPatch, wrapText } from './text.js';
 
 export const isShapeType = (type: string): type is ShapeType => (SHAPE_TYPES as readonly string[]).includes(type);
 
@@ -40,7 +40,10 @@ export function drawShape(ctx: RenderContext, element: RenderElement & { type: S
   return { svg, bounds: union(bounds) };
 }
 
-/** The frame's name sits above its top-left corner, outside the frame, in the normal font. */
+/**
+ * The frame's name sits above its top-left corner, outside the frame, in the normal font, on a patch of paper: a line
+ * passing there (a sequence diagram's lifeline through a fragment's name) does not strike through it.
+ */
 export function drawFrame(ctx: RenderContext, element: RenderElement & { type: 'frame' }): Drawn {
   const box = boxOf(element);
   const style = drawStyleOf(element);
@@ -52,8 +55,9 @@ export function drawFrame(ctx: RenderContext, element: RenderElement & { type: '
     const lines = [name.replace(/\s+/g, ' ')];
     const height = textStyle.size * LINE_HEIGHT;
     const block = drawTextBlock(ctx, lines, { ...textStyle, color: style.stroke ?? textStyle.color }, { x: box.x, y: box.y - height - LABEL_PADDING / 2, width: box.width, height }, 'top');
-    svg += block.svg;
-    bounds.push(block.bounds);
+    const patch = paperPatch(ctx, block.bounds);
+    svg += patch.svg + block.svg;
+    bounds.push(patch.bounds);
   }
   return { svg, bounds: union(bounds) };
 }

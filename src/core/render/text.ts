@@ -3,6 +3,7 @@ import type { TEXT_ALIGNS } from '../scene/constants.js';
 import type { RenderContext } from './context.js';
 import type { FontFamily, FontMetrics } from './fonts.js';
 import type { Box } from './outlines.js';
+import { grow } from './style.js';
 import { attrs, escapeXml, fmt, xmlSafe } from './svg.js';
 
 export interface TextStyle {
@@ -87,6 +88,18 @@ export function wrapText(
  * explicit baseline from the font's ascent and descent, centred in a line box of LINE_HEIGHT × size, as CSS does;
  * no renderer-dependent `dominant-baseline`. With `ctx.outlineText` the lines are glyph outlines at the same places.
  */
+/** Room a label's paper patch leaves round its text. */
+const LABEL_PATCH_PADDING = 4;
+
+/**
+ * A patch of the paper behind a label, so a line drawn earlier under it (an arrow's own stroke, a lifeline crossing a
+ * frame's name) never strikes through the text.
+ */
+export function paperPatch(ctx: RenderContext, text: Box): { svg: string; bounds: Box } {
+  const patch = grow(text, LABEL_PATCH_PADDING);
+  return { svg: `<rect${attrs([['x', patch.x], ['y', patch.y], ['width', patch.width], ['height', patch.height], ['rx', LABEL_PATCH_PADDING], ['fill', ctx.paper]])}/>`, bounds: patch };
+}
+
 export function drawTextBlock(
   ctx: RenderContext,
   lines: readonly string[],
