@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mermaidNotation } from '../notations/mermaid/index.js';
 import { terraformNotation } from '../notations/terraform/index.js';
 import { layoutGraph } from './elk.js';
 import type { Point } from './types.js';
@@ -77,4 +78,23 @@ describe('rerouteDetours', () => {
     const distance = Math.min(...edge.points.slice(1).map((b, k) => toLeg(centre, edge.points[k]!, b)));
     expect(distance).toBeLessThan(Math.max(label!.width, label!.height) / 2 + 12);
   });
+
+  it('puts the labels of two rerouted back edges into one state beside each other, not on one spot', async () => {
+    // Two states far down a chain each go back to the first one with a long label: ELK leads both round the outside,
+    // both are drawn again up one side, and the second label was placed where the first already sat.
+    const graph = await mermaidNotation.toGraph(`stateDiagram-v2
+      [*] --> idle
+      idle --> held: a stop arrives while an order may still run
+      held --> held: the new order could not be sent
+      held --> releasing: new order sent, or the deadline passed
+      releasing --> releasing: no answer yet, retry
+      releasing --> released: resume sent, or not needed
+      releasing --> idle: the operator paused the vehicle
+      released --> idle: vehicle reports running, or deadline passed`);
+    const laid = await layoutGraph(graph);
+    const labels = laid.edges.flatMap((edge) => edge.labels).filter((label) => label.text.trim() !== '');
+    const overlapping = labels.flatMap((a, i) => labels.slice(i + 1).filter((b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height).map((b) => [a.text, b.text]));
+    expect(overlapping).toEqual([]);
+  });
 });
+

@@ -46,14 +46,27 @@ export function rerouteDetours(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph
   laid.edges.forEach((edge, i) => {
     if (!detours.has(i)) router.avoid(edge.points, -1, -1);
   });
+  // Routes and labels as they stand, the detours' new ones included as they are drawn: two rerouted back edges into
+  // one state put their labels beside each other, not on one spot.
+  const routes = laid.edges.map((edge) => edge.points);
+  const taken: Box[] = [...laid.nodes, ...labels];
   const edges = laid.edges.map((edge, i) => {
     if (!detours.has(i)) return edge;
     const [from, to] = ends(edge)!;
     const around = (node: number) => laid.groups.flatMap((group, g) => (boxContains(group, laid.nodes[node]!, 0) ? [groupsOffset + g] : []));
     const route = router.route({ from, to, through: [...new Set([...around(from), ...around(to)])] });
-    if (route === undefined || routeLength(route.points) >= routeLength(edge.points)) return edge;
-    const others = laid.edges.filter((_, k) => k !== i).map((other) => other.points);
-    return { ...edge, points: route.points, labels: edge.labels.map((label) => besideRoute(label, route.points, [...laid.nodes, ...labels], others)) };
+    if (route === undefined || routeLength(route.points) >= routeLength(edge.points)) {
+      taken.push(...edge.labels);
+      return edge;
+    }
+    routes[i] = route.points;
+    const others = routes.filter((_, k) => k !== i);
+    const moved = edge.labels.map((label) => {
+      const placed = besideRoute(label, route.points, taken, others);
+      taken.push(placed);
+      return placed;
+    });
+    return { ...edge, points: route.points, labels: moved };
   });
   return { ...laid, edges };
 }

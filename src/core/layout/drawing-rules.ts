@@ -15,6 +15,14 @@ export const CONTAINER_MIN_WIDTH = 440;
 /** Arrowheads on one shape closer than this (and not at the same point) pile into a dark wedge: they share one point, or keep apart. */
 export const CROWDED_HEADS = 8;
 
+/**
+ * Edges sharing an end may run into it as one trunk, but only for this long when they mean different things (another
+ * label or line style): past it, a reader cannot tell which relation reaches the shared end (issue 27: eight secret
+ * edges, nine foreign keys drawn as one line). Shorter, about half the gap between layers, it reads as edges fanning
+ * out of one node.
+ */
+export const MIXED_TRUNK = 40;
+
 /** Boxes with an icon are at least this tall, so the stamped icon (45% of the height) is big enough to read. */
 export const ICON_NODE_MIN_HEIGHT = 80;
 

@@ -1,7 +1,7 @@
 /** The ELK layered engine: hierarchical (containers laid out with their contents), orthogonal edge routing. */
 import type { ElkExtendedEdge, ElkLabel, ElkNode } from 'elkjs/lib/elk-api.js';
 import { Worker as ElkWorker, type ElkAnswer } from 'elkjs/lib/elk-worker.min.js';
-import type { Direction, GraphIR } from '../graph/types.js';
+import { edgeMeaning, type Direction, type GraphIR } from '../graph/types.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
 import { separateRuns } from '../routing/separate-runs.js';
 import { compactLabelLayers } from './compact.js';
@@ -340,10 +340,15 @@ async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = 
 
 /**
  * ELK leads edges of different ends through one line of the channel between layers, where a reader sees one line
- * joining the wrong nodes (issue 13): those legs are moved apart, clear of nodes, containers and labels.
+ * joining the wrong nodes (issue 13), and edges into one node saying different things along one trunk (two back edges
+ * of a state machine, differently labelled, up one line): those legs are moved apart, clear of nodes, containers and
+ * labels.
  */
 function separateEdgeRuns(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
-  const lines = laid.edges.map((edge) => ({ points: edge.points, ends: [graph.edges[edge.index]!.from, graph.edges[edge.index]!.to], slideEnds: true }));
+  const lines = laid.edges.map((edge) => {
+    const drawn = graph.edges[edge.index]!;
+    return { points: edge.points, ends: [drawn.from, drawn.to], slideEnds: true, meaning: edgeMeaning(drawn) };
+  });
   const separated = separateRuns(lines, [...laid.nodes, ...laid.groups, ...laid.edges.flatMap((edge) => edge.labels)]);
   return { ...laid, edges: laid.edges.map((edge, i) => ({ ...edge, points: separated[i]! })) };
 }

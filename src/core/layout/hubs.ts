@@ -8,7 +8,7 @@
  * also merges ends that carry a cardinality, whose labels it then leaves stacked away from their edges
  * (mysql-employees), so it stays off.
  */
-import type { Arrowhead, GraphEdge, GraphIR } from '../graph/types.js';
+import { edgeMeaning, type Arrowhead, type GraphIR } from '../graph/types.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
 import { CROWDED_HEADS } from './drawing-rules.js';
 import type { Box, LaidOutGraph, Point } from './types.js';
@@ -38,9 +38,6 @@ interface End {
   at: 'start' | 'end';
   side: Side;
 }
-
-/** What an edge says: its label and line. Edges that say different things share an end point, never a trunk. */
-const meaningOf = (edge: GraphEdge): string => [edge.label ?? '', edge.style?.strokeStyle ?? 'solid', edge.style?.strokeColor ?? ''].join('\u0000');
 
 function sideOf(point: Point, box: Box): Side | undefined {
   const inX = point.x >= box.x - ON_SIDE && point.x <= box.x + box.width + ON_SIDE;
@@ -254,7 +251,7 @@ export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
     const { side } = ends[0]!;
     const source = graph.edges[laid.edges[ends[0]!.edge]!.index]!;
     // Edges that mean different things still meet at one point (no wedge of heads) but through the short bus only.
-    const trunk = new Set(ends.map(({ edge }) => meaningOf(graph.edges[laid.edges[edge]!.index]!))).size === 1;
+    const trunk = new Set(ends.map(({ edge }) => edgeMeaning(graph.edges[laid.edges[edge]!.index]!))).size === 1;
     // Those already far enough apart to read as separate arrowheads keep their own ends, unless many share a meaning.
     const at = ends.map(({ edge, at: end }) => (end === 'start' ? routes[edge]![0]! : routes[edge]!.at(-1)!));
     if ((!trunk || ends.length < HUB_TRUNK_MIN_EDGES) && at.every((p, i) => at.every((q, j) => i === j || Math.hypot(p.x - q.x, p.y - q.y) >= CROWDED_HEADS))) continue;

@@ -3,7 +3,7 @@
  * judges any scene (from code, from AI, hand-made) the same way; `parents` says which container holds what.
  */
 import { MIN_TEXT_CONTRAST, textContrast } from '../layout/contrast.js';
-import { ASPECT_NODES, CROWDED_HEADS, LARGE_NODES, LARGE_WIDTH, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT } from '../layout/drawing-rules.js';
+import { ASPECT_NODES, CROWDED_HEADS, LARGE_NODES, LARGE_WIDTH, MAX_ASPECT, MIXED_TRUNK, README_WIDTH, READABLE_NODES, READABLE_TEXT } from '../layout/drawing-rules.js';
 import { boxContains } from '../export/geometry.js';
 import { outlineOf } from '../scene/binding-geometry.js';
 import { measureText } from '../layout/measure.js';
@@ -21,13 +21,6 @@ export interface CheckOptions {
 
 /** Two edges of different ends may not run together (within 1.5 px) for longer than this: a reader would see one line. */
 export const SHARED_RUN = 6;
-/**
- * Edges sharing an end may run into it as one trunk, but only for this long when they mean different things (another
- * label or line style): past it, a reader cannot tell which relation reaches the shared end (issue 27: eight secret
- * edges, nine foreign keys drawn as one line). Shorter, about half the gap between layers, it reads as edges fanning
- * out of one node.
- */
-export const MIXED_TRUNK = 40;
 /** An edge closer than this to a node it does not touch reads as touching it (false adjacency). */
 export const NEAR_MISS = 3;
 /** A bound end further than this from its shape's outline stops short of it or runs into it. */

@@ -40,6 +40,15 @@ describe('separating runs', () => {
     expect(separateRuns(trunk, shapes)).toEqual(trunk.map((line) => line.points));
   });
 
+  it('moves apart routes into one shape that say different things, past a short merge; alike ones stay a trunk', () => {
+    const trunk = crossing.map((line, i) => ({ ...line, ends: i === 0 ? ['a', 'b'] : ['c', 'b'] }));
+    const labelled = trunk.map((line, i) => ({ ...line, meaning: i === 0 ? 'approves' : 'rejects' }));
+    const [one, two] = separateRuns(labelled, shapes);
+    expect(sharedRuns([one!, two!])).toEqual([]);
+    const alike = trunk.map((line) => ({ ...line, meaning: 'depends on' }));
+    expect(separateRuns(alike, shapes)).toEqual(alike.map((line) => line.points));
+  });
+
   it('slides a layout\'s ends along their sides, moving a hub\'s trunk as one, when the shared legs are end legs', () => {
     // A sits above B with a straight edge between them; A's edge to D leaves A's bottom middle, where E's edge into B
     // arrives: 50 px of one line that reads as A → B twice. Every leg here ends on a shape.

@@ -2,8 +2,10 @@
  * Separating runs: right-angle routes of different ends that lie on one line for a stretch read as one line joining
  * the wrong shapes (issue 13). Routers lead them through one channel because it is the shortest way; this pass moves
  * such middle legs a few pixels apart, in the free room between the shapes on either side, as libavoid's nudging
- * does. Legs of routes sharing an end may stay together (a trunk into one node reads right).
+ * does. Legs of routes sharing an end may stay together (a trunk into one node reads right), but routes that mean
+ * different things only for a short merge (MIXED_TRUNK), as the quality checker allows.
  */
+import { MIXED_TRUNK } from '../layout/drawing-rules.js';
 import type { Box, Point } from '../layout/types.js';
 
 export interface RoutedLine {
@@ -16,6 +18,11 @@ export interface RoutedLine {
    * first and last legs with them; not where the ends' focus points are stored with the route (smart arrows).
    */
   slideEnds?: boolean;
+  /**
+   * What it says (its label and line style): routes sharing an end but meaning different things run together only
+   * for a short merge. Lines without one all mean the same.
+   */
+  meaning?: string;
   /**
    * Already drawn and staying as it is (a stored arrow that keeps its route while new ones are routed): none of its
    * legs moves, and the others' legs move off it. Two fixed lines are never separated from each other.
@@ -87,8 +94,13 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
   });
   legs.sort((s, t) => s.across - t.across);
   const shareEnd = (s: Leg, t: Leg) => lines[s.line]!.ends.some((end) => lines[t.line]!.ends.includes(end));
+  const sameMeaning = (s: Leg, t: Leg) => (lines[s.line]!.meaning ?? '') === (lines[t.line]!.meaning ?? '');
   const fixed = (leg: Leg) => lines[leg.line]!.fixed === true;
-  const conflict = (s: Leg, t: Leg) => s.line !== t.line && !(fixed(s) && fixed(t)) && Math.min(s.hi, t.hi) - Math.max(s.lo, t.lo) > SAME_LINE && !shareEnd(s, t);
+  const conflict = (s: Leg, t: Leg) => {
+    if (s.line === t.line || (fixed(s) && fixed(t))) return false;
+    const overlap = Math.min(s.hi, t.hi) - Math.max(s.lo, t.lo);
+    return overlap > SAME_LINE && (!shareEnd(s, t) || (overlap > MIXED_TRUNK && !sameMeaning(s, t)));
+  };
   /** Legs that may share a track: not in conflict, and two fixed ones only where they already lie on one line. */
   const together = (s: Leg, t: Leg) => !conflict(s, t) && !(fixed(s) && fixed(t) && Math.abs(s.across - t.across) > 0.01);
   /** The end point a leg reaches a shape at, if it is an end leg: legs meeting at one such point move as one. */
@@ -114,10 +126,12 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
   }
   for (const channel of channels) {
     if (!channel.some((s, i) => channel.some((t, j) => j > i && Math.abs(s.across - t.across) <= SAME_LINE && conflict(s, t)))) continue;
-    // Bundles: legs meeting at one end point (a hub's trunk) stay together, and one fixed leg pins its bundle.
+    // Bundles: legs meeting at one end point (a hub's trunk) stay together if they mean the same, and one fixed leg
+    // pins its bundle.
     const bundles = new Map<string, Leg[]>();
     channel.forEach((leg, i) => {
-      const key = endKey(leg) ?? `leg ${i}`;
+      const end = endKey(leg);
+      const key = end === undefined ? `leg ${i}` : `${end}\u0000${lines[leg.line]!.meaning ?? ''}`;
       bundles.set(key, [...(bundles.get(key) ?? []), leg]);
     });
     const pinned = (bundle: Leg[]) => bundle.some((leg) => leg.min === leg.max);
