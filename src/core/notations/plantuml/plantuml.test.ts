@@ -1128,3 +1128,13 @@ describe('C4 Lay_D to a boundary (issue 27)', () => {
     }
   });
 });
+
+describe('PlantUML forms of fresh real files (issue 27, third review)', () => {
+  it('draws a state declared with an empty body (`state A {\\n}`) as a state with its description, not an empty box', () => {
+    // The form of mojaloop central-ledger's transfer-internal-states.plantuml: every state is written `state X {\n}`.
+    const graph = plantumlNotation.toGraph(uml(['state RESERVED_ {', '  state RESERVED {', '  }', '  state RECEIVED_FULFIL {', '  }', '}', 'state COMMITTED {', '}', 'RECEIVED_FULFIL : only transfer', '[*] --> RESERVED', 'RESERVED --> RECEIVED_FULFIL', 'RECEIVED_FULFIL --> COMMITTED', 'COMMITTED --> [*]'].join('\n')));
+    expect(graph.groups?.map((g) => g.id)).toEqual(['RESERVED_']);
+    expect(graph.nodes.filter((n) => n.kind === 'state').map((n) => `${n.id}${n.parent ? ` in ${n.parent}` : ''}`)).toEqual(['RESERVED in RESERVED_', 'RECEIVED_FULFIL in RESERVED_', 'COMMITTED']);
+    expect(graph.nodes.find((n) => n.id === 'RECEIVED_FULFIL')?.rows).toEqual(['only transfer']);
+  });
+});
