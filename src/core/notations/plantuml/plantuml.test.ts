@@ -1137,4 +1137,12 @@ describe('PlantUML forms of fresh real files (issue 27, third review)', () => {
     expect(graph.nodes.filter((n) => n.kind === 'state').map((n) => `${n.id}${n.parent ? ` in ${n.parent}` : ''}`)).toEqual(['RESERVED in RESERVED_', 'RECEIVED_FULFIL in RESERVED_', 'COMMITTED']);
     expect(graph.nodes.find((n) => n.id === 'RECEIVED_FULFIL')?.rows).toEqual(['only transfer']);
   });
+
+  it('reads a C4 element written with a body (`System_Ext(a, "A") {` … `}`): empty, an element; holding others, their box', () => {
+    // The Suitability Engine deployment diagram's `System_Ext(master_data_manager, …) {\n}` was refused at its `}`.
+    const graph = plantumlNotation.toGraph(uml(['!include <C4/C4_Deployment>', 'Deployment_Node(dc, "engine-compose", "Docker") {', '  ContainerDb(db, "Database", "Postgres")', '}', 'System_Ext(mdm, "Master Data Manager", "External System") {', '}', 'System(big, "Big System") {', '  Container(api, "API", "Java")', '}', 'Rel_R(mdm, db, "Sends data to")'].join('\n')));
+    expect(graph.nodes.map((n) => `${n.id}${n.parent ? ` in ${n.parent}` : ''}`)).toEqual(['db in dc', 'mdm', 'api in big']);
+    expect(graph.groups?.map((g) => g.id)).toEqual(['dc', 'big']);
+    expect(arrows(graph)).toEqual(['mdm -> db [Sends data to]']);
+  });
 });
