@@ -335,6 +335,11 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
       continue;
     }
 
+    if (/^together\s*\{$/i.test(text)) {
+      warnings.push(`line ${line.line}: together (keep these elements close) is left to the automatic layout`);
+      stack.push({ line });
+      continue;
+    }
     const keyword = KEYWORD.exec(text);
     // `cloud {`: a container without a name.
     if (keyword && keyword[2]!.trim() === '{') {

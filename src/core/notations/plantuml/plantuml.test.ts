@@ -1145,4 +1145,12 @@ describe('PlantUML forms of fresh real files (issue 27, third review)', () => {
     expect(graph.groups?.map((g) => g.id)).toEqual(['dc', 'big']);
     expect(arrows(graph)).toEqual(['mdm -> db [Sends data to]']);
   });
+
+  it('reads `together {` in a deployment diagram as the class diagram does: its elements drawn, the grouping left to the layout', () => {
+    // GitLab's reference architecture diagrams (doc/administration/reference_architectures) were refused at `together {`.
+    const graph = plantumlNotation.toGraph(uml(['card "**External Load Balancer**" as elb #6a9be7', 'card "**Internal Load Balancer**" as ilb #9370DB', 'together {', '  collections "**GitLab Rails** x3" as gitlab #32CD32', '  collections "**Sidekiq** x2" as sidekiq #ff8dd1', '}', 'card "Redis" as redis {', '  collections "**Redis** x3" as redis_nodes #FF6347', '}', 'elb -[#6a9be7]-> gitlab', 'sidekiq -[#ff8dd1]----> redis'].join('\n')));
+    expect(graph.nodes.map((n) => `${n.id}${n.parent ? ` in ${n.parent}` : ''}`)).toEqual(['elb', 'ilb', 'gitlab', 'sidekiq', 'redis_nodes in redis']);
+    expect(arrows(graph)).toEqual(['elb -> gitlab', 'sidekiq -> redis']);
+    expect(graph.warnings).toEqual(['line 4: together (keep these elements close) is left to the automatic layout']);
+  });
 });
