@@ -220,12 +220,14 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       blocks.push({ type: 'group', line, group: id, closer: m[4] ? /^\}$/ : /^end\s*(group|partition)$/i });
     } else if (blocks.length > 0 && blocks[blocks.length - 1]!.type === 'group' && (blocks[blocks.length - 1] as Extract<Block, { type: 'group' }>).closer.test(text)) {
       blocks.pop();
-    } else if ((m = /^\|(?:#?\w+\|)?\s*([^|]+)\|$/.exec(text))) {
-      // Swimlanes are containers; the flow crosses between them.
-      const name = plainText(m[1]!);
+    } else if ((m = /^\|(?:(#?\w+)\|)?\s*([^|]+)\|$/.exec(text))) {
+      // Swimlanes are containers; the flow crosses between them. `|#AntiqueWhite|Lane|` colours the lane's background.
+      const name = plainText(m[2]!);
       const existing = groups.find((g) => g.kind === 'swimlane' && g.label === name);
       lane = existing?.id ?? `lane-${groups.length + 1}`;
-      if (!existing) groups.push({ id: lane, label: name, kind: 'swimlane' });
+      const fill = m[1] ? plantumlColor(m[1]) : undefined;
+      if (!existing) groups.push({ id: lane, label: name, kind: 'swimlane', ...(fill && { style: { fillColor: fill } }) });
+      else if (fill) existing.style = { ...existing.style, fillColor: fill };
     } else if ((m = /^-+(?:\[([^\]]*)\]-*)?>\s*(.*?);?$/.exec(text))) {
       const text2 = label(m[2]);
       const style = arrowStyle(m[1]);

@@ -1153,4 +1153,10 @@ describe('PlantUML forms of fresh real files (issue 27, third review)', () => {
     expect(arrows(graph)).toEqual(['elb -> gitlab', 'sidekiq -> redis']);
     expect(graph.warnings).toEqual(['line 4: together (keep these elements close) is left to the automatic layout']);
   });
+
+  it('colours a swimlane declared `|#AntiqueWhite|Scheduler|`, as PlantUML fills it', () => {
+    // The form of the lanes of a fibers' DeferredResume activity diagram: the colour was read and dropped.
+    const graph = plantumlNotation.toGraph(uml(['|Fiber1|', 'start', ':create;', '|#AntiqueWhite|Scheduler|', ':run microtasks;', '|#LightGreen|Fiber2|', ':work;', '|Scheduler|', ':wait;', 'stop'].join('\n')));
+    expect(graph.groups?.map((g) => `${g.label}${g.style?.fillColor ? ` ${g.style.fillColor}` : ''}`)).toEqual(['Fiber1', 'Scheduler #faebd7', 'Fiber2 #90ee90']);
+  });
 });
