@@ -91,3 +91,23 @@ describe('PlantUML partitions the flow leaves its lane in (issue 27: one box per
     expect(steps).toEqual([...steps].sort((a, b) => a - b));
   });
 });
+
+describe('PlantUML nested partitions the flow leaves its lane in', () => {
+  it('frames the inner partition inside the outer one in every lane it reaches, as PlantUML does', async () => {
+    const graph = plantumlNotation.toGraph(uml(['|A|', 'start', 'partition Outer {', '  :a1;', '  partition Inner {', '    :a2;', '    |B|', '    if (ok?) then (yes)', '      :b1;', '    else (no)', '      |C|', '      :c1;', '    endif', '  }', '  |A|', '  :a3;', '}', 'stop']));
+    const laid = await layoutEngineFor(graph)(graph);
+    const frame = (label: string, lane: string) => {
+      const laneId = graph.groups.find((group) => group.kind === 'swimlane' && group.label === lane)!.id;
+      const inLane = (id: string | undefined): boolean => id === laneId || (id !== undefined && inLane(graph.groups.find((group) => group.id === id)?.parent));
+      const group = graph.groups.find((g) => g.label === label && inLane(g.parent))!;
+      return laid.groups.find((g) => g.id === group.id)!;
+    };
+    for (const lane of ['A', 'B', 'C']) {
+      const [outer, inner] = [frame('Outer', lane), frame('Inner', lane)];
+      expect(inner.x).toBeGreaterThan(outer.x);
+      expect(inner.x + inner.width).toBeLessThan(outer.x + outer.width);
+      expect(inner.y).toBeGreaterThan(outer.y);
+      expect(inner.y + inner.height).toBeLessThan(outer.y + outer.height);
+    }
+  });
+});
