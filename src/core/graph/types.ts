@@ -101,6 +101,11 @@ export interface GraphGroup {
   direction?: Direction;
   /** Its children placed in rows and columns (D2 `grid-rows`/`grid-columns`) instead of by their edges. */
   grid?: GraphGrid;
+  /**
+   * The group this one continues in another swimlane: a PlantUML partition the flow left its lane in is drawn as one
+   * box per lane, framed round its steps there, and laid out as the one group it is.
+   */
+  continues?: string;
 }
 
 /** A grid of a container's children (or the diagram's top level): each child's row and column, and the gaps between. */

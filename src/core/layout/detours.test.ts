@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { mermaidNotation } from '../notations/mermaid/index.js';
+import { plantumlNotation } from '../notations/plantuml/index.js';
 import { terraformNotation } from '../notations/terraform/index.js';
 import { layoutGraph } from './elk.js';
 import type { Point } from './types.js';
@@ -98,3 +99,36 @@ describe('rerouteDetours', () => {
   });
 });
 
+describe('an edge ELK leads out of its source away from its target (java-design-patterns commander)', () => {
+  // Commander uses each service, and each service, in a package of its own, extends Service beside Commander: the
+  // service packages sit below, and ELK led every `--|> Service` out of the service's bottom and round its package.
+  const code = [
+    '@startuml',
+    'package app {',
+    '  class Commander',
+    '  class Service',
+    '  class Database',
+    '}',
+    ...['payment', 'shipping', 'messaging'].flatMap((name) => [`package ${name} {`, `  class ${name}Service`, `  class ${name}Database`, '}']),
+    ...['payment', 'shipping', 'messaging'].flatMap((name) => [`Commander --> "-${name}" ${name}Service`, `${name}Service --|> Service`, `${name}Database --|> Database`]),
+    'Service --> Database',
+    '@enduml',
+  ].join('\n');
+
+  it('is drawn again from the side facing its target, no longer than a walk between them and a little', async () => {
+    const graph = plantumlNotation.toGraph(code);
+    const laid = await layoutGraph(graph);
+    const box = (id: string) => laid.nodes.find((node) => node.id === id)!;
+    const centre = (id: string): Point => ({ x: box(id).x + box(id).width / 2, y: box(id).y + box(id).height / 2 });
+    let checked = 0;
+    for (const edge of laid.edges) {
+      const { from, to } = graph.edges[edge.index]!;
+      if (graph.edges[edge.index]!.endArrowhead !== 'triangle-outline') continue;
+      checked++;
+      const [a, b] = [centre(from), centre(to)];
+      const length = edge.points.slice(1).reduce((sum, point, i) => sum + Math.abs(point.x - edge.points[i]!.x) + Math.abs(point.y - edge.points[i]!.y), 0);
+      expect(length, `${from} --|> ${to}`).toBeLessThanOrEqual(1.2 * (Math.abs(a.x - b.x) + Math.abs(a.y - b.y)) + 600);
+    }
+    expect(checked).toBe(6);
+  });
+});

@@ -13,11 +13,25 @@ import type { Box, LaidOutEdge, LaidOutGraph, LaidOutLabel, Point } from './type
 const DETOUR_FACTOR = 2;
 /** Short edges bend round their neighbours by design: a route this much longer than the walk is never a detour. */
 const DETOUR_SLACK = 400;
+/**
+ * A route that sets off away from its target (ELK's way with an edge against the flow: out of the source's far side
+ * and round) is a detour once it is this many times the walk (plus BACKWARD_SLACK): the inheritance edges of
+ * java-design-patterns' commander left each service's bottom and went round its package up to Service.
+ */
+const BACKWARD_FACTOR = 1.2;
+/** Short edges against the flow are left to ELK: drawn again, an activity loop ran into a branch, labels met. */
+const BACKWARD_SLACK = 600;
 /** Room between a moved label and the leg it names. */
 const LABEL_GAP = 4;
 
 const routeLength = (points: readonly Point[]): number => points.slice(1).reduce((sum, point, i) => sum + Math.abs(point.x - points[i]!.x) + Math.abs(point.y - points[i]!.y), 0);
 const centre = (box: Box): Point => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+/** Whether the route's first leg heads away from the target's centre, along the axis it runs on. */
+const setsOffAway = (points: readonly Point[], target: Point): boolean => {
+  const [p, q] = [points[0], points[1]];
+  if (p === undefined || q === undefined) return false;
+  return p.x === q.x ? Math.sign(q.y - p.y) * Math.sign(target.y - p.y) < 0 : Math.sign(q.x - p.x) * Math.sign(target.x - p.x) < 0;
+};
 
 export function rerouteDetours(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
   const nodeIndex = new Map(laid.nodes.map((node, index) => [node.id, index]));
@@ -31,7 +45,9 @@ export function rerouteDetours(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph
     const pair = ends(edge);
     if (pair === undefined || edge.curved) return;
     const [a, b] = [centre(laid.nodes[pair[0]]!), centre(laid.nodes[pair[1]]!)];
-    if (routeLength(edge.points) > DETOUR_FACTOR * (Math.abs(a.x - b.x) + Math.abs(a.y - b.y)) + DETOUR_SLACK) detours.add(i);
+    const walk = Math.abs(a.x - b.x) + Math.abs(a.y - b.y);
+    const length = routeLength(edge.points);
+    if (length > DETOUR_FACTOR * walk + DETOUR_SLACK || (setsOffAway(edge.points, b) && length > BACKWARD_FACTOR * walk + BACKWARD_SLACK)) detours.add(i);
   });
   if (detours.size === 0) return laid;
 

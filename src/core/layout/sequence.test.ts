@@ -205,3 +205,23 @@ describe('layoutSequence', () => {
     expect(elements.filter((e) => e.id.startsWith('box-')).map((e) => (e as { name: string }).name)).toEqual(['Shop', 'Shop']);
   });
 });
+
+describe('layoutSequence separators (issue 27, Tractus-X EDC Kafka extension sequences)', () => {
+  it('draws `== Title ==` as PlantUML does: a double line across every lifeline, the title boxed on it; `...` stays text', () => {
+    const scene = draw('participant A\nparticipant B\nparticipant C\n== Start Transfer Process ==\nA -> B : go\n... later ...\nB -> C : on');
+    const lines = scene.elements.filter((e) => e.id.startsWith('divider-line'));
+    const [a, c] = [byId(scene.elements, 'participant-A'), byId(scene.elements, 'participant-C')];
+    expect(lines).toHaveLength(2);
+    for (const line of lines) {
+      const points = (line as Drawn & { points: { x: number; y: number }[] }).points;
+      expect(points[0]!.x).toBe(a.x);
+      expect(points[1]!.x).toBe(Number(c.x) + Number(c.width));
+    }
+    const titles = scene.elements.filter((e) => /^divider-\d/.test(e.id));
+    expect(titles.map((e) => [e.type, e.text])).toEqual([
+      ['rectangle', 'Start Transfer Process'],
+      ['text', 'later'],
+    ]);
+    expect(checkScene(scene.elements as never, scene.parents, { forcedDirection: true }).violations).toEqual([]);
+  });
+});

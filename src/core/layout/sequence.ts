@@ -57,6 +57,8 @@ export interface SequenceActivation {
 export interface SequenceDivider {
   type: 'divider';
   text: string;
+  /** `== Title ==`: drawn across the lifelines as a double line with the title boxed on it. */
+  line?: 'double';
 }
 
 /** `|||` and `||45||`: extra room between two steps, nothing drawn. */
@@ -303,8 +305,23 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
           break;
         }
         case 'divider': {
+          // As PlantUML draws `== Title ==`: a double line across every lifeline, the title boxed on it. A `...` delay
+          // keeps its text alone.
           const label = labelText(step.text || '…', SEQUENCE_SPACING.labelMaxWidth, FONT.edgeLabel);
-          place(textElement(nextId('divider'), label, (firstCenter + lastCenter) / 2 - label.width / 2, y));
+          const middle = (firstCenter + lastCenter) / 2;
+          if (step.line === 'double' && columns.length > 0) {
+            const [first, last] = [columns[0]!, columns[columns.length - 1]!];
+            // The box holds its title with a shape's padding, as every labelled box does.
+            const [width, height] = [Math.ceil(label.width + 2 * SPACING.nodePaddingX), Math.ceil(label.height + 2 * SPACING.nodePaddingY)];
+            const lineY = y + height / 2;
+            for (const dy of [-1.5, 1.5]) {
+              place({ id: nextId('divider-line'), type: 'line', points: [{ x: round(first.center - first.box.width / 2), y: round(lineY + dy) }, { x: round(last.center + last.box.width / 2), y: round(lineY + dy) }], strokeColor: LINE_COLOR, fillColor: 'transparent', strokeStyle: 'solid', corner: 'sharp' });
+            }
+            place({ id: nextId('divider'), type: 'rectangle', x: round(middle - width / 2), y: round(y), width, height, text: label.text, fontSize: FONT.edgeLabel, fontFamily: FONT.family, textAlign: 'center', strokeColor: TEXT_COLOR, fillColor: '#eeeeee', strokeStyle: 'solid', corner: 'sharp' });
+            y += height + SEQUENCE_SPACING.rowGap;
+            break;
+          }
+          place(textElement(nextId('divider'), label, middle - label.width / 2, y));
           y += label.height + SEQUENCE_SPACING.rowGap;
           break;
         }

@@ -56,3 +56,58 @@ describe('PlantUML swimlanes as columns (issue 27, eclipse-tractusx IRS supply-c
     }
   });
 });
+
+describe('PlantUML partitions the flow leaves its lane in (issue 27: one box per lane, as PlantUML draws them)', () => {
+  const code = uml(['|Customer|', 'start', ':Browse;', 'partition Checkout {', '  :Fill cart;', '  |Shop|', '  :Reserve stock;', '  :Charge card;', '  |Customer|', '  :Confirm;', '}', '|Shop|', ':Ship;', 'stop']);
+  const graph = plantumlNotation.toGraph(code);
+  const byLabel = (label: string) => graph.nodes.find((node) => node.label === label)!;
+
+  it('keeps each step in the lane it was written in, inside that lane’s part of the partition', () => {
+    const lane = (name: string) => graph.groups.find((group) => group.kind === 'swimlane' && group.label === name)!.id;
+    const partIn = (name: string) => graph.groups.find((group) => group.label === 'Checkout' && group.parent === lane(name))!;
+    expect(partIn('Shop').continues).toBe(partIn('Customer').id);
+    expect(['Fill cart', 'Confirm'].map((label) => byLabel(label).parent)).toEqual([partIn('Customer').id, partIn('Customer').id]);
+    expect(['Reserve stock', 'Charge card'].map((label) => byLabel(label).parent)).toEqual([partIn('Shop').id, partIn('Shop').id]);
+  });
+
+  it('frames each part round its steps, within its lane, all parts as high, the flow still running down in order', async () => {
+    const laid = await layoutEngineFor(graph)(graph);
+    const box = (id: string) => [...laid.nodes, ...laid.groups].find((item) => item.id === id)!;
+    const parts = graph.groups.filter((group) => group.label === 'Checkout').map((group) => ({ frame: box(group.id), lane: box(group.parent!), members: graph.nodes.filter((node) => node.parent === group.id).map((node) => box(node.id)) }));
+    expect(parts).toHaveLength(2);
+    expect(parts[0]!.frame.y).toBe(parts[1]!.frame.y);
+    expect(parts[0]!.frame.height).toBe(parts[1]!.frame.height);
+    for (const { frame, lane, members } of parts) {
+      expect(frame.x).toBeGreaterThanOrEqual(lane.x);
+      expect(frame.x + frame.width).toBeLessThanOrEqual(lane.x + lane.width);
+      for (const member of members) {
+        expect(member.x).toBeGreaterThan(frame.x);
+        expect(member.x + member.width).toBeLessThan(frame.x + frame.width);
+        expect(member.y).toBeGreaterThan(frame.y);
+        expect(member.y + member.height).toBeLessThan(frame.y + frame.height);
+      }
+    }
+    const steps = ['Browse', 'Fill cart', 'Reserve stock', 'Charge card', 'Confirm', 'Ship'].map((label) => box(byLabel(label).id).y);
+    expect(steps).toEqual([...steps].sort((a, b) => a - b));
+  });
+});
+
+describe('PlantUML nested partitions the flow leaves its lane in', () => {
+  it('frames the inner partition inside the outer one in every lane it reaches, as PlantUML does', async () => {
+    const graph = plantumlNotation.toGraph(uml(['|A|', 'start', 'partition Outer {', '  :a1;', '  partition Inner {', '    :a2;', '    |B|', '    if (ok?) then (yes)', '      :b1;', '    else (no)', '      |C|', '      :c1;', '    endif', '  }', '  |A|', '  :a3;', '}', 'stop']));
+    const laid = await layoutEngineFor(graph)(graph);
+    const frame = (label: string, lane: string) => {
+      const laneId = graph.groups.find((group) => group.kind === 'swimlane' && group.label === lane)!.id;
+      const inLane = (id: string | undefined): boolean => id === laneId || (id !== undefined && inLane(graph.groups.find((group) => group.id === id)?.parent));
+      const group = graph.groups.find((g) => g.label === label && inLane(g.parent))!;
+      return laid.groups.find((g) => g.id === group.id)!;
+    };
+    for (const lane of ['A', 'B', 'C']) {
+      const [outer, inner] = [frame('Outer', lane), frame('Inner', lane)];
+      expect(inner.x).toBeGreaterThan(outer.x);
+      expect(inner.x + inner.width).toBeLessThan(outer.x + outer.width);
+      expect(inner.y).toBeGreaterThan(outer.y);
+      expect(inner.y + inner.height).toBeLessThan(outer.y + outer.height);
+    }
+  });
+});

@@ -31,14 +31,34 @@ export const hasSwimlanes = (graph: GraphIR): boolean => {
  */
 export const layoutSwimlanes: LayoutEngine = async (graph) => {
   const lanes = new Set(graph.groups.filter((group) => group.kind === 'swimlane').map((group) => group.id));
-  const outOfLane = <T extends { parent?: string }>({ parent, ...rest }: T): T => ({ ...rest, ...(parent !== undefined && !lanes.has(parent) && { parent }) }) as T;
-  const flat = await layoutOnce({ ...graph, direction: 'DOWN', groups: graph.groups.filter((group) => !lanes.has(group.id)).map(outOfLane), nodes: graph.nodes.map(outOfLane) });
-  return intoLanes(graph, flat);
+  // A partition's parts in other lanes (`continues`) are laid out as the one partition, so the flow keeps its order.
+  const continued = new Map(graph.groups.filter((group) => group.continues !== undefined).map((group) => [group.id, group.continues!]));
+  const outOfLane = <T extends { parent?: string }>({ parent, ...rest }: T): T => ({ ...rest, ...(parent !== undefined && !lanes.has(parent) && { parent: continued.get(parent) ?? parent }) }) as T;
+  const groups = graph.groups.filter((group) => !lanes.has(group.id) && !continued.has(group.id)).map(outOfLane);
+  const flat = await layoutOnce({ ...graph, direction: 'DOWN', groups, nodes: graph.nodes.map(outOfLane) });
+  const laid = intoLanes(graph, flat, partsPerLane(graph));
+  return continued.size === 0 ? laid : { ...laid, groups: framedPerLane(graph, laid) };
 };
 
 const PAD = SPACING.containerPadding;
 
-function intoLanes(graph: GraphIR, flat: LaidOutGraph): LaidOutGraph {
+/**
+ * The partitions drawn one box per lane (framedPerLane) and how many of them hold each shape: in its lane's width the
+ * whole partition laid out does not count, and each box round a shape widens it by the box's padding.
+ */
+function partsPerLane(graph: GraphIR): { whole: ReadonlySet<string>; boxesRound: (id: string) => number } {
+  const whole = new Set(graph.groups.flatMap((group) => (group.continues === undefined ? [] : [group.continues])));
+  const parts = new Set([...whole, ...graph.groups.filter((group) => group.continues !== undefined).map((group) => group.id)]);
+  const parentOf = new Map([...graph.groups, ...graph.nodes].map((item) => [item.id, item.parent]));
+  const boxesRound = (id: string): number => {
+    let count = 0;
+    for (let up = parentOf.get(id), depth = 0; up !== undefined && depth <= graph.groups.length; up = parentOf.get(up), depth++) if (parts.has(up)) count++;
+    return count;
+  };
+  return { whole, boxesRound };
+}
+
+function intoLanes(graph: GraphIR, flat: LaidOutGraph, parts: ReturnType<typeof partsPerLane> = { whole: new Set(), boxesRound: () => 0 }): LaidOutGraph {
   const parentOf = new Map([...graph.groups, ...graph.nodes].map((item) => [item.id, item.parent]));
   const laneOf = (id: string): string | undefined => {
     let lane: string | undefined;
@@ -58,8 +78,12 @@ function intoLanes(graph: GraphIR, flat: LaidOutGraph): LaidOutGraph {
   let left = 0;
   lanes.forEach((lane, i) => {
     const members = [...flat.nodes, ...flat.groups].filter((item) => laneOf(item.id) === lane.id);
-    const from = members.length > 0 ? Math.min(...members.map((item) => item.x)) : 0;
-    const span = members.length > 0 ? Math.max(...members.map((item) => item.x + item.width)) - from : 0;
+    const reach = members.filter((item) => !parts.whole.has(item.id)).map((item) => {
+      const margin = parts.boxesRound(item.id) * PAD;
+      return { x: item.x - margin, width: item.width + 2 * margin };
+    });
+    const from = reach.length > 0 ? Math.min(...reach.map((item) => item.x)) : 0;
+    const span = reach.length > 0 ? Math.max(...reach.map((item) => item.x + item.width)) - from : 0;
     const width = Math.max(span, titles[i]!.width, SPACING.nodeNode) + 2 * PAD;
     // The lane's shapes move together, so a run of steps down the lane stays in line.
     const dx = left + (width - span) / 2 - from;
@@ -77,6 +101,35 @@ function intoLanes(graph: GraphIR, flat: LaidOutGraph): LaidOutGraph {
   const height = Math.max(...nodes.map((node) => node.y + node.height), ...inner.map((group) => group.y + group.height)) + PAD;
   for (const group of groups) group.height = height;
   return { nodes, groups: [...groups, ...inner], edges: routed(graph, nodes, flat.edges, shift), warnings: flat.warnings, width: left, height };
+}
+
+/**
+ * A partition the flow left its lane in, drawn as PlantUML draws it: one box in each lane it has steps in, round those
+ * steps, all as high as the partition was laid out. Inner partitions are framed first, so an outer box holds them.
+ */
+function framedPerLane(graph: GraphIR, laid: LaidOutGraph): LaidOutGroup[] {
+  const family = new Map<string, string[]>();
+  for (const group of graph.groups) if (group.continues !== undefined) family.set(group.continues, [...(family.get(group.continues) ?? [group.continues]), group.id]);
+  const parentOf = new Map([...graph.groups, ...graph.nodes].map((item) => [item.id, item.parent]));
+  const laidOut = new Map(laid.groups.map((group) => [group.id, group]));
+  const within = (id: string, group: string): boolean => {
+    for (let up = parentOf.get(id), depth = 0; up !== undefined && depth <= graph.groups.length; up = parentOf.get(up), depth++) if (up === group) return true;
+    return false;
+  };
+  const frames = new Map<string, LaidOutGroup>();
+  const byDepth = [...family.keys()].sort((a, b) => (laidOut.get(b)?.depth ?? 0) - (laidOut.get(a)?.depth ?? 0));
+  for (const original of byDepth) {
+    const whole = laidOut.get(original);
+    if (!whole) continue;
+    for (const part of family.get(original)!) {
+      const members: Box[] = [...laid.nodes.filter((node) => within(node.id, part)), ...[...frames.entries()].filter(([id]) => within(id, part)).map(([, frame]) => frame)];
+      if (members.length === 0) continue;
+      const from = Math.min(...members.map((item) => item.x)) - PAD;
+      const width = Math.max(Math.max(...members.map((item) => item.x + item.width)) + PAD - from, whole.title.width + 2 * PAD);
+      frames.set(part, { id: part, x: from, y: whole.y, width, height: whole.height, depth: whole.depth, title: { ...whole.title, x: from + (width - whole.title.width) / 2 } });
+    }
+  }
+  return [...laid.groups.filter((group) => !family.has(group.id)), ...frames.values()];
 }
 
 /**

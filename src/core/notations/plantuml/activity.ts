@@ -63,7 +63,32 @@ export function activityToGraph(source: DiagramSource): GraphIR {
   let lane: string | undefined;
   let lastNode: string | undefined;
 
-  const parent = () => [...blocks].reverse().find((b): b is Extract<Block, { type: 'group' }> => b.type === 'group')?.group ?? lane;
+  const laneOfGroup = (id: string | undefined): string | undefined => {
+    for (let up = id, depth = 0; up !== undefined && depth <= groups.length; depth++) {
+      const group = groups.find((g) => g.id === up);
+      if (!group || group.kind === 'swimlane') return up;
+      up = group.parent;
+    }
+    return undefined;
+  };
+  /**
+   * A partition in the lane the flow is in now: itself, or its part in that lane when the flow switched lanes inside
+   * it. PlantUML draws one box per lane, each round the steps in that lane (`continues` names the partition).
+   */
+  const inLane = (id: string): string => {
+    if (lane === undefined || laneOfGroup(id) === lane) return id;
+    const group = groups.find((g) => g.id === id)!;
+    const twinId = `${id}@${lane}`;
+    if (!groups.some((g) => g.id === twinId)) {
+      const outer = group.parent !== undefined && group.parent !== laneOfGroup(id) ? inLane(group.parent) : lane;
+      groups.push({ ...group, id: twinId, parent: outer, continues: group.continues ?? id });
+    }
+    return twinId;
+  };
+  const parent = () => {
+    const group = [...blocks].reverse().find((b): b is Extract<Block, { type: 'group' }> => b.type === 'group')?.group;
+    return group === undefined ? lane : inLane(group);
+  };
   const node = (kind: NodeKind, text: string, extra: Partial<GraphNode> = {}): string => {
     const id = `${kind}-${nodes.length + 1}`;
     const created: GraphNode = { id, label: text, kind, ...extra };
@@ -220,12 +245,14 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       blocks.push({ type: 'group', line, group: id, closer: m[4] ? /^\}$/ : /^end\s*(group|partition)$/i });
     } else if (blocks.length > 0 && blocks[blocks.length - 1]!.type === 'group' && (blocks[blocks.length - 1] as Extract<Block, { type: 'group' }>).closer.test(text)) {
       blocks.pop();
-    } else if ((m = /^\|(?:#?\w+\|)?\s*([^|]+)\|$/.exec(text))) {
-      // Swimlanes are containers; the flow crosses between them.
-      const name = plainText(m[1]!);
+    } else if ((m = /^\|(?:(#?\w+)\|)?\s*([^|]+)\|$/.exec(text))) {
+      // Swimlanes are containers; the flow crosses between them. `|#AntiqueWhite|Lane|` colours the lane's background.
+      const name = plainText(m[2]!);
       const existing = groups.find((g) => g.kind === 'swimlane' && g.label === name);
       lane = existing?.id ?? `lane-${groups.length + 1}`;
-      if (!existing) groups.push({ id: lane, label: name, kind: 'swimlane' });
+      const fill = m[1] ? plantumlColor(m[1]) : undefined;
+      if (!existing) groups.push({ id: lane, label: name, kind: 'swimlane', ...(fill && { style: { fillColor: fill } }) });
+      else if (fill) existing.style = { ...existing.style, fillColor: fill };
     } else if ((m = /^-+(?:\[([^\]]*)\]-*)?>\s*(.*?);?$/.exec(text))) {
       const text2 = label(m[2]);
       const style = arrowStyle(m[1]);

@@ -268,6 +268,13 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
         const extra: Partial<GraphNode> = { rows };
         if (element.external) extra.style = { strokeStyle: 'dashed' };
         if (values.techn) extra.iconHint = values.techn.split(/[ ,/]/)[0]!.toLowerCase();
+        // `System_Ext(a, "A") {` … `}`: the macro expands to a rectangle, whose body PlantUML draws inside it; an
+        // empty body (`{` then `}`) leaves the element as it is.
+        if (opens && !closes && lines[i + 1]?.text !== '}') {
+          addGroup(label ?? alias, alias, 'boundary', line, extra.style);
+          continue;
+        }
+        if (opens && !closes) i++;
         addNode(label ?? alias, alias, element, extra);
         continue;
       }
@@ -328,6 +335,11 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
       continue;
     }
 
+    if (/^together\s*\{$/i.test(text)) {
+      warnings.push(`line ${line.line}: together (keep these elements close) is left to the automatic layout`);
+      stack.push({ line });
+      continue;
+    }
     const keyword = KEYWORD.exec(text);
     // `cloud {`: a container without a name.
     if (keyword && keyword[2]!.trim() === '{') {

@@ -41,6 +41,9 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
   // `package` is in class diagrams too (java-design-patterns' packages of classes): it tells neither kind.
   description: [
     /^(component|node|cloud|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person)\s/i,
+    // `collections` is a participant and a deployment element alike: it counts for both (a tie is a sequence), so the
+    // cards beside GitLab's `collections "**Sidekiq** x2"` tell a deployment diagram.
+    /^collections\s/i,
     // `action build`, not `Process -> Keyring : …` (a participant of that name in a sequence).
     /^(action|process)\s+[^-<>.\s]+$/i,
     // `[Comp]`; `[*]` is a state diagram's start or end point.

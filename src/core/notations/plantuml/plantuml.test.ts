@@ -1128,3 +1128,35 @@ describe('C4 Lay_D to a boundary (issue 27)', () => {
     }
   });
 });
+
+describe('PlantUML forms of fresh real files (issue 27, third review)', () => {
+  it('draws a state declared with an empty body (`state A {\\n}`) as a state with its description, not an empty box', () => {
+    // The form of mojaloop central-ledger's transfer-internal-states.plantuml: every state is written `state X {\n}`.
+    const graph = plantumlNotation.toGraph(uml(['state RESERVED_ {', '  state RESERVED {', '  }', '  state RECEIVED_FULFIL {', '  }', '}', 'state COMMITTED {', '}', 'RECEIVED_FULFIL : only transfer', '[*] --> RESERVED', 'RESERVED --> RECEIVED_FULFIL', 'RECEIVED_FULFIL --> COMMITTED', 'COMMITTED --> [*]'].join('\n')));
+    expect(graph.groups?.map((g) => g.id)).toEqual(['RESERVED_']);
+    expect(graph.nodes.filter((n) => n.kind === 'state').map((n) => `${n.id}${n.parent ? ` in ${n.parent}` : ''}`)).toEqual(['RESERVED in RESERVED_', 'RECEIVED_FULFIL in RESERVED_', 'COMMITTED']);
+    expect(graph.nodes.find((n) => n.id === 'RECEIVED_FULFIL')?.rows).toEqual(['only transfer']);
+  });
+
+  it('reads a C4 element written with a body (`System_Ext(a, "A") {` … `}`): empty, an element; holding others, their box', () => {
+    // The Suitability Engine deployment diagram's `System_Ext(master_data_manager, …) {\n}` was refused at its `}`.
+    const graph = plantumlNotation.toGraph(uml(['!include <C4/C4_Deployment>', 'Deployment_Node(dc, "engine-compose", "Docker") {', '  ContainerDb(db, "Database", "Postgres")', '}', 'System_Ext(mdm, "Master Data Manager", "External System") {', '}', 'System(big, "Big System") {', '  Container(api, "API", "Java")', '}', 'Rel_R(mdm, db, "Sends data to")'].join('\n')));
+    expect(graph.nodes.map((n) => `${n.id}${n.parent ? ` in ${n.parent}` : ''}`)).toEqual(['db in dc', 'mdm', 'api in big']);
+    expect(graph.groups?.map((g) => g.id)).toEqual(['dc', 'big']);
+    expect(arrows(graph)).toEqual(['mdm -> db [Sends data to]']);
+  });
+
+  it('reads `together {` in a deployment diagram as the class diagram does: its elements drawn, the grouping left to the layout', () => {
+    // GitLab's reference architecture diagrams (doc/administration/reference_architectures) were refused at `together {`.
+    const graph = plantumlNotation.toGraph(uml(['card "**External Load Balancer**" as elb #6a9be7', 'card "**Internal Load Balancer**" as ilb #9370DB', 'together {', '  collections "**GitLab Rails** x3" as gitlab #32CD32', '  collections "**Sidekiq** x2" as sidekiq #ff8dd1', '}', 'card "Redis" as redis {', '  collections "**Redis** x3" as redis_nodes #FF6347', '}', 'elb -[#6a9be7]-> gitlab', 'sidekiq -[#ff8dd1]----> redis'].join('\n')));
+    expect(graph.nodes.map((n) => `${n.id}${n.parent ? ` in ${n.parent}` : ''}`)).toEqual(['elb', 'ilb', 'gitlab', 'sidekiq', 'redis_nodes in redis']);
+    expect(arrows(graph)).toEqual(['elb -> gitlab', 'sidekiq -> redis']);
+    expect(graph.warnings).toEqual(['line 4: together (keep these elements close) is left to the automatic layout']);
+  });
+
+  it('colours a swimlane declared `|#AntiqueWhite|Scheduler|`, as PlantUML fills it', () => {
+    // The form of the lanes of a fibers' DeferredResume activity diagram: the colour was read and dropped.
+    const graph = plantumlNotation.toGraph(uml(['|Fiber1|', 'start', ':create;', '|#AntiqueWhite|Scheduler|', ':run microtasks;', '|#LightGreen|Fiber2|', ':work;', '|Scheduler|', ':wait;', 'stop'].join('\n')));
+    expect(graph.groups?.map((g) => `${g.label}${g.style?.fillColor ? ` ${g.style.fillColor}` : ''}`)).toEqual(['Fiber1', 'Scheduler #faebd7', 'Fiber2 #90ee90']);
+  });
+});

@@ -315,9 +315,10 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
       add({ type: 'space', ...(space[1] && { height: Number(space[1]) }) });
       continue;
     }
-    const divider = /^==\s*(.*?)\s*==$/.exec(text) ?? /^\.\.\.\s*(.*?)\s*(?:\.\.\.)?$/.exec(text);
+    const separator = /^==\s*(.*?)\s*==$/.exec(text);
+    const divider = separator ?? /^\.\.\.\s*(.*?)\s*(?:\.\.\.)?$/.exec(text);
     if (divider) {
-      add({ type: 'divider', text: plainText(divider[1]!) });
+      add({ type: 'divider', text: plainText(divider[1]!), ...(separator && { line: 'double' as const }) });
       continue;
     }
     if (/^autoactivate\s+on\b/i.test(text)) {

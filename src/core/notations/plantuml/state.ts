@@ -63,12 +63,30 @@ export function stateToGraph(source: DiagramSource): GraphIR {
     return id;
   };
 
+  /**
+   * `state A {\n}` with nothing inside is a plain state, as PlantUML draws it (a state box, which takes
+   * `A : description` rows), not an empty container.
+   */
+  const collapseIfEmpty = (id: string): void => {
+    const group = groups.get(id);
+    if (!group) return;
+    const inside = (item: { parent?: string }) => item.parent === id;
+    if ([...nodes.values()].some(inside) || [...groups.values()].some(inside)) return;
+    groups.delete(id);
+    const node: GraphNode = { id, label: group.label, kind: 'state' };
+    if (group.parent) node.parent = group.parent;
+    if (group.style) node.style = group.style;
+    nodes.set(id, node);
+  };
+
   const lines = source.lines;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     const { text } = line;
     if (text === '}') {
-      if (!stack.pop()) throw parseError(line, 'unexpected "}": no open composite state');
+      const closed = stack.pop();
+      if (!closed) throw parseError(line, 'unexpected "}": no open composite state');
+      collapseIfEmpty(closed.id);
       continue;
     }
     if (/^(--|\|\|)$/.test(text)) {
