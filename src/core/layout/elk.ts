@@ -495,7 +495,8 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
     const box = sizeNode(node, direction);
     boxes.set(node.id, box);
     // A side that the labelled ends of many edges reach is made long enough to hold each end and its label apart.
-    const room = (ends.get(node.id) ?? 0) * (upright ? END_PITCH_ACROSS : END_PITCH_ALONG);
+    // ELK spreads n ends over a side at 1/(n + 1) of its length each (DISTRIBUTED alignment): n + 1 pitches hold them.
+    const room = ((ends.get(node.id) ?? -1) + 1) * (upright ? END_PITCH_ACROSS : END_PITCH_ALONG);
     const size = upright ? { width: Math.max(box.width, room), height: box.height } : { width: box.width, height: Math.max(box.height, room) };
     elkNodes.set(nodeKey(node.id), { id: nodeKey(node.id), ...size });
   }
@@ -570,7 +571,7 @@ const STAIRCASE_MIN = 3;
  * spreads the ends of a side over its length; on a table drawn as its name alone, nine relations of a Mermaid ER
  * hub (a library's USERS) piled their crow's feet and "0..*" labels on one another in 32 px.
  */
-const END_PITCH_ALONG = 28;
+const END_PITCH_ALONG = 26;
 const END_PITCH_ACROSS = 48;
 
 /**
