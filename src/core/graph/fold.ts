@@ -4,8 +4,10 @@
  * above FOLD_NODES services wired exactly alike (sentry's twenty
  * Kafka consumers) become one node listing their names, their edges merged since each means the same thing; above it
  * too, a Terraform resource that only attaches to another (an ACL rule, a route, a route-table association) becomes a
- * row on the resource it attaches to. The warnings say what was folded; `detail: "full"` draws everything (issue 27: 40–90 nodes drew 5,000–8,000 px wide).
+ * row on the resource it attaches to. A large SQL schema names its reference hubs on the referencing columns
+ * instead of drawing a line from each table (fold-references.ts). The warnings say what was folded; `detail: "full"` draws everything (issue 27: 40–90 nodes drew 5,000–8,000 px wide).
  */
+import { foldReferenceHubs, REFERENCE_HUB_TABLES } from './fold-references.js';
 import type { GraphEdge, GraphIR, GraphNode, NodeKind, Notation } from './types.js';
 
 export const DETAIL_LEVELS = ['auto', 'full'] as const;
@@ -31,6 +33,7 @@ const MIN_TWINS = 3;
 
 /** The graph to draw at `detail`: folded when it is a large infrastructure graph and `detail` is auto. */
 export function foldForReading(graph: GraphIR, notation: Notation, detail: Detail = 'auto'): GraphIR {
+  if (detail === 'auto' && notation === 'sql') return foldSchema(graph);
   if (detail === 'full' || !FOLDING_NOTATIONS.has(notation) || graph.layout !== 'layered' || graph.nodes.length <= DETAIL_FOLD_NODES) return graph;
   const before = graph.nodes.length;
   const large = before > FOLD_NODES;
@@ -49,6 +52,28 @@ export function foldForReading(graph: GraphIR, notation: Notation, detail: Detai
   return {
     ...graphOut,
     warnings: [...graph.warnings, `${before} nodes drawn as ${graphOut.nodes.length} to stay readable: folded ${said.join(', and ')}; detail: "full" draws everything`],
+  };
+}
+
+/**
+ * A large schema drawn for reading: its reference hubs' foreign keys named on their columns (fold-references.ts), and
+ * the one schema that holds every table (pg_dump's `public`) named as the title instead of a box round everything,
+ * so the tables' unconnected groups are packed in rows (pack.ts) rather than stacked in one column 5,000 px tall.
+ */
+function foldSchema(graph: GraphIR): GraphIR {
+  if (graph.nodes.length <= REFERENCE_HUB_TABLES) return graph;
+  const { graph: folded, hubs } = foldReferenceHubs(graph);
+  const said = hubs.map(({ label, references, tables }) => `the ${references} foreign keys of ${tables} tables to ${label} are named on their columns ("→ ${label}")`);
+  const warnings = hubs.length === 0 ? graph.warnings : [...graph.warnings, `${graph.nodes.length} tables drawn to stay readable: ${said.join(', and ')} instead of drawn as lines; detail: "full" draws every line`];
+  const [only] = folded.groups;
+  const oneSchema = folded.groups.length === 1 && only!.kind === 'schema' && folded.title === undefined && folded.nodes.every((node) => node.parent === only!.id);
+  if (!oneSchema) return { ...folded, warnings };
+  return {
+    ...folded,
+    title: `schema ${only!.label}`,
+    groups: [],
+    nodes: folded.nodes.map(({ parent: _, ...node }) => node),
+    warnings,
   };
 }
 

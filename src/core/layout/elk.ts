@@ -495,10 +495,15 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
       },
     });
   }
+  const ends = labelledEnds(graph);
   for (const node of graph.nodes) {
     const box = sizeNode(node, direction);
     boxes.set(node.id, box);
-    elkNodes.set(nodeKey(node.id), { id: nodeKey(node.id), width: box.width, height: box.height });
+    // A side that the labelled ends of many edges reach is made long enough to hold each end and its label apart.
+    // ELK spreads n ends over a side at 1/(n + 1) of its length each (DISTRIBUTED alignment): n + 1 pitches hold them.
+    const room = ((ends.get(node.id) ?? -1) + 1) * (upright ? END_PITCH_ACROSS : END_PITCH_ALONG);
+    const size = upright ? { width: Math.max(box.width, room), height: box.height } : { width: box.width, height: Math.max(box.height, room) };
+    elkNodes.set(nodeKey(node.id), { id: nodeKey(node.id), ...size });
   }
   const place = (id: string, key: string, parent: string | undefined) => {
     const container = parent === undefined ? root : elkNodes.get(groupKey(parent))!;
@@ -565,6 +570,34 @@ const STACKED_ROW_WIDTH = READABLE_WIDTH - 2 * (SPACING.containerPadding + 12);
  * (1,427 px wide; 1,725 × 3,333 px before).
  */
 const STAIRCASE_MIN = 3;
+/**
+ * Room along a node's side per edge end that carries a label (a cardinality): one above the other when the flow runs
+ * sideways (a label's height, the crow's foot and a gap), side by side when it runs down (a label's width). ELK
+ * spreads the ends of a side over its length; on a table drawn as its name alone, nine relations of a Mermaid ER
+ * hub (a library's USERS) piled their crow's feet and "0..*" labels on one another in 32 px.
+ */
+const END_PITCH_ALONG = 26;
+const END_PITCH_ACROSS = 48;
+
+/**
+ * For each node, the most labelled edge ends on one of its sides, as the layering puts them: its edges out on one
+ * side, its edges in on the other (a self loop has a side of its own, and is left out).
+ */
+function labelledEnds(graph: GraphIR): Map<string, number> {
+  const out = new Map<string, number>();
+  const into = new Map<string, number>();
+  for (const edge of graph.edges) {
+    if (edge.from === edge.to) continue;
+    if (edge.startLabel) out.set(edge.from, (out.get(edge.from) ?? 0) + 1);
+    if (edge.endLabel) into.set(edge.to, (into.get(edge.to) ?? 0) + 1);
+  }
+  const most = new Map<string, number>();
+  for (const [id, count] of [...out, ...into]) if (count >= MIN_SPREAD_ENDS) most.set(id, Math.max(most.get(id) ?? 0, count));
+  return most;
+}
+/** A single labelled end fits any node. */
+const MIN_SPREAD_ENDS = 2;
+
 /** Fewer disconnected items than this in one container are left where ELK puts them. */
 const PACK_MIN_ITEMS = 4;
 /** Width over height the packed items aim for, a landscape page. */

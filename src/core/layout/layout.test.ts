@@ -330,6 +330,21 @@ describe('layoutGraph', () => {
     for (const [i, p] of ends.entries()) for (const q of ends.slice(i + 1)) expect(Math.hypot(p.x - q.x, p.y - q.y)).toBeGreaterThanOrEqual(CROWDED_HEADS);
   });
 
+  it('spreads the crow\'s feet of an ER hub drawn as its name alone along its side, each with room for its cardinality', async () => {
+    // A library's USERS with nine relations (a real README's Mermaid ER): its side was 32 px, the nine ends piled on it.
+    const relations = ['borrows', 'owes', 'charged', 'pays', 'requests', 'places', 'submits', 'receives', 'views'];
+    const source = ['erDiagram', ...relations.map((verb, i) => `    USERS ||--o{ T${i} : ${verb}`)].join('\n');
+    const laid = await layoutGraph(await mermaidNotation.toGraph(source));
+    const users = laid.nodes.find((node) => node.id === 'USERS')!;
+    const ends = laid.edges.map((edge) => edge.points[0]!).sort((p, q) => p.y - q.y || p.x - q.x);
+    for (const end of ends) expect(end.x === users.x + users.width || end.y === users.y + users.height).toBe(true);
+    for (let i = 1; i < ends.length; i++) expect(Math.hypot(ends[i]!.x - ends[i - 1]!.x, ends[i]!.y - ends[i - 1]!.y)).toBeGreaterThanOrEqual(16);
+    // Two relations into a junction table: both "0..*" stood on one another (BORROW_REQUESTS, 11 px apart).
+    const junction = await layoutGraph(await mermaidNotation.toGraph('erDiagram\n    USERS ||--o{ BORROW_REQUESTS : requests\n    BOOKS ||--o{ BORROW_REQUESTS : target_of'));
+    const [p, q] = junction.edges.map((edge) => edge.points.at(-1)!);
+    expect(Math.hypot(p!.x - q!.x, p!.y - q!.y)).toBeGreaterThanOrEqual(20);
+  });
+
   it('fans the edges out of one node through one shared line, not one nested track each', async () => {
     const source = readFileSync(new URL('../../../test/fixtures/mermaid/kyma-nats-watches-flowchart.mmd', import.meta.url), 'utf8');
     const laid = await layoutGraph(await mermaidNotation.toGraph(source));
