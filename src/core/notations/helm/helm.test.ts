@@ -259,4 +259,52 @@ kafka:
     expect(graph.nodes.map((n) => n.id)).toEqual(['server', 'admintools', 'admintools:service', 'web', 'web:service']);
     expect(graph.edges).toHaveLength(2);
   });
+
+  it('reads a workload under a name that usually configures the chart, and no workload from shared image settings (Kubernetes Dashboard)', () => {
+    // kubernetes/dashboard charts/kubernetes-dashboard/values.yaml, abridged: `app` holds what every workload shares,
+    // `auth` is the auth service beside `api` and `web`.
+    const graph = helmNotation.toGraph(`app:
+  mode: 'dashboard'
+  image:
+    pullPolicy: IfNotPresent
+    pullSecrets: []
+  scheduling:
+    nodeSelector: {}
+auth:
+  role: auth
+  image:
+    repository: docker.io/kubernetesui/dashboard-auth
+    tag: 1.3.0
+  scaling:
+    replicas: 1
+  service:
+    type: ClusterIP
+api:
+  role: api
+  image:
+    repository: docker.io/kubernetesui/dashboard-api
+    tag: 1.14.0
+  scaling:
+    replicas: 1
+  service:
+    type: ClusterIP
+web:
+  role: web
+  image:
+    repository: docker.io/kubernetesui/dashboard-web
+    tag: 1.7.0
+  scaling:
+    replicas: 1
+  service:
+    type: ClusterIP
+`);
+    expect(graph.nodes.filter((node) => node.rows?.[0] === 'workload').map((node) => `${node.label}: ${node.rows!.slice(1).join(', ')}`)).toEqual([
+      'auth: 1 replica, dashboard-auth',
+      'api: 1 replica, dashboard-api',
+      'web: 1 replica, dashboard-web',
+    ]);
+    // Bitnami's `auth` (passwords) and `metrics` (an exporter beside the database, with no count) stay settings.
+    const bitnami = helmNotation.toGraph(fixture('bitnami-postgresql.values.yaml'));
+    expect(bitnami.nodes.some((node) => node.id === 'auth' || node.id === 'metrics')).toBe(false);
+  });
 });

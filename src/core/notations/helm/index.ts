@@ -128,9 +128,24 @@ const isWorkloadBlock = (key: string, block: Record<string, unknown>): boolean =
 const productWorkloads = (block: Record<string, unknown>): [string, Record<string, unknown>][] =>
   Object.entries(block).filter((entry): entry is [string, Record<string, unknown>] => !OWN_BLOCKS.has(entry[0]) && isRecord(entry[1]) && isComponent(entry[1]));
 
+/** An image a block runs: a reference, or a map naming one (not only `pullPolicy`/`pullSecrets` for every image). */
+const namesImage = (image: unknown): boolean =>
+  text(image) !== undefined || (isRecord(image) && ['repository', 'name', 'tag', 'digest'].some((key) => text(image[key]) !== undefined));
+
+/** A replica count at the block's top or under `scaling` (the Kubernetes Dashboard chart's `api.scaling.replicas`). */
+const replicaCount = (block: Record<string, unknown>): unknown => block.replicaCount ?? block.replicas ?? (isRecord(block.scaling) ? block.scaling.replicas : undefined);
+
+/**
+ * A block under a name that usually configures the chart (`auth`) is a workload when it runs an image of its own and
+ * says how many: the Kubernetes Dashboard's `auth` is its auth service. Bitnami's `metrics` and `volumePermissions`
+ * name an image too, but run it beside the main container, with no count.
+ */
+const isOwnWorkload = (block: Record<string, unknown>): boolean =>
+  isRecord(block.image) && namesImage(block.image) && typeof replicaCount(block) === 'number' && !disabled(block);
+
 function isComponent(block: Record<string, unknown>): boolean {
   return (
-    isRecord(block.image) ||
+    (isRecord(block.image) && namesImage(block.image)) ||
     typeof block.replicas === 'number' ||
     typeof block.replicaCount === 'number' ||
     isRecord(block.service) ||
@@ -223,7 +238,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const workload = (id: string, label: string, block: Record<string, unknown>, image: string | undefined, parent?: string): string => {
     const firstNode = nodes.length;
     const rows = ['workload'];
-    const replicas = block.replicaCount ?? block.replicas;
+    const replicas = replicaCount(block);
     if (typeof replicas === 'number') rows.push(`${replicas} replica${replicas === 1 ? '' : 's'}`);
     if (image) rows.push(image);
     const node: GraphNode = { id, label, kind: kindOfName(`${label} ${image ?? ''}`, 'workload'), rows };
@@ -281,9 +296,9 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       subcharts.push(flagged);
       subchartKeys.set(flagged, key);
     }
-    if (CHART_SETTINGS.has(key) || !isRecord(block)) continue;
+    if (!isRecord(block) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
     if (isComponent(block)) {
-      const replicas = block.replicaCount ?? block.replicas;
+      const replicas = replicaCount(block);
       if (disabled(block)) offWorkloads.push(key);
       if (disabled(block) || replicas === 0) continue;
       if (values.architecture === 'standalone' && (key === 'readReplicas' || key === 'secondary')) continue;
@@ -301,7 +316,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       }
       products.push(key);
       for (const [inner, part] of productWorkloads(block)) {
-        if (disabled(part) || (part.replicaCount ?? part.replicas) === 0) offWorkloads.push(`${key}.${inner}`);
+        if (disabled(part) || replicaCount(part) === 0) offWorkloads.push(`${key}.${inner}`);
         else components.push([`${key}.${inner}`, part, { label: text(part.name) ?? inner, product: key }]);
       }
     } else {
