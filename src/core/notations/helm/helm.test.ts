@@ -307,4 +307,55 @@ web:
     const bitnami = helmNotation.toGraph(fixture('bitnami-postgresql.values.yaml'));
     expect(bitnami.nodes.some((node) => node.id === 'auth' || node.id === 'metrics')).toBe(false);
   });
+
+  it('reads what a chart\'s Prometheus scrapes as scrape targets, not as workloads or sub-charts (kube-prometheus-stack)', () => {
+    // prometheus-community/helm-charts charts/kube-prometheus-stack/values.yaml, abridged.
+    const graph = helmNotation.toGraph(`prometheus:
+  enabled: true
+  service:
+    port: 9090
+  serviceMonitor:
+    selfMonitor: true
+  prometheusSpec:
+    retention: 10d
+coreDns:
+  enabled: true
+  service:
+    enabled: true
+    port: 9153
+  serviceMonitor:
+    interval: ""
+kubelet:
+  enabled: true
+  namespace: kube-system
+  serviceMonitor:
+    https: true
+kubeScheduler:
+  enabled: true
+  endpoints: []
+  service:
+    enabled: true
+    port: null
+  serviceMonitor:
+    enabled: true
+kubeDns:
+  enabled: false
+  service:
+    dnsmasq:
+      port: 10054
+  serviceMonitor:
+    interval: ""
+`);
+    expect(graph.nodes.map((node) => `${node.id}: ${node.rows!.join(', ')}`)).toEqual([
+      'coreDns: scrape target',
+      'kubelet: scrape target',
+      'kubeScheduler: scrape target',
+      'prometheus: workload',
+      'prometheus:service: ClusterIP, port 9090',
+    ]);
+    expect(arrows(graph)).toEqual(['prometheus -> coreDns [scrapes]', 'prometheus -> kubelet [scrapes]', 'prometheus -> kubeScheduler [scrapes]', 'prometheus:service -> prometheus [:9090]']);
+    expect(graph.warnings).toEqual(['line 29: kubeDns: enabled: false; not drawn']);
+    // Alone, a Service with a ServiceMonitor may be a small chart's own component.
+    expect(helmNotation.toGraph('web:\n  service:\n    port: 80\n  serviceMonitor:\n    enabled: true\nimage:\n  repository: nginx\n').nodes.some((node) => node.rows?.includes('scrape target'))).toBe(false);
+  });
 });

@@ -154,6 +154,24 @@ function isComponent(block: Record<string, unknown>): boolean {
   );
 }
 
+/** The settings of a scrape of something the chart does not run: its ServiceMonitor, the Service and endpoints it reads. */
+const SCRAPE_KEYS = new Set(['enabled', 'serviceMonitor', 'service', 'endpoints', 'jobNameOverride', 'tlsConfig', 'namespace']);
+
+/**
+ * A block that only says how Prometheus scrapes a part of the cluster (kube-prometheus-stack's `kubeControllerManager:
+ * {endpoints, service, serviceMonitor}`, `kubelet: {serviceMonitor}`) is a scrape target, not a workload of the chart
+ * nor a sub-chart: nothing in it runs an image.
+ */
+const scrapeShaped = (block: unknown): block is Record<string, unknown> =>
+  isRecord(block) && isRecord(block.serviceMonitor) && Object.keys(block).every((key) => SCRAPE_KEYS.has(key));
+/**
+ * Certainly a target: endpoints of its own, or no Service at all. A Service and a ServiceMonitor alone (`coreDns`)
+ * could be a small chart's component, so such a block is a target only beside certain ones.
+ */
+const certainTarget = (block: unknown): boolean => scrapeShaped(block) && (block.endpoints !== undefined || block.service === undefined);
+const isScrapeTarget = (block: Record<string, unknown>, values: Record<string, unknown>): boolean =>
+  scrapeShaped(block) && (certainTarget(block) || Object.values(values).some(certainTarget));
+
 /** An arrow between two nodes, dashed for a relation that is not traffic (mounts, scales). */
 function arrow(from: string, to: string, label?: string, dashed = false): GraphEdge {
   const e: GraphEdge = { id: `${from}->${to}`, from, to, endArrowhead: 'arrow' };
@@ -290,6 +308,8 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const workloadBlocks: [string, Record<string, unknown>][] = [];
   /** Workloads the values switch off: not drawn, but said, so a reader does not look for them. */
   const offWorkloads: string[] = [];
+  /** Parts of the cluster the chart's Prometheus scrapes (kube-prometheus-stack's `kubeScheduler`, `kubelet`). */
+  const scraped: string[] = [];
   for (const [key, block] of Object.entries(values)) {
     const flagged = flaggedDependency(key, block);
     if (flagged !== undefined && !subcharts.includes(flagged)) {
@@ -297,6 +317,11 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       subchartKeys.set(flagged, key);
     }
     if (!isRecord(block) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
+    if (isScrapeTarget(block, values)) {
+      if (disabled(block)) offWorkloads.push(key);
+      else scraped.push(key);
+      continue;
+    }
     if (isComponent(block)) {
       const replicas = replicaCount(block);
       if (disabled(block)) offWorkloads.push(key);
@@ -342,6 +367,12 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   // `x.enabled: true` switches a sub-chart on; a datastore block or flag without it may be the chart's own template.
   const isSubchart = (key: string): boolean => isRecord(values[key]) && (values[key] as Record<string, unknown>).enabled === true;
   for (const key of subcharts) nodes.push({ id: key, label: key, kind: kindOfName(key, 'service'), rows: [isSubchart(key) ? 'sub-chart' : 'dependency'], iconHint: key });
+  // What the chart's Prometheus scrapes runs elsewhere (the control plane, every node): a node each, no workload.
+  const scraper = components.find(([key]) => /^prometheus$/i.test(key))?.[0];
+  for (const key of scraped) {
+    nodes.push({ id: key, label: key, kind: 'external', rows: ['scrape target'] });
+    if (scraper !== undefined) edge(scraper, key, 'scrapes', true);
+  }
   const runAppImage = components.filter(([, block]) => !isRecord(block.image));
   const hasApp = runAppImage.length === 0 && (appImage !== undefined || typeof values.replicaCount === 'number');
   const app = hasApp ? workload('app', text(values.nameOverride) ?? appImage ?? 'app', values, appImage) : undefined;
