@@ -303,6 +303,9 @@ web:
       'api: 1 replica, dashboard-api',
       'web: 1 replica, dashboard-web',
     ]);
+    // An image left empty takes the chart's global one: still a workload (Argo CD's notifications controller).
+    const argo = helmNotation.toGraph('global:\n  image:\n    repository: quay.io/argoproj/argocd\nnotifications:\n  enabled: true\n  name: notifications-controller\n  image:\n    repository: ""\n    tag: ""\n');
+    expect(argo.nodes.map((node) => `${node.label}: ${node.rows!.join(', ')}`)).toEqual(['notifications-controller: workload']);
     // Bitnami's `auth` (passwords) and `metrics` (an exporter beside the database, with no count) stay settings.
     const bitnami = helmNotation.toGraph(fixture('bitnami-postgresql.values.yaml'));
     expect(bitnami.nodes.some((node) => node.id === 'auth' || node.id === 'metrics')).toBe(false);

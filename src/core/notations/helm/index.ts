@@ -128,9 +128,11 @@ const isWorkloadBlock = (key: string, block: Record<string, unknown>): boolean =
 const productWorkloads = (block: Record<string, unknown>): [string, Record<string, unknown>][] =>
   Object.entries(block).filter((entry): entry is [string, Record<string, unknown>] => !OWN_BLOCKS.has(entry[0]) && isRecord(entry[1]) && isComponent(entry[1]));
 
-/** An image a block runs: a reference, or a map naming one (not only `pullPolicy`/`pullSecrets` for every image). */
-const namesImage = (image: unknown): boolean =>
-  text(image) !== undefined || (isRecord(image) && ['repository', 'name', 'tag', 'digest'].some((key) => text(image[key]) !== undefined));
+/**
+ * An image a block runs: a reference, or a map with a place for one, empty when it takes the chart's global image (Argo
+ * CD's `notifications.image: {repository: "", tag: ""}`); not a map of `pullPolicy`/`pullSecrets` for every image.
+ */
+const namesImage = (image: unknown): boolean => text(image) !== undefined || (isRecord(image) && ['repository', 'name', 'tag', 'digest'].some((key) => key in image));
 
 /** A replica count at the block's top or under `scaling` (the Kubernetes Dashboard chart's `api.scaling.replicas`). */
 const replicaCount = (block: Record<string, unknown>): unknown => block.replicaCount ?? block.replicas ?? (isRecord(block.scaling) ? block.scaling.replicas : undefined);
