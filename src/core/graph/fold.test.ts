@@ -28,19 +28,49 @@ describe('foldForReading', () => {
     expect(sentry.nodes.length).toBe(73);
     expect(folded.nodes.length).toBe(21);
     expect(folded.warnings.at(-1)).toBe(
-      '73 nodes drawn as 21 to stay readable: folded 16 volumes into the nodes that use them, as rows, and 38 nodes wired exactly alike into 2, each listing their names (their edges merged, as each meant the same); detail: "full" draws everything',
+      '73 nodes drawn as 21 to stay readable: folded 16 volumes into the nodes that use them, as rows, and 38 nodes wired exactly alike into 2, each listing their names (their edges merged, as each meant the same), ' +
+        'and the 17 edges into redis, kafka, which most nodes use, into a "used by" list on each (each edge meant the same: depends on it), ' +
+        'and the 21 edges from web, 18 services, sentry-cleanup to the 7 nodes each of them depends on into one edge each to a box of those (each edge meant the same: depends on it); detail: "full" draws everything',
     );
     const byId = new Map(folded.nodes.map((node) => [node.id, node]));
     // A volume becomes a row on the service mounting it; a storage service others call (SeaweedFS) stays a node.
     expect(byId.get('service:postgres')!.rows).toContain('volume sentry-postgres (external) (/var/lib/postgresql/data)');
     expect(byId.has('service:seaweedfs')).toBe(true);
     expect(folded.nodes.some((node) => node.id.startsWith('volume:'))).toBe(false);
-    // Twenty Snuba consumers with the same dependencies: one node naming each, one edge per dependency.
+    // Twenty Snuba consumers with the same dependencies: one node naming each, one edge per dependency (Kafka and Redis
+    // list them among their users).
     const snuba = folded.nodes.find((node) => node.label === 'snuba-* (20)')!;
     expect(snuba.rows).toContain('snuba-replacer');
-    expect(folded.edges.filter((edge) => edge.from === snuba.id).map((edge) => edge.to).sort()).toEqual(['service:clickhouse', 'service:kafka', 'service:redis']);
-    // Every edge still joins two drawn nodes.
-    for (const edge of folded.edges) expect(byId.has(edge.from) && byId.has(edge.to), edge.id).toBe(true);
+    expect(folded.edges.filter((edge) => edge.from === snuba.id).map((edge) => edge.to).sort()).toEqual(['service:clickhouse']);
+    expect(byId.get('service:redis')!.rows).toContain('used by 7:');
+    // Kafka and Redis, which nearly every service depends on, list their users instead of drawing an edge from each.
+    expect(byId.get('service:kafka')!.rows).toContain('used by 10:');
+    expect(folded.edges.some((edge) => edge.to === 'service:kafka' || edge.to === 'service:redis')).toBe(false);
+    // Web, the 18 consumers and the cleanup each depend on the same seven services: one edge each to a box of them.
+    const box = folded.groups.find((group) => group.label === 'used by web, 18 services, sentry-cleanup')!;
+    expect(folded.nodes.filter((node) => node.parent === box.id).map((node) => node.label).sort()).toEqual(['memcached', 'pgbouncer', 'seaweedfs', 'smtp', 'snuba-api', 'symbolicator', 'vroom']);
+    expect(folded.edges.filter((edge) => edge.to === box.id).map((edge) => edge.from).sort()).toEqual(['service:events-consumer', 'service:sentry-cleanup', 'service:web']);
+    expect(folded.edges.length).toBe(12);
+    // Every edge still joins two drawn nodes (or a node and the box).
+    for (const edge of folded.edges) expect((byId.has(edge.from) || edge.from === box.id) && (byId.has(edge.to) || edge.to === box.id), edge.id).toBe(true);
+  });
+
+  it('lists the users of a dependency nearly every service has instead of an edge from each (OpenTelemetry demo: 46 edges, 23 of them into the collector and flagd)', () => {
+    const otel = composeNotation.toGraph(readFileSync(new URL('../../../test/fixtures/compose/opentelemetry-demo.compose.yaml', import.meta.url), 'utf8'));
+    expect(otel.edges.length).toBe(46);
+    const folded = foldForReading(otel, 'compose');
+    expect(folded.nodes.length).toBe(20);
+    expect(folded.edges.length).toBe(23);
+    const collector = folded.nodes.find((node) => node.id === 'service:otel-collector')!;
+    expect(collector.rows).toEqual(['used by 13:', 'ad, cart, checkout, currency, email,', 'frontend, image-provider, payment,', 'product-catalog, quote,', 'recommendation, shipping, flagd-ui']);
+    // The calls between the services stay edges: the frontend's to the services it calls, checkout's to cart.
+    expect(folded.edges.some((edge) => edge.from === 'service:checkout' && edge.to === 'service:cart')).toBe(true);
+    expect(folded.warnings.at(-1)).toContain('the 23 edges into flagd, otel-collector, which most nodes use, into a "used by" list on each');
+    // Drawn as written when asked, and a smaller or sparser graph is never folded so.
+    expect(foldForReading(otel, 'compose', 'full')).toBe(otel);
+    const sparse = { ...otel, edges: otel.edges.filter((edge) => edge.to !== 'service:flagd' && edge.from !== 'service:checkout') };
+    expect(sparse.edges.length).toBeLessThan(1.5 * sparse.nodes.length);
+    expect(foldForReading(sparse, 'compose').edges.length).toBe(sparse.edges.length);
   });
 
   it('folds a smaller graph when a third of it is detail (mailcow: 30 nodes, 13 shared volumes), merging no services', () => {

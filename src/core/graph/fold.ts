@@ -4,8 +4,11 @@
  * above FOLD_NODES services wired exactly alike (sentry's twenty
  * Kafka consumers) become one node listing their names, their edges merged since each means the same thing; above it
  * too, a Terraform resource that only attaches to another (an ACL rule, a route, a route-table association) becomes a
- * row on the resource it attaches to. A large SQL schema names its reference hubs on the referencing columns
- * instead of drawing a line from each table (fold-references.ts). The warnings say what was folded; `detail: "full"` draws everything (issue 27: 40–90 nodes drew 5,000–8,000 px wide).
+ * row on the resource it attaches to. A dense graph of SHARED_FOLD_NODES or more has its shared dependencies folded
+ * too: a node most others depend on lists its users, and services that depend on one same set have one edge each to
+ * a box of it. A large SQL schema names its reference hubs on the referencing columns instead of drawing a line from
+ * each table (fold-references.ts). The warnings say what was folded; `detail: "full"` draws everything (issue 27:
+ * 40–90 nodes drew 5,000–8,000 px wide, and a hub's 46 edges walled the OpenTelemetry demo).
  */
 import { foldReferenceHubs, REFERENCE_HUB_TABLES } from './fold-references.js';
 import type { GraphEdge, GraphIR, GraphNode, NodeKind, Notation } from './types.js';
@@ -34,24 +37,80 @@ const MIN_TWINS = 3;
 /** The graph to draw at `detail`: folded when it is a large infrastructure graph and `detail` is auto. */
 export function foldForReading(graph: GraphIR, notation: Notation, detail: Detail = 'auto'): GraphIR {
   if (detail === 'auto' && notation === 'sql') return foldSchema(graph);
-  if (detail === 'full' || !FOLDING_NOTATIONS.has(notation) || graph.layout !== 'layered' || graph.nodes.length <= DETAIL_FOLD_NODES) return graph;
+  if (detail === 'full' || !FOLDING_NOTATIONS.has(notation) || graph.layout !== 'layered') return graph;
   const before = graph.nodes.length;
+  const large = foldLarge(graph, notation);
+  const sharedNodes = foldSharedDependencies(large.graph);
+  const shared = foldSharedSets(sharedNodes.graph);
+  const said = [...large.said, ...sharedNodes.said, ...shared.said];
+  if (said.length === 0) return graph;
+  const graphOut = dropEmptyGroups(shared.graph);
+  const size = graphOut.nodes.length === before ? `${before} nodes drawn` : `${before} nodes drawn as ${graphOut.nodes.length}`;
+  return {
+    ...graphOut,
+    warnings: [...graph.warnings, `${size} to stay readable: folded ${said.join(', and ')}; detail: "full" draws everything`],
+  };
+}
+
+/** Volumes, config and secrets, attachments and twins folded in a graph above DETAIL_FOLD_NODES; `said` what was. */
+function foldLarge(graph: GraphIR, notation: Notation): { graph: GraphIR; said: string[] } {
+  const before = graph.nodes.length;
+  if (before <= DETAIL_FOLD_NODES) return { graph, said: [] };
   const large = before > FOLD_NODES;
-  if (!large && foldDetailNodes(graph).folded.length * 3 < before) return graph;
+  if (!large && foldDetailNodes(graph).folded.length * 3 < before) return { graph, said: [] };
   const attachments = large && notation === 'terraform' ? foldAttachments(graph) : { graph, folded: [] };
   // Twins first, so a merged node lists its names before the rows of the detail folded into it.
   const twins = large ? foldTwins(attachments.graph) : { graph, folded: 0, into: 0 };
   const details = foldDetailNodes(twins.graph);
-  if (details.folded.length === 0 && twins.folded === 0 && attachments.folded.length === 0) return graph;
   const said = [
     ...(attachments.folded.length > 0 ? [`${countBy(attachments.folded)} into the resources they attach to, as rows`] : []),
     ...(details.folded.length > 0 ? [`${countBy(details.folded)} into the nodes that use them, as rows`] : []),
     ...(twins.folded > 0 ? [`${twins.folded} nodes wired exactly alike into ${twins.into}, each listing their names (their edges merged, as each meant the same)`] : []),
   ];
-  const graphOut = dropEmptyGroups(details.graph);
+  return { graph: said.length === 0 ? graph : details.graph, said };
+}
+
+/** A graph this large and this dense (edges per node) has its shared dependencies folded (the OpenTelemetry demo: 20 services, 46 edges). */
+export const SHARED_FOLD_NODES = 16;
+export const SHARED_FOLD_DENSITY = 1.5;
+/** A shared dependency is used by at least this many nodes, and by at least SHARED_USERS_SHARE of the graph's nodes. */
+const SHARED_MIN_USERS = 6;
+const SHARED_USERS_SHARE = 0.3;
+/** Names per line of a "used by" list: about the width of a service's box. */
+const USERS_LINE_CHARS = 36;
+
+/**
+ * A shared dependency is a node nearly everything depends on and that depends on nothing itself (the telemetry
+ * collector every service of the OpenTelemetry demo sends to, Sentry's Kafka): its edges cross the whole drawing, one
+ * from each user, and hide the calls between the services. Each such edge means the same ("depends on it", no label,
+ * one line style), so they are merged into one "used by" list on the dependency, which stays drawn as a node.
+ */
+function foldSharedDependencies(graph: GraphIR): { graph: GraphIR; said: string[] } {
+  if (graph.nodes.length < SHARED_FOLD_NODES || graph.edges.length < SHARED_FOLD_DENSITY * graph.nodes.length) return { graph, said: [] };
+  const byId = new Map(graph.nodes.map((node) => [node.id, node]));
+  const meaning = (edge: GraphEdge) => JSON.stringify([edge.label ?? '', edge.style ?? {}, edge.startArrowhead ?? '', edge.endArrowhead ?? '', edge.hidden ?? false]);
+  const minUsers = Math.max(SHARED_MIN_USERS, Math.ceil(SHARED_USERS_SHARE * graph.nodes.length));
+  const shared = new Set<string>();
+  for (const node of graph.nodes) {
+    const into = graph.edges.filter((edge) => edge.to === node.id);
+    const users = new Set(into.map((edge) => edge.from));
+    if (users.size < minUsers || graph.edges.some((edge) => edge.from === node.id)) continue;
+    if (new Set(into.map(meaning)).size !== 1 || into[0]!.label !== undefined || users.has(node.id)) continue;
+    shared.add(node.id);
+  }
+  // Not every node: then nothing would be left to draw but lists.
+  if (shared.size === 0) return { graph, said: [] };
+  const folded = graph.edges.filter((edge) => shared.has(edge.to));
+  if (folded.length === graph.edges.length) return { graph, said: [] };
+  const nodes = graph.nodes.map((node) => {
+    if (!shared.has(node.id)) return node;
+    const users = [...new Set(folded.filter((edge) => edge.to === node.id).map((edge) => byId.get(edge.from)?.label ?? edge.from))];
+    return { ...node, rows: [...(node.rows ?? []), `used by ${users.length}:`, ...linesOf(users)] };
+  });
+  const names = [...shared].map((id) => byId.get(id)!.label);
   return {
-    ...graphOut,
-    warnings: [...graph.warnings, `${before} nodes drawn as ${graphOut.nodes.length} to stay readable: folded ${said.join(', and ')}; detail: "full" draws everything`],
+    graph: { ...graph, nodes, edges: graph.edges.filter((edge) => !shared.has(edge.to)) },
+    said: [`the ${folded.length} edges into ${names.join(', ')}, which most nodes use, into a "used by" list on each (each edge meant the same: depends on it)`],
   };
 }
 
@@ -75,6 +134,77 @@ function foldSchema(graph: GraphIR): GraphIR {
     nodes: folded.nodes.map(({ parent: _, ...node }) => node),
     warnings,
   };
+}
+
+/** Sources and targets of a shared set: fewer edges than SHARED_SET_EDGES (sources × targets) are drawn as they are. */
+const SHARED_SET_MIN_SOURCES = 2;
+const SHARED_SET_MIN_TARGETS = 3;
+const SHARED_SET_EDGES = 9;
+
+/**
+ * Services that each depend on the same set of others (Sentry's web, its consumers and its cleanup, all of them on
+ * the seven services of `x-sentry-defaults`) draw sources × targets edges, a wall of parallel runs. The targets go in a
+ * box saying who uses them and each source has one edge to the box, which means what its edges meant: it depends on
+ * every service in it (edges of one meaning only, as Graphviz's `concentrate` merges them).
+ */
+function foldSharedSets(graph: GraphIR): { graph: GraphIR; said: string[] } {
+  if (graph.nodes.length < SHARED_FOLD_NODES) return { graph, said: [] };
+  const byId = new Map(graph.nodes.map((node) => [node.id, node]));
+  const meaning = (edge: GraphEdge) => JSON.stringify([edge.label ?? '', edge.style ?? {}, edge.startArrowhead ?? '', edge.endArrowhead ?? '', edge.hidden ?? false]);
+  const outOf = new Map<string, GraphEdge[]>();
+  for (const edge of graph.edges) if (edge.from !== edge.to && byId.has(edge.from) && byId.has(edge.to)) outOf.set(edge.from, [...(outOf.get(edge.from) ?? []), edge]);
+  const classes = new Map<string, { sources: string[]; targets: string[]; edge: GraphEdge }>();
+  for (const [from, edges] of outOf) {
+    if (new Set(edges.map(meaning)).size !== 1 || edges[0]!.label !== undefined) continue;
+    const targets = [...new Set(edges.map((edge) => edge.to))].sort();
+    const key = JSON.stringify(targets);
+    const known = classes.get(key);
+    if (known) known.sources.push(from);
+    else classes.set(key, { sources: [from], targets, edge: edges[0]! });
+  }
+  const sets = [...classes.values()]
+    .filter(({ sources, targets }) => sources.length >= SHARED_SET_MIN_SOURCES && targets.length >= SHARED_SET_MIN_TARGETS && sources.length * targets.length >= SHARED_SET_EDGES)
+    .filter(({ sources, targets }) => new Set(targets.map((id) => byId.get(id)!.parent)).size === 1 && !targets.some((id) => sources.includes(id)))
+    .sort((a, b) => b.sources.length * b.targets.length - a.sources.length * a.targets.length);
+  const boxOf = new Map<string, string>();
+  const groups = [...graph.groups];
+  const removed = new Set<string>();
+  const added: GraphEdge[] = [];
+  const said: string[] = [];
+  for (const { sources, targets, edge } of sets) {
+    if (targets.some((id) => boxOf.has(id)) || sources.some((id) => boxOf.has(id))) continue;
+    const box = `shared:${groups.length}`;
+    const users = sources.map((id) => byId.get(id)!.label);
+    groups.push({ id: box, label: `used by ${users.join(', ')}`, kind: 'shared', ...(byId.get(targets[0]!)!.parent !== undefined && { parent: byId.get(targets[0]!)!.parent }) });
+    for (const id of targets) boxOf.set(id, box);
+    for (const from of sources) {
+      for (const out of outOf.get(from)!) removed.add(out.id);
+      const { id: _id, to: _to, ...rest } = edge;
+      added.push({ ...rest, id: `${from}->${box}`, from, to: box });
+    }
+    said.push(`the ${sources.length * targets.length} edges from ${users.join(', ')} to the ${targets.length} nodes each of them depends on into one edge each to a box of those (each edge meant the same: depends on it)`);
+  }
+  if (said.length === 0) return { graph, said };
+  return {
+    graph: {
+      ...graph,
+      nodes: graph.nodes.map((node) => (boxOf.has(node.id) ? { ...node, parent: boxOf.get(node.id)! } : node)),
+      edges: [...graph.edges.filter((edge) => !removed.has(edge.id)), ...added],
+      groups,
+    },
+    said,
+  };
+}
+
+/** Names joined into lines of about USERS_LINE_CHARS characters. */
+function linesOf(names: readonly string[]): string[] {
+  const lines: string[] = [];
+  for (const name of names) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + name.length + 2 <= USERS_LINE_CHARS) lines[lines.length - 1] = `${last}, ${name}`;
+    else lines.push(name);
+  }
+  return lines.map((line, i) => (i < lines.length - 1 ? `${line},` : line));
 }
 
 /** "22 volumes, 3 secrets" */

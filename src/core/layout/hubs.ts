@@ -224,7 +224,8 @@ function shareChannel(
  * label; only edges that mean the same share a trunk. A leg is only moved where it passes no other node and leaves no label of its edge behind.
  */
 export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
-  const boxes = new Map(laid.nodes.map((node) => [node.id, node as Box]));
+  // An edge end names a node, or else a container (a box of the services a folded graph's sources all depend on).
+  const boxes = new Map<string, Box>([...laid.groups.map((group): [string, Box] => [group.id, group]), ...laid.nodes.map((node): [string, Box] => [node.id, node])]);
   const bySide = new Map<string, End[]>();
   for (const [position, edge] of laid.edges.entries()) {
     const source = graph.edges[edge.index]!;

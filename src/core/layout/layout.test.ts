@@ -309,6 +309,22 @@ describe('layoutGraph', () => {
     for (const edge of laid.edges) for (const [from, to] of edge.points.slice(1).map((to, i) => [edge.points[i]!, to])) expect(from!.x === to!.x || from!.y === to!.y).toBe(true);
   });
 
+  it('gives the edges that end on a container (a box of services its sources all depend on) one shared end point too', async () => {
+    const sources = ['a', 'b', 'c', 'd', 'e'];
+    const laid = await layoutGraph(
+      graph({
+        direction: 'RIGHT',
+        groups: [{ id: 'shared', label: 'used by a, b, c, d, e' }],
+        nodes: [...['x', 'y', 'z'].map((id) => ({ id, label: id, kind: 'generic' as const, parent: 'shared' })), ...sources.map((id) => ({ id, label: id, kind: 'generic' as const }))],
+        edges: sources.map((id) => ({ id: `${id}-shared`, from: id, to: 'shared' })),
+      }),
+    );
+    const box = laid.groups.find((group) => group.id === 'shared')!;
+    const ends = laid.edges.map((edge) => edge.points.at(-1));
+    expect(new Set(ends.map((end) => JSON.stringify(end))).size).toBe(1);
+    expect(ends[0]).toEqual({ x: box.x, y: box.y + box.height / 2 });
+  });
+
   it('leaves room between the layers inside a container for the arrows there to read (a subgraph\'s chain was 15 px apart)', async () => {
     const laid = await layoutGraph(await mermaidNotation.toGraph('flowchart TD\n  subgraph Host\n    F[Azure Functions] --> G[Governance]\n    F --> G\n    F --> G\n  end\n  UI --> F'));
     const [f, g] = ['F', 'G'].map((id) => laid.nodes.find((node) => node.id === id)!);

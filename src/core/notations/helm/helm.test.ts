@@ -259,4 +259,106 @@ kafka:
     expect(graph.nodes.map((n) => n.id)).toEqual(['server', 'admintools', 'admintools:service', 'web', 'web:service']);
     expect(graph.edges).toHaveLength(2);
   });
+
+  it('reads a workload under a name that usually configures the chart, and no workload from shared image settings (Kubernetes Dashboard)', () => {
+    // kubernetes/dashboard charts/kubernetes-dashboard/values.yaml, abridged: `app` holds what every workload shares,
+    // `auth` is the auth service beside `api` and `web`.
+    const graph = helmNotation.toGraph(`app:
+  mode: 'dashboard'
+  image:
+    pullPolicy: IfNotPresent
+    pullSecrets: []
+  scheduling:
+    nodeSelector: {}
+auth:
+  role: auth
+  image:
+    repository: docker.io/kubernetesui/dashboard-auth
+    tag: 1.3.0
+  scaling:
+    replicas: 1
+  service:
+    type: ClusterIP
+api:
+  role: api
+  image:
+    repository: docker.io/kubernetesui/dashboard-api
+    tag: 1.14.0
+  scaling:
+    replicas: 1
+  service:
+    type: ClusterIP
+web:
+  role: web
+  image:
+    repository: docker.io/kubernetesui/dashboard-web
+    tag: 1.7.0
+  scaling:
+    replicas: 1
+  service:
+    type: ClusterIP
+`);
+    expect(graph.nodes.filter((node) => node.rows?.[0] === 'workload').map((node) => `${node.label}: ${node.rows!.slice(1).join(', ')}`)).toEqual([
+      'auth: 1 replica, dashboard-auth',
+      'api: 1 replica, dashboard-api',
+      'web: 1 replica, dashboard-web',
+    ]);
+    // An image left empty takes the chart's global one: still a workload (Argo CD's notifications controller).
+    const argo = helmNotation.toGraph('global:\n  image:\n    repository: quay.io/argoproj/argocd\nnotifications:\n  enabled: true\n  name: notifications-controller\n  image:\n    repository: ""\n    tag: ""\n');
+    expect(argo.nodes.map((node) => `${node.label}: ${node.rows!.join(', ')}`)).toEqual(['notifications-controller: workload']);
+    // Bitnami's `auth` (passwords) and `metrics` (an exporter beside the database, with no count) stay settings.
+    const bitnami = helmNotation.toGraph(fixture('bitnami-postgresql.values.yaml'));
+    expect(bitnami.nodes.some((node) => node.id === 'auth' || node.id === 'metrics')).toBe(false);
+  });
+
+  it('reads what a chart\'s Prometheus scrapes as scrape targets, not as workloads or sub-charts (kube-prometheus-stack)', () => {
+    // prometheus-community/helm-charts charts/kube-prometheus-stack/values.yaml, abridged.
+    const graph = helmNotation.toGraph(`prometheus:
+  enabled: true
+  service:
+    port: 9090
+  serviceMonitor:
+    selfMonitor: true
+  prometheusSpec:
+    retention: 10d
+coreDns:
+  enabled: true
+  service:
+    enabled: true
+    port: 9153
+  serviceMonitor:
+    interval: ""
+kubelet:
+  enabled: true
+  namespace: kube-system
+  serviceMonitor:
+    https: true
+kubeScheduler:
+  enabled: true
+  endpoints: []
+  service:
+    enabled: true
+    port: null
+  serviceMonitor:
+    enabled: true
+kubeDns:
+  enabled: false
+  service:
+    dnsmasq:
+      port: 10054
+  serviceMonitor:
+    interval: ""
+`);
+    expect(graph.nodes.map((node) => `${node.id}: ${node.rows!.join(', ')}`)).toEqual([
+      'coreDns: scrape target',
+      'kubelet: scrape target',
+      'kubeScheduler: scrape target',
+      'prometheus: workload',
+      'prometheus:service: ClusterIP, port 9090',
+    ]);
+    expect(arrows(graph)).toEqual(['prometheus -> coreDns [scrapes]', 'prometheus -> kubelet [scrapes]', 'prometheus -> kubeScheduler [scrapes]', 'prometheus:service -> prometheus [:9090]']);
+    expect(graph.warnings).toEqual(['line 29: kubeDns: enabled: false; not drawn']);
+    // Alone, a Service with a ServiceMonitor may be a small chart's own component.
+    expect(helmNotation.toGraph('web:\n  service:\n    port: 80\n  serviceMonitor:\n    enabled: true\nimage:\n  repository: nginx\n').nodes.some((node) => node.rows?.includes('scrape target'))).toBe(false);
+  });
 });

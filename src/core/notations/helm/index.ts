@@ -128,9 +128,26 @@ const isWorkloadBlock = (key: string, block: Record<string, unknown>): boolean =
 const productWorkloads = (block: Record<string, unknown>): [string, Record<string, unknown>][] =>
   Object.entries(block).filter((entry): entry is [string, Record<string, unknown>] => !OWN_BLOCKS.has(entry[0]) && isRecord(entry[1]) && isComponent(entry[1]));
 
+/**
+ * An image a block runs: a reference, or a map with a place for one, empty when it takes the chart's global image (Argo
+ * CD's `notifications.image: {repository: "", tag: ""}`); not a map of `pullPolicy`/`pullSecrets` for every image.
+ */
+const namesImage = (image: unknown): boolean => text(image) !== undefined || (isRecord(image) && ['repository', 'name', 'tag', 'digest'].some((key) => key in image));
+
+/** A replica count at the block's top or under `scaling` (the Kubernetes Dashboard chart's `api.scaling.replicas`). */
+const replicaCount = (block: Record<string, unknown>): unknown => block.replicaCount ?? block.replicas ?? (isRecord(block.scaling) ? block.scaling.replicas : undefined);
+
+/**
+ * A block under a name that usually configures the chart (`auth`) is a workload when it runs an image of its own and
+ * says how many: the Kubernetes Dashboard's `auth` is its auth service. Bitnami's `metrics` and `volumePermissions`
+ * name an image too, but run it beside the main container, with no count.
+ */
+const isOwnWorkload = (block: Record<string, unknown>): boolean =>
+  isRecord(block.image) && namesImage(block.image) && typeof replicaCount(block) === 'number' && !disabled(block);
+
 function isComponent(block: Record<string, unknown>): boolean {
   return (
-    isRecord(block.image) ||
+    (isRecord(block.image) && namesImage(block.image)) ||
     typeof block.replicas === 'number' ||
     typeof block.replicaCount === 'number' ||
     isRecord(block.service) ||
@@ -138,6 +155,24 @@ function isComponent(block: Record<string, unknown>): boolean {
     (block.create === true && typeof block.name === 'string')
   );
 }
+
+/** The settings of a scrape of something the chart does not run: its ServiceMonitor, the Service and endpoints it reads. */
+const SCRAPE_KEYS = new Set(['enabled', 'serviceMonitor', 'service', 'endpoints', 'jobNameOverride', 'tlsConfig', 'namespace']);
+
+/**
+ * A block that only says how Prometheus scrapes a part of the cluster (kube-prometheus-stack's `kubeControllerManager:
+ * {endpoints, service, serviceMonitor}`, `kubelet: {serviceMonitor}`) is a scrape target, not a workload of the chart
+ * nor a sub-chart: nothing in it runs an image.
+ */
+const scrapeShaped = (block: unknown): block is Record<string, unknown> =>
+  isRecord(block) && isRecord(block.serviceMonitor) && Object.keys(block).every((key) => SCRAPE_KEYS.has(key));
+/**
+ * Certainly a target: endpoints of its own, or no Service at all. A Service and a ServiceMonitor alone (`coreDns`)
+ * could be a small chart's component, so such a block is a target only beside certain ones.
+ */
+const certainTarget = (block: unknown): boolean => scrapeShaped(block) && (block.endpoints !== undefined || block.service === undefined);
+const isScrapeTarget = (block: Record<string, unknown>, values: Record<string, unknown>): boolean =>
+  scrapeShaped(block) && (certainTarget(block) || Object.values(values).some(certainTarget));
 
 /** An arrow between two nodes, dashed for a relation that is not traffic (mounts, scales). */
 function arrow(from: string, to: string, label?: string, dashed = false): GraphEdge {
@@ -223,7 +258,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const workload = (id: string, label: string, block: Record<string, unknown>, image: string | undefined, parent?: string): string => {
     const firstNode = nodes.length;
     const rows = ['workload'];
-    const replicas = block.replicaCount ?? block.replicas;
+    const replicas = replicaCount(block);
     if (typeof replicas === 'number') rows.push(`${replicas} replica${replicas === 1 ? '' : 's'}`);
     if (image) rows.push(image);
     const node: GraphNode = { id, label, kind: kindOfName(`${label} ${image ?? ''}`, 'workload'), rows };
@@ -275,15 +310,22 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const workloadBlocks: [string, Record<string, unknown>][] = [];
   /** Workloads the values switch off: not drawn, but said, so a reader does not look for them. */
   const offWorkloads: string[] = [];
+  /** Parts of the cluster the chart's Prometheus scrapes (kube-prometheus-stack's `kubeScheduler`, `kubelet`). */
+  const scraped: string[] = [];
   for (const [key, block] of Object.entries(values)) {
     const flagged = flaggedDependency(key, block);
     if (flagged !== undefined && !subcharts.includes(flagged)) {
       subcharts.push(flagged);
       subchartKeys.set(flagged, key);
     }
-    if (CHART_SETTINGS.has(key) || !isRecord(block)) continue;
+    if (!isRecord(block) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
+    if (isScrapeTarget(block, values)) {
+      if (disabled(block)) offWorkloads.push(key);
+      else scraped.push(key);
+      continue;
+    }
     if (isComponent(block)) {
-      const replicas = block.replicaCount ?? block.replicas;
+      const replicas = replicaCount(block);
       if (disabled(block)) offWorkloads.push(key);
       if (disabled(block) || replicas === 0) continue;
       if (values.architecture === 'standalone' && (key === 'readReplicas' || key === 'secondary')) continue;
@@ -301,7 +343,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       }
       products.push(key);
       for (const [inner, part] of productWorkloads(block)) {
-        if (disabled(part) || (part.replicaCount ?? part.replicas) === 0) offWorkloads.push(`${key}.${inner}`);
+        if (disabled(part) || replicaCount(part) === 0) offWorkloads.push(`${key}.${inner}`);
         else components.push([`${key}.${inner}`, part, { label: text(part.name) ?? inner, product: key }]);
       }
     } else {
@@ -327,6 +369,12 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   // `x.enabled: true` switches a sub-chart on; a datastore block or flag without it may be the chart's own template.
   const isSubchart = (key: string): boolean => isRecord(values[key]) && (values[key] as Record<string, unknown>).enabled === true;
   for (const key of subcharts) nodes.push({ id: key, label: key, kind: kindOfName(key, 'service'), rows: [isSubchart(key) ? 'sub-chart' : 'dependency'], iconHint: key });
+  // What the chart's Prometheus scrapes runs elsewhere (the control plane, every node): a node each, no workload.
+  const scraper = components.find(([key]) => /^prometheus$/i.test(key))?.[0];
+  for (const key of scraped) {
+    nodes.push({ id: key, label: key, kind: 'external', rows: ['scrape target'] });
+    if (scraper !== undefined) edge(scraper, key, 'scrapes', true);
+  }
   const runAppImage = components.filter(([, block]) => !isRecord(block.image));
   const hasApp = runAppImage.length === 0 && (appImage !== undefined || typeof values.replicaCount === 'number');
   const app = hasApp ? workload('app', text(values.nameOverride) ?? appImage ?? 'app', values, appImage) : undefined;

@@ -2,7 +2,7 @@ import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
 import { imageRole } from '../compose/images.js';
 import { hostsIn } from '../hosts.js';
-import { collectResources, envValues, images, list, podReferences, record, selects, stringMap, type Resource } from './manifests.js';
+import { collectResources, argumentAddresses, envValues, images, list, podReferences, record, selects, stringMap, type Resource } from './manifests.js';
 import { atLines, parseLocatedYamlDocuments } from '../yaml.js';
 import { dictionary } from '../../dictionary.js';
 
@@ -172,11 +172,11 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
     const accountNode = typeof account === 'string' ? find('ServiceAccount', resource.namespace, account) : undefined;
     if (accountNode) addEdge(from, accountNode.id, 'runs as', true);
     // Service-to-service calls: a value naming a Service of the input (`redis-cart:6379`, `http://api.ns.svc`,
-    // `amqp://user:pw@rabbitmq:5672`, `kafka-0:9092,kafka-1:9092`), in the pod's env or in a ConfigMap it reads.
+    // `amqp://user:pw@rabbitmq:5672`, `kafka-0:9092,kafka-1:9092`), in the pod's env, its command line or a ConfigMap it reads.
     const configValues = podReferences(resource.pod.spec)
       .filter((ref) => ref.kind === 'ConfigMap')
       .flatMap((ref) => Object.values(stringMap(record(resources.find((r) => r.kind === 'ConfigMap' && r.name === ref.name && r.namespace === resource.namespace)?.manifest.data))));
-    for (const value of [...envValues(resource.pod.spec), ...configValues]) {
+    for (const value of [...envValues(resource.pod.spec), ...argumentAddresses(resource.pod.spec), ...configValues]) {
       for (const host of hostsIn(value)) {
         const service = services.find((s) => s.name === host && s.namespace === resource.namespace);
         if (service) addEdge(from, nodeId('Service', service.namespace, service.name), 'calls');

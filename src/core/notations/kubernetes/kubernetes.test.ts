@@ -195,6 +195,38 @@ describe('kubernetesNotation references by value', () => {
       'Deployment//orders -> Service//rabbitmq [calls]',
     ]);
   });
+
+  it('draws a call for an address given on the command line, not for a flag\'s bare word (podinfo\'s frontend)', () => {
+    // stefanprodan/podinfo deploy/bases/frontend/deployment.yaml, abridged: the backend and the cache are flags.
+    const code = [
+      service('backend'),
+      service('cache'),
+      service('check'),
+      `apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: frontend
+spec:
+  selector:
+    matchLabels: {app: frontend}
+  template:
+    metadata:
+      labels: {app: frontend}
+    spec:
+      containers:
+        - name: frontend
+          image: ghcr.io/stefanprodan/podinfo:6.14.1
+          command:
+            - ./podinfo
+            - --port=9898
+            - --backend-url=http://backend:9898/echo
+            - --cache-server=tcp://cache:6379
+          args: [--level, check]
+`,
+    ].join('---\n');
+    const calls = arrows(kubernetesNotation.toGraph(code)).filter((a) => a.endsWith('[calls]'));
+    expect(calls.sort()).toEqual(['Deployment//frontend -> Service//backend [calls]', 'Deployment//frontend -> Service//cache [calls]']);
+  });
 });
 
 describe('kubernetesNotation entry point', () => {

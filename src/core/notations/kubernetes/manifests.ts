@@ -111,6 +111,22 @@ export function envValues(spec: Record<string, unknown>): string[] {
     .filter((v): v is string => typeof v === 'string');
 }
 
+/** A value that is an address: a URL or connection string, or `host:port` (not a bare word, which a flag's value often is). */
+const ADDRESS = /:\/\/|^[\w.-]+:\d+(?:[,/]|$)/;
+
+/**
+ * Addresses a container is given on its command line (`--backend-url=http://backend:9898/echo`,
+ * `--cache-server=tcp://cache:6379`, `-redis redis:6379`): the values of flags and arguments that are addresses.
+ */
+export function argumentAddresses(spec: Record<string, unknown>): string[] {
+  return list(spec.containers)
+    .map(record)
+    .flatMap((c) => [...list(c.command), ...list(c.args)])
+    .filter((v): v is string => typeof v === 'string')
+    .map((arg) => (/^--?[\w.-]+=/.test(arg) ? arg.slice(arg.indexOf('=') + 1) : arg))
+    .filter((value) => ADDRESS.test(value));
+}
+
 export function images(spec: Record<string, unknown>): string[] {
   return list(spec.containers)
     .map(record)
