@@ -4,6 +4,8 @@
  * in a colour of its own (as both tools draw them), children beside or below their parent.
  */
 import type { Direction, GraphEdge, GraphIR, GraphNode, GraphStyle } from '../graph/types.js';
+import { FONT } from '../layout/drawing-rules.js';
+import { wrapText } from '../layout/node-size.js';
 
 /** The outlines both tools give a topic; `none` is text on a line (PlantUML `_`), `bang` Mermaid's `))bang((`. */
 export type TopicShape = 'box' | 'rounded' | 'square' | 'circle' | 'cloud' | 'bang' | 'hexagon' | 'none';
@@ -46,30 +48,31 @@ export interface TreeOptions {
   branchColours: boolean;
 }
 
+/** Both tools wrap a topic at a fixed width (Mermaid's 200 px): a long one stays a box, not a banner across the map. */
+const TOPIC_WIDTH = 200;
+
 const leaves = (topic: Topic): number => (topic.children.length === 0 ? 1 : topic.children.reduce((sum, child) => sum + leaves(child), 0));
 
 /**
- * The side of each of the root's branches: the author's where given, else the first branches to the right until about
- * half the leaves are there, the rest to the left, so the root sits in the middle as Mermaid's radial layout puts it.
+ * The side of each of the root's branches: the author's where given, else each on the side with fewer leaves so far
+ * (the first on the right), so the root sits in the middle as Mermaid's radial layout puts it.
  */
 function sides(root: Topic): ('left' | 'right')[] {
   const written = root.children.map((child) => child.side);
   if (written.some((side) => side !== undefined)) return written.map((side) => side ?? 'right');
-  const total = leaves(root);
-  let right = 0;
-  return root.children.map((child, index) => {
-    if (index === 0 || right + leaves(child) / 2 <= total / 2) {
-      right += leaves(child);
-      return 'right';
-    }
-    return 'left';
+  const weight = { left: 0, right: 0 };
+  return root.children.map((child) => {
+    const side = weight.right <= weight.left ? 'right' : 'left';
+    weight[side] += leaves(child);
+    return side;
   });
 }
 
 /**
- * The tree as a graph. A branch on the left is written child → parent, so the layered layout ranks it before the
- * root: the root lands in the middle, its branches on both sides; lines have no arrowheads, so their direction is
- * not seen.
+ * The tree as a graph. Each line says which side of its parent the child is on (`toward`): right, left for a branch
+ * on the left, down in a WBS. That puts the root in the middle with branches on both sides, and has the tree laid
+ * out by Graphviz, which keeps the author's order of siblings (the engine takes side hints there, layout/engine.ts);
+ * lines have no arrowheads.
  */
 export function treeToGraph(root: Topic, options: TreeOptions, warnings: string[] = []): GraphIR {
   const nodes: GraphNode[] = [];
@@ -79,7 +82,8 @@ export function treeToGraph(root: Topic, options: TreeOptions, warnings: string[
     const id = `t${nodes.length + 1}`;
     const outline = OUTLINES[topic.shape];
     if (outline.approximate) approximated.add(topic.shape);
-    const node: GraphNode = { id, label: topic.label, kind: 'generic', shape: outline.shape };
+    const label = topic.label.length > 24 ? wrapText(topic.label, TOPIC_WIDTH, FONT.label).join('\n') : topic.label;
+    const node: GraphNode = { id, label, kind: 'generic', shape: outline.shape };
     const style: GraphStyle = {};
     const colour = topic.fillColor ?? fill;
     if (topic.shape === 'none') Object.assign(style, { strokeColor: '#00000000', fillColor: 'transparent', textColor: '#1e1e1e' });
@@ -92,22 +96,22 @@ export function treeToGraph(root: Topic, options: TreeOptions, warnings: string[
     nodes.push(node);
     return id;
   };
-  const grow = (topic: Topic, id: string, fill: string | undefined, depth: number, left: boolean) => {
+  const line = (from: string, to: string, toward: Direction) => edges.push({ id: `e${edges.length + 1}`, from, to, startArrowhead: 'none', endArrowhead: 'none', toward });
+  const grow = (topic: Topic, id: string, fill: string | undefined, depth: number, toward: Direction) => {
     for (const child of topic.children) {
       const childId = add(child, child.fillColor ?? fill, depth + 1);
-      const [from, to] = left ? [childId, id] : [id, childId];
-      edges.push({ id: `e${edges.length + 1}`, from, to, startArrowhead: 'none', endArrowhead: 'none' });
-      grow(child, childId, child.fillColor ?? fill, depth + 1, left);
+      line(id, childId, toward);
+      grow(child, childId, child.fillColor ?? fill, depth + 1, toward);
     }
   };
   const rootId = add(root, root.fillColor ?? (options.branchColours ? ROOT_FILL : undefined), 0);
   const branchSides = options.direction === 'RIGHT' ? sides(root) : root.children.map(() => 'right' as const);
   root.children.forEach((branch, index) => {
     const fill = branch.fillColor ?? (options.branchColours ? BRANCH_FILLS[index % BRANCH_FILLS.length] : undefined);
-    const left = branchSides[index] === 'left';
+    const toward = options.direction === 'DOWN' ? 'DOWN' : branchSides[index] === 'left' ? 'LEFT' : 'RIGHT';
     const branchId = add(branch, fill, 1);
-    edges.push({ id: `e${edges.length + 1}`, from: left ? branchId : rootId, to: left ? rootId : branchId, startArrowhead: 'none', endArrowhead: 'none' });
-    grow(branch, branchId, fill, 1, left);
+    line(rootId, branchId, toward);
+    grow(branch, branchId, fill, 1, toward);
   });
   for (const shape of approximated) warnings.push(`the ${shape} outline is drawn as our nearest shape (${OUTLINES[shape].shape})`);
   return { layout: 'layered', direction: options.direction, forcedDirection: true, nodes, edges, groups: [], warnings };
