@@ -132,6 +132,29 @@ describe('Mermaid architecture-beta', () => {
   });
 });
 
+describe('Mermaid requirementDiagram', () => {
+  it('reads the documentation\'s first example: boxes with their fields as rows, the relation labelled and dashed', async () => {
+    const graph = await mermaidNotation.toGraph(
+      ['requirementDiagram', '', 'requirement test_req {', 'id: 1', 'text: the test text.', 'risk: high', 'verifymethod: test', '}', '', 'element test_entity {', 'type: simulation', '}', '', 'test_entity - satisfies -> test_req'].join('\n'),
+    );
+    expect(graph.nodes).toEqual([
+      { id: 'test_req', label: 'test_req', kind: 'class', rows: ['«Requirement»', 'ID: 1', 'Text: the test text.', 'Risk: High', 'Verification: Test'] },
+      { id: 'test_entity', label: 'test_entity', kind: 'class', rows: ['«Element»', 'Type: simulation'] },
+    ]);
+    expect(graph.edges).toEqual([{ id: 'e1', from: 'test_entity', to: 'test_req', label: '«satisfies»', startArrowhead: 'none', endArrowhead: 'arrow', style: { strokeStyle: 'dashed' } }]);
+  });
+
+  it('draws `contains` with its circle at the container', async () => {
+    const graph = await mermaidNotation.toGraph('requirementDiagram\nrequirement a {\nid: 1\n}\nrequirement b {\nid: 2\n}\na - contains -> b');
+    expect(graph.edges[0]).toMatchObject({ from: 'a', to: 'b', startArrowhead: 'circle', endArrowhead: 'none' });
+  });
+
+  it('refuses an unknown relation with Mermaid\'s line', async () => {
+    const error = await refusal(mermaidNotation.toGraph('requirementDiagram\nrequirement a {\nid: 1\n}\na - owns -> a'));
+    expect(error).toMatchObject({ code: 'parse_error' });
+  });
+});
+
 describe('Mermaid families drawn and exported', () => {
   it.each(['mermaid-docs-mindmap.mmd', 'mermaid-docs-c4-context.mmd', 'mermaid-docs-architecture.mmd'])('%s draws, and its scene exports to Mermaid and D2', async (file) => {
     const scene = await codeToScene(fixture(file));
