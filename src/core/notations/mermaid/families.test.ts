@@ -156,8 +156,8 @@ describe('Mermaid requirementDiagram', () => {
 });
 
 describe('Mermaid families drawn and exported', () => {
-  it.each(['mermaid-docs-mindmap.mmd', 'mermaid-docs-c4-context.mmd', 'mermaid-docs-architecture.mmd'])('%s draws, and its scene exports to Mermaid and D2', async (file) => {
-    const scene = await codeToScene(fixture(file));
+  it.each(['mermaid/mermaid-docs-mindmap.mmd', 'mermaid/mermaid-docs-c4-context.mmd', 'mermaid/mermaid-docs-architecture.mmd', 'mermaid/mermaid-docs-requirement.mmd', 'plantuml/irs-quality-tree-mindmap.puml'])('%s draws, and its scene exports to Mermaid and D2', async (file) => {
+    const scene = await codeToScene(readFileSync(new URL(`../../../../test/fixtures/${file}`, import.meta.url), 'utf8'));
     const graph = recoverGraph(intakeScene(scene.elements).elements);
     expect(graph.nodes.length).toBeGreaterThan(3);
     expect(toMermaid(graph).code).toMatch(/^flowchart|^graph|^---/);
