@@ -155,8 +155,24 @@ describe('Mermaid requirementDiagram', () => {
   });
 });
 
+describe('Mermaid block-beta', () => {
+  it('places blocks in the author\'s columns, a space as an empty cell, a composite block as a container with its own grid', async () => {
+    const graph = await mermaidNotation.toGraph(['block-beta', 'columns 3', 'a space b', 'c d["Dee"] e', 'block:grp:2', '  columns 1', '  f(("F"))', '  g', 'end', 'h<["go"]>(down)', 'a --> f'].join('\n'));
+    expect(graph.grid?.cells).toEqual({ a: { row: 0, column: 0 }, b: { row: 0, column: 2 }, c: { row: 1, column: 0 }, d: { row: 1, column: 1 }, e: { row: 1, column: 2 }, grp: { row: 2, column: 0 }, h: { row: 2, column: 2 } });
+    expect(graph.groups).toEqual([{ id: 'grp', label: '', grid: { cells: { f: { row: 0, column: 0 }, g: { row: 1, column: 0 } }, rowGap: 24, columnGap: 24 } }]);
+    expect(graph.nodes.find((n) => n.id === 'f')).toMatchObject({ shape: 'ellipse', parent: 'grp', label: 'F' });
+    expect(graph.nodes.find((n) => n.id === 'h')).toMatchObject({ shape: 'arrow-down', label: 'go' });
+    expect(graph.edges).toEqual([{ id: 'e1', from: 'a', to: 'f', startArrowhead: 'none', endArrowhead: 'arrow' }]);
+  });
+
+  it('refuses an unclosed composite block with Mermaid\'s message', async () => {
+    const error = await refusal(mermaidNotation.toGraph('block-beta\nblock:x\n a'));
+    expect(error).toMatchObject({ code: 'parse_error' });
+  });
+});
+
 describe('Mermaid families drawn and exported', () => {
-  it.each(['mermaid/mermaid-docs-mindmap.mmd', 'mermaid/mermaid-docs-c4-context.mmd', 'mermaid/mermaid-docs-architecture.mmd', 'mermaid/mermaid-docs-requirement.mmd', 'plantuml/irs-quality-tree-mindmap.puml'])('%s draws, and its scene exports to Mermaid and D2', async (file) => {
+  it.each(['mermaid/mermaid-docs-mindmap.mmd', 'mermaid/mermaid-docs-c4-context.mmd', 'mermaid/mermaid-docs-architecture.mmd', 'mermaid/mermaid-docs-requirement.mmd', 'mermaid/mermaid-docs-block.mmd', 'plantuml/irs-quality-tree-mindmap.puml'])('%s draws, and its scene exports to Mermaid and D2', async (file) => {
     const scene = await codeToScene(readFileSync(new URL(`../../../../test/fixtures/${file}`, import.meta.url), 'utf8'));
     const graph = recoverGraph(intakeScene(scene.elements).elements);
     expect(graph.nodes.length).toBeGreaterThan(3);

@@ -19,7 +19,7 @@ import { dictionary } from '../../dictionary.js';
 type Mermaid = typeof import('mermaid').default;
 
 /** Diagram types Mermaid reports (`Diagram.type`) that we read. */
-export type MermaidType = 'flowchart' | 'sequence' | 'class' | 'er' | 'state' | 'mindmap' | 'c4' | 'architecture' | 'requirement';
+export type MermaidType = 'flowchart' | 'sequence' | 'class' | 'er' | 'state' | 'mindmap' | 'c4' | 'architecture' | 'requirement' | 'block';
 
 const TYPES: Record<string, MermaidType> = dictionary({
   flowchart: 'flowchart',
@@ -35,6 +35,7 @@ const TYPES: Record<string, MermaidType> = dictionary({
   c4: 'c4',
   architecture: 'architecture',
   requirement: 'requirement',
+  block: 'block',
 });
 
 let loading: Promise<Mermaid> | undefined;
@@ -57,14 +58,14 @@ function loadMermaid(): Promise<Mermaid> {
 let queue: Promise<unknown> = Promise.resolve();
 
 /** The families we draw, as their first word is written: said when another is refused. */
-const READ_FAMILIES = ['flowchart', 'sequenceDiagram', 'classDiagram', 'erDiagram', 'stateDiagram', 'mindmap', 'C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'architecture-beta', 'requirementDiagram'];
+const READ_FAMILIES = ['flowchart', 'sequenceDiagram', 'classDiagram', 'erDiagram', 'stateDiagram', 'mindmap', 'C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'architecture-beta', 'requirementDiagram', 'block-beta'];
 
 /**
  * Mermaid's diagram families other than those we read, by the word that opens them: told before Mermaid parses, so
  * a family newer than our Mermaid (zenuml, wardley, ishikawa…) is answered "not supported", not a syntax error.
  */
 const OTHER_FAMILIES =
-  /^(gantt|pie|gitGraph|journey|timeline|zenuml|sankey(-beta)?|xychart(-beta)?|quadrantChart|block(-beta)?|packet(-beta)?|kanban|radar(-beta)?|treemap(-beta)?|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
+  /^(gantt|pie|gitGraph|journey|timeline|zenuml|sankey(-beta)?|xychart(-beta)?|quadrantChart|packet(-beta)?|kanban|radar(-beta)?|treemap(-beta)?|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
 
 /** The first word of the diagram, after front matter (`---` … `---`), `%%` comments and directives. */
 function familyWord(code: string): string | undefined {
