@@ -1,6 +1,8 @@
 /**
- * Mermaid's own parsers, run in Node without a browser. `mermaid` parses each diagram type with its jison grammar into
- * that type's database (FlowDB, the sequence, class, ER and state DBs); we read the database, never draw with it.
+ * Mermaid's own parsers, run in Node without a browser. `mermaid` parses each diagram type with its grammar into
+ * that type's database (FlowDB, the sequence, class, ER, state, mindmap, C4, architecture, requirement and block DBs;
+ * architecture through `@mermaid-js/parser`'s Langium grammar, which `mermaid` loads itself); we read the database,
+ * never draw with it.
  *
  * Why not `@mermaid-js/parser`: its Langium grammars (0.6) cover info, packet, pie, architecture, gitGraph, radar and
  * treemap only; flowcharts, sequence, class, ER and state diagrams are still jison grammars inside `mermaid`.
