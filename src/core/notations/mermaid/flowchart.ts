@@ -45,13 +45,13 @@ export interface FlowDb {
 export const MERMAID_DIRECTIONS: Record<string, Direction> = dictionary({ TB: 'DOWN', TD: 'DOWN', BT: 'UP', LR: 'RIGHT', RL: 'LEFT' });
 
 /** Mermaid shape (bracket form or `@{ shape }` name) → our outline; `approximate` when ours only resembles it. */
-interface MappedShape {
+export interface MappedShape {
   shape: string;
   kind?: NodeKind;
   corner?: 'rounded';
   approximate?: true;
 }
-const SHAPES: Record<string, MappedShape> = dictionary({
+export const SHAPES: Record<string, MappedShape> = dictionary({
   square: { shape: 'rectangle' },
   rect: { shape: 'rectangle' },
   round: { shape: 'rectangle', corner: 'rounded' },
@@ -83,7 +83,7 @@ const SHAPES: Record<string, MappedShape> = dictionary({
   tri: { shape: 'triangle' },
   text: { shape: 'text' },
 });
-const BOX: MappedShape = { shape: 'rectangle', approximate: true };
+export const BOX: MappedShape = { shape: 'rectangle', approximate: true };
 
 /** Link end → arrowhead: `-->` arrow, `--o` circle, `--x` cross (our bar), `---` none. */
 const HEADS: Record<string, Arrowhead> = dictionary({ point: 'arrow', circle: 'circle', cross: 'bar', open: 'none' });

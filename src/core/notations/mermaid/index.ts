@@ -1,23 +1,29 @@
 /**
- * Mermaid → GraphIR through Mermaid's own parsers (parser.ts): flowcharts, sequence, class, ER and state diagrams.
+ * Mermaid → GraphIR through Mermaid's own parsers (parser.ts): flowcharts, sequence, class, ER and state diagrams,
+ * mind maps, C4, architecture, requirement and block diagrams.
  * Mermaid's layout and renderer are not used: ours lay the graph out and draw it, with our shapes and arrowheads.
  */
 import type { GraphIR, NotationConverter } from '../../graph/types.js';
+import { architectureToGraph, type ArchitectureDb } from './architecture.js';
+import { blockToGraph, type BlockDb } from './block.js';
+import { c4ToGraph, type C4Db } from './c4.js';
 import { classToGraph, type ClassDb } from './class.js';
 import { erToGraph, type ErDb } from './er.js';
 import { flowchartToGraph, type FlowDb } from './flowchart.js';
+import { mindmapToGraph, type MindmapDb } from './mindmap.js';
 import { frontMatterTitle, readMermaid } from './parser.js';
+import { requirementToGraph, type RequirementDb } from './requirement.js';
 import { sequenceToGraph, takeBoxes, type SequenceDb } from './sequence.js';
 import { stateToGraph, type StateDb } from './state.js';
 import { themeDeclarations } from './theme.js';
 
 /** The first statement names the diagram: after the optional front matter, `%%` comments and `%%{init}%%` directives. */
 const HEADER = /^(?:\s*---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*\r?\n)?(?:\s*%%[^\n]*\n)*\s*([A-Za-z][\w-]*)/;
-const READ = new Set(['graph', 'flowchart', 'flowchart-elk', 'sequenceDiagram', 'classDiagram', 'classDiagram-v2', 'erDiagram', 'stateDiagram', 'stateDiagram-v2']);
+const READ = new Set(['graph', 'flowchart', 'flowchart-elk', 'sequenceDiagram', 'classDiagram', 'classDiagram-v2', 'erDiagram', 'stateDiagram', 'stateDiagram-v2', 'mindmap', 'C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'architecture-beta', 'requirementDiagram', 'block-beta', 'block']);
 /** Mermaid diagram types we refuse with a reason rather than leave undetected. */
 /** A direction the author wrote: in the header (`flowchart LR`) or as a `direction` statement (class, state, ER). */
 const WRITTEN_DIRECTION = /^\s*(?:graph|flowchart(?:-elk)?|direction)[ \t]+(?:TB|TD|BT|LR|RL)\b/m;
-const OTHERS = new Set(['pie', 'gantt', 'journey', 'gitGraph', 'mindmap', 'timeline', 'quadrantChart', 'requirementDiagram', 'sankey-beta', 'xychart-beta', 'block-beta', 'packet-beta', 'architecture-beta', 'kanban', 'radar-beta', 'treemap-beta', 'C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'zenuml']);
+const OTHERS = new Set(['pie', 'gantt', 'journey', 'gitGraph', 'timeline', 'quadrantChart', 'sankey-beta', 'xychart-beta', 'packet-beta', 'kanban', 'radar-beta', 'treemap-beta', 'zenuml']);
 
 export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
   id: 'mermaid',
@@ -33,6 +39,11 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
       if (type === 'class') return classToGraph(db as ClassDb);
       if (type === 'er') return erToGraph(db as ErDb);
       if (type === 'state') return stateToGraph(db as StateDb);
+      if (type === 'mindmap') return mindmapToGraph(db as MindmapDb);
+      if (type === 'c4') return c4ToGraph(db as C4Db);
+      if (type === 'architecture') return architectureToGraph(db as ArchitectureDb);
+      if (type === 'requirement') return requirementToGraph(db as RequirementDb);
+      if (type === 'block') return blockToGraph(db as BlockDb);
       return flowchartToGraph(db as FlowDb, themeDeclarations(code));
     });
     const title = frontMatterTitle(code);

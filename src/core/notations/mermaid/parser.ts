@@ -1,6 +1,8 @@
 /**
- * Mermaid's own parsers, run in Node without a browser. `mermaid` parses each diagram type with its jison grammar into
- * that type's database (FlowDB, the sequence, class, ER and state DBs); we read the database, never draw with it.
+ * Mermaid's own parsers, run in Node without a browser. `mermaid` parses each diagram type with its grammar into
+ * that type's database (FlowDB, the sequence, class, ER, state, mindmap, C4, architecture, requirement and block DBs;
+ * architecture through `@mermaid-js/parser`'s Langium grammar, which `mermaid` loads itself); we read the database,
+ * never draw with it.
  *
  * Why not `@mermaid-js/parser`: its Langium grammars (0.6) cover info, packet, pie, architecture, gitGraph, radar and
  * treemap only; flowcharts, sequence, class, ER and state diagrams are still jison grammars inside `mermaid`.
@@ -19,7 +21,7 @@ import { dictionary } from '../../dictionary.js';
 type Mermaid = typeof import('mermaid').default;
 
 /** Diagram types Mermaid reports (`Diagram.type`) that we read. */
-export type MermaidType = 'flowchart' | 'sequence' | 'class' | 'er' | 'state';
+export type MermaidType = 'flowchart' | 'sequence' | 'class' | 'er' | 'state' | 'mindmap' | 'c4' | 'architecture' | 'requirement' | 'block';
 
 const TYPES: Record<string, MermaidType> = dictionary({
   flowchart: 'flowchart',
@@ -31,6 +33,11 @@ const TYPES: Record<string, MermaidType> = dictionary({
   er: 'er',
   state: 'state',
   stateDiagram: 'state',
+  mindmap: 'mindmap',
+  c4: 'c4',
+  architecture: 'architecture',
+  requirement: 'requirement',
+  block: 'block',
 });
 
 let loading: Promise<Mermaid> | undefined;
@@ -52,12 +59,15 @@ function loadMermaid(): Promise<Mermaid> {
 
 let queue: Promise<unknown> = Promise.resolve();
 
+/** The families we draw, as their first word is written: said when another is refused. */
+const READ_FAMILIES = ['flowchart', 'sequenceDiagram', 'classDiagram', 'erDiagram', 'stateDiagram', 'mindmap', 'C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'architecture-beta', 'requirementDiagram', 'block-beta'];
+
 /**
- * Mermaid's diagram families other than the five we read, by the word that opens them: told before Mermaid parses, so
+ * Mermaid's diagram families other than those we read, by the word that opens them: told before Mermaid parses, so
  * a family newer than our Mermaid (zenuml, wardley, ishikawa…) is answered "not supported", not a syntax error.
  */
 const OTHER_FAMILIES =
-  /^(gantt|pie|gitGraph|journey|mindmap|timeline|zenuml|sankey(-beta)?|xychart(-beta)?|quadrantChart|requirementDiagram|C4\w+|block(-beta)?|packet(-beta)?|architecture(-beta)?|kanban|radar(-beta)?|treemap(-beta)?|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
+  /^(gantt|pie|gitGraph|journey|timeline|zenuml|sankey(-beta)?|xychart(-beta)?|quadrantChart|packet(-beta)?|kanban|radar(-beta)?|treemap(-beta)?|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
 
 /** The first word of the diagram, after front matter (`---` … `---`), `%%` comments and directives. */
 function familyWord(code: string): string | undefined {
@@ -71,8 +81,8 @@ function familyWord(code: string): string | undefined {
 }
 
 function unsupportedFamily(family: string): AppError {
-  return new AppError('unsupported_notation', `Mermaid ${family} diagrams are not supported; Mermaid flowchart (graph), sequenceDiagram, classDiagram, erDiagram and stateDiagram are`, {
-    supported: ['flowchart', 'sequenceDiagram', 'classDiagram', 'erDiagram', 'stateDiagram'],
+  return new AppError('unsupported_notation', `Mermaid ${family} diagrams are not supported; Mermaid ${READ_FAMILIES.slice(0, -1).join(', ')} and ${READ_FAMILIES.at(-1)} are`, {
+    supported: READ_FAMILIES,
   });
 }
 

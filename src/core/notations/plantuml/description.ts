@@ -5,6 +5,7 @@
  * common way such diagrams are written in the wild, and the library they come from is never included offline.
  */
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
+import { C4_ELEMENTS, c4NodeParts } from './c4.js';
 import { linkEdge, parseLink, TOWARD, type EndForm } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
 import { closeAtEnd, parseError, plainText, plantumlColor, splitArguments, unquote, type DiagramSource, type SourceLine } from './source.js';
@@ -79,32 +80,6 @@ const DECLARATION = new RegExp(
 const STEREOTYPES_BEFORE_ALIAS = new RegExp(String.raw`^(${NAME})\s*((?:<<[^>]*>>\s*)+)as\s+(${NAME})`);
 const SHORTHAND = new RegExp(String.raw`^(\[[^\]]+\]|\([^)]+\)|:[^:]+:|\(\)\s*(?:"[^"]+"|\S+))(?:\s+as\s+(${NAME}))?\s*((?:<<[^>]*>>\s*)*)(#\S+)?\s*$`);
 
-// C4-PlantUML: element macros with their positional parameters after (alias, label).
-interface C4Element {
-  kind: NodeKind;
-  shape?: string;
-  /** Names of the parameters after alias and label. */
-  params: string[];
-  /** Drawn lighter (outside the system in focus). */
-  external?: boolean;
-}
-const C4_ELEMENTS: Record<string, C4Element> = dictionary({});
-for (const [base, kind, shape] of [
-  ['Person', 'actor', 'person'],
-  ['System', 'service', undefined],
-  ['SystemDb', 'database', 'cylinder'],
-  ['SystemQueue', 'queue', 'data-storage'],
-  ['Container', 'service', undefined],
-  ['ContainerDb', 'database', 'cylinder'],
-  ['ContainerQueue', 'queue', 'data-storage'],
-  ['Component', 'component', undefined],
-  ['ComponentDb', 'database', 'cylinder'],
-  ['ComponentQueue', 'queue', 'data-storage'],
-] as const) {
-  const params = base.startsWith('Person') || base.startsWith('System') ? ['descr', 'sprite', 'tags', 'link'] : ['techn', 'descr', 'sprite', 'tags', 'link'];
-  C4_ELEMENTS[base] = { kind, ...(shape && { shape }), params };
-  C4_ELEMENTS[`${base}_Ext`] = { kind: base === 'Person' ? 'actor' : 'external', ...(shape && { shape }), params, external: true };
-}
 const C4_NODES = /^(Deployment_Node|Node)(_L|_R)?$/;
 const C4_BOUNDARIES = /^(Boundary|Enterprise_Boundary|System_Boundary|Container_Boundary)$/;
 const ARCHIMATE_ELEMENT = /^(Motivation|Strategy|Business|Application|Technology|Physical|Implementation|Other|Grouping|Group)(_\w+)?$/;
@@ -124,23 +99,6 @@ export function macroArguments(text: string): { positional: string[]; named: Rec
     else positional.push(plainText(unquote(part)));
   }
   return { positional, named };
-}
-
-/**
- * A long C4 description is cut after about this many characters, so the box stays node-sized. It stays one row, which
- * layout wraps: cut into lines here, a long description made more rows than a node with an icon folds under it, and
- * one ContainerDb of a diagram was a cylinder with its icon while the next was a plain table (C4-PlantUML's message bus).
- */
-const DESCRIPTION_LENGTH = 160;
-
-function shortDescription(text: string): string {
-  const words = text.split(/\s+/);
-  let kept = '';
-  for (const word of words) {
-    if (kept !== '' && kept.length + word.length + 1 > DESCRIPTION_LENGTH) return `${kept}…`;
-    kept = kept === '' ? word : `${kept} ${word}`;
-  }
-  return kept;
 }
 
 /** `[Name]`, `(Name)`, `:Name:`, `"Name"` → Name. */
@@ -261,13 +219,7 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
       const element = C4_ELEMENTS[name];
       if (element && alias) {
         const values: Record<string, string | undefined> = { ...Object.fromEntries(element.params.map((p, k) => [p, positional[k + 2]])), ...named };
-        const rows = [
-          ...(values.techn ? [`[${name.replace(/_Ext$/, '')}: ${values.techn}]`] : [`[${name.replace(/_Ext$/, '').replace(/(Db|Queue)$/, '')}]`]),
-          ...(values.descr ? [shortDescription(values.descr)] : []),
-        ];
-        const extra: Partial<GraphNode> = { rows };
-        if (element.external) extra.style = { strokeStyle: 'dashed' };
-        if (values.techn) extra.iconHint = values.techn.split(/[ ,/]/)[0]!.toLowerCase();
+        const extra = c4NodeParts(name, element, values);
         // `System_Ext(a, "A") {` … `}`: the macro expands to a rectangle, whose body PlantUML draws inside it; an
         // empty body (`{` then `}`) leaves the element as it is.
         if (opens && !closes && lines[i + 1]?.text !== '}') {

@@ -31,6 +31,8 @@ export interface DiagramSource {
   separator?: string;
   /** `skinparam monochrome true`: the author asked for no colour. */
   monochrome: boolean;
+  /** `@startmindmap` or `@startwbs`: a tree of topics; undefined for `@startuml`. */
+  family?: 'mindmap' | 'wbs';
 }
 
 export function parseError(at: { line: number; column: number }, message: string): AppError {
@@ -53,19 +55,24 @@ const BLOCKS: ReadonlyArray<[RegExp, RegExp]> = [
 /** A note whose text follows on the lines up to `end note`: no `:` text on its own line. */
 const MULTILINE_NOTE = /^[hr]?note\b[^:]*$/i;
 
-/** Finds the first `@startuml … @enduml` block and returns its statements. */
+/** The @start lines we read: UML graphs, and the trees of mind maps and work breakdown structures. */
+const START = /^\s*@start(uml|mindmap|wbs)\b/i;
+
+/** Finds the first `@startuml … @enduml` (or `@startmindmap`, `@startwbs`) block and returns its statements. */
 export function readDiagram(code: string): DiagramSource {
   const raw = code.split(/\r\n|\n|\r/);
-  const start = raw.findIndex((line) => /^\s*@startuml\b/i.test(line));
+  const start = raw.findIndex((line) => START.test(line));
   if (start < 0) throw parseError({ line: 1, column: 1 }, 'expected @startuml');
+  const word = START.exec(raw[start]!)![1]!.toLowerCase();
+  const family = word === 'uml' ? undefined : (word as 'mindmap' | 'wbs');
   const lines: SourceLine[] = [];
   const warnings: string[] = [];
   // PlantUML ends the diagram at the end of the file when @enduml is missing, and at any @end… line (`@endurl`).
   let end = raw.findIndex((line, i) => i > start && /^\s*@end/i.test(line));
   if (end < 0) {
     end = raw.length;
-    warnings.push(`@startuml of line ${start + 1} is never closed with @enduml: read to the end of the code`);
-  } else if (!/^\s*@enduml\b/i.test(raw[end]!)) warnings.push(`line ${end + 1}: "${raw[end]!.trim()}" read as @enduml`);
+    warnings.push(`@start${word} of line ${start + 1} is never closed with @end${word}: read to the end of the code`);
+  } else if (!new RegExp(`^\\s*@end${word}\\b`, 'i').test(raw[end]!)) warnings.push(`line ${end + 1}: "${raw[end]!.trim()}" read as @end${word}`);
 
   const visibility: SourceLine[] = [];
   let separator: string | undefined = '.';
@@ -177,7 +184,7 @@ export function readDiagram(code: string): DiagramSource {
     inNote = MULTILINE_NOTE.test(trimmed) && !/^[hr]?note\s+"[^"]*"\s+as\s/i.test(trimmed);
   }
   if (preprocessor > 0) warnings.push(`skipped ${preprocessor} preprocessor line${preprocessor === 1 ? '' : 's'} (!include, !theme, procedures they define): files are not fetched`);
-  return { lines, direction, forcedDirection, monochrome, warnings, visibility, preprocessorLines: preprocessor, ...(separator !== undefined && { separator }), ...(title && { title }) };
+  return { lines, direction, forcedDirection, monochrome, warnings, visibility, preprocessorLines: preprocessor, ...(separator !== undefined && { separator }), ...(title && { title }), ...(family && { family }) };
 }
 
 /** PlantUML closes containers (`package p {`) still open at @enduml; said, once per container, outermost first. */

@@ -1,0 +1,182 @@
+/** Mermaid's mind maps, C4 and architecture diagrams, read by Mermaid's own parsers and drawn by ours (issue 27). */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { AppError } from '../../errors.js';
+import { recoverGraph } from '../../export/graph-recovery.js';
+import { toD2 } from '../../export/d2.js';
+import { toMermaid } from '../../export/mermaid.js';
+import { intakeScene } from '../../scene/intake.js';
+import { codeToScene, detectNotation } from '../index.js';
+import { mermaidNotation } from './index.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../../../../test/fixtures/mermaid/${name}`, import.meta.url), 'utf8');
+const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as AppError);
+
+describe('Mermaid mindmap', () => {
+  it('reads the documentation\'s mind map as a tree: the circled root in the middle, a colour per branch, icons as keywords', async () => {
+    const code = fixture('mermaid-docs-mindmap.mmd');
+    expect(detectNotation(code)).toBe('mermaid');
+    const graph = await mermaidNotation.toGraph(code);
+    const byLabel = new Map(graph.nodes.map((node) => [node.label, node]));
+    expect(graph.nodes).toHaveLength(15);
+    expect(graph.edges).toHaveLength(14);
+    expect(byLabel.get('mindmap')).toMatchObject({ shape: 'ellipse', style: { fontSize: 20 } });
+    expect(byLabel.get('On effectiveness\nand features')).toBeDefined();
+    expect(byLabel.get('Long history')).toMatchObject({ iconHint: 'book' });
+    // Every topic of a branch shares the branch's colour; branches differ.
+    const fill = (label: string) => byLabel.get(label)!.style?.fillColor;
+    expect(fill('Popularisation')).toBe(fill('Origins'));
+    expect(fill('Argument mapping')).toBe(fill('Research'));
+    expect(new Set([fill('Origins'), fill('Research'), fill('Tools')]).size).toBe(3);
+    // Branches on both sides of the root, balanced by their leaves, so the root sits between them.
+    const root = byLabel.get('mindmap')!.id;
+    expect(graph.edges.filter((edge) => edge.from === root).map((edge) => edge.toward)).toEqual(['RIGHT', 'LEFT', 'RIGHT']);
+    expect(graph.edges.every((edge) => edge.endArrowhead === 'none' && edge.startArrowhead === 'none')).toBe(true);
+  });
+
+  it('gives each bracket form its outline', async () => {
+    const graph = await mermaidNotation.toGraph(['mindmap', '  root{{Hex}}', '    [Square]', '    (Rounded)', '    ))Bang((', '    )Cloud(', '    ((Circle))'].join('\n'));
+    expect(graph.nodes.map((node) => [node.label, node.shape])).toEqual([
+      ['Hex', 'hexagon'],
+      ['Square', 'rectangle'],
+      ['Rounded', 'rectangle'],
+      ['Bang', 'star'],
+      ['Cloud', 'cloud'],
+      ['Circle', 'ellipse'],
+    ]);
+    expect(graph.warnings).toEqual(['the bang outline is drawn as our nearest shape (star)']);
+  });
+
+  it('refuses a mind map with two roots with Mermaid\'s message', async () => {
+    const error = await refusal(mermaidNotation.toGraph('mindmap\nroot\nsecond root'));
+    expect(error).toMatchObject({ code: 'parse_error' });
+  });
+});
+
+describe('Mermaid C4', () => {
+  it('reads the documentation\'s System Context diagram as our C4: persons, systems, databases, queues, nested boundaries, relations', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('mermaid-docs-c4-context.mmd'));
+    expect(graph.title).toBe('System Context diagram for Internet Banking System');
+    const node = (id: string) => graph.nodes.find((n) => n.id === id)!;
+    expect(node('customerA')).toMatchObject({ kind: 'actor', shape: 'person', label: 'Banking Customer A', parent: 'b0', rows: ['[Person]', 'A customer of the bank, with personal bank accounts.'] });
+    // UpdateElementStyle's colours.
+    expect(node('customerA').style).toMatchObject({ fillColor: '#808080', strokeColor: '#ff0000', textColor: '#ff0000' });
+    expect(node('customerC')).toMatchObject({ kind: 'actor', style: { strokeStyle: 'dashed' } });
+    expect(node('SystemE')).toMatchObject({ kind: 'external', shape: 'cylinder', parent: 'b1', style: { strokeStyle: 'dashed' } });
+    expect(node('SystemF')).toMatchObject({ kind: 'queue', shape: 'data-storage', parent: 'b3' });
+    expect(graph.groups.map((g) => [g.id, g.label, g.parent])).toEqual([
+      ['b0', 'BankBoundary0', undefined],
+      ['b1', 'BankBoundary', 'b0'],
+      ['b2', 'BankBoundary2', 'b1'],
+      ['b3', 'BankBoundary3', 'b1'],
+    ]);
+    expect(graph.edges.map((e) => [e.from, e.to, e.label, e.startArrowhead])).toEqual([
+      ['customerA', 'SystemAA', 'Uses', 'arrow'],
+      ['SystemAA', 'SystemE', 'Uses', 'arrow'],
+      ['SystemAA', 'SystemC', 'Sends e-mails\n[SMTP]', 'none'],
+      ['SystemC', 'customerA', 'Sends e-mails to', 'none'],
+    ]);
+    expect(graph.edges[3]!.style).toEqual({ strokeColor: '#ff0000', textColor: '#ff0000' });
+  });
+
+  it('reads deployment nodes as containers named with what they run on, and Rel_U as a side', async () => {
+    const graph = await mermaidNotation.toGraph(
+      ['C4Deployment', 'Deployment_Node(mob, "Customer\'s mobile device", "Apple IOS or Android"){', '  Container(mobile, "Mobile App", "Xamarin", "Banking app")', '}', 'ContainerDb(db, "Database", "Oracle 12c")', 'Rel_U(db, mobile, "Reads")'].join('\n'),
+    );
+    expect(graph.groups).toEqual([{ id: 'mob', label: "Customer's mobile device [Apple IOS or Android]", kind: 'node' }]);
+    expect(graph.nodes.find((n) => n.id === 'mobile')).toMatchObject({ parent: 'mob', rows: ['[Container: Xamarin]', 'Banking app'], iconHint: 'xamarin' });
+    expect(graph.edges[0]).toMatchObject({ from: 'db', to: 'mobile', toward: 'UP' });
+  });
+
+  it('refuses a malformed macro with Mermaid\'s line', async () => {
+    const error = await refusal(mermaidNotation.toGraph('C4Context\nPerson(a, "A")\nRel(a'));
+    expect(error).toMatchObject({ code: 'parse_error', details: { line: 3 } });
+  });
+});
+
+describe('Mermaid architecture-beta', () => {
+  it('reads the documentation\'s example: services with our icons in their group, sides as where the other end goes', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('mermaid-docs-architecture.mmd'));
+    expect(graph.groups).toEqual([{ id: 'api', label: 'API', kind: 'group' }]);
+    expect(graph.nodes.map((n) => [n.id, n.label, n.iconRef, n.parent])).toEqual([
+      ['db', 'Database', 'databases/Database', 'api'],
+      ['disk1', 'Storage', 'generic/Storage', 'api'],
+      ['disk2', 'Storage', 'generic/Storage', 'api'],
+      ['server', 'Server', 'generic/Server', 'api'],
+    ]);
+    // `db:L -- R:server`: server left of db; `disk1:T -- B:server`: server above disk1.
+    expect(graph.edges.map((e) => [e.from, e.to, e.toward])).toEqual([
+      ['db', 'server', 'LEFT'],
+      ['disk1', 'server', 'UP'],
+      ['disk2', 'db', 'UP'],
+    ]);
+  });
+
+  it('reads nested groups, junctions, arrows and other icon packs', async () => {
+    const graph = await mermaidNotation.toGraph(
+      ['architecture-beta', 'group cloud(logos:aws)[AWS]', 'group vpc(cloud)[VPC] in cloud', 'service s3(logos:aws-s3)[Bucket] in vpc', 'service web(internet)[Web]', 'junction j in vpc', 'web:R --> L:j', 'j:B <-- T:s3'].join('\n'),
+    );
+    expect(graph.groups.find((g) => g.id === 'vpc')).toMatchObject({ parent: 'cloud' });
+    expect(graph.nodes.find((n) => n.id === 's3')).toMatchObject({ iconHint: 'aws s3', parent: 'vpc' });
+    expect(graph.nodes.find((n) => n.id === 'j')).toMatchObject({ label: '', parent: 'vpc', size: { width: 10, height: 10 } });
+    expect(graph.edges.map((e) => [e.from, e.to, e.startArrowhead, e.endArrowhead, e.toward])).toEqual([
+      ['web', 'j', 'none', 'arrow', 'RIGHT'],
+      ['j', 's3', 'arrow', 'none', 'DOWN'],
+    ]);
+  });
+
+  it('refuses an edge without sides with Mermaid\'s message', async () => {
+    const error = await refusal(mermaidNotation.toGraph('architecture-beta\nservice a(server)[A]\nservice b(server)[B]\na -- b'));
+    expect(error).toMatchObject({ code: 'parse_error' });
+    expect(error!.message).toMatch(/Mermaid/);
+  });
+});
+
+describe('Mermaid requirementDiagram', () => {
+  it('reads the documentation\'s first example: boxes with their fields as rows, the relation labelled and dashed', async () => {
+    const graph = await mermaidNotation.toGraph(
+      ['requirementDiagram', '', 'requirement test_req {', 'id: 1', 'text: the test text.', 'risk: high', 'verifymethod: test', '}', '', 'element test_entity {', 'type: simulation', '}', '', 'test_entity - satisfies -> test_req'].join('\n'),
+    );
+    expect(graph.nodes).toEqual([
+      { id: 'test_req', label: 'test_req', kind: 'class', rows: ['«Requirement»', 'ID: 1', 'Text: the test text.', 'Risk: High', 'Verification: Test'] },
+      { id: 'test_entity', label: 'test_entity', kind: 'class', rows: ['«Element»', 'Type: simulation'] },
+    ]);
+    expect(graph.edges).toEqual([{ id: 'e1', from: 'test_entity', to: 'test_req', label: '«satisfies»', startArrowhead: 'none', endArrowhead: 'arrow', style: { strokeStyle: 'dashed' } }]);
+  });
+
+  it('draws `contains` with its circle at the container', async () => {
+    const graph = await mermaidNotation.toGraph('requirementDiagram\nrequirement a {\nid: 1\n}\nrequirement b {\nid: 2\n}\na - contains -> b');
+    expect(graph.edges[0]).toMatchObject({ from: 'a', to: 'b', startArrowhead: 'circle', endArrowhead: 'none' });
+  });
+
+  it('refuses an unknown relation with Mermaid\'s line', async () => {
+    const error = await refusal(mermaidNotation.toGraph('requirementDiagram\nrequirement a {\nid: 1\n}\na - owns -> a'));
+    expect(error).toMatchObject({ code: 'parse_error' });
+  });
+});
+
+describe('Mermaid block-beta', () => {
+  it('places blocks in the author\'s columns, a space as an empty cell, a composite block as a container with its own grid', async () => {
+    const graph = await mermaidNotation.toGraph(['block-beta', 'columns 3', 'a space b', 'c d["Dee"] e', 'block:grp:2', '  columns 1', '  f(("F"))', '  g', 'end', 'h<["go"]>(down)', 'a --> f'].join('\n'));
+    expect(graph.grid?.cells).toEqual({ a: { row: 0, column: 0 }, b: { row: 0, column: 2 }, c: { row: 1, column: 0 }, d: { row: 1, column: 1 }, e: { row: 1, column: 2 }, grp: { row: 2, column: 0 }, h: { row: 2, column: 2 } });
+    expect(graph.groups).toEqual([{ id: 'grp', label: '', grid: { cells: { f: { row: 0, column: 0 }, g: { row: 1, column: 0 } }, rowGap: 24, columnGap: 24 } }]);
+    expect(graph.nodes.find((n) => n.id === 'f')).toMatchObject({ shape: 'ellipse', parent: 'grp', label: 'F' });
+    expect(graph.nodes.find((n) => n.id === 'h')).toMatchObject({ shape: 'arrow-down', label: 'go' });
+    expect(graph.edges).toEqual([{ id: 'e1', from: 'a', to: 'f', startArrowhead: 'none', endArrowhead: 'arrow' }]);
+  });
+
+  it('refuses an unclosed composite block with Mermaid\'s message', async () => {
+    const error = await refusal(mermaidNotation.toGraph('block-beta\nblock:x\n a'));
+    expect(error).toMatchObject({ code: 'parse_error' });
+  });
+});
+
+describe('Mermaid families drawn and exported', () => {
+  it.each(['mermaid/mermaid-docs-mindmap.mmd', 'mermaid/mermaid-docs-c4-context.mmd', 'mermaid/mermaid-docs-architecture.mmd', 'mermaid/mermaid-docs-requirement.mmd', 'mermaid/mermaid-docs-block.mmd', 'plantuml/irs-quality-tree-mindmap.puml'])('%s draws, and its scene exports to Mermaid and D2', async (file) => {
+    const scene = await codeToScene(readFileSync(new URL(`../../../../test/fixtures/${file}`, import.meta.url), 'utf8'));
+    const graph = recoverGraph(intakeScene(scene.elements).elements);
+    expect(graph.nodes.length).toBeGreaterThan(3);
+    expect(toMermaid(graph).code).toMatch(/^flowchart|^graph|^---/);
+    expect(toD2(graph).code.length).toBeGreaterThan(0);
+  }, 60_000);
+});
