@@ -3,6 +3,7 @@ import type { GraphIR } from '../graph/types.js';
 import { CONTAINER_MIN_WIDTH, FONT, ROLE_COLORS } from '../layout/drawing-rules.js';
 import { layoutGraph } from '../layout/elk.js';
 import { checkScene } from '../quality/check.js';
+import { personFigure } from './constants.js';
 import { graphToScene, type GeneratedElement } from './from-graph.js';
 import { intakeScene } from './intake.js';
 
@@ -120,6 +121,24 @@ describe('graphToScene', () => {
     expect(byId.get('dark')).toMatchObject({ strokeColor: '#000000', fillColor: '#212529' });
     expect(byId.get('dark-label')).toMatchObject({ type: 'text', text: 'night', strokeColor: '#ffffff' });
     expect(byId.get('svc')).toMatchObject(ROLE_COLORS.service);
+  });
+
+  it("writes a person's label under its figure, on the paper, whatever the figure is filled with (Mermaid C4 UpdateElementStyle)", async () => {
+    const { byId } = await draw(
+      graph({
+        nodes: [
+          { id: 'red', label: 'Customer A\n[Person]', kind: 'user', shape: 'person', style: { strokeColor: '#ff0000', fillColor: '#808080', textColor: '#ff0000' } },
+          { id: 'pale', label: 'Customer B\n[Person]', kind: 'user', shape: 'person', style: { strokeColor: '#ffff00', fillColor: '#808080' } },
+        ],
+      }),
+    );
+    // Red reads on white: the label stays on the shape, in red, where the renderer puts it under the figure.
+    expect(byId.get('red')).toMatchObject({ type: 'person', text: 'Customer A\n[Person]', strokeColor: '#ff0000' });
+    // Yellow does not: the label is a text of its own, under the figure, not across its middle.
+    const pale = byId.get('pale')!;
+    const label = byId.get('pale-label')!;
+    expect(label).toMatchObject({ type: 'text', text: 'Customer B\n[Person]' });
+    expect(label.y).toBeGreaterThanOrEqual(personFigure(pale as { x: number; y: number; width: number; height: number }).labelTop);
   });
 
   it('binds every arrow at both ends, where its end points touch the shapes', async () => {
