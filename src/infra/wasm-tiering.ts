@@ -11,3 +11,16 @@ import { setFlagsFromString } from 'node:v8';
 export function useBaselineWasmCompiler(): void {
   setFlagsFromString('--liftoff-only');
 }
+
+/** V8 counts WebAssembly memory in pages of 64 KiB. */
+const WASM_PAGES_PER_MB = 16;
+
+/**
+ * Caps every WebAssembly memory of the process (each Graphviz, D2 or HarfBuzz instance, in any thread) at `mb`:
+ * V8's --wasm-max-mem-pages, process-wide like the flag above and read at each `memory.grow`, so it holds in worker
+ * threads started before or after. A grow past it fails inside the job (Graphviz exits "out of memory", Go panics)
+ * instead of the process passing its budget between two of the watchdog's samples (./jobs/heavy-slots.ts).
+ */
+export function capWasmMemory(mb: number): void {
+  setFlagsFromString(`--wasm-max-mem-pages=${Math.floor(mb * WASM_PAGES_PER_MB)}`);
+}

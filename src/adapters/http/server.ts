@@ -8,7 +8,7 @@ import { assertProviderUrl } from '../../infra/ai/address-guard.js';
 import { clientDocumentFetcher } from '../../infra/client-document.js';
 import { createDiagramModel } from '../../infra/ai/models.js';
 import { createD2Compiler, type D2CompilerService } from '../../infra/d2-compiler.js';
-import { useBaselineWasmCompiler } from '../../infra/wasm-tiering.js';
+import { capWasmMemory, useBaselineWasmCompiler } from '../../infra/wasm-tiering.js';
 import { createHeavySlots } from '../../infra/jobs/heavy-slots.js';
 import { createJobPool, type JobPool } from '../../infra/jobs/pool.js';
 import { createSecretBox, loadServerKey } from '../../infra/secret-box.js';
@@ -46,6 +46,7 @@ export async function createRuntime(config: Config, options: { rateLimitKeyPrefi
   let generatedKeyFile: string | undefined;
   // One budget for every heavy job, pool job or D2 compile: as many run at once as MEMORY_MB allows (JOB_THREADS).
   const slots = createHeavySlots({ slots: config.jobs.threads, queue: config.jobs.queue, budgetMb: config.memoryMb });
+  if (slots.wasmCapMb) capWasmMemory(slots.wasmCapMb);
   const jobs = createJobPool(config.jobs, { metrics, slots, onWorkerError: (error) => log?.error({ err: error }, 'a job worker died') });
   // D2 compiles one at a time, each up to the job time limit: a short queue keeps the last one's wait bounded.
   const d2 = createD2Compiler({ timeoutSeconds: config.jobs.timeoutSeconds, queue: Math.min(config.jobs.queue, 8) }, { metrics, slots });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { heavyJobsWithin } from '../config.js';
-import { createHeavySlots } from './heavy-slots.js';
+import { createHeavySlots, wasmCapWithin } from './heavy-slots.js';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -10,6 +10,16 @@ describe('heavy-job slots under a memory budget', () => {
     expect(heavyJobsWithin(1536, 2)).toBe(2);
     expect(heavyJobsWithin(4096, 2)).toBe(2);
     expect(heavyJobsWithin(4096, 16)).toBe(7);
+  });
+
+  it('caps each WebAssembly memory at what a warmed server at rest leaves the slots under the hard line', () => {
+    // 1024 MB, one slot: 942 MB hard line - 640 MB warmed idle - 64 MB of the job's JavaScript.
+    expect(wasmCapWithin(1024, 1)).toBe(238);
+    expect(wasmCapWithin(1536, 2)).toBe(322);
+    // Never so low that Graphviz or D2 cannot start.
+    expect(wasmCapWithin(700, 1)).toBe(128);
+    expect(createHeavySlots({ slots: 1, queue: 0, budgetMb: 1024 }).wasmCapMb).toBe(238);
+    expect(createHeavySlots({ slots: 1, queue: 0 }).wasmCapMb).toBeUndefined();
   });
 
   it('makes a job wait for a free slot, and refuses one past the queue with busy', async () => {

@@ -11,7 +11,7 @@ import { Piscina } from 'piscina';
 import { AppError, type ErrorCode } from '../../core/errors.js';
 import type { HeavyWork } from '../../service/heavy-work.js';
 import type { JobLimits } from '../config.js';
-import { createHeavySlots, type HeavySlots, overBudget } from './heavy-slots.js';
+import { createHeavySlots, type HeavySlots, overBudget, wasmOverCap } from './heavy-slots.js';
 import { type JobClock, startJobClock } from './job-clock.js';
 import type { Metrics } from '../metrics.js';
 import type { Job, JobKind, JobOutcome } from './worker.js';
@@ -78,8 +78,9 @@ export function createJobPool(
       outcome = (await task) as JobOutcome;
       // A thread whose WebAssembly memory grew with a big job keeps it for good: end it while the process sits above
       // its settled size, and a fresh one (piscina keeps minThreads) starts small. No other job can be on it: a job
-      // only reaches piscina holding a slot, and this one still holds its own.
-      if (slots.residentMb() > slots.settleMb) await recycle(threadId);
+      // only reaches piscina holding a slot, and this one still holds its own. A thread whose WebAssembly ran out at
+      // its cap goes too: the engine that ran out is unusable.
+      if (slots.residentMb() > slots.settleMb || 'wasmOutOfMemory' in outcome) await recycle(threadId);
     } catch (error) {
       throw refusal(error, kind, seconds, endedBy);
     } finally {
@@ -88,6 +89,10 @@ export function createJobPool(
       inFlight--;
       metrics?.setQueueDepth(queueDepth());
       slot.release();
+    }
+    if ('wasmOutOfMemory' in outcome) {
+      metrics?.recordJob(kind, 'over_memory', seconds());
+      throw wasmOverCap(slots);
     }
     metrics?.recordJob(kind, outcome.ok ? 'ok' : 'failed', seconds());
     if (!outcome.ok) throw new AppError(outcome.error.code as ErrorCode, outcome.error.message, outcome.error.details);

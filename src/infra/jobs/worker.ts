@@ -18,7 +18,23 @@ type Arguments<K extends keyof HeavyWork> = Parameters<HeavyWork[K]>;
 export type Job = { [K in keyof HeavyWork]: { kind: K; args: Arguments<K> } }[keyof HeavyWork];
 export type JobKind = Job['kind'];
 
-export type JobOutcome = { ok: true; value: unknown } | { ok: false; error: { code: string; message: string; details?: unknown } };
+export type JobOutcome =
+  | { ok: true; value: unknown }
+  | { ok: false; error: { code: string; message: string; details?: unknown } }
+  /** A WebAssembly engine of this thread ran out of memory at its cap: the thread is to be replaced. */
+  | { ok: false; wasmOutOfMemory: true };
+
+/**
+ * How a WebAssembly engine stops when `memory.grow` fails at the cap (../wasm-tiering.ts): Emscripten builds print "out
+ * of memory" and exit, thrown as an ExitStatus (@hpcc-js/wasm-graphviz rethrows its message as an Error: "Program
+ * terminated with exit(1)") or an abort; a direct grow throws a RangeError.
+ * The engine is unusable afterwards (Graphviz's instance is loaded once per thread), so the thread goes too.
+ */
+function wasmOutOfMemory(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { name, message } = error as { name?: unknown; message?: unknown };
+  return name === 'ExitStatus' || (typeof message === 'string' && /Program terminated with exit\(|Memory\.grow\(\)|Cannot enlarge memory|Aborted\(OOM\)/.test(message));
+}
 
 async function perform(job: Job): Promise<unknown> {
   switch (job.kind) {
@@ -57,6 +73,7 @@ export default async function runJob({ job, started }: { job: Job; started: Mess
     return { ok: true, value: await perform(job) };
   } catch (error) {
     if (isAppError(error)) return { ok: false, error: { code: error.code, message: error.message, details: error.details } };
+    if (wasmOutOfMemory(error)) return { ok: false, wasmOutOfMemory: true };
     throw error;
   }
 }
