@@ -102,6 +102,12 @@ describe('checkScene', () => {
     ]);
   });
 
+  it("reads a person's label against the paper it sits on under the figure, not against the figure's fill", () => {
+    const label = { text: 'Customer', fontSize: 16, fontFamily: 'normal', strokeColor: '#ff0000', fillColor: '#808080' };
+    const report = checkScene([box('figure', 0, 0, 160, 120, { ...label, type: 'person' }), box('card', 300, 0, 160, 120, label)]);
+    expect(report.violations).toEqual(['label of "card" has text/fill contrast 1.01:1, below 3:1']);
+  });
+
   it('reports text drawn on a shape (a table’s header or rows) that does not read on its fill', () => {
     const text = (id: string, x: number, strokeColor: string) => ({ id, type: 'text', x, y: 10, width: 40, height: 20, text: 'ab', fontSize: 14, fontFamily: 'normal', strokeColor });
     const report = checkScene([

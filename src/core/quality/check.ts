@@ -145,6 +145,9 @@ export function countCrossings(lines: readonly Point[][]): number {
   return count;
 }
 
+/** What a shape's label is read against: its fill, but a person's label sits under the figure, on the paper. */
+const groundOf = (shape: Element): string => (shape.type === 'person' ? 'transparent' : String(shape.fillColor ?? 'transparent'));
+
 /** Checks a scene against the drawing rules. `parents` maps an element id to the container drawn around it. */
 export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, parents: ReadonlyMap<string, string> = new Map(), options: CheckOptions = {}): QualityReport {
   const elements = scene as readonly Element[];
@@ -261,7 +264,7 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
       violations.push(`label of "${shape.id}" (${size.width}×${size.height}) does not fit its ${shape.type} (${shape.width}×${shape.height})`);
     }
     // The label is drawn in the stroke colour, over the fill (or the white canvas through a transparent fill).
-    const contrast = textContrast(String(shape.strokeColor ?? '#1e1e1e'), String(shape.fillColor ?? 'transparent'));
+    const contrast = textContrast(String(shape.strokeColor ?? '#1e1e1e'), groundOf(shape));
     if (contrast !== undefined && contrast < MIN_TEXT_CONTRAST) {
       violations.push(`label of "${shape.id}" has text/fill contrast ${contrast.toFixed(2)}:1, below ${MIN_TEXT_CONTRAST}:1`);
     }
@@ -277,7 +280,7 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
       if (node !== owner && overlaps(boxOf(node), box)) violations.push(`text "${text.id}" overlaps shape "${node.id}"`);
     }
     // A text drawn on a shape (a table's header and rows, a label kept apart from its border) reads on its fill.
-    const contrast = owner && textContrast(String(text.strokeColor ?? '#1e1e1e'), String(owner.fillColor ?? 'transparent'));
+    const contrast = owner && textContrast(String(text.strokeColor ?? '#1e1e1e'), groundOf(owner));
     if (contrast !== undefined && contrast < MIN_TEXT_CONTRAST) {
       violations.push(`text "${text.id}" on "${owner!.id}" has text/fill contrast ${contrast.toFixed(2)}:1, below ${MIN_TEXT_CONTRAST}:1`);
     }

@@ -62,7 +62,9 @@ export function blockToGraph(db: BlockDb): GraphIR {
           groups.push(group);
         } else {
           const mapped = block.type === 'block_arrow' ? { shape: `arrow-${ARROW_WAYS[block.directions?.[0] ?? ''] ?? 'right'}` } : (SHAPES[block.type === 'na' ? 'square' : block.type] ?? BOX);
-          const node: GraphNode = { id: block.id, label: decodeMermaid(block.label ?? block.id), kind: mapped.kind ?? 'generic', shape: mapped.shape };
+          // A label of spaces (`<["&nbsp;&nbsp;"]>(down)`, an arrow drawn for its shape) shows nothing in Mermaid.
+          const label = decodeMermaid(block.label ?? block.id);
+          const node: GraphNode = { id: block.id, label: label.trim() === '' ? '' : label, kind: mapped.kind ?? 'generic', shape: mapped.shape };
           const style = { ...cssStyle([...(block.classes ?? []).flatMap((name) => classes?.get(name)?.styles ?? []), ...(block.styles ?? [])]), ...(mapped.corner && { corner: mapped.corner }) };
           if (Object.keys(style).length > 0) node.style = style;
           if (parent !== undefined) node.parent = parent;
