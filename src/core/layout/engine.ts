@@ -3,7 +3,7 @@
  * wrote it for Graphviz (rank=same rows, invisible nodes and edges, ordering, weights) and expects Graphviz's layout.
  * Every other notation is laid out by ELK, by measurement (bench/engines.ts, same sizes, same checker, 28 corpus
  * files): ELK broke 11 drawing rules where Graphviz broke 1,308, and crossed fewer edges on compose, Terraform and
- * PlantUML; Graphviz was even on Kubernetes and Helm. Graphviz is 4–22× faster per notation (warm CPU time, 11× over
+ * PlantUML; Graphviz was even on Kubernetes and Helm. Graphviz is 3–22× faster per notation (warm CPU time, 9.6× over
  * all; issue 27 asks 3×): the price of ELK's drawings, as one ELK run per file alone is about 3.5× Graphviz's whole
  * layout, which only Graphviz placement with our own routing could lower (README). A graph whose author put
  * targets on a side of their sources (PlantUML `-r->`, C4 `Lay_R`) goes to Graphviz too, as PlantUML itself does: one
