@@ -1,7 +1,8 @@
 /**
  * Mermaid `block-beta` → GraphIR: blocks placed in the author's grid (`columns 3`: left to right, a new row when a
  * row is full; `space` keeps a cell empty), composite blocks as containers with a grid of their own, block shapes as
- * in flowcharts, links between blocks. A block several columns wide takes one cell of its row's grid.
+ * in flowcharts, links between blocks. A block several columns wide (`a:3`) spans as many columns. A chain of
+ * links (`a --> b --> c`), which Mermaid's block parser reads as one link from nowhere, is read link by link.
  */
 import type { GraphEdge, GraphGrid, GraphGroup, GraphIR, GraphNode } from '../../graph/types.js';
 import { BOX, SHAPES } from './flowchart.js';
@@ -10,7 +11,8 @@ import { cssStyle } from './style.js';
 import { dictionary } from '../../dictionary.js';
 
 interface Block {
-  id: string;
+  /** Absent on the block a chain of links leaves behind (see chainedLinks). */
+  id?: string;
   label?: string;
   /** `na` (a plain block), `space`, `composite`, or a shape: `round`, `circle`, `cylinder`… */
   type: string;
@@ -42,7 +44,26 @@ const ARROW_WAYS: Record<string, string> = dictionary({ up: 'up', down: 'down', 
 /** Gaps between cells, as Mermaid's block padding. */
 const GAP = 24;
 
-export function blockToGraph(db: BlockDb): GraphIR {
+/** A line that is a chain of two links or more between block ids (`client --> query --> model`). */
+const CHAIN = /^\s*[\w-]+(?:\s*<?[-=.]{2,}[>xo]?\s*[\w-]+){2,}\s*$/;
+const CHAIN_STEP = /([\w-]+)\s*(<?)[-=.]{2,}([>xo]?)\s*(?=([\w-]+))/g;
+
+/**
+ * The links of each chain in the source, one by one. Mermaid's block grammar takes one link per statement: of a chain
+ * it keeps a link from no block to the last (and a block with no id), so none is drawn; the author meant each link.
+ */
+function chainedLinks(code: string): BlockEdge[] {
+  const links: BlockEdge[] = [];
+  for (const line of code.split(/\r?\n/)) {
+    if (!CHAIN.test(line)) continue;
+    for (const [, start, back, head, end] of line.matchAll(CHAIN_STEP)) {
+      links.push({ start: start!, end: end!, arrowTypeStart: back === '<' ? 'arrow_point' : 'arrow_open', arrowTypeEnd: head === '>' ? 'arrow_point' : 'arrow_open' });
+    }
+  }
+  return links;
+}
+
+export function blockToGraph(db: BlockDb, code = ''): GraphIR {
   const nodes: GraphNode[] = [];
   const groups: GraphGroup[] = [];
   const warnings: string[] = [];
@@ -52,10 +73,13 @@ export function blockToGraph(db: BlockDb): GraphIR {
     const cells: GraphGrid['cells'] = {};
     let [row, column] = [0, 0];
     for (const block of children) {
+      // What is left of a chain of links (see chainedLinks): a block with no id, which no one wrote.
+      if (block.id === undefined) continue;
       const width = Math.max(1, block.widthInColumns ?? 1);
       if (columns > 0 && column > 0 && column + width > columns) [row, column] = [row + 1, 0];
       if (block.type !== 'space') {
-        cells[block.id] = { row, column };
+        const span = columns > 0 ? Math.min(width, columns) : width;
+        cells[block.id] = { row, column, ...(span > 1 && { columnSpan: span }) };
         if (block.type === 'composite') {
           const group: GraphGroup = { id: block.id, label: decodeMermaid(block.label ?? ''), grid: place(block.children ?? [], block.columns ?? db.getColumns(block.id), block.id) };
           if (parent !== undefined) group.parent = parent;
@@ -79,12 +103,20 @@ export function blockToGraph(db: BlockDb): GraphIR {
   const grid = place(db.getBlocks(), db.getColumns('root'), undefined);
   const ids = new Set([...nodes.map((node) => node.id), ...groups.map((group) => group.id)]);
   const edges: GraphEdge[] = [];
-  for (const link of db.getEdges()) {
-    if (!ids.has(link.start) || !ids.has(link.end)) continue;
+  const read = db.getEdges().filter((link) => link.start !== undefined);
+  const chained = read.length < db.getEdges().length ? chainedLinks(code) : [];
+  if (chained.length > 0) warnings.push(`${chained.length} links written as chains (a --> b --> c) drawn one by one; Mermaid's block parser draws none of them`);
+  let unknown = 0;
+  for (const link of [...read, ...chained]) {
+    if (!ids.has(link.start) || !ids.has(link.end)) {
+      unknown++;
+      continue;
+    }
     const edge: GraphEdge = { id: `e${edges.length + 1}`, from: link.start, to: link.end, startArrowhead: link.arrowTypeStart === 'arrow_point' ? 'arrow' : 'none', endArrowhead: link.arrowTypeEnd === 'arrow_point' ? 'arrow' : 'none' };
     const label = decodeMermaid(link.label ?? '').trim();
     if (label !== '') edge.label = label;
     edges.push(edge);
   }
+  if (unknown > 0) warnings.push(`${unknown} link${unknown === 1 ? '' : 's'} to no block left out`);
   return { layout: 'layered', direction: 'DOWN', forcedDirection: true, nodes, edges, groups, warnings, grid };
 }

@@ -43,7 +43,7 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
       if (type === 'c4') return c4ToGraph(db as C4Db);
       if (type === 'architecture') return architectureToGraph(db as ArchitectureDb);
       if (type === 'requirement') return requirementToGraph(db as RequirementDb);
-      if (type === 'block') return blockToGraph(db as BlockDb);
+      if (type === 'block') return blockToGraph(db as BlockDb, code);
       return flowchartToGraph(db as FlowDb, themeDeclarations(code));
     });
     const title = frontMatterTitle(code);
