@@ -195,6 +195,31 @@ describe('mermaidNotation default styles', () => {
   });
 });
 
+describe('mermaidNotation state transitions into the composite state around them', () => {
+  it('draws a transition from a state to its own composite (re-entering it) to the composite\'s start point, not drops it', async () => {
+    // A view model's states in a public Android app's architecture notes: Refreshing, inside Success, returns to Success.
+    const code = [
+      'stateDiagram-v2',
+      '    [*] --> Loading',
+      '    state Loading {',
+      '        [*] --> Fetching',
+      '    }',
+      '    state Success {',
+      '        [*] --> DataLoaded',
+      '        DataLoaded --> Refreshing: Pull to Refresh',
+      '    }',
+      '    Loading --> Success: Data Received',
+      '    Refreshing --> Success: Refresh Complete',
+    ].join('\n');
+    const graph = await mermaidNotation.toGraph(code);
+    const start = graph.nodes.find((node) => node.kind === 'start' && node.parent === 'Success')!;
+    expect(graph.edges.find((edge) => edge.label === 'Refresh Complete')).toMatchObject({ from: 'Refreshing', to: start.id });
+    const scene = await codeToScene(code, { notation: 'mermaid' });
+    expect(scene.warnings).toEqual([]);
+    expect(scene.elements.filter((element) => element.type === 'text' && element.text === 'Refresh Complete')).toHaveLength(1);
+  });
+});
+
 describe('mermaidNotation class and state colours', () => {
   it('keeps a class\'s `style` and `classDef` colours', async () => {
     const graph = await mermaidNotation.toGraph(['classDiagram', '  class A', '  class B:::warm', '  classDef warm fill:#f96,color:#fff', '  style A fill:#f9f,stroke:#333'].join('\n'));

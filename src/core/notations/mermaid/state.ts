@@ -1,6 +1,8 @@
 /**
  * Mermaid `stateDiagram`/`stateDiagram-v2` → GraphIR: states (composite ones as groups), `[*]` start and end
- * points, choice, fork and join, notes tied by a dashed line, transitions with their labels.
+ * points, choice, fork and join, notes tied by a dashed line, transitions with their labels. A transition from a
+ * state to the composite state around it (`Refreshing --> Success` inside Success) re-enters the composite: it is
+ * drawn to the composite's start point, where re-entering leads.
  */
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
 import { MERMAID_DIRECTIONS } from './flowchart.js';
@@ -65,9 +67,16 @@ export function stateToGraph(db: StateDb): GraphIR {
     if (parent !== undefined) node.parent = parent;
     nodes.push(node);
   }
+  const parentOf = new Map<string, string | undefined>([...groups.map((g) => [g.id, g.parent] as const), ...nodes.map((n) => [n.id, n.parent] as const)]);
+  const encloses = (outer: string, id: string): boolean => {
+    for (let up = parentOf.get(id); up !== undefined; up = parentOf.get(up)) if (up === outer) return true;
+    return false;
+  };
+  const startOf = new Map(nodes.filter((n) => n.kind === 'start' && n.parent !== undefined).map((n) => [n.parent!, n.id]));
   const edges: GraphEdge[] = data.edges.map((transition, index) => {
     const note = (transition.classes ?? '').includes('note-edge');
-    const edge: GraphEdge = { id: `e${index + 1}`, from: transition.start, to: transition.end, startArrowhead: 'none', endArrowhead: note ? 'none' : 'arrow' };
+    const reentered = encloses(transition.end, transition.start) ? startOf.get(transition.end) : undefined;
+    const edge: GraphEdge = { id: `e${index + 1}`, from: transition.start, to: reentered ?? transition.end, startArrowhead: 'none', endArrowhead: note ? 'none' : 'arrow' };
     if (note) edge.style = { strokeStyle: 'dashed' };
     const label = decodeMermaid(transition.label ?? '').trim();
     if (label !== '') edge.label = label;
