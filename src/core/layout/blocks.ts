@@ -168,8 +168,16 @@ async function layoutGrid(graph: GraphIR, container: GraphGroup | undefined, gri
   let next = 0;
   const cellOf = new Map(cells.map((cell) => [cell.id, grid.cells[cell.id] ?? { row: spare, column: next++ }]));
   const rows = Math.max(0, ...[...cellOf.values()].map((cell) => cell.row + 1));
-  const columns = Math.max(0, ...[...cellOf.values()].map((cell) => cell.column + 1));
-  const widths = Array.from({ length: columns }, (_, c) => Math.max(0, ...cells.filter((cell) => cellOf.get(cell.id)!.column === c).map((cell) => cell.box.width)));
+  const span = (id: string) => Math.max(1, cellOf.get(id)!.columnSpan ?? 1);
+  const columns = Math.max(0, ...[...cellOf.entries()].map(([id, cell]) => cell.column + span(id)));
+  const widths = Array.from({ length: columns }, (_, c) => Math.max(0, ...cells.filter((cell) => cellOf.get(cell.id)!.column === c && span(cell.id) === 1).map((cell) => cell.box.width)));
+  // A cell spanning columns (Mermaid's `a:3`) wider than them shares what it lacks out among them.
+  for (const cell of cells.filter((c) => span(c.id) > 1)) {
+    const { column } = cellOf.get(cell.id)!;
+    const spanned = widths.slice(column, column + span(cell.id));
+    const lack = cell.box.width - (spanned.reduce((sum, w) => sum + w, 0) + (spanned.length - 1) * grid.columnGap);
+    if (lack > 0) for (let c = column; c < column + spanned.length; c++) widths[c]! += lack / spanned.length;
+  }
   const heights = Array.from({ length: rows }, (_, r) => Math.max(0, ...cells.filter((cell) => cellOf.get(cell.id)!.row === r).map((cell) => cell.box.height)));
   const xs = widths.map((_, c) => widths.slice(0, c).reduce((sum, w) => sum + w + grid.columnGap, 0));
   const ys = heights.map((_, r) => heights.slice(0, r).reduce((sum, h) => sum + h + grid.rowGap, 0));
@@ -179,7 +187,8 @@ async function layoutGrid(graph: GraphIR, container: GraphGroup | undefined, gri
   const placedBox = new Map<string, Box>();
   for (const cell of cells) {
     const { row, column } = cellOf.get(cell.id)!;
-    const slot = { x: xs[column]!, y: ys[row]!, width: widths[column]!, height: heights[row]! };
+    const last = column + span(cell.id) - 1;
+    const slot = { x: xs[column]!, y: ys[row]!, width: xs[last]! + widths[last]! - xs[column]!, height: heights[row]! };
     const size = cell.stretch ? { width: slot.width, height: slot.height } : { width: cell.box.width, height: cell.box.height };
     const at = { x: slot.x + (slot.width - size.width) / 2, y: slot.y + (slot.height - size.height) / 2 };
     const placed = shifted(cell.laid, at.x - cell.box.x, at.y - cell.box.y, (index) => graph.edges.indexOf(cell.part?.edges[index] as GraphEdge));
@@ -244,16 +253,18 @@ interface Gutters {
 
 /**
  * A right-angled route between two cells that keeps to the gaps: straight across when the cells are neighbours in a
- * row or a column; else out into the gap beside the source, along it to the gap beside the target, and in.
+ * row, or in a column (their columns overlapping, when one spans several); else out into the gap beside the source, along it to the gap beside the target, and in.
  */
-function gutterRoute(a: Box, cellA: { row: number; column: number }, b: Box, cellB: { row: number; column: number }, g: Gutters): Point[] {
+function gutterRoute(a: Box, cellA: GraphGrid['cells'][string], b: Box, cellB: GraphGrid['cells'][string], g: Gutters): Point[] {
+  // The last column each cell spans.
+  const [lastA, lastB] = [cellA.column + (cellA.columnSpan ?? 1) - 1, cellB.column + (cellB.columnSpan ?? 1) - 1];
   const mid = (box: Box) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
   const [ma, mb] = [mid(a), mid(b)];
   // The gap above a row (for the first, the room above the grid) and right of a column (for the last, beyond it).
   const rowGapAfter = (row: number) => (row < 0 ? g.ys[0]! - g.grid.rowGap / 2 : g.ys[row]! + g.heights[row]! + g.grid.rowGap / 2);
   const columnGapAfter = (column: number) => g.xs[column]! + g.widths[column]! + g.grid.columnGap / 2;
   if (cellA.row === cellB.row) {
-    if (Math.abs(cellA.column - cellB.column) === 1) {
+    if (lastA + 1 === cellB.column || lastB + 1 === cellA.column) {
       const y = (Math.max(a.y, b.y) + Math.min(a.y + a.height, b.y + b.height)) / 2;
       return a.x < b.x ? [{ x: a.x + a.width, y }, { x: b.x, y }] : [{ x: a.x, y }, { x: b.x + b.width, y }];
     }
@@ -261,21 +272,21 @@ function gutterRoute(a: Box, cellA: { row: number; column: number }, b: Box, cel
     const y = rowGapAfter(cellA.row - 1);
     return [{ x: ma.x, y: a.y }, { x: ma.x, y }, { x: mb.x, y }, { x: mb.x, y: b.y }];
   }
-  if (cellA.column === cellB.column) {
+  if (cellA.column <= lastB && cellB.column <= lastA) {
     if (Math.abs(cellA.row - cellB.row) === 1) {
       const x = (Math.max(a.x, b.x) + Math.min(a.x + a.width, b.x + b.width)) / 2;
       return a.y < b.y ? [{ x, y: a.y + a.height }, { x, y: b.y }] : [{ x, y: a.y }, { x, y: b.y + b.height }];
     }
     // Past the cells between, in the gap right of the column.
-    const x = columnGapAfter(cellA.column);
+    const x = columnGapAfter(Math.max(lastA, lastB));
     return [{ x: a.x + a.width, y: ma.y }, { x, y: ma.y }, { x, y: mb.y }, { x: b.x + b.width, y: mb.y }];
   }
   // Out of the source's top or bottom into the row gap toward the target, across to the column gap beside the
   // target, along it to the target's middle, and in from the side.
   const down = cellB.row > cellA.row;
   const y = down ? rowGapAfter(cellA.row) : rowGapAfter(cellA.row - 1);
-  const right = cellB.column > cellA.column;
-  const x = right ? columnGapAfter(cellB.column - 1) : columnGapAfter(cellB.column);
+  const right = cellB.column > lastA;
+  const x = right ? columnGapAfter(cellB.column - 1) : columnGapAfter(lastB);
   return [
     { x: ma.x, y: down ? a.y + a.height : a.y },
     { x: ma.x, y },

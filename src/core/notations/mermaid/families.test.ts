@@ -158,11 +158,54 @@ describe('Mermaid requirementDiagram', () => {
 describe('Mermaid block-beta', () => {
   it('places blocks in the author\'s columns, a space as an empty cell, a composite block as a container with its own grid', async () => {
     const graph = await mermaidNotation.toGraph(['block-beta', 'columns 3', 'a space b', 'c d["Dee"] e', 'block:grp:2', '  columns 1', '  f(("F"))', '  g', 'end', 'h<["go"]>(down)', 'a --> f'].join('\n'));
-    expect(graph.grid?.cells).toEqual({ a: { row: 0, column: 0 }, b: { row: 0, column: 2 }, c: { row: 1, column: 0 }, d: { row: 1, column: 1 }, e: { row: 1, column: 2 }, grp: { row: 2, column: 0 }, h: { row: 2, column: 2 } });
+    expect(graph.grid?.cells).toEqual({ a: { row: 0, column: 0 }, b: { row: 0, column: 2 }, c: { row: 1, column: 0 }, d: { row: 1, column: 1 }, e: { row: 1, column: 2 }, grp: { row: 2, column: 0, columnSpan: 2 }, h: { row: 2, column: 2 } });
     expect(graph.groups).toEqual([{ id: 'grp', label: '', grid: { cells: { f: { row: 0, column: 0 }, g: { row: 1, column: 0 } }, rowGap: 24, columnGap: 24 } }]);
     expect(graph.nodes.find((n) => n.id === 'f')).toMatchObject({ shape: 'ellipse', parent: 'grp', label: 'F' });
     expect(graph.nodes.find((n) => n.id === 'h')).toMatchObject({ shape: 'arrow-down', label: 'go' });
     expect(graph.edges).toEqual([{ id: 'e1', from: 'a', to: 'f', startArrowhead: 'none', endArrowhead: 'arrow' }]);
+  });
+
+  it('draws a chain of links between composite blocks link by link, where Mermaid\'s block parser left one link from nowhere (and crashed us)', async () => {
+    // The layers of a database's architecture overview in a public project's plan (block-beta, composite rows, one chain).
+    const code = [
+      'block-beta',
+      '  columns 1',
+      '  block:client["Client Layer"]',
+      '    columns 3',
+      '    tcp["TCP/WebSocket"] rest["REST API"] embed["Embedded API"]',
+      '  end',
+      '  block:query["Query Engine"]',
+      '    columns 2',
+      '    lexer["Lexer/Parser"] planner["Planner"]',
+      '  end',
+      '  txn["Transaction Manager (MVCC)"]',
+      '',
+      '  client --> query --> txn',
+    ].join('\n');
+    const graph = await mermaidNotation.toGraph(code);
+    expect(graph.edges.map((edge) => [edge.from, edge.to, edge.endArrowhead])).toEqual([
+      ['client', 'query', 'arrow'],
+      ['query', 'txn', 'arrow'],
+    ]);
+    expect(graph.nodes.map((node) => node.id)).toEqual(['tcp', 'rest', 'embed', 'lexer', 'planner', 'txn']);
+    expect(graph.warnings).toEqual(["2 links written as chains (a --> b --> c) drawn one by one; Mermaid's block parser draws none of them"]);
+    const { elements } = await codeToScene(code, { notation: 'mermaid' });
+    expect(elements.filter((element) => element.type === 'arrow')).toHaveLength(2);
+  });
+
+  it('draws a block several columns wide (`a:3`) across its columns, as Mermaid\'s documentation example of dynamic column widths', async () => {
+    // packages/mermaid/src/docs/syntax/block.md at df032c942c32f805a7f4cd1cf30a565e610bc4f1 (MIT), "Dynamic Column Widths".
+    const code = ['block', '  columns 3', '  a:3', '  block:group1:2', '    columns 2', '    h i j k', '  end', '  g', '  block:group2:3', '    l m n o p q r', '  end'].join('\n');
+    const graph = await mermaidNotation.toGraph(code);
+    expect(graph.grid?.cells).toEqual({ a: { row: 0, column: 0, columnSpan: 3 }, group1: { row: 1, column: 0, columnSpan: 2 }, g: { row: 1, column: 2 }, group2: { row: 2, column: 0, columnSpan: 3 } });
+    const scene = await codeToScene(code, { notation: 'mermaid' });
+    const box = (id: string) => scene.elements.find((e) => e.id === (scene.elementIds.nodes.get(id) ?? scene.elementIds.groups.get(id)))!;
+    // `a` and group2 run from group1's left to g's right; group1 ends before g.
+    for (const id of ['a', 'group2']) {
+      expect(box(id).x).toBeCloseTo(box('group1').x, 0);
+      expect(box(id).x + box(id).width).toBeCloseTo(box('g').x + box('g').width, 0);
+    }
+    expect(box('group1').x + box('group1').width).toBeLessThan(box('g').x);
   });
 
   it('refuses an unclosed composite block with Mermaid\'s message', async () => {
