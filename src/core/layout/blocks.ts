@@ -9,6 +9,7 @@ import type { Direction, GraphEdge, GraphGrid, GraphGroup, GraphIR, GraphNode } 
 import { FONT, SPACING } from './drawing-rules.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapText } from './node-size.js';
+import { simplifyPolyline } from '../routing/orthogonal.js';
 import { separateRuns } from '../routing/separate-runs.js';
 import { containerFrame, shifted } from './pack.js';
 import type { Box, LaidOutEdge, LaidOutGraph, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
@@ -201,19 +202,22 @@ async function layoutGrid(graph: GraphIR, container: GraphGroup | undefined, gri
   }
   // The cell each end sits in.
   const cellAround = (end: string): string | undefined => [end, ...tree.ancestors(end, tree.node.has(end))].find((id) => cellOf.has(id));
-  const gutters = { xs, ys, widths, heights, grid };
+  // Whether any cell takes a place in rows `rows` (from, to: exclusive) and columns `columns` (inclusive).
+  const filled = (rows: [number, number], columns: [number, number]) =>
+    [...cellOf.entries()].some(([id, cell]) => cell.row > rows[0] && cell.row < rows[1] && cell.column <= columns[1] && cell.column + span(id) - 1 >= columns[0]);
+  const gutters = { xs, ys, widths, heights, grid, filled };
   const routed: LaidOutEdge[] = [];
   graph.edges.forEach((edge, index) => {
     const [from, to] = [cellAround(edge.from), cellAround(edge.to)];
     if (from === undefined || to === undefined || from === to) return;
-    const route = gutterRoute(placedBox.get(from)!, cellOf.get(from)!, placedBox.get(to)!, cellOf.get(to)!, gutters);
     // An end inside a cell's container: carried on from the cell's border to it.
     const endBox = (end: string, cell: string) => (end === cell ? undefined : [...out.nodes, ...out.groups].find((item) => item.id === end));
     const fromBox = endBox(edge.from, from);
     const toBox = endBox(edge.to, to);
+    const route = gutterRoute(placedBox.get(from)!, cellOf.get(from)!, placedBox.get(to)!, cellOf.get(to)!, gutters, fromBox ?? toBox);
     if (fromBox) route.unshift(toward(route[0]!, fromBox));
     if (toBox) route.push(toward(route[route.length - 1]!, toBox));
-    routed.push({ index, points: route, labels: [] });
+    routed.push({ index, points: simplifyPolyline(route), labels: [] });
   });
   // Routes sharing a gap are moved apart (as ELK's are), then labelled.
   const apart = separateRuns(routed.map((edge) => ({ points: edge.points, ends: [graph.edges[edge.index]!.from, graph.edges[edge.index]!.to], slideEnds: true })), [...out.nodes, ...out.groups]);
@@ -249,13 +253,17 @@ interface Gutters {
   widths: number[];
   heights: number[];
   grid: GraphGrid;
+  /** Whether a cell sits between two rows (exclusive) in a range of columns (inclusive). */
+  filled: (rows: [number, number], columns: [number, number]) => boolean;
 }
 
 /**
- * A right-angled route between two cells that keeps to the gaps: straight across when the cells are neighbours in a
- * row, or in a column (their columns overlapping, when one spans several); else out into the gap beside the source, along it to the gap beside the target, and in.
+ * A right-angled route between two cells that keeps to the gaps: straight across when nothing stands between them in
+ * a row, or in a column (their columns overlapping, when one spans several: in line with `inner`, the end inside a
+ * container cell, where it can be); else out into the gap beside the source, along it to the gap beside the target,
+ * and in. Mermaid's `space` cells are empty: a link runs straight over them.
  */
-function gutterRoute(a: Box, cellA: GraphGrid['cells'][string], b: Box, cellB: GraphGrid['cells'][string], g: Gutters): Point[] {
+function gutterRoute(a: Box, cellA: GraphGrid['cells'][string], b: Box, cellB: GraphGrid['cells'][string], g: Gutters, inner?: Box): Point[] {
   // The last column each cell spans.
   const [lastA, lastB] = [cellA.column + (cellA.columnSpan ?? 1) - 1, cellB.column + (cellB.columnSpan ?? 1) - 1];
   const mid = (box: Box) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
@@ -264,8 +272,10 @@ function gutterRoute(a: Box, cellA: GraphGrid['cells'][string], b: Box, cellB: G
   const rowGapAfter = (row: number) => (row < 0 ? g.ys[0]! - g.grid.rowGap / 2 : g.ys[row]! + g.heights[row]! + g.grid.rowGap / 2);
   const columnGapAfter = (column: number) => g.xs[column]! + g.widths[column]! + g.grid.columnGap / 2;
   if (cellA.row === cellB.row) {
-    if (lastA + 1 === cellB.column || lastB + 1 === cellA.column) {
-      const y = (Math.max(a.y, b.y) + Math.min(a.y + a.height, b.y + b.height)) / 2;
+    const between: [number, number] = lastA < cellB.column ? [lastA + 1, cellB.column - 1] : [lastB + 1, cellA.column - 1];
+    if (between[0] > between[1] || !g.filled([cellA.row - 1, cellA.row + 1], between)) {
+      const [top, bottom] = [Math.max(a.y, b.y), Math.min(a.y + a.height, b.y + b.height)];
+      const y = inner !== undefined && inner.y + inner.height / 2 > top && inner.y + inner.height / 2 < bottom ? inner.y + inner.height / 2 : (top + bottom) / 2;
       return a.x < b.x ? [{ x: a.x + a.width, y }, { x: b.x, y }] : [{ x: a.x, y }, { x: b.x + b.width, y }];
     }
     // Over the cells between, in the gap above the row.
@@ -273,8 +283,10 @@ function gutterRoute(a: Box, cellA: GraphGrid['cells'][string], b: Box, cellB: G
     return [{ x: ma.x, y: a.y }, { x: ma.x, y }, { x: mb.x, y }, { x: mb.x, y: b.y }];
   }
   if (cellA.column <= lastB && cellB.column <= lastA) {
-    if (Math.abs(cellA.row - cellB.row) === 1) {
-      const x = (Math.max(a.x, b.x) + Math.min(a.x + a.width, b.x + b.width)) / 2;
+    const [low, high] = [Math.max(cellA.column, cellB.column), Math.min(lastA, lastB)];
+    if (!g.filled([Math.min(cellA.row, cellB.row), Math.max(cellA.row, cellB.row)], [low, high])) {
+      const [left, right] = [Math.max(a.x, b.x), Math.min(a.x + a.width, b.x + b.width)];
+      const x = inner !== undefined && inner.x + inner.width / 2 > left && inner.x + inner.width / 2 < right ? inner.x + inner.width / 2 : (left + right) / 2;
       return a.y < b.y ? [{ x, y: a.y + a.height }, { x, y: b.y }] : [{ x, y: a.y }, { x, y: b.y + b.height }];
     }
     // Past the cells between, in the gap right of the column.

@@ -208,6 +208,16 @@ describe('Mermaid block-beta', () => {
     expect(box('group1').x + box('group1').width).toBeLessThan(box('g').x);
   });
 
+  it('draws the documentation example\'s two links into D apart, each straight down over the empty `space` cell, as Mermaid does', async () => {
+    // `ID --> D` (from the composite block) and `C --> D` (from a block inside it) took one route round the grid's
+    // right side, one line over the other.
+    const scene = await codeToScene(fixture('mermaid-docs-block.mmd'), { notation: 'mermaid' });
+    const arrows = scene.elements.filter((element) => element.type === 'arrow') as { x: number; points: { x: number; y: number }[] }[];
+    expect(arrows).toHaveLength(2);
+    for (const arrow of arrows) expect(new Set(arrow.points.map((point) => Math.round(point.x))).size).toBe(1);
+    expect(Math.abs(arrows[0]!.x - arrows[1]!.x)).toBeGreaterThan(50);
+  });
+
   it('refuses an unclosed composite block with Mermaid\'s message', async () => {
     const error = await refusal(mermaidNotation.toGraph('block-beta\nblock:x\n a'));
     expect(error).toMatchObject({ code: 'parse_error' });
