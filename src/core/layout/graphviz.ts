@@ -178,7 +178,11 @@ function towardFlow(toward: Direction, flow: Direction): { reversed: boolean; fl
 /** DOT for a graph from another notation: nodes n0, n1, … in order, containers as clusters, edges in order. */
 export function graphToDot(graph: GraphIR): DotSource {
   const rankdir = { DOWN: 'TB', UP: 'BT', RIGHT: 'LR', LEFT: 'RL' }[graph.direction];
-  const lines = [`digraph {`, `rankdir=${rankdir}`, `nodesep=${SPACING.nodeNode / POINTS_PER_INCH}`, `ranksep=${SPACING.betweenLayers / POINTS_PER_INCH}`];
+  // A tree of topics (a mind map, a WBS: no containers, every line unlabelled and put on a side of its parent) has no
+  // label or arrowhead to make room for between ranks: its lines are short, as Mermaid and PlantUML draw them.
+  const tree = graph.groups.length === 0 && graph.edges.every((edge) => edge.toward !== undefined && !edge.label && edge.endArrowhead === 'none' && edge.startArrowhead === 'none');
+  const ranksep = tree ? SPACING.betweenLayers / 2 : SPACING.betweenLayers;
+  const lines = [`digraph {`, `rankdir=${rankdir}`, `nodesep=${SPACING.nodeNode / POINTS_PER_INCH}`, `ranksep=${ranksep / POINTS_PER_INCH}`];
   const nodeIndex = new Map(graph.nodes.map((node, i) => [node.id, i]));
   const groupIndex = new Map(graph.groups.map((group, i) => [group.id, i]));
   const children = new Map<string | undefined, { groups: string[]; nodes: string[] }>();

@@ -5,6 +5,7 @@ import type { AppError } from '../../errors.js';
 import { recoverGraph } from '../../export/graph-recovery.js';
 import { toD2 } from '../../export/d2.js';
 import { toMermaid } from '../../export/mermaid.js';
+import { SPACING } from '../../layout/drawing-rules.js';
 import { intakeScene } from '../../scene/intake.js';
 import { codeToScene, detectNotation } from '../index.js';
 import { mermaidNotation } from './index.js';
@@ -13,6 +14,17 @@ const fixture = (name: string): string => readFileSync(new URL(`../../../../test
 const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as AppError);
 
 describe('Mermaid mindmap', () => {
+  it('keeps a topic\'s lines short, as Mermaid does: no room is left between ranks for labels and arrowheads a mind map has none of', async () => {
+    // The documentation's mind map was 1,730 px wide beside Mermaid's 775, every line at least 78 px long.
+    const scene = await codeToScene(fixture('mermaid-docs-mindmap.mmd'), { notation: 'mermaid' });
+    const box = (id: string) => scene.elements.find((element) => element.id === scene.elementIds.nodes.get(id))!;
+    const gaps = scene.graph.edges.map((edge) => {
+      const [parent, child] = [box(edge.from), box(edge.to)];
+      return Math.max(child.x - (parent.x + parent.width), parent.x - (child.x + child.width));
+    });
+    expect(Math.min(...gaps)).toBeLessThan(SPACING.betweenLayers * 0.75);
+  });
+
   it('reads the documentation\'s mind map as a tree: the circled root in the middle, a colour per branch, icons as keywords', async () => {
     const code = fixture('mermaid-docs-mindmap.mmd');
     expect(detectNotation(code)).toBe('mermaid');
