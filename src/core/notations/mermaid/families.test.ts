@@ -11,13 +11,15 @@ import { codeToScene, detectNotation } from '../index.js';
 import { mermaidNotation } from './index.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../../../test/fixtures/mermaid/${name}`, import.meta.url), 'utf8');
+/** A drawn shape's place: every element the tests look up here is a shape, which has one. */
+type Box = { x: number; y: number; width: number; height: number };
 const refusal = (promise: Promise<unknown>) => promise.then(() => undefined, (error: unknown) => error as AppError);
 
 describe('Mermaid mindmap', () => {
   it('keeps a topic\'s lines short, as Mermaid does: no room is left between ranks for labels and arrowheads a mind map has none of', async () => {
     // The documentation's mind map was 1,730 px wide beside Mermaid's 775, every line at least 78 px long.
     const scene = await codeToScene(fixture('mermaid-docs-mindmap.mmd'), { notation: 'mermaid' });
-    const box = (id: string) => scene.elements.find((element) => element.id === scene.elementIds.nodes.get(id))!;
+    const box = (id: string) => scene.elements.find((element) => element.id === scene.elementIds.nodes.get(id)) as Box;
     const gaps = scene.graph.edges.map((edge) => {
       const [parent, child] = [box(edge.from), box(edge.to)];
       return Math.max(child.x - (parent.x + parent.width), parent.x - (child.x + child.width));
@@ -211,7 +213,7 @@ describe('Mermaid block-beta', () => {
     const graph = await mermaidNotation.toGraph(code);
     expect(graph.grid?.cells).toEqual({ a: { row: 0, column: 0, columnSpan: 3 }, group1: { row: 1, column: 0, columnSpan: 2 }, g: { row: 1, column: 2 }, group2: { row: 2, column: 0, columnSpan: 3 } });
     const scene = await codeToScene(code, { notation: 'mermaid' });
-    const box = (id: string) => scene.elements.find((e) => e.id === (scene.elementIds.nodes.get(id) ?? scene.elementIds.groups.get(id)))!;
+    const box = (id: string) => scene.elements.find((e) => e.id === (scene.elementIds.nodes.get(id) ?? scene.elementIds.groups.get(id))) as Box;
     // `a` and group2 run from group1's left to g's right; group1 ends before g.
     for (const id of ['a', 'group2']) {
       expect(box(id).x).toBeCloseTo(box('group1').x, 0);
