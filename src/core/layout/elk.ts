@@ -344,7 +344,7 @@ async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = 
  * of a state machine, differently labelled, up one line): those legs are moved apart, clear of nodes, containers and
  * labels.
  */
-function separateEdgeRuns(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
+export function separateEdgeRuns(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
   const lines = laid.edges.map((edge) => {
     const drawn = graph.edges[edge.index]!;
     return { points: edge.points, ends: [drawn.from, drawn.to], slideEnds: true, meaning: edgeMeaning(drawn) };
