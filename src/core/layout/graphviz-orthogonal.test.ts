@@ -1,6 +1,11 @@
 /** Issue 27's prototype: Graphviz's placement, every edge between two nodes drawn at right angles by our router. */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { GraphIR } from '../graph/types.js';
+import { helmNotation } from '../notations/helm/index.js';
+import { sqlNotation } from '../notations/sql/index.js';
+import { checkScene } from '../quality/check.js';
+import { graphToScene } from '../scene/from-graph.js';
 import { layoutGraphvizOrthogonal } from './graphviz-orthogonal.js';
 import { layoutWithGraphviz } from './graphviz.js';
 import type { Box, Point } from './types.js';
@@ -43,5 +48,20 @@ describe('Graphviz placement with orthogonal routes', () => {
     const label = laid.edges.flatMap((edge) => edge.labels).find((l) => l.text === 'REST')!;
     expect(label).toBeDefined();
     for (const node of laid.nodes) expect(overlaps(label, node)).toBe(false);
+  });
+
+  it('keeps the foreign keys of one table to different tables on lines of their own (TPC-C stock → warehouse, item)', async () => {
+    // Labelled before the legs were moved apart, the cardinalities hemmed in both legs at the table's side: one line.
+    const graph = await sqlNotation.toGraph(readFileSync(new URL('../../../test/fixtures/sql/postgres-tpcc-ddl.sql', import.meta.url), 'utf8'));
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.includes('run together'))).toEqual([]);
+  });
+
+  it('turns a drawing too wide for 11 px text at README width when its direction is free, as ELK’s layout does', async () => {
+    // Graphviz's first layout of the vaultwarden chart is too wide for its text to stay readable at 880 px.
+    const code = readFileSync(new URL('../../../test/fixtures/helm/bjw-s-vaultwarden.values.yaml', import.meta.url), 'utf8');
+    const graph = await helmNotation.toGraph(code);
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
   });
 });
