@@ -8,6 +8,8 @@
  * Time is CPU time (layout and scene), the least of TIMED_RUNS runs per file and engine, after every file was laid out
  * once by both engines: a service lays out many graphs, so ELK's JavaScript runs optimised and Graphviz's WASM is
  * compiled, and the machine's other load moves CPU time far less than wall-clock time.
+ * A third column measures issue 27's prototype (src/core/layout/graphviz-orthogonal.ts): Graphviz's placement with every
+ * edge drawn again by the orthogonal router of smart arrows, checked alike; the service does not use it.
  * Run alone with `node --import tsx bench/engines.ts`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
@@ -18,6 +20,7 @@ import { CANVAS_OVER_GRAPHVIZ } from '../src/core/layout/drawing-rules.js';
 import { layoutGraph } from '../src/core/layout/elk.js';
 import { drawnByGraphviz } from '../src/core/layout/engine.js';
 import { layoutWithGraphviz } from '../src/core/layout/graphviz.js';
+import { layoutGraphvizOrthogonal } from '../src/core/layout/graphviz-orthogonal.js';
 import type { LaidOutGraph, LayoutEngine, Point } from '../src/core/layout/types.js';
 import { resolveIconHints } from '../src/core/notations/icon-hints.js';
 import { CONVERTERS } from '../src/core/notations/index.js';
@@ -92,6 +95,8 @@ export interface EngineRow {
   drawnByGraphviz: boolean;
   elk: EngineFigures;
   graphviz: EngineFigures;
+  /** The prototype: Graphviz's placement, our orthogonal routes. */
+  orthogonal: EngineFigures;
 }
 
 export async function benchEngines(): Promise<EngineRow[]> {
@@ -110,10 +115,19 @@ export async function benchEngines(): Promise<EngineRow[]> {
   for (const { graph } of graphs) {
     await layoutGraph(graph);
     await layoutWithGraphviz(graph);
+    await layoutGraphvizOrthogonal(graph);
   }
   const rows: EngineRow[] = [];
   for (const { notation, file, graph } of graphs) {
-    rows.push({ notation, file, nodes: graph.nodes.length, drawnByGraphviz: drawnByGraphviz(graph), elk: await measure(layoutGraph, graph), graphviz: await measure(layoutWithGraphviz, graph) });
+    rows.push({
+      notation,
+      file,
+      nodes: graph.nodes.length,
+      drawnByGraphviz: drawnByGraphviz(graph),
+      elk: await measure(layoutGraph, graph),
+      graphviz: await measure(layoutWithGraphviz, graph),
+      orthogonal: await measure(layoutGraphvizOrthogonal, graph),
+    });
   }
   return rows;
 }
@@ -128,6 +142,7 @@ export function printEngines(rows: EngineRow[]): void {
     console.log(`  ${row.notation.padEnd(10)} ${row.file.slice(0, 40).padEnd(40)} ${String(row.nodes).padStart(3)} nodes`);
     console.log(`    elk      ${cell(row.elk)}`);
     console.log(`    graphviz ${cell(row.graphviz)}`);
+    console.log(`    gv+ortho ${cell(row.orthogonal)}`);
     const ratio = canvasRatio(row);
     const flag = row.drawnByGraphviz ? ' (the service draws it with Graphviz)' : ratio > CANVAS_OVER_GRAPHVIZ ? ` ABOVE ${CANVAS_OVER_GRAPHVIZ}` : '';
     console.log(`    canvas   ELK over Graphviz ${ratio.toFixed(2)}${flag}`);
@@ -137,7 +152,7 @@ export function printEngines(rows: EngineRow[]): void {
   const med = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
   for (const notation of notations) {
     const of = rows.filter((row) => row.notation === notation);
-    for (const engine of ['elk', 'graphviz'] as const) {
+    for (const engine of ['elk', 'graphviz', 'orthogonal'] as const) {
       const figures = of.map((row) => row[engine]);
       const sum = (key: keyof EngineFigures) => figures.reduce((total, f) => total + f[key], 0);
       console.log(
@@ -156,12 +171,15 @@ export function printEngines(rows: EngineRow[]): void {
   const load = loadavg().map((n) => n.toFixed(2)).join(' ');
   console.log(`  layout CPU time, ELK over Graphviz, per notation (goal ≤ 3×, issue 27; least of ${TIMED_RUNS} runs, warm; load average ${load}):`);
   const ratioOf = (of: EngineRow[]) => {
-    const [elk, graphviz] = [of.reduce((sum, row) => sum + row.elk.ms, 0), of.reduce((sum, row) => sum + row.graphviz.ms, 0)];
-    return { elk, graphviz, ratio: elk / Math.max(1, graphviz) };
+    const total = (engine: 'elk' | 'graphviz' | 'orthogonal') => of.reduce((sum, row) => sum + row[engine].ms, 0);
+    const [elk, graphviz, orthogonal] = [total('elk'), total('graphviz'), total('orthogonal')];
+    return { elk, graphviz, ratio: elk / Math.max(1, graphviz), orthogonal: orthogonal / Math.max(1, graphviz) };
   };
   for (const notation of [...notations, 'all']) {
-    const { elk, graphviz, ratio } = ratioOf(notation === 'all' ? rows : rows.filter((row) => row.notation === notation));
-    console.log(`    ${notation.padEnd(10)} ${elk.toFixed(0).padStart(6)} ms / ${graphviz.toFixed(0).padStart(5)} ms = ${ratio.toFixed(1).padStart(5)}× ${ratio <= 3 ? 'OK' : 'ABOVE GOAL'}`);
+    const { elk, graphviz, ratio, orthogonal } = ratioOf(notation === 'all' ? rows : rows.filter((row) => row.notation === notation));
+    console.log(
+      `    ${notation.padEnd(10)} ${elk.toFixed(0).padStart(6)} ms / ${graphviz.toFixed(0).padStart(5)} ms = ${ratio.toFixed(1).padStart(5)}× ${ratio <= 3 ? 'OK' : 'ABOVE GOAL'}  (prototype gv+ortho ${orthogonal.toFixed(1)}×)`,
+    );
   }
 }
 

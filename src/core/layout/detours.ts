@@ -92,7 +92,7 @@ export function rerouteDetours(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph
  * leg near its end, else beside another leg; above or below a level leg, right or left of an upright one: the first
  * place that covers no other line, shape or label, else no shape or label, else the first place.
  */
-function besideRoute(label: LaidOutLabel, points: readonly Point[], taken: readonly Box[], lines: readonly (readonly Point[])[]): LaidOutLabel {
+export function besideRoute(label: LaidOutLabel, points: readonly Point[], taken: readonly Box[], lines: readonly (readonly Point[])[]): LaidOutLabel {
   const legLength = (k: number) => Math.abs(points[k]!.x - points[k - 1]!.x) + Math.abs(points[k]!.y - points[k - 1]!.y);
   const legs = points.slice(1).map((_, k) => k + 1);
   // The leg the label names first (the first, the last, or the longest), then the others, longest first.

@@ -222,27 +222,32 @@ const WRAP_ASPECT = 0.5;
 /** The smallest text layout draws: the scale at README width applies to it. */
 const SMALLEST_TEXT = Math.min(FONT.row, FONT.edgeLabel, FONT.label);
 /** The widest drawing whose smallest text, fitted to README width, stays readable. */
-const READABLE_WIDTH = (README_WIDTH * SMALLEST_TEXT) / READABLE_TEXT;
+export const READABLE_WIDTH = (README_WIDTH * SMALLEST_TEXT) / READABLE_TEXT;
 
 /**
  * Components laid out apart and packed in rows: a landscape block, no wider than `widthLimit`. Inside the one container
  * that holds everything when the top level is that container alone. Undefined when there is nothing to pack.
  */
-async function layoutPacked(graph: GraphIR, direction: Direction, widthLimit: number): Promise<LaidOutGraph | undefined> {
+export async function layoutPacked(
+  graph: GraphIR,
+  direction: Direction,
+  widthLimit: number,
+  layOut: (part: GraphIR, direction: Direction) => Promise<LaidOutGraph> = layoutShape,
+): Promise<LaidOutGraph | undefined> {
   const parts = connectedComponents(graph);
   if (parts !== undefined) {
     const laid: LaidOutGraph[] = [];
-    for (const part of parts) laid.push(await layoutShape(part, direction));
+    for (const part of parts) laid.push(await layOut(part, direction));
     const area = laid.reduce((sum, part) => sum + (part.width + SPACING.betweenLayers) * (part.height + SPACING.betweenLayers), 0);
     return packComponents(graph, parts, laid, Math.min(widthLimit, Math.sqrt(area * PACK_ASPECT)));
   }
   const sole = soleContainer(graph);
   if (sole === undefined) return undefined;
-  const inner = await layoutPacked(sole.inner, direction, widthLimit - 2 * containerFrame(sole.group.label).left);
+  const inner = await layoutPacked(sole.inner, direction, widthLimit - 2 * containerFrame(sole.group.label).left, layOut);
   return inner && wrapInContainer(inner, sole.group);
 }
 
-const vertical = (direction: Direction) => direction === 'DOWN' || direction === 'UP';
+export const vertical = (direction: Direction) => direction === 'DOWN' || direction === 'UP';
 
 /**
  * The least width of any layout of a graph without containers flowing sideways: the nodes of a path lie in successive
@@ -276,7 +281,7 @@ function widthCost(laid: { width: number }, nodes: number): number {
 }
 
 /** Text at README width shrunk under READABLE_TEXT, and aspect beyond MAX_ASPECT: the checker's rules of issue 13. */
-function readmeCost(laid: LaidOutGraph, nodes: number): number {
+export function readmeCost(laid: LaidOutGraph, nodes: number): number {
   const aspect = Math.max(laid.width / laid.height, laid.height / laid.width);
   // Too long is a rule broken outright (a column to scroll through), not a few per cent of width: it weighs a whole
   // README width more (onion architecture: 1,294 × 4,682 px was kept over 1,753 × 3,186).
@@ -344,7 +349,7 @@ async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = 
  * of a state machine, differently labelled, up one line): those legs are moved apart, clear of nodes, containers and
  * labels.
  */
-function separateEdgeRuns(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
+export function separateEdgeRuns(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
   const lines = laid.edges.map((edge) => {
     const drawn = graph.edges[edge.index]!;
     return { points: edge.points, ends: [drawn.from, drawn.to], slideEnds: true, meaning: edgeMeaning(drawn) };

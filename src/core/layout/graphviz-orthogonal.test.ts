@@ -1,0 +1,67 @@
+/** Issue 27's prototype: Graphviz's placement, every edge between two nodes drawn at right angles by our router. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { GraphIR } from '../graph/types.js';
+import { helmNotation } from '../notations/helm/index.js';
+import { sqlNotation } from '../notations/sql/index.js';
+import { checkScene } from '../quality/check.js';
+import { graphToScene } from '../scene/from-graph.js';
+import { layoutGraphvizOrthogonal } from './graphviz-orthogonal.js';
+import { layoutWithGraphviz } from './graphviz.js';
+import type { Box, Point } from './types.js';
+
+const graph: GraphIR = {
+  layout: 'layered',
+  direction: 'DOWN',
+  nodes: ['web', 'api', 'db', 'cache'].map((id) => ({ id, label: id, kind: 'service' as const })),
+  edges: [
+    { id: 'e1', from: 'web', to: 'api', label: 'REST' },
+    { id: 'e2', from: 'api', to: 'db' },
+    { id: 'e3', from: 'api', to: 'cache' },
+    { id: 'e4', from: 'web', to: 'db' },
+  ],
+  groups: [],
+  warnings: [],
+};
+
+const onOutline = (point: Point, box: Box) =>
+  point.x >= box.x - 1 && point.x <= box.x + box.width + 1 && point.y >= box.y - 1 && point.y <= box.y + box.height + 1 &&
+  (Math.abs(point.x - box.x) <= 1 || Math.abs(point.x - box.x - box.width) <= 1 || Math.abs(point.y - box.y) <= 1 || Math.abs(point.y - box.y - box.height) <= 1);
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+describe('Graphviz placement with orthogonal routes', () => {
+  it('keeps Graphviz’s node positions and draws every edge in right angles from outline to outline', async () => {
+    const [placed, laid] = [await layoutWithGraphviz(graph), await layoutGraphvizOrthogonal(graph)];
+    expect(laid.nodes.map(({ id, x, y }) => ({ id, x, y }))).toEqual(placed.nodes.map(({ id, x, y }) => ({ id, x, y })));
+    expect(laid.edges).toHaveLength(4);
+    for (const edge of laid.edges) {
+      expect(edge.curved).toBeFalsy();
+      edge.points.slice(1).forEach((point, i) => expect(point.x === edge.points[i]!.x || point.y === edge.points[i]!.y).toBe(true));
+      const { from, to } = graph.edges[edge.index]!;
+      expect(onOutline(edge.points[0]!, laid.nodes.find((node) => node.id === from)!)).toBe(true);
+      expect(onOutline(edge.points.at(-1)!, laid.nodes.find((node) => node.id === to)!)).toBe(true);
+    }
+  });
+
+  it('moves a label beside its new route, off every node', async () => {
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const label = laid.edges.flatMap((edge) => edge.labels).find((l) => l.text === 'REST')!;
+    expect(label).toBeDefined();
+    for (const node of laid.nodes) expect(overlaps(label, node)).toBe(false);
+  });
+
+  it('keeps the foreign keys of one table to different tables on lines of their own (TPC-C stock → warehouse, item)', async () => {
+    // Labelled before the legs were moved apart, the cardinalities hemmed in both legs at the table's side: one line.
+    const graph = await sqlNotation.toGraph(readFileSync(new URL('../../../test/fixtures/sql/postgres-tpcc-ddl.sql', import.meta.url), 'utf8'));
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.includes('run together'))).toEqual([]);
+  });
+
+  it('turns a drawing too wide for 11 px text at README width when its direction is free, as ELK’s layout does', async () => {
+    // Graphviz's first layout of the vaultwarden chart is too wide for its text to stay readable at 880 px.
+    const code = readFileSync(new URL('../../../test/fixtures/helm/bjw-s-vaultwarden.values.yaml', import.meta.url), 'utf8');
+    const graph = await helmNotation.toGraph(code);
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
+  });
+});
