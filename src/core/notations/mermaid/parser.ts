@@ -21,7 +21,22 @@ import { dictionary } from '../../dictionary.js';
 type Mermaid = typeof import('mermaid').default;
 
 /** Diagram types Mermaid reports (`Diagram.type`) that we read. */
-export type MermaidType = 'flowchart' | 'sequence' | 'class' | 'er' | 'state' | 'mindmap' | 'c4' | 'architecture' | 'requirement' | 'block';
+export type MermaidType =
+  | 'flowchart'
+  | 'sequence'
+  | 'class'
+  | 'er'
+  | 'state'
+  | 'mindmap'
+  | 'c4'
+  | 'architecture'
+  | 'requirement'
+  | 'block'
+  | 'gitGraph'
+  | 'gantt'
+  | 'timeline'
+  | 'pie'
+  | 'journey';
 
 const TYPES: Record<string, MermaidType> = dictionary({
   flowchart: 'flowchart',
@@ -38,6 +53,11 @@ const TYPES: Record<string, MermaidType> = dictionary({
   architecture: 'architecture',
   requirement: 'requirement',
   block: 'block',
+  gitGraph: 'gitGraph',
+  gantt: 'gantt',
+  timeline: 'timeline',
+  pie: 'pie',
+  journey: 'journey',
 });
 
 let loading: Promise<Mermaid> | undefined;
@@ -60,14 +80,17 @@ function loadMermaid(): Promise<Mermaid> {
 let queue: Promise<unknown> = Promise.resolve();
 
 /** The families we draw, as their first word is written: said when another is refused. */
-const READ_FAMILIES = ['flowchart', 'sequenceDiagram', 'classDiagram', 'erDiagram', 'stateDiagram', 'mindmap', 'C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'architecture-beta', 'requirementDiagram', 'block-beta'];
+const READ_FAMILIES = [
+  ...['flowchart', 'sequenceDiagram', 'classDiagram', 'erDiagram', 'stateDiagram', 'mindmap', 'C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment'],
+  ...['architecture-beta', 'requirementDiagram', 'block-beta', 'gitGraph', 'gantt', 'timeline', 'pie', 'journey'],
+];
 
 /**
  * Mermaid's diagram families other than those we read, by the word that opens them: told before Mermaid parses, so
  * a family newer than our Mermaid (zenuml, wardley, ishikawa…) is answered "not supported", not a syntax error.
  */
 const OTHER_FAMILIES =
-  /^(gantt|pie|gitGraph|journey|timeline|zenuml|sankey(-beta)?|xychart(-beta)?|quadrantChart|packet(-beta)?|kanban|radar(-beta)?|treemap(-beta)?|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
+  /^(zenuml|sankey(-beta)?|xychart(-beta)?|quadrantChart|packet(-beta)?|kanban|radar(-beta)?|treemap(-beta)?|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
 
 /** The first word of the diagram, after front matter (`---` … `---`), `%%` comments and directives. */
 function familyWord(code: string): string | undefined {

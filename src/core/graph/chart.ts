@@ -1,0 +1,89 @@
+/**
+ * Charts: diagram families that are not graphs (Mermaid's gitGraph, gantt, timeline, pie, journey, quadrantChart,
+ * xychart, kanban). A parser fills one of these models (`GraphIR.chart`, with `layout: 'chart'`) from the original
+ * tool's own database; `scene/charts` draws it with a fixed layout of the family, as the original tool does, so no
+ * graph layout runs. Times are milliseconds since the epoch (UTC), values plain numbers.
+ */
+
+export type GitCommitKind = 'normal' | 'reverse' | 'highlight' | 'merge' | 'cherry-pick';
+
+export interface GitCommit {
+  id: string;
+  /** The branch the commit is on. */
+  branch: string;
+  /** Parent commit ids: the first on the commit's own branch, a second for a merge or a cherry-pick's source. */
+  parents: string[];
+  kind: GitCommitKind;
+  tags: string[];
+  /** The id the author wrote (`commit id: "A"`), shown under the commit; generated ids are not shown. */
+  label?: string;
+}
+
+export interface GitGraphChart {
+  family: 'gitGraph';
+  /** LR: branches are rows and time runs right; TB and BT: branches are columns and time runs down or up. */
+  direction: 'LR' | 'TB' | 'BT';
+  /** In the order the author declared them (or `order:` sorted them); the main branch first. */
+  branches: string[];
+  /** In the order they were made. */
+  commits: GitCommit[];
+}
+
+export interface GanttTask {
+  label: string;
+  section: string;
+  start: number;
+  end: number;
+  milestone: boolean;
+  /** A `vert` task: a line across the whole chart at its start, not a bar. */
+  marker: boolean;
+  /** Mermaid's task tags: crit (red), active (lighter), done (grey). */
+  crit: boolean;
+  active: boolean;
+  done: boolean;
+}
+
+export interface GanttChart {
+  family: 'gantt';
+  sections: string[];
+  tasks: GanttTask[];
+  /** A d3 time format for the axis (`%Y-%m-%d`), when the author set one. */
+  axisFormat?: string;
+}
+
+export interface TimelinePeriod {
+  label: string;
+  section?: string;
+  events: string[];
+}
+
+export interface TimelineChart {
+  family: 'timeline';
+  sections: string[];
+  periods: TimelinePeriod[];
+}
+
+export interface PieChart {
+  family: 'pie';
+  /** `pie showData`: each value written beside its label in the legend. */
+  showData: boolean;
+  slices: { label: string; value: number }[];
+}
+
+export interface JourneyTask {
+  label: string;
+  section: string;
+  /** 1 (bad) to 5 (good), as the author scored it. */
+  score: number;
+  people: string[];
+}
+
+export interface JourneyChart {
+  family: 'journey';
+  sections: string[];
+  actors: string[];
+  tasks: JourneyTask[];
+}
+
+export type Chart = GitGraphChart | GanttChart | TimelineChart | PieChart | JourneyChart;
+export type ChartFamily = Chart['family'];

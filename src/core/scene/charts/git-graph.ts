@@ -1,0 +1,130 @@
+/**
+ * A git graph as Mermaid draws it: one lane per branch (a row left to right, or a column top down / bottom up), its
+ * name boxed at the lane's start in the branch's colour over a dotted guide, commits one step apart in the order
+ * they were made, each joined to its parents. A branch-off leaves its parent across the lanes and then runs along the
+ * new branch; a merge runs along the merged branch and then turns into the merge. Merge commits are hollow, highlight
+ * commits square, reverse commits crossed; tags are boxed beside their commit and written ids under it.
+ */
+import type { GitCommit, GitGraphChart } from '../../graph/chart.js';
+import { CHART_FONT, CHART_LINE, CHART_PALETTE, chartLine, chartShape, chartText, inkOn, paletteAt, textSize, type ChartDrawing, type Point } from './elements.js';
+
+const SPACING = {
+  /** Between two commits along the lanes. */
+  commit: 56,
+  /** Between two lanes: rows leave room for the slanted ids under the commits, columns for ids beside them. */
+  row: 84,
+  column: 110,
+  radius: 10,
+  /** Between a lane's name box and its first commit. */
+  nameGap: 24,
+  lineWidth: 4,
+} as const;
+
+/** Commit ids Mermaid makes up (`3-a1b2c3d`): random on every parse, so not the author's, and not shown. */
+const GENERATED_ID = /^\d+-[0-9a-f]{7}$/;
+
+export function drawGitGraph(chart: GitGraphChart): ChartDrawing {
+  const elements: ChartDrawing['elements'] = [];
+  const lanes = new Map(chart.branches.map((name, i) => [name, i]));
+  const rows = chart.direction === 'LR';
+  const names = chart.branches.map((name) => ({ name, size: textSize(name, CHART_FONT.label) }));
+  const nameWidth = Math.max(0, ...names.map((n) => n.size.width)) + 16;
+  const nameHeight = Math.max(0, ...names.map((n) => n.size.height)) + 8;
+  // The first commit stands clear of the name boxes: after them in rows, under them in columns.
+  const start = (rows ? nameWidth : nameHeight) + SPACING.nameGap + SPACING.radius;
+  const step = SPACING.commit;
+  const laneGap = rows ? SPACING.row : Math.max(SPACING.column, nameWidth + 12);
+  const along = (index: number) => (chart.direction === 'BT' ? start + (chart.commits.length - 1 - index) * step : start + index * step);
+  const end = start + Math.max(0, chart.commits.length - 1) * step + step;
+  /** The point at `t` along the lanes on lane `lane`. */
+  const at = (t: number, lane: number): Point => (rows ? { x: t, y: lane * laneGap } : { x: lane * laneGap, y: t });
+  const color = (lane: number) => paletteAt(CHART_PALETTE, lane);
+
+  const position = new Map<string, { t: number; lane: number }>();
+  chart.commits.forEach((commit, i) => position.set(commit.id, { t: along(i), lane: lanes.get(commit.branch) ?? 0 }));
+
+  // Lane names and guides first, under everything else.
+  names.forEach(({ name, size }, lane) => {
+    const fill = color(lane);
+    const box = rows
+      ? { x: 0, y: lane * laneGap - nameHeight / 2, width: nameWidth, height: nameHeight }
+      : { x: lane * laneGap - (size.width + 16) / 2, y: chart.direction === 'BT' ? end + SPACING.nameGap / 2 : 0, width: size.width + 16, height: nameHeight };
+    const guideFrom = rows ? at(nameWidth + 4, lane) : at(chart.direction === 'BT' ? 0 : nameHeight, lane);
+    const guideTo = rows ? at(end, lane) : at(chart.direction === 'BT' ? end : end, lane);
+    elements.push(chartLine(`git-guide-${lane}`, [guideFrom, guideTo], { stroke: '#adb5bd', strokeStyle: 'dotted' }));
+    elements.push(chartShape(`git-branch-${lane}`, 'rectangle', box, { fill, text: name, corner: 'rounded', role: 'generic' }));
+  });
+
+  // Parent links: the run along a lane is on the lower lane of the two (the branch being made or merged).
+  chart.commits.forEach((commit, i) => {
+    const to = position.get(commit.id)!;
+    commit.parents.forEach((parent, k) => {
+      const from = position.get(parent);
+      if (from === undefined) return;
+      const lane = Math.max(from.lane, to.lane);
+      const points =
+        from.lane === to.lane
+          ? [at(from.t, from.lane), at(to.t, to.lane)]
+          : lane === to.lane
+            ? [at(from.t, from.lane), at(from.t, to.lane), at(to.t, to.lane)]
+            : [at(from.t, from.lane), at(to.t, from.lane), at(to.t, to.lane)];
+      elements.push(chartLine(`git-link-${i}-${k}`, points, { stroke: color(lane), strokeWidth: SPACING.lineWidth, ...(commit.kind === 'cherry-pick' && k > 0 && { strokeStyle: 'dashed' }) }));
+    });
+  });
+
+  chart.commits.forEach((commit, i) => {
+    const { t, lane } = position.get(commit.id)!;
+    const centre = at(t, lane);
+    elements.push(...commitMarks(commit, i, centre, color(lane)));
+    const label = commitLabel(commit);
+    if (label !== undefined) {
+      if (rows) {
+        // Slanted like Mermaid's, ending under the commit, so neighbouring ids do not run into one another.
+        const size = textSize(label, CHART_FONT.small);
+        const reach = size.width * Math.SQRT1_2;
+        const mid = { x: centre.x - reach / 2 + 2, y: centre.y + SPACING.radius + 6 + reach / 2 };
+        elements.push(chartText(`git-id-${i}`, label, { x: mid.x, y: mid.y - size.height / 2 }, { fontSize: CHART_FONT.small, align: 'center', angle: -Math.PI / 4 }));
+      } else {
+        elements.push(chartText(`git-id-${i}`, label, { x: centre.x + SPACING.radius + 6, y: centre.y - 8 }, { fontSize: CHART_FONT.small }));
+      }
+    }
+    // Tags stand above the commit in rows, to its left in columns.
+    commit.tags.forEach((tag, k) => {
+      const size = textSize(tag, CHART_FONT.small);
+      const box = rows
+        ? { x: centre.x - size.width / 2 - 12, y: centre.y - SPACING.radius - 8 - (k + 1) * (size.height + 8), width: size.width + 24, height: size.height + 8 }
+        : { x: centre.x - SPACING.radius - 10 - size.width - 24, y: centre.y - size.height / 2 - 3 + k * (size.height + 8), width: size.width + 24, height: size.height + 8 };
+      elements.push(chartShape(`git-tag-${i}-${k}`, 'rectangle', box, { fill: '#fff9db', stroke: CHART_LINE, text: tag, fontSize: CHART_FONT.small, role: 'note' }));
+    });
+  });
+  return { elements, warnings: [] };
+}
+
+function commitLabel(commit: GitCommit): string | undefined {
+  if (commit.label !== undefined) return commit.label;
+  return GENERATED_ID.test(commit.id) ? undefined : commit.id;
+}
+
+function commitMarks(commit: GitCommit, i: number, centre: Point, color: string): ChartDrawing['elements'] {
+  const r = SPACING.radius;
+  const box = { x: centre.x - r, y: centre.y - r, width: 2 * r, height: 2 * r };
+  const id = `git-commit-${i}`;
+  switch (commit.kind) {
+    case 'merge':
+      return [chartShape(id, 'ellipse', box, { fill: '#ffffff', stroke: color, strokeWidth: 4, role: 'action' })];
+    case 'highlight':
+      return [chartShape(id, 'rectangle', box, { fill: color, stroke: inkOn('#ffffff'), strokeWidth: 2, role: 'action' })];
+    case 'reverse': {
+      const d = r * 0.55;
+      return [
+        chartShape(id, 'ellipse', box, { fill: color, stroke: color, role: 'action' }),
+        chartLine(`${id}-cross-1`, [{ x: centre.x - d, y: centre.y - d }, { x: centre.x + d, y: centre.y + d }], { stroke: '#ffffff', strokeWidth: 2 }),
+        chartLine(`${id}-cross-2`, [{ x: centre.x - d, y: centre.y + d }, { x: centre.x + d, y: centre.y - d }], { stroke: '#ffffff', strokeWidth: 2 }),
+      ];
+    }
+    case 'cherry-pick':
+      return [chartShape(id, 'ellipse', box, { fill: color, stroke: '#ffffff', strokeWidth: 2, role: 'action' })];
+    default:
+      return [chartShape(id, 'ellipse', box, { fill: color, stroke: color, role: 'action' })];
+  }
+}

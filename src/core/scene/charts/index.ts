@@ -1,0 +1,33 @@
+/**
+ * Draws a chart GraphIR (`layout: 'chart'`) in its family's fixed layout, the diagram's title above it. Elements are
+ * in the input form, like `graphToScene`'s; no graph layout runs.
+ */
+import type { GraphIR } from '../../graph/types.js';
+import { DIAGRAM_TITLE_ID, withDiagramTitle } from '../from-graph.js';
+import type { ChartDrawing } from './elements.js';
+import { drawGantt } from './gantt.js';
+import { drawGitGraph } from './git-graph.js';
+import { drawPie } from './pie.js';
+import { drawTimeline } from './timeline.js';
+
+export function drawChart(graph: GraphIR): ChartDrawing {
+  const chart = graph.chart;
+  if (chart === undefined) return { elements: [], warnings: ['the chart has no data to draw'] };
+  const drawn = drawFamily(chart);
+  return { elements: graph.title === undefined ? drawn.elements : withDiagramTitle(drawn.elements, graph.title, DIAGRAM_TITLE_ID), warnings: drawn.warnings };
+}
+
+function drawFamily(chart: NonNullable<GraphIR['chart']>): ChartDrawing {
+  switch (chart.family) {
+    case 'gitGraph':
+      return drawGitGraph(chart);
+    case 'gantt':
+      return drawGantt(chart);
+    case 'timeline':
+      return drawTimeline(chart);
+    case 'pie':
+      return drawPie(chart);
+    default:
+      return { elements: [], warnings: [`${chart.family} charts are not drawn yet`] };
+  }
+}
