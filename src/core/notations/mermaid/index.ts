@@ -11,6 +11,7 @@ import { c4ToGraph, type C4Db } from './c4.js';
 import { classToGraph, type ClassDb } from './class.js';
 import { erToGraph, type ErDb } from './er.js';
 import { flowchartToGraph, type FlowDb } from './flowchart.js';
+import { journeyToGraph, type JourneyDb } from './journey.js';
 import { mindmapToGraph, type MindmapDb } from './mindmap.js';
 import { ganttToGraph, type GanttDb } from './gantt.js';
 import { gitGraphToGraph, type GitGraphDb } from './git-graph.js';
@@ -57,6 +58,7 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
       if (type === 'gantt') return ganttToGraph(db as GanttDb);
       if (type === 'timeline') return timelineToGraph(db as TimelineDb);
       if (type === 'pie') return pieToGraph(db as PieDb);
+      if (type === 'journey') return journeyToGraph(db as JourneyDb);
       return flowchartToGraph(db as FlowDb, themeDeclarations(code));
     });
     const title = frontMatterTitle(code);

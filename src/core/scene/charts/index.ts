@@ -7,6 +7,7 @@ import { DIAGRAM_TITLE_ID, withDiagramTitle } from '../from-graph.js';
 import type { ChartDrawing } from './elements.js';
 import { drawGantt } from './gantt.js';
 import { drawGitGraph } from './git-graph.js';
+import { drawJourney } from './journey.js';
 import { drawPie } from './pie.js';
 import { drawTimeline } from './timeline.js';
 
@@ -27,6 +28,8 @@ function drawFamily(chart: NonNullable<GraphIR['chart']>): ChartDrawing {
       return drawTimeline(chart);
     case 'pie':
       return drawPie(chart);
+    case 'journey':
+      return drawJourney(chart);
     default:
       return { elements: [], warnings: [`${chart.family} charts are not drawn yet`] };
   }
