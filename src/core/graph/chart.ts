@@ -23,6 +23,8 @@ export interface GitGraphChart {
   family: 'gitGraph';
   /** LR: branches are rows and time runs right; TB and BT: branches are columns and time runs down or up. */
   direction: 'LR' | 'TB' | 'BT';
+  /** The author wrote the direction (`gitGraph LR:`), rather than leaving Mermaid's default. */
+  directionWritten?: boolean;
   /** In the order the author declared them (or `order:` sorted them); the main branch first. */
   branches: string[];
   /** In the order they were made. */

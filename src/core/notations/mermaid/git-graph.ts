@@ -24,11 +24,15 @@ export interface GitGraphDb extends TitledDb {
 
 const KINDS: readonly GitCommitKind[] = ['normal', 'reverse', 'highlight', 'merge', 'cherry-pick'];
 
-export function gitGraphToGraph(db: GitGraphDb): GraphIR {
+/** Mermaid's database gives `LR` for a written `gitGraph LR:` and for none alike; the header tells them apart. */
+const WRITTEN_DIRECTION = /^\s*gitGraph\s+(?:LR|TB|BT)\s*:/m;
+
+export function gitGraphToGraph(db: GitGraphDb, code: string): GraphIR {
   const direction = db.getDirection();
   const chart: GitGraphChart = {
     family: 'gitGraph',
     direction: direction === 'TB' || direction === 'BT' ? direction : 'LR',
+    ...(WRITTEN_DIRECTION.test(code) && { directionWritten: true }),
     branches: db.getBranchesAsObjArray().map((branch) => branch.name),
     commits: db.getCommitsArray().map((commit) => ({
       id: commit.id,

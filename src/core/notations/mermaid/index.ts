@@ -54,7 +54,7 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
       if (type === 'architecture') return architectureToGraph(db as ArchitectureDb);
       if (type === 'requirement') return requirementToGraph(db as RequirementDb);
       if (type === 'block') return blockToGraph(db as BlockDb);
-      if (type === 'gitGraph') return gitGraphToGraph(db as GitGraphDb);
+      if (type === 'gitGraph') return gitGraphToGraph(db as GitGraphDb, code);
       if (type === 'gantt') return ganttToGraph(db as GanttDb);
       if (type === 'timeline') return timelineToGraph(db as TimelineDb);
       if (type === 'pie') return pieToGraph(db as PieDb);

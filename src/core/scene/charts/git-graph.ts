@@ -10,7 +10,7 @@ import { CHART_FONT, CHART_LINE, CHART_PALETTE, chartLine, chartShape, chartText
 
 const SPACING = {
   /** Between two commits along the lanes. */
-  commit: 56,
+  commit: 44,
   /** Between two lanes: rows leave room for the slanted ids under the commits, columns for ids beside them. */
   row: 84,
   column: 110,
@@ -23,8 +23,18 @@ const SPACING = {
 /** Commit ids Mermaid makes up (`3-a1b2c3d`): random on every parse, so not the author's, and not shown. */
 const GENERATED_ID = /^\d+-[0-9a-f]{7}$/;
 
-export function drawGitGraph(chart: GitGraphChart): ChartDrawing {
+/**
+ * Commits in a row that still fit a README column (880 px) with commit ids at 11 px or more; a longer history, left
+ * to Mermaid's default direction, is drawn top-down instead.
+ */
+export const GIT_ROW_COMMITS = 19;
+
+export function drawGitGraph(given: GitGraphChart): ChartDrawing {
   const elements: ChartDrawing['elements'] = [];
+  const warnings: string[] = [];
+  const turned = given.direction === 'LR' && given.directionWritten !== true && given.commits.length > GIT_ROW_COMMITS;
+  if (turned) warnings.push(`${given.commits.length} commits drawn top-down: in a row they would not fit a README column readably (write gitGraph LR: to keep the row)`);
+  const chart: GitGraphChart = turned ? { ...given, direction: 'TB' } : given;
   const lanes = new Map(chart.branches.map((name, i) => [name, i]));
   const rows = chart.direction === 'LR';
   const names = chart.branches.map((name) => ({ name, size: textSize(name, CHART_FONT.label) }));
@@ -33,7 +43,13 @@ export function drawGitGraph(chart: GitGraphChart): ChartDrawing {
   // The first commit stands clear of the name boxes: after them in rows, under them in columns.
   const start = (rows ? nameWidth : nameHeight) + SPACING.nameGap + SPACING.radius;
   const step = SPACING.commit;
-  const laneGap = rows ? SPACING.row : Math.max(SPACING.column, nameWidth + 12);
+  // In columns each commit's id and tags stand to its left, between it and the lane before.
+  const besideWidth = (commit: GitCommit) => {
+    const label = commitLabel(commit);
+    const id = label === undefined ? 0 : textSize(label, CHART_FONT.small).width + 8;
+    return id + Math.max(0, ...commit.tags.map((tag) => textSize(tag, CHART_FONT.small).width + 24 + 8));
+  };
+  const laneGap = rows ? SPACING.row : Math.max(SPACING.column, nameWidth + 12, ...chart.commits.map((commit) => besideWidth(commit) + 2 * SPACING.radius + 16));
   const along = (index: number) => (chart.direction === 'BT' ? start + (chart.commits.length - 1 - index) * step : start + index * step);
   const end = start + Math.max(0, chart.commits.length - 1) * step + step;
   /** The point at `t` along the lanes on lane `lane`. */
@@ -55,20 +71,18 @@ export function drawGitGraph(chart: GitGraphChart): ChartDrawing {
     elements.push(chartShape(`git-branch-${lane}`, 'rectangle', box, { fill, text: name, corner: 'rounded', role: 'generic' }));
   });
 
-  // Parent links: the run along a lane is on the lower lane of the two (the branch being made or merged).
+  // Parent links. A commit's own line leaves its parent across the lanes, then runs along the commit's branch (a
+  // branch-off turns at its base); a merge's second line runs along the merged branch, then turns into the merge.
+  // Each is in the colour of the branch it runs along.
   chart.commits.forEach((commit, i) => {
     const to = position.get(commit.id)!;
     commit.parents.forEach((parent, k) => {
       const from = position.get(parent);
       if (from === undefined) return;
-      const lane = Math.max(from.lane, to.lane);
+      const own = k === 0;
       const points =
-        from.lane === to.lane
-          ? [at(from.t, from.lane), at(to.t, to.lane)]
-          : lane === to.lane
-            ? [at(from.t, from.lane), at(from.t, to.lane), at(to.t, to.lane)]
-            : [at(from.t, from.lane), at(to.t, from.lane), at(to.t, to.lane)];
-      elements.push(chartLine(`git-link-${i}-${k}`, points, { stroke: color(lane), strokeWidth: SPACING.lineWidth, ...(commit.kind === 'cherry-pick' && k > 0 && { strokeStyle: 'dashed' }) }));
+        from.lane === to.lane ? [at(from.t, from.lane), at(to.t, to.lane)] : own ? [at(from.t, from.lane), at(from.t, to.lane), at(to.t, to.lane)] : [at(from.t, from.lane), at(to.t, from.lane), at(to.t, to.lane)];
+      elements.push(chartLine(`git-link-${i}-${k}`, points, { stroke: color(own ? to.lane : from.lane), strokeWidth: SPACING.lineWidth, ...(commit.kind === 'cherry-pick' && !own && { strokeStyle: 'dashed' }) }));
     });
   });
 
@@ -85,19 +99,21 @@ export function drawGitGraph(chart: GitGraphChart): ChartDrawing {
         const mid = { x: centre.x - reach / 2 + 2, y: centre.y + SPACING.radius + 6 + reach / 2 };
         elements.push(chartText(`git-id-${i}`, label, { x: mid.x, y: mid.y - size.height / 2 }, { fontSize: CHART_FONT.small, align: 'center', angle: -Math.PI / 4 }));
       } else {
-        elements.push(chartText(`git-id-${i}`, label, { x: centre.x + SPACING.radius + 6, y: centre.y - 8 }, { fontSize: CHART_FONT.small }));
+        const size = textSize(label, CHART_FONT.small);
+        elements.push(chartText(`git-id-${i}`, label, { x: centre.x - SPACING.radius - 6, y: centre.y - size.height / 2 }, { fontSize: CHART_FONT.small, align: 'right' }));
       }
     }
-    // Tags stand above the commit in rows, to its left in columns.
+    // Tags stand above the commit in rows, left of its id in columns (lines leave and join commits on their sides).
+    const idWidth = label === undefined ? 0 : textSize(label, CHART_FONT.small).width + 8;
     commit.tags.forEach((tag, k) => {
       const size = textSize(tag, CHART_FONT.small);
       const box = rows
         ? { x: centre.x - size.width / 2 - 12, y: centre.y - SPACING.radius - 8 - (k + 1) * (size.height + 8), width: size.width + 24, height: size.height + 8 }
-        : { x: centre.x - SPACING.radius - 10 - size.width - 24, y: centre.y - size.height / 2 - 3 + k * (size.height + 8), width: size.width + 24, height: size.height + 8 };
+        : { x: centre.x - SPACING.radius - 6 - idWidth - size.width - 24, y: centre.y - size.height / 2 - 3 + k * (size.height + 8), width: size.width + 24, height: size.height + 8 };
       elements.push(chartShape(`git-tag-${i}-${k}`, 'rectangle', box, { fill: '#fff9db', stroke: CHART_LINE, text: tag, fontSize: CHART_FONT.small, role: 'note' }));
     });
   });
-  return { elements, warnings: [] };
+  return { elements, warnings };
 }
 
 function commitLabel(commit: GitCommit): string | undefined {
