@@ -4,8 +4,9 @@
  */
 import type { NodeKind } from '../../graph/types.js';
 import { textContrast } from '../../layout/contrast.js';
-import { FONT } from '../../layout/drawing-rules.js';
+import { FONT, SPACING } from '../../layout/drawing-rules.js';
 import { measureText } from '../../layout/measure.js';
+import { textArea, wrapText } from '../../layout/node-size.js';
 import type { ShapeType } from '../constants.js';
 import type { GeneratedElement } from '../from-graph.js';
 
@@ -35,6 +36,21 @@ export const CHART_FONT = { label: 14, small: 12, heading: 16 } as const;
 const round = (value: number) => Math.round(value * 100) / 100;
 
 export const textSize = (text: string, fontSize: number = CHART_FONT.label) => measureText(text, fontSize, FONT.family);
+
+/**
+ * A label for a rectangle `width` wide: wrapped to the room a rectangle leaves its text (node-size's text area, the
+ * rule the quality checker holds labels to), and the height the box needs for it, at least `minHeight`.
+ */
+export function wrappedLabel(text: string, width: number, fontSize: number = CHART_FONT.label, minHeight = 0): { text: string; height: number } {
+  const wrapped = wrapText(text, textArea('rectangle', width, 1000).width, fontSize).join('\n');
+  return { text: wrapped, height: Math.max(minHeight, Math.ceil(textSize(wrapped, fontSize).height) + 2 * SPACING.nodePaddingY) };
+}
+
+/** The rectangle a one-line label needs, with the padding the quality checker allows it. */
+export function labelBox(text: string, fontSize: number = CHART_FONT.label): { width: number; height: number } {
+  const size = textSize(text, fontSize);
+  return { width: Math.ceil(size.width) + 2 * SPACING.nodePaddingX, height: Math.ceil(size.height) + 2 * SPACING.nodePaddingY };
+}
 
 /** Dark text on a light fill, white on a dark one: whichever reads better. */
 export function inkOn(fill: string): string {

@@ -13,9 +13,10 @@ const LAYOUT = {
   /** The dated part of the chart: wide enough for readable bars, narrow enough for a README column. */
   axisWidth: 640,
   sectionColumnMax: 160,
-  rowHeight: 30,
-  barHeight: 22,
-  milestone: 18,
+  rowHeight: 42,
+  // Room for a 14 px label inside with the padding every labelled shape keeps (layout/node-size textArea).
+  barHeight: 36,
+  milestone: 24,
   gap: 10,
   /** About this many dates along the axis. */
   ticks: 8,

@@ -6,7 +6,7 @@
  * commits square, reverse commits crossed; tags are boxed beside their commit and written ids under it.
  */
 import type { GitCommit, GitGraphChart } from '../../graph/chart.js';
-import { CHART_FONT, CHART_LINE, CHART_PALETTE, chartLine, chartShape, chartText, inkOn, paletteAt, textSize, type ChartDrawing, type Point } from './elements.js';
+import { CHART_FONT, CHART_LINE, CHART_PALETTE, chartLine, chartShape, chartText, inkOn, labelBox, paletteAt, textSize, type ChartDrawing, type Point } from './elements.js';
 
 const SPACING = {
   /** Between two commits along the lanes. */
@@ -37,9 +37,9 @@ export function drawGitGraph(given: GitGraphChart): ChartDrawing {
   const chart: GitGraphChart = turned ? { ...given, direction: 'TB' } : given;
   const lanes = new Map(chart.branches.map((name, i) => [name, i]));
   const rows = chart.direction === 'LR';
-  const names = chart.branches.map((name) => ({ name, size: textSize(name, CHART_FONT.label) }));
-  const nameWidth = Math.max(0, ...names.map((n) => n.size.width)) + 16;
-  const nameHeight = Math.max(0, ...names.map((n) => n.size.height)) + 8;
+  const names = chart.branches.map((name) => ({ name, size: labelBox(name, CHART_FONT.label) }));
+  const nameWidth = Math.max(0, ...names.map((n) => n.size.width));
+  const nameHeight = Math.max(0, ...names.map((n) => n.size.height));
   // The first commit stands clear of the name boxes: after them in rows, under them in columns.
   const start = (rows ? nameWidth : nameHeight) + SPACING.nameGap + SPACING.radius;
   const step = SPACING.commit;
@@ -47,7 +47,7 @@ export function drawGitGraph(given: GitGraphChart): ChartDrawing {
   const besideWidth = (commit: GitCommit) => {
     const label = commitLabel(commit);
     const id = label === undefined ? 0 : textSize(label, CHART_FONT.small).width + 8;
-    return id + Math.max(0, ...commit.tags.map((tag) => textSize(tag, CHART_FONT.small).width + 24 + 8));
+    return id + Math.max(0, ...commit.tags.map((tag) => labelBox(tag, CHART_FONT.small).width + 8));
   };
   const laneGap = rows ? SPACING.row : Math.max(SPACING.column, nameWidth + 12, ...chart.commits.map((commit) => besideWidth(commit) + 2 * SPACING.radius + 16));
   const along = (index: number) => (chart.direction === 'BT' ? start + (chart.commits.length - 1 - index) * step : start + index * step);
@@ -64,7 +64,7 @@ export function drawGitGraph(given: GitGraphChart): ChartDrawing {
     const fill = color(lane);
     const box = rows
       ? { x: 0, y: lane * laneGap - nameHeight / 2, width: nameWidth, height: nameHeight }
-      : { x: lane * laneGap - (size.width + 16) / 2, y: chart.direction === 'BT' ? end + SPACING.nameGap / 2 : 0, width: size.width + 16, height: nameHeight };
+      : { x: lane * laneGap - size.width / 2, y: chart.direction === 'BT' ? end + SPACING.nameGap / 2 : 0, width: size.width, height: nameHeight };
     const guideFrom = rows ? at(nameWidth + 4, lane) : at(chart.direction === 'BT' ? 0 : nameHeight, lane);
     const guideTo = rows ? at(end, lane) : at(chart.direction === 'BT' ? end : end, lane);
     elements.push(chartLine(`git-guide-${lane}`, [guideFrom, guideTo], { stroke: '#adb5bd', strokeStyle: 'dotted' }));
@@ -79,10 +79,11 @@ export function drawGitGraph(given: GitGraphChart): ChartDrawing {
     commit.parents.forEach((parent, k) => {
       const from = position.get(parent);
       if (from === undefined) return;
-      const own = k === 0;
+      // A cherry-pick's source is copied onto the branch, not merged: its line turns at the source, as Mermaid draws it.
+      const own = k === 0 || commit.kind === 'cherry-pick';
       const points =
         from.lane === to.lane ? [at(from.t, from.lane), at(to.t, to.lane)] : own ? [at(from.t, from.lane), at(from.t, to.lane), at(to.t, to.lane)] : [at(from.t, from.lane), at(to.t, from.lane), at(to.t, to.lane)];
-      elements.push(chartLine(`git-link-${i}-${k}`, points, { stroke: color(own ? to.lane : from.lane), strokeWidth: SPACING.lineWidth, ...(commit.kind === 'cherry-pick' && !own && { strokeStyle: 'dashed' }) }));
+      elements.push(chartLine(`git-link-${i}-${k}`, points, { stroke: color(own ? to.lane : from.lane), strokeWidth: SPACING.lineWidth, ...(commit.kind === 'cherry-pick' && k > 0 && { strokeStyle: 'dashed' }) }));
     });
   });
 
@@ -106,10 +107,10 @@ export function drawGitGraph(given: GitGraphChart): ChartDrawing {
     // Tags stand above the commit in rows, left of its id in columns (lines leave and join commits on their sides).
     const idWidth = label === undefined ? 0 : textSize(label, CHART_FONT.small).width + 8;
     commit.tags.forEach((tag, k) => {
-      const size = textSize(tag, CHART_FONT.small);
+      const size = labelBox(tag, CHART_FONT.small);
       const box = rows
-        ? { x: centre.x - size.width / 2 - 12, y: centre.y - SPACING.radius - 8 - (k + 1) * (size.height + 8), width: size.width + 24, height: size.height + 8 }
-        : { x: centre.x - SPACING.radius - 6 - idWidth - size.width - 24, y: centre.y - size.height / 2 - 3 + k * (size.height + 8), width: size.width + 24, height: size.height + 8 };
+        ? { x: centre.x - size.width / 2, y: centre.y - SPACING.radius - 4 - (k + 1) * (size.height + 4), width: size.width, height: size.height }
+        : { x: centre.x - SPACING.radius - 6 - idWidth - size.width, y: centre.y - size.height / 2 + k * (size.height + 4), width: size.width, height: size.height };
       elements.push(chartShape(`git-tag-${i}-${k}`, 'rectangle', box, { fill: '#fff9db', stroke: CHART_LINE, text: tag, fontSize: CHART_FONT.small, role: 'note' }));
     });
   });

@@ -5,14 +5,12 @@
  * PER_BAND tasks the journey goes on in another band under the first, to stay readable in a README column.
  */
 import type { JourneyChart, JourneyTask } from '../../graph/chart.js';
-import { wrapText } from '../../layout/node-size.js';
-import { CHART_FONT, CHART_LINE, CHART_PALE, CHART_PALETTE, chartArrow, chartLine, chartShape, chartText, paletteAt, textSize, type ChartDrawing, type Point } from './elements.js';
+import { CHART_FONT, CHART_LINE, CHART_PALE, CHART_PALETTE, chartArrow, chartLine, chartShape, chartText, paletteAt, textSize, wrappedLabel, type ChartDrawing, type Point } from './elements.js';
 
 const LAYOUT = {
   column: 140,
   gap: 16,
   perBand: 6,
-  padding: 10,
   minBox: 40,
   dot: 12,
   /** Height of the score scale under the arrow: five steps. */
@@ -44,10 +42,7 @@ export function drawJourney(chart: JourneyChart): ChartDrawing {
     if (index % LAYOUT.perBand === 0) bands.push([]);
     bands[bands.length - 1]!.push({ task, index });
   });
-  const wrap = (text: string, width: number, fontSize: number = CHART_FONT.label) => {
-    const wrapped = wrapText(text, width - 2 * LAYOUT.padding, fontSize).join('\n');
-    return { text: wrapped, height: Math.max(LAYOUT.minBox, textSize(wrapped, fontSize).height + 2 * LAYOUT.padding) };
-  };
+  const wrap = (text: string, width: number) => wrappedLabel(text, width, CHART_FONT.label, LAYOUT.minBox);
 
   let top = 0;
   bands.forEach((band, b) => {

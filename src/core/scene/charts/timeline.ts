@@ -5,15 +5,13 @@
  * long history stays readable in a README column instead of shrinking to a strip.
  */
 import type { TimelineChart, TimelinePeriod } from '../../graph/chart.js';
-import { wrapText } from '../../layout/node-size.js';
-import { CHART_FONT, CHART_LINE, CHART_PALE, CHART_PALETTE, chartArrow, chartLine, chartShape, paletteAt, textSize, type ChartDrawing } from './elements.js';
+import { CHART_FONT, CHART_LINE, CHART_PALE, CHART_PALETTE, chartArrow, chartLine, chartShape, paletteAt, wrappedLabel, type ChartDrawing } from './elements.js';
 
 const LAYOUT = {
-  column: 150,
+  column: 160,
   gap: 16,
   /** Periods in one band: six columns keep 14 px text at 11 px or more when fitted to 880 px. */
   perBand: 6,
-  padding: 10,
   minBox: 40,
   /** Between the period row and the events, where the time arrow runs. */
   axisGap: 36,
@@ -26,10 +24,7 @@ interface Sized {
   height: number;
 }
 
-const sized = (text: string, fontSize: number = CHART_FONT.label, width: number = LAYOUT.column): Sized => {
-  const wrapped = wrapText(text, width - 2 * LAYOUT.padding, fontSize).join('\n');
-  return { text: wrapped, height: Math.max(LAYOUT.minBox, textSize(wrapped, fontSize).height + 2 * LAYOUT.padding) };
-};
+const sized = (text: string, fontSize: number = CHART_FONT.label, width: number = LAYOUT.column): Sized => wrappedLabel(text, width, fontSize, LAYOUT.minBox);
 
 export function drawTimeline(chart: TimelineChart): ChartDrawing {
   const elements: ChartDrawing['elements'] = [];

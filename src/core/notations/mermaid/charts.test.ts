@@ -1,0 +1,177 @@
+/**
+ * Mermaid's charts (gitGraph, gantt, timeline, pie, journey), read by Mermaid's own databases and drawn in their
+ * family's fixed layout (scene/charts), on the documentation's own examples (issue 27: a README block of these drew
+ * nothing but a refusal).
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { Chart } from '../../graph/chart.js';
+import { checkScene } from '../../quality/check.js';
+import { intakeScene } from '../../scene/intake.js';
+import { codeToScene, detectNotation } from '../index.js';
+import { mermaidNotation } from './index.js';
+
+const fixture = (name: string): string => readFileSync(new URL(`../../../../test/fixtures/mermaid-charts/${name}`, import.meta.url), 'utf8');
+
+type Drawn = Awaited<ReturnType<typeof codeToScene>>;
+type Element = Drawn['elements'][number] & { text?: string; fillColor?: string; fontSize?: number; points?: { x: number; y: number }[] };
+
+async function draw(name: string): Promise<{ chart: Chart; elements: Element[]; warnings: string[]; scene: Drawn }> {
+  const code = fixture(name);
+  expect(detectNotation(code)).toBe('mermaid');
+  const scene = await codeToScene(code);
+  expect(scene.graph.layout).toBe('chart');
+  return { chart: scene.graph.chart!, elements: scene.elements as Element[], warnings: scene.warnings, scene };
+}
+
+const byPrefix = (elements: Element[], prefix: string) => elements.filter((element) => element.id.startsWith(prefix));
+const texts = (elements: Element[]) => elements.flatMap((element) => (element.text === undefined ? [] : [element.text]));
+
+/** The drawing rules a chart must keep: labels fit and read on their fills, free texts stay apart, 11 px at 880 px. */
+function readingViolations(elements: Element[]): string[] {
+  const { elements: stored } = intakeScene(elements);
+  return checkScene(stored).violations.filter((line) => /does not fit|contrast|^texts .* overlap|smallest text/.test(line));
+}
+
+describe('Mermaid gitGraph', () => {
+  it('draws the documentation\'s six branches as lanes, every commit on its branch, merges hollow, the tag and the written id', async () => {
+    const { chart, elements, warnings } = await draw('mermaid-docs-gitgraph.mmd');
+    if (chart.family !== 'gitGraph') throw new Error(chart.family);
+    expect(chart.branches).toEqual(['main', 'hotfix', 'develop', 'featureB', 'featureA', 'release']);
+    // 13 commit lines and 5 merges in the file.
+    expect(chart.commits).toHaveLength(18);
+    expect(chart.commits.filter((commit) => commit.kind === 'merge')).toHaveLength(5);
+    const lanes = byPrefix(elements, 'git-branch-');
+    expect(lanes.map((lane) => lane.text)).toEqual(chart.branches);
+    // Lanes are rows, in the declared order, top to bottom.
+    expect(lanes.map((lane) => lane.y)).toEqual([...lanes.map((lane) => lane.y!)].sort((a, b) => a - b));
+    const commits = elements.filter((element) => /^git-commit-\d+$/.test(element.id));
+    expect(commits).toHaveLength(18);
+    expect(commits.filter((commit) => commit.fillColor === '#ffffff')).toHaveLength(5);
+    expect(commits.filter((commit) => commit.type === 'rectangle')).toHaveLength(1);
+    // Each commit sits on its branch's row.
+    chart.commits.forEach((commit, i) => {
+      const lane = lanes[chart.branches.indexOf(commit.branch)]!;
+      expect(commits[i]!.y! + commits[i]!.height! / 2).toBeCloseTo(lane.y! + lane.height! / 2, 1);
+    });
+    expect(texts(elements)).toEqual(expect.arrayContaining(['abc', 'ash']));
+    // Mermaid's made-up ids (`3-a1b2c3d`, new on every parse) are not the author's and are not shown.
+    expect(texts(elements).some((text) => /^\d+-[0-9a-f]{7}$/.test(text))).toBe(false);
+    // Every parent joined: 17 first parents and 5 merged branches.
+    expect(byPrefix(elements, 'git-link-')).toHaveLength(22);
+    expect(warnings).toEqual([]);
+    expect(readingViolations(elements)).toEqual([]);
+  });
+
+  it('draws a cherry-pick on its branch with a dashed line from the picked commit', async () => {
+    const { elements } = await draw('mermaid-docs-gitgraph-cherry-pick.mmd');
+    expect(texts(elements)).toEqual(expect.arrayContaining(['ZERO', 'MERGE', 'THREE', 'cherry-pick:MERGE|parent:B']));
+    expect(byPrefix(elements, 'git-link-').filter((line) => line.strokeStyle === 'dashed')).toHaveLength(1);
+  });
+
+  it('turns a long history left in Mermaid\'s default row top-down, and says so; a written LR keeps the row', async () => {
+    const commits = Array.from({ length: 24 }, (_, i) => `  commit id: "c${i}"`).join('\n');
+    const turned = await codeToScene(`gitGraph\n${commits}\n`);
+    const lane = turned.elements.find((element) => element.id === 'git-commit-23')!;
+    expect(lane.y).toBeGreaterThan(lane.x! * 4);
+    expect(turned.warnings).toEqual([expect.stringMatching(/^24 commits drawn top-down/)]);
+    const kept = await codeToScene(`gitGraph LR:\n${commits}\n`);
+    const last = kept.elements.find((element) => element.id === 'git-commit-23')!;
+    expect(last.x).toBeGreaterThan(last.y! * 4);
+    expect(kept.warnings).toEqual([]);
+  });
+});
+
+describe('Mermaid gantt', () => {
+  it('draws the documentation\'s gantt: a bar per task on a dated axis, sections, the milestone, done, active and crit colours', async () => {
+    const { chart, elements } = await draw('mermaid-docs-gantt.mmd');
+    if (chart.family !== 'gantt') throw new Error(chart.family);
+    expect(chart.sections).toEqual(['A section', 'Critical tasks', 'Documentation', 'Last section']);
+    // 4, 7, 3 and 3 task lines in the four sections.
+    expect(chart.tasks).toHaveLength(17);
+    const tasks = elements.filter((element) => /^gantt-task-\d+$/.test(element.id));
+    expect(tasks).toHaveLength(17);
+    // Bars lie where Mermaid's dates put them: "Active task" runs 2014-01-09 for 3 days, after "Completed task".
+    const bar = (label: string) => {
+      const i = chart.tasks.findIndex((task) => task.label === label);
+      return tasks[i]!;
+    };
+    // Weekends are excluded: its three days end on Tuesday 14th.
+    expect(chart.tasks.find((task) => task.label === 'Active task')).toMatchObject({ start: Date.UTC(2014, 0, 9), end: Date.UTC(2014, 0, 14), active: true });
+    // "Completed task" runs two days from the 6th; "Active task" starts a day after it ends, on the axis's scale.
+    expect(bar('Active task').x! - bar('Completed task').x!).toBeCloseTo(bar('Completed task').width! * 1.5, 0);
+    expect(bar('Functionality added').type).toBe('diamond');
+    expect(bar('Future task in critical line').fillColor).toBe('#ff8888');
+    expect(bar('Completed task').fillColor).toBe('#d3d3d3');
+    expect(texts(elements)).toEqual(expect.arrayContaining(['A section', 'Critical tasks', 'Documentation', 'Last section', '2014-01-12', '2014-01-19', '2014-01-26']));
+    // Rows top to bottom in the author's order.
+    const tops = tasks.map((task) => task.y! + task.height! / 2);
+    expect(tops).toEqual([...tops].sort((a, b) => a - b));
+    expect(readingViolations(elements)).toEqual([]);
+  });
+});
+
+describe('Mermaid timeline', () => {
+  it('draws the documentation\'s timeline: sections over their periods, each period\'s events under it', async () => {
+    const { chart, elements } = await draw('mermaid-docs-timeline.mmd');
+    if (chart.family !== 'timeline') throw new Error(chart.family);
+    expect(chart.periods.map((period) => period.label)).toEqual(['Industry 1.0', 'Industry 2.0', 'Industry 3.0', 'Industry 4.0', 'Industry 5.0']);
+    const sections = byPrefix(elements, 'timeline-section-');
+    expect(sections.map((section) => section.text)).toEqual(['17th-20th century', '21st century']);
+    const periods = elements.filter((element) => /^timeline-period-\d+$/.test(element.id));
+    // The first section spans its three periods, the second its two.
+    expect(sections[0]!.x).toBe(periods[0]!.x);
+    expect(sections[0]!.x! + sections[0]!.width!).toBe(periods[2]!.x! + periods[2]!.width!);
+    const event = elements.find((element) => element.id === 'timeline-event-3-0')!;
+    expect(event.text).toBe('Internet, Robotics,\nInternet of Things');
+    expect(event.x).toBe(periods[3]!.x);
+    expect(event.y).toBeGreaterThan(periods[3]!.y! + periods[3]!.height!);
+    expect(readingViolations(elements)).toEqual([]);
+  });
+});
+
+describe('Mermaid pie', () => {
+  it('draws the documentation\'s pie: filled slices in the order written with their shares, a legend with the values', async () => {
+    const { elements } = await draw('mermaid-docs-pie.mmd');
+    const slices = byPrefix(elements, 'pie-slice-');
+    expect(slices).toHaveLength(4);
+    for (const slice of slices) {
+      expect(slice.type).toBe('line');
+      expect(slice.points![0]).toEqual(slice.points!.at(-1));
+      expect(slice.fillColor).not.toBe('transparent');
+    }
+    expect(byPrefix(elements, 'pie-share-').map((share) => share.text)).toEqual(['40%', '46%', '9%', '5%']);
+    expect(texts(elements)).toEqual(expect.arrayContaining(['Calcium [42.96]', 'Potassium [50.05]', 'Magnesium [10.01]', 'Iron [5]', 'Key elements in Product X']));
+    // Clockwise from twelve o'clock: the first slice starts straight up from the centre and turns right.
+    const first = slices[0]!.points!;
+    expect(first[1]!.x).toBeCloseTo(first[0]!.x, 1);
+    expect(first[1]!.y).toBeLessThan(first[0]!.y);
+    expect(first[2]!.x).toBeGreaterThan(first[1]!.x);
+    expect(readingViolations(elements)).toEqual([]);
+  });
+});
+
+describe('Mermaid journey', () => {
+  it('draws the documentation\'s journey: sections over their tasks, each task\'s actors, a face at its score', async () => {
+    const { chart, elements } = await draw('mermaid-docs-journey.mmd');
+    if (chart.family !== 'journey') throw new Error(chart.family);
+    expect(chart.actors).toEqual(['Cat', 'Me']);
+    expect(byPrefix(elements, 'journey-section-').map((section) => section.text)).toEqual(['Go to work', 'Go home']);
+    const tasks = elements.filter((element) => /^journey-task-\d+$/.test(element.id));
+    expect(tasks.map((task) => task.text)).toEqual(['Make tea', 'Go upstairs', 'Do work', 'Go downstairs', 'Sit down']);
+    // "Do work" (Me and Cat) has two actor dots.
+    expect(byPrefix(elements, 'journey-task-2-actor-')).toHaveLength(2);
+    // Scores 5, 3, 1, 5, 5: the better the score, the higher the face.
+    const face = (i: number) => elements.find((element) => element.id === `journey-score-${i}`)!.y!;
+    expect(face(0)).toBe(face(3));
+    expect(face(0)).toBeLessThan(face(1));
+    expect(face(1)).toBeLessThan(face(2));
+    expect(readingViolations(elements)).toEqual([]);
+  });
+});
+
+describe('Mermaid chart refusals', () => {
+  it('refuses a gitGraph Mermaid refuses with Mermaid\'s message', async () => {
+    await expect(mermaidNotation.toGraph('gitGraph\n  commit id: "a"\n  cherry-pick id: "a"')).rejects.toMatchObject({ code: 'parse_error' });
+  });
+});
