@@ -1,6 +1,6 @@
 /**
  * Charts: diagram families that are not graphs (Mermaid's gitGraph, gantt, timeline, pie, journey, quadrantChart,
- * xychart, kanban). A parser fills one of these models (`GraphIR.chart`, with `layout: 'chart'`) from the original
+ * xychart and kanban). A parser fills one of these models (`GraphIR.chart`, with `layout: 'chart'`) from the original
  * tool's own database; `scene/charts` draws it with a fixed layout of the family, as the original tool does, so no
  * graph layout runs. Times are milliseconds since the epoch (UTC), values plain numbers.
  */
@@ -87,5 +87,45 @@ export interface JourneyChart {
   tasks: JourneyTask[];
 }
 
-export type Chart = GitGraphChart | GanttChart | TimelineChart | PieChart | JourneyChart;
+export interface QuadrantChart {
+  family: 'quadrant';
+  /** Left and right ends of the x axis, bottom and top of the y axis, as written (empty when not). */
+  xAxis: [string, string];
+  yAxis: [string, string];
+  /** quadrant-1 (top right), quadrant-2 (top left), quadrant-3 (bottom left), quadrant-4 (bottom right). */
+  quadrants: [string, string, string, string];
+  /** Positions 0..1 from the bottom left; a colour and radius when the author styled the point. */
+  points: { label: string; x: number; y: number; color?: string; radius?: number }[];
+}
+
+export interface XyPlot {
+  type: 'bar' | 'line';
+  /** One value per category, in the categories' order. */
+  values: number[];
+}
+
+export interface XyChart {
+  family: 'xy';
+  /** `xychart horizontal`: categories down the side, values across. */
+  horizontal: boolean;
+  xTitle: string;
+  categories: string[];
+  yTitle: string;
+  yRange: { min: number; max: number };
+  plots: XyPlot[];
+}
+
+export interface KanbanCard {
+  label: string;
+  ticket?: string;
+  assigned?: string;
+  priority?: string;
+}
+
+export interface KanbanChart {
+  family: 'kanban';
+  columns: { label: string; cards: KanbanCard[] }[];
+}
+
+export type Chart = GitGraphChart | GanttChart | TimelineChart | PieChart | JourneyChart | QuadrantChart | XyChart | KanbanChart;
 export type ChartFamily = Chart['family'];

@@ -1,5 +1,5 @@
 /**
- * Mermaid's charts (gitGraph, gantt, timeline, pie, journey), read by Mermaid's own databases and drawn in their
+ * Mermaid's charts (gitGraph, gantt, timeline, pie, journey, quadrantChart, xychart, kanban), read by Mermaid's own databases and drawn in their
  * family's fixed layout (scene/charts), on the documentation's own examples (issue 27: a README block of these drew
  * nothing but a refusal).
  */
@@ -166,6 +166,61 @@ describe('Mermaid journey', () => {
     expect(face(0)).toBe(face(3));
     expect(face(0)).toBeLessThan(face(1));
     expect(face(1)).toBeLessThan(face(2));
+    expect(readingViolations(elements)).toEqual([]);
+  });
+});
+
+describe('Mermaid quadrantChart', () => {
+  it('draws the documentation\'s quadrant chart: four named quadrants, the axes\' ends, every campaign at its written place', async () => {
+    const { chart, elements } = await draw('mermaid-docs-quadrant.mmd');
+    if (chart.family !== 'quadrant') throw new Error(chart.family);
+    expect(chart.quadrants).toEqual(['We should expand', 'Need to promote', 'Re-evaluate', 'May be improved']);
+    expect(chart.xAxis).toEqual(['Low Reach', 'High Reach']);
+    expect(chart.yAxis).toEqual(['Low Engagement', 'High Engagement']);
+    // Values read back from Mermaid's drawing are the ones written (Campaign A: [0.3, 0.6]).
+    expect(chart.points[0]).toMatchObject({ label: 'Campaign A', x: 0.3, y: 0.6 });
+    const square = elements.find((element) => element.id === 'quadrant-frame')!;
+    const point = elements.find((element) => element.id === 'quadrant-point-0')!;
+    expect(point.x! + point.width! / 2).toBeCloseTo(square.x! + 0.3 * square.width!, 0);
+    expect(point.y! + point.height! / 2).toBeCloseTo(square.y! + 0.4 * square.height!, 0);
+    expect(texts(elements)).toEqual(expect.arrayContaining(['Campaign F', 'We should expand', 'High Engagement']));
+    expect(readingViolations(elements)).toEqual([]);
+  });
+});
+
+describe('Mermaid xychart', () => {
+  it('draws the documentation\'s xy chart: a bar per month on the value axis, the line through the same values', async () => {
+    const { chart, elements } = await draw('mermaid-docs-xychart.mmd');
+    if (chart.family !== 'xy') throw new Error(chart.family);
+    expect(chart.categories).toHaveLength(12);
+    expect(chart.yRange).toEqual({ min: 4000, max: 11000 });
+    const bars = byPrefix(elements, 'xy-bar-0-');
+    expect(bars).toHaveLength(12);
+    // 11,000 in July reaches the top of the 4,000–11,000 axis; 5,000 in January a seventh of it.
+    expect(bars[6]!.height! / bars[0]!.height!).toBeCloseTo(7, 1);
+    const line = elements.find((element) => element.id === 'xy-line-1')!;
+    expect(line.points).toHaveLength(12);
+    expect(line.points![6]!.y).toBeCloseTo(bars[6]!.y!, 1);
+    expect(texts(elements)).toEqual(expect.arrayContaining(['jan', 'dec', 'Revenue (in $)', '10,000']));
+    expect(readingViolations(elements)).toEqual([]);
+  });
+});
+
+describe('Mermaid kanban', () => {
+  it('draws the documentation\'s board: a column per section, its cards in order with tickets, assignees and priority strips', async () => {
+    const { chart, elements, warnings } = await draw('mermaid-docs-kanban.mmd');
+    if (chart.family !== 'kanban') throw new Error(chart.family);
+    expect(chart.columns.map((column) => column.label)).toEqual(['Todo', 'In progress', 'Ready for deploy', 'Ready for test', 'Done', "Can't reproduce"]);
+    expect(chart.columns.map((column) => column.cards.length)).toEqual([2, 1, 1, 2, 3, 1]);
+    const columns = elements.filter((element) => /^kanban-column-\d+$/.test(element.id));
+    expect(columns).toHaveLength(6);
+    const card = elements.find((element) => element.id === 'kanban-column-3-card-0')!;
+    expect(card.text).toMatch(/MC-2038\n?.*@K\.Sveidqvist$/s);
+    expect(card.x).toBeGreaterThan(columns[3]!.x!);
+    expect(card.x! + card.width!).toBeLessThan(columns[3]!.x! + columns[3]!.width!);
+    // High, Very Low, Very High and High: four strips.
+    expect(elements.filter((element) => element.id.endsWith('-priority'))).toHaveLength(4);
+    expect(warnings).toEqual([]);
     expect(readingViolations(elements)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Mermaid → GraphIR through Mermaid's own parsers (parser.ts): flowcharts, sequence, class, ER and state diagrams,
- * mind maps, C4, architecture, requirement and block diagrams, and the charts (gitGraph, gantt, timeline, pie, journey).
+ * mind maps, C4, architecture, requirement and block diagrams, and the charts (gitGraph, gantt, timeline, pie, journey, quadrantChart, xychart, kanban).
  * Mermaid's layout and renderer are not used: ours lay the graph out and draw it, with our shapes and arrowheads; a
  * chart is drawn in its family's fixed layout (scene/charts).
  */
@@ -12,28 +12,31 @@ import { classToGraph, type ClassDb } from './class.js';
 import { erToGraph, type ErDb } from './er.js';
 import { flowchartToGraph, type FlowDb } from './flowchart.js';
 import { journeyToGraph, type JourneyDb } from './journey.js';
+import { kanbanToGraph, type KanbanDb } from './kanban.js';
 import { mindmapToGraph, type MindmapDb } from './mindmap.js';
 import { ganttToGraph, type GanttDb } from './gantt.js';
 import { gitGraphToGraph, type GitGraphDb } from './git-graph.js';
 import { frontMatterTitle, readMermaid } from './parser.js';
 import { pieToGraph, type PieDb } from './pie.js';
+import { quadrantToGraph, type QuadrantDb } from './quadrant.js';
 import { requirementToGraph, type RequirementDb } from './requirement.js';
 import { sequenceToGraph, takeBoxes, type SequenceDb } from './sequence.js';
 import { stateToGraph, type StateDb } from './state.js';
 import { timelineToGraph, type TimelineDb } from './timeline.js';
 import { themeDeclarations } from './theme.js';
+import { xyToGraph, type XyDb } from './xychart.js';
 
 /** The first statement names the diagram: after the optional front matter, `%%` comments and `%%{init}%%` directives. */
 const HEADER = /^(?:\s*---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*\r?\n)?(?:\s*%%[^\n]*\n)*\s*([A-Za-z][\w-]*)/;
 const READ = new Set([
   ...['graph', 'flowchart', 'flowchart-elk', 'sequenceDiagram', 'classDiagram', 'classDiagram-v2', 'erDiagram', 'stateDiagram', 'stateDiagram-v2', 'mindmap'],
   ...['C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'architecture-beta', 'requirementDiagram', 'block-beta', 'block'],
-  ...['gitGraph', 'gantt', 'timeline', 'pie', 'journey'],
+  ...['gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart-beta', 'xychart', 'kanban'],
 ]);
 /** Mermaid diagram types we refuse with a reason rather than leave undetected. */
 /** A direction the author wrote: in the header (`flowchart LR`) or as a `direction` statement (class, state, ER). */
 const WRITTEN_DIRECTION = /^\s*(?:graph|flowchart(?:-elk)?|direction)[ \t]+(?:TB|TD|BT|LR|RL)\b/m;
-const OTHERS = new Set(['quadrantChart', 'sankey-beta', 'xychart-beta', 'packet-beta', 'kanban', 'radar-beta', 'treemap-beta', 'zenuml']);
+const OTHERS = new Set(['sankey-beta', 'packet-beta', 'radar-beta', 'treemap-beta', 'zenuml']);
 
 export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
   id: 'mermaid',
@@ -59,6 +62,9 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
       if (type === 'timeline') return timelineToGraph(db as TimelineDb);
       if (type === 'pie') return pieToGraph(db as PieDb);
       if (type === 'journey') return journeyToGraph(db as JourneyDb);
+      if (type === 'quadrant') return quadrantToGraph(db as QuadrantDb);
+      if (type === 'xy') return xyToGraph(db as XyDb);
+      if (type === 'kanban') return kanbanToGraph(db as KanbanDb);
       return flowchartToGraph(db as FlowDb, themeDeclarations(code));
     });
     const title = frontMatterTitle(code);

@@ -36,7 +36,10 @@ export type MermaidType =
   | 'gantt'
   | 'timeline'
   | 'pie'
-  | 'journey';
+  | 'journey'
+  | 'quadrant'
+  | 'xy'
+  | 'kanban';
 
 const TYPES: Record<string, MermaidType> = dictionary({
   flowchart: 'flowchart',
@@ -58,6 +61,9 @@ const TYPES: Record<string, MermaidType> = dictionary({
   timeline: 'timeline',
   pie: 'pie',
   journey: 'journey',
+  quadrantChart: 'quadrant',
+  xychart: 'xy',
+  kanban: 'kanban',
 });
 
 let loading: Promise<Mermaid> | undefined;
@@ -82,7 +88,7 @@ let queue: Promise<unknown> = Promise.resolve();
 /** The families we draw, as their first word is written: said when another is refused. */
 const READ_FAMILIES = [
   ...['flowchart', 'sequenceDiagram', 'classDiagram', 'erDiagram', 'stateDiagram', 'mindmap', 'C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment'],
-  ...['architecture-beta', 'requirementDiagram', 'block-beta', 'gitGraph', 'gantt', 'timeline', 'pie', 'journey'],
+  ...['architecture-beta', 'requirementDiagram', 'block-beta', 'gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart', 'kanban'],
 ];
 
 /**
@@ -90,7 +96,7 @@ const READ_FAMILIES = [
  * a family newer than our Mermaid (zenuml, wardley, ishikawa…) is answered "not supported", not a syntax error.
  */
 const OTHER_FAMILIES =
-  /^(zenuml|sankey(-beta)?|xychart(-beta)?|quadrantChart|packet(-beta)?|kanban|radar(-beta)?|treemap(-beta)?|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
+  /^(zenuml|sankey(-beta)?|packet(-beta)?|radar(-beta)?|treemap(-beta)?|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
 
 /** The first word of the diagram, after front matter (`---` … `---`), `%%` comments and directives. */
 function familyWord(code: string): string | undefined {

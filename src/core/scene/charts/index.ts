@@ -8,8 +8,11 @@ import type { ChartDrawing } from './elements.js';
 import { drawGantt } from './gantt.js';
 import { drawGitGraph } from './git-graph.js';
 import { drawJourney } from './journey.js';
+import { drawKanban } from './kanban.js';
 import { drawPie } from './pie.js';
+import { drawQuadrant } from './quadrant.js';
 import { drawTimeline } from './timeline.js';
+import { drawXy } from './xy.js';
 
 export function drawChart(graph: GraphIR): ChartDrawing {
   const chart = graph.chart;
@@ -30,7 +33,11 @@ function drawFamily(chart: NonNullable<GraphIR['chart']>): ChartDrawing {
       return drawPie(chart);
     case 'journey':
       return drawJourney(chart);
-    default:
-      return { elements: [], warnings: [`${chart.family} charts are not drawn yet`] };
+    case 'quadrant':
+      return drawQuadrant(chart);
+    case 'xy':
+      return drawXy(chart);
+    case 'kanban':
+      return drawKanban(chart);
   }
 }
