@@ -129,3 +129,10 @@ export interface KanbanChart {
 
 export type Chart = GitGraphChart | GanttChart | TimelineChart | PieChart | JourneyChart | QuadrantChart | XyChart | KanbanChart;
 export type ChartFamily = Chart['family'];
+
+/**
+ * Every element of a drawn chart shares the group `chart-<family>`, so the chart moves as one and an export can tell
+ * a chart from a graph: Mermaid's and D2's graph writers have no chart syntax.
+ */
+export const CHART_GROUP_PREFIX = 'chart-';
+export const chartGroup = (family: ChartFamily): string => `${CHART_GROUP_PREFIX}${family}`;

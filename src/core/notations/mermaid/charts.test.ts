@@ -230,3 +230,22 @@ describe('Mermaid chart refusals', () => {
     await expect(mermaidNotation.toGraph('gitGraph\n  commit id: "a"\n  cherry-pick id: "a"')).rejects.toMatchObject({ code: 'parse_error' });
   });
 });
+
+describe('Mermaid chart export', () => {
+  it('says that a chart is exported as its boxes, not as the chart\'s syntax', async () => {
+    const { exportScene } = await import('../../export/index.js');
+    const { elements } = await draw('mermaid-docs-pie.mmd');
+    const exported = exportScene('mermaid', intakeScene(elements).elements);
+    expect(exported.warnings[0]).toMatch(/^the pie chart is exported as its boxes and texts, not as Mermaid's pie syntax/);
+  });
+});
+
+describe('Mermaid gitGraph configuration', () => {
+  it('names the main branch as the front matter configures it (Mermaid\'s own metro-line example)', async () => {
+    const code = ['---', 'config:', '  gitGraph:', "    mainBranchName: 'MetroLine1'", '---', 'gitGraph', '  commit id:"NewYork"', '  branch MetroLine2', '  commit id:"Chicago"', '  checkout MetroLine1', '  merge MetroLine2'].join('\n');
+    const graph = await mermaidNotation.toGraph(code);
+    expect(graph.chart).toMatchObject({ branches: ['MetroLine1', 'MetroLine2'] });
+    // The setting does not outlive its diagram.
+    expect((await mermaidNotation.toGraph('gitGraph\n  commit')).chart).toMatchObject({ branches: ['main'] });
+  });
+});

@@ -115,6 +115,14 @@ function unsupportedFamily(family: string): AppError {
   });
 }
 
+/**
+ * Diagrams whose database reads the author's configuration while parsing: a git graph with a configured main branch
+ * (`mainBranchName`, `mainBranchOrder`). Other families read theirs when drawing, which is ours.
+ */
+function readsConfiguration(code: string): boolean {
+  return /^\s*gitGraph\b/m.test(code) && /mainBranch(?:Name|Order)/.test(code);
+}
+
 export interface ParsedMermaid<Db = unknown> {
   type: MermaidType;
   db: Db;
@@ -130,10 +138,17 @@ export function readMermaid<T>(code: string, read: (parsed: ParsedMermaid) => T)
   const run = queue.then(async () => {
     const mermaid = await loadMermaid();
     let diagram: { type: string; db: unknown };
+    const configured = readsConfiguration(code);
     try {
+      // Mermaid's `parse` sets the author's configuration (front matter `config:`, `%%{init}%%`) as `render` does;
+      // getDiagramFromText alone leaves it unset, and the git graph reads its main branch's name and order from it.
+      if (configured) await mermaid.parse(code);
       diagram = (await mermaid.mermaidAPI.getDiagramFromText(code)) as unknown as { type: string; db: unknown };
     } catch (error) {
       throw mermaidError(error);
+    } finally {
+      // The configuration is Mermaid's global state: the next diagram starts from the defaults again.
+      if (configured) mermaid.mermaidAPI.reset();
     }
     const type = TYPES[diagram.type];
     if (type === undefined) throw unsupportedFamily(diagram.type);

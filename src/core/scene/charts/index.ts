@@ -2,6 +2,7 @@
  * Draws a chart GraphIR (`layout: 'chart'`) in its family's fixed layout, the diagram's title above it. Elements are
  * in the input form, like `graphToScene`'s; no graph layout runs.
  */
+import { chartGroup } from '../../graph/chart.js';
 import type { GraphIR } from '../../graph/types.js';
 import { DIAGRAM_TITLE_ID, withDiagramTitle } from '../from-graph.js';
 import type { ChartDrawing } from './elements.js';
@@ -18,7 +19,9 @@ export function drawChart(graph: GraphIR): ChartDrawing {
   const chart = graph.chart;
   if (chart === undefined) return { elements: [], warnings: ['the chart has no data to draw'] };
   const drawn = drawFamily(chart);
-  return { elements: graph.title === undefined ? drawn.elements : withDiagramTitle(drawn.elements, graph.title, DIAGRAM_TITLE_ID), warnings: drawn.warnings };
+  const group = chartGroup(chart.family);
+  const elements = drawn.elements.map((element) => ({ ...element, groupIds: [...(element.groupIds ?? []), group] }));
+  return { elements: graph.title === undefined ? elements : withDiagramTitle(elements, graph.title, DIAGRAM_TITLE_ID), warnings: drawn.warnings };
 }
 
 function drawFamily(chart: NonNullable<GraphIR['chart']>): ChartDrawing {
