@@ -43,6 +43,11 @@ export interface GanttTask {
   crit: boolean;
   active: boolean;
   done: boolean;
+  /** The author's colours (PlantUML `is colored in Fill/Line`). */
+  fill?: string;
+  stroke?: string;
+  /** Share done, 0..1 (PlantUML `is 40% complete`). */
+  progress?: number;
 }
 
 export interface GanttChart {
@@ -51,6 +56,8 @@ export interface GanttChart {
   tasks: GanttTask[];
   /** A d3 time format for the axis (`%Y-%m-%d`), when the author set one. */
   axisFormat?: string;
+  /** Times count days from the project's day 0, not dates (PlantUML without `Project starts`): the axis says day numbers. */
+  dayNumbers?: boolean;
 }
 
 export interface TimelinePeriod {

@@ -7,7 +7,9 @@
 import type { GanttChart, GanttTask } from '../../graph/chart.js';
 import { CHART_FONT, CHART_LINE, CHART_PALE, chartLine, chartShape, chartText, paletteAt, textSize, type ChartDrawing } from './elements.js';
 import { wrapText } from '../../layout/node-size.js';
+import { SPACING } from '../../layout/drawing-rules.js';
 import { formatTime, timeTicks } from './time-axis.js';
+import { valueTicks } from './xy.js';
 
 const LAYOUT = {
   /** The dated part of the chart: wide enough for readable bars, narrow enough for a README column. */
@@ -30,7 +32,12 @@ const FILLS = {
   critDone: { fill: '#d3d3d3', stroke: '#e03131' },
 } as const;
 
-const colours = (task: GanttTask) => (task.crit ? (task.done ? FILLS.critDone : FILLS.crit) : task.done ? FILLS.done : task.active ? FILLS.active : FILLS.task);
+const tagColours = (task: GanttTask) => (task.crit ? (task.done ? FILLS.critDone : FILLS.crit) : task.done ? FILLS.done : task.active ? FILLS.active : FILLS.task);
+const colours = (task: GanttTask) => {
+  const tagged = tagColours(task);
+  return { fill: task.fill ?? tagged.fill, stroke: task.stroke ?? (task.fill === undefined ? tagged.stroke : CHART_LINE) };
+};
+const DAY = 86_400_000;
 
 export function drawGantt(chart: GanttChart): ChartDrawing {
   const elements: ChartDrawing['elements'] = [];
@@ -67,9 +74,12 @@ export function drawGantt(chart: GanttChart): ChartDrawing {
   const ordered = sectionNames.flatMap((name) => rows.filter((task) => task.section === name));
 
   const format = chart.axisFormat ?? '%Y-%m-%d';
-  timeTicks(from, to, LAYOUT.ticks).forEach((tick, i) => {
+  // Without dates (a PlantUML project with no start), the axis counts days from the first, as PlantUML numbers them.
+  const ticks = chart.dayNumbers ? valueTicks(from / DAY, to / DAY, LAYOUT.ticks).map((day) => day * DAY) : timeTicks(from, to, LAYOUT.ticks);
+  ticks.forEach((tick, i) => {
+    const text = chart.dayNumbers ? `day ${Math.round(tick / DAY) + 1}` : formatTime(tick, format);
     elements.push(chartLine(`gantt-grid-${i}`, [{ x: x(tick), y: top - 4 }, { x: x(tick), y: bottom + 4 }], { stroke: '#ced4da' }));
-    elements.push(chartText(`gantt-date-${i}`, formatTime(tick, format), { x: x(tick), y: bottom + 8 }, { fontSize: CHART_FONT.small, align: 'center', color: CHART_LINE }));
+    elements.push(chartText(`gantt-date-${i}`, text, { x: x(tick), y: bottom + 8 }, { fontSize: CHART_FONT.small, align: 'center', color: CHART_LINE }));
   });
 
   ordered.forEach((task, i) => {
@@ -88,12 +98,16 @@ export function drawGantt(chart: GanttChart): ChartDrawing {
     const start = x(task.start);
     const width = Math.max(2, x(task.end) - start);
     const box = { x: start, y: middle - LAYOUT.barHeight / 2, width, height: LAYOUT.barHeight };
-    if (label.width + 12 <= width) {
+    if (label.width + 2 * SPACING.nodePaddingX <= width && label.height + 2 * SPACING.nodePaddingY <= LAYOUT.barHeight + 2) {
       elements.push(chartShape(id, 'rectangle', box, { fill, stroke: undefined, text: task.label, role: 'action', corner: 'rounded' }));
-      return;
+    } else {
+      elements.push(chartShape(id, 'rectangle', box, { fill, stroke, role: 'action', corner: 'rounded' }));
+      elements.push(beside(`${id}-label`, task.label, start + width + 6, start - 6, middle, right));
     }
-    elements.push(chartShape(id, 'rectangle', box, { fill, stroke, role: 'action', corner: 'rounded' }));
-    elements.push(beside(`${id}-label`, task.label, start + width + 6, start - 6, middle, right));
+    // How much is done (PlantUML `is 40% complete`): a strip along the bar's foot, that share of its length.
+    if (task.progress !== undefined && task.progress > 0) {
+      elements.push(chartShape(`${id}-done`, 'rectangle', { x: start + 2, y: box.y + box.height - 7, width: Math.max(2, (width - 4) * task.progress), height: 5 }, { fill: stroke, stroke }));
+    }
   });
 
   markers.forEach((task, i) => {
