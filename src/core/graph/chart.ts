@@ -1,6 +1,6 @@
 /**
  * Charts: diagram families that are not graphs (Mermaid's gitGraph, gantt, timeline, pie, journey, quadrantChart,
- * xychart and kanban). A parser fills one of these models (`GraphIR.chart`, with `layout: 'chart'`) from the original
+ * xychart, kanban and sankey). A parser fills one of these models (`GraphIR.chart`, with `layout: 'chart'`) from the original
  * tool's own database; `scene/charts` draws it with a fixed layout of the family, as the original tool does, so no
  * graph layout runs. Times are milliseconds since the epoch (UTC), values plain numbers.
  */
@@ -134,7 +134,16 @@ export interface KanbanChart {
   columns: { label: string; cards: KanbanCard[] }[];
 }
 
-export type Chart = GitGraphChart | GanttChart | TimelineChart | PieChart | JourneyChart | QuadrantChart | XyChart | KanbanChart;
+export interface SankeyChart {
+  family: 'sankey';
+  /** In the order first named. */
+  nodes: string[];
+  links: { from: string; to: string; value: number }[];
+  /** Mermaid's `showValues` (on by default): each node's total written after its name. */
+  showValues: boolean;
+}
+
+export type Chart = GitGraphChart | GanttChart | TimelineChart | PieChart | JourneyChart | QuadrantChart | XyChart | KanbanChart | SankeyChart;
 export type ChartFamily = Chart['family'];
 
 /**

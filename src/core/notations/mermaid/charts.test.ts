@@ -249,3 +249,25 @@ describe('Mermaid gitGraph configuration', () => {
     expect((await mermaidNotation.toGraph('gitGraph\n  commit')).chart).toMatchObject({ branches: ['main'] });
   });
 });
+
+describe('Mermaid sankey', () => {
+  it('draws the documentation\'s energy flows: sources left, sinks in the last column, a band per flow as wide as its value', async () => {
+    const { chart, elements } = await draw('mermaid-docs-sankey.mmd');
+    if (chart.family !== 'sankey') throw new Error(chart.family);
+    expect(chart.links).toHaveLength(68);
+    expect(chart.nodes).toHaveLength(48);
+    // The front matter turns the values off.
+    expect(chart.showValues).toBe(false);
+    const node = (name: string) => elements.find((element) => element.id === `sankey-node-${chart.nodes.indexOf(name)}`)!;
+    expect(node('Nuclear').x).toBe(0);
+    expect(node('Losses').x).toBe(node('National navigation').x);
+    expect(node('Losses').x).toBeGreaterThan(node('Thermal generation').x!);
+    const flows = byPrefix(elements, 'sankey-flow-');
+    expect(flows).toHaveLength(68);
+    expect(flows.every((flow) => flow.points![0]!.x === flow.points!.at(-1)!.x && flow.fillColor !== 'transparent')).toBe(true);
+    // Nuclear's 839.978 all goes to thermal generation: its band is as tall as its node.
+    const nuclear = flows[chart.links.findIndex((link) => link.from === 'Nuclear')]!;
+    expect(nuclear.points![0]!.y - nuclear.points!.at(-2)!.y).toBeCloseTo(-node('Nuclear').height!, 0);
+    expect(texts(elements)).toEqual(expect.arrayContaining(['Nuclear', 'Losses']));
+  });
+});

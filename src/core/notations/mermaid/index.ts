@@ -1,6 +1,6 @@
 /**
  * Mermaid → GraphIR through Mermaid's own parsers (parser.ts): flowcharts, sequence, class, ER and state diagrams,
- * mind maps, C4, architecture, requirement and block diagrams, and the charts (gitGraph, gantt, timeline, pie, journey, quadrantChart, xychart, kanban).
+ * mind maps, C4, architecture, requirement and block diagrams, and the charts (gitGraph, gantt, timeline, pie, journey, quadrantChart, xychart, kanban, sankey).
  * Mermaid's layout and renderer are not used: ours lay the graph out and draw it, with our shapes and arrowheads; a
  * chart is drawn in its family's fixed layout (scene/charts).
  */
@@ -20,6 +20,7 @@ import { frontMatterTitle, readMermaid } from './parser.js';
 import { pieToGraph, type PieDb } from './pie.js';
 import { quadrantToGraph, type QuadrantDb } from './quadrant.js';
 import { requirementToGraph, type RequirementDb } from './requirement.js';
+import { sankeyToGraph, type SankeyDb } from './sankey.js';
 import { sequenceToGraph, takeBoxes, type SequenceDb } from './sequence.js';
 import { stateToGraph, type StateDb } from './state.js';
 import { timelineToGraph, type TimelineDb } from './timeline.js';
@@ -31,12 +32,12 @@ const HEADER = /^(?:\s*---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*\r?\n)?(?:\s*%%[^\n]*
 const READ = new Set([
   ...['graph', 'flowchart', 'flowchart-elk', 'sequenceDiagram', 'classDiagram', 'classDiagram-v2', 'erDiagram', 'stateDiagram', 'stateDiagram-v2', 'mindmap'],
   ...['C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'architecture-beta', 'requirementDiagram', 'block-beta', 'block'],
-  ...['gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart-beta', 'xychart', 'kanban'],
+  ...['gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart-beta', 'xychart', 'kanban', 'sankey-beta', 'sankey'],
 ]);
 /** Mermaid diagram types we refuse with a reason rather than leave undetected. */
 /** A direction the author wrote: in the header (`flowchart LR`) or as a `direction` statement (class, state, ER). */
 const WRITTEN_DIRECTION = /^\s*(?:graph|flowchart(?:-elk)?|direction)[ \t]+(?:TB|TD|BT|LR|RL)\b/m;
-const OTHERS = new Set(['sankey-beta', 'packet-beta', 'radar-beta', 'treemap-beta', 'zenuml']);
+const OTHERS = new Set(['packet-beta', 'radar-beta', 'treemap-beta', 'zenuml']);
 
 export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
   id: 'mermaid',
@@ -65,6 +66,7 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
       if (type === 'quadrant') return quadrantToGraph(db as QuadrantDb);
       if (type === 'xy') return xyToGraph(db as XyDb);
       if (type === 'kanban') return kanbanToGraph(db as KanbanDb);
+      if (type === 'sankey') return sankeyToGraph(db as SankeyDb);
       return flowchartToGraph(db as FlowDb, themeDeclarations(code));
     });
     const title = frontMatterTitle(code);

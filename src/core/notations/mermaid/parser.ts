@@ -39,7 +39,8 @@ export type MermaidType =
   | 'journey'
   | 'quadrant'
   | 'xy'
-  | 'kanban';
+  | 'kanban'
+  | 'sankey';
 
 const TYPES: Record<string, MermaidType> = dictionary({
   flowchart: 'flowchart',
@@ -64,6 +65,7 @@ const TYPES: Record<string, MermaidType> = dictionary({
   quadrantChart: 'quadrant',
   xychart: 'xy',
   kanban: 'kanban',
+  sankey: 'sankey',
 });
 
 let loading: Promise<Mermaid> | undefined;
@@ -88,7 +90,7 @@ let queue: Promise<unknown> = Promise.resolve();
 /** The families we draw, as their first word is written: said when another is refused. */
 const READ_FAMILIES = [
   ...['flowchart', 'sequenceDiagram', 'classDiagram', 'erDiagram', 'stateDiagram', 'mindmap', 'C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment'],
-  ...['architecture-beta', 'requirementDiagram', 'block-beta', 'gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart', 'kanban'],
+  ...['architecture-beta', 'requirementDiagram', 'block-beta', 'gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart', 'kanban', 'sankey'],
 ];
 
 /**
@@ -96,7 +98,7 @@ const READ_FAMILIES = [
  * a family newer than our Mermaid (zenuml, wardley, ishikawa…) is answered "not supported", not a syntax error.
  */
 const OTHER_FAMILIES =
-  /^(zenuml|sankey(-beta)?|packet(-beta)?|radar(-beta)?|treemap(-beta)?|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
+  /^(zenuml|packet(-beta)?|radar(-beta)?|treemap(-beta)?|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
 
 /** The first word of the diagram, after front matter (`---` … `---`), `%%` comments and directives. */
 function familyWord(code: string): string | undefined {
@@ -117,10 +119,10 @@ function unsupportedFamily(family: string): AppError {
 
 /**
  * Diagrams whose database reads the author's configuration while parsing: a git graph with a configured main branch
- * (`mainBranchName`, `mainBranchOrder`). Other families read theirs when drawing, which is ours.
+ * (`mainBranchName`, `mainBranchOrder`), a sankey's `showValues`. Other families read theirs when drawing, which is ours.
  */
 function readsConfiguration(code: string): boolean {
-  return /^\s*gitGraph\b/m.test(code) && /mainBranch(?:Name|Order)/.test(code);
+  return (/^\s*gitGraph\b/m.test(code) && /mainBranch(?:Name|Order)/.test(code)) || (/^\s*sankey(?:-beta)?\b/m.test(code) && /showValues/.test(code));
 }
 
 export interface ParsedMermaid<Db = unknown> {
@@ -140,19 +142,21 @@ export function readMermaid<T>(code: string, read: (parsed: ParsedMermaid) => T)
     let diagram: { type: string; db: unknown };
     const configured = readsConfiguration(code);
     try {
-      // Mermaid's `parse` sets the author's configuration (front matter `config:`, `%%{init}%%`) as `render` does;
-      // getDiagramFromText alone leaves it unset, and the git graph reads its main branch's name and order from it.
-      if (configured) await mermaid.parse(code);
-      diagram = (await mermaid.mermaidAPI.getDiagramFromText(code)) as unknown as { type: string; db: unknown };
-    } catch (error) {
-      throw mermaidError(error);
+      try {
+        // Mermaid's `parse` sets the author's configuration (front matter `config:`, `%%{init}%%`) as `render` does;
+        // getDiagramFromText alone leaves it unset, and the git graph and sankey databases read it.
+        if (configured) await mermaid.parse(code);
+        diagram = (await mermaid.mermaidAPI.getDiagramFromText(code)) as unknown as { type: string; db: unknown };
+      } catch (error) {
+        throw mermaidError(error);
+      }
+      const type = TYPES[diagram.type];
+      if (type === undefined) throw unsupportedFamily(diagram.type);
+      return read({ type, db: diagram.db });
     } finally {
-      // The configuration is Mermaid's global state: the next diagram starts from the defaults again.
+      // The configuration is Mermaid's global state: once the database is read, the next diagram starts from the defaults.
       if (configured) mermaid.mermaidAPI.reset();
     }
-    const type = TYPES[diagram.type];
-    if (type === undefined) throw unsupportedFamily(diagram.type);
-    return read({ type, db: diagram.db });
   });
   queue = run.catch(() => undefined);
   return run;

@@ -12,6 +12,7 @@ import { drawJourney } from './journey.js';
 import { drawKanban } from './kanban.js';
 import { drawPie } from './pie.js';
 import { drawQuadrant } from './quadrant.js';
+import { drawSankey } from './sankey.js';
 import { drawTimeline } from './timeline.js';
 import { drawXy } from './xy.js';
 
@@ -42,5 +43,7 @@ function drawFamily(chart: NonNullable<GraphIR['chart']>): ChartDrawing {
       return drawXy(chart);
     case 'kanban':
       return drawKanban(chart);
+    case 'sankey':
+      return drawSankey(chart);
   }
 }
