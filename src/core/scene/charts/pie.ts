@@ -24,7 +24,7 @@ export function drawPie(chart: PieChart): ChartDrawing {
   if (sum <= 0) return { elements, warnings: ['the pie chart has no slice with a value above 0'] };
   const r = LAYOUT.radius;
   const centre = { x: r, y: r };
-  const pointAt = (angle: number, radius = r): Point => ({ x: centre.x + radius * Math.sin(angle), y: centre.y - radius * Math.cos(angle) });
+  const pointAt = (angle: number, radius: number = r): Point => ({ x: centre.x + radius * Math.sin(angle), y: centre.y - radius * Math.cos(angle) });
   const colour = (i: number) => paletteAt(CHART_PALETTE, i);
   const drawn = chart.slices.map((slice, i) => ({ ...slice, i })).filter((slice) => (slice.value / sum) * 100 >= 1);
 
