@@ -69,6 +69,14 @@ describe('Mermaid gitGraph', () => {
     expect(byPrefix(elements, 'git-link-').filter((line) => line.strokeStyle === 'dashed')).toHaveLength(1);
   });
 
+  it('stacks the tags of neighbouring commits rather than drawing one over the other', async () => {
+    const scene = await codeToScene('gitGraph\n  commit id: "a" tag: "release-candidate-2024-01"\n  commit id: "b" tag: "hotfix-2024-01-15"\n  commit id: "c" tag: "v1"\n');
+    const tags = byPrefix(scene.elements as Element[], 'git-tag-');
+    expect(tags).toHaveLength(3);
+    const apart = (a: Element, b: Element) => a.x! + a.width! <= b.x! || b.x! + b.width! <= a.x! || a.y! + a.height! <= b.y! || b.y! + b.height! <= a.y!;
+    expect(apart(tags[0]!, tags[1]!) && apart(tags[1]!, tags[2]!) && apart(tags[0]!, tags[2]!)).toBe(true);
+  });
+
   it('turns a long history left in Mermaid\'s default row top-down, and says so; a written LR keeps the row', async () => {
     const commits = Array.from({ length: 24 }, (_, i) => `  commit id: "c${i}"`).join('\n');
     const turned = await codeToScene(`gitGraph\n${commits}\n`);

@@ -6,7 +6,7 @@
  * commits square, reverse commits crossed; tags are boxed beside their commit and written ids under it.
  */
 import type { GitCommit, GitGraphChart } from '../../graph/chart.js';
-import { CHART_FONT, CHART_LINE, CHART_PALETTE, chartLine, chartShape, chartText, inkOn, labelBox, paletteAt, textSize, type ChartDrawing, type Point } from './elements.js';
+import { CHART_FONT, CHART_LINE, CHART_PALETTE, chartLine, chartShape, chartText, inkOn, labelBox, paletteAt, textSize, type Box, type ChartDrawing, type Point } from './elements.js';
 
 const SPACING = {
   /** Between two commits along the lanes. */
@@ -87,6 +87,7 @@ export function drawGitGraph(given: GitGraphChart): ChartDrawing {
     });
   });
 
+  const tagBoxes: Box[] = [];
   chart.commits.forEach((commit, i) => {
     const { t, lane } = position.get(commit.id)!;
     const centre = at(t, lane);
@@ -111,11 +112,19 @@ export function drawGitGraph(given: GitGraphChart): ChartDrawing {
       const box = rows
         ? { x: centre.x - size.width / 2, y: centre.y - SPACING.radius - 4 - (k + 1) * (size.height + 4), width: size.width, height: size.height }
         : { x: centre.x - SPACING.radius - 6 - idWidth - size.width, y: centre.y - size.height / 2 + k * (size.height + 4), width: size.width, height: size.height };
+      // A neighbour's wider tag may reach over this one: it stands a row further out (up in rows, left in columns).
+      for (let guard = 0; tagBoxes.some((other) => overlaps(other, box)) && guard < 50; guard++) {
+        if (rows) box.y -= size.height + 4;
+        else box.x = Math.min(...tagBoxes.filter((other) => overlaps(other, box)).map((other) => other.x)) - size.width - 4;
+      }
+      tagBoxes.push(box);
       elements.push(chartShape(`git-tag-${i}-${k}`, 'rectangle', box, { fill: '#fff9db', stroke: CHART_LINE, text: tag, fontSize: CHART_FONT.small, role: 'note' }));
     });
   });
   return { elements, warnings };
 }
+
+const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 function commitLabel(commit: GitCommit): string | undefined {
   if (commit.label !== undefined) return commit.label;
