@@ -138,6 +138,18 @@ describe('Mermaid timeline', () => {
   });
 });
 
+describe('Mermaid timeline bands', () => {
+  it('goes on in another band past six periods, sharing them evenly, so a long roadmap stays readable at 880 px', async () => {
+    const periods = Array.from({ length: 8 }, (_, i) => `  v1.${i} : Release ${i} of the platform`).join('\n');
+    const { elements } = await codeToScene(`timeline\n${periods}\n`).then((scene) => ({ elements: scene.elements as Element[] }));
+    expect(byPrefix(elements, 'timeline-axis-')).toHaveLength(2);
+    const tops = elements.filter((element) => /^timeline-period-\d+$/.test(element.id)).map((period) => period.y);
+    expect(new Set(tops.slice(0, 4)).size).toBe(1);
+    expect(tops[4]).toBeGreaterThan(tops[3]!);
+    expect(readingViolations(elements)).toEqual([]);
+  });
+});
+
 describe('Mermaid pie', () => {
   it('draws the documentation\'s pie: filled slices in the order written with their shares, a legend with the values', async () => {
     const { elements } = await draw('mermaid-docs-pie.mmd');

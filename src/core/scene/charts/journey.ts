@@ -38,8 +38,10 @@ export function drawJourney(chart: JourneyChart): ChartDrawing {
   const left = legendWidth === 0 ? 0 : legendWidth + LAYOUT.legendGap;
 
   const bands: { task: JourneyTask; index: number }[][] = [];
+  // Bands share the items evenly (eight periods are two bands of four, not six and two).
+  const perBand = Math.ceil(chart.tasks.length / Math.ceil(chart.tasks.length / LAYOUT.perBand));
   chart.tasks.forEach((task, index) => {
-    if (index % LAYOUT.perBand === 0) bands.push([]);
+    if (index % perBand === 0) bands.push([]);
     bands[bands.length - 1]!.push({ task, index });
   });
   const wrap = (text: string, width: number) => wrappedLabel(text, width, CHART_FONT.label, LAYOUT.minBox);

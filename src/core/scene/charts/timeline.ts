@@ -32,8 +32,10 @@ export function drawTimeline(chart: TimelineChart): ChartDrawing {
   const sectioned = chart.sections.length > 0;
   const colourOf = (period: TimelinePeriod, index: number) => (sectioned ? Math.max(0, chart.sections.indexOf(period.section ?? '')) : index);
   const bands: { period: TimelinePeriod; index: number }[][] = [];
+  // Bands share the items evenly (eight periods are two bands of four, not six and two).
+  const perBand = Math.ceil(chart.periods.length / Math.ceil(chart.periods.length / LAYOUT.perBand));
   chart.periods.forEach((period, index) => {
-    if (index % LAYOUT.perBand === 0) bands.push([]);
+    if (index % perBand === 0) bands.push([]);
     bands[bands.length - 1]!.push({ period, index });
   });
 
