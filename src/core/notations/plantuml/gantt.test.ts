@@ -58,6 +58,16 @@ describe('PlantUML gantt', () => {
     expect(scene.elements.find((element) => element.id === 'gantt-task-2')!.type).toBe('diamond');
   });
 
+  it('keeps tasks shown under one name apart when each has its own alias', () => {
+    const { chart } = chartOf(['@startgantt', '[Week 1] as [w1] lasts 1 week', '[Done] as [w1_end] happens at [w1]\'s end', '[Week 2] as [w2] lasts 1 week', "[w2] starts at [w1]'s end", '[Done] as [w2_end] happens at [w2]\'s end', '@endgantt'].join('\n'));
+    expect(chart.tasks.map((task) => [task.label, task.milestone, task.start / DAY])).toEqual([
+      ['Week 1', false, 0],
+      ['Done', true, 7],
+      ['Week 2', false, 7],
+      ['Done', true, 14],
+    ]);
+  });
+
   it('counts days from 0 without a project start, and says what it does not read', () => {
     const { chart, warnings } = chartOf(['@startgantt', '[Task1] requires 8 days', 'then [Task2] requires 4 days', 'Task3 lasts forever', '@endgantt'].join('\n'));
     expect(chart.dayNumbers).toBe(true);

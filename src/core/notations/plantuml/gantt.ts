@@ -92,11 +92,13 @@ export function ganttToGraph(source: DiagramSource): GraphIR {
     }
     const [, then, name, alias, resources, rest] = task;
     const previous = drafts.at(-1);
-    let draft = find(name!) ?? (alias !== undefined ? find(alias) : undefined);
+    // `[OK] as [week_02_end]` declares a task of its own even when another is also shown as "OK": with an alias, the
+    // alias names the task.
+    let draft = alias !== undefined ? find(alias) : find(name!);
     if (draft === undefined) {
       draft = { label: plainText(name!.replace(/\\n/g, '\n')), section, milestone: false, line };
       drafts.push(draft);
-      byName.set(name!.toLowerCase(), draft);
+      if (!byName.has(name!.toLowerCase())) byName.set(name!.toLowerCase(), draft);
     }
     if (alias !== undefined) byName.set(alias.toLowerCase(), draft);
     // Resources (`on {Alice}`) are written beside the task's name, as PlantUML writes them after its bar.
