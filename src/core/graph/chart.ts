@@ -120,6 +120,8 @@ export interface XyChart {
   yTitle: string;
   yRange: { min: number; max: number };
   plots: XyPlot[];
+  /** Mermaid's `showDataLabel`: each bar's value written on it. */
+  showValues: boolean;
 }
 
 export interface KanbanCard {

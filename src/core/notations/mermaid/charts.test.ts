@@ -226,6 +226,19 @@ describe('Mermaid xychart', () => {
   });
 });
 
+describe('Mermaid xychart settings', () => {
+  it('writes each bar\'s value under showDataLabel, and lays a horizontal chart on its side', async () => {
+    const labelled = await codeToScene('---\nconfig:\n  xyChart:\n    showDataLabel: true\n---\nxychart\n  x-axis [a, b]\n  y-axis 0 --> 30\n  bar [12, 25]\n');
+    expect(byPrefix(labelled.elements as Element[], 'xy-value-').map((value) => value.text)).toEqual(['12', '25']);
+    const turned = await codeToScene('xychart horizontal\n  x-axis [north, south]\n  y-axis 0 --> 100\n  bar [40, 90]\n');
+    const bars = byPrefix(turned.elements as Element[], 'xy-bar-0-');
+    // Bars grow to the right, one under the other, and 90 is longer than 40.
+    expect(bars[1]!.y).toBeGreaterThan(bars[0]!.y! + bars[0]!.height!);
+    expect(bars[1]!.width! / bars[0]!.width!).toBeCloseTo(90 / 40, 1);
+    expect(bars[0]!.width).toBeGreaterThan(bars[0]!.height!);
+  });
+});
+
 describe('Mermaid kanban', () => {
   it('draws the documentation\'s board: a column per section, its cards in order with tickets, assignees and priority strips', async () => {
     const { chart, elements, warnings } = await draw('mermaid-docs-kanban.mmd');

@@ -118,11 +118,16 @@ function unsupportedFamily(family: string): AppError {
 }
 
 /**
- * Diagrams whose database reads the author's configuration while parsing: a git graph with a configured main branch
- * (`mainBranchName`, `mainBranchOrder`), a sankey's `showValues`. Other families read theirs when drawing, which is ours.
+ * Diagrams whose database carries a setting of the author's configuration that changes what is drawn: a git graph's
+ * main branch (`mainBranchName`, `mainBranchOrder`), a sankey's `showValues`, an xy chart's `showDataLabel` and
+ * orientation. Other settings are about Mermaid's own look, which ours replaces.
  */
 function readsConfiguration(code: string): boolean {
-  return (/^\s*gitGraph\b/m.test(code) && /mainBranch(?:Name|Order)/.test(code)) || (/^\s*sankey(?:-beta)?\b/m.test(code) && /showValues/.test(code));
+  return (
+    (/^\s*gitGraph\b/m.test(code) && /mainBranch(?:Name|Order)/.test(code)) ||
+    (/^\s*sankey(?:-beta)?\b/m.test(code) && /showValues/.test(code)) ||
+    (/^\s*xychart(?:-beta)?\b/m.test(code) && /showDataLabel|chartOrientation/.test(code))
+  );
 }
 
 export interface ParsedMermaid<Db = unknown> {

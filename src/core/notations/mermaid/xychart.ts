@@ -7,7 +7,7 @@ type Axis = { type: 'band'; title: string; categories: string[] } | { type: 'lin
 
 export interface XyDb extends TitledDb {
   getXYChartData(): { xAxis: Axis; yAxis: Axis; plots: { type: string; data: [string, number][] }[] };
-  getChartConfig(): { chartOrientation?: string };
+  getChartConfig(): { chartOrientation?: string; showDataLabel?: boolean };
 }
 
 /** A linear x axis's positions (`1.5`, `2.0000000001`) shown to four significant digits. */
@@ -26,6 +26,7 @@ export function xyToGraph(db: XyDb): GraphIR {
     categories,
     yTitle: chartLabel(data.yAxis.title),
     yRange: range,
+    showValues: db.getChartConfig().showDataLabel === true,
     plots: plots.map((plot) => ({ type: plot.type as 'bar' | 'line', values: categories.map((_, i) => Number(plot.data[i]?.[1] ?? Number.NaN)) })),
   };
   return chartGraph(chart, db);

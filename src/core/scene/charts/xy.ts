@@ -25,10 +25,14 @@ export function drawXy(chart: XyChart): ChartDrawing {
   const elements: ChartDrawing['elements'] = [];
   const { min, max } = chart.yRange;
   const n = Math.max(1, chart.categories.length);
-  const band = PLOT.length / n;
+  // The plot keeps its landscape shape either way: categories along the long side when upright, down the short one
+  // when horizontal.
+  const categoryLength = chart.horizontal ? PLOT.depth : PLOT.length;
+  const valueLength = chart.horizontal ? PLOT.length : PLOT.depth;
+  const band = categoryLength / n;
   // Plot coordinates: `along` the category axis from its start, `up` the value axis from its base.
   const place = (along: number, up: number): Point => (chart.horizontal ? { x: up, y: along } : { x: along, y: PLOT.depth - up });
-  const height = (value: number) => ((Math.min(max, Math.max(min, value)) - min) / (max - min || 1)) * PLOT.depth;
+  const height = (value: number) => ((Math.min(max, Math.max(min, value)) - min) / (max - min || 1)) * valueLength;
 
   // Value ticks and grid lines, under the plots.
   const ticks = valueTicks(min, max, PLOT.ticks);
@@ -38,11 +42,11 @@ export function drawXy(chart: XyChart): ChartDrawing {
     const text = formatValue(tick);
     const size = textSize(text, CHART_FONT.small);
     tickWidth = Math.max(tickWidth, size.width);
-    elements.push(chartLine(`xy-grid-${i}`, [place(0, at), place(PLOT.length, at)], { stroke: '#e9ecef' }));
+    elements.push(chartLine(`xy-grid-${i}`, [place(0, at), place(categoryLength, at)], { stroke: '#e9ecef' }));
     const mark = place(0, at);
     elements.push(
       chart.horizontal
-        ? chartText(`xy-tick-${i}`, text, { x: mark.x, y: PLOT.length + 8 }, { fontSize: CHART_FONT.small, align: 'center', color: CHART_LINE })
+        ? chartText(`xy-tick-${i}`, text, { x: mark.x, y: categoryLength + 8 }, { fontSize: CHART_FONT.small, align: 'center', color: CHART_LINE })
         : chartText(`xy-tick-${i}`, text, { x: mark.x - 8, y: mark.y - size.height / 2 }, { fontSize: CHART_FONT.small, align: 'right', color: CHART_LINE }),
     );
   });
@@ -60,6 +64,17 @@ export function drawXy(chart: XyChart): ChartDrawing {
         const b = place(start + barWidth, height(value));
         const box = { x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), width: Math.abs(b.x - a.x), height: Math.abs(b.y - a.y) };
         elements.push(chartShape(`xy-bar-${p}-${i}`, 'rectangle', box, { fill: colour, stroke: colour, role: 'generic' }));
+        if (chart.showValues) {
+          // The value just past the bar's end, as Mermaid writes it with showDataLabel.
+          const text = formatValue(value);
+          const size = textSize(text, CHART_FONT.small);
+          const tip = place(start + barWidth / 2, height(value));
+          elements.push(
+            chart.horizontal
+              ? chartText(`xy-value-${p}-${i}`, text, { x: tip.x + 4, y: tip.y - size.height / 2 }, { fontSize: CHART_FONT.small })
+              : chartText(`xy-value-${p}-${i}`, text, { x: tip.x, y: tip.y - size.height - 2 }, { fontSize: CHART_FONT.small, align: 'center' }),
+          );
+        }
       });
     } else {
       const points = plot.values.flatMap((value, i) => (Number.isFinite(value) ? [place((i + 0.5) * band, height(value))] : []));
@@ -68,8 +83,10 @@ export function drawXy(chart: XyChart): ChartDrawing {
   });
 
   // Axes over the plots; categories along theirs, turned when they are wider than their band.
-  elements.push(chartLine('xy-axis-values', [place(0, 0), place(0, PLOT.depth)], { stroke: CHART_LINE, strokeWidth: 2 }));
-  elements.push(chartLine('xy-axis-categories', [place(0, 0), place(PLOT.length, 0)], { stroke: CHART_LINE, strokeWidth: 2 }));
+  // The value axis runs along its tick labels: at the left when upright, under the plot when horizontal.
+  const valueAxisAt = chart.horizontal ? categoryLength : 0;
+  elements.push(chartLine('xy-axis-values', [place(valueAxisAt, 0), place(valueAxisAt, valueLength)], { stroke: CHART_LINE, strokeWidth: 2 }));
+  elements.push(chartLine('xy-axis-categories', [place(0, 0), place(categoryLength, 0)], { stroke: CHART_LINE, strokeWidth: 2 }));
   const widest = Math.max(0, ...chart.categories.map((category) => textSize(category, CHART_FONT.small).width));
   const turn = !chart.horizontal && widest > band - 4;
   let categoryDepth = 0;
@@ -96,7 +113,7 @@ export function drawXy(chart: XyChart): ChartDrawing {
     const size = textSize(categoryTitle, CHART_FONT.label);
     elements.push(
       chart.horizontal
-        ? chartText('xy-title-categories', categoryTitle, { x: -categoryDepth - 8 - size.height / 2, y: PLOT.length / 2 - size.height / 2 }, { align: 'center', angle: -Math.PI / 2 })
+        ? chartText('xy-title-categories', categoryTitle, { x: -categoryDepth - 8 - size.height / 2, y: categoryLength / 2 - size.height / 2 }, { align: 'center', angle: -Math.PI / 2 })
         : chartText('xy-title-categories', categoryTitle, { x: PLOT.length / 2, y: PLOT.depth + categoryDepth + 8 }, { align: 'center' }),
     );
   }
@@ -104,7 +121,7 @@ export function drawXy(chart: XyChart): ChartDrawing {
     const size = textSize(valueTitle, CHART_FONT.label);
     elements.push(
       chart.horizontal
-        ? chartText('xy-title-values', valueTitle, { x: PLOT.depth / 2, y: PLOT.length + 30 }, { align: 'center' })
+        ? chartText('xy-title-values', valueTitle, { x: valueLength / 2, y: categoryLength + 30 }, { align: 'center' })
         : chartText('xy-title-values', valueTitle, { x: -tickWidth - 16 - size.height / 2, y: PLOT.depth / 2 - size.height / 2 }, { align: 'center', angle: -Math.PI / 2 }),
     );
   }
