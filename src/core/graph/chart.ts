@@ -1,6 +1,6 @@
 /**
  * Charts: diagram families that are not graphs (Mermaid's gitGraph, gantt, timeline, pie, journey, quadrantChart,
- * xychart, kanban and sankey). A parser fills one of these models (`GraphIR.chart`, with `layout: 'chart'`) from the original
+ * xychart, kanban, sankey, packet and treemap). A parser fills one of these models (`GraphIR.chart`, with `layout: 'chart'`) from the original
  * tool's own database; `scene/charts` draws it with a fixed layout of the family, as the original tool does, so no
  * graph layout runs. Times are milliseconds since the epoch (UTC), values plain numbers.
  */
@@ -145,7 +145,27 @@ export interface SankeyChart {
   showValues: boolean;
 }
 
-export type Chart = GitGraphChart | GanttChart | TimelineChart | PieChart | JourneyChart | QuadrantChart | XyChart | KanbanChart | SankeyChart;
+export interface PacketChart {
+  family: 'packet';
+  /** Bits in one row (Mermaid's bitsPerRow, 32 by default). */
+  bitsPerRow: number;
+  /** Rows of fields, each field's first and last bit as numbered in the packet. */
+  rows: { start: number; end: number; label: string }[][];
+}
+
+export interface TreemapItem {
+  label: string;
+  /** A leaf's value; a section's is the sum of its items'. */
+  value?: number;
+  children: TreemapItem[];
+}
+
+export interface TreemapChart {
+  family: 'treemap';
+  items: TreemapItem[];
+}
+
+export type Chart = GitGraphChart | GanttChart | TimelineChart | PieChart | JourneyChart | QuadrantChart | XyChart | KanbanChart | SankeyChart | PacketChart | TreemapChart;
 export type ChartFamily = Chart['family'];
 
 /**

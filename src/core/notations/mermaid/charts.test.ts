@@ -258,6 +258,39 @@ describe('Mermaid kanban', () => {
   });
 });
 
+describe('Mermaid packet', () => {
+  it('draws the documentation\'s TCP header: 32-bit rows, each field across its bits with its first and last bit numbered', async () => {
+    const { chart, elements } = await draw('mermaid-docs-packet.mmd');
+    if (chart.family !== 'packet') throw new Error(chart.family);
+    expect(chart.rows).toHaveLength(8);
+    const fields = elements.filter((element) => /^packet-field-\d+-\d+$/.test(element.id));
+    expect(fields).toHaveLength(18);
+    const field = (label: string) => fields.find((element) => element.text === label || elements.some((text) => text.id === `${element.id}-name` && text.text === label))!;
+    // Source Port is bits 0–15: half a row; Window (112–127) starts where bit 16 of its row would.
+    expect(field('Source Port').width! * 2).toBeCloseTo(field('Sequence Number').width!, 1);
+    expect(field('Window').x).toBeCloseTo(field('Destination Port').x!, 1);
+    expect(texts(elements)).toEqual(expect.arrayContaining(['URG', '0', '15', '255']));
+    expect(readingViolations(elements)).toEqual([]);
+  });
+});
+
+describe('Mermaid treemap', () => {
+  it('draws the documentation\'s treemap: areas in proportion to the values, items inside their section under its name', async () => {
+    const { chart, elements } = await draw('mermaid-docs-treemap.mmd');
+    if (chart.family !== 'treemap') throw new Error(chart.family);
+    const box = (label: string) => elements.find((element) => element.text === label || element.text?.startsWith(`${label}\n`))!;
+    const area = (element: Element) => element.width! * element.height!;
+    expect(area(box('Phones')) / area(box('Accessories'))).toBeCloseTo(50 / 20, 1);
+    expect(box('Phones').text).toBe('Phones\n50');
+    const clothing = box('Clothing');
+    const mens = box("Men's");
+    expect(mens.x).toBeGreaterThanOrEqual(clothing.x!);
+    expect(mens.x! + mens.width!).toBeLessThanOrEqual(clothing.x! + clothing.width! + 0.01);
+    expect(mens.y).toBeGreaterThan(clothing.y! + clothing.height!);
+    expect(readingViolations(elements)).toEqual([]);
+  });
+});
+
 describe('Mermaid chart refusals', () => {
   it('refuses a gitGraph Mermaid refuses with Mermaid\'s message', async () => {
     await expect(mermaidNotation.toGraph('gitGraph\n  commit id: "a"\n  cherry-pick id: "a"')).rejects.toMatchObject({ code: 'parse_error' });

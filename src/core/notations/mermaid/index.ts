@@ -1,6 +1,6 @@
 /**
  * Mermaid → GraphIR through Mermaid's own parsers (parser.ts): flowcharts, sequence, class, ER and state diagrams,
- * mind maps, C4, architecture, requirement and block diagrams, and the charts (gitGraph, gantt, timeline, pie, journey, quadrantChart, xychart, kanban, sankey).
+ * mind maps, C4, architecture, requirement and block diagrams, and the charts (gitGraph, gantt, timeline, pie, journey, quadrantChart, xychart, kanban, sankey, packet, treemap).
  * Mermaid's layout and renderer are not used: ours lay the graph out and draw it, with our shapes and arrowheads; a
  * chart is drawn in its family's fixed layout (scene/charts).
  */
@@ -17,6 +17,7 @@ import { mindmapToGraph, type MindmapDb } from './mindmap.js';
 import { ganttToGraph, type GanttDb } from './gantt.js';
 import { gitGraphToGraph, type GitGraphDb } from './git-graph.js';
 import { frontMatterTitle, readMermaid } from './parser.js';
+import { packetToGraph, type PacketDb } from './packet.js';
 import { pieToGraph, type PieDb } from './pie.js';
 import { quadrantToGraph, type QuadrantDb } from './quadrant.js';
 import { requirementToGraph, type RequirementDb } from './requirement.js';
@@ -24,6 +25,7 @@ import { sankeyToGraph, type SankeyDb } from './sankey.js';
 import { sequenceToGraph, takeBoxes, type SequenceDb } from './sequence.js';
 import { stateToGraph, type StateDb } from './state.js';
 import { timelineToGraph, type TimelineDb } from './timeline.js';
+import { treemapToGraph, type TreemapDb } from './treemap.js';
 import { themeDeclarations } from './theme.js';
 import { xyToGraph, type XyDb } from './xychart.js';
 
@@ -32,12 +34,12 @@ const HEADER = /^(?:\s*---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*\r?\n)?(?:\s*%%[^\n]*
 const READ = new Set([
   ...['graph', 'flowchart', 'flowchart-elk', 'sequenceDiagram', 'classDiagram', 'classDiagram-v2', 'erDiagram', 'stateDiagram', 'stateDiagram-v2', 'mindmap'],
   ...['C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'architecture-beta', 'requirementDiagram', 'block-beta', 'block'],
-  ...['gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart-beta', 'xychart', 'kanban', 'sankey-beta', 'sankey'],
+  ...['gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart-beta', 'xychart', 'kanban', 'sankey-beta', 'sankey', 'packet-beta', 'packet', 'treemap-beta', 'treemap'],
 ]);
 /** Mermaid diagram types we refuse with a reason rather than leave undetected. */
 /** A direction the author wrote: in the header (`flowchart LR`) or as a `direction` statement (class, state, ER). */
 const WRITTEN_DIRECTION = /^\s*(?:graph|flowchart(?:-elk)?|direction)[ \t]+(?:TB|TD|BT|LR|RL)\b/m;
-const OTHERS = new Set(['packet-beta', 'radar-beta', 'treemap-beta', 'zenuml']);
+const OTHERS = new Set(['radar-beta', 'zenuml']);
 
 export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
   id: 'mermaid',
@@ -67,6 +69,8 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
       if (type === 'xy') return xyToGraph(db as XyDb);
       if (type === 'kanban') return kanbanToGraph(db as KanbanDb);
       if (type === 'sankey') return sankeyToGraph(db as SankeyDb);
+      if (type === 'packet') return packetToGraph(db as PacketDb);
+      if (type === 'treemap') return treemapToGraph(db as TreemapDb);
       return flowchartToGraph(db as FlowDb, themeDeclarations(code));
     });
     const title = frontMatterTitle(code);

@@ -40,7 +40,9 @@ export type MermaidType =
   | 'quadrant'
   | 'xy'
   | 'kanban'
-  | 'sankey';
+  | 'sankey'
+  | 'packet'
+  | 'treemap';
 
 const TYPES: Record<string, MermaidType> = dictionary({
   flowchart: 'flowchart',
@@ -66,6 +68,8 @@ const TYPES: Record<string, MermaidType> = dictionary({
   xychart: 'xy',
   kanban: 'kanban',
   sankey: 'sankey',
+  packet: 'packet',
+  treemap: 'treemap',
 });
 
 let loading: Promise<Mermaid> | undefined;
@@ -90,7 +94,7 @@ let queue: Promise<unknown> = Promise.resolve();
 /** The families we draw, as their first word is written: said when another is refused. */
 const READ_FAMILIES = [
   ...['flowchart', 'sequenceDiagram', 'classDiagram', 'erDiagram', 'stateDiagram', 'mindmap', 'C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment'],
-  ...['architecture-beta', 'requirementDiagram', 'block-beta', 'gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart', 'kanban', 'sankey'],
+  ...['architecture-beta', 'requirementDiagram', 'block-beta', 'gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart', 'kanban', 'sankey', 'packet', 'treemap'],
 ];
 
 /**
@@ -98,7 +102,7 @@ const READ_FAMILIES = [
  * a family newer than our Mermaid (zenuml, wardley, ishikawa…) is answered "not supported", not a syntax error.
  */
 const OTHER_FAMILIES =
-  /^(zenuml|packet(-beta)?|radar(-beta)?|treemap(-beta)?|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
+  /^(zenuml|radar(-beta)?|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
 
 /** The first word of the diagram, after front matter (`---` … `---`), `%%` comments and directives. */
 function familyWord(code: string): string | undefined {

@@ -10,10 +10,12 @@ import { drawGantt } from './gantt.js';
 import { drawGitGraph } from './git-graph.js';
 import { drawJourney } from './journey.js';
 import { drawKanban } from './kanban.js';
+import { drawPacket } from './packet.js';
 import { drawPie } from './pie.js';
 import { drawQuadrant } from './quadrant.js';
 import { drawSankey } from './sankey.js';
 import { drawTimeline } from './timeline.js';
+import { drawTreemap } from './treemap.js';
 import { drawXy } from './xy.js';
 
 export function drawChart(graph: GraphIR): ChartDrawing {
@@ -45,5 +47,9 @@ function drawFamily(chart: NonNullable<GraphIR['chart']>): ChartDrawing {
       return drawKanban(chart);
     case 'sankey':
       return drawSankey(chart);
+    case 'packet':
+      return drawPacket(chart);
+    case 'treemap':
+      return drawTreemap(chart);
   }
 }
