@@ -1,6 +1,6 @@
 /**
  * Charts: diagram families that are not graphs (Mermaid's gitGraph, gantt, timeline, pie, journey, quadrantChart,
- * xychart, kanban, sankey, packet and treemap). A parser fills one of these models (`GraphIR.chart`, with `layout: 'chart'`) from the original
+ * xychart, kanban, sankey, packet, treemap and radar). A parser fills one of these models (`GraphIR.chart`, with `layout: 'chart'`) from the original
  * tool's own database; `scene/charts` draws it with a fixed layout of the family, as the original tool does, so no
  * graph layout runs. Times are milliseconds since the epoch (UTC), values plain numbers.
  */
@@ -165,7 +165,34 @@ export interface TreemapChart {
   items: TreemapItem[];
 }
 
-export type Chart = GitGraphChart | GanttChart | TimelineChart | PieChart | JourneyChart | QuadrantChart | XyChart | KanbanChart | SankeyChart | PacketChart | TreemapChart;
+export interface RadarChart {
+  family: 'radar';
+  /** Axis labels clockwise from twelve o'clock. */
+  axes: string[];
+  /** Each curve's value on every axis, in the axes' order. */
+  curves: { label: string; values: number[] }[];
+  min: number;
+  max: number;
+  /** Rings between min and max. */
+  ticks: number;
+  /** Mermaid's graticule: circles or polygons. */
+  graticule: 'circle' | 'polygon';
+  showLegend: boolean;
+}
+
+export type Chart =
+  | GitGraphChart
+  | GanttChart
+  | TimelineChart
+  | PieChart
+  | JourneyChart
+  | QuadrantChart
+  | XyChart
+  | KanbanChart
+  | SankeyChart
+  | PacketChart
+  | TreemapChart
+  | RadarChart;
 export type ChartFamily = Chart['family'];
 
 /**

@@ -291,6 +291,23 @@ describe('Mermaid treemap', () => {
   });
 });
 
+describe('Mermaid radar', () => {
+  it('draws the documentation\'s grades: six axes clockwise from the top, a filled curve per student at its values, a legend', async () => {
+    const { chart, elements } = await draw('mermaid-docs-radar.mmd');
+    if (chart.family !== 'radar') throw new Error(chart.family);
+    expect(chart.axes).toEqual(['Math', 'Science', 'English', 'History', 'Geography', 'Art']);
+    const axis = elements.find((element) => element.id === 'radar-axis-0')!;
+    const alice = elements.find((element) => element.id === 'radar-curve-0')!;
+    // Alice's 85 in Math lies on the upright axis, 85 % of the way out.
+    const [centre, top] = axis.points!;
+    expect(alice.points![0]!.x).toBeCloseTo(centre!.x, 1);
+    expect((centre!.y - alice.points![0]!.y) / (centre!.y - top!.y)).toBeCloseTo(0.85, 2);
+    expect(alice.points![0]).toEqual(alice.points!.at(-1));
+    expect(texts(elements)).toEqual(expect.arrayContaining(['Alice', 'Bob', 'Geography']));
+    expect(readingViolations(elements)).toEqual([]);
+  });
+});
+
 describe('Mermaid chart refusals', () => {
   it('refuses a gitGraph Mermaid refuses with Mermaid\'s message', async () => {
     await expect(mermaidNotation.toGraph('gitGraph\n  commit id: "a"\n  cherry-pick id: "a"')).rejects.toMatchObject({ code: 'parse_error' });

@@ -1,6 +1,6 @@
 /**
  * Mermaid → GraphIR through Mermaid's own parsers (parser.ts): flowcharts, sequence, class, ER and state diagrams,
- * mind maps, C4, architecture, requirement and block diagrams, and the charts (gitGraph, gantt, timeline, pie, journey, quadrantChart, xychart, kanban, sankey, packet, treemap).
+ * mind maps, C4, architecture, requirement and block diagrams, and the charts (gitGraph, gantt, timeline, pie, journey, quadrantChart, xychart, kanban, sankey, packet, treemap, radar).
  * Mermaid's layout and renderer are not used: ours lay the graph out and draw it, with our shapes and arrowheads; a
  * chart is drawn in its family's fixed layout (scene/charts).
  */
@@ -20,6 +20,7 @@ import { frontMatterTitle, readMermaid } from './parser.js';
 import { packetToGraph, type PacketDb } from './packet.js';
 import { pieToGraph, type PieDb } from './pie.js';
 import { quadrantToGraph, type QuadrantDb } from './quadrant.js';
+import { radarToGraph, type RadarDb } from './radar.js';
 import { requirementToGraph, type RequirementDb } from './requirement.js';
 import { sankeyToGraph, type SankeyDb } from './sankey.js';
 import { sequenceToGraph, takeBoxes, type SequenceDb } from './sequence.js';
@@ -34,12 +35,12 @@ const HEADER = /^(?:\s*---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*\r?\n)?(?:\s*%%[^\n]*
 const READ = new Set([
   ...['graph', 'flowchart', 'flowchart-elk', 'sequenceDiagram', 'classDiagram', 'classDiagram-v2', 'erDiagram', 'stateDiagram', 'stateDiagram-v2', 'mindmap'],
   ...['C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'architecture-beta', 'requirementDiagram', 'block-beta', 'block'],
-  ...['gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart-beta', 'xychart', 'kanban', 'sankey-beta', 'sankey', 'packet-beta', 'packet', 'treemap-beta', 'treemap'],
+  ...['gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart-beta', 'xychart', 'kanban', 'sankey-beta', 'sankey', 'packet-beta', 'packet', 'treemap-beta', 'treemap', 'radar-beta'],
 ]);
 /** Mermaid diagram types we refuse with a reason rather than leave undetected. */
 /** A direction the author wrote: in the header (`flowchart LR`) or as a `direction` statement (class, state, ER). */
 const WRITTEN_DIRECTION = /^\s*(?:graph|flowchart(?:-elk)?|direction)[ \t]+(?:TB|TD|BT|LR|RL)\b/m;
-const OTHERS = new Set(['radar-beta', 'zenuml']);
+const OTHERS = new Set(['zenuml']);
 
 export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
   id: 'mermaid',
@@ -71,6 +72,7 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
       if (type === 'sankey') return sankeyToGraph(db as SankeyDb);
       if (type === 'packet') return packetToGraph(db as PacketDb);
       if (type === 'treemap') return treemapToGraph(db as TreemapDb);
+      if (type === 'radar') return radarToGraph(db as RadarDb);
       return flowchartToGraph(db as FlowDb, themeDeclarations(code));
     });
     const title = frontMatterTitle(code);

@@ -42,7 +42,8 @@ export type MermaidType =
   | 'kanban'
   | 'sankey'
   | 'packet'
-  | 'treemap';
+  | 'treemap'
+  | 'radar';
 
 const TYPES: Record<string, MermaidType> = dictionary({
   flowchart: 'flowchart',
@@ -70,6 +71,7 @@ const TYPES: Record<string, MermaidType> = dictionary({
   sankey: 'sankey',
   packet: 'packet',
   treemap: 'treemap',
+  radar: 'radar',
 });
 
 let loading: Promise<Mermaid> | undefined;
@@ -94,7 +96,7 @@ let queue: Promise<unknown> = Promise.resolve();
 /** The families we draw, as their first word is written: said when another is refused. */
 const READ_FAMILIES = [
   ...['flowchart', 'sequenceDiagram', 'classDiagram', 'erDiagram', 'stateDiagram', 'mindmap', 'C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment'],
-  ...['architecture-beta', 'requirementDiagram', 'block-beta', 'gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart', 'kanban', 'sankey', 'packet', 'treemap'],
+  ...['architecture-beta', 'requirementDiagram', 'block-beta', 'gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart', 'kanban', 'sankey', 'packet', 'treemap', 'radar-beta'],
 ];
 
 /**
@@ -102,7 +104,7 @@ const READ_FAMILIES = [
  * a family newer than our Mermaid (zenuml, wardley, ishikawa…) is answered "not supported", not a syntax error.
  */
 const OTHER_FAMILIES =
-  /^(zenuml|radar(-beta)?|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
+  /^(zenuml|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
 
 /** The first word of the diagram, after front matter (`---` … `---`), `%%` comments and directives. */
 function familyWord(code: string): string | undefined {

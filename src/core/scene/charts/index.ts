@@ -13,6 +13,7 @@ import { drawKanban } from './kanban.js';
 import { drawPacket } from './packet.js';
 import { drawPie } from './pie.js';
 import { drawQuadrant } from './quadrant.js';
+import { drawRadar } from './radar.js';
 import { drawSankey } from './sankey.js';
 import { drawTimeline } from './timeline.js';
 import { drawTreemap } from './treemap.js';
@@ -51,5 +52,7 @@ function drawFamily(chart: NonNullable<GraphIR['chart']>): ChartDrawing {
       return drawPacket(chart);
     case 'treemap':
       return drawTreemap(chart);
+    case 'radar':
+      return drawRadar(chart);
   }
 }
