@@ -58,6 +58,8 @@ export interface GanttChart {
   axisFormat?: string;
   /** Times count days from the project's day 0, not dates (PlantUML without `Project starts`): the axis says day numbers. */
   dayNumbers?: boolean;
+  /** Days no task works on (Mermaid `excludes`, PlantUML closed days), each by its midnight: shaded across the chart. */
+  excludedDays?: number[];
 }
 
 export interface TimelinePeriod {

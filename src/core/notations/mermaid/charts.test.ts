@@ -112,6 +112,10 @@ describe('Mermaid gantt', () => {
     expect(bar('Future task in critical line').fillColor).toBe('#ff8888');
     expect(bar('Completed task').fillColor).toBe('#d3d3d3');
     expect(texts(elements)).toEqual(expect.arrayContaining(['A section', 'Critical tasks', 'Documentation', 'Last section', '2014-01-12', '2014-01-19', '2014-01-26']));
+    // `excludes weekends`: the weekends are shaded, the first Saturday 11 and Sunday 12 January as one band.
+    expect(chart.excludedDays?.slice(0, 2)).toEqual([Date.UTC(2014, 0, 11), Date.UTC(2014, 0, 12)]);
+    const weekend = elements.find((element) => element.id === 'gantt-excluded-0')!;
+    expect(weekend.width).toBeCloseTo(bar('Completed task').width!, 1);
     // Rows top to bottom in the author's order.
     const tops = tasks.map((task) => task.y! + task.height! / 2);
     expect(tops).toEqual([...tops].sort((a, b) => a - b));

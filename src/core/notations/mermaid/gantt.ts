@@ -23,6 +23,30 @@ export interface GanttDb extends TitledDb {
   getSections(): string[];
   getTasks(): GanttDbTask[];
   getAxisFormat(): string;
+  getExcludes(): string[];
+  getIncludes(): string[];
+}
+
+const DAY = 86_400_000;
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+/** Days shaded at most: past a year and a half of days the chart's scale is months and a day's band is a hairline. */
+const SHADED_DAYS_MAX = 550;
+
+/**
+ * The days `excludes` takes out between `from` and `to` (weekend days, named weekdays, dates), less `includes`, as
+ * Mermaid's isInvalidDate decides them (its weekend is Saturday and Sunday unless `weekend friday` is written).
+ */
+function excludedDays(excludes: string[], includes: string[], from: number, to: number, fridayWeekend: boolean): number[] {
+  if (excludes.length === 0 || to - from > SHADED_DAYS_MAX * DAY) return [];
+  const weekend = fridayWeekend ? [5, 6] : [6, 0];
+  const days: number[] = [];
+  for (let day = Math.floor(from / DAY) * DAY; day < to; day += DAY) {
+    const date = new Date(day).toISOString().slice(0, 10);
+    if (includes.includes(date)) continue;
+    const weekday = new Date(day).getUTCDay();
+    if ((excludes.includes('weekends') && weekend.includes(weekday)) || excludes.includes(WEEKDAYS[weekday]!) || excludes.includes(date)) days.push(day);
+  }
+  return days;
 }
 
 /**
@@ -31,7 +55,7 @@ export interface GanttDb extends TitledDb {
  */
 const wallClock = (date: Date): number => date.getTime() - date.getTimezoneOffset() * 60_000;
 
-export function ganttToGraph(db: GanttDb): GraphIR {
+export function ganttToGraph(db: GanttDb, code = ''): GraphIR {
   const warnings: string[] = [];
   const tasks = db.getTasks().flatMap((task) => {
     const label = chartLabel(task.task);
@@ -45,6 +69,10 @@ export function ganttToGraph(db: GanttDb): GraphIR {
   });
   if (tasks.length === 0 && warnings.length > 0) throw new AppError('parse_error', `Mermaid: ${warnings[0]}`);
   const axisFormat = db.getAxisFormat();
-  const chart: GanttChart = { family: 'gantt', sections: db.getSections().map(chartLabel), tasks, ...(axisFormat !== '' && { axisFormat }) };
+  const from = Math.min(...tasks.map((task) => task.start));
+  const to = Math.max(...tasks.map((task) => task.end));
+  // Mermaid keeps `weekend friday` to itself; the header line says it.
+  const excluded = tasks.length === 0 ? [] : excludedDays(db.getExcludes().map((word) => word.toLowerCase()), db.getIncludes(), from, to, /^\s*weekend\s+friday\b/im.test(code));
+  const chart: GanttChart = { family: 'gantt', sections: db.getSections().map(chartLabel), tasks, ...(axisFormat !== '' && { axisFormat }), ...(excluded.length > 0 && { excludedDays: excluded }) };
   return chartGraph(chart, db, warnings);
 }

@@ -62,7 +62,7 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
       if (type === 'requirement') return requirementToGraph(db as RequirementDb);
       if (type === 'block') return blockToGraph(db as BlockDb);
       if (type === 'gitGraph') return gitGraphToGraph(db as GitGraphDb, code);
-      if (type === 'gantt') return ganttToGraph(db as GanttDb);
+      if (type === 'gantt') return ganttToGraph(db as GanttDb, code);
       if (type === 'timeline') return timelineToGraph(db as TimelineDb);
       if (type === 'pie') return pieToGraph(db as PieDb);
       if (type === 'journey') return journeyToGraph(db as JourneyDb);

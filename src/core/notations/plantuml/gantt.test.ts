@@ -47,6 +47,8 @@ describe('PlantUML gantt', () => {
     expect(task('Build {Alice}')).toMatchObject({ start: day('2020-07-24'), progress: 0.4, section: 'Build' });
     // An end date is the task's last day.
     expect(task('Review')).toMatchObject({ start: day('2020-08-10'), end: day('2020-08-15') });
+    // The closed weekends are shaded: the first is Saturday 4 and Sunday 5 July.
+    expect(chart.excludedDays?.slice(0, 2)).toEqual([day('2020-07-04'), day('2020-07-05')]);
   });
 
   it('draws the chart with its title, a bar or diamond per task and dated axis', async () => {

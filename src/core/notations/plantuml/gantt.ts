@@ -198,6 +198,11 @@ export function ganttToGraph(source: DiagramSource): GraphIR {
     };
   });
   const sections = [...new Set(tasks.map((task) => task.section))];
-  const chart: GanttChart = { family: 'gantt', sections, tasks, ...(projectStart === undefined && { dayNumbers: true }) };
+  // Closed days are shaded as PlantUML greys them, within the tasks' span and at most a year and a half of it.
+  const first = Math.min(...tasks.map((task) => task.start));
+  const last = Math.max(...tasks.map((task) => task.end));
+  const closedDays: number[] = [];
+  if (tasks.length > 0 && last - first <= 550 * DAY) for (let at = first; at < last; at += DAY) if (isClosed(at)) closedDays.push(at);
+  const chart: GanttChart = { family: 'gantt', sections, tasks, ...(projectStart === undefined && { dayNumbers: true }), ...(closedDays.length > 0 && { excludedDays: closedDays }) };
   return { layout: 'chart', direction: 'RIGHT', forcedDirection: true, nodes: [], edges: [], groups: [], warnings, chart, ...(source.title !== undefined && { title: source.title }) };
 }

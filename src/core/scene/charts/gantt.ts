@@ -70,6 +70,23 @@ export function drawGantt(chart: GanttChart): ChartDrawing {
     }
     row += count;
   });
+  // Excluded days as grey bands over the sections, under the grid and bars (Mermaid's shading): why a three-day task
+  // can span a weekend.
+  let run: { from: number; to: number } | undefined;
+  const shade = (band: { from: number; to: number }, k: number) =>
+    elements.push(chartShape(`gantt-excluded-${k}`, 'rectangle', { x: x(band.from), y: top, width: x(band.to) - x(band.from), height: bottom - top }, { fill: '#e9ecef', stroke: '#e9ecef', role: 'generic' }));
+  let shaded = 0;
+  for (const day of chart.excludedDays ?? []) {
+    if (day + DAY <= from || day >= to) continue;
+    const band = { from: Math.max(from, day), to: Math.min(to, day + DAY) };
+    if (run !== undefined && Math.abs(run.to - band.from) < 1) run.to = band.to;
+    else {
+      if (run !== undefined) shade(run, shaded++);
+      run = band;
+    }
+  }
+  if (run !== undefined) shade(run, shaded++);
+
   // Rows follow the sections' order, each section's tasks in the author's order.
   const ordered = sectionNames.flatMap((name) => rows.filter((task) => task.section === name));
 
