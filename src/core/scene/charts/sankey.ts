@@ -94,7 +94,9 @@ export function drawSankey(chart: SankeyChart): ChartDrawing {
     elements.push(chartShape(`sankey-node-${n}`, 'rectangle', { x: at.x, y: at.y, width: LAYOUT.nodeWidth, height: at.height }, { fill: colour(node), stroke: colour(node), role: 'generic' }));
     const text = nameOf(node);
     const size = textSize(text, CHART_FONT.small);
-    const inward = at.x < LAYOUT.width / 2;
+    // Names stand right of their nodes, but in the last column, where they stand left: d3 turns them at the middle,
+    // which runs a middle column's names into the next one's.
+    const inward = depth.get(node)! < last;
     elements.push(chartText(`sankey-node-${n}-name`, text, { x: inward ? at.x + LAYOUT.nodeWidth + 6 : at.x - 6, y: at.y + at.height / 2 - size.height / 2 }, { fontSize: CHART_FONT.small, align: inward ? 'left' : 'right' }));
   });
   return { elements, warnings };
