@@ -94,11 +94,11 @@ function notKubernetesManifest(_source: string, code: string): string | undefine
   return /^apiVersion:/m.test(code) && /^kind:/m.test(code) ? undefined : 'not a Kubernetes manifest (no top-level apiVersion and kind)';
 }
 
-/** PlantUML's other diagram families (@startgantt, @startjson, …) are not graphs Drawbridge draws; mind maps and WBS are. */
+/** PlantUML's other diagram families (@startjson, @startyaml, …) are not drawn; mind maps, WBS and gantt charts are. */
 function notStartUml(_source: string, code: string): string | undefined {
   const start = /^\s*@start(\w+)/m.exec(code);
   if (start === null) return 'no @start line: an include file (a library of procedures), not a diagram';
-  if (!/^(uml|mindmap|wbs)$/i.test(start[1]!)) return `@start${start[1]}: a PlantUML diagram family other than UML, mind maps and WBS`;
+  if (!/^(uml|mindmap|wbs|gantt)$/i.test(start[1]!)) return `@start${start[1]}: a PlantUML diagram family other than UML, mind maps, WBS and gantt charts`;
   // java-design-patterns' generator leaves `@startuml⏎@enduml` for a pattern without classes.
   const body = code.slice(start.index + start[0].length).split(/^\s*@end/m)[0]!;
   return body.split('\n').every((line) => /^\s*('.*)?$/.test(line)) ? 'an empty diagram: nothing between @startuml and @enduml' : undefined;

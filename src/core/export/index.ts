@@ -1,4 +1,5 @@
 import { AppError } from '../errors.js';
+import { CHART_GROUP_PREFIX } from '../graph/chart.js';
 import type { Element } from '../scene/intake.js';
 import { toExcalidraw } from '../scene/to-excalidraw.js';
 import { toD2 } from './d2.js';
@@ -32,5 +33,13 @@ export function exportScene(format: ExportFormat, elements: readonly Element[], 
   }
   const graph = recoverGraph(elements);
   const { code, warnings } = format === 'mermaid' ? toMermaid(graph) : toD2(graph, { ...(options.publicUrl !== undefined && { iconBaseUrl: options.publicUrl }) });
-  return { format, code, warnings };
+  return { format, code, warnings: [...chartWarnings(format, elements), ...warnings] };
+}
+
+/** A chart (scene/charts) is written as the shapes it is drawn with: the writers know graphs, not chart syntax. */
+function chartWarnings(format: 'mermaid' | 'd2', elements: readonly Element[]): string[] {
+  const families = new Set(elements.flatMap((element) => (element.groupIds ?? []).filter((group) => group.startsWith(CHART_GROUP_PREFIX)).map((group) => group.slice(CHART_GROUP_PREFIX.length))));
+  return [...families].map(
+    (family) => `the ${family} chart is exported as its boxes and texts, not as ${format === 'mermaid' ? `Mermaid's ${family} syntax` : 'a D2 chart'} (the exporter writes graphs only); its slices, lines and axes are left out`,
+  );
 }

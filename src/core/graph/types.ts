@@ -132,8 +132,8 @@ export interface DotSource {
 export type Direction = 'DOWN' | 'RIGHT' | 'UP' | 'LEFT';
 
 export interface GraphIR {
-  /** Which layout family fits: a layered graph, or a sequence diagram with lifelines. */
-  layout: 'layered' | 'sequence';
+  /** Which layout family fits: a layered graph, a sequence diagram with lifelines, or a chart drawn in its own fixed layout. */
+  layout: 'layered' | 'sequence' | 'chart';
   direction: Direction;
   /**
    * The author wrote the direction (`flowchart LR`, `left to right direction`, D2 `direction:`): layout keeps it. When
@@ -159,6 +159,8 @@ export interface GraphIR {
   dot?: DotSource;
   /** Sequence diagrams only: ordered messages, notes and fragments (the parser defines the shape with the layout). */
   sequence?: import('../layout/sequence.js').SequenceDiagram;
+  /** Charts only (gitGraph, gantt, timeline, pie, journey): the chart's data; `nodes` and `edges` stay empty. */
+  chart?: import('./chart.js').Chart;
 }
 
 export const NOTATIONS = ['compose', 'kubernetes', 'dot', 'plantuml', 'terraform', 'helm', 'sql', 'mermaid', 'd2'] as const;

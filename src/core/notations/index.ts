@@ -10,6 +10,7 @@ import { type Detail, foldForReading } from '../graph/fold.js';
 import { NOTATIONS } from '../graph/types.js';
 import { layoutEngineFor } from '../layout/engine.js';
 import { layoutSequence } from '../layout/sequence.js';
+import { drawChart } from '../scene/charts/index.js';
 import { graphToScene, type GeneratedElement, type GraphScene } from '../scene/from-graph.js';
 import { placeInsets, sizeInsets } from '../scene/insets.js';
 import { composeNotation } from './compose/index.js';
@@ -149,9 +150,13 @@ async function parseCode(converter: AnyConverter, code: string): Promise<GraphIR
   }
 }
 
-/** Lays out and draws a graph from any source (a notation, later AI generation): sequence diagrams with lifelines, the rest layered. */
+/** Lays out and draws a graph from any source (a notation, later AI generation): charts in their own layout, sequence diagrams with lifelines, the rest layered. */
 export async function drawGraph(graph: GraphIR): Promise<GraphScene & { warnings: string[] }> {
   checkGraphSize(graph);
+  if (graph.layout === 'chart') {
+    const chart = drawChart(graph);
+    return { elements: chart.elements, parents: new Map(), elementIds: { nodes: new Map(), groups: new Map() }, warnings: [...graph.warnings, ...chart.warnings] };
+  }
   if (graph.layout === 'sequence') {
     const sequence = layoutSequence(graph);
     return { elements: sequence.elements, parents: sequence.parents, elementIds: { nodes: new Map(), groups: new Map() }, warnings: [...graph.warnings, ...sequence.warnings] };

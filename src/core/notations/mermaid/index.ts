@@ -1,7 +1,8 @@
 /**
  * Mermaid → GraphIR through Mermaid's own parsers (parser.ts): flowcharts, sequence, class, ER and state diagrams,
- * mind maps, C4, architecture, requirement and block diagrams.
- * Mermaid's layout and renderer are not used: ours lay the graph out and draw it, with our shapes and arrowheads.
+ * mind maps, C4, architecture, requirement and block diagrams, and the charts (gitGraph, gantt, timeline, pie, journey, quadrantChart, xychart, kanban, sankey, packet, treemap, radar).
+ * Mermaid's layout and renderer are not used: ours lay the graph out and draw it, with our shapes and arrowheads; a
+ * chart is drawn in its family's fixed layout (scene/charts).
  */
 import type { GraphIR, NotationConverter } from '../../graph/types.js';
 import { architectureToGraph, type ArchitectureDb } from './architecture.js';
@@ -10,20 +11,36 @@ import { c4ToGraph, type C4Db } from './c4.js';
 import { classToGraph, type ClassDb } from './class.js';
 import { erToGraph, type ErDb } from './er.js';
 import { flowchartToGraph, type FlowDb } from './flowchart.js';
+import { journeyToGraph, type JourneyDb } from './journey.js';
+import { kanbanToGraph, type KanbanDb } from './kanban.js';
 import { mindmapToGraph, type MindmapDb } from './mindmap.js';
+import { ganttToGraph, type GanttDb } from './gantt.js';
+import { gitGraphToGraph, type GitGraphDb } from './git-graph.js';
 import { frontMatterTitle, readMermaid } from './parser.js';
+import { packetToGraph, type PacketDb } from './packet.js';
+import { pieToGraph, type PieDb } from './pie.js';
+import { quadrantToGraph, type QuadrantDb } from './quadrant.js';
+import { radarToGraph, type RadarDb } from './radar.js';
 import { requirementToGraph, type RequirementDb } from './requirement.js';
+import { sankeyToGraph, type SankeyDb } from './sankey.js';
 import { sequenceToGraph, takeBoxes, type SequenceDb } from './sequence.js';
 import { stateToGraph, type StateDb } from './state.js';
+import { timelineToGraph, type TimelineDb } from './timeline.js';
+import { treemapToGraph, type TreemapDb } from './treemap.js';
 import { themeDeclarations } from './theme.js';
+import { xyToGraph, type XyDb } from './xychart.js';
 
 /** The first statement names the diagram: after the optional front matter, `%%` comments and `%%{init}%%` directives. */
 const HEADER = /^(?:\s*---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*\r?\n)?(?:\s*%%[^\n]*\n)*\s*([A-Za-z][\w-]*)/;
-const READ = new Set(['graph', 'flowchart', 'flowchart-elk', 'sequenceDiagram', 'classDiagram', 'classDiagram-v2', 'erDiagram', 'stateDiagram', 'stateDiagram-v2', 'mindmap', 'C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'architecture-beta', 'requirementDiagram', 'block-beta', 'block']);
+const READ = new Set([
+  ...['graph', 'flowchart', 'flowchart-elk', 'sequenceDiagram', 'classDiagram', 'classDiagram-v2', 'erDiagram', 'stateDiagram', 'stateDiagram-v2', 'mindmap'],
+  ...['C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'architecture-beta', 'requirementDiagram', 'block-beta', 'block'],
+  ...['gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart-beta', 'xychart', 'kanban', 'sankey-beta', 'sankey', 'packet-beta', 'packet', 'treemap-beta', 'treemap', 'radar-beta'],
+]);
 /** Mermaid diagram types we refuse with a reason rather than leave undetected. */
 /** A direction the author wrote: in the header (`flowchart LR`) or as a `direction` statement (class, state, ER). */
 const WRITTEN_DIRECTION = /^\s*(?:graph|flowchart(?:-elk)?|direction)[ \t]+(?:TB|TD|BT|LR|RL)\b/m;
-const OTHERS = new Set(['pie', 'gantt', 'journey', 'gitGraph', 'timeline', 'quadrantChart', 'sankey-beta', 'xychart-beta', 'packet-beta', 'kanban', 'radar-beta', 'treemap-beta', 'zenuml']);
+const OTHERS = new Set(['zenuml']);
 
 export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
   id: 'mermaid',
@@ -44,6 +61,18 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
       if (type === 'architecture') return architectureToGraph(db as ArchitectureDb);
       if (type === 'requirement') return requirementToGraph(db as RequirementDb);
       if (type === 'block') return blockToGraph(db as BlockDb, code);
+      if (type === 'gitGraph') return gitGraphToGraph(db as GitGraphDb, code);
+      if (type === 'gantt') return ganttToGraph(db as GanttDb, code);
+      if (type === 'timeline') return timelineToGraph(db as TimelineDb);
+      if (type === 'pie') return pieToGraph(db as PieDb);
+      if (type === 'journey') return journeyToGraph(db as JourneyDb);
+      if (type === 'quadrant') return quadrantToGraph(db as QuadrantDb);
+      if (type === 'xy') return xyToGraph(db as XyDb);
+      if (type === 'kanban') return kanbanToGraph(db as KanbanDb);
+      if (type === 'sankey') return sankeyToGraph(db as SankeyDb);
+      if (type === 'packet') return packetToGraph(db as PacketDb);
+      if (type === 'treemap') return treemapToGraph(db as TreemapDb);
+      if (type === 'radar') return radarToGraph(db as RadarDb);
       return flowchartToGraph(db as FlowDb, themeDeclarations(code));
     });
     const title = frontMatterTitle(code);

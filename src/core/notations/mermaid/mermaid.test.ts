@@ -333,7 +333,7 @@ describe('mermaidNotation details', () => {
   });
 
   it('refuses other Mermaid diagram types by name, and detects only Mermaid headers', async () => {
-    expect(await refusal(mermaidNotation.toGraph('pie\n "a": 1'))).toMatchObject({ code: 'unsupported_notation', message: expect.stringMatching(/^Mermaid pie diagrams are not supported/) });
+    expect(await refusal(mermaidNotation.toGraph('zenuml\n A->B: hi'))).toMatchObject({ code: 'unsupported_notation', message: expect.stringMatching(/^Mermaid zenuml diagrams are not supported/) });
     expect(detectNotation('graph TD; A-->B')).toBe('mermaid');
     expect(detectNotation('%% a comment\nsequenceDiagram\n A->>B: hi')).toBe('mermaid');
     expect(detectNotation('---\ntitle: x\n---\nerDiagram\n A ||--o{ B : has')).toBe('mermaid');

@@ -21,7 +21,29 @@ import { dictionary } from '../../dictionary.js';
 type Mermaid = typeof import('mermaid').default;
 
 /** Diagram types Mermaid reports (`Diagram.type`) that we read. */
-export type MermaidType = 'flowchart' | 'sequence' | 'class' | 'er' | 'state' | 'mindmap' | 'c4' | 'architecture' | 'requirement' | 'block';
+export type MermaidType =
+  | 'flowchart'
+  | 'sequence'
+  | 'class'
+  | 'er'
+  | 'state'
+  | 'mindmap'
+  | 'c4'
+  | 'architecture'
+  | 'requirement'
+  | 'block'
+  | 'gitGraph'
+  | 'gantt'
+  | 'timeline'
+  | 'pie'
+  | 'journey'
+  | 'quadrant'
+  | 'xy'
+  | 'kanban'
+  | 'sankey'
+  | 'packet'
+  | 'treemap'
+  | 'radar';
 
 const TYPES: Record<string, MermaidType> = dictionary({
   flowchart: 'flowchart',
@@ -38,6 +60,18 @@ const TYPES: Record<string, MermaidType> = dictionary({
   architecture: 'architecture',
   requirement: 'requirement',
   block: 'block',
+  gitGraph: 'gitGraph',
+  gantt: 'gantt',
+  timeline: 'timeline',
+  pie: 'pie',
+  journey: 'journey',
+  quadrantChart: 'quadrant',
+  xychart: 'xy',
+  kanban: 'kanban',
+  sankey: 'sankey',
+  packet: 'packet',
+  treemap: 'treemap',
+  radar: 'radar',
 });
 
 let loading: Promise<Mermaid> | undefined;
@@ -60,14 +94,17 @@ function loadMermaid(): Promise<Mermaid> {
 let queue: Promise<unknown> = Promise.resolve();
 
 /** The families we draw, as their first word is written: said when another is refused. */
-const READ_FAMILIES = ['flowchart', 'sequenceDiagram', 'classDiagram', 'erDiagram', 'stateDiagram', 'mindmap', 'C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'architecture-beta', 'requirementDiagram', 'block-beta'];
+const READ_FAMILIES = [
+  ...['flowchart', 'sequenceDiagram', 'classDiagram', 'erDiagram', 'stateDiagram', 'mindmap', 'C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment'],
+  ...['architecture-beta', 'requirementDiagram', 'block-beta', 'gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart', 'kanban', 'sankey', 'packet', 'treemap', 'radar-beta'],
+];
 
 /**
  * Mermaid's diagram families other than those we read, by the word that opens them: told before Mermaid parses, so
  * a family newer than our Mermaid (zenuml, wardley, ishikawa…) is answered "not supported", not a syntax error.
  */
 const OTHER_FAMILIES =
-  /^(gantt|pie|gitGraph|journey|timeline|zenuml|sankey(-beta)?|xychart(-beta)?|quadrantChart|packet(-beta)?|kanban|radar(-beta)?|treemap(-beta)?|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
+  /^(zenuml|venn(-beta)?|wardley(-beta)?|ishikawa(-beta)?|eventmodeling|treeView(-beta)?|info)\b/;
 
 /** The first word of the diagram, after front matter (`---` … `---`), `%%` comments and directives. */
 function familyWord(code: string): string | undefined {
@@ -86,6 +123,19 @@ function unsupportedFamily(family: string): AppError {
   });
 }
 
+/**
+ * Diagrams whose database carries a setting of the author's configuration that changes what is drawn: a git graph's
+ * main branch (`mainBranchName`, `mainBranchOrder`), a sankey's `showValues`, an xy chart's `showDataLabel` and
+ * orientation. Other settings are about Mermaid's own look, which ours replaces.
+ */
+function readsConfiguration(code: string): boolean {
+  return (
+    (/^\s*gitGraph\b/m.test(code) && /mainBranch(?:Name|Order)/.test(code)) ||
+    (/^\s*sankey(?:-beta)?\b/m.test(code) && /showValues/.test(code)) ||
+    (/^\s*xychart(?:-beta)?\b/m.test(code) && /showDataLabel|chartOrientation/.test(code))
+  );
+}
+
 export interface ParsedMermaid<Db = unknown> {
   type: MermaidType;
   db: Db;
@@ -101,14 +151,23 @@ export function readMermaid<T>(code: string, read: (parsed: ParsedMermaid) => T)
   const run = queue.then(async () => {
     const mermaid = await loadMermaid();
     let diagram: { type: string; db: unknown };
+    const configured = readsConfiguration(code);
     try {
-      diagram = (await mermaid.mermaidAPI.getDiagramFromText(code)) as unknown as { type: string; db: unknown };
-    } catch (error) {
-      throw mermaidError(error);
+      try {
+        // Mermaid's `parse` sets the author's configuration (front matter `config:`, `%%{init}%%`) as `render` does;
+        // getDiagramFromText alone leaves it unset, and the git graph and sankey databases read it.
+        if (configured) await mermaid.parse(code);
+        diagram = (await mermaid.mermaidAPI.getDiagramFromText(code)) as unknown as { type: string; db: unknown };
+      } catch (error) {
+        throw mermaidError(error);
+      }
+      const type = TYPES[diagram.type];
+      if (type === undefined) throw unsupportedFamily(diagram.type);
+      return read({ type, db: diagram.db });
+    } finally {
+      // The configuration is Mermaid's global state: once the database is read, the next diagram starts from the defaults.
+      if (configured) mermaid.mermaidAPI.reset();
     }
-    const type = TYPES[diagram.type];
-    if (type === undefined) throw unsupportedFamily(diagram.type);
-    return read({ type, db: diagram.db });
   });
   queue = run.catch(() => undefined);
   return run;

@@ -15,6 +15,7 @@ import { LEGACY_ACTIVITY, legacyActivityToGraph } from './activity-legacy.js';
 import { CLASS_DECLARATION, classToGraph } from './class.js';
 import { descriptionToGraph } from './description.js';
 import { parseLink } from './links.js';
+import { ganttToGraph } from './gantt.js';
 import { mindmapToGraph } from './mindmap.js';
 import { sequenceToGraph } from './sequence.js';
 import { readDiagram, type DiagramSource } from './source.js';
@@ -116,11 +117,12 @@ export const plantumlNotation: NotationConverter = {
   id: 'plantuml',
   detect(code) {
     // [ \t]*, not \s*: with the m flag \s* runs across every following blank line from every line start (quadratic).
-    if (/^[ \t]*@start(uml|mindmap|wbs)\b/im.test(code)) return /^[ \t]*@end(uml|mindmap|wbs)\b/im.test(code) ? 0.98 : 0.85;
+    if (/^[ \t]*@start(uml|mindmap|wbs|gantt)\b/im.test(code)) return /^[ \t]*@end(uml|mindmap|wbs|gantt)\b/im.test(code) ? 0.98 : 0.85;
     return 0;
   },
   toGraph(code) {
     const read = readDiagram(code);
+    if (read.family === 'gantt') return ganttToGraph(read);
     if (read.family !== undefined) return mindmapToGraph(read);
     refuseOtherFamilies(read);
     const kind = plantumlKind(read);

@@ -31,8 +31,8 @@ export interface DiagramSource {
   separator?: string;
   /** `skinparam monochrome true`: the author asked for no colour. */
   monochrome: boolean;
-  /** `@startmindmap` or `@startwbs`: a tree of topics; undefined for `@startuml`. */
-  family?: 'mindmap' | 'wbs';
+  /** `@startmindmap` or `@startwbs`: a tree of topics; `@startgantt`: a gantt chart; undefined for `@startuml`. */
+  family?: 'mindmap' | 'wbs' | 'gantt';
 }
 
 export function parseError(at: { line: number; column: number }, message: string): AppError {
@@ -55,8 +55,8 @@ const BLOCKS: ReadonlyArray<[RegExp, RegExp]> = [
 /** A note whose text follows on the lines up to `end note`: no `:` text on its own line. */
 const MULTILINE_NOTE = /^[hr]?note\b[^:]*$/i;
 
-/** The @start lines we read: UML graphs, and the trees of mind maps and work breakdown structures. */
-const START = /^\s*@start(uml|mindmap|wbs)\b/i;
+/** The @start lines we read: UML graphs, the trees of mind maps and work breakdown structures, gantt charts. */
+const START = /^\s*@start(uml|mindmap|wbs|gantt)\b/i;
 
 /** Finds the first `@startuml … @enduml` (or `@startmindmap`, `@startwbs`) block and returns its statements. */
 export function readDiagram(code: string): DiagramSource {
@@ -64,7 +64,7 @@ export function readDiagram(code: string): DiagramSource {
   const start = raw.findIndex((line) => START.test(line));
   if (start < 0) throw parseError({ line: 1, column: 1 }, 'expected @startuml');
   const word = START.exec(raw[start]!)![1]!.toLowerCase();
-  const family = word === 'uml' ? undefined : (word as 'mindmap' | 'wbs');
+  const family = word === 'uml' ? undefined : (word as 'mindmap' | 'wbs' | 'gantt');
   const lines: SourceLine[] = [];
   const warnings: string[] = [];
   // PlantUML ends the diagram at the end of the file when @enduml is missing, and at any @end… line (`@endurl`).
