@@ -361,4 +361,67 @@ kubeDns:
     // Alone, a Service with a ServiceMonitor may be a small chart's own component.
     expect(helmNotation.toGraph('web:\n  service:\n    port: 80\n  serviceMonitor:\n    enabled: true\nimage:\n  repository: nginx\n').nodes.some((node) => node.rows?.includes('scrape target'))).toBe(false);
   });
+
+  it('draws a dependency switched on by an umbrella block of its own once, under the dependency\'s name (kube-prometheus-stack)', () => {
+    // prometheus-community/helm-charts charts/kube-prometheus-stack/values.yaml (cf408a2), abridged: Chart.yaml's
+    // `condition: nodeExporter.enabled` switches the prometheus-node-exporter dependency, kubeStateMetrics its own.
+    const graph = helmNotation.toGraph(`windowsMonitoring:
+  enabled: false
+prometheus-windows-exporter:
+  prometheus:
+    monitor:
+      enabled: true
+  releaseLabel: true
+grafana:
+  enabled: true
+  serviceMonitor:
+    enabled: true
+  service:
+    portName: http-web
+kubeStateMetrics:
+  enabled: true
+kube-state-metrics:
+  namespaceOverride: ""
+  releaseLabel: true
+  prometheusScrape: false
+  prometheus:
+    monitor:
+      enabled: true
+nodeExporter:
+  enabled: true
+  operatingSystems:
+    linux:
+      enabled: true
+  forceDeployDashboards: false
+prometheus-node-exporter:
+  namespaceOverride: ""
+  podLabels:
+    jobLabel: node-exporter
+  service:
+    portName: http-metrics
+  prometheus:
+    monitor:
+      enabled: true
+prometheus:
+  enabled: true
+  service:
+    port: 9090
+`);
+    const ids = graph.nodes.map((n) => n.id);
+    // The node exporter once, by the chart it is; kube-state-metrics drawn, not lost as a bare switch.
+    expect(ids.filter((id) => /node-?exporter/i.test(id))).toEqual(['prometheus-node-exporter', 'prometheus-node-exporter:service']);
+    expect(graph.nodes.find((n) => n.id === 'kube-state-metrics')).toMatchObject({ rows: ['sub-chart'] });
+    expect(ids).not.toContain('prometheus-windows-exporter');
+    // What its Prometheus is told to scrape is drawn as scraped, so no part hangs loose.
+    expect(arrows(graph).filter((a) => a.endsWith('[scrapes]'))).toEqual([
+      'prometheus -> grafana [scrapes]',
+      'prometheus -> prometheus-node-exporter [scrapes]',
+      'prometheus -> kube-state-metrics [scrapes]',
+    ]);
+    // Scraped, kube-state-metrics is no dependency of unknown user.
+    expect(graph.warnings).toEqual([]);
+    const off = helmNotation.toGraph('kubeStateMetrics:\n  enabled: false\nkube-state-metrics:\n  releaseLabel: true\nprometheus:\n  service:\n    port: 9090\n');
+    expect(off.nodes.map((n) => n.id)).toEqual(['prometheus', 'prometheus:service']);
+    expect(off.warnings).toEqual(['line 1: kube-state-metrics: switched off by kubeStateMetrics.enabled: false; not drawn']);
+  });
 });

@@ -19,6 +19,8 @@
  *    fixed set of workloads write them) are workloads of the chart's image; a switched-off feature among those
  *    settings (`operator: {resources, kubeletService: {enabled: false}}`) does not make the block a setting. When
  *    the chart's workloads declare themselves (rule 2), such blocks are settings (`github: {}`, `slack: {}`).
+ *    A dependency's values beside an umbrella switch of its own (`nodeExporter.enabled` for `prometheus-node-exporter`)
+ *    are one part, on or off as the switch says.
  * 4. Features of the application or a component, each drawn when enabled: `service` (a Service in front of the
  *    workload, its type and port), `ingress` (in front of the Service, its hosts), `persistence` (a volume the
  *    workload mounts, its size) and `autoscaling` (an HPA scaling the workload). The traffic path is
@@ -247,6 +249,27 @@ function servicePort(service: Record<string, unknown>): number | undefined {
   return Object.entries(service).find(([key, value]) => typeof value === 'number' && /port/i.test(key) && !/node|target/i.test(key))?.[1] as number | undefined;
 }
 
+/**
+ * Umbrella charts switch a dependency on with a camelCase block beside the dependency's own values, which Chart.yaml's
+ * `condition: nodeExporter.enabled` ties together (kube-prometheus-stack's `nodeExporter: {enabled: true}` beside
+ * `prometheus-node-exporter: {…}`, `kubeStateMetrics` beside `kube-state-metrics`). The pair is one part, named by
+ * the dependency and on when its switch is: the switch block alone is the umbrella's settings, not a second part.
+ * Returns dependency key → switch key.
+ */
+function dependencySwitches(values: Record<string, unknown>): Map<string, string> {
+  const squash = (key: string): string => key.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const switches = Object.entries(values).filter(([key, block]) => !key.includes('-') && isRecord(block) && typeof block.enabled === 'boolean').map(([key]) => key);
+  const pairs = new Map<string, string>();
+  for (const [key, block] of Object.entries(values)) {
+    // A dependency is named as a chart is, in kebab case; a camelCase key ending the same way is its switch.
+    if (!key.includes('-') || !isRecord(block) || 'enabled' in block) continue;
+    const name = squash(key);
+    const toggle = switches.find((candidate) => squash(candidate).length >= 4 && name.endsWith(squash(candidate)));
+    if (toggle !== undefined) pairs.set(key, toggle);
+  }
+  return pairs;
+}
+
 function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lineOf']): GraphIR {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
@@ -312,7 +335,20 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const offWorkloads: string[] = [];
   /** Parts of the cluster the chart's Prometheus scrapes (kube-prometheus-stack's `kubeScheduler`, `kubelet`). */
   const scraped: string[] = [];
-  for (const [key, block] of Object.entries(values)) {
+  const switchOf = dependencySwitches(values);
+  const switchKeys = new Set(switchOf.values());
+  /** A top-level block as drawn: a dependency switched by a block of its own is on or off as that switch says. */
+  const effective = (key: string): unknown => {
+    const toggle = switchOf.get(key);
+    return toggle === undefined ? values[key] : { ...(values[key] as Record<string, unknown>), enabled: (values[toggle] as Record<string, unknown>).enabled };
+  };
+  for (const key of Object.keys(values)) {
+    if (switchKeys.has(key)) continue;
+    const block = effective(key);
+    if (switchOf.has(key) && isRecord(block) && !enabled(block)) {
+      offWorkloads.push(key);
+      continue;
+    }
     const flagged = flaggedDependency(key, block);
     if (flagged !== undefined && !subcharts.includes(flagged)) {
       subcharts.push(flagged);
@@ -367,7 +403,10 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     }
   }
   // `x.enabled: true` switches a sub-chart on; a datastore block or flag without it may be the chart's own template.
-  const isSubchart = (key: string): boolean => isRecord(values[key]) && (values[key] as Record<string, unknown>).enabled === true;
+  const isSubchart = (key: string): boolean => {
+    const block = effective(key);
+    return isRecord(block) && block.enabled === true;
+  };
   for (const key of subcharts) nodes.push({ id: key, label: key, kind: kindOfName(key, 'service'), rows: [isSubchart(key) ? 'sub-chart' : 'dependency'], iconHint: key });
   // What the chart's Prometheus scrapes runs elsewhere (the control plane, every node): a node each, no workload.
   const scraper = components.find(([key]) => /^prometheus$/i.test(key))?.[0];
@@ -382,6 +421,15 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   for (const [key, block, place] of components) {
     const ownImage = isRecord(block.image) ? imageName(block.image) : appImage;
     workload(key, place?.label ?? text(block.name) ?? key, block, ownImage, place?.product);
+  }
+  // What the chart's Prometheus is told to scrape besides (`serviceMonitor.enabled`, a sub-chart's
+  // `prometheus.monitor.enabled`, as kube-prometheus-stack sets for its node exporter and kube-state-metrics).
+  const monitored = (block: unknown): boolean =>
+    isRecord(block) &&
+    ((isRecord(block.serviceMonitor) && block.serviceMonitor.enabled === true) || (isRecord(block.prometheus) && isRecord(block.prometheus.monitor) && block.prometheus.monitor.enabled === true));
+  if (scraper !== undefined) {
+    const parts: [string, unknown][] = [...components.map(([key, block]): [string, unknown] => [key, block]), ...subcharts.map((key): [string, unknown] => [key, effective(key)])];
+    for (const [key, block] of parts) if (key !== scraper && monitored(block)) edge(scraper, key, 'scrapes', true);
   }
   // Sub-charts are used by the application: one node, or the one component running its image; among several
   // workloads the values do not say which, so no arrow is guessed.
@@ -408,6 +456,11 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     warnings.push(`${atLines([lineOf([subchartKeys.get(chart) ?? chart])])}${chart}: which of the ${components.length} workloads uses it is not in the values; drawn without an arrow`);
   }
   for (const key of offWorkloads.sort((a, b) => (lineOf(a.split('.')) ?? 0) - (lineOf(b.split('.')) ?? 0))) {
+    const toggle = switchOf.get(key);
+    if (toggle !== undefined) {
+      warnings.push(`${atLines([lineOf([toggle])])}${key}: switched off by ${toggle}.enabled: false; not drawn`);
+      continue;
+    }
     const block = key.split('.').reduce<Record<string, unknown>>((at, part) => at[part] as Record<string, unknown>, values);
     const why = enabled(block) ? 'all of its parts are switched off' : `${block.enabled === false ? 'enabled' : 'create'}: false`;
     warnings.push(`${atLines([lineOf(key.split('.'))])}${key}: ${why}; not drawn`);
