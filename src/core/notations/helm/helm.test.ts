@@ -424,4 +424,47 @@ prometheus:
     expect(off.nodes.map((n) => n.id)).toEqual(['prometheus', 'prometheus:service']);
     expect(off.warnings).toEqual(['line 1: kube-state-metrics: switched off by kubeStateMetrics.enabled: false; not drawn']);
   });
+
+  it('reads the k8s-at-home common library\'s named Services and volumes, drawing none that the values switch off', () => {
+    // k8s-at-home/charts charts/stable/home-assistant/values.yaml (2463dec), abridged.
+    const graph = helmNotation.toGraph(`image:
+  repository: ghcr.io/home-assistant/home-assistant
+  tag:
+  pullPolicy: IfNotPresent
+env:
+  TZ: UTC
+service:
+  main:
+    ports:
+      http:
+        port: 8123
+ingress:
+  main:
+    enabled: false
+persistence:
+  config:
+    enabled: false
+  usb:
+    enabled: false
+    type: hostPath
+    hostPath: /path/to/device
+mariadb:
+  enabled: false
+  architecture: standalone
+  auth:
+    database: home-assistant
+postgresql:
+  enabled: false
+  image:
+    repository: bitnami/postgresql
+    tag: 14.1.0
+`);
+    expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['app:workload', 'app:service:main:service']);
+    expect(graph.nodes[1]).toMatchObject({ label: 'home-assistant service', rows: ['ClusterIP', 'http 8123'] });
+    expect(arrows(graph)).toEqual(['app:service:main -> app [:8123]']);
+    expect(graph.warnings).toEqual(['line 22: mariadb: enabled: false; not drawn', 'line 27: postgresql: enabled: false; not drawn']);
+    // A volume the values switch on is drawn with its type and where it is mounted, one node per name.
+    const on = helmNotation.toGraph('image:\n  repository: ghcr.io/home-assistant/home-assistant\npersistence:\n  config:\n    enabled: true\n    mountPath: /config\n    size: 1Gi\n  usb:\n    enabled: false\n    type: hostPath\n');
+    expect(on.nodes.filter((n) => n.kind === 'storage').map((n) => `${n.label} ${n.rows!.join(' ')}`)).toEqual(['config pvc 1Gi /config']);
+  });
 });

@@ -24,7 +24,8 @@
  * 4. Features of the application or a component, each drawn when enabled: `service` (a Service in front of the
  *    workload, its type and port), `ingress` (in front of the Service, its hosts), `persistence` (a volume the
  *    workload mounts, its size) and `autoscaling` (an HPA scaling the workload). The traffic path is
- *    ingress → service → workload → volume and sub-charts.
+ *    ingress → service → workload → volume and sub-charts. The k8s-at-home common library names several of each
+ *    (`service.main`, `persistence.config`): one node per named feature that is on.
  */
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
@@ -270,6 +271,36 @@ function dependencySwitches(values: Record<string, unknown>): Map<string, string
   return pairs;
 }
 
+type Feature = [string, Record<string, unknown>];
+
+/** What marks an entry of a feature map as a named Service, ingress or volume rather than a setting. */
+const FEATURE_KEYS: Record<'service' | 'ingress' | 'persistence', readonly string[]> = {
+  service: ['enabled', 'ports', 'type', 'controller'],
+  ingress: ['enabled', 'hosts', 'ingressClassName'],
+  persistence: ['enabled', 'type', 'mountPath', 'existingClaim', 'size'],
+};
+
+/**
+ * The k8s-at-home common library (and the charts built on it, before bjw-s's app-template) names its Services,
+ * ingresses and volumes: `service.main.ports.http.port`, `ingress.main.enabled`, `persistence.config.enabled`. A
+ * feature block with no setting at its top, each entry a block that says what it is, is such a map: the entries that
+ * are on, or undefined for the one-feature form (`service: {type, port}`). The library switches `service.main` on by
+ * default and every other entry off, so only those are read as on without `enabled: true`.
+ */
+function namedFeatures(feature: unknown, kind: keyof typeof FEATURE_KEYS): Feature[] | undefined {
+  if (!isRecord(feature)) return undefined;
+  const entries = Object.entries(feature);
+  const named = entries.length > 0 && entries.every(([, entry]) => isRecord(entry) && FEATURE_KEYS[kind].some((key) => key in entry));
+  if (!named) return undefined;
+  return (entries as Feature[]).filter(([name, entry]) => entry.enabled === true || (kind === 'service' && name === 'main' && entry.enabled !== false));
+}
+
+/** A named Service's ports, `ports: {http: {port: 8123}}`, as rows (`http 8123`). */
+const portEntries = (service: Record<string, unknown>): [string, number][] =>
+  (isRecord(service.ports) ? Object.entries(service.ports) : []).flatMap(([name, port]) => (isRecord(port) && typeof port.port === 'number' && port.enabled !== false ? [[name, port.port] as [string, number]] : []));
+const namedPorts = (service: Record<string, unknown>): string[] => portEntries(service).map(([name, port]) => `${name} ${String(port)}`);
+const firstNamedPort = (service: Record<string, unknown>): number | undefined => portEntries(service)[0]?.[1];
+
 function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lineOf']): GraphIR {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
@@ -289,27 +320,34 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     // A workload whose image names no product still reads as what it is, as in a Kubernetes manifest.
     node.iconFallback = 'kubernetes/Deployment';
     nodes.push(node);
-    const service = isRecord(block.service) && enabled(block.service) ? block.service : undefined;
+    // One Service, ingress and volume each (`service: {type, port}`), or the common library's named ones.
+    const services = namedFeatures(block.service, 'service') ?? (isRecord(block.service) && enabled(block.service) ? [['', block.service] as Feature] : []);
     let front = id;
-    if (service) {
+    for (const [name, service] of services) {
       const type = text(service.type) ?? 'ClusterIP';
-      const port = servicePort(service);
-      nodes.push({ id: `${id}:service`, label: `${label} service`, kind: 'service', rows: [type, ...(port === undefined ? [] : [`port ${String(port)}`])], iconRef: 'kubernetes/Service' });
-      edge(`${id}:service`, id, port === undefined ? undefined : `:${String(port)}`);
-      front = `${id}:service`;
+      const ports = name === '' ? [servicePort(service)].filter((port) => port !== undefined).map((port) => `port ${String(port)}`) : namedPorts(service);
+      const port = name === '' ? servicePort(service) : firstNamedPort(service);
+      const serviceId = name === '' ? `${id}:service` : `${id}:service:${name}`;
+      nodes.push({ id: serviceId, label: name === '' || name === 'main' ? `${label} service` : `${label} ${name} service`, kind: 'service', rows: [type, ...ports], iconRef: 'kubernetes/Service' });
+      edge(serviceId, id, port === undefined ? undefined : `:${String(port)}`);
+      if (front === id) front = serviceId;
     }
     for (const key of ['ingress', 'secondaryIngress']) {
-      const ingress = block[key];
-      if (!isRecord(ingress) || ingress.enabled !== true) continue;
-      const hosts = [text(ingress.hostname), ...(Array.isArray(ingress.hosts) ? ingress.hosts.map((h) => (isRecord(h) ? text(h.host) : text(h))) : [])].filter((h): h is string => h !== undefined);
-      nodes.push({ id: `${id}:${key}`, label: `${label} ingress`, kind: 'gateway', rows: hosts.slice(0, 3), iconRef: 'kubernetes/Ingress' });
-      edge(`${id}:${key}`, front, hosts[0]);
+      const ingresses = namedFeatures(block[key], 'ingress') ?? (isRecord(block[key]) && (block[key] as Record<string, unknown>).enabled === true ? [['', block[key] as Record<string, unknown>] as Feature] : []);
+      for (const [name, ingress] of ingresses) {
+        const hosts = [text(ingress.hostname), ...(Array.isArray(ingress.hosts) ? ingress.hosts.map((h) => (isRecord(h) ? text(h.host) : text(h))) : [])].filter((h): h is string => h !== undefined);
+        const ingressId = name === '' ? `${id}:${key}` : `${id}:${key}:${name}`;
+        nodes.push({ id: ingressId, label: name === '' || name === 'main' ? `${label} ingress` : `${label} ${name} ingress`, kind: 'gateway', rows: hosts.slice(0, 3), iconRef: 'kubernetes/Ingress' });
+        edge(ingressId, front, hosts[0]);
+      }
     }
-    const persistence = block.persistence;
-    if (isRecord(persistence) && persistence.enabled !== false) {
+    const volumes = namedFeatures(block.persistence, 'persistence') ?? (isRecord(block.persistence) && block.persistence.enabled !== false ? [['', block.persistence] as Feature] : []);
+    for (const [name, persistence] of volumes) {
       const size = text(persistence.size);
-      nodes.push({ id: `${id}:volume`, label: `${label} data`, kind: 'storage', rows: size ? [size] : [], iconRef: 'kubernetes/Persistent Volume Claim' });
-      edge(id, `${id}:volume`, 'mounts', true);
+      const volumeId = name === '' ? `${id}:volume` : `${id}:volume:${name}`;
+      const rows = name === '' ? (size ? [size] : []) : [text(persistence.type) ?? 'pvc', ...(size ? [size] : []), ...(text(persistence.mountPath) ? [text(persistence.mountPath)!] : [])];
+      nodes.push({ id: volumeId, label: name === '' ? `${label} data` : name, kind: 'storage', rows, iconRef: 'kubernetes/Persistent Volume Claim' });
+      edge(id, volumeId, 'mounts', true);
     }
     const autoscaling = block.autoscaling ?? block.hpa;
     if (isRecord(autoscaling) && autoscaling.enabled === true) {
@@ -366,6 +404,9 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       if (disabled(block) || replicas === 0) continue;
       if (values.architecture === 'standalone' && (key === 'readReplicas' || key === 'secondary')) continue;
       components.push([key, block]);
+    } else if (DEPENDENCY.test(key) && disabled(block)) {
+      // A datastore the chart could bring along, switched off (`mariadb: {enabled: false}`): said, as a workload is.
+      offWorkloads.push(key);
     } else if (DEPENDENCY.test(key) ? enabled(block) : block.enabled === true && Object.keys(block).length > 1 && !SETTING_NAME.test(key)) {
       if (!subcharts.includes(key.toLowerCase()) && !subcharts.includes(key)) {
         subcharts.push(key);
