@@ -114,6 +114,53 @@ describe('foldForReading', () => {
     expect(foldForReading(vpc, 'terraform', 'full')).toBe(vpc);
   });
 
+  it('folds a dozen nodes half of which are volumes its services mount alike (netbox), saying each path once on its user', () => {
+    // netbox-community/netbox-docker docker-compose.yml (27bf52c), abridged: the worker and housekeeping share
+    // netbox's volumes through a YAML anchor, so each volume had three dashed lines carrying one path.
+    const netbox = composeNotation.toGraph(`services:
+  netbox: &netbox
+    image: docker.io/netboxcommunity/netbox:\${VERSION-v4.1-3.0.2}
+    depends_on: [postgres, redis, redis-cache]
+    volumes:
+      - ./configuration:/etc/netbox/config:z,ro
+      - netbox-media-files:/opt/netbox/netbox/media:rw
+      - netbox-reports-files:/opt/netbox/netbox/reports:rw
+      - netbox-scripts-files:/opt/netbox/netbox/scripts:rw
+  netbox-worker:
+    <<: *netbox
+    depends_on:
+      netbox:
+        condition: service_healthy
+  netbox-housekeeping:
+    <<: *netbox
+    depends_on:
+      netbox:
+        condition: service_healthy
+  postgres:
+    image: docker.io/postgres:16-alpine
+    volumes: [netbox-postgres-data:/var/lib/postgresql/data]
+  redis:
+    image: docker.io/valkey/valkey:8.0-alpine
+    volumes: [netbox-redis-data:/data]
+  redis-cache:
+    image: docker.io/valkey/valkey:8.0-alpine
+    volumes: [netbox-redis-cache-data:/data]
+volumes:
+  netbox-media-files: {driver: local}
+  netbox-postgres-data: {driver: local}
+  netbox-redis-cache-data: {driver: local}
+  netbox-redis-data: {driver: local}
+  netbox-reports-files: {driver: local}
+  netbox-scripts-files: {driver: local}
+`);
+    expect(netbox.nodes).toHaveLength(12);
+    const folded = foldForReading(netbox, 'compose');
+    expect(folded.nodes.map((node) => node.label)).toEqual(['netbox', 'netbox-worker', 'netbox-housekeeping', 'postgres', 'redis', 'redis-cache']);
+    expect(folded.nodes[1]!.rows).toEqual(['volume netbox-media-files (/opt/netbox/netbox/media)', 'volume netbox-reports-files (/opt/netbox/netbox/reports)', 'volume netbox-scripts-files (/opt/netbox/netbox/scripts)']);
+    expect(folded.nodes[3]!.rows).toEqual(['volume netbox-postgres-data (/var/lib/postgresql/data)']);
+    expect(folded.warnings.at(-1)).toBe('12 nodes drawn as 6 to stay readable: folded 6 volumes into the nodes that use them, as rows; detail: "full" draws everything');
+  });
+
   it('draws everything with detail "full", for small graphs, and for notations that are not infrastructure', () => {
     expect(foldForReading(sentry, 'compose', 'full')).toBe(sentry);
     expect(foldForReading(deployment(5), 'kubernetes').nodes).toHaveLength(8);

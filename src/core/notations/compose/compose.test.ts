@@ -213,6 +213,16 @@ services:
   });
 });
 
+describe('composeNotation volumes', () => {
+  it('says a path every user mounts a volume at once, on the volume, and keeps paths that differ on their lines', () => {
+    const graph = toGraph(['services:', '  netbox: &netbox', '    image: netboxcommunity/netbox', '    volumes:', '      - media:/opt/netbox/netbox/media:rw', '      - cache:/cache', '  netbox-worker:', '    <<: *netbox', '  tools:', '    image: busybox', '    volumes: [cache:/mnt/cache]', 'volumes:', '  media: {}', '  cache: {}'].join('\n'));
+    expect(graph.nodes.find((n) => n.id === 'volume:media')!.rows).toEqual(['/opt/netbox/netbox/media']);
+    expect(graph.edges.filter((e) => e.to === 'volume:media').map((e) => e.label)).toEqual([undefined, undefined]);
+    expect(graph.nodes.find((n) => n.id === 'volume:cache')!.rows).toBeUndefined();
+    expect(graph.edges.filter((e) => e.to === 'volume:cache').map((e) => e.label)).toEqual(['/cache', '/cache', '/mnt/cache']);
+  });
+});
+
 describe('composeNotation variable interpolation', () => {
   it('shows ${VAR:-default} as its default and keeps a variable without one as written, saying so', () => {
     const graph = toGraph(['services:', '  web:', '    image: nginx', '    ports:', '      - "${HTTP_PORT:-80}:80"', '      - "${HTTPS_PORT}:443"', '      - "$$9000:9000"', '    environment:', '      API_URL: http://${API_HOST:-api}:8080', '  api:', '    image: me/api'].join('\n'));

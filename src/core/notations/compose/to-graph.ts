@@ -174,7 +174,20 @@ export function composeToGraph(code: string): GraphIR {
     const parent = users.length === 1 ? users[0] : undefined;
     const spec = (data.volumes as Mapping)[volume];
     const external = isMapping(spec) && Boolean(spec.external);
-    nodes.push({ id: volumeId(volume), label: external ? `${volume} (external)` : volume, kind: 'storage', iconHint: 'volume', ...(parent !== undefined && { parent }) });
+    // Services mounting a volume at one path (a service and its worker sharing a YAML anchor, as netbox's do): the
+    // path is said once, on the volume, not on every line into it.
+    const mounts = edges.filter((edge) => edge.to === volumeId(volume));
+    const paths = new Set(mounts.map((edge) => edge.label));
+    const shared = mounts.length > 1 && paths.size === 1 ? mounts[0]!.label : undefined;
+    if (shared !== undefined) for (const edge of mounts) delete edge.label;
+    nodes.push({
+      id: volumeId(volume),
+      label: external ? `${volume} (external)` : volume,
+      kind: 'storage',
+      iconHint: 'volume',
+      ...(shared !== undefined && { rows: [shared] }),
+      ...(parent !== undefined && { parent }),
+    });
   }
   if (unnamedMounts.length > 0) warnings.push(`${atLines(unnamedMounts)}${unnamedMounts.length} bind mount(s) and anonymous volume(s) are not drawn`);
   for (const key of ['secrets', 'configs'] as const) {
