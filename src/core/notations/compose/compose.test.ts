@@ -232,4 +232,10 @@ describe('composeNotation variable interpolation', () => {
     expect(graph.edges.map((e) => [e.from, e.to])).toContainEqual(['service:web', 'service:api']);
     expect(graph.warnings).toContain('variables are shown with their defaults, as with no environment set: ${HTTP_PORT:-80} → "80", ${API_HOST:-api} → "api"');
   });
+
+  it('says a port published on one variable outside and in once (the OpenTelemetry demo\'s frontend-proxy)', () => {
+    // open-telemetry/opentelemetry-demo docker-compose.yml, abridged: `${ENVOY_PORT}→${ENVOY_PORT}` said the variable twice.
+    const proxy = toGraph(['services:', '  frontend-proxy:', '    image: ghcr.io/open-telemetry/demo:latest-frontend-proxy', '    ports:', '      - "${ENVOY_PORT}:${ENVOY_PORT}"', '      - 10000:10000', '      - target: 8080', '        published: ${GRAFANA_PORT}', '        protocol: udp'].join('\n')).nodes[0]!;
+    expect(proxy.label).toBe('frontend-proxy\n${ENVOY_PORT}, 10000→10000, ${GRAFANA_PORT}→8080/udp');
+  });
 });

@@ -35,6 +35,12 @@ function relationValues(environment: unknown): string[] {
   return entries.filter(([key, value]) => RELATION_KEY.test(key) || ADDRESS_VALUE.test(value)).map(([, value]) => value);
 }
 
+/**
+ * A published port as `host→container`, or once when both are one variable left to the environment
+ * (`${ENVOY_PORT}:${ENVOY_PORT}` reads `${ENVOY_PORT}`, the same port outside and in): a number is short enough to say twice.
+ */
+const portPair = (host: string, container: string): string => (host === container && host.includes('$') ? host : `${host}→${container}`);
+
 /** Published ports as `host→container[/udp]`; ports that are only exposed inside the network are left out. */
 function publishedPorts(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
@@ -43,7 +49,7 @@ function publishedPorts(value: unknown): string[] {
     if (isMapping(port)) {
       if (port.published === undefined) continue;
       const protocol = port.protocol && port.protocol !== 'tcp' ? `/${String(port.protocol)}` : '';
-      ports.push(`${String(port.published)}→${String(port.target)}${protocol}`);
+      ports.push(`${portPair(String(port.published), String(port.target))}${protocol}`);
       continue;
     }
     // Short syntax: [ip:]host:container[/protocol]; a bare container port is not published on the host.
@@ -52,7 +58,7 @@ function publishedPorts(value: unknown): string[] {
     if (parts.length < 2) continue;
     const container = parts.pop()!;
     const host = parts.pop()!;
-    ports.push(`${host}→${container}${protocol && protocol !== 'tcp' ? `/${protocol}` : ''}`);
+    ports.push(`${portPair(host, container)}${protocol && protocol !== 'tcp' ? `/${protocol}` : ''}`);
   }
   return [...new Set(ports)];
 }
