@@ -100,7 +100,7 @@ describe('foldForReading', () => {
       '66 nodes drawn as 36 to stay readable: folded 14 rules, 9 routes, 4 associations, 3 route propagations into the resources they attach to, as rows; detail: "full" draws everything',
     );
     const byId = new Map(folded.nodes.map((node) => [node.id, node]));
-    expect(byId.get('aws_network_acl.private')!.rows).toEqual(['aws_network_acl', 'count', 'rule private_inbound', 'rule private_outbound']);
+    expect(byId.get('aws_network_acl.private')!.rows).toEqual(['aws_network_acl', 'if local.create_private_network_acl', 'rule private_inbound', 'rule private_outbound']);
     // A route names the gateway it leads to, and the route table keeps one edge to that gateway.
     expect(byId.get('aws_route_table.private')!.rows).toContain('route private_nat_gateway → aws_nat_gateway.this');
     expect(folded.edges.filter((edge) => edge.from === 'aws_route_table.private' && edge.to === 'aws_nat_gateway.this')).toHaveLength(1);
