@@ -466,5 +466,8 @@ postgresql:
     // A volume the values switch on is drawn with its type and where it is mounted, one node per name.
     const on = helmNotation.toGraph('image:\n  repository: ghcr.io/home-assistant/home-assistant\npersistence:\n  config:\n    enabled: true\n    mountPath: /config\n    size: 1Gi\n  usb:\n    enabled: false\n    type: hostPath\n');
     expect(on.nodes.filter((n) => n.kind === 'storage').map((n) => `${n.label} ${n.rows!.join(' ')}`)).toEqual(['config pvc 1Gi /config']);
+    // Bitnami names Services so too, each on unless switched off (bitnami/charts bitnami/vault/values.yaml, abridged).
+    const vault = helmNotation.toGraph('server:\n  image: {repository: bitnami/vault}\n  replicaCount: 1\n  service:\n    general:\n      type: ClusterIP\n      ports: {http: 8200, internal: 8201}\n    active:\n      type: ClusterIP\n      ports: {http: 8200}\n');
+    expect(vault.nodes.filter((n) => n.kind === 'service').map((n) => `${n.label}: ${n.rows!.join(', ')}`)).toEqual(['server general service: ClusterIP, http 8200, internal 8201', 'server active service: ClusterIP, http 8200']);
   });
 });

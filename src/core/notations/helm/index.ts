@@ -284,20 +284,24 @@ const FEATURE_KEYS: Record<'service' | 'ingress' | 'persistence', readonly strin
  * The k8s-at-home common library (and the charts built on it, before bjw-s's app-template) names its Services,
  * ingresses and volumes: `service.main.ports.http.port`, `ingress.main.enabled`, `persistence.config.enabled`. A
  * feature block with no setting at its top, each entry a block that says what it is, is such a map: the entries that
- * are on, or undefined for the one-feature form (`service: {type, port}`). The library switches `service.main` on by
- * default and every other entry off, so only those are read as on without `enabled: true`.
+ * are on, or undefined for the one-feature form (`service: {type, port}`). Bitnami names Services so too (Flux's
+ * `notificationController.service.receiver`). A named Service is on unless switched off; the library leaves ingresses
+ * and volumes off unless `enabled: true`.
  */
 function namedFeatures(feature: unknown, kind: keyof typeof FEATURE_KEYS): Feature[] | undefined {
   if (!isRecord(feature)) return undefined;
   const entries = Object.entries(feature);
   const named = entries.length > 0 && entries.every(([, entry]) => isRecord(entry) && FEATURE_KEYS[kind].some((key) => key in entry));
   if (!named) return undefined;
-  return (entries as Feature[]).filter(([name, entry]) => entry.enabled === true || (kind === 'service' && name === 'main' && entry.enabled !== false));
+  return (entries as Feature[]).filter(([, entry]) => (kind === 'service' ? entry.enabled !== false : entry.enabled === true));
 }
 
-/** A named Service's ports, `ports: {http: {port: 8123}}`, as rows (`http 8123`). */
+/** A named Service's ports, `ports: {http: {port: 8123}}` or Bitnami's `ports: {http: 80}`, as rows (`http 8123`). */
 const portEntries = (service: Record<string, unknown>): [string, number][] =>
-  (isRecord(service.ports) ? Object.entries(service.ports) : []).flatMap(([name, port]) => (isRecord(port) && typeof port.port === 'number' && port.enabled !== false ? [[name, port.port] as [string, number]] : []));
+  (isRecord(service.ports) ? Object.entries(service.ports) : []).flatMap(([name, port]): [string, number][] => {
+    if (typeof port === 'number') return [[name, port]];
+    return isRecord(port) && typeof port.port === 'number' && port.enabled !== false ? [[name, port.port]] : [];
+  });
 const namedPorts = (service: Record<string, unknown>): string[] => portEntries(service).map(([name, port]) => `${name} ${String(port)}`);
 const firstNamedPort = (service: Record<string, unknown>): number | undefined => portEntries(service)[0]?.[1];
 
