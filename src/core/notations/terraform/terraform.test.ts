@@ -178,4 +178,27 @@ data "kubernetes_ingress_v1" "ing" {
       'data.kubernetes_ingress_v1.ing': ['data kubernetes_ingress_v1'],
     });
   });
+
+  it('draws one database for an RDS instance, its parameter and subnet groups as its settings and placement', () => {
+    // hashicorp/learn-terraform-rds main.tf, abridged: three cylinders once read as three databases.
+    const graph = terraformNotation.toGraph(`resource "aws_db_subnet_group" "education" {
+  name       = "education"
+  subnet_ids = module.vpc.public_subnets
+}
+resource "aws_db_parameter_group" "education" {
+  name   = "education"
+  family = "postgres14"
+}
+resource "aws_db_instance" "education" {
+  identifier             = "education"
+  db_subnet_group_name   = aws_db_subnet_group.education.name
+  parameter_group_name   = aws_db_parameter_group.education.name
+}
+`);
+    expect(Object.fromEntries(graph.nodes.map((n) => [n.id, n.kind]))).toEqual({
+      'aws_db_subnet_group.education': 'network',
+      'aws_db_parameter_group.education': 'config',
+      'aws_db_instance.education': 'database',
+    });
+  });
 });
