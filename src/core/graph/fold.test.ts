@@ -100,7 +100,7 @@ describe('foldForReading', () => {
       '66 nodes drawn as 36 to stay readable: folded 14 rules, 9 routes, 4 associations, 3 route propagations into the resources they attach to, as rows; detail: "full" draws everything',
     );
     const byId = new Map(folded.nodes.map((node) => [node.id, node]));
-    expect(byId.get('aws_network_acl.private')!.rows).toEqual(['aws_network_acl', 'count', 'rule private_inbound', 'rule private_outbound']);
+    expect(byId.get('aws_network_acl.private')!.rows).toEqual(['aws_network_acl', 'if local.create_private_network_acl', 'rule private_inbound', 'rule private_outbound']);
     // A route names the gateway it leads to, and the route table keeps one edge to that gateway.
     expect(byId.get('aws_route_table.private')!.rows).toContain('route private_nat_gateway → aws_nat_gateway.this');
     expect(folded.edges.filter((edge) => edge.from === 'aws_route_table.private' && edge.to === 'aws_nat_gateway.this')).toHaveLength(1);
@@ -112,6 +112,53 @@ describe('foldForReading', () => {
     for (const edge of folded.edges) expect((byId.has(edge.from) || groups.has(edge.from)) && (byId.has(edge.to) || groups.has(edge.to)), edge.id).toBe(true);
     // Below the threshold, or for a notation that names no resource types, attachments stay nodes.
     expect(foldForReading(vpc, 'terraform', 'full')).toBe(vpc);
+  });
+
+  it('folds a dozen nodes half of which are volumes its services mount alike (netbox), saying each path once on its user', () => {
+    // netbox-community/netbox-docker docker-compose.yml (27bf52c), abridged: the worker and housekeeping share
+    // netbox's volumes through a YAML anchor, so each volume had three dashed lines carrying one path.
+    const netbox = composeNotation.toGraph(`services:
+  netbox: &netbox
+    image: docker.io/netboxcommunity/netbox:\${VERSION-v4.1-3.0.2}
+    depends_on: [postgres, redis, redis-cache]
+    volumes:
+      - ./configuration:/etc/netbox/config:z,ro
+      - netbox-media-files:/opt/netbox/netbox/media:rw
+      - netbox-reports-files:/opt/netbox/netbox/reports:rw
+      - netbox-scripts-files:/opt/netbox/netbox/scripts:rw
+  netbox-worker:
+    <<: *netbox
+    depends_on:
+      netbox:
+        condition: service_healthy
+  netbox-housekeeping:
+    <<: *netbox
+    depends_on:
+      netbox:
+        condition: service_healthy
+  postgres:
+    image: docker.io/postgres:16-alpine
+    volumes: [netbox-postgres-data:/var/lib/postgresql/data]
+  redis:
+    image: docker.io/valkey/valkey:8.0-alpine
+    volumes: [netbox-redis-data:/data]
+  redis-cache:
+    image: docker.io/valkey/valkey:8.0-alpine
+    volumes: [netbox-redis-cache-data:/data]
+volumes:
+  netbox-media-files: {driver: local}
+  netbox-postgres-data: {driver: local}
+  netbox-redis-cache-data: {driver: local}
+  netbox-redis-data: {driver: local}
+  netbox-reports-files: {driver: local}
+  netbox-scripts-files: {driver: local}
+`);
+    expect(netbox.nodes).toHaveLength(12);
+    const folded = foldForReading(netbox, 'compose');
+    expect(folded.nodes.map((node) => node.label)).toEqual(['netbox', 'netbox-worker', 'netbox-housekeeping', 'postgres', 'redis', 'redis-cache']);
+    expect(folded.nodes[1]!.rows).toEqual(['volume netbox-media-files (/opt/netbox/netbox/media)', 'volume netbox-reports-files (/opt/netbox/netbox/reports)', 'volume netbox-scripts-files (/opt/netbox/netbox/scripts)']);
+    expect(folded.nodes[3]!.rows).toEqual(['volume netbox-postgres-data (/var/lib/postgresql/data)']);
+    expect(folded.warnings.at(-1)).toBe('12 nodes drawn as 6 to stay readable: folded 6 volumes into the nodes that use them, as rows; detail: "full" draws everything');
   });
 
   it('draws everything with detail "full", for small graphs, and for notations that are not infrastructure', () => {

@@ -21,9 +21,11 @@ export const FOLD_NODES = 40;
 
 /**
  * A smaller graph is folded too when its detail is a third or more of it (mailcow's 30 nodes, 13 of them volumes
- * shared by several services): the mounts' dashed lines and path labels would cross the whole drawing.
+ * shared by several services; netbox's 12, 6 of them volumes its three services mount alike, and Nextcloud's 13, 6
+ * of them): the mounts' dashed lines and path labels would cross the whole drawing. Ten nodes or fewer still read
+ * with every volume drawn.
  */
-export const DETAIL_FOLD_NODES = 24;
+export const DETAIL_FOLD_NODES = 10;
 
 /** The notations that describe deployments, whose volumes, config and secrets are detail of a workload. */
 export const FOLDING_NOTATIONS: ReadonlySet<Notation> = new Set(['compose', 'kubernetes', 'helm', 'terraform']);
@@ -232,7 +234,9 @@ function foldDetailNodes(graph: GraphIR): { graph: GraphIR; folded: string[] } {
   for (const edge of graph.edges) {
     const used = detail.get(edge.to);
     if (used === undefined || detail.has(edge.from)) continue;
-    const row = `${DETAIL_NOUNS[used.kind]!} ${used.label}${edge.label ? ` (${edge.label})` : ''}`;
+    // What the line into it said (a mount path), else what the detail says of itself (a path all its users share).
+    const said = edge.label ?? (used.rows !== undefined && used.rows.length > 0 ? used.rows.join(', ') : undefined);
+    const row = `${DETAIL_NOUNS[used.kind]!} ${used.label}${said ? ` (${said})` : ''}`;
     rows.set(edge.from, [...(rows.get(edge.from) ?? []), row]);
   }
   return {

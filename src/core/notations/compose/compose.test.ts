@@ -213,6 +213,16 @@ services:
   });
 });
 
+describe('composeNotation volumes', () => {
+  it('says a path every user mounts a volume at once, on the volume, and keeps paths that differ on their lines', () => {
+    const graph = toGraph(['services:', '  netbox: &netbox', '    image: netboxcommunity/netbox', '    volumes:', '      - media:/opt/netbox/netbox/media:rw', '      - cache:/cache', '  netbox-worker:', '    <<: *netbox', '  tools:', '    image: busybox', '    volumes: [cache:/mnt/cache]', 'volumes:', '  media: {}', '  cache: {}'].join('\n'));
+    expect(graph.nodes.find((n) => n.id === 'volume:media')!.rows).toEqual(['/opt/netbox/netbox/media']);
+    expect(graph.edges.filter((e) => e.to === 'volume:media').map((e) => e.label)).toEqual([undefined, undefined]);
+    expect(graph.nodes.find((n) => n.id === 'volume:cache')!.rows).toBeUndefined();
+    expect(graph.edges.filter((e) => e.to === 'volume:cache').map((e) => e.label)).toEqual(['/cache', '/cache', '/mnt/cache']);
+  });
+});
+
 describe('composeNotation variable interpolation', () => {
   it('shows ${VAR:-default} as its default and keeps a variable without one as written, saying so', () => {
     const graph = toGraph(['services:', '  web:', '    image: nginx', '    ports:', '      - "${HTTP_PORT:-80}:80"', '      - "${HTTPS_PORT}:443"', '      - "$$9000:9000"', '    environment:', '      API_URL: http://${API_HOST:-api}:8080', '  api:', '    image: me/api'].join('\n'));
@@ -221,5 +231,11 @@ describe('composeNotation variable interpolation', () => {
     // The default names the service it calls.
     expect(graph.edges.map((e) => [e.from, e.to])).toContainEqual(['service:web', 'service:api']);
     expect(graph.warnings).toContain('variables are shown with their defaults, as with no environment set: ${HTTP_PORT:-80} → "80", ${API_HOST:-api} → "api"');
+  });
+
+  it('says a port published on one variable outside and in once (the OpenTelemetry demo\'s frontend-proxy)', () => {
+    // open-telemetry/opentelemetry-demo docker-compose.yml, abridged: `${ENVOY_PORT}→${ENVOY_PORT}` said the variable twice.
+    const proxy = toGraph(['services:', '  frontend-proxy:', '    image: ghcr.io/open-telemetry/demo:latest-frontend-proxy', '    ports:', '      - "${ENVOY_PORT}:${ENVOY_PORT}"', '      - 10000:10000', '      - target: 8080', '        published: ${GRAFANA_PORT}', '        protocol: udp'].join('\n')).nodes[0]!;
+    expect(proxy.label).toBe('frontend-proxy\n${ENVOY_PORT}, 10000→10000, ${GRAFANA_PORT}→8080/udp');
   });
 });

@@ -35,6 +35,12 @@ function relationValues(environment: unknown): string[] {
   return entries.filter(([key, value]) => RELATION_KEY.test(key) || ADDRESS_VALUE.test(value)).map(([, value]) => value);
 }
 
+/**
+ * A published port as `host→container`, or once when both are one variable left to the environment
+ * (`${ENVOY_PORT}:${ENVOY_PORT}` reads `${ENVOY_PORT}`, the same port outside and in): a number is short enough to say twice.
+ */
+const portPair = (host: string, container: string): string => (host === container && host.includes('$') ? host : `${host}→${container}`);
+
 /** Published ports as `host→container[/udp]`; ports that are only exposed inside the network are left out. */
 function publishedPorts(value: unknown): string[] {
   if (!Array.isArray(value)) return [];
@@ -43,7 +49,7 @@ function publishedPorts(value: unknown): string[] {
     if (isMapping(port)) {
       if (port.published === undefined) continue;
       const protocol = port.protocol && port.protocol !== 'tcp' ? `/${String(port.protocol)}` : '';
-      ports.push(`${String(port.published)}→${String(port.target)}${protocol}`);
+      ports.push(`${portPair(String(port.published), String(port.target))}${protocol}`);
       continue;
     }
     // Short syntax: [ip:]host:container[/protocol]; a bare container port is not published on the host.
@@ -52,7 +58,7 @@ function publishedPorts(value: unknown): string[] {
     if (parts.length < 2) continue;
     const container = parts.pop()!;
     const host = parts.pop()!;
-    ports.push(`${host}→${container}${protocol && protocol !== 'tcp' ? `/${protocol}` : ''}`);
+    ports.push(`${portPair(host, container)}${protocol && protocol !== 'tcp' ? `/${protocol}` : ''}`);
   }
   return [...new Set(ports)];
 }
@@ -174,7 +180,20 @@ export function composeToGraph(code: string): GraphIR {
     const parent = users.length === 1 ? users[0] : undefined;
     const spec = (data.volumes as Mapping)[volume];
     const external = isMapping(spec) && Boolean(spec.external);
-    nodes.push({ id: volumeId(volume), label: external ? `${volume} (external)` : volume, kind: 'storage', iconHint: 'volume', ...(parent !== undefined && { parent }) });
+    // Services mounting a volume at one path (a service and its worker sharing a YAML anchor, as netbox's do): the
+    // path is said once, on the volume, not on every line into it.
+    const mounts = edges.filter((edge) => edge.to === volumeId(volume));
+    const paths = new Set(mounts.map((edge) => edge.label));
+    const shared = mounts.length > 1 && paths.size === 1 ? mounts[0]!.label : undefined;
+    if (shared !== undefined) for (const edge of mounts) delete edge.label;
+    nodes.push({
+      id: volumeId(volume),
+      label: external ? `${volume} (external)` : volume,
+      kind: 'storage',
+      iconHint: 'volume',
+      ...(shared !== undefined && { rows: [shared] }),
+      ...(parent !== undefined && { parent }),
+    });
   }
   if (unnamedMounts.length > 0) warnings.push(`${atLines(unnamedMounts)}${unnamedMounts.length} bind mount(s) and anonymous volume(s) are not drawn`);
   for (const key of ['secrets', 'configs'] as const) {

@@ -361,4 +361,113 @@ kubeDns:
     // Alone, a Service with a ServiceMonitor may be a small chart's own component.
     expect(helmNotation.toGraph('web:\n  service:\n    port: 80\n  serviceMonitor:\n    enabled: true\nimage:\n  repository: nginx\n').nodes.some((node) => node.rows?.includes('scrape target'))).toBe(false);
   });
+
+  it('draws a dependency switched on by an umbrella block of its own once, under the dependency\'s name (kube-prometheus-stack)', () => {
+    // prometheus-community/helm-charts charts/kube-prometheus-stack/values.yaml (cf408a2), abridged: Chart.yaml's
+    // `condition: nodeExporter.enabled` switches the prometheus-node-exporter dependency, kubeStateMetrics its own.
+    const graph = helmNotation.toGraph(`windowsMonitoring:
+  enabled: false
+prometheus-windows-exporter:
+  prometheus:
+    monitor:
+      enabled: true
+  releaseLabel: true
+grafana:
+  enabled: true
+  serviceMonitor:
+    enabled: true
+  service:
+    portName: http-web
+kubeStateMetrics:
+  enabled: true
+kube-state-metrics:
+  namespaceOverride: ""
+  releaseLabel: true
+  prometheusScrape: false
+  prometheus:
+    monitor:
+      enabled: true
+nodeExporter:
+  enabled: true
+  operatingSystems:
+    linux:
+      enabled: true
+  forceDeployDashboards: false
+prometheus-node-exporter:
+  namespaceOverride: ""
+  podLabels:
+    jobLabel: node-exporter
+  service:
+    portName: http-metrics
+  prometheus:
+    monitor:
+      enabled: true
+prometheus:
+  enabled: true
+  service:
+    port: 9090
+`);
+    const ids = graph.nodes.map((n) => n.id);
+    // The node exporter once, by the chart it is; kube-state-metrics drawn, not lost as a bare switch.
+    expect(ids.filter((id) => /node-?exporter/i.test(id))).toEqual(['prometheus-node-exporter', 'prometheus-node-exporter:service']);
+    expect(graph.nodes.find((n) => n.id === 'kube-state-metrics')).toMatchObject({ rows: ['sub-chart'] });
+    expect(ids).not.toContain('prometheus-windows-exporter');
+    // What its Prometheus is told to scrape is drawn as scraped, so no part hangs loose.
+    expect(arrows(graph).filter((a) => a.endsWith('[scrapes]'))).toEqual([
+      'prometheus -> grafana [scrapes]',
+      'prometheus -> prometheus-node-exporter [scrapes]',
+      'prometheus -> kube-state-metrics [scrapes]',
+    ]);
+    // Scraped, kube-state-metrics is no dependency of unknown user.
+    expect(graph.warnings).toEqual([]);
+    const off = helmNotation.toGraph('kubeStateMetrics:\n  enabled: false\nkube-state-metrics:\n  releaseLabel: true\nprometheus:\n  service:\n    port: 9090\n');
+    expect(off.nodes.map((n) => n.id)).toEqual(['prometheus', 'prometheus:service']);
+    expect(off.warnings).toEqual(['line 1: kube-state-metrics: switched off by kubeStateMetrics.enabled: false; not drawn']);
+  });
+
+  it('reads the k8s-at-home common library\'s named Services and volumes, drawing none that the values switch off', () => {
+    // k8s-at-home/charts charts/stable/home-assistant/values.yaml (2463dec), abridged.
+    const graph = helmNotation.toGraph(`image:
+  repository: ghcr.io/home-assistant/home-assistant
+  tag:
+  pullPolicy: IfNotPresent
+env:
+  TZ: UTC
+service:
+  main:
+    ports:
+      http:
+        port: 8123
+ingress:
+  main:
+    enabled: false
+persistence:
+  config:
+    enabled: false
+  usb:
+    enabled: false
+    type: hostPath
+    hostPath: /path/to/device
+mariadb:
+  enabled: false
+  architecture: standalone
+  auth:
+    database: home-assistant
+postgresql:
+  enabled: false
+  image:
+    repository: bitnami/postgresql
+    tag: 14.1.0
+`);
+    expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['app:workload', 'app:service:main:service']);
+    expect(graph.nodes[1]).toMatchObject({ label: 'home-assistant service', rows: ['ClusterIP', 'http 8123'] });
+    expect(arrows(graph)).toEqual(['app:service:main -> app [:8123]']);
+    expect(graph.warnings).toEqual(['line 22: mariadb: enabled: false; not drawn', 'line 27: postgresql: enabled: false; not drawn']);
+    // A volume the values switch on is drawn with its type and where it is mounted, one node per name.
+    const on = helmNotation.toGraph('image:\n  repository: ghcr.io/home-assistant/home-assistant\npersistence:\n  config:\n    enabled: true\n    mountPath: /config\n    size: 1Gi\n  usb:\n    enabled: false\n    type: hostPath\n');
+    expect(on.nodes.filter((n) => n.kind === 'storage').map((n) => `${n.label} ${n.rows!.join(' ')}`)).toEqual(['config pvc 1Gi /config']);
+    // Bitnami names Services so too, each on unless switched off (bitnami/charts bitnami/vault/values.yaml, abridged).
+    const vault = helmNotation.toGraph('server:\n  image: {repository: bitnami/vault}\n  replicaCount: 1\n  service:\n    general:\n      type: ClusterIP\n      ports: {http: 8200, internal: 8201}\n    active:\n      type: ClusterIP\n      ports: {http: 8200}\n');
+    expect(vault.nodes.filter((n) => n.kind === 'service').map((n) => `${n.label}: ${n.rows!.join(', ')}`)).toEqual(['server general service: ClusterIP, http 8200, internal 8201', 'server active service: ClusterIP, http 8200']);
+  });
 });

@@ -19,10 +19,13 @@
  *    fixed set of workloads write them) are workloads of the chart's image; a switched-off feature among those
  *    settings (`operator: {resources, kubeletService: {enabled: false}}`) does not make the block a setting. When
  *    the chart's workloads declare themselves (rule 2), such blocks are settings (`github: {}`, `slack: {}`).
+ *    A dependency's values beside an umbrella switch of its own (`nodeExporter.enabled` for `prometheus-node-exporter`)
+ *    are one part, on or off as the switch says.
  * 4. Features of the application or a component, each drawn when enabled: `service` (a Service in front of the
  *    workload, its type and port), `ingress` (in front of the Service, its hosts), `persistence` (a volume the
  *    workload mounts, its size) and `autoscaling` (an HPA scaling the workload). The traffic path is
- *    ingress → service → workload → volume and sub-charts.
+ *    ingress → service → workload → volume and sub-charts. The k8s-at-home common library names several of each
+ *    (`service.main`, `persistence.config`): one node per named feature that is on.
  */
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
@@ -247,6 +250,61 @@ function servicePort(service: Record<string, unknown>): number | undefined {
   return Object.entries(service).find(([key, value]) => typeof value === 'number' && /port/i.test(key) && !/node|target/i.test(key))?.[1] as number | undefined;
 }
 
+/**
+ * Umbrella charts switch a dependency on with a camelCase block beside the dependency's own values, which Chart.yaml's
+ * `condition: nodeExporter.enabled` ties together (kube-prometheus-stack's `nodeExporter: {enabled: true}` beside
+ * `prometheus-node-exporter: {…}`, `kubeStateMetrics` beside `kube-state-metrics`). The pair is one part, named by
+ * the dependency and on when its switch is: the switch block alone is the umbrella's settings, not a second part.
+ * Returns dependency key → switch key.
+ */
+function dependencySwitches(values: Record<string, unknown>): Map<string, string> {
+  const squash = (key: string): string => key.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const switches = Object.entries(values).filter(([key, block]) => !key.includes('-') && isRecord(block) && typeof block.enabled === 'boolean').map(([key]) => key);
+  const pairs = new Map<string, string>();
+  for (const [key, block] of Object.entries(values)) {
+    // A dependency is named as a chart is, in kebab case; a camelCase key ending the same way is its switch.
+    if (!key.includes('-') || !isRecord(block) || 'enabled' in block) continue;
+    const name = squash(key);
+    const toggle = switches.find((candidate) => squash(candidate).length >= 4 && name.endsWith(squash(candidate)));
+    if (toggle !== undefined) pairs.set(key, toggle);
+  }
+  return pairs;
+}
+
+type Feature = [string, Record<string, unknown>];
+
+/** What marks an entry of a feature map as a named Service, ingress or volume rather than a setting. */
+const FEATURE_KEYS: Record<'service' | 'ingress' | 'persistence', readonly string[]> = {
+  service: ['enabled', 'ports', 'type', 'controller'],
+  ingress: ['enabled', 'hosts', 'ingressClassName'],
+  persistence: ['enabled', 'type', 'mountPath', 'existingClaim', 'size'],
+};
+
+/**
+ * The k8s-at-home common library (and the charts built on it, before bjw-s's app-template) names its Services,
+ * ingresses and volumes: `service.main.ports.http.port`, `ingress.main.enabled`, `persistence.config.enabled`. A
+ * feature block with no setting at its top, each entry a block that says what it is, is such a map: the entries that
+ * are on, or undefined for the one-feature form (`service: {type, port}`). Bitnami names Services so too (Flux's
+ * `notificationController.service.receiver`). A named Service is on unless switched off; the library leaves ingresses
+ * and volumes off unless `enabled: true`.
+ */
+function namedFeatures(feature: unknown, kind: keyof typeof FEATURE_KEYS): Feature[] | undefined {
+  if (!isRecord(feature)) return undefined;
+  const entries = Object.entries(feature);
+  const named = entries.length > 0 && entries.every(([, entry]) => isRecord(entry) && FEATURE_KEYS[kind].some((key) => key in entry));
+  if (!named) return undefined;
+  return (entries as Feature[]).filter(([, entry]) => (kind === 'service' ? entry.enabled !== false : entry.enabled === true));
+}
+
+/** A named Service's ports, `ports: {http: {port: 8123}}` or Bitnami's `ports: {http: 80}`, as rows (`http 8123`). */
+const portEntries = (service: Record<string, unknown>): [string, number][] =>
+  (isRecord(service.ports) ? Object.entries(service.ports) : []).flatMap(([name, port]): [string, number][] => {
+    if (typeof port === 'number') return [[name, port]];
+    return isRecord(port) && typeof port.port === 'number' && port.enabled !== false ? [[name, port.port]] : [];
+  });
+const namedPorts = (service: Record<string, unknown>): string[] => portEntries(service).map(([name, port]) => `${name} ${String(port)}`);
+const firstNamedPort = (service: Record<string, unknown>): number | undefined => portEntries(service)[0]?.[1];
+
 function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lineOf']): GraphIR {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
@@ -266,27 +324,34 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     // A workload whose image names no product still reads as what it is, as in a Kubernetes manifest.
     node.iconFallback = 'kubernetes/Deployment';
     nodes.push(node);
-    const service = isRecord(block.service) && enabled(block.service) ? block.service : undefined;
+    // One Service, ingress and volume each (`service: {type, port}`), or the common library's named ones.
+    const services = namedFeatures(block.service, 'service') ?? (isRecord(block.service) && enabled(block.service) ? [['', block.service] as Feature] : []);
     let front = id;
-    if (service) {
+    for (const [name, service] of services) {
       const type = text(service.type) ?? 'ClusterIP';
-      const port = servicePort(service);
-      nodes.push({ id: `${id}:service`, label: `${label} service`, kind: 'service', rows: [type, ...(port === undefined ? [] : [`port ${String(port)}`])], iconRef: 'kubernetes/Service' });
-      edge(`${id}:service`, id, port === undefined ? undefined : `:${String(port)}`);
-      front = `${id}:service`;
+      const ports = name === '' ? [servicePort(service)].filter((port) => port !== undefined).map((port) => `port ${String(port)}`) : namedPorts(service);
+      const port = name === '' ? servicePort(service) : firstNamedPort(service);
+      const serviceId = name === '' ? `${id}:service` : `${id}:service:${name}`;
+      nodes.push({ id: serviceId, label: name === '' || name === 'main' ? `${label} service` : `${label} ${name} service`, kind: 'service', rows: [type, ...ports], iconRef: 'kubernetes/Service' });
+      edge(serviceId, id, port === undefined ? undefined : `:${String(port)}`);
+      if (front === id) front = serviceId;
     }
     for (const key of ['ingress', 'secondaryIngress']) {
-      const ingress = block[key];
-      if (!isRecord(ingress) || ingress.enabled !== true) continue;
-      const hosts = [text(ingress.hostname), ...(Array.isArray(ingress.hosts) ? ingress.hosts.map((h) => (isRecord(h) ? text(h.host) : text(h))) : [])].filter((h): h is string => h !== undefined);
-      nodes.push({ id: `${id}:${key}`, label: `${label} ingress`, kind: 'gateway', rows: hosts.slice(0, 3), iconRef: 'kubernetes/Ingress' });
-      edge(`${id}:${key}`, front, hosts[0]);
+      const ingresses = namedFeatures(block[key], 'ingress') ?? (isRecord(block[key]) && (block[key] as Record<string, unknown>).enabled === true ? [['', block[key] as Record<string, unknown>] as Feature] : []);
+      for (const [name, ingress] of ingresses) {
+        const hosts = [text(ingress.hostname), ...(Array.isArray(ingress.hosts) ? ingress.hosts.map((h) => (isRecord(h) ? text(h.host) : text(h))) : [])].filter((h): h is string => h !== undefined);
+        const ingressId = name === '' ? `${id}:${key}` : `${id}:${key}:${name}`;
+        nodes.push({ id: ingressId, label: name === '' || name === 'main' ? `${label} ingress` : `${label} ${name} ingress`, kind: 'gateway', rows: hosts.slice(0, 3), iconRef: 'kubernetes/Ingress' });
+        edge(ingressId, front, hosts[0]);
+      }
     }
-    const persistence = block.persistence;
-    if (isRecord(persistence) && persistence.enabled !== false) {
+    const volumes = namedFeatures(block.persistence, 'persistence') ?? (isRecord(block.persistence) && block.persistence.enabled !== false ? [['', block.persistence] as Feature] : []);
+    for (const [name, persistence] of volumes) {
       const size = text(persistence.size);
-      nodes.push({ id: `${id}:volume`, label: `${label} data`, kind: 'storage', rows: size ? [size] : [], iconRef: 'kubernetes/Persistent Volume Claim' });
-      edge(id, `${id}:volume`, 'mounts', true);
+      const volumeId = name === '' ? `${id}:volume` : `${id}:volume:${name}`;
+      const rows = name === '' ? (size ? [size] : []) : [text(persistence.type) ?? 'pvc', ...(size ? [size] : []), ...(text(persistence.mountPath) ? [text(persistence.mountPath)!] : [])];
+      nodes.push({ id: volumeId, label: name === '' ? `${label} data` : name, kind: 'storage', rows, iconRef: 'kubernetes/Persistent Volume Claim' });
+      edge(id, volumeId, 'mounts', true);
     }
     const autoscaling = block.autoscaling ?? block.hpa;
     if (isRecord(autoscaling) && autoscaling.enabled === true) {
@@ -312,7 +377,20 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const offWorkloads: string[] = [];
   /** Parts of the cluster the chart's Prometheus scrapes (kube-prometheus-stack's `kubeScheduler`, `kubelet`). */
   const scraped: string[] = [];
-  for (const [key, block] of Object.entries(values)) {
+  const switchOf = dependencySwitches(values);
+  const switchKeys = new Set(switchOf.values());
+  /** A top-level block as drawn: a dependency switched by a block of its own is on or off as that switch says. */
+  const effective = (key: string): unknown => {
+    const toggle = switchOf.get(key);
+    return toggle === undefined ? values[key] : { ...(values[key] as Record<string, unknown>), enabled: (values[toggle] as Record<string, unknown>).enabled };
+  };
+  for (const key of Object.keys(values)) {
+    if (switchKeys.has(key)) continue;
+    const block = effective(key);
+    if (switchOf.has(key) && isRecord(block) && !enabled(block)) {
+      offWorkloads.push(key);
+      continue;
+    }
     const flagged = flaggedDependency(key, block);
     if (flagged !== undefined && !subcharts.includes(flagged)) {
       subcharts.push(flagged);
@@ -330,6 +408,9 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       if (disabled(block) || replicas === 0) continue;
       if (values.architecture === 'standalone' && (key === 'readReplicas' || key === 'secondary')) continue;
       components.push([key, block]);
+    } else if (DEPENDENCY.test(key) && disabled(block)) {
+      // A datastore the chart could bring along, switched off (`mariadb: {enabled: false}`): said, as a workload is.
+      offWorkloads.push(key);
     } else if (DEPENDENCY.test(key) ? enabled(block) : block.enabled === true && Object.keys(block).length > 1 && !SETTING_NAME.test(key)) {
       if (!subcharts.includes(key.toLowerCase()) && !subcharts.includes(key)) {
         subcharts.push(key);
@@ -367,7 +448,10 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     }
   }
   // `x.enabled: true` switches a sub-chart on; a datastore block or flag without it may be the chart's own template.
-  const isSubchart = (key: string): boolean => isRecord(values[key]) && (values[key] as Record<string, unknown>).enabled === true;
+  const isSubchart = (key: string): boolean => {
+    const block = effective(key);
+    return isRecord(block) && block.enabled === true;
+  };
   for (const key of subcharts) nodes.push({ id: key, label: key, kind: kindOfName(key, 'service'), rows: [isSubchart(key) ? 'sub-chart' : 'dependency'], iconHint: key });
   // What the chart's Prometheus scrapes runs elsewhere (the control plane, every node): a node each, no workload.
   const scraper = components.find(([key]) => /^prometheus$/i.test(key))?.[0];
@@ -382,6 +466,15 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   for (const [key, block, place] of components) {
     const ownImage = isRecord(block.image) ? imageName(block.image) : appImage;
     workload(key, place?.label ?? text(block.name) ?? key, block, ownImage, place?.product);
+  }
+  // What the chart's Prometheus is told to scrape besides (`serviceMonitor.enabled`, a sub-chart's
+  // `prometheus.monitor.enabled`, as kube-prometheus-stack sets for its node exporter and kube-state-metrics).
+  const monitored = (block: unknown): boolean =>
+    isRecord(block) &&
+    ((isRecord(block.serviceMonitor) && block.serviceMonitor.enabled === true) || (isRecord(block.prometheus) && isRecord(block.prometheus.monitor) && block.prometheus.monitor.enabled === true));
+  if (scraper !== undefined) {
+    const parts: [string, unknown][] = [...components.map(([key, block]): [string, unknown] => [key, block]), ...subcharts.map((key): [string, unknown] => [key, effective(key)])];
+    for (const [key, block] of parts) if (key !== scraper && monitored(block)) edge(scraper, key, 'scrapes', true);
   }
   // Sub-charts are used by the application: one node, or the one component running its image; among several
   // workloads the values do not say which, so no arrow is guessed.
@@ -408,6 +501,11 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     warnings.push(`${atLines([lineOf([subchartKeys.get(chart) ?? chart])])}${chart}: which of the ${components.length} workloads uses it is not in the values; drawn without an arrow`);
   }
   for (const key of offWorkloads.sort((a, b) => (lineOf(a.split('.')) ?? 0) - (lineOf(b.split('.')) ?? 0))) {
+    const toggle = switchOf.get(key);
+    if (toggle !== undefined) {
+      warnings.push(`${atLines([lineOf([toggle])])}${key}: switched off by ${toggle}.enabled: false; not drawn`);
+      continue;
+    }
     const block = key.split('.').reduce<Record<string, unknown>>((at, part) => at[part] as Record<string, unknown>, values);
     const why = enabled(block) ? 'all of its parts are switched off' : `${block.enabled === false ? 'enabled' : 'create'}: false`;
     warnings.push(`${atLines([lineOf(key.split('.'))])}${key}: ${why}; not drawn`);

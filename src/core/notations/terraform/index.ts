@@ -166,8 +166,41 @@ function blocksToGraph(blocks: Block[], locals: Map<string, string[]>): GraphIR 
 }
 
 function rowsOf(block: Block): string[] {
-  const rows = [block.type === 'module' && typeof block.body.source === 'string' ? `module ${block.body.source}` : block.type];
-  if (block.body.count !== undefined) rows.push('count');
-  if (block.body.for_each !== undefined) rows.push('for_each');
+  // A data source reads what exists; said, so it is not taken for a resource of the same type and name it reads back.
+  const rows = [block.type === 'module' && typeof block.body.source === 'string' ? `module ${block.body.source}` : block.address.startsWith('data.') ? `data ${block.type}` : block.type];
+  const count = repetition('count', block.body.count);
+  const forEach = repetition('for_each', block.body.for_each);
+  if (count !== undefined) rows.push(count);
+  if (forEach !== undefined) rows.push(forEach);
   return rows;
+}
+
+/** A repetition's row is about a box's width; a longer expression is cut at a word with an ellipsis. */
+const REPETITION_CHARS = 36;
+
+/**
+ * What a `count` or `for_each` repeats over, as a reader asks it: `× 3`, `if var.create` (the `cond ? 1 : 0`
+ * switch), `× local.len if local.create`, `× length(var.subnets)`, `one per var.gke_spokes` (the collection a
+ * `{for k, v in …}` walks).
+ */
+function repetition(meta: 'count' | 'for_each', value: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  if (typeof value === 'number') return meta === 'count' ? `× ${value}` : meta;
+  if (typeof value !== 'string') return meta;
+  const expression = /^\$\{([\s\S]*)\}$/.exec(value.trim())?.[1]?.trim() ?? value.trim();
+  const cut = (text: string): string => {
+    const flat = text.replace(/\s+/g, ' ');
+    if (flat.length <= REPETITION_CHARS) return flat;
+    const head = flat.slice(0, REPETITION_CHARS - 1);
+    const space = head.lastIndexOf(' ');
+    return `${(space >= REPETITION_CHARS / 2 ? head.slice(0, space) : head).trimEnd()}…`;
+  };
+  if (meta === 'count') {
+    // `cond ? 1 : 0` switches one on; `cond ? n : 0` makes n of them when on.
+    const [, condition, times] = /^([\s\S]+?)\s*\?\s*([^?:]+?)\s*:\s*0$/.exec(expression) ?? [];
+    if (condition !== undefined && times !== undefined) return cut(times === '1' ? `if ${condition}` : `× ${times} if ${condition}`);
+    return cut(`× ${expression}`);
+  }
+  const walked = /^\{\s*for\s+[\w\s,]+\s+in\s+([\s\S]+?)\s*:/.exec(expression)?.[1];
+  return cut(`one per ${walked ?? expression}`);
 }

@@ -50,6 +50,10 @@ export const TERRAFORM_ICONS: Readonly<Record<string, string>> = dictionary({
 
 /** Role from the resource type's words (`aws_db_instance` → database); checked in order, first match wins. */
 const KIND_BY_WORD: [RegExp, NodeKind][] = [
+  // A database's settings and placement are not databases of their own (`aws_db_parameter_group`,
+  // `aws_db_subnet_group`, `azurerm_postgresql_flexible_server_configuration`): one cylinder per database.
+  [/_(parameter_group|option_group|configuration)$/, 'config'],
+  [/_(subnet_group|firewall_rule)$/, 'network'],
   [/_(db|rds|sql|postgres|postgresql|mysql|dynamodb|cosmosdb|spanner|bigtable|firestore|database)(_|$)/, 'database'],
   [/_(redis|elasticache|memcache|cache)(_|$)/, 'cache'],
   [/_(sqs|sns|pubsub|queue|topic|kinesis|eventhub|servicebus)(_|$)/, 'queue'],

@@ -18,7 +18,7 @@ describe('terraformNotation on real modules', () => {
     expect(graph.groups.find((g) => g.id === 'aws_vpc.this')).toEqual({ id: 'aws_vpc.this', label: 'this (aws_vpc)', kind: 'aws_vpc' });
     expect(graph.groups.find((g) => g.id === 'aws_subnet.private')!.parent).toBe('aws_vpc.this');
     expect(graph.nodes.find((n) => n.id === 'aws_route_table_association.private')!.parent).toBe('aws_subnet.private');
-    expect(graph.nodes.find((n) => n.id === 'aws_nat_gateway.this')).toMatchObject({ kind: 'network', iconRef: 'generic/Router', rows: ['aws_nat_gateway', 'count'] });
+    expect(graph.nodes.find((n) => n.id === 'aws_nat_gateway.this')).toMatchObject({ kind: 'network', iconRef: 'generic/Router', rows: ['aws_nat_gateway', '× local.nat_gateway_count if…'] });
     expect(graph.edges.length).toBeGreaterThan(50);
   });
 
@@ -68,7 +68,7 @@ describe('terraformNotation on real modules', () => {
   it('draws modules with their source and data sources', () => {
     const graph = terraformNotation.toGraph(fixture('tf-aws-vpc-example-simple.main.tf'));
     expect(graph.nodes.map((n) => [n.id, n.kind, n.rows])).toEqual([
-      ['data.aws_availability_zones.available', 'generic', ['aws_availability_zones']],
+      ['data.aws_availability_zones.available', 'generic', ['data aws_availability_zones']],
       ['module.vpc', 'component', ['module ../../']],
     ]);
     expect(arrows(graph)).toEqual(['module.vpc -> data.aws_availability_zones.available']);
@@ -137,5 +137,68 @@ describe('TERRAFORM_ICONS', () => {
   it('names only icons that exist in the catalog', () => {
     const unresolved = Object.entries(TERRAFORM_ICONS).filter(([, ref]) => resolveIconRef(ref) === undefined);
     expect(unresolved).toEqual([]);
+  });
+
+  it('says what a count or for_each repeats over, and that a data source reads what a resource of its name made', () => {
+    // terraform-google-modules/terraform-google-kubernetes-engine examples/island_cluster_anywhere_in_gcp_design (bb176b2) and
+    // Azure/terraform-azurerm-aks examples/application_gateway_ingress, abridged.
+    const graph = terraformNotation.toGraph(`resource "google_service_account" "gke-sa" {
+  for_each = { for k, v in var.gke_spokes : k => v }
+  account_id = "gke-sa"
+}
+module "net" {
+  source   = "terraform-google-modules/network/google"
+  for_each = var.gke_spokes
+  project_id = each.value["project_id"]
+}
+resource "azurerm_public_ip" "pip" {
+  count = var.use_brown_field_application_gateway && var.bring_your_own_vnet ? 1 : 0
+  name  = "appgw-pip"
+}
+resource "aws_nat_gateway" "this" {
+  count = local.create_vpc && var.enable_nat_gateway ? local.nat_gateway_count : 0
+}
+resource "aws_instance" "web" {
+  count = 3
+}
+resource "kubernetes_ingress_v1" "ing" {
+  metadata { name = "ing" }
+}
+data "kubernetes_ingress_v1" "ing" {
+  metadata { name = kubernetes_ingress_v1.ing.metadata[0].name }
+}
+`);
+    expect(Object.fromEntries(graph.nodes.map((n) => [n.id, n.rows]))).toEqual({
+      'google_service_account.gke-sa': ['google_service_account', 'one per var.gke_spokes'],
+      'module.net': ['module terraform-google-modules/network/google', 'one per var.gke_spokes'],
+      'azurerm_public_ip.pip': ['azurerm_public_ip', 'if var.use_brown_field_application_…'],
+      'aws_nat_gateway.this': ['aws_nat_gateway', '× local.nat_gateway_count if…'],
+      'aws_instance.web': ['aws_instance', '× 3'],
+      'kubernetes_ingress_v1.ing': ['kubernetes_ingress_v1'],
+      'data.kubernetes_ingress_v1.ing': ['data kubernetes_ingress_v1'],
+    });
+  });
+
+  it('draws one database for an RDS instance, its parameter and subnet groups as its settings and placement', () => {
+    // hashicorp/learn-terraform-rds main.tf, abridged: three cylinders once read as three databases.
+    const graph = terraformNotation.toGraph(`resource "aws_db_subnet_group" "education" {
+  name       = "education"
+  subnet_ids = module.vpc.public_subnets
+}
+resource "aws_db_parameter_group" "education" {
+  name   = "education"
+  family = "postgres14"
+}
+resource "aws_db_instance" "education" {
+  identifier             = "education"
+  db_subnet_group_name   = aws_db_subnet_group.education.name
+  parameter_group_name   = aws_db_parameter_group.education.name
+}
+`);
+    expect(Object.fromEntries(graph.nodes.map((n) => [n.id, n.kind]))).toEqual({
+      'aws_db_subnet_group.education': 'network',
+      'aws_db_parameter_group.education': 'config',
+      'aws_db_instance.education': 'database',
+    });
   });
 });
