@@ -65,6 +65,11 @@ export interface GraphNode {
   authorSize?: { width?: number; height?: number };
   /** A diagram drawn inside the node's box, the node's label its title: a D2 sequence diagram inside a container (scene/insets.ts). */
   inset?: GraphIR;
+  /**
+   * An `end` that closes one flow, not the whole activity: UML's flow final, a ring with a cross (PlantUML's `end`),
+   * apart from the activity final, a ring round a dot (`stop`).
+   */
+  flowFinal?: boolean;
 }
 
 export interface GraphEdge {

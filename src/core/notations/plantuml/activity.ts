@@ -129,8 +129,9 @@ export function activityToGraph(source: DiagramSource): GraphIR {
     if (/^start;?$/i.test(text)) {
       ends = [];
       node('start', '');
-    } else if (/^(stop|end);?$/i.test(text)) {
-      node('end', '');
+    } else if ((m = /^(stop|end);?$/i.exec(text))) {
+      // PlantUML draws `end` as a flow final (⊗), `stop` as the activity's final (◉).
+      node('end', '', m[1]!.toLowerCase() === 'end' ? { flowFinal: true } : {});
       ends = [];
     } else if (/^break;?$/i.test(text)) {
       // `break` leaves the innermost loop: the flow goes on after it.

@@ -909,6 +909,21 @@ describe('PlantUML glyphs and models as PlantUML draws them (issue 27)', () => {
     expect(drawn.elements.filter((e) => e.type === 'ellipse' && Number(e.x) > Number(start.x) && Number(e.x) < Number(start.x) + Number(start.width) && Number(e.y) > Number(start.y) && Number(e.y) < Number(start.y) + Number(start.height))).toHaveLength(0);
   });
 
+  it('draws an activity\'s `end` as a crossed ring and its `stop` as a bull\'s-eye, as PlantUML does (plantuml.com activity "Start/Stop/End")', async () => {
+    const { codeToScene } = await import('../index.js');
+    // plantuml.com's activity guide: "You can also use the end keyword", drawn ⊗ where `stop` is drawn ◉.
+    const marks = async (last: string) => {
+      const drawn = await codeToScene(uml(`start\n:Hello world;\n:This is defined on\nseveral **lines**;\n${last}`));
+      const end = drawn.elements.find((e) => e.id === drawn.elementIds.nodes.get(drawn.graph.nodes.find((n) => n.kind === 'end')!.id))!;
+      const inside = drawn.elements.filter((e) => e.id !== end.id && e.groupIds?.[0] === end.groupIds?.[0]);
+      return { ring: end, inside: inside.map((e) => e.type) };
+    };
+    const end = await marks('end');
+    expect(end.ring.fillColor).toBe('#ffffff');
+    expect(end.inside).toEqual(['line', 'line']);
+    expect((await marks('stop')).inside).toEqual(['ellipse']);
+  });
+
   it('draws split branches leaving the flow and meeting again without a fork bar (plantuml.com activity "Split processing")', () => {
     const graph = plantumlNotation.toGraph(uml('start\nsplit\n   :A;\nsplit again\n   :B;\nsplit again\n   :C;\nsplit again\n   :a;\n   :b;\nend split\n:D;\nend'));
     expect(graph.nodes.filter((n) => n.kind === 'fork')).toEqual([]);
