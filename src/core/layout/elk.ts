@@ -129,7 +129,7 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   ];
   for (const attempt of tries) {
     const laid = await attempt();
-    if (laid !== undefined && readmeCost(laid, nodes) < readmeCost(best, nodes)) best = laid;
+    if (laid !== undefined && readmeCost(laid, nodes) < readmeCost(best, nodes) && !spreadsWithoutFitting(laid, best, nodes)) best = laid;
     if (fitsReadme(best, nodes)) return best;
   }
   // Narrower layers make a taller drawing, and its edges meet in fewer, longer channels; a wrapped flow leads edges
@@ -158,6 +158,19 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
 function widensWithoutGain(laid: LaidOutGraph, nodes: number, bound: number): boolean {
   return (nodes <= ASPECT_NODES || laid.width >= laid.height) && readmeCost(laid, nodes) >= bound && readmeCost(laid, nodes) > 0;
 }
+
+/**
+ * Every try draws the same boxes with the same text, so its area is the paper it needs for them. One that still misses
+ * the README column only trades width for height there, and once it spreads the drawing over much more paper than the
+ * best so far, what it gains in text size is lost to scrolling and to the author's structure: java-design-patterns'
+ * RTE plugin (BlazeMeter) kept its packages side by side in 1,848 × 1,491 px, as PlantUML does, and stacked them in a
+ * column of 1,467 × 2,763 px (1.47 × the area), sibling packages one under the other; commander, 1.41 ×.
+ */
+function spreadsWithoutFitting(laid: LaidOutGraph, best: LaidOutGraph, nodes: number): boolean {
+  return !fitsReadme(laid, nodes) && laid.width * laid.height > MAX_AREA_GROWTH * best.width * best.height;
+}
+/** The most area a try that still misses the README column may add to the best so far. */
+const MAX_AREA_GROWTH = 1.25;
 
 /**
  * Components stacked along a sideways flow sit one after another instead of one above another: the drawing only
