@@ -909,6 +909,37 @@ describe('PlantUML glyphs and models as PlantUML draws them (issue 27)', () => {
     expect(drawn.elements.filter((e) => e.type === 'ellipse' && Number(e.x) > Number(start.x) && Number(e.x) < Number(start.x) + Number(start.width) && Number(e.y) > Number(start.y) && Number(e.y) < Number(start.y) + Number(start.height))).toHaveLength(0);
   });
 
+  it('fills and borders states, and colours arrows, as `skinparam` says (plantuml.com state diagram "Skinparam")', () => {
+    const graph = plantumlNotation.toGraph(
+      uml(
+        [
+          'skinparam backgroundColor LightYellow',
+          'skinparam state {',
+          '  StartColor MediumBlue',
+          '  BackgroundColor Peru',
+          '  BackgroundColor<<Warning>> Olive',
+          '  BorderColor Gray',
+          '  FontName Impact',
+          '}',
+          'skinparam ArrowColor Navy',
+          '[*] --> NotShooting',
+          'state "Not Shooting State" as NotShooting {',
+          '  state "Idle mode" as Idle',
+          '  state "Configuring mode" as Configuring #LightBlue',
+          '  [*] --> Idle',
+          '  Idle --> Configuring : EvConfig',
+          '}',
+        ].join('\n'),
+      ),
+    );
+    const node = (id: string) => graph.nodes.find((n) => n.id === id)!;
+    expect(node('Idle').style).toMatchObject({ fillColor: '#cd853f', strokeColor: '#808080', textColor: '#000000' });
+    // A colour set on the state itself wins over the skin's.
+    expect(node('Configuring').style).toMatchObject({ fillColor: '#add8e6', strokeColor: '#808080' });
+    expect(graph.groups.find((g) => g.label === 'Not Shooting State')!.style).toMatchObject({ fillColor: '#cd853f' });
+    expect(graph.edges.every((edge) => edge.style?.strokeColor === '#000080')).toBe(true);
+  });
+
   it('draws an activity\'s `end` as a crossed ring and its `stop` as a bull\'s-eye, as PlantUML does (plantuml.com activity "Start/Stop/End")', async () => {
     const { codeToScene } = await import('../index.js');
     // plantuml.com's activity guide: "You can also use the end keyword", drawn ⊗ where `stop` is drawn ◉.
