@@ -146,6 +146,11 @@ export interface GraphIR {
    */
   forcedDirection?: boolean;
   /**
+   * Branches keep the order they are written in, where layout could swap them to save a crossing: PlantUML draws an
+   * activity's `then` branch left of its `else` and fork branches left to right.
+   */
+  inSourceOrder?: boolean;
+  /**
    * The diagram's own title (PlantUML `title`, the root graph's `label` in DOT), as plain display text with lines split
    * on \n; drawn once above the whole diagram. Container titles are `GraphGroup.label`.
    */

@@ -940,6 +940,41 @@ describe('PlantUML glyphs and models as PlantUML draws them (issue 27)', () => {
     expect(graph.edges.every((edge) => edge.style?.strokeColor === '#000080')).toBe(true);
   });
 
+  it('draws an if\'s `then` branch left of its `else`, and fork branches in the order written, as PlantUML does', async () => {
+    const { layoutGraph } = await import('../../layout/elk.js');
+    // plantuml.com's activity guide ("Conditional", "Parallel processing"), one after the other.
+    const graph = plantumlNotation.toGraph(
+      uml(
+        [
+          'start',
+          'if (Graphviz installed?) then (yes)',
+          '  :process all\\ndiagrams;',
+          'else (no)',
+          '  :process only',
+          '  __sequence__ and __activity__ diagrams;',
+          'endif',
+          'fork',
+          '  :action 1;',
+          'fork again',
+          '  :action 2;',
+          'fork again',
+          '  :action 3;',
+          'end fork',
+          'stop',
+        ].join('\n'),
+      ),
+    );
+    const laid = await layoutGraph(graph);
+    const x = (label: string) => {
+      const id = graph.nodes.find((n) => n.label.startsWith(label))!.id;
+      const box = laid.nodes.find((n) => n.id === id)!;
+      return box.x + box.width / 2;
+    };
+    expect(x('process all')).toBeLessThan(x('process only'));
+    expect(x('action 1')).toBeLessThan(x('action 2'));
+    expect(x('action 2')).toBeLessThan(x('action 3'));
+  }, 60_000);
+
   it('draws an activity\'s `end` as a crossed ring and its `stop` as a bull\'s-eye, as PlantUML does (plantuml.com activity "Start/Stop/End")', async () => {
     const { codeToScene } = await import('../index.js');
     // plantuml.com's activity guide: "You can also use the end keyword", drawn ⊗ where `stop` is drawn ◉.
