@@ -57,6 +57,7 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   cross: { shape: 'rectangle', lossy: true },
   cloud: { shape: 'cloud' },
   cylinder: { shape: 'cylinder' },
+  'horizontal-cylinder': { shape: 'queue' },
   'speech-bubble': { shape: 'callout' },
   person: { shape: 'person' },
   document: { shape: 'document' },

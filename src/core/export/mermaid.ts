@@ -118,6 +118,7 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   cross: { shape: 'rect', lossy: true },
   cloud: { shape: 'cloud' },
   cylinder: { shape: 'cyl' },
+  'horizontal-cylinder': { shape: 'h-cyl' },
   'speech-bubble': { shape: 'rounded', lossy: true },
   // A flowchart has no person (only a sequence diagram's actor): the circle an actor was drawn as before.
   person: { shape: 'circle', lossy: true },

@@ -65,6 +65,11 @@ export interface GraphNode {
   authorSize?: { width?: number; height?: number };
   /** A diagram drawn inside the node's box, the node's label its title: a D2 sequence diagram inside a container (scene/insets.ts). */
   inset?: GraphIR;
+  /**
+   * An `end` that closes one flow, not the whole activity: UML's flow final, a ring with a cross (PlantUML's `end`),
+   * apart from the activity final, a ring round a dot (`stop`).
+   */
+  flowFinal?: boolean;
 }
 
 export interface GraphEdge {
@@ -140,6 +145,11 @@ export interface GraphIR {
    * absent, `direction` is the notation's habit and layout may turn the graph to fit a README column.
    */
   forcedDirection?: boolean;
+  /**
+   * Branches keep the order they are written in, where layout could swap them to save a crossing: PlantUML draws an
+   * activity's `then` branch left of its `else` and fork branches left to right.
+   */
+  inSourceOrder?: boolean;
   /**
    * The diagram's own title (PlantUML `title`, the root graph's `label` in DOT), as plain display text with lines split
    * on \n; drawn once above the whole diagram. Container titles are `GraphGroup.label`.

@@ -490,4 +490,16 @@ describe('layoutGraph when nothing fits a README column', () => {
     const laid = await layoutGraph(await plantumlNotation.toGraph(code));
     expect(laid.height / laid.width).toBeLessThanOrEqual(3);
   }, 120_000);
+
+  it('keeps sibling packages side by side, as PlantUML draws them, rather than a column of them on more paper (BlazeMeter RTE plugin)', async () => {
+    const code = readFileSync(new URL('../../../test/fixtures/plantuml/blazemeter-rte-class.puml', import.meta.url), 'utf8');
+    const laid = await layoutGraph(await plantumlNotation.toGraph(code));
+    const group = (id: string) => laid.groups.find((g) => g.id === id)!;
+    // tn5250 and tn3270 join nothing to each other: PlantUML sets them in one row. Stacked, they and the rest made a
+    // column of 1,467 × 2,763 px, 1.47 times the paper of the drawing that keeps them side by side (1,848 × 1,491).
+    const [tn5250, tn3270] = [group('package:tn5250'), group('package:tn3270')];
+    expect(tn3270.y).toBeLessThan(tn5250.y + tn5250.height);
+    expect(tn5250.y).toBeLessThan(tn3270.y + tn3270.height);
+    expect(laid.height).toBeLessThan(laid.width);
+  }, 120_000);
 });

@@ -19,6 +19,7 @@ const TEXT_AREA: Record<string, { fx: number; fy: number }> = dictionary({
   octagon: { fx: 0.8, fy: 0.8 },
   cloud: { fx: 0.7, fy: 0.7 },
   cylinder: { fx: 1, fy: 0.75 },
+  'horizontal-cylinder': { fx: 0.8, fy: 1 },
   document: { fx: 1, fy: 0.85 },
   terminator: { fx: 0.8, fy: 1 },
   'data-storage': { fx: 0.85, fy: 1 },

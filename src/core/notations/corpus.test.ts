@@ -45,6 +45,7 @@ const CORPUS: Count[] = [
   ['plantuml', 'capi-machinedeployment-activity.plantuml', 46, 65, 0, 'start, stop, 20 actions, 4 repeat points, 4 repeat-while and 16 if/elseif decisions; 61 arrows of the flow and 4 loops back'],
   ['plantuml', 'jdp-hexagonal-class.puml', 29, 23, 9, '29 classes and interfaces, 23 relation lines, 9 packages'],
   ['plantuml', 'jdp-onion-architecture-class.puml', 15, 24, 11, '15 classes, records and interfaces, 24 relation lines, 3 layer packages holding 8 packages'],
+  ['plantuml', 'blazemeter-rte-class.puml', 26, 19, 9, '26 classes, interfaces and enums, 15 extends/implements and 4 other relation lines, 9 packages (4 nested in core and protocols, 2 a level further)'],
   ['plantuml', 'jdp-promise-class.urm.puml', 7, 6, 1, '6 classes and Map (named by a link), 6 relation lines, 1 package'],
   ['plantuml', 'mojaloop-position-prepare-sequence.plantuml', 5, 25, 0, '5 participants, 25 messages'],
   ['compose', 'aks-store-demo-quickstart.docker-compose.yml', 4, 3, 1, '4 services, 3 depends_on, network backend_services'],

@@ -1,4 +1,4 @@
-import { cylinderRimRadius, personFigure, type CORNERS, type ShapeType } from '../scene/constants.js';
+import { cylinderRimRadius, personFigure, sideRimRadius, type CORNERS, type ShapeType } from '../scene/constants.js';
 import type { Point } from '../scene/schema.js';
 import { CORNER_RADIUS_MAX, CORNER_RADIUS_SHARE, LABEL_PADDING } from './constants.js';
 import { fmt } from './svg.js';
@@ -292,6 +292,16 @@ export function shapeGeometry(type: ShapeType, box: Box, corner: Corner): ShapeG
         `L${fmt(x + w)} ${fmt(y + h - ry)} A${fmt(rx)} ${fmt(ry)} 0 0 1 ${fmt(x)} ${fmt(y + h - ry)} Z`;
       const rim = `M${fmt(x)} ${fmt(y + ry)} A${fmt(rx)} ${fmt(ry)} 0 0 0 ${fmt(x + w)} ${fmt(y + ry)}`;
       return { outline: { kind: 'path', d, closed: true }, details: [{ kind: 'path', d: rim, closed: false }], textBox: sub(box, 0, 2 * ry, w, h - ry) };
+    }
+    case 'horizontal-cylinder': {
+      // The standing cylinder turned on its side: the near end, to the right, shows its whole rim.
+      const rx = sideRimRadius(w, h);
+      const ry = h / 2;
+      const d =
+        `M${fmt(x + rx)} ${fmt(y)} L${fmt(x + w - rx)} ${fmt(y)} A${fmt(rx)} ${fmt(ry)} 0 0 1 ${fmt(x + w - rx)} ${fmt(y + h)} ` +
+        `L${fmt(x + rx)} ${fmt(y + h)} A${fmt(rx)} ${fmt(ry)} 0 0 1 ${fmt(x + rx)} ${fmt(y)} Z`;
+      const rim = `M${fmt(x + w - rx)} ${fmt(y)} A${fmt(rx)} ${fmt(ry)} 0 0 0 ${fmt(x + w - rx)} ${fmt(y + h)}`;
+      return { outline: { kind: 'path', d, closed: true }, details: [{ kind: 'path', d: rim, closed: false }], textBox: sub(box, rx, 0, w - 2 * rx, h) };
     }
     case 'person': {
       // The head is the outline (filled); body, arms and legs are strokes. The label is under the feet.

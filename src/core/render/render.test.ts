@@ -193,6 +193,13 @@ describe('renderSvg: shapes', () => {
     expect(svg.match(/<path /g)).toHaveLength(2);
     expect(svg).toContain('M0 12 A80 12 0 0 0 160 12');
   });
+
+  it('draws a queue as a cylinder lying on its side, the rim of its near end at the right, as D2 and PlantUML draw one', () => {
+    const svg = render([{ type: 'horizontal-cylinder', ...box, roughness: 'clean' }]);
+    expect(svg.match(/<path /g)).toHaveLength(2);
+    // The right end's whole ellipse: its near half closes the outline, its far half is the rim drawn over the body.
+    expect(svg).toContain('M144 0 A16 40 0 0 0 144 80');
+  });
 });
 
 describe('renderSvg: text', () => {

@@ -19,6 +19,8 @@ export const SHAPE_TYPES = [
   'cross',
   'cloud',
   'cylinder',
+  // A cylinder on its side: a queue, as D2 (`shape: queue`), PlantUML (`queue`) and Mermaid (`h-cyl`) draw one.
+  'horizontal-cylinder',
   'speech-bubble',
   // An actor or person: a figure with its label under it.
   'person',
@@ -47,6 +49,8 @@ export type ShapeType = (typeof SHAPE_TYPES)[number];
 
 /** Vertical radius of a cylinder's top and bottom ellipses; its top cap, rim included, is twice this tall. */
 export const cylinderRimRadius = (width: number, height: number): number => Math.min(height * 0.15, width * 0.2);
+/** A horizontal cylinder's end ellipses, as wide as a standing one's are tall: its right cap, rim included, is twice this wide. */
+export const sideRimRadius = (width: number, height: number): number => cylinderRimRadius(height, width);
 
 /**
  * The part of a shape below any cap an icon must not be stamped over: a cylinder's body under its top cap, the

@@ -88,6 +88,36 @@ function bullsEye(ring: Element, dotId: string): Element[] {
 }
 
 /**
+ * A flow final as UML draws it (PlantUML's `end`): a ring with a cross inside, the two diagonals of the square inscribed
+ * in it, so it reads apart from the activity's final (a dot in a ring). The ring keeps the shape's id; the two move as one.
+ */
+function crossedRing(ring: Element, crossId: string): Element[] {
+  const groupIds = [`${ring.id}-mark`];
+  const radius = ring.width! / 2;
+  const [cx, cy] = [ring.x! + radius, ring.y! + ring.height! / 2];
+  const reach = radius / Math.SQRT2;
+  const diagonal = (suffix: string, sign: 1 | -1): Element => ({
+    id: `${crossId}-${suffix}`,
+    type: 'line',
+    x: round(cx - reach),
+    y: round(cy - reach),
+    width: round(2 * reach),
+    height: round(2 * reach),
+    points: [
+      { x: round(cx - reach), y: round(cy - sign * reach) },
+      { x: round(cx + reach), y: round(cy + sign * reach) },
+    ],
+    strokeColor: ring.strokeColor,
+    fillColor: 'transparent',
+    strokeStyle: 'solid',
+    corner: 'sharp',
+    groupIds,
+  });
+  Object.assign(ring, { fillColor: '#ffffff', groupIds });
+  return [diagonal('a', 1), diagonal('b', -1)];
+}
+
+/**
  * Where an arrow end binds: layout ends routes on the node's box, so for round and pointed outlines the last
  * segment is carried on into the shape until it meets the outline (the point the intake recomputes bound ends to).
  */
@@ -164,7 +194,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     if (box.rows.length === 0) {
       if (box.label === '') {
         elements.push(shape);
-        if (node.kind === 'end' && box.shape === 'ellipse') elements.push(...bullsEye(shape, makeId(`${id}-dot`)));
+        if (node.kind === 'end' && box.shape === 'ellipse') elements.push(...(node.flowFinal ? crossedRing(shape, makeId(`${id}-cross`)) : bullsEye(shape, makeId(`${id}-dot`))));
         continue;
       }
       // The label is drawn in the stroke colour: keep it readable on the fill. A border colour the notation set

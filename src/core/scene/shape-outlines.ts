@@ -52,6 +52,7 @@ export const EXCALIDRAW_SHAPE_TWIN: Partial<Record<ShapeType, { type: 'rectangle
   cloud: { type: 'ellipse' },
   cylinder: { type: 'rectangle', rounded: true },
   'data-storage': { type: 'rectangle', rounded: true },
+  'horizontal-cylinder': { type: 'rectangle', rounded: true },
   terminator: { type: 'rectangle', rounded: true },
 });
 

@@ -263,11 +263,12 @@ describe('d2Notation details', () => {
     expect(graph.nodes.map((n) => [n.id, n.shape, n.kind])).toEqual([
       ['u', 'person', 'user'],
       ['d', 'cylinder', 'database'],
-      ['q', 'cylinder', 'queue'],
+      // D2 lays a queue on its side.
+      ['q', 'horizontal-cylinder', 'queue'],
       ['k', 'rectangle', 'class'],
     ]);
     expect(graph.nodes.find((n) => n.id === 'k')!.rows).toEqual(['+name: string', '-go(): bool']);
-    expect(graph.warnings).toEqual(['D2 queue shape drawn as cylinder ("q")']);
+    expect(graph.warnings).toEqual([]);
   }, SLOW);
 
   it('draws the root board and says which layers, scenarios and steps are left out', async () => {

@@ -104,7 +104,7 @@ const SHAPES: Record<string, { shape: string; kind?: NodeKind; approximate?: tru
   document: { shape: 'document' },
   parallelogram: { shape: 'parallelogram' },
   cylinder: { shape: 'cylinder', kind: 'database' },
-  queue: { shape: 'cylinder', kind: 'queue', approximate: true },
+  queue: { shape: 'horizontal-cylinder', kind: 'queue' },
   package: { shape: 'rectangle', approximate: true },
   step: { shape: 'arrow-right' },
   callout: { shape: 'speech-bubble' },

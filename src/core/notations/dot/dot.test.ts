@@ -267,6 +267,32 @@ describe('dotNotation pen widths', () => {
 });
 
 describe('DOT text, borders and invisible structure on real files', () => {
+  it('reads colours by number in the Brewer colour scheme the author chose (decentraland/architecture)', async () => {
+    // Decentraland's architecture graph (architecture.dot, Apache-2.0) fills every node and cluster by index in
+    // ColorBrewer's PuBuGn with 9 classes, as Graphviz does: pale pink nodes in blue-grey clusters, not grey ones.
+    const graph = await dotNotation.toGraph(
+      [
+        'digraph G {',
+        '    node [shape=box, colorscheme="pubugn9", style="filled,setlinewidth(2)", fillcolor=1]',
+        '    subgraph cluster_client {',
+        '        colorscheme="pubugn9";',
+        '        bgcolor=4;',
+        '        label = <Unity Explorer <BR/> <FONT POINT-SIZE="15">Decentralized Client</FONT>>;',
+        '        ExplorerClient [label=<Core<FONT POINT-SIZE="10"><BR/><BR/>Core Client Logic</FONT>>;]',
+        '    }',
+        '    ExplorerClient -> DecentralandGateway',
+        '    Gateway2 [fillcolor="/set13/2"]',
+        '}',
+      ].join('\n'),
+    );
+    const node = (id: string) => graph.nodes.find((n) => n.id === id)!;
+    expect(node('ExplorerClient').style?.fillColor).toBe('#fff7fb');
+    expect(node('DecentralandGateway').style?.fillColor).toBe('#fff7fb');
+    expect(graph.groups[0]!.style?.fillColor).toBe('#a6bddb');
+    // `/scheme/colour` names a colour of another scheme outright: Set1's second of three.
+    expect(node('Gateway2').style?.fillColor).toBe('#377eb8');
+  });
+
   const sceneOf = async (name: string) => (await codeToScene(fixture(name))).elements;
   const byId = (elements: Awaited<ReturnType<typeof sceneOf>>, id: string) => elements.find((e) => e.id === id)!;
 

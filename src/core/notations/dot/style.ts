@@ -1,5 +1,6 @@
 /** Graphviz attribute values mapped to ours: shapes, arrowheads, colours, styles, rankdir. */
 import colorNames from 'color-name';
+import * as chromatic from 'd3-scale-chromatic';
 import type { Arrowhead, Direction, GraphStyle } from '../../graph/types.js';
 import { dictionary, ownValue } from '../../dictionary.js';
 
@@ -78,9 +79,16 @@ export const RANKDIR: Record<string, Direction> = dictionary({ TB: 'DOWN', LR: '
 
 const hex2 = (value: number) => Math.round(Math.min(255, Math.max(0, value))).toString(16).padStart(2, '0');
 
-/** Graphviz colour (`#rrggbb[aa]`, `H S V` or `H,S,V`, X11/CSS name, `grey50`, a `a:b` list) → `#rrggbb`; undefined if unknown. */
-export function mapColor(value: string): string | undefined {
-  const first = value.split(':')[0]!.trim().toLowerCase();
+/**
+ * Graphviz colour (`#rrggbb[aa]`, `H S V` or `H,S,V`, X11/CSS name, `grey50`, a `a:b` list, a Brewer colour) →
+ * `#rrggbb`; undefined if unknown. `scheme` is the element's `colorscheme`: with a Brewer scheme (`pubugn9`) a bare
+ * number is that scheme's colour (`fillcolor=1`), and `/scheme/colour` names one outright.
+ */
+export function mapColor(value: string, scheme?: string): string | undefined {
+  let first = value.split(':')[0]!.trim().toLowerCase();
+  const named = /^\/([a-z0-9]*)\/(.+)$/.exec(first);
+  if (named) [scheme, first] = [named[1] || scheme, named[2]!];
+  if (scheme !== undefined && /^\d{1,2}$/.test(first)) return brewerColor(scheme.toLowerCase(), Number(first));
   // `#rrggbbaa` keeps its alpha, as Graphviz draws it: git.gv's `#88000022` is a pale pink, not dark red.
   if (/^#[0-9a-f]{6}([0-9a-f]{2})?$/.test(first)) return first.endsWith('ff') && first.length === 9 ? first.slice(0, 7) : first;
   if (/^#[0-9a-f]{3}$/.test(first)) return `#${[...first.slice(1)].map((c) => c + c).join('')}`;
@@ -93,6 +101,29 @@ export function mapColor(value: string): string | undefined {
   // X11 numbered variants (lightblue2) are shades of the base name; the base is close enough.
   const rgb = ownValue(colorNames, first) ?? ownValue(colorNames, first.replace(/[1-4]$/, ''));
   return rgb ? `#${rgb.map(hex2).join('')}` : undefined;
+}
+
+/**
+ * Graphviz's Brewer schemes by name: the ColorBrewer scheme and its number of classes (`pubugn9`, `set13`, `paired12`),
+ * as d3-scale-chromatic holds them: sequential and diverging schemes per class count, qualitative ones as their largest
+ * set, whose first k colours are the k-class set.
+ */
+const BREWER = new Map(
+  Object.entries(chromatic)
+    .filter(([name, value]) => name.startsWith('scheme') && Array.isArray(value))
+    .map(([name, value]) => [name.slice('scheme'.length).toLowerCase(), value as ReadonlyArray<string | ReadonlyArray<string> | undefined>]),
+);
+
+/** Colour `index` (from 1) of a Graphviz Brewer scheme, undefined when the scheme or the index is unknown. */
+function brewerColor(scheme: string, index: number): string | undefined {
+  for (const digits of [1, 2]) {
+    const palette = BREWER.get(scheme.slice(0, -digits));
+    const classes = Number(scheme.slice(-digits));
+    if (palette === undefined || !Number.isInteger(classes) || index < 1 || index > classes) continue;
+    const colours = typeof palette[0] === 'string' ? (palette as readonly string[]).slice(0, classes) : (palette[classes] as readonly string[] | undefined);
+    if (colours !== undefined && colours.length === classes) return colours[index - 1];
+  }
+  return undefined;
 }
 
 function hsvToHex(h: number, s: number, v: number): string {

@@ -253,8 +253,8 @@ class DotGraphBuilder {
     const xlabel = attrs.get('xlabel');
     if (label === '' && rows.length === 0 && xlabel) label = this.text(xlabel, { node: dotNode.id });
 
-    const color = attrs.has('color') ? mapColor(attrs.get('color')!.value) : undefined;
-    const fill = attrs.has('fillcolor') ? mapColor(attrs.get('fillcolor')!.value) : undefined;
+    const color = attrs.has('color') ? mapColor(attrs.get('color')!.value, attrs.get('colorscheme')?.value) : undefined;
+    const fill = attrs.has('fillcolor') ? mapColor(attrs.get('fillcolor')!.value, attrs.get('colorscheme')?.value) : undefined;
     const graphStyle: GraphStyle = {};
     // plain, plaintext and none are text without a border, and without a fill unless filled. The schema's stroke
     // colour is hex only: fully transparent black draws no outline.
@@ -269,7 +269,7 @@ class DotGraphBuilder {
     if (nodeWidth !== undefined) graphStyle.strokeWidth = nodeWidth;
     const fontSize = fontSizeOf(attrs.get('fontsize')?.value, FONT.label);
     if (fontSize !== undefined) graphStyle.fontSize = fontSize;
-    const fontColor = attrs.has('fontcolor') ? mapColor(attrs.get('fontcolor')!.value) : undefined;
+    const fontColor = attrs.has('fontcolor') ? mapColor(attrs.get('fontcolor')!.value, attrs.get('colorscheme')?.value) : undefined;
     // Graphviz writes a label in its fontcolor, black unless set, whatever colour the outline is (ladder99's gray
     // outlines kept black words; drawn in the outline's gray they faded).
     if (fontColor) graphStyle.textColor = fontColor;
@@ -313,10 +313,10 @@ class DotGraphBuilder {
       const label = this.text(attrs.get('label') ?? attrs.get('xlabel'), context);
       const headLabel = this.text(attrs.get('headlabel'), context);
       const tailLabel = this.text(attrs.get('taillabel'), context);
-      const color = attrs.has('color') ? mapColor(attrs.get('color')!.value) : undefined;
+      const color = attrs.has('color') ? mapColor(attrs.get('color')!.value, attrs.get('colorscheme')?.value) : undefined;
       const width = strokeWidthOf(attrs.get('penwidth')?.value ?? style.lineWidth);
       const fontSize = fontSizeOf(attrs.get('fontsize')?.value, FONT.edgeLabel);
-      const fontColor = label !== '' && attrs.has('fontcolor') ? mapColor(attrs.get('fontcolor')!.value) : undefined;
+      const fontColor = label !== '' && attrs.has('fontcolor') ? mapColor(attrs.get('fontcolor')!.value, attrs.get('colorscheme')?.value) : undefined;
       const edge: GraphEdge = {
         id: `e${edges.length + 1}`,
         from,
@@ -364,8 +364,9 @@ function setAll(target: Attrs, attributes: readonly ClusterStatementASTNode[]): 
 
 function clusterStyle(attrs: Attrs): GraphStyle {
   const style = parseStyle(attrs.get('style')?.value);
-  const color = mapColor(attrs.get('pencolor')?.value ?? attrs.get('color')?.value ?? '');
-  const fill = mapColor(attrs.get('fillcolor')?.value ?? attrs.get('bgcolor')?.value ?? (style.filled ? (attrs.get('color')?.value ?? 'lightgrey') : ''));
+  const scheme = attrs.get('colorscheme')?.value;
+  const color = mapColor(attrs.get('pencolor')?.value ?? attrs.get('color')?.value ?? '', scheme);
+  const fill = mapColor(attrs.get('fillcolor')?.value ?? attrs.get('bgcolor')?.value ?? (style.filled ? (attrs.get('color')?.value ?? 'lightgrey') : ''), scheme);
   return {
     ...(color && { strokeColor: color }),
     ...(fill && { fillColor: fill }),

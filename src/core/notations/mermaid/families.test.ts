@@ -77,7 +77,7 @@ describe('Mermaid C4', () => {
     expect(node('customerA').style).toMatchObject({ fillColor: '#808080', strokeColor: '#ff0000', textColor: '#ff0000' });
     expect(node('customerC')).toMatchObject({ kind: 'actor', style: { strokeStyle: 'dashed' } });
     expect(node('SystemE')).toMatchObject({ kind: 'external', shape: 'cylinder', parent: 'b1', style: { strokeStyle: 'dashed' } });
-    expect(node('SystemF')).toMatchObject({ kind: 'queue', shape: 'data-storage', parent: 'b3' });
+    expect(node('SystemF')).toMatchObject({ kind: 'queue', shape: 'horizontal-cylinder', parent: 'b3' });
     expect(graph.groups.map((g) => [g.id, g.label, g.parent])).toEqual([
       ['b0', 'BankBoundary0', undefined],
       ['b1', 'BankBoundary', 'b0'],

@@ -60,7 +60,7 @@ export const SHAPES: Record<string, MappedShape> = dictionary({
   subroutine: { shape: 'rectangle', approximate: true },
   cylinder: { shape: 'cylinder', kind: 'database' },
   cyl: { shape: 'cylinder', kind: 'database' },
-  'h-cyl': { shape: 'cylinder', kind: 'queue', approximate: true },
+  'h-cyl': { shape: 'horizontal-cylinder', kind: 'queue' },
   circle: { shape: 'ellipse' },
   doublecircle: { shape: 'ellipse', approximate: true },
   ellipse: { shape: 'ellipse' },

@@ -129,8 +129,9 @@ export function activityToGraph(source: DiagramSource): GraphIR {
     if (/^start;?$/i.test(text)) {
       ends = [];
       node('start', '');
-    } else if (/^(stop|end);?$/i.test(text)) {
-      node('end', '');
+    } else if ((m = /^(stop|end);?$/i.exec(text))) {
+      // PlantUML draws `end` as a flow final (⊗), `stop` as the activity's final (◉).
+      node('end', '', m[1]!.toLowerCase() === 'end' ? { flowFinal: true } : {});
       ends = [];
     } else if (/^break;?$/i.test(text)) {
       // `break` leaves the innermost loop: the flow goes on after it.
@@ -286,5 +287,5 @@ export function activityToGraph(source: DiagramSource): GraphIR {
   const block = blocks[blocks.length - 1];
   if (block) throw parseError(block.line, `"${block.line.text.slice(0, 40)}" is never closed`);
   if (nodes.length === 0) throw parseError({ line: 1, column: 1 }, 'the activity diagram has no steps');
-  return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes, edges, groups, warnings };
+  return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), inSourceOrder: true, nodes, edges, groups, warnings };
 }

@@ -20,13 +20,13 @@ for (const [base, kind, shape] of [
   ['Person', 'actor', 'person'],
   ['System', 'service', undefined],
   ['SystemDb', 'database', 'cylinder'],
-  ['SystemQueue', 'queue', 'data-storage'],
+  ['SystemQueue', 'queue', 'horizontal-cylinder'],
   ['Container', 'service', undefined],
   ['ContainerDb', 'database', 'cylinder'],
-  ['ContainerQueue', 'queue', 'data-storage'],
+  ['ContainerQueue', 'queue', 'horizontal-cylinder'],
   ['Component', 'component', undefined],
   ['ComponentDb', 'database', 'cylinder'],
-  ['ComponentQueue', 'queue', 'data-storage'],
+  ['ComponentQueue', 'queue', 'horizontal-cylinder'],
 ] as const) {
   const params = base.startsWith('Person') || base.startsWith('System') ? ['descr', 'sprite', 'tags', 'link'] : ['techn', 'descr', 'sprite', 'tags', 'link'];
   C4_ELEMENTS[base] = { kind, ...(shape && { shape }), params };

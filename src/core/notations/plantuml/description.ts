@@ -32,7 +32,7 @@ export const DESCRIPTION_KEYWORDS: Readonly<Record<string, ElementKind>> = dicti
   artifact: { kind: 'generic', shape: 'document' },
   file: { kind: 'generic', shape: 'document' },
   storage: { kind: 'storage' },
-  queue: { kind: 'queue', shape: 'data-storage' },
+  queue: { kind: 'queue', shape: 'horizontal-cylinder' },
   stack: { kind: 'generic' },
   collections: { kind: 'generic' },
   hexagon: { kind: 'generic', shape: 'hexagon' },

@@ -8,7 +8,8 @@
  * line readers are also the faithful way to follow it.
  */
 import { AppError } from '../../errors.js';
-import type { GraphIR, GraphStyle, NotationConverter } from '../../graph/types.js';
+import type { GraphIR, GraphStyle, NodeKind, NotationConverter } from '../../graph/types.js';
+import { dictionary } from '../../dictionary.js';
 import { grayOf } from '../../layout/contrast.js';
 import { activityToGraph } from './activity.js';
 import { LEGACY_ACTIVITY, legacyActivityToGraph } from './activity-legacy.js';
@@ -18,7 +19,7 @@ import { parseLink } from './links.js';
 import { ganttToGraph } from './gantt.js';
 import { mindmapToGraph } from './mindmap.js';
 import { sequenceToGraph } from './sequence.js';
-import { readDiagram, type DiagramSource } from './source.js';
+import { readDiagram, type DiagramSource, type SkinColors } from './source.js';
 import { stateToGraph } from './state.js';
 
 export type PlantumlKind = 'sequence' | 'class' | 'description' | 'activity' | 'state';
@@ -141,10 +142,59 @@ export const plantumlNotation: NotationConverter = {
     };
     // The legacy activity syntax (`(*) --> "A"`) has its own reader.
     const reader = kind === 'activity' && source.lines.some((line) => LEGACY_ACTIVITY.test(line.text)) ? legacyActivityToGraph : READERS[kind];
-    const graph = source.monochrome ? inMonochrome(reader(source)) : reader(source);
+    const graph = source.monochrome ? inMonochrome(reader(source)) : inSkinColors(reader(source), source.skinColors);
     return source.title ? { ...graph, title: source.title } : graph;
   },
 };
+
+/** The `skinparam` element whose colours a node of this kind takes (PlantUML's `class` covers interfaces and enums). */
+const SKIN_ELEMENT: Partial<Record<NodeKind, string>> = dictionary({
+  state: 'state',
+  class: 'class',
+  interface: 'class',
+  enum: 'class',
+  entity: 'class',
+  action: 'activity',
+  component: 'component',
+  usecase: 'usecase',
+  actor: 'actor',
+  note: 'note',
+  database: 'database',
+  queue: 'queue',
+  workload: 'node',
+});
+
+/**
+ * The colours the author gave kinds of elements with `skinparam` (a state machine's cream states with golden borders),
+ * on each element of that kind that has none of its own; arrows take `ArrowColor`.
+ */
+function inSkinColors(graph: GraphIR, colors: ReadonlyMap<string, SkinColors>): GraphIR {
+  if (colors.size === 0) return graph;
+  const styled = <T extends GraphStyle>(style: T | undefined, skin: SkinColors | undefined): T | undefined => {
+    if (skin === undefined) return style;
+    return {
+      ...(skin.fill !== undefined && { fillColor: skin.fill }),
+      ...(skin.stroke !== undefined && { strokeColor: skin.stroke }),
+      // PlantUML writes the label black unless FontColor says otherwise, whatever the border.
+      ...((skin.text !== undefined || skin.stroke !== undefined) && { textColor: skin.text ?? '#000000' }),
+      ...style,
+    } as T;
+  };
+  const of = (element: string | undefined) => (element === undefined ? undefined : colors.get(element));
+  const arrow = colors.get('arrow');
+  return {
+    ...graph,
+    nodes: graph.nodes.map((node) => {
+      const style = styled(node.style, of(SKIN_ELEMENT[node.kind]));
+      return style === node.style ? node : { ...node, style };
+    }),
+    groups: graph.groups.map((group) => {
+      const style = styled(group.style, of(group.kind === 'state' || group.kind === 'package' ? group.kind : undefined));
+      return style === group.style ? group : { ...group, style };
+    }),
+    edges: arrow?.stroke === undefined ? graph.edges : graph.edges.map((edge) => ({ ...edge, style: { strokeColor: arrow.stroke!, ...edge.style } })),
+  };
+}
 
 /**
  * `skinparam monochrome true`, as PlantUML draws it: shapes white with black borders instead of the colours of their

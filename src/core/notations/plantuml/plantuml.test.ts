@@ -909,6 +909,87 @@ describe('PlantUML glyphs and models as PlantUML draws them (issue 27)', () => {
     expect(drawn.elements.filter((e) => e.type === 'ellipse' && Number(e.x) > Number(start.x) && Number(e.x) < Number(start.x) + Number(start.width) && Number(e.y) > Number(start.y) && Number(e.y) < Number(start.y) + Number(start.height))).toHaveLength(0);
   });
 
+  it('fills and borders states, and colours arrows, as `skinparam` says (plantuml.com state diagram "Skinparam")', () => {
+    const graph = plantumlNotation.toGraph(
+      uml(
+        [
+          'skinparam backgroundColor LightYellow',
+          'skinparam state {',
+          '  StartColor MediumBlue',
+          '  BackgroundColor Peru',
+          '  BackgroundColor<<Warning>> Olive',
+          '  BorderColor Gray',
+          '  FontName Impact',
+          '}',
+          'skinparam ArrowColor Navy',
+          '[*] --> NotShooting',
+          'state "Not Shooting State" as NotShooting {',
+          '  state "Idle mode" as Idle',
+          '  state "Configuring mode" as Configuring #LightBlue',
+          '  [*] --> Idle',
+          '  Idle --> Configuring : EvConfig',
+          '}',
+        ].join('\n'),
+      ),
+    );
+    const node = (id: string) => graph.nodes.find((n) => n.id === id)!;
+    expect(node('Idle').style).toMatchObject({ fillColor: '#cd853f', strokeColor: '#808080', textColor: '#000000' });
+    // A colour set on the state itself wins over the skin's.
+    expect(node('Configuring').style).toMatchObject({ fillColor: '#add8e6', strokeColor: '#808080' });
+    expect(graph.groups.find((g) => g.label === 'Not Shooting State')!.style).toMatchObject({ fillColor: '#cd853f' });
+    expect(graph.edges.every((edge) => edge.style?.strokeColor === '#000080')).toBe(true);
+  });
+
+  it('draws an if\'s `then` branch left of its `else`, and fork branches in the order written, as PlantUML does', async () => {
+    const { layoutGraph } = await import('../../layout/elk.js');
+    // plantuml.com's activity guide ("Conditional", "Parallel processing"), one after the other.
+    const graph = plantumlNotation.toGraph(
+      uml(
+        [
+          'start',
+          'if (Graphviz installed?) then (yes)',
+          '  :process all\\ndiagrams;',
+          'else (no)',
+          '  :process only',
+          '  __sequence__ and __activity__ diagrams;',
+          'endif',
+          'fork',
+          '  :action 1;',
+          'fork again',
+          '  :action 2;',
+          'fork again',
+          '  :action 3;',
+          'end fork',
+          'stop',
+        ].join('\n'),
+      ),
+    );
+    const laid = await layoutGraph(graph);
+    const x = (label: string) => {
+      const id = graph.nodes.find((n) => n.label.startsWith(label))!.id;
+      const box = laid.nodes.find((n) => n.id === id)!;
+      return box.x + box.width / 2;
+    };
+    expect(x('process all')).toBeLessThan(x('process only'));
+    expect(x('action 1')).toBeLessThan(x('action 2'));
+    expect(x('action 2')).toBeLessThan(x('action 3'));
+  }, 60_000);
+
+  it('draws an activity\'s `end` as a crossed ring and its `stop` as a bull\'s-eye, as PlantUML does (plantuml.com activity "Start/Stop/End")', async () => {
+    const { codeToScene } = await import('../index.js');
+    // plantuml.com's activity guide: "You can also use the end keyword", drawn ⊗ where `stop` is drawn ◉.
+    const marks = async (last: string) => {
+      const drawn = await codeToScene(uml(`start\n:Hello world;\n:This is defined on\nseveral **lines**;\n${last}`));
+      const end = drawn.elements.find((e) => e.id === drawn.elementIds.nodes.get(drawn.graph.nodes.find((n) => n.kind === 'end')!.id))!;
+      const inside = drawn.elements.filter((e) => e.id !== end.id && e.groupIds?.[0] === end.groupIds?.[0]);
+      return { ring: end, inside: inside.map((e) => e.type) };
+    };
+    const end = await marks('end');
+    expect(end.ring.fillColor).toBe('#ffffff');
+    expect(end.inside).toEqual(['line', 'line']);
+    expect((await marks('stop')).inside).toEqual(['ellipse']);
+  });
+
   it('draws split branches leaving the flow and meeting again without a fork bar (plantuml.com activity "Split processing")', () => {
     const graph = plantumlNotation.toGraph(uml('start\nsplit\n   :A;\nsplit again\n   :B;\nsplit again\n   :C;\nsplit again\n   :a;\n   :b;\nend split\n:D;\nend'));
     expect(graph.nodes.filter((n) => n.kind === 'fork')).toEqual([]);

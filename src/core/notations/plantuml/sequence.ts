@@ -17,7 +17,7 @@ export const PARTICIPANT_KINDS: Readonly<Record<string, { kind: NodeKind; shape:
   entity: { kind: 'entity', shape: 'rectangle' },
   database: { kind: 'database', shape: 'cylinder' },
   collections: { kind: 'storage', shape: 'document' },
-  queue: { kind: 'queue', shape: 'data-storage' },
+  queue: { kind: 'queue', shape: 'horizontal-cylinder' },
 });
 
 const NAME = String.raw`"[^"]+"|[^\s"#<:]+`;

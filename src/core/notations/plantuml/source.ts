@@ -31,8 +31,40 @@ export interface DiagramSource {
   separator?: string;
   /** `skinparam monochrome true`: the author asked for no colour. */
   monochrome: boolean;
+  /**
+   * The colours `skinparam` gives a kind of element (`skinparam stateBackgroundColor #FFF7E6`, or `BackgroundColor` in a
+   * `skinparam state { … }` block), by the element's lower-case name; `arrow` holds `ArrowColor`. Stereotyped ones
+   * (`BackgroundColor<<bg>>`) are left out: the graph does not keep which element bears which stereotype.
+   */
+  skinColors: Map<string, SkinColors>;
   /** `@startmindmap` or `@startwbs`: a tree of topics; `@startgantt`: a gantt chart; undefined for `@startuml`. */
   family?: 'mindmap' | 'wbs' | 'gantt';
+}
+
+export interface SkinColors {
+  fill?: string;
+  stroke?: string;
+  text?: string;
+}
+
+/** A `skinparam` colour setting: the property names PlantUML reads for an element's fill, border and text. */
+const SKIN_COLOR = /^(\w*?)(BackgroundColor|BorderColor|FontColor|ArrowColor)\s+(#?[\w]+)$/i;
+
+/** Reads `[element]Property value` into `colors` when it sets a colour; `within` is the element of a block. */
+function readSkinColor(setting: string, colors: Map<string, SkinColors>, within = ''): void {
+  const m = SKIN_COLOR.exec(setting.trim());
+  if (!m) return;
+  const property = m[2]!.toLowerCase();
+  const element = property === 'arrowcolor' ? 'arrow' : (within || m[1]!).toLowerCase();
+  if (element === '' || (property !== 'arrowcolor' && m[1] !== '' && within !== '')) return;
+  const value = mapColor(m[3]!);
+  if (value === undefined) return;
+  const entry = colors.get(element) ?? {};
+  if (property === 'backgroundcolor') entry.fill = value;
+  else if (property === 'bordercolor') entry.stroke = value;
+  else if (property === 'fontcolor') entry.text = value;
+  else entry.stroke = value;
+  colors.set(element, entry);
 }
 
 export function parseError(at: { line: number; column: number }, message: string): AppError {
@@ -79,6 +111,9 @@ export function readDiagram(code: string): DiagramSource {
   let direction: Direction = 'DOWN';
   let forcedDirection = false;
   let monochrome = false;
+  const skinColors = new Map<string, SkinColors>();
+  /** The element of an open `skinparam x {` block, whose lines set its colours. */
+  let skinBlock: string | undefined;
   let title: string | undefined;
   /** Lines of an open `title` … `end title` block. */
   let titleLines: string[] | undefined;
@@ -133,7 +168,8 @@ export function readDiagram(code: string): DiagramSource {
       continue;
     }
     if (block) {
-      if (block.test(trimmed)) block = undefined;
+      if (block.test(trimmed)) block = skinBlock = undefined;
+      else if (skinBlock !== undefined) readSkinColor(trimmed, skinColors, skinBlock);
       continue;
     }
     if (titleLines) {
@@ -150,6 +186,7 @@ export function readDiagram(code: string): DiagramSource {
     const opens = BLOCKS.find(([open]) => open.test(trimmed));
     if (opens) {
       block = opens[1];
+      skinBlock = /^skinparam\s+(\w+)\s*\{$/i.exec(trimmed)?.[1];
       continue;
     }
     // What the preprocessor left: `!include`, `!theme`…, or a call of a procedure from a file not read (`$card(a)`,
@@ -175,6 +212,7 @@ export function readDiagram(code: string): DiagramSource {
       continue;
     }
     if (/^skinparam\s+monochrome\s+(true|reverse)\b/i.test(trimmed)) monochrome = true;
+    else if (/^skinparam\s/i.test(trimmed)) readSkinColor(trimmed.replace(/^skinparam\s+/i, ''), skinColors);
     if (/^(hide|show|remove|restore)\s/i.test(trimmed)) {
       visibility.push({ text: trimmed, line: at.line, column: text.length - text.trimStart().length + 1 });
       continue;
@@ -184,7 +222,7 @@ export function readDiagram(code: string): DiagramSource {
     inNote = MULTILINE_NOTE.test(trimmed) && !/^[hr]?note\s+"[^"]*"\s+as\s/i.test(trimmed);
   }
   if (preprocessor > 0) warnings.push(`skipped ${preprocessor} preprocessor line${preprocessor === 1 ? '' : 's'} (!include, !theme, procedures they define): files are not fetched`);
-  return { lines, direction, forcedDirection, monochrome, warnings, visibility, preprocessorLines: preprocessor, ...(separator !== undefined && { separator }), ...(title && { title }), ...(family && { family }) };
+  return { lines, direction, forcedDirection, monochrome, skinColors, warnings, visibility, preprocessorLines: preprocessor, ...(separator !== undefined && { separator }), ...(title && { title }), ...(family && { family }) };
 }
 
 /** PlantUML closes containers (`package p {`) still open at @enduml; said, once per container, outermost first. */
