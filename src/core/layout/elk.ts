@@ -53,6 +53,16 @@ const CONTAINER_SPACING = {
  */
 const IN_SOURCE_ORDER = { 'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES' } as const;
 
+/**
+ * A container is at least CONTAINER_MIN_WIDTH wide, and ELK's default puts narrower contents at its left with the rest
+ * empty (a Mermaid subgraph of one node, a PlantUML package of one class, a Compose network of one service), where
+ * Mermaid, PlantUML and D2 centre them. ELK centres them itself, edges inside and across the border included, given
+ * this on the compound node (with INCLUDE_CHILDREN too). A container widened for a title no gap held (TITLED_CONTENT)
+ * keeps its contents at the left: the width added is then one band at the right, free of the edges entering it.
+ */
+const CENTRED_CONTENT = '[H_CENTER, V_CENTER]';
+const TITLED_CONTENT = '[H_LEFT, V_CENTER]';
+
 /** Graphs with more nodes + edges than this get the faster ELK settings. */
 const LARGE_GRAPH_ITEMS = 200;
 
@@ -357,8 +367,8 @@ async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = 
   };
   const first = await run();
   if (first.blocked.size === 0 || !worthWidening(first.laid)) return first.laid;
-  // ELK keeps a container's contents at its left, so one widened by its title's width has that much band free of the
-  // edges entering it. Laid out again only when some title found no gap (C4 deployment nodes, nested one in one).
+  // A container widened by its title's width keeps its contents at its left (TITLED_CONTENT), so it has that much band
+  // free of the edges entering it. Laid out again only when some title found no gap (C4 deployment nodes, nested one in one).
   return (await run(first.blocked)).laid;
 }
 
@@ -510,6 +520,7 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
       layoutOptions: {
         'elk.padding': `[top=${pad + titleSize.height + SPACING.containerTitleGap},left=${pad},bottom=${pad},right=${pad}]`,
         'elk.nodeSize.constraints': '[MINIMUM_SIZE]',
+        'elk.contentAlignment': widths.has(group.id) ? TITLED_CONTENT : CENTRED_CONTENT,
         // ELK quirk: with INCLUDE_CHILDREN in a vertical direction a compound node's minimum size is applied transposed.
         'elk.nodeSize.minimum': upright && hasChildren.has(group.id) ? `(${minHeight}, ${minWidth})` : `(${minWidth}, ${minHeight})`,
         // With INCLUDE_CHILDREN each container is still layered on its own, by its own options: its spacing between

@@ -331,6 +331,53 @@ describe('layoutGraph', () => {
     expect(g!.y - (f!.y + f!.height)).toBeGreaterThanOrEqual(SPACING.containerBetweenLayers);
   });
 
+  it('centres contents narrower than a container across it, nested containers and edges included, either way the flow runs', async () => {
+    /** How far the middle of what a container holds (nodes, inner containers, the edges' bends) lies from its own middle. */
+    const offCentre = async (source: string) => {
+      const laid = await layoutGraph(await mermaidNotation.toGraph(source));
+      const inside = (box: { x: number; y: number }, group: (typeof laid.groups)[number]) => box.x > group.x && box.x < group.x + group.width && box.y > group.y && box.y < group.y + group.height;
+      return laid.groups.flatMap((group) => {
+        const items = [
+          ...[...laid.nodes, ...laid.groups].filter((item) => item !== group && inside(item, group)),
+          ...laid.edges.flatMap((edge) => edge.points.filter((point) => inside(point, group)).map((point) => ({ ...point, width: 0 }))),
+        ];
+        const left = Math.min(...items.map((item) => item.x));
+        const right = Math.max(...items.map((item) => item.x + item.width));
+        // Only containers with room to spare: one its contents fill is centred whatever ELK does.
+        return group.width - (right - left) > 100 ? [Math.abs((left + right) / 2 - (group.x + group.width / 2))] : [];
+      });
+    };
+    const nested = 'subgraph S[Small]\n    a[A]\n  end\n  subgraph T[Two]\n    b[B] --> c[C]\n    subgraph N[Nested]\n      d[D]\n    end\n  end\n  a --> b\n  c --> d\n';
+    // Each sat at its container's left, the rest of 440 px empty at its right: 166–190 px off centre.
+    for (const direction of ['LR', 'TB']) {
+      const offs = await offCentre(`flowchart ${direction}\n  ${nested}`);
+      expect(offs.length).toBeGreaterThanOrEqual(2);
+      for (const off of offs) expect(off).toBeLessThan(2);
+    }
+    // Mermaid's docs (mermaid-js/mermaid@df032c9, packages/mermaid/src/docs/syntax/stateDiagram.md, MIT): transitions
+    // between composite states, each of one state: 166 px off centre.
+    const states = `stateDiagram-v2
+    [*] --> First
+    First --> Second
+    First --> Third
+
+    state First {
+        [*] --> fir
+        fir --> [*]
+    }
+    state Second {
+        [*] --> sec
+        sec --> [*]
+    }
+    state Third {
+        [*] --> thi
+        thi --> [*]
+    }`;
+    const offs = await offCentre(states);
+    expect(offs).toHaveLength(3);
+    for (const off of offs) expect(off).toBeLessThan(2);
+  });
+
   it('keeps each of three edges into one side to its own arrowhead where the heads stand apart: no trunk hides their sources', async () => {
     const sources = ['a', 'b', 'c'];
     const laid = await layoutGraph(

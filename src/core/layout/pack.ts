@@ -148,11 +148,11 @@ export function containerFrame(label: string): { title: ReturnType<typeof contai
   return { title, left: pad, top: pad + title.height + SPACING.containerTitleGap, minWidth: Math.max(CONTAINER_MIN_WIDTH, title.width + 2 * pad) };
 }
 
-/** Draws `group` around a laid-out graph, as ELK would have: same padding, title at its top left. */
+/** Draws `group` around a laid-out graph, as ELK would have: same padding, title at its top left, contents centred across. */
 export function wrapInContainer(inner: LaidOutGraph, group: GraphIR['groups'][number]): LaidOutGraph {
   const { title, left, top, minWidth } = containerFrame(group.label);
   const box = { x: ROOT_PADDING, y: ROOT_PADDING, width: Math.max(minWidth, inner.width + 2 * left), height: inner.height + top + left };
-  const placed = shifted(inner, box.x + left, box.y + top, (index) => index);
+  const placed = shifted(inner, box.x + left + (box.width - 2 * left - inner.width) / 2, box.y + top, (index) => index);
   const { text, ...size } = title;
   return {
     ...placed,
