@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { GraphIR } from '../graph/types.js';
 import { README_WIDTH, READABLE_TEXT } from './drawing-rules.js';
 import { layoutGraph } from './elk.js';
-import { connectedComponents, packComponents } from './pack.js';
+import { connectedComponents, packComponents, wrapInContainer } from './pack.js';
 import type { Box, LaidOutGraph } from './types.js';
 
 const graph = (part: Partial<GraphIR>): GraphIR => ({ layout: 'layered', direction: 'DOWN', nodes: [], edges: [], groups: [], warnings: [], ...part });
@@ -206,5 +206,17 @@ describe('packComponents', () => {
     expect(storeFront.y).toBe(products.y + products.height + 70);
     // Two px taller than the chain, where a row of its own made it 1,410 px.
     expect([packed.width, packed.height]).toEqual([386 + 70 + 404, 918]);
+  });
+});
+
+describe('wrapInContainer', () => {
+  it('centres contents narrower than the container across it, as ELK does with the containers it lays out', () => {
+    // A namespace's two packed services, 200 px in all, in a container 440 px wide at least: they sat at its left.
+    const inner = { nodes: [{ id: 'web', x: 12, y: 12, width: 176, height: 60, box: {} as LaidOutGraph['nodes'][number]['box'] }], groups: [], edges: [{ index: 0, points: [{ x: 100, y: 72 }, { x: 100, y: 120 }], labels: [] }], warnings: [], width: 200, height: 84 } as LaidOutGraph;
+    const wrapped = wrapInContainer(inner, { id: 'shop', label: 'shop' });
+    const [container, web] = [wrapped.groups[0]!, at(wrapped, 'web')];
+    expect(container.width).toBeGreaterThan(inner.width + 100);
+    expect(web.x + web.width / 2).toBeCloseTo(container.x + container.width / 2, 0);
+    expect(wrapped.edges[0]!.points[0]!.x).toBeCloseTo(container.x + container.width / 2, 0);
   });
 });
