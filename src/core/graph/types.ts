@@ -151,6 +151,11 @@ export interface GraphIR {
    */
   inSourceOrder?: boolean;
   /**
+   * A flow of short steps (a PlantUML activity): its layers sit as close as the original tool sets them, a step's
+   * arrow a short stroke, where the usual gap between layers left a 66-step activity twice PlantUML's height.
+   */
+  closeSteps?: boolean;
+  /**
    * The diagram's own title (PlantUML `title`, the root graph's `label` in DOT), as plain display text with lines split
    * on \n; drawn once above the whole diagram. Container titles are `GraphGroup.label`.
    */

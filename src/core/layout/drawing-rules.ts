@@ -67,6 +67,8 @@ export const SPACING = {
   betweenLayers: 70,
   /** Between layers inside a container, where a row of arrows needs room to read but the container not the root's. */
   containerBetweenLayers: 40,
+  /** Between the layers of a flow of short steps (GraphIR.closeSteps): an arrow's length, as PlantUML draws it. */
+  stepBetweenLayers: 36,
   edgeNode: 20,
   edgeEdge: 12,
   edgeLabelPadding: 4,

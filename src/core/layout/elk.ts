@@ -63,6 +63,9 @@ const IN_SOURCE_ORDER = { 'elk.layered.considerModelOrder.strategy': 'NODES_AND_
 const CENTRED_CONTENT = '[H_CENTER, V_CENTER]';
 const TITLED_CONTENT = '[H_LEFT, V_CENTER]';
 
+/** Layers of a flow of short steps (GraphIR.closeSteps) an arrow's length apart. */
+const CLOSE_STEPS = { 'elk.layered.spacing.nodeNodeBetweenLayers': String(SPACING.stepBetweenLayers) } as const;
+
 /** Graphs with more nodes + edges than this get the faster ELK settings. */
 const LARGE_GRAPH_ITEMS = 200;
 
@@ -499,7 +502,7 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
   // Past a few hundred items, fewer crossing-minimisation sweeps save a third of the time and, measured on the bench
   // graph (300 nodes, 450 edges), no crossings.
   const large = graph.nodes.length + graph.edges.length > LARGE_GRAPH_ITEMS;
-  const layoutOptions = { ...ELK_DEFAULTS, 'elk.direction': direction, ...(large && { 'elk.layered.thoroughness': '3' }), ...(graph.inSourceOrder && IN_SOURCE_ORDER), ...options };
+  const layoutOptions = { ...ELK_DEFAULTS, 'elk.direction': direction, ...(large && { 'elk.layered.thoroughness': '3' }), ...(graph.inSourceOrder && IN_SOURCE_ORDER), ...(graph.closeSteps && CLOSE_STEPS), ...options };
   const root: ElkNode = { id: 'root', layoutOptions, children: [], edges: [] };
   const elkNodes = new Map<string, ElkNode>();
   const boxes = new Map<string, NodeBox>();

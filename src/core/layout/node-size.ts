@@ -50,6 +50,8 @@ const MARKS: Partial<Record<GraphNode['kind'], { width: number; height: number }
   start: { width: 36, height: 36 },
   end: { width: 36, height: 36 },
   fork: { width: 120, height: 10 },
+  // A decision without words (PlantUML's repeat, a state's choice) is a merge or branch point, as small as PlantUML's.
+  decision: { width: 28, height: 28 },
 });
 
 export interface NodeBox {
@@ -126,7 +128,7 @@ export function sizeNode(node: GraphNode, flow: Direction = 'DOWN'): NodeBox {
   if (mark && node.label === '') {
     // A fork or join bar lies across the flow: upright in a left-to-right diagram, as Mermaid and PlantUML draw it.
     const across = node.kind === 'fork' && (flow === 'RIGHT' || flow === 'LEFT') ? { width: mark.height, height: mark.width } : mark;
-    return { ...across, shape: node.kind === 'fork' ? 'rectangle' : 'ellipse', label: '', rows: [], headerHeight: 0, icon: false, fontSize: FONT.label };
+    return { ...across, shape: node.kind === 'fork' ? 'rectangle' : node.kind === 'decision' ? 'diamond' : 'ellipse', label: '', rows: [], headerHeight: 0, icon: false, fontSize: FONT.label };
   }
   const fontSize = node.style?.fontSize ?? FONT.label;
   const rowFontSize = rowFont(fontSize);

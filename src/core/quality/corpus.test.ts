@@ -47,9 +47,6 @@ const EXCEPTIONS: Record<string, { violation: RegExp; why: string }[]> = {
   'compose/sentry-self-hosted.docker-compose.yml': [
     { violation: /^at 880 px wide/, why: 'folded from 73 nodes to 21 (4,948 px wide, 4.5 px text at 1,600 px), Kafka and Redis listing their users and the seven services web, its consumers and its cleanup all use in one box: 1,291 px wide (was 2,467), 9.5 px at 880; the twenty Snuba consumers listed in a column beside the box take the rest' },
   ],
-  'plantuml/capi-machinedeployment-activity.plantuml': [
-    { violation: /^at 1600 px wide/, why: 'an activity of 46 steps whose nested if/elseif branches sit side by side, in the order written: 2,656 px wide, about 8.4 px at 1,600 px' },
-  ],
   'terraform/tf-aws-vpc-root.main.tf': [
     {
       violation: /^at 880 px wide/,

@@ -91,7 +91,8 @@ export function activityToGraph(source: DiagramSource): GraphIR {
   };
   const node = (kind: NodeKind, text: string, extra: Partial<GraphNode> = {}): string => {
     const id = `${kind}-${nodes.length + 1}`;
-    const created: GraphNode = { id, label: text, kind, ...extra };
+    // A decision that asks something is PlantUML's flat hexagon, one line of text high; a bare merge stays a small diamond.
+    const created: GraphNode = { id, label: text, kind, ...(kind === 'decision' && text !== '' && { shape: 'hexagon' }), ...extra };
     const up = parent();
     if (up) created.parent = up;
     nodes.push(created);
@@ -287,5 +288,5 @@ export function activityToGraph(source: DiagramSource): GraphIR {
   const block = blocks[blocks.length - 1];
   if (block) throw parseError(block.line, `"${block.line.text.slice(0, 40)}" is never closed`);
   if (nodes.length === 0) throw parseError({ line: 1, column: 1 }, 'the activity diagram has no steps');
-  return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), inSourceOrder: true, nodes, edges, groups, warnings };
+  return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), inSourceOrder: true, closeSteps: true, nodes, edges, groups, warnings };
 }

@@ -811,6 +811,26 @@ describe('PlantUML activity and state forms of its documentation', () => {
   });
 });
 
+describe('PlantUML activity height', () => {
+  it('draws the Cluster API deployment activity (20 conditions) near PlantUML\'s height: flat condition hexagons, steps an arrow apart, labels clear', async () => {
+    const { codeToScene } = await import('../index.js');
+    const { checkScene } = await import('../../quality/check.js');
+    const drawn = await codeToScene(fixture('capi-machinedeployment-activity.plantuml'));
+    const report = checkScene(drawn.elements);
+    // Diamonds sized to hold their condition and 70 px between steps drew it 3,762 px tall, wrapped into columns 2,656 px wide.
+    expect(report.height).toBeLessThan(3500);
+    expect(report.width).toBeLessThan(2000);
+    const paused = drawn.graph.nodes.find((n) => n.label === 'Paused')!;
+    const glyph = drawn.elements.find((e) => e.id === drawn.elementIds.nodes.get(paused.id))!;
+    // One line of text high, as PlantUML's hexagon: a diamond holding "Paused" was 60 px or more.
+    expect(glyph).toMatchObject({ type: 'hexagon' });
+    expect(Number(glyph.height)).toBeLessThanOrEqual(44);
+    // Every branch label ("yes", "no") readable: none on another text or a shape, no arrow through one, text size kept.
+    expect(report.violations).toEqual([]);
+    expect(report.textCrossings).toBe(0);
+  });
+});
+
 describe('PlantUML activity arrows with a style', () => {
   it('reads `-[#blue,dashed]->` on the Cluster API health check (refused before) and keeps its colour and line', () => {
     const graph = plantumlNotation.toGraph(fixture('capi-machine-health-check-activity.plantuml'));
