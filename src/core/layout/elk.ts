@@ -54,11 +54,13 @@ const CONTAINER_SPACING = {
 const IN_SOURCE_ORDER = { 'elk.layered.considerModelOrder.strategy': 'NODES_AND_EDGES' } as const;
 
 /**
- * A node with several self-loops gets them one per side, side by side, each with its label beside it: ELK's default
- * nests them all on the north side, and each outer loop then runs through the labels of the loops inside it (an editor
- * engine's Idle state with four self-transitions drew four labels crossed by three loops).
+ * A node with several self-loops gets them side by side on the two sides the flow leaves free (ELK's north and south
+ * before it turns the drawing to the graph's direction), each label beside its own loop: ELK's default nests them all
+ * on one side, and each outer loop then ran through the labels of the loops inside it (an editor engine's Idle state
+ * with four self-transitions drew four labels crossed by three loops). On every side, the loops facing the edges in
+ * and out put their labels on those edges.
  */
-const SELF_LOOPS_APART = { 'elk.layered.edgeRouting.selfLoopDistribution': 'EQUALLY', 'elk.layered.edgeRouting.selfLoopOrdering': 'SEQUENCED' } as const;
+const SELF_LOOPS_APART = { 'elk.layered.edgeRouting.selfLoopDistribution': 'NORTH_SOUTH', 'elk.layered.edgeRouting.selfLoopOrdering': 'SEQUENCED' } as const;
 
 /** Graphs with more nodes + edges than this get the faster ELK settings. */
 const LARGE_GRAPH_ITEMS = 200;

@@ -44,4 +44,15 @@ describe('self-loops', () => {
     }
     expect(crossed).toEqual([]);
   });
+
+  it('keeps the self-loops on the sides the transitions in and out leave free', async () => {
+    const graph = await plantumlNotation.toGraph(ENGINE);
+    const laid = await layoutGraph(graph);
+    const isLoop = (index: number) => graph.edges[index]!.from === graph.edges[index]!.to;
+    const labels = laid.edges.filter((edge) => isLoop(edge.index)).flatMap((edge) => edge.labels);
+    const crossed = laid.edges
+      .filter((edge) => !isLoop(edge.index))
+      .flatMap((edge) => labels.filter((label) => edge.points.slice(1).some((to, i) => segmentCrossesBox(edge.points[i]!, to, label))).map((label) => `${graph.edges[edge.index]!.from} → ${graph.edges[edge.index]!.to} × ${label.text}`));
+    expect(crossed).toEqual([]);
+  });
 });
