@@ -66,6 +66,15 @@ const TITLED_CONTENT = '[H_LEFT, V_CENTER]';
 /** Layers of a flow of short steps (GraphIR.closeSteps) an arrow's length apart. */
 const CLOSE_STEPS = { 'elk.layered.spacing.nodeNodeBetweenLayers': String(SPACING.stepBetweenLayers) } as const;
 
+/**
+ * A node with several self-loops gets them side by side on the two sides the flow leaves free (ELK's north and south
+ * before it turns the drawing to the graph's direction), each label beside its own loop: ELK's default nests them all
+ * on one side, and each outer loop then ran through the labels of the loops inside it (an editor engine's Idle state
+ * with four self-transitions drew four labels crossed by three loops). On every side, the loops facing the edges in
+ * and out put their labels on those edges.
+ */
+const SELF_LOOPS_APART = { 'elk.layered.edgeRouting.selfLoopDistribution': 'NORTH_SOUTH', 'elk.layered.edgeRouting.selfLoopOrdering': 'SEQUENCED' } as const;
+
 /** Graphs with more nodes + edges than this get the faster ELK settings. */
 const LARGE_GRAPH_ITEMS = 200;
 
@@ -534,6 +543,8 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
     });
   }
   const ends = labelledEnds(graph);
+  const selfLoops = new Map<string, number>();
+  for (const edge of graph.edges) if (edge.from === edge.to) selfLoops.set(edge.from, (selfLoops.get(edge.from) ?? 0) + 1);
   for (const node of graph.nodes) {
     const box = sizeNode(node, direction);
     boxes.set(node.id, box);
@@ -541,7 +552,7 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
     // ELK spreads n ends over a side at 1/(n + 1) of its length each (DISTRIBUTED alignment): n + 1 pitches hold them.
     const room = ((ends.get(node.id) ?? -1) + 1) * (upright ? END_PITCH_ACROSS : END_PITCH_ALONG);
     const size = upright ? { width: Math.max(box.width, room), height: box.height } : { width: box.width, height: Math.max(box.height, room) };
-    elkNodes.set(nodeKey(node.id), { id: nodeKey(node.id), ...size });
+    elkNodes.set(nodeKey(node.id), { id: nodeKey(node.id), ...size, ...((selfLoops.get(node.id) ?? 0) > 1 && { layoutOptions: SELF_LOOPS_APART }) });
   }
   const place = (id: string, key: string, parent: string | undefined) => {
     const container = parent === undefined ? root : elkNodes.get(groupKey(parent))!;

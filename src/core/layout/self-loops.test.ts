@@ -1,0 +1,58 @@
+/**
+ * A state with several self-transitions (an editor engine's Idle state handling TextChanged, CursorMoved, InsertEnter
+ * and FileSaved without leaving it) draws each as its own loop with its own label clear of the other loops: nested on
+ * one side, each outer loop ran through the labels of the loops inside it.
+ */
+import { describe, expect, it } from 'vitest';
+import { plantumlNotation } from '../notations/plantuml/index.js';
+import { segmentCrossesBox } from '../quality/check.js';
+import { layoutGraph } from './elk.js';
+
+// From cursortab.nvim's engine state machine (docs/state-machine.puml, MIT), the Idle and HasCompletion transitions.
+const ENGINE = `@startuml
+state "Idle" as Idle
+state "PendingCompletion" as Pending
+state "HasCompletion" as HasCompl
+[*] --> Idle
+Idle --> Pending           : TextChangeTimeout /\\nTrigger / IdleTimeout\\n[requestCompletion]
+Idle --> Idle              : TextChanged\\n[startTextChangeTimer]
+Idle --> Idle              : CursorMoved\\n[resetIdleTimer]
+Idle --> Idle              : InsertEnter / InsertLeave\\n[start/stopIdleTimer]
+Idle --> Idle              : FileSaved\\n[clearDiffHistory]
+Pending --> HasCompl       : CompletionReady\\n(non-streaming, has lines)
+Pending --> Idle           : CompletionError
+HasCompl --> Idle          : Accept\\n[applyEdits]
+HasCompl --> HasCompl      : PartialAccept\\n[advance stage]
+HasCompl --> HasCompl      : TextChanged\\n(typing matches)
+@enduml`;
+
+describe('self-loops', () => {
+  it('keeps each self-loop of a state off the labels of its other self-loops', async () => {
+    const graph = await plantumlNotation.toGraph(ENGINE);
+    const laid = await layoutGraph(graph);
+    const loops = laid.edges.filter((edge) => graph.edges[edge.index]!.from === graph.edges[edge.index]!.to);
+    expect(loops).toHaveLength(6);
+    const crossed: string[] = [];
+    for (const loop of loops) {
+      const owner = graph.edges[loop.index]!.from;
+      for (const other of loops) {
+        if (other === loop || graph.edges[other.index]!.from !== owner) continue;
+        for (const label of other.labels) {
+          if (loop.points.slice(1).some((to, i) => segmentCrossesBox(loop.points[i]!, to, label))) crossed.push(`${graph.edges[loop.index]!.label} × ${label.text}`);
+        }
+      }
+    }
+    expect(crossed).toEqual([]);
+  });
+
+  it('keeps the self-loops on the sides the transitions in and out leave free', async () => {
+    const graph = await plantumlNotation.toGraph(ENGINE);
+    const laid = await layoutGraph(graph);
+    const isLoop = (index: number) => graph.edges[index]!.from === graph.edges[index]!.to;
+    const labels = laid.edges.filter((edge) => isLoop(edge.index)).flatMap((edge) => edge.labels);
+    const crossed = laid.edges
+      .filter((edge) => !isLoop(edge.index))
+      .flatMap((edge) => labels.filter((label) => edge.points.slice(1).some((to, i) => segmentCrossesBox(edge.points[i]!, to, label))).map((label) => `${graph.edges[edge.index]!.from} → ${graph.edges[edge.index]!.to} × ${label.text}`));
+    expect(crossed).toEqual([]);
+  });
+});
