@@ -179,6 +179,25 @@ describe('graphToScene', () => {
     expect(checkScene(elements, parents).violations).toEqual([]);
   });
 
+  it('keeps a final state\'s dot inside the composite state its ring is in, so the checker finds no overlap', async () => {
+    // A composite state's own [*] end: the ring was in the composite, the bull's-eye's dot (a second ellipse) was not,
+    // and the checker reported the composite overlapping that dot.
+    const scene = await draw(
+      graph({
+        groups: [{ id: 'First', label: 'First', kind: 'generic' }],
+        nodes: [
+          { id: 'fir', label: 'fir', kind: 'generic', parent: 'First' },
+          { id: 'First_end', label: '', kind: 'end', parent: 'First' },
+        ],
+        edges: [{ id: 'e', from: 'fir', to: 'First_end' }],
+      }),
+    );
+    const dot = scene.elements.find((element) => element.id.endsWith('-dot'));
+    expect(dot).toBeDefined();
+    expect(scene.parents.get(dot!.id)).toBe(scene.parents.get(scene.elementIds.nodes.get('First_end')!));
+    expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
+  });
+
   it('draws a table as a box with a header, a rule and left-aligned rows that move together', async () => {
     const { elements } = await draw(graph({ nodes: [{ id: 'users', label: 'users', kind: 'entity', rows: ['🔑 id  int', 'email  text'] }] }));
     const [box, header, rule, rows] = elements;

@@ -194,7 +194,12 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     if (box.rows.length === 0) {
       if (box.label === '') {
         elements.push(shape);
-        if (node.kind === 'end' && box.shape === 'ellipse') elements.push(...(node.flowFinal ? crossedRing(shape, makeId(`${id}-cross`)) : bullsEye(shape, makeId(`${id}-dot`))));
+        if (node.kind === 'end' && box.shape === 'ellipse') {
+          const marks = node.flowFinal ? crossedRing(shape, makeId(`${id}-cross`)) : bullsEye(shape, makeId(`${id}-dot`));
+          // The mark is drawn inside its state's container as the ring is (a final state in a composite state).
+          for (const mark of marks) if (mark.parentId !== undefined) parents.set(mark.id, mark.parentId);
+          elements.push(...marks);
+        }
         continue;
       }
       // The label is drawn in the stroke colour: keep it readable on the fill. A border colour the notation set
