@@ -42,6 +42,30 @@ const READ = new Set([
 const WRITTEN_DIRECTION = /^\s*(?:graph|flowchart(?:-elk)?|direction)[ \t]+(?:TB|TD|BT|LR|RL)\b/m;
 const OTHERS = new Set(['zenuml']);
 
+/** The graph each Mermaid diagram type's database is read into, by Mermaid's type name; others are flowcharts. */
+const READERS: Partial<Record<string, (db: unknown, code: string) => GraphIR>> = {
+  class: (db) => classToGraph(db as ClassDb),
+  er: (db) => erToGraph(db as ErDb),
+  state: (db) => stateToGraph(db as StateDb),
+  mindmap: (db) => mindmapToGraph(db as MindmapDb),
+  c4: (db) => c4ToGraph(db as C4Db),
+  architecture: (db) => architectureToGraph(db as ArchitectureDb),
+  requirement: (db) => requirementToGraph(db as RequirementDb),
+  block: (db, code) => blockToGraph(db as BlockDb, code),
+  gitGraph: (db, code) => gitGraphToGraph(db as GitGraphDb, code),
+  gantt: (db, code) => ganttToGraph(db as GanttDb, code),
+  timeline: (db) => timelineToGraph(db as TimelineDb),
+  pie: (db) => pieToGraph(db as PieDb),
+  journey: (db) => journeyToGraph(db as JourneyDb),
+  quadrant: (db) => quadrantToGraph(db as QuadrantDb),
+  xy: (db) => xyToGraph(db as XyDb),
+  kanban: (db) => kanbanToGraph(db as KanbanDb),
+  sankey: (db) => sankeyToGraph(db as SankeyDb),
+  packet: (db) => packetToGraph(db as PacketDb),
+  treemap: (db) => treemapToGraph(db as TreemapDb),
+  radar: (db) => radarToGraph(db as RadarDb),
+};
+
 export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
   id: 'mermaid',
   detect(code) {
@@ -53,26 +77,8 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
     const sequence = HEADER.exec(code.slice(0, 20_000))?.[1] === 'sequenceDiagram' ? takeBoxes(code) : undefined;
     const graph = await readMermaid(sequence?.code ?? code, ({ type, db }) => {
       if (type === 'sequence') return sequenceToGraph(db as SequenceDb, sequence?.boxes);
-      if (type === 'class') return classToGraph(db as ClassDb);
-      if (type === 'er') return erToGraph(db as ErDb);
-      if (type === 'state') return stateToGraph(db as StateDb);
-      if (type === 'mindmap') return mindmapToGraph(db as MindmapDb);
-      if (type === 'c4') return c4ToGraph(db as C4Db);
-      if (type === 'architecture') return architectureToGraph(db as ArchitectureDb);
-      if (type === 'requirement') return requirementToGraph(db as RequirementDb);
-      if (type === 'block') return blockToGraph(db as BlockDb, code);
-      if (type === 'gitGraph') return gitGraphToGraph(db as GitGraphDb, code);
-      if (type === 'gantt') return ganttToGraph(db as GanttDb, code);
-      if (type === 'timeline') return timelineToGraph(db as TimelineDb);
-      if (type === 'pie') return pieToGraph(db as PieDb);
-      if (type === 'journey') return journeyToGraph(db as JourneyDb);
-      if (type === 'quadrant') return quadrantToGraph(db as QuadrantDb);
-      if (type === 'xy') return xyToGraph(db as XyDb);
-      if (type === 'kanban') return kanbanToGraph(db as KanbanDb);
-      if (type === 'sankey') return sankeyToGraph(db as SankeyDb);
-      if (type === 'packet') return packetToGraph(db as PacketDb);
-      if (type === 'treemap') return treemapToGraph(db as TreemapDb);
-      if (type === 'radar') return radarToGraph(db as RadarDb);
+      const read = READERS[type];
+      if (read !== undefined) return read(db, code);
       return flowchartToGraph(db as FlowDb, themeDeclarations(code));
     });
     const title = frontMatterTitle(code);
