@@ -84,6 +84,7 @@ const CORPUS: Count[] = [
   ['mermaid', 'mermaid-docs-c4-context.mmd', 12, 4, 4, '4 persons and 8 systems; 2 BiRel and 2 Rel; boundaries b0–b3'],
   ['mermaid', 'mermaid-docs-mindmap.mmd', 15, 14, 0, 'the root and 14 topics (the ::icon line is no topic), each joined to its parent'],
   ['mermaid', 'mermaid-docs-requirement.mmd', 9, 8, 0, '6 requirements of each kind and 3 elements; 8 relations'],
+  ['mermaid', 'pytexas-auto-update-state.mmd', 10, 15, 0, '10 described states, 15 transitions (one without a label)'],
   ['mermaid', 'powertools-idempotency-record-class.mmd', 2, 1, 0, 'the record and its Status enumeration, 1 association'],
   ['helm', 'argo-workflows.values.yaml', 4, 1, 0, 'controller with its volume, executor, server; the empty artifact-repository blocks are settings'],
   ['helm', 'bank-of-anthos-prometheus.values.yaml', 4, 0, 0, 'operator, prometheus, alertmanager, blackboxExporter; the six kube* blocks and exporters are off'],

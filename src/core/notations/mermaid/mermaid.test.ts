@@ -88,6 +88,19 @@ describe('mermaidNotation on real diagrams', () => {
   });
 });
 
+describe('mermaidNotation markdown in state diagrams', () => {
+  it('keeps the words of emphasised state labels and transitions, as Mermaid draws them in italics, not the asterisks', async () => {
+    // A PyTexas talk's auto-update machine marks its busy states `*Downloading update*`.
+    const graph = await mermaidNotation.toGraph(fixture('pytexas-auto-update-state.mmd'));
+    const label = (id: string) => graph.nodes.find((n) => n.id === id)?.label;
+    expect([label('checkingForUpdate'), label('downloadUpdate'), label('restartSoftware')]).toEqual(['Checking for update', 'Downloading update', 'Restart software to updated version']);
+    expect(graph.nodes.some((n) => n.label.includes('*'))).toBe(false);
+    const marked = await mermaidNotation.toGraph('stateDiagram-v2\n  a --> b: *edge label* and **bold**\n  note right of b: *note text*');
+    expect(marked.edges.map((e) => e.label).filter(Boolean)).toEqual(['edge label and bold']);
+    expect(marked.nodes.find((n) => n.kind === 'note')?.label).toBe('note text');
+  });
+});
+
 describe('mermaidNotation Font Awesome icons in labels', () => {
   it('draws `fa:fa-user Researcher` as the words with a user icon, not the icon\'s code as text', async () => {
     const graph = await mermaidNotation.toGraph('graph TB\n  User["fa:fa-user Researcher / User"] -->|fab:fa-chrome Browser| App\n  subgraph S["fa:fa-server Backend"]\n    App\n  end');

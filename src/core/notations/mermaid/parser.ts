@@ -214,6 +214,12 @@ export function decodeMermaid(text: string): string {
     .replace(/&([a-z]+);/gi, (entity, name: string) => NAMED[name] ?? entity);
 }
 
+/**
+ * Markdown emphasis (`**bold**`, `*italic*`, `__bold__`, `_italic_`), which Mermaid draws in a flowchart's markdown
+ * strings and in every label of a state diagram: the words are kept, as our labels have no emphasis of their own.
+ */
+export const withoutEmphasis = (text: string): string => text.replace(/\*\*|__/g, '').replace(/(^|\s)[*_](\S[^*_]*)[*_](?=\s|$)/g, '$1$2');
+
 /** The `title:` of Mermaid's front matter (`---` … `---` before the diagram), if any. */
 export function frontMatterTitle(code: string): string | undefined {
   const front = /^\s*---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(code);
