@@ -326,6 +326,11 @@ describe('mermaidNotation details', () => {
     expect(graph.nodes[0]!.label).toBe('x < y &lt; z &unknown;');
   });
 
+  it('reads `&gt` without its `;` as HTML does, where a state diagram\'s `;` ended the statement (a Snowflake generator\'s notes)', async () => {
+    const graph = await mermaidNotation.toGraph('stateDiagram-v2\n  Generating --> NewMs : currentTs &gt; lastTs\n  A --> B : AT&T &amp x &apos y');
+    expect(graph.edges.map((e) => e.label)).toEqual(['currentTs >', 'AT&T & x &apos y']);
+  });
+
   it('breaks a flowchart label at a written \\n, as Mermaid draws it (an ONNX toolchain\'s "Execution ordering\\n(topological)")', async () => {
     const graph = await mermaidNotation.toGraph('flowchart LR\n  Order("Execution ordering\\n(topological)") -->|"edge\\nlabel"| B');
     expect(graph.nodes[0]!.label).toBe('Execution ordering\n(topological)');
