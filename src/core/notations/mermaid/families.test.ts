@@ -139,24 +139,24 @@ describe('Mermaid architecture-beta', () => {
     ]);
   });
 
-  it('lays a lab whose lines mostly run sideways out left to right: the junctions a straight bus, the servers in a column beside it', async () => {
-    // A public Ansible workshop's lab: laid downwards, the bus's top and bottom junctions stood off its line, slanted.
-    const scene = await codeToScene(fixture('ansible-workshop-lab-architecture.mmd'), { notation: 'mermaid' });
+  it('lays a network whose lines mostly run sideways out left to right: the junctions a straight bus, the servers in a column beside it', async () => {
+    // An office network drawn as a workshop lab is: laid downwards, the bus's top and bottom junctions stood off its line, slanted.
+    const scene = await codeToScene(fixture('office-network-bus-architecture.mmd'), { notation: 'mermaid' });
     expect(scene.graph.direction).toBe('RIGHT');
     const centre = (id: string) => {
       const box = scene.elements.find((element) => element.id === scene.elementIds.nodes.get(id)) as Box;
       return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
     };
-    const [top, middle, bottom] = ['labnetworktop', 'labnetworkcenter', 'labnetworkbottom'].map(centre);
-    // `labnetworkcenter:T -- B:labnetworktop`: the top junction straight above the centre one, the bottom one below.
+    const [top, middle, bottom] = ['bustop', 'busmiddle', 'busbottom'].map(centre);
+    // `busmiddle:T -- B:bustop`: the top junction straight above the centre one, the bottom one below.
     expect([top!.x, bottom!.x]).toEqual([expect.closeTo(middle!.x, 0), expect.closeTo(middle!.x, 0)]);
     expect(top!.y).toBeLessThan(middle!.y);
     expect(bottom!.y).toBeGreaterThan(middle!.y);
     // The servers right of the bus, in the order of their junctions; the router left of it.
-    const servers = ['bastion', 'git', 'vault'].map(centre);
+    const servers = ['jump', 'wiki', 'backup'].map(centre);
     for (const server of servers) expect(server.x).toBeGreaterThan(middle!.x);
     expect(servers.map((server) => server.y)).toEqual([...servers.map((server) => server.y)].sort((a, b) => a - b));
-    expect(centre('router').x).toBeLessThan(middle!.x);
+    expect(centre('switch').x).toBeLessThan(middle!.x);
   });
 
   it('stacks services on one side of another beside it, rather than one beyond the other with a line arcing over', async () => {

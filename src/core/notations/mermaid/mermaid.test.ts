@@ -90,10 +90,10 @@ describe('mermaidNotation on real diagrams', () => {
 
 describe('mermaidNotation markdown in state diagrams', () => {
   it('keeps the words of emphasised state labels and transitions, as Mermaid draws them in italics, not the asterisks', async () => {
-    // A PyTexas talk's auto-update machine marks its busy states `*Downloading update*`.
-    const graph = await mermaidNotation.toGraph(fixture('pytexas-auto-update-state.mmd'));
+    // A print job's machine marks its busy states `*Printing pages*`, as README state diagrams do.
+    const graph = await mermaidNotation.toGraph(fixture('print-job-emphasis-state.mmd'));
     const label = (id: string) => graph.nodes.find((n) => n.id === id)?.label;
-    expect([label('checkingForUpdate'), label('downloadUpdate'), label('restartSoftware')]).toEqual(['Checking for update', 'Downloading update', 'Restart software to updated version']);
+    expect([label('spooling'), label('printing'), label('finishing')]).toEqual(['Spooling the document', 'Printing pages', 'Stapling and sorting the copies']);
     expect(graph.nodes.some((n) => n.label.includes('*'))).toBe(false);
     const marked = await mermaidNotation.toGraph('stateDiagram-v2\n  a --> b: *edge label* and **bold**\n  note right of b: *note text*');
     expect(marked.edges.map((e) => e.label).filter(Boolean)).toEqual(['edge label and bold']);
