@@ -184,6 +184,7 @@ export function graphToDot(graph: GraphIR): DotSource {
   const ranksep = tree ? SPACING.betweenLayers / 2 : SPACING.betweenLayers;
   const lines = [`digraph {`, `rankdir=${rankdir}`, `nodesep=${SPACING.nodeNode / POINTS_PER_INCH}`, `ranksep=${ranksep / POINTS_PER_INCH}`];
   const nodeIndex = new Map(graph.nodes.map((node, i) => [node.id, i]));
+  const nodeById = new Map(graph.nodes.map((node) => [node.id, node]));
   const groupIndex = new Map(graph.groups.map((group, i) => [group.id, i]));
   const children = new Map<string | undefined, { groups: string[]; nodes: string[] }>();
   const bucket = (parent: string | undefined) => {
@@ -220,7 +221,14 @@ export function graphToDot(graph: GraphIR): DotSource {
   for (const edge of graph.edges) {
     const [from, to] = [endOf(edge.from), endOf(edge.to)];
     if (!from || !to) continue;
-    const { reversed, flat } = edge.toward === undefined || from.node === to.node ? { reversed: false, flat: false } : towardFlow(edge.toward, graph.direction);
+    const across = edge.toward === undefined || from.node === to.node ? { reversed: false, flat: false } : towardFlow(edge.toward, graph.direction);
+    const { flat } = across;
+    // Graphviz's quirk: in a rank across a left-right flow, with newrank (which every flat edge turns on), a flat edge
+    // with an end in a cluster is laid head above tail, the other way from one outside clusters; written the other
+    // way round, it comes out as the author put it.
+    const clustered = (id: string, end: { cluster?: string }) => end.cluster !== undefined || groupIndex.has(nodeById.get(id)?.parent ?? '');
+    const flipped = flat && (graph.direction === 'RIGHT' || graph.direction === 'LEFT') && (clustered(edge.from, from) || clustered(edge.to, to));
+    const reversed = across.reversed !== flipped;
     const [tail, head] = reversed ? [to, from] : [from, to];
     const attributes = [tail.cluster && `ltail=${tail.cluster}`, head.cluster && `lhead=${head.cluster}`, edge.label && `label="drawbridge:edge:${edges.length}"`].filter(Boolean);
     lines.push(`${tail.node} -> ${head.node} [${attributes.join(' ')}]`);

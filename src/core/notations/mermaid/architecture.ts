@@ -82,7 +82,28 @@ export function architectureToGraph(db: ArchitectureDb): GraphIR {
     return edge;
   });
   const title = db.getDiagramTitle?.();
-  // Mermaid's architecture diagrams have no flow: placed downwards and kept so, the side hints (across and along)
-  // are the author's layout.
-  return { layout: 'layered', direction: 'DOWN', forcedDirection: true, nodes, edges, groups, warnings: [], ...(title && { title: decodeMermaid(title) }) };
+  // Mermaid's architecture diagrams have no flow: laid out along one axis and kept so, the side hints (across and
+  // along) are the author's layout.
+  return { layout: 'layered', direction: flowOf(db.getEdges()), forcedDirection: true, nodes, edges, groups, warnings: [], ...(title && { title: decodeMermaid(title) }) };
+}
+
+/**
+ * The axis to lay an architecture out along. Lines along it may share a side of a service (`proxy:R --> L:local`,
+ * `proxy:R --> L:github`): their other ends stack in the next layer. Lines across it are kept in one layer, so two
+ * from one side of a service put one end beyond the other and the line to the far one arcs over the near one. The
+ * axis with fewer such lines across it is taken; on a tie, the one more lines run along (downwards when even).
+ */
+function flowOf(lines: readonly ArchitectureEdge[]): Direction {
+  const horizontal = (side: string) => side === 'L' || side === 'R';
+  const sharingSide = (across: (line: ArchitectureEdge) => boolean) => {
+    const ends = lines.filter(across).flatMap((line) => [`${line.lhsId}:${line.lhsDir}`, `${line.rhsId}:${line.rhsDir}`]);
+    const count = new Map<string, number>();
+    for (const end of ends) count.set(end, (count.get(end) ?? 0) + 1);
+    return lines.filter(across).filter((line) => count.get(`${line.lhsId}:${line.lhsDir}`)! > 1 || count.get(`${line.rhsId}:${line.rhsDir}`)! > 1).length;
+  };
+  const acrossDown = sharingSide((line) => horizontal(line.lhsDir));
+  const acrossRight = sharingSide((line) => !horizontal(line.lhsDir));
+  if (acrossDown !== acrossRight) return acrossDown < acrossRight ? 'DOWN' : 'RIGHT';
+  const along = lines.filter((line) => horizontal(line.lhsDir)).length;
+  return along > lines.length - along ? 'RIGHT' : 'DOWN';
 }

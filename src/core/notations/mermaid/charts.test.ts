@@ -63,6 +63,22 @@ describe('Mermaid gitGraph', () => {
     expect(readingViolations(elements)).toEqual([]);
   });
 
+  it('keeps each slanted commit id above the next lane, clear of its line, commits and ids (a README\'s long ids)', async () => {
+    // video-downloader's ids run to 36 characters: at the usual row gap their slants reached two lanes down.
+    const { chart, elements } = await draw('video-downloader-branching-gitgraph.mmd');
+    if (chart.family !== 'gitGraph') throw new Error(chart.family);
+    const lanes = byPrefix(elements, 'git-branch-').map((lane) => lane.y! + lane.height! / 2);
+    expect(lanes).toHaveLength(3);
+    chart.commits.forEach((commit, i) => {
+      const id = elements.find((element) => element.id === `git-id-${i}`);
+      if (id === undefined) return;
+      // The id is drawn at 45°: its lowest point is its centre plus half its slanted extent.
+      const lowest = id.y! + id.height! / 2 + ((id.width! + id.height!) * Math.SQRT1_2) / 2;
+      const below = lanes[chart.branches.indexOf(commit.branch) + 1];
+      if (below !== undefined) expect(lowest).toBeLessThan(below - 10);
+    });
+  });
+
   it('draws a cherry-pick on its branch with a dashed line from the picked commit', async () => {
     const { elements } = await draw('mermaid-docs-gitgraph-cherry-pick.mmd');
     expect(texts(elements)).toEqual(expect.arrayContaining(['ZERO', 'MERGE', 'THREE', 'cherry-pick:MERGE|parent:B']));

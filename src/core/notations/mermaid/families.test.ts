@@ -139,6 +139,45 @@ describe('Mermaid architecture-beta', () => {
     ]);
   });
 
+  it('lays a network whose lines mostly run sideways out left to right: the junctions a straight bus, the servers in a column beside it', async () => {
+    // An office network drawn as a workshop lab is: laid downwards, the bus's top and bottom junctions stood off its line, slanted.
+    const scene = await codeToScene(fixture('office-network-bus-architecture.mmd'), { notation: 'mermaid' });
+    expect(scene.graph.direction).toBe('RIGHT');
+    const centre = (id: string) => {
+      const box = scene.elements.find((element) => element.id === scene.elementIds.nodes.get(id)) as Box;
+      return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    };
+    const [top, middle, bottom] = ['bustop', 'busmiddle', 'busbottom'].map(centre);
+    // `busmiddle:T -- B:bustop`: the top junction straight above the centre one, the bottom one below.
+    expect([top!.x, bottom!.x]).toEqual([expect.closeTo(middle!.x, 0), expect.closeTo(middle!.x, 0)]);
+    expect(top!.y).toBeLessThan(middle!.y);
+    expect(bottom!.y).toBeGreaterThan(middle!.y);
+    // The servers right of the bus, in the order of their junctions; the router left of it.
+    const servers = ['jump', 'wiki', 'backup'].map(centre);
+    for (const server of servers) expect(server.x).toBeGreaterThan(middle!.x);
+    expect(servers.map((server) => server.y)).toEqual([...servers.map((server) => server.y)].sort((a, b) => a - b));
+    expect(centre('switch').x).toBeLessThan(middle!.x);
+  });
+
+  it('stacks services on one side of another beside it, rather than one beyond the other with a line arcing over', async () => {
+    // An AI gateway's README: two clients left of the proxy and three servers right of it, two stores below.
+    const code = [
+      'architecture-beta',
+      'service cursor(server)[Cursor]', 'service claude(server)[Claude Desktop]', 'service proxy(server)[Proxy]',
+      'service local(server)[Local]', 'service github(server)[GitHub]', 'service rbac(database)[RBAC]',
+      'cursor:R --> L:proxy', 'claude:R --> L:proxy', 'proxy:R --> L:local', 'proxy:R --> L:github', 'proxy:B --> T:rbac',
+    ].join('\n');
+    const scene = await codeToScene(code, { notation: 'mermaid' });
+    const box = (id: string) => scene.elements.find((element) => element.id === scene.elementIds.nodes.get(id)) as Box;
+    const [cursor, claude, proxy, local, github, rbac] = ['cursor', 'claude', 'proxy', 'local', 'github', 'rbac'].map(box);
+    const middle = (b: Box) => b.x + b.width / 2;
+    expect(middle(cursor!)).toBeCloseTo(middle(claude!), 0);
+    expect(middle(local!)).toBeCloseTo(middle(github!), 0);
+    expect(cursor!.x + cursor!.width).toBeLessThan(proxy!.x);
+    expect(local!.x).toBeGreaterThan(proxy!.x + proxy!.width);
+    expect(rbac!.y).toBeGreaterThan(proxy!.y + proxy!.height);
+  });
+
   it('refuses an edge without sides with Mermaid\'s message', async () => {
     const error = await refusal(mermaidNotation.toGraph('architecture-beta\nservice a(server)[A]\nservice b(server)[B]\na -- b'));
     expect(error).toMatchObject({ code: 'parse_error' });

@@ -3,7 +3,7 @@
  * labels, subgraphs as nested groups, `style`/`classDef`/`linkStyle` colours.
  */
 import type { Arrowhead, Direction, GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
-import { decodeMermaid } from './parser.js';
+import { decodeMermaid, withoutEmphasis } from './parser.js';
 import { cssStyle } from './style.js';
 import type { ThemeDeclarations } from './theme.js';
 import { dictionary } from '../../dictionary.js';
@@ -138,7 +138,7 @@ const fontAwesomeHint = (text: string): string | undefined => [...text.matchAll(
  */
 const labelOf = (text: string, labelType?: string) => {
   const decoded = decodeMermaid(text.replace(/\\n/g, '<br>').replace(FONT_AWESOME, '').trim());
-  return labelType === 'markdown' ? decoded.replace(/\*\*|__/g, '').replace(/(^|\s)[*_](\S[^*_]*)[*_](?=\s|$)/g, '$1$2') : decoded;
+  return labelType === 'markdown' ? withoutEmphasis(decoded) : decoded;
 };
 
 export function flowchartToGraph(db: FlowDb, theme: ThemeDeclarations = { node: [], cluster: [], link: [] }): GraphIR {

@@ -88,6 +88,19 @@ describe('mermaidNotation on real diagrams', () => {
   });
 });
 
+describe('mermaidNotation markdown in state diagrams', () => {
+  it('keeps the words of emphasised state labels and transitions, as Mermaid draws them in italics, not the asterisks', async () => {
+    // A print job's machine marks its busy states `*Printing pages*`, as README state diagrams do.
+    const graph = await mermaidNotation.toGraph(fixture('print-job-emphasis-state.mmd'));
+    const label = (id: string) => graph.nodes.find((n) => n.id === id)?.label;
+    expect([label('spooling'), label('printing'), label('finishing')]).toEqual(['Spooling the document', 'Printing pages', 'Stapling and sorting the copies']);
+    expect(graph.nodes.some((n) => n.label.includes('*'))).toBe(false);
+    const marked = await mermaidNotation.toGraph('stateDiagram-v2\n  a --> b: *edge label* and **bold**\n  note right of b: *note text*');
+    expect(marked.edges.map((e) => e.label).filter(Boolean)).toEqual(['edge label and bold']);
+    expect(marked.nodes.find((n) => n.kind === 'note')?.label).toBe('note text');
+  });
+});
+
 describe('mermaidNotation Font Awesome icons in labels', () => {
   it('draws `fa:fa-user Researcher` as the words with a user icon, not the icon\'s code as text', async () => {
     const graph = await mermaidNotation.toGraph('graph TB\n  User["fa:fa-user Researcher / User"] -->|fab:fa-chrome Browser| App\n  subgraph S["fa:fa-server Backend"]\n    App\n  end');
@@ -311,6 +324,11 @@ describe('mermaidNotation details', () => {
   it('shows named HTML entities as their characters, once: Mermaid draws labels as HTML', async () => {
     const graph = await mermaidNotation.toGraph('flowchart TD\n a["x &lt; y &amp;lt; z &unknown;"] --> b');
     expect(graph.nodes[0]!.label).toBe('x < y &lt; z &unknown;');
+  });
+
+  it('reads `&gt` without its `;` as HTML does, where a state diagram\'s `;` ended the statement (a Snowflake generator\'s notes)', async () => {
+    const graph = await mermaidNotation.toGraph('stateDiagram-v2\n  Generating --> NewMs : currentTs &gt; lastTs\n  A --> B : AT&T &amp x &apos y');
+    expect(graph.edges.map((e) => e.label)).toEqual(['currentTs >', 'AT&T & x &apos y']);
   });
 
   it('breaks a flowchart label at a written \\n, as Mermaid draws it (an ONNX toolchain\'s "Execution ordering\\n(topological)")', async () => {

@@ -195,6 +195,8 @@ function mermaidError(error: unknown): AppError {
 }
 
 const NAMED: Record<string, string> = dictionary({ quot: '"', amp: '&', lt: '<', gt: '>', apos: "'", nbsp: '\u00a0' });
+/** The entities HTML reads without a closing `;` (those of HTML 2 and 3.2); `&apos` is not one. */
+const WITHOUT_SEMICOLON = new Set(['quot', 'amp', 'lt', 'gt', 'nbsp']);
 
 /**
  * Label text as written: Mermaid encodes `#35;` and `#quot;` as placeholders before parsing, `<br>` is a line break
@@ -210,9 +212,16 @@ export function decodeMermaid(text: string): string {
     .replace(/ﬂ°°(\d+)¶ß/g, (_, code: string) => String.fromCodePoint(Math.min(Number(code), 0x10ffff)))
     .replace(/ﬂ°(\w+)¶ß/g, (_, name: string) => NAMED[name] ?? `&${name};`)
     // Mermaid draws labels as HTML, so a named entity shows as its character; class members even arrive escaped
-    // (`Json~string~` becomes `Json&lt;string&gt;`). One pass, so `&amp;lt;` stays `&lt;`.
-    .replace(/&([a-z]+);/gi, (entity, name: string) => NAMED[name] ?? entity);
+    // (`Json~string~` becomes `Json&lt;string&gt;`). One pass, so `&amp;lt;` stays `&lt;`. HTML reads the oldest
+    // entities without their `;` too (`&gt` where a state diagram's `;` ended the line).
+    .replace(/&([a-z]+)(;|(?![a-z0-9]))/gi, (entity, name: string, end: string) => (end === ';' || WITHOUT_SEMICOLON.has(name) ? (NAMED[name] ?? entity) : entity));
 }
+
+/**
+ * Markdown emphasis (`**bold**`, `*italic*`, `__bold__`, `_italic_`), which Mermaid draws in a flowchart's markdown
+ * strings and in every label of a state diagram: the words are kept, as our labels have no emphasis of their own.
+ */
+export const withoutEmphasis = (text: string): string => text.replace(/\*\*|__/g, '').replace(/(^|\s)[*_](\S[^*_]*)[*_](?=\s|$)/g, '$1$2');
 
 /** The `title:` of Mermaid's front matter (`---` … `---` before the diagram), if any. */
 export function frontMatterTitle(code: string): string | undefined {

@@ -6,7 +6,7 @@
  */
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
 import { MERMAID_DIRECTIONS } from './flowchart.js';
-import { decodeMermaid } from './parser.js';
+import { decodeMermaid, withoutEmphasis } from './parser.js';
 import { cssStyle } from './style.js';
 import { dictionary } from '../../dictionary.js';
 
@@ -35,6 +35,9 @@ export interface StateDb {
 /** Pseudo-states: drawn by role, without a label (as PlantUML's). */
 const PSEUDO: Record<string, NodeKind> = dictionary({ stateStart: 'start', stateEnd: 'end', choice: 'decision', fork: 'fork', join: 'fork' });
 
+/** Mermaid draws a state diagram's labels as markdown (`*Checking for update*` in italics): the words are ours. */
+const stateText = (text: string): string => withoutEmphasis(decodeMermaid(text));
+
 export function stateToGraph(db: StateDb): GraphIR {
   const data = db.getData();
   const states = db.getStates?.();
@@ -47,7 +50,7 @@ export function stateToGraph(db: StateDb): GraphIR {
     const parent = noteGroups.has(item.parentId ?? '') ? noteGroups.get(item.parentId!) : item.parentId;
     if (item.isGroup) {
       // Concurrent regions (`--`) are untitled groups inside their state.
-      const group: GraphGroup = { id: item.id, label: item.shape === 'divider' ? '' : decodeMermaid(item.label ?? item.id), kind: 'state' };
+      const group: GraphGroup = { id: item.id, label: item.shape === 'divider' ? '' : stateText(item.label ?? item.id), kind: 'state' };
       const groupStyle = cssStyle([...(item.cssCompiledStyles ?? []), ...(item.cssStyles ?? [])]);
       if (groupStyle !== undefined) group.style = groupStyle;
       if (parent !== undefined) group.parent = parent;
@@ -58,9 +61,9 @@ export function stateToGraph(db: StateDb): GraphIR {
     const node: GraphNode =
       pseudo !== undefined
         ? { id: item.id, label: '', kind: pseudo }
-        : { id: item.id, label: decodeMermaid(item.label ?? item.id), kind: item.shape === 'note' ? 'note' : 'state' };
+        : { id: item.id, label: stateText(item.label ?? item.id), kind: item.shape === 'note' ? 'note' : 'state' };
     // `Still : first` then `Still : second`: the first is the label Mermaid draws, the rest lines under it.
-    const more = (states?.get(item.id)?.descriptions ?? []).slice(1).map(decodeMermaid);
+    const more = (states?.get(item.id)?.descriptions ?? []).slice(1).map(stateText);
     if (pseudo === undefined && more.length > 0) node.rows = more;
     const style = pseudo === undefined ? cssStyle([...(item.cssCompiledStyles ?? []), ...(item.cssStyles ?? [])]) : undefined;
     if (style !== undefined) node.style = style;
@@ -78,7 +81,7 @@ export function stateToGraph(db: StateDb): GraphIR {
     const reentered = encloses(transition.end, transition.start) ? startOf.get(transition.end) : undefined;
     const edge: GraphEdge = { id: `e${index + 1}`, from: transition.start, to: reentered ?? transition.end, startArrowhead: 'none', endArrowhead: note ? 'none' : 'arrow' };
     if (note) edge.style = { strokeStyle: 'dashed' };
-    const label = decodeMermaid(transition.label ?? '').trim();
+    const label = stateText(transition.label ?? '').trim();
     if (label !== '') edge.label = label;
     return edge;
   });

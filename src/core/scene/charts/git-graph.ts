@@ -49,7 +49,15 @@ export function drawGitGraph(given: GitGraphChart): ChartDrawing {
     const id = label === undefined ? 0 : textSize(label, CHART_FONT.small).width + 8;
     return id + Math.max(0, ...commit.tags.map((tag) => labelBox(tag, CHART_FONT.small).width + 8));
   };
-  const laneGap = rows ? SPACING.row : Math.max(SPACING.column, nameWidth + 12, ...chart.commits.map((commit) => besideWidth(commit) + 2 * SPACING.radius + 16));
+  // In rows each id slants down-left from under its commit; the lane below starts past the longest one, so no id runs
+  // over the next lane's line, commits or ids (its tags stand above its commits, so they count too).
+  const slantReach = (commit: GitCommit) => {
+    const label = commitLabel(commit);
+    return label === undefined ? 0 : textSize(label, CHART_FONT.small).width * Math.SQRT1_2 + textSize(label, CHART_FONT.small).height;
+  };
+  const tagsAbove = (commit: GitCommit) => commit.tags.reduce((sum, tag) => sum + labelBox(tag, CHART_FONT.small).height + 4, 0);
+  const rowGap = Math.max(SPACING.row, 2 * SPACING.radius + 12 + Math.max(0, ...chart.commits.map(slantReach)) + Math.max(0, ...chart.commits.map(tagsAbove)));
+  const laneGap = rows ? rowGap : Math.max(SPACING.column, nameWidth + 12, ...chart.commits.map((commit) => besideWidth(commit) + 2 * SPACING.radius + 16));
   const along = (index: number) => (chart.direction === 'BT' ? start + (chart.commits.length - 1 - index) * step : start + index * step);
   const end = start + Math.max(0, chart.commits.length - 1) * step + step;
   /** The point at `t` along the lanes on lane `lane`. */
@@ -95,10 +103,11 @@ export function drawGitGraph(given: GitGraphChart): ChartDrawing {
     const label = commitLabel(commit);
     if (label !== undefined) {
       if (rows) {
-        // Slanted like Mermaid's, ending under the commit, so neighbouring ids do not run into one another.
+        // Slanted like Mermaid's, ending under the commit, so neighbouring ids do not run into one another; it ends
+        // left of the commit's centre, where a branch-off leaves and a merge arrives straight down or up.
         const size = textSize(label, CHART_FONT.small);
         const reach = size.width * Math.SQRT1_2;
-        const mid = { x: centre.x - reach / 2 + 2, y: centre.y + SPACING.radius + 6 + reach / 2 };
+        const mid = { x: centre.x - reach / 2 - 8, y: centre.y + SPACING.radius + 6 + reach / 2 };
         elements.push(chartText(`git-id-${i}`, label, { x: mid.x, y: mid.y - size.height / 2 }, { fontSize: CHART_FONT.small, align: 'center', angle: -Math.PI / 4 }));
       } else {
         const size = textSize(label, CHART_FONT.small);
