@@ -63,8 +63,12 @@ const IN_SOURCE_ORDER = { 'elk.layered.considerModelOrder.strategy': 'NODES_AND_
 const CENTRED_CONTENT = '[H_CENTER, V_CENTER]';
 const TITLED_CONTENT = '[H_LEFT, V_CENTER]';
 
-/** Layers of a flow of short steps (GraphIR.closeSteps) an arrow's length apart. */
-const CLOSE_STEPS = { 'elk.layered.spacing.nodeNodeBetweenLayers': String(SPACING.stepBetweenLayers) } as const;
+/**
+ * Layers of a flow of short steps (GraphIR.closeSteps) an arrow's length apart, each step in the layer right after
+ * the step before it, as PlantUML draws an activity: ELK's default layering put a branch's steps just above where the
+ * branch ends, so a short `then` hung far below its decision (the Cluster API deployment's "Update status and exit").
+ */
+const CLOSE_STEPS = { 'elk.layered.spacing.nodeNodeBetweenLayers': String(SPACING.stepBetweenLayers), 'elk.layered.layering.strategy': 'LONGEST_PATH_SOURCE' } as const;
 
 /**
  * A node with several self-loops gets them side by side on the two sides the flow leaves free (ELK's north and south

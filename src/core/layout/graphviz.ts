@@ -59,6 +59,8 @@ interface GraphvizEdge {
   id?: string;
   pos?: string;
   lp?: string;
+  /** Where Graphviz put an `xlabel`: beside the route, clear of nodes and other labels. */
+  xlp?: string;
   head_lp?: string;
   tail_lp?: string;
 }
@@ -383,7 +385,7 @@ export function readGraphviz(json: GraphvizJson, graph: GraphIR, dot: DotSource,
       const centre = at !== undefined ? toScene(numbers(at)[0] ?? 0, numbers(at)[1] ?? 0) : near;
       labels.push({ text: wrapped, placement, x: centre.x - size.width / 2, y: centre.y - size.height / 2, ...size, ...(fontSize !== undefined && { fontSize }) });
     };
-    place(edge.label, gvEdge.lp, 'center', points[Math.floor(points.length / 2)]!);
+    place(edge.label, gvEdge.lp ?? gvEdge.xlp, 'center', points[Math.floor(points.length / 2)]!);
     place(edge.startLabel, gvEdge.tail_lp, 'start', points[0]!);
     place(edge.endLabel, gvEdge.head_lp, 'end', points[points.length - 1]!);
     edges.push({ index, points, labels, curved: true });

@@ -42,7 +42,7 @@ const CORPUS: Count[] = [
   ['plantuml', 'capi-clusterclass-create-sequence.plantuml', 3, 15, 0, 'actor User and 2 participants (each in its own box), 15 messages (8 to self)'],
   ['plantuml', 'c4-messagebus-container.puml', 9, 10, 1, '1 Person, 6 Container, 2 ContainerDb; 9 Rel (Customer Service and the app both ways) and Lay_R, laid out and not drawn; System_Boundary'],
   ['plantuml', 'c4-bigbank-deployment.puml', 6, 6, 12, '6 Container/ContainerDb, 6 Rel, 12 Deployment_Node'],
-  ['plantuml', 'capi-machinedeployment-activity.plantuml', 46, 65, 0, 'start, stop, 20 actions, 4 repeat points, 4 repeat-while and 16 if/elseif decisions; 61 arrows of the flow and 4 loops back'],
+  ['plantuml', 'capi-machinedeployment-activity.plantuml', 52, 71, 0, 'start, stop, 20 actions, 4 repeat points, 4 repeat-while and 16 if/elseif decisions, 6 merges where an if without elseif ends; 67 arrows of the flow and 4 loops back'],
   ['plantuml', 'jdp-hexagonal-class.puml', 29, 23, 9, '29 classes and interfaces, 23 relation lines, 9 packages'],
   ['plantuml', 'jdp-onion-architecture-class.puml', 15, 24, 11, '15 classes, records and interfaces, 24 relation lines, 3 layer packages holding 8 packages'],
   ['plantuml', 'blazemeter-rte-class.puml', 26, 19, 9, '26 classes, interfaces and enums, 15 extends/implements and 4 other relation lines, 9 packages (4 nested in core and protocols, 2 a level further)'],

@@ -28,9 +28,6 @@ const EXCEPTIONS: Record<string, { violation: RegExp; why: string }[]> = {
     { violation: /run together for/, why: 'a 1,380-edge co-authorship graph drawn for neato: laid out by dot, as DOT input always is, its long edges share the channels between ranks' },
   ],
   'dot/graphviz-plugins.gv': [{ violation: /^arrows "e(13|95|157)" and "e(19|99|161)" run together/, why: 'Graphviz’s own splines, drawn as it draws them: two S-curves in one column between ranks cross at a shallow angle, within 1.5 px of each other for ~20 px' }],
-  'dot/gallery-git.gv': [
-    { violation: /^text "e4-label" overlaps shape "stash"$/, why: 'the xlabel "git stash pop" of a weight=0 edge drawn back (dir=back) to stash, which sits minlen=0 beside its neighbour: placed where Graphviz puts its label at our node sizes, on the corner of stash; labels are not yet moved clear of the nodes Graphviz placed' },
-  ],
   'dot/gprof2dot-cprofile.gv': [{ violation: /^at 880 px wide the smallest text is/, why: 'the profiler sets 10 pt text on a graph 1,200 px wide; the author’s sizes are kept' }],
   'kubernetes/aks-store-all-in-one.yaml': [
     { violation: /^at 880 px wide/, why: 'packed, the largest component (order-service and makeline-service sharing rabbitmq, images wrapped at 330 px) is still 1,129 px wide top-down: 9 px past the 1,120 px at which 14 px text reads at 11 px' },

@@ -35,6 +35,43 @@ describe('DOT that Graphviz reads and the parser did not (Graphviz regression in
     expect(() => toGraph('digraph {\n a [label=\n"x"]\n b -> }')).toThrow(/line 4, column/);
   });
 
+  // The Linux kernel's BPF LRU map diagram (Documentation/bpf/map_lru_hash_update.dot, GPL-2.0) breaks its long
+  // labels inside the quotes and labels its Y/N branches with `xlabel`, under splines=ortho.
+  const lruExcerpt = [
+    'digraph {',
+    '  graph [splines=ortho, nodesep=1]',
+    '  shrink [shape=rectangle,',
+    '    label="Shrink inactive list',
+    '      up to remaining',
+    '      target_free"]',
+    '  check [shape=diamond, label="> 0 entries in\\nlocal free list?"]',
+    '  steal [shape=rectangle, label="Steal one node"]',
+    '  use [shape=rectangle, label="Use node that was\\nnot recently referenced"]',
+    '  shrink -> check',
+    '  check -> use [xlabel = "Y"]',
+    '  check -> steal [xlabel="N"]',
+    '}',
+  ].join('\n');
+
+  it('reads a line break inside a quoted string as Graphviz does: a line break, the source indentation dropped', () => {
+    expect(toGraph(lruExcerpt).nodes.find((n) => n.id === 'shrink')?.label).toBe('Shrink inactive list\nup to remaining\ntarget_free');
+    expect(() => toGraph('digraph {\n a [label="x\n y"]\n b -> }')).toThrow(/line 4, column/);
+  });
+
+  it('puts an xlabel beside its edge where Graphviz places it, not on the line (the kernel\'s Y/N branches)', async () => {
+    const laidOut = await layoutWithGraphviz(toGraph(lruExcerpt));
+    for (const edge of laidOut.edges.filter((e) => e.labels.length > 0)) {
+      const label = edge.labels[0]!;
+      const crossed = edge.points.slice(1).some((b, i) => {
+        const a = edge.points[i]!;
+        // An axis-aligned leg through the label's box (ortho routes are made of such legs).
+        const [x0, x1, y0, y1] = [Math.min(a.x, b.x), Math.max(a.x, b.x), Math.min(a.y, b.y), Math.max(a.y, b.y)];
+        return x1 >= label.x && x0 <= label.x + label.width && y1 >= label.y && y0 <= label.y + label.height;
+      });
+      expect(crossed, label.text).toBe(false);
+    }
+  });
+
   it('draws the first of several graphs in one file and says so', () => {
     const graph = toGraph(sample('rtest--graphs--multi.gv'));
     expect(graph.nodes.map((n) => n.id)).toEqual(['a', 'b']);

@@ -58,8 +58,10 @@ export function dotLayoutSource(code: string, graph: GraphASTNode, edges: DotSou
           const first = next;
           const ends = statement.targets.map((target) => (target.type === 'NodeRef' ? 1 : target.children.length));
           for (let i = 1; i < ends.length; i++) next += ends[i - 1]! * ends[i]!;
+          // An `xlabel` is the edge's label when it has no `label` (as the graph reads it), sized the same way.
+          const key = statement.children.some((attribute) => attribute.type === 'Attribute' && attribute.key.value === 'label') ? 'label' : 'xlabel';
           for (const attribute of statement.children) {
-            if (attribute.type !== 'Attribute' || attribute.key.value !== 'label') continue;
+            if (attribute.type !== 'Attribute' || attribute.key.value !== key) continue;
             const edit = valueOf(attribute);
             if (edit) edits.push({ ...edit, text: `"${EDGE_LABEL_PLACEHOLDER}${first}"` });
           }

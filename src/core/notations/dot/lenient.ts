@@ -11,7 +11,10 @@
  * - a subgraph as an end of an edge holding more than node names (`TOP -> {rank=same a b} -> BOTTOM`): the end keeps
  *   only its nodes' names and the whole subgraph is repeated as a statement of its own before the graph's last `}`,
  *   which Graphviz reads the same (its nodes get the edges, the subgraph its attributes).
- * Strings, HTML labels and comments are stepped over, never changed.
+ * - a line break inside a quoted string (`label="Flush local pending,⏎    Rotate list"`): Graphviz draws it as a line
+ *   break, the parser refuses it; it becomes `\n`, without the indentation that lays out the source (Graphviz keeps
+ *   those spaces, which push the line off centre), and the line break moves after the string.
+ * Otherwise strings, HTML labels and comments are stepped over, never changed.
  */
 
 export interface LenientDot {
@@ -39,7 +42,14 @@ export function lenientDot(code: string): LenientDot {
   for (let i = 0; i < chars.length; i++) {
     const c = chars[i]!;
     if (c === '"') {
-      for (i++; i < chars.length && chars[i] !== '"'; i++) if (chars[i] === '\\') i++;
+      for (i++; i < chars.length && chars[i] !== '"'; i++) {
+        if (chars[i] === '\\') i++;
+        else if (chars[i] === '\n') {
+          chars[i] = '\\n';
+          pendingBreaks++;
+          for (let k = i + 1; k < chars.length && (chars[k] === ' ' || chars[k] === '\t'); k++) chars[k] = '';
+        }
+      }
       last = '"';
       lastAt = i;
       giveBack(i);

@@ -16,7 +16,7 @@ interface End {
 }
 
 type Block =
-  | { type: 'if'; line: SourceLine; decision: string; done: End[]; elseSeen: boolean; elseLabel?: string }
+  | { type: 'if'; line: SourceLine; decision: string; done: End[]; elseSeen: boolean; chained: boolean; elseLabel?: string }
   | { type: 'while'; line: SourceLine; decision: string; breaks: End[] }
   | { type: 'repeat'; line: SourceLine; start: string; breaks: End[]; backward?: string }
   | { type: 'switch'; line: SourceLine; decision: string; done: End[]; cases: number }
@@ -110,6 +110,11 @@ export function activityToGraph(source: DiagramSource): GraphIR {
     else if (text) edge.label = text;
     edges.push(edge);
   };
+  /** PlantUML joins the branches that go on past `endif` or `endswitch` in a small empty diamond, the flow leaving it
+   * as one line; a single branch that goes on (the others stopped) needs none. */
+  const merge = () => {
+    if (ends.length > 1) node('decision', '');
+  };
   const open = <T extends Block['type']>(type: T, line: SourceLine): Extract<Block, { type: T }> => {
     const block = blocks[blocks.length - 1];
     if (!block || block.type !== type) throw parseError(line, `"${line.text}" without an open ${type}`);
@@ -163,11 +168,12 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       node('action', plainText(body.trimEnd().slice(0, -1)), fill ? { style: { fillColor: fill } } : {});
     } else if ((m = /^if\s*\((.*?)\)\s*(?:then|is|equals)?\s*(?:\((.*)\))?\s*;?$/is.exec(text))) {
       const decision = node('decision', plainText(m[1]!));
-      blocks.push({ type: 'if', line, decision, done: [], elseSeen: false });
+      blocks.push({ type: 'if', line, decision, done: [], elseSeen: false, chained: false });
       ends = [{ from: decision, ...(label(m[2]) && { label: label(m[2]) }) }];
     } else if ((m = /^(?:else\s*if|elseif)\s*\((.*?)\)\s*(?:then|is|equals)?\s*(?:\((.*)\))?\s*;?$/is.exec(text))) {
       const block = open('if', line);
       block.done.push(...ends);
+      block.chained = true;
       // PlantUML chains an elseif as a new decision on the "no" side of the previous one.
       ends = [{ from: block.decision }];
       block.decision = node('decision', plainText(m[1]!));
@@ -181,6 +187,8 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const block = open('if', line);
       blocks.pop();
       ends = [...block.done, ...ends, ...(block.elseSeen ? [] : [{ from: block.decision }])];
+      // An elseif chain's branches meet on a line, without a diamond, in PlantUML's drawing.
+      if (!block.chained) merge();
     } else if ((m = /^while\s*\((.*?)\)\s*(?:is\s*\((.*)\))?\s*;?$/is.exec(text))) {
       const decision = node('decision', plainText(m[1]!));
       blocks.push({ type: 'while', line, decision, breaks: [] });
@@ -215,6 +223,7 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const block = open('switch', line);
       blocks.pop();
       ends = [...block.done, ...ends];
+      merge();
     } else if (/^fork\s*;?$/i.test(text)) {
       const fork = node('fork', '');
       blocks.push({ type: 'fork', line, fork, done: [] });

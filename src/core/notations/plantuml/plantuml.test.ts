@@ -768,8 +768,10 @@ describe('PlantUML activity and state forms of its documentation', () => {
       'too many?->kind? [yes]',
       'kind?->A [a]',
       'kind?->B [b]',
-      'A->end',
-      'B->end',
+      // PlantUML joins the cases in a diamond at endswitch.
+      'A->decision',
+      'B->decision',
+      'decision->end',
     ]);
     expect(graph.warnings).toEqual([]);
   });
@@ -812,13 +814,29 @@ describe('PlantUML activity and state forms of its documentation', () => {
 });
 
 describe('PlantUML activity height', () => {
+  it('joins the branches of an if/else in a merge diamond at endif, an elseif chain on a line, as PlantUML draws the Cluster API deployment', async () => {
+    const graph = plantumlNotation.toGraph(fixture('capi-machinedeployment-activity.plantuml'));
+    // Empty diamonds: the four repeat points, and a merge at each of the six endifs of an if without elseif.
+    expect(graph.nodes.filter((n) => n.kind === 'decision' && n.label === '')).toHaveLength(10);
+    const label = (text: string) => graph.nodes.find((n) => n.label === text)!.id;
+    // "Too Many replicas" / elseif "Not Enough Replicas": their three branches meet at the next step, no diamond.
+    const tooMany = graph.edges.filter((e) => e.from === label('Scale machineSet down')).map((e) => graph.nodes.find((n) => n.id === e.to)!);
+    expect(tooMany.every((n) => n.label !== '')).toBe(true);
+    // The short `yes` of Paused sits right below it, as PlantUML draws it, not at the foot of the other branch.
+    const { codeToScene } = await import('../index.js');
+    const drawn = await codeToScene(fixture('capi-machinedeployment-activity.plantuml'));
+    const box = (text: string) => drawn.elements.find((e) => e.id === drawn.elementIds.nodes.get(label(text)))!;
+    expect(Number(box('Update status and exit').y) - Number(box('Paused').y)).toBeLessThan(150);
+  });
+
   it('draws the Cluster API deployment activity (20 conditions) near PlantUML\'s height: flat condition hexagons, steps an arrow apart, labels clear', async () => {
     const { codeToScene } = await import('../index.js');
     const { checkScene } = await import('../../quality/check.js');
     const drawn = await codeToScene(fixture('capi-machinedeployment-activity.plantuml'));
     const report = checkScene(drawn.elements);
-    // Diamonds sized to hold their condition and 70 px between steps drew it 3,762 px tall, wrapped into columns 2,656 px wide.
-    expect(report.height).toBeLessThan(3500);
+    // Diamonds sized to hold their condition and 70 px between steps drew it 3,762 px tall, wrapped into columns 2,656 px
+    // wide; the six merge diamonds PlantUML draws where an if without elseif ends take a short layer each.
+    expect(report.height).toBeLessThan(3900);
     expect(report.width).toBeLessThan(2000);
     const paused = drawn.graph.nodes.find((n) => n.label === 'Paused')!;
     const glyph = drawn.elements.find((e) => e.id === drawn.elementIds.nodes.get(paused.id))!;
