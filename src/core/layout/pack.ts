@@ -133,8 +133,8 @@ function rowPlaces(laid: readonly LaidOutGraph[], order: readonly number[], limi
 
 /**
  * Each part, tallest first, as high as it can go (then as far left) on the skyline of those placed: parts of unequal
- * heights fill the room a row leaves under its shorter ones. Rows of Camunda's 33 unrelated tables, each row as tall
- * as its tallest, left 60 % of their area empty.
+ * heights fill the room a row leaves under its shorter ones (Camunda's 27 unrelated tables under its 16 joined ones:
+ * 5,499 px tall, 6,254 in rows as tall as their tallest).
  */
 function skylinePlaces(laid: readonly LaidOutGraph[], order: readonly number[], limit: number): Map<number, Point> {
   const gap = SPACING.betweenLayers;
