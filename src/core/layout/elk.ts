@@ -5,7 +5,7 @@ import { edgeMeaning, type Direction, type GraphIR } from '../graph/types.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
 import { separateRuns } from '../routing/separate-runs.js';
 import { compactLabelLayers } from './compact.js';
-import { ASPECT_NODES, CONTAINER_MIN_WIDTH, FONT, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT, SPACING } from './drawing-rules.js';
+import { ASPECT_NODES, CONTAINER_MIN_WIDTH, FONT, LARGE_NODES, LARGE_WIDTH, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT, SPACING } from './drawing-rules.js';
 import { rerouteDetours } from './detours.js';
 import { mergeHubEnds } from './hubs.js';
 import { measureText } from './measure.js';
@@ -140,8 +140,8 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   const pathWidths = new Map<Direction, number>();
   /** Every layout this way is too wide to beat the best so far: its longest path is (a sideways flow, pathWidth). */
   const tooLong = (direction: Direction) => {
-    // Past READABLE_NODES width costs nothing: no path is measured.
-    if (nodes > READABLE_NODES) return false;
+    // Past LARGE_NODES width costs nothing: no path is measured.
+    if (readableWidth(nodes) === Infinity) return false;
     if (!pathWidths.has(direction)) pathWidths.set(direction, pathWidth(graph, direction));
     return widthCost({ width: pathWidths.get(direction)! }, nodes) >= readmeCost(best, nodes);
   };
@@ -156,7 +156,7 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
             return laid;
           },
         ]),
-    ...directions.map((direction) => () => (tooLong(direction) ? undefined : layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity))),
+    ...directions.map((direction) => () => (tooLong(direction) ? undefined : layoutPacked(graph, direction, readableWidth(nodes)))),
     ...directions.map((direction) => () => (tooLong(direction) || stackingWidens(direction, plain.get(direction), nodes, best) ? undefined : layoutStacked(graph, direction, beatsBest))),
   ];
   for (const attempt of tries) {
@@ -221,8 +221,8 @@ function stackingWidens(direction: Direction, plain: LaidOutGraph | undefined, n
  * hexagonal architecture, microservices-demo: two ELK runs each, a network-simplex placement among them).
  */
 function narrowingLengthens(plain: LaidOutGraph, nodes: number): boolean {
-  const largestFitting = READABLE_WIDTH * MAX_ASPECT * READABLE_WIDTH;
-  const tooLarge = nodes > ASPECT_NODES && nodes <= READABLE_NODES && plain.width * plain.height * NARROWED_AREA > largestFitting;
+  const largestFitting = readableWidth(nodes) * MAX_ASPECT * readableWidth(nodes);
+  const tooLarge = nodes > ASPECT_NODES && plain.width * plain.height * NARROWED_AREA > largestFitting;
   return tooLarge || (widthCost(plain, nodes) === 0 && plain.height >= plain.width);
 }
 /**
@@ -268,10 +268,18 @@ const WRAP_ASPECT = 0.5;
 const SMALLEST_TEXT = Math.min(FONT.row, FONT.edgeLabel, FONT.label);
 /** The widest drawing whose smallest text, fitted to README width, stays readable. */
 export const READABLE_WIDTH = (README_WIDTH * SMALLEST_TEXT) / READABLE_TEXT;
+/** The widest drawing of a large graph (up to LARGE_NODES) whose smallest text, fitted to a wide page, stays readable. */
+const LARGE_READABLE_WIDTH = (LARGE_WIDTH * SMALLEST_TEXT) / READABLE_TEXT;
+
+/** How wide a drawing of this many nodes may be, by the checker's text rules: a README column, else a wide page; beyond LARGE_NODES, any width. */
+export function readableWidth(nodes: number): number {
+  return nodes <= READABLE_NODES ? READABLE_WIDTH : nodes <= LARGE_NODES ? LARGE_READABLE_WIDTH : Infinity;
+}
 
 /**
- * Components laid out apart and packed in rows: a landscape block, no wider than `widthLimit`. Inside the one container
- * that holds everything when the top level is that container alone. Undefined when there is nothing to pack.
+ * Components laid out apart and packed in rows (or on a skyline, when that fits the drawing rules better): a landscape
+ * block, no wider than `widthLimit`. Inside the one container that holds everything when the top level is that
+ * container alone. Undefined when there is nothing to pack.
  */
 export async function layoutPacked(
   graph: GraphIR,
@@ -284,7 +292,13 @@ export async function layoutPacked(
     const laid: LaidOutGraph[] = [];
     for (const part of parts) laid.push(await layOut(part, direction));
     const area = laid.reduce((sum, part) => sum + (part.width + SPACING.betweenLayers) * (part.height + SPACING.betweenLayers), 0);
-    return packComponents(graph, parts, laid, Math.min(widthLimit, Math.sqrt(area * PACK_ASPECT)));
+    const rowWidth = Math.min(widthLimit, Math.sqrt(area * PACK_ASPECT));
+    const rows = packComponents(graph, parts, laid, rowWidth);
+    // Rows are kept unless they miss the drawing rules and a skyline of the same parts misses them less, or as much
+    // on less paper (Camunda's 43 tables: as wide either way, their widest component setting the width; 755 px shorter).
+    const skyline = packComponents(graph, parts, laid, rowWidth, { skyline: true });
+    const [missed, instead] = [readmeCost(rows, graph.nodes.length), readmeCost(skyline, graph.nodes.length)];
+    return instead < missed || (missed > 0 && instead === missed && skyline.width * skyline.height < rows.width * rows.height) ? skyline : rows;
   }
   const sole = soleContainer(graph);
   if (sole === undefined) return undefined;
@@ -320,9 +334,9 @@ function pathWidth(graph: GraphIR, direction: Direction): number {
   return Math.max(0, ...[...widths.keys()].map(widest));
 }
 
-/** Text at README width shrunk under READABLE_TEXT (the checker's rule of issue 13): how far too wide, 0 when not. */
+/** Text at README width (a wide page for a large graph) shrunk under READABLE_TEXT, the checker's rules: how far too wide, 0 when not. */
 function widthCost(laid: { width: number }, nodes: number): number {
-  return nodes <= READABLE_NODES ? Math.max(0, laid.width / READABLE_WIDTH - 1) : 0;
+  return Math.max(0, laid.width / readableWidth(nodes) - 1);
 }
 
 /** Text at README width shrunk under READABLE_TEXT, and aspect beyond MAX_ASPECT: the checker's rules of issue 13. */

@@ -10,8 +10,7 @@ import type { Direction, GraphIR } from '../graph/types.js';
 import { boxContains } from '../export/geometry.js';
 import { OrthogonalRouter } from '../routing/orthogonal.js';
 import { besideRoute } from './detours.js';
-import { READABLE_NODES } from './drawing-rules.js';
-import { layoutPacked, READABLE_WIDTH, readmeCost, separateEdgeRuns, vertical } from './elk.js';
+import { layoutPacked, readableWidth, readmeCost, separateEdgeRuns, vertical } from './elk.js';
 import { layoutWithGraphviz } from './graphviz.js';
 import { mergeHubEnds } from './hubs.js';
 import type { Box, LaidOutGraph, LaidOutLabel, LayoutEngine } from './types.js';
@@ -27,7 +26,7 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   const drawnTo = (part: GraphIR, direction: Direction) => drawnAtRightAngles({ ...part, direction });
   const tries = [
     ...(graph.forcedDirection ? [] : [() => drawnTo(graph, turned)]),
-    ...directions.map((direction) => () => layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity, drawnTo)),
+    ...directions.map((direction) => () => layoutPacked(graph, direction, readableWidth(nodes), drawnTo)),
   ];
   let best = first;
   for (const attempt of tries) {

@@ -4,7 +4,8 @@ import type { GraphIR } from '../graph/types.js';
 import { dotNotation } from '../notations/dot/index.js';
 import { mermaidNotation } from '../notations/mermaid/index.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
-import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, NODE_BOX, SPACING } from './drawing-rules.js';
+import { sqlNotation } from '../notations/sql/index.js';
+import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, LARGE_WIDTH, MAX_ASPECT, NODE_BOX, SPACING } from './drawing-rules.js';
 import { layoutGraph } from './elk.js';
 import { measureText } from './measure.js';
 import { loadRenderFonts } from '../../infra/fonts.js';
@@ -536,6 +537,18 @@ describe('layoutGraph when nothing fits a README column', () => {
     const code = readFileSync(new URL('../../../test/fixtures/plantuml/jdp-onion-architecture-class.puml', import.meta.url), 'utf8');
     const laid = await layoutGraph(await plantumlNotation.toGraph(code));
     expect(laid.height / laid.width).toBeLessThanOrEqual(3);
+  }, 120_000);
+
+  it('fits a large schema to a wide page: its unrelated tables on a skyline under the joined ones, not in a grid among them (Camunda)', async () => {
+    // 43 tables, 27 of them joined to none of the 16 others. Laid out at once it was 2,889 × 5,751 px: 14 px rows read at
+    // 7.8 px on a page 1,600 px wide.
+    const code = readFileSync(new URL('../../../test/fixtures/sql/camunda-postgres-engine.sql', import.meta.url), 'utf8');
+    const laid = await layoutGraph(await sqlNotation.toGraph(code));
+    // 10.4 px with the margin round the drawing (10.5 as the checker measures it).
+    expect((FONT.row * LARGE_WIDTH) / laid.width).toBeGreaterThan(10.3);
+    expect(laid.height / laid.width).toBeLessThanOrEqual(MAX_ASPECT);
+    // In rows, each as tall as its tallest table, the 27 took 6,254 px in all.
+    expect(laid.height).toBeLessThan(5600);
   }, 120_000);
 
   it('keeps sibling packages side by side, as PlantUML draws them, rather than a column of them on more paper (BlazeMeter RTE plugin)', async () => {

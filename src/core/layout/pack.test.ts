@@ -207,6 +207,24 @@ describe('packComponents', () => {
     // Two px taller than the chain, where a row of its own made it 1,410 px.
     expect([packed.width, packed.height]).toEqual([386 + 70 + 404, 918]);
   });
+
+  it('on a skyline, fills the room a row leaves under its shorter parts', () => {
+    // Unrelated tables of a schema, as tall as their columns are many: a row is as tall as its tallest.
+    const table = (id: string, height: number) => ({
+      part: graph({ nodes: [{ id, label: id, kind: 'entity' }] }),
+      laid: { nodes: [{ id, x: 0, y: 0, width: 300, height, box: {} as LaidOutGraph['nodes'][number]['box'] }], groups: [], edges: [], warnings: [], width: 300, height } as LaidOutGraph,
+    });
+    const parts = [table('job', 600), table('detail', 550), table('batch', 500), table('task', 250), table('comment', 250), table('filter', 250)];
+    const whole = graph({ nodes: parts.flatMap(({ part }) => part.nodes) });
+    const args = [whole, parts.map(({ part }) => part), parts.map(({ laid }) => laid), 1100] as const;
+    const [rows, skyline] = [packComponents(...args), packComponents(...args, { skyline: true })];
+    // Rows: task under batch, then comment and filter in a second row under the tallest, 1,140 px in all.
+    expect([rows.width, rows.height]).toEqual([1040, 1140]);
+    // Skyline: each short table under one of the three tall ones, the lowest first.
+    expect([skyline.width, skyline.height]).toEqual([1040, 920]);
+    expect(overlaps(skyline)).toEqual([]);
+    expect(['task', 'comment', 'filter'].map((id) => at(skyline, id).x).sort((a, b) => a - b)).toEqual([0, 370, 740]);
+  });
 });
 
 describe('wrapInContainer', () => {
