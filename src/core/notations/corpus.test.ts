@@ -95,6 +95,7 @@ const CORPUS: Count[] = [
   ['helm', 'sentry.values.yaml', 60, 7, 2, '21 sentry.* and 21 snuba.* workloads on (2 off), 2 of their Services; relay, vroom, nginx with Services, geodata and rabbitmq with volumes, zookeeper; 5 datastore sub-charts'],
   ['helm', 'temporal-proxy.values.yaml', 2, 1, 0, 'the proxy and its Service'],
   ['helm', 'temporal.values.yaml', 5, 2, 0, 'server, admintools and web, with the Services of the latter two'],
+  ['helm', 'linkerd-viz.values.yaml', 10, 4, 0, 'metricsAPI, tap, tapInjector and dashboard with their Services, namespaceMetadata, prometheus'],
   ['helm', 'bjw-s-vaultwarden.values.yaml', 4, 3, 0, 'bjw-s app-template: the main controller, its Service, Ingress and data volume'],
   ['mermaid', 'kyma-nats-reconcile-flowchart.mmd', 6, 5, 0, 'Start and 5 steps, one chain written over 6 lines'],
   ['mermaid', 'kyma-nats-watches-flowchart.mmd', 6, 5, 0, 'NATS-Controller and the 5 kinds it watches'],
