@@ -78,6 +78,7 @@ const CORPUS: Count[] = [
   ['terraform', 'tf-aws-vpc-example-simple.main.tf', 2, 1, 0, 'module vpc and what it uses'],
   ['terraform', 'tf-aws-vpc-root.main.tf', 66, 94, 8, '74 resource/data blocks less the VPC and 7 subnet tiers they sit in (containers); 94 references between them, locals expanded (18 of them to a subnet tier or the VPC from outside, drawn to the container)'],
   ['terraform', 'tf-provider-aws-two-tier.main.tf', 7, 7, 2, '7 resources besides the VPC and subnet containers; 7 references not drawn by nesting'],
+  ['terraform', 'gcp-sql-mysql-ha.main.tf', 1, 0, 0, 'module mysql, the file’s one block'],
   ['mermaid', 'mermaid-docs-architecture.mmd', 4, 3, 1, 'db, disk1, disk2, server; 3 edges with their sides; group api'],
   ['mermaid', 'mermaid-docs-block.mmd', 6, 2, 1, 'db, the block arrow, A, B, C, D (space is no block); ID --> D and C --> D; composite block ID'],
   ['mermaid', 'mermaid-docs-c4-context.mmd', 12, 4, 4, '4 persons and 8 systems; 2 BiRel and 2 Rel; boundaries b0–b3'],

@@ -13,6 +13,12 @@ const fixture = (name: string): string => readFileSync(new URL(`../../../../test
 const arrows = (graph: GraphIR): string[] => graph.edges.map((e) => `${e.from} -> ${e.to}${e.label ? ` [${e.label}]` : ''}`);
 
 describe('terraformNotation on real modules', () => {
+  it('says what a registry module call builds several of, and its source without the namespace (Cloud SQL HA: one module call)', () => {
+    // The whole example is one call: a box that said only its 75-character source showed nothing of the three replicas.
+    const graph = terraformNotation.toGraph(fixture('gcp-sql-mysql-ha.main.tf'));
+    expect(graph.nodes.map((node) => [node.label, node.rows])).toEqual([['mysql', ['module sql-db/google//mysql', 'additional_users × 2', 'read_replicas × 3']]]);
+  });
+
   it('puts the terraform-aws-vpc subnets in the VPC, reaching it through local.vpc_id', () => {
     const graph = terraformNotation.toGraph(fixture('tf-aws-vpc-root.main.tf'));
     expect(graph.groups.find((g) => g.id === 'aws_vpc.this')).toEqual({ id: 'aws_vpc.this', label: 'this (aws_vpc)', kind: 'aws_vpc' });
@@ -170,7 +176,7 @@ data "kubernetes_ingress_v1" "ing" {
 `);
     expect(Object.fromEntries(graph.nodes.map((n) => [n.id, n.rows]))).toEqual({
       'google_service_account.gke-sa': ['google_service_account', 'one per var.gke_spokes'],
-      'module.net': ['module terraform-google-modules/network/google', 'one per var.gke_spokes'],
+      'module.net': ['module network/google', 'one per var.gke_spokes'],
       'azurerm_public_ip.pip': ['azurerm_public_ip', 'if var.use_brown_field_application_…'],
       'aws_nat_gateway.this': ['aws_nat_gateway', '× local.nat_gateway_count if…'],
       'aws_instance.web': ['aws_instance', '× 3'],
