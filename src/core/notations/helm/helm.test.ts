@@ -115,6 +115,27 @@ persistence:
     expect(icons.get('prometheus')).toBe('brands/Prometheus');
   });
 
+  it('reads a prometheus block with a ServiceMonitor as how the chart is scraped, not a Prometheus sub-chart (cert-manager)', () => {
+    // cert-manager's values, abridged: drawn before as a Prometheus sub-chart its controller used.
+    const graph = helmNotation.toGraph(`replicaCount: 1
+image:
+  repository: quay.io/jetstack/cert-manager-controller
+prometheus:
+  enabled: true
+  servicemonitor:
+    enabled: false
+    interval: 60s
+  podmonitor:
+    enabled: false
+webhook:
+  replicaCount: 1
+  image:
+    repository: quay.io/jetstack/cert-manager-webhook
+`);
+    expect(graph.nodes.map((node) => node.label).sort()).toEqual(['cert-manager-controller', 'webhook']);
+    expect(graph.edges).toEqual([]);
+  });
+
   it('draws the enabled sub-charts of an umbrella chart', () => {
     const graph = helmNotation.toGraph(fixture('grafana-loki-stack.values.yaml'));
     expect(graph.nodes.map((n) => n.id)).toEqual(['loki', 'promtail']);

@@ -177,6 +177,14 @@ const certainTarget = (block: unknown): boolean => scrapeShaped(block) && (block
 const isScrapeTarget = (block: Record<string, unknown>, values: Record<string, unknown>): boolean =>
   scrapeShaped(block) && (certainTarget(block) || Object.values(values).some(certainTarget));
 
+/**
+ * `prometheus: {enabled: true, servicemonitor: {…}, podmonitor: {…}}`, nothing else, says how a Prometheus already
+ * running scrapes the chart (cert-manager), not a Prometheus sub-chart to install: drawn as one, the chart's
+ * controller used it. A Prometheus the chart runs has settings of its own (kube-prometheus-stack's `prometheusSpec`).
+ */
+const scrapesChart = (key: string, block: Record<string, unknown>): boolean =>
+  /^prometheus$/i.test(key) && Object.keys(block).some((inner) => /^(service|pod)monitor$/i.test(inner)) && Object.keys(block).every((inner) => /^(enabled|(service|pod)monitor)$/i.test(inner));
+
 /** An arrow between two nodes, dashed for a relation that is not traffic (mounts, scales). */
 function arrow(from: string, to: string, label?: string, dashed = false): GraphEdge {
   const e: GraphEdge = { id: `${from}->${to}`, from, to, endArrowhead: 'arrow' };
@@ -397,6 +405,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       subchartKeys.set(flagged, key);
     }
     if (!isRecord(block) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
+    if (scrapesChart(key, block)) continue;
     if (isScrapeTarget(block, values)) {
       if (disabled(block)) offWorkloads.push(key);
       else scraped.push(key);
