@@ -136,6 +136,27 @@ webhook:
     expect(graph.edges).toEqual([]);
   });
 
+  it('reads a Service’s port from its workload’s containers when the service block names none (Kubernetes Dashboard)', () => {
+    // kubernetes/dashboard charts/kubernetes-dashboard/values.yaml, abridged: the template takes the Service's port
+    // from `containers.ports`; the Services were drawn with no port.
+    const graph = helmNotation.toGraph(`auth:
+  role: auth
+  image:
+    repository: docker.io/kubernetesui/dashboard-auth
+  scaling:
+    replicas: 1
+  service:
+    type: ClusterIP
+  containers:
+    ports:
+      - name: auth
+        containerPort: 8000
+        protocol: TCP
+`);
+    expect(graph.nodes.find((node) => node.id === 'auth:service')!.rows).toEqual(['ClusterIP', 'port 8000']);
+    expect(arrows(graph)).toEqual(['auth:service -> auth [:8000]']);
+  });
+
   it('draws the enabled sub-charts of an umbrella chart', () => {
     const graph = helmNotation.toGraph(fixture('grafana-loki-stack.values.yaml'));
     expect(graph.nodes.map((n) => n.id)).toEqual(['loki', 'promtail']);
