@@ -162,7 +162,39 @@ function blocksToGraph(blocks: Block[], locals: Map<string, string[]>): GraphIR 
     }
   }
   const warnings = [...missing].map((a) => `${a} is referenced but not declared in the input (add the file that declares it)`);
-  return { layout: 'layered', direction: 'DOWN', nodes, edges, groups, warnings };
+  const helpers = foldRandomHelpers(nodes, edges);
+  if (helpers.folded.length > 0) warnings.push(`${helpers.folded.join(', ')}: drawn as a row on each resource that uses them ("uses …"), not as boxes`);
+  return { layout: 'layered', direction: 'DOWN', nodes: helpers.nodes, edges: helpers.edges, groups, warnings };
+}
+
+/** The random provider's helpers that make a name or pick a value: a suffix, a pet name, a shuffled zone or version. */
+const RANDOM_HELPER = /^random_(id|string|pet|shuffle|integer)\./;
+
+/**
+ * A random suffix or pick is part of the resources that use it, not a part of the system: as a box it drew an edge
+ * from nearly every resource (terraform-azurerm-aks's startup example: two `random_id`s, an edge from each resource
+ * into them, crossing the resource group). Each user gets a row naming it, and what the helper reads (the GKE versions
+ * a `random_shuffle` picks from) is read by its users. `random_password` is a secret and stays a box.
+ */
+function foldRandomHelpers(nodes: GraphNode[], edges: GraphEdge[]): { nodes: GraphNode[]; edges: GraphEdge[]; folded: string[] } {
+  const helpers = new Set(nodes.filter((node) => RANDOM_HELPER.test(node.id) && edges.some((edge) => edge.to === node.id)).map((node) => node.id));
+  if (helpers.size === 0) return { nodes, edges, folded: [] };
+  const usersOf = new Map<string, string[]>();
+  for (const edge of edges) if (helpers.has(edge.to) && !helpers.has(edge.from)) usersOf.set(edge.to, [...(usersOf.get(edge.to) ?? []), edge.from]);
+  const kept = edges.filter((edge) => !helpers.has(edge.from) && !helpers.has(edge.to));
+  for (const edge of edges.filter((read) => helpers.has(read.from) && !helpers.has(read.to))) {
+    for (const user of usersOf.get(edge.from) ?? []) {
+      const id = `${user}->${edge.to}`;
+      if (user !== edge.to && !kept.some((known) => known.id === id)) kept.push({ ...edge, id, from: user });
+    }
+  }
+  const used = new Map<string, string[]>();
+  for (const [helper, users] of usersOf) for (const user of users) used.set(user, [...(used.get(user) ?? []), helper]);
+  return {
+    nodes: nodes.filter((node) => !helpers.has(node.id)).map((node) => (used.has(node.id) ? { ...node, rows: [...(node.rows ?? []), `uses ${used.get(node.id)!.join(', ')}`] } : node)),
+    edges: kept,
+    folded: [...helpers],
+  };
 }
 
 function rowsOf(block: Block): string[] {

@@ -13,6 +13,14 @@ const fixture = (name: string): string => readFileSync(new URL(`../../../../test
 const arrows = (graph: GraphIR): string[] => graph.edges.map((e) => `${e.from} -> ${e.to}${e.label ? ` [${e.label}]` : ''}`);
 
 describe('terraformNotation on real modules', () => {
+  it('draws a random suffix as a row on what it names, not a box with an edge from each user (learn-terraform-provision-eks-cluster)', () => {
+    const graph = terraformNotation.toGraph(fixture('learn-provision-eks-cluster.main.tf'));
+    expect(graph.nodes.map((node) => node.id)).not.toContain('random_string.suffix');
+    expect(graph.edges.filter((edge) => edge.to.startsWith('random_'))).toEqual([]);
+    expect(graph.nodes.find((node) => node.id === 'module.eks')!.rows).toEqual(['module eks/aws', 'cluster_addons: aws-ebs-csi-driver', 'eks_managed_node_groups: one, two', 'uses random_string.suffix']);
+    expect(graph.warnings).toContain('random_string.suffix: drawn as a row on each resource that uses them ("uses …"), not as boxes');
+  });
+
   it('says what a registry module call builds several of, and its source without the namespace (Cloud SQL HA: one module call)', () => {
     // The whole example is one call: a box that said only its 75-character source showed nothing of the three replicas.
     const graph = terraformNotation.toGraph(fixture('gcp-sql-mysql-ha.main.tf'));
