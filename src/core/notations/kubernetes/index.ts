@@ -188,7 +188,9 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
     for (const value of [...envValues(resource.pod.spec), ...argumentAddresses(resource.pod.spec), ...configValues]) {
       for (const host of hostsIn(value)) {
         const service = services.find((s) => s.name === host && s.namespace === resource.namespace);
-        if (service) addEdge(from, nodeId('Service', service.namespace, service.name), 'calls');
+        // A Service in front of the workload itself is its own address (Kiali's config names the kiali Service): no call.
+        const own = service !== undefined && selects(stringMap(record(service.manifest.spec).selector), resource.pod.labels);
+        if (service && !own) addEdge(from, nodeId('Service', service.namespace, service.name), 'calls');
       }
     }
   }

@@ -196,6 +196,11 @@ describe('kubernetesNotation references by value', () => {
     ]);
   });
 
+  it('draws no call from a workload to the Service in front of it (Kiali’s config names the kiali Service)', () => {
+    const code = [service('kiali'), service('prometheus'), deployment('kiali', '            - name: SERVER_URL\n              value: http://kiali:20001\n            - name: PROMETHEUS\n              value: http://prometheus:9090\n'), deployment('prometheus', '            - name: X\n              value: "1"\n')].join('---\n');
+    expect(arrows(kubernetesNotation.toGraph(code)).filter((a) => a.endsWith('[calls]'))).toEqual(['Deployment//kiali -> Service//prometheus [calls]']);
+  });
+
   it('draws a NetworkPolicy of one workload as the calls it allows, and a row on that workload (Argo CD: no arrow before)', () => {
     // argoproj/argo-cd manifests/install.yaml, abridged: the binaries' addresses are built in, so only the policies
     // say who calls the repo server; the metrics port is open to any namespace, which names no workload.
