@@ -161,6 +161,35 @@ volumes:
     expect(folded.warnings.at(-1)).toBe('12 nodes drawn as 6 to stay readable: folded 6 volumes into the nodes that use them, as rows; detail: "full" draws everything');
   });
 
+  it('folds the wall of a small graph whose services share one anchor’s depends_on (Zammad: 15 of 19 edges into three stores)', async () => {
+    // Zammad's compose file, reduced to its shape: five services merge one `x-shared` block that mounts two volumes
+    // and depends on three stores; nginx overrides depends_on; elasticsearch stands alone. Its five volumes fold first.
+    const services = ['backup', 'init', 'railsserver', 'scheduler', 'websocket'].map((name) => `  zammad-${name}:\n    <<: *zammad-service\n`).join('');
+    const stores = ['memcached', 'postgresql:/var/lib/postgresql/data', 'redis:/data']
+      .map((store) => store.split(':'))
+      .map(([name, path]) => `  zammad-${name}:\n    image: ${name}\n${path ? `    volumes: [${name}-data:${path}]\n` : ''}`)
+      .join('');
+    const code = [
+      'x-shared:',
+      '  zammad-service: &zammad-service',
+      '    image: ghcr.io/zammad/zammad',
+      '    volumes: [zammad-backup:/var/tmp/zammad, zammad-storage:/opt/zammad/storage]',
+      '    depends_on: [zammad-memcached, zammad-postgresql, zammad-redis]',
+      'services:',
+      `${services}${stores}  zammad-nginx:\n    <<: *zammad-service\n    depends_on: [zammad-railsserver]\n  zammad-elasticsearch:\n    image: elasticsearch`,
+      '    volumes: [elasticsearch-data:/usr/share/elasticsearch/data]',
+      'volumes: {zammad-backup: {}, zammad-storage: {}, elasticsearch-data: {}, postgresql-data: {}, redis-data: {}}',
+    ].join('\n');
+    const graph = await composeNotation.toGraph(code);
+    expect(graph.edges.filter((edge) => !edge.style?.strokeStyle)).toHaveLength(16);
+    const folded = foldForReading(graph, 'compose');
+    const box = folded.groups.find((group) => group.kind === 'shared')!;
+    expect(box.label).toBe('used by zammad-backup, zammad-init, zammad-railsserver, zammad-scheduler, zammad-websocket');
+    expect(folded.nodes.filter((node) => node.parent === box.id).map((node) => node.label).sort()).toEqual(['zammad-memcached', 'zammad-postgresql', 'zammad-redis']);
+    expect(folded.edges).toHaveLength(6);
+    expect(folded.warnings.at(-1)).toContain('the 15 edges from zammad-backup, zammad-init, zammad-railsserver, zammad-scheduler, zammad-websocket to the 3 nodes');
+  });
+
   it('draws everything with detail "full", for small graphs, and for notations that are not infrastructure', () => {
     expect(foldForReading(sentry, 'compose', 'full')).toBe(sentry);
     expect(foldForReading(deployment(5), 'kubernetes').nodes).toHaveLength(8);

@@ -127,7 +127,8 @@ interface Built {
 export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
   const nodes = graph.nodes.length;
   const first = await layoutShape(graph, graph.direction);
-  if (nodes > FIT_MAX_NODES || fitsReadme(first, nodes)) return first;
+  if (nodes > FIT_MAX_NODES) return first;
+  if (fitsReadme(first, nodes)) return stacksComponents(graph, first) ? await nearerPage(graph, first) : first;
   // Tried in turn until one fits, else the one that misses least: turned (when the direction is free), components
   // packed in rows either way, each container's components stacked along the flow either way; then, top-down, narrower layers or a wrapped flow.
   // Each try is an ELK run (most of the layout's time), so one that cannot fit or beat the best so far is skipped.
@@ -162,7 +163,7 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   for (const attempt of tries) {
     const laid = await attempt();
     if (laid !== undefined && readmeCost(laid, nodes) < readmeCost(best, nodes) && !spreadsWithoutFitting(laid, best, nodes)) best = laid;
-    if (fitsReadme(best, nodes)) return best;
+    if (fitsReadme(best, nodes)) return stacksComponents(graph, best) ? await nearerPage(graph, best) : best;
   }
   // Narrower layers make a taller drawing, and its edges meet in fewer, longer channels; a wrapped flow leads edges
   // round its columns: each kept only when it fits.
@@ -181,6 +182,37 @@ export const layoutGraph: LayoutEngine = async (graph: GraphIR): Promise<LaidOut
   }
   return best;
 };
+
+/**
+ * A layout that fits but is portrait while the graph is several unrelated parts: ELK starts every component in the
+ * first layer, so a sideways flow stacks them in one column, each pair of a Helm chart's service and workload under
+ * the last (linkerd-viz: six parts in 404 × 1,072 px, more than half the page empty).
+ */
+function stacksComponents(graph: GraphIR, laid: LaidOutGraph): boolean {
+  if (laid.height <= laid.width) return false;
+  const inner = soleContainer(graph)?.inner ?? graph;
+  return (connectedComponents(inner)?.length ?? 1) >= GRID_COMPONENTS;
+}
+/** Fewer parts than this side by side are a row or a column whichever way they are packed. */
+const GRID_COMPONENTS = 3;
+
+/**
+ * Of the plain layout and the parts packed in rows each way, the one that fits a README column and is nearest a
+ * landscape page (PACK_ASPECT): linkerd-viz 404 × 1,072 → 942 × 602 px, its pairs set top-down in a grid; Istio's
+ * bookinfo keeps its plain layout, its reviews part being three deployments wide.
+ */
+async function nearerPage(graph: GraphIR, first: LaidOutGraph): Promise<LaidOutGraph> {
+  const nodes = graph.nodes.length;
+  const turned: Direction = vertical(graph.direction) ? 'RIGHT' : 'DOWN';
+  const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
+  const offPage = (laid: LaidOutGraph) => Math.abs(Math.log(laid.width / laid.height / PACK_ASPECT));
+  let best = first;
+  for (const direction of directions) {
+    const packed = await layoutPacked(graph, direction, READABLE_WIDTH);
+    if (packed !== undefined && fitsReadme(packed, nodes) && offPage(packed) < offPage(best)) best = packed;
+  }
+  return best;
+}
 
 /**
  * True when a try, laid out with its blocked titles still narrow, cannot cost less than `bound` once its containers

@@ -1,5 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { GraphIR } from '../graph/types.js';
+import { helmNotation } from '../notations/helm/index.js';
+import { sizeInsets } from '../scene/insets.js';
 import { README_WIDTH, READABLE_TEXT } from './drawing-rules.js';
 import { layoutGraph } from './elk.js';
 import { connectedComponents, packComponents, wrapInContainer } from './pack.js';
@@ -27,6 +30,8 @@ const overlap = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width &
 const overlaps = (laid: LaidOutGraph) => laid.nodes.flatMap((a, i) => laid.nodes.slice(i + 1).filter((b) => overlap(a, b)).map((b) => `${a.id}/${b.id}`));
 const inside = (box: Box, outer: Box) => box.x >= outer.x && box.y >= outer.y && box.x + box.width <= outer.x + outer.width && box.y + box.height <= outer.y + outer.height;
 const at = (laid: LaidOutGraph, id: string) => laid.nodes.find((node) => node.id === id)!;
+/** Rows the nodes `ids` take: distinct tops. A staircase or a column takes one per node. */
+const rowsOf = (laid: LaidOutGraph, ids: readonly string[]) => new Set(ids.map((id) => Math.round(at(laid, id).y))).size;
 
 describe('fitting a README column', () => {
   it('packs unconnected pairs in rows narrow enough for 11 px text, each pair still drawn top-down as the author said', async () => {
@@ -41,6 +46,21 @@ describe('fitting a README column', () => {
       expect(edge.points[0]!.y).toBeCloseTo(source.y + source.height, 0);
       expect(edge.points.at(-1)!.y).toBeCloseTo(target.y, 0);
     }
+  });
+
+  it('sets a chart’s unrelated Service → workload pairs in a grid on a landscape page, not one column (linkerd-viz)', async () => {
+    // ELK starts every component in the first layer, so flowing sideways the six parts came out one column of
+    // 404 × 1,072 px, more than half the page empty; top-down and packed they read as a grid.
+    const code = readFileSync(new URL('../../../test/fixtures/helm/linkerd-viz.values.yaml', import.meta.url), 'utf8');
+    const { graph: chart } = sizeInsets(await helmNotation.toGraph(code));
+    const laid = await layoutGraph(chart);
+    expect(laid.width).toBeGreaterThan(laid.height);
+    expect(laid.width).toBeLessThanOrEqual(READABLE_WIDTH);
+    expect(overlaps(laid)).toEqual([]);
+    const services = chart.nodes.filter((node) => node.label.includes('service')).map((node) => node.id);
+    expect(services).toHaveLength(4);
+    // Two or more pairs across, where the column had one.
+    expect(new Set(services.map((id) => Math.round(at(laid, id).x))).size).toBeGreaterThanOrEqual(2);
   });
 
   it('packs the contents of the one container that holds everything, and draws the container around them', async () => {
@@ -70,8 +90,6 @@ describe('fitting a README column', () => {
     expect(laid.nodes.filter((node) => node.id !== 'Map' && !inside(node, pkg!)).map((node) => node.id)).toEqual([]);
   });
 
-  /** Rows the nodes `ids` take: distinct tops. A staircase or a column takes one per node. */
-  const rowsOf = (laid: LaidOutGraph, ids: readonly string[]) => new Set(ids.map((id) => Math.round(at(laid, id).y))).size;
 
   it('sets the members of a subgraph that join nothing among themselves in rows, not a staircase', async () => {
     // A Mermaid subgraph of six agents, each called from outside and calling out (BusinessInfinity's architecture):

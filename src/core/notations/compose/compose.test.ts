@@ -38,6 +38,8 @@ describe('compose corpus', () => {
     expect(byId.get('volume:db-data')).toMatchObject({ kind: 'storage', parent: 'network:backend' });
     expect(graph.edges).toEqual([{ id: 'e1', from: 'service:db', to: 'volume:db-data', label: '/var/lib/postgresql/data', endArrowhead: 'none', style: { strokeStyle: 'dashed' } }]);
     expect(graph.warnings).toEqual(['line 42: service "worker" is on networks frontend, backend; drawn inside "frontend"']);
+    // Drawn in one network, the worker says the other, which its database is in.
+    expect(byId.get('service:worker')!.label).toBe('worker ×2\nalso on backend');
   });
 
   it('reads depends_on in its long map form (condition: service_healthy)', () => {

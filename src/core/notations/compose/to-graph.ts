@@ -142,9 +142,12 @@ export function composeToGraph(code: string): GraphIR {
     const ports = publishedPorts(service.ports);
     const replicas = isMapping(service.deploy) && typeof service.deploy.replicas === 'number' ? service.deploy.replicas : undefined;
     const title = replicas !== undefined && replicas > 1 ? `${name} ×${replicas}` : name;
+    // Drawn in its first network, it says the others: Mastodon's web looked cut off from the internal network its
+    // database is on.
+    const alsoOn = networks.length > 1 ? [`also on ${networks.slice(1).join(', ')}`] : [];
     nodes.push({
       id: serviceId(name),
-      label: ports.length > 0 ? `${title}\n${ports.join(', ')}` : title,
+      label: [title, ...(ports.length > 0 ? [ports.join(', ')] : []), ...alsoOn].join('\n'),
       kind: role.kind,
       ...(role.iconHint !== undefined && { iconHint: role.iconHint }),
       ...(parent !== undefined && { parent }),

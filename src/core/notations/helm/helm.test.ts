@@ -115,6 +115,48 @@ persistence:
     expect(icons.get('prometheus')).toBe('brands/Prometheus');
   });
 
+  it('reads a prometheus block with a ServiceMonitor as how the chart is scraped, not a Prometheus sub-chart (cert-manager)', () => {
+    // cert-manager's values, abridged: drawn before as a Prometheus sub-chart its controller used.
+    const graph = helmNotation.toGraph(`replicaCount: 1
+image:
+  repository: quay.io/jetstack/cert-manager-controller
+prometheus:
+  enabled: true
+  servicemonitor:
+    enabled: false
+    interval: 60s
+  podmonitor:
+    enabled: false
+webhook:
+  replicaCount: 1
+  image:
+    repository: quay.io/jetstack/cert-manager-webhook
+`);
+    expect(graph.nodes.map((node) => node.label).sort()).toEqual(['cert-manager-controller', 'webhook']);
+    expect(graph.edges).toEqual([]);
+  });
+
+  it('reads a Service’s port from its workload’s containers when the service block names none (Kubernetes Dashboard)', () => {
+    // kubernetes/dashboard charts/kubernetes-dashboard/values.yaml, abridged: the template takes the Service's port
+    // from `containers.ports`; the Services were drawn with no port.
+    const graph = helmNotation.toGraph(`auth:
+  role: auth
+  image:
+    repository: docker.io/kubernetesui/dashboard-auth
+  scaling:
+    replicas: 1
+  service:
+    type: ClusterIP
+  containers:
+    ports:
+      - name: auth
+        containerPort: 8000
+        protocol: TCP
+`);
+    expect(graph.nodes.find((node) => node.id === 'auth:service')!.rows).toEqual(['ClusterIP', 'port 8000']);
+    expect(arrows(graph)).toEqual(['auth:service -> auth [:8000]']);
+  });
+
   it('draws the enabled sub-charts of an umbrella chart', () => {
     const graph = helmNotation.toGraph(fixture('grafana-loki-stack.values.yaml'));
     expect(graph.nodes.map((n) => n.id)).toEqual(['loki', 'promtail']);

@@ -177,6 +177,14 @@ const certainTarget = (block: unknown): boolean => scrapeShaped(block) && (block
 const isScrapeTarget = (block: Record<string, unknown>, values: Record<string, unknown>): boolean =>
   scrapeShaped(block) && (certainTarget(block) || Object.values(values).some(certainTarget));
 
+/**
+ * `prometheus: {enabled: true, servicemonitor: {…}, podmonitor: {…}}`, nothing else, says how a Prometheus already
+ * running scrapes the chart (cert-manager), not a Prometheus sub-chart to install: drawn as one, the chart's
+ * controller used it. A Prometheus the chart runs has settings of its own (kube-prometheus-stack's `prometheusSpec`).
+ */
+const scrapesChart = (key: string, block: Record<string, unknown>): boolean =>
+  /^prometheus$/i.test(key) && Object.keys(block).some((inner) => /^(service|pod)monitor$/i.test(inner)) && Object.keys(block).every((inner) => /^(enabled|(service|pod)monitor)$/i.test(inner));
+
 /** An arrow between two nodes, dashed for a relation that is not traffic (mounts, scales). */
 function arrow(from: string, to: string, label?: string, dashed = false): GraphEdge {
   const e: GraphEdge = { id: `${from}->${to}`, from, to, endArrowhead: 'arrow' };
@@ -296,6 +304,16 @@ function namedFeatures(feature: unknown, kind: keyof typeof FEATURE_KEYS): Featu
   return (entries as Feature[]).filter(([, entry]) => (kind === 'service' ? entry.enabled !== false : entry.enabled === true));
 }
 
+/**
+ * The ports a workload's containers listen on, for a Service block that names none: such a chart's template takes
+ * the Service's ports from them (Kubernetes Dashboard: `auth.containers.ports: [{name: auth, containerPort: 8000}]`,
+ * its `service` only a type). A block's own `ports` list is read the same way.
+ */
+function containerPorts(block: Record<string, unknown>): number[] {
+  const lists = [isRecord(block.containers) ? block.containers.ports : undefined, block.ports];
+  return lists.flatMap((list) => (Array.isArray(list) ? list : [])).flatMap((port) => (isRecord(port) && typeof port.containerPort === 'number' ? [port.containerPort] : []));
+}
+
 /** A named Service's ports, `ports: {http: {port: 8123}}` or Bitnami's `ports: {http: 80}`, as rows (`http 8123`). */
 const portEntries = (service: Record<string, unknown>): [string, number][] =>
   (isRecord(service.ports) ? Object.entries(service.ports) : []).flatMap(([name, port]): [string, number][] => {
@@ -329,8 +347,8 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     let front = id;
     for (const [name, service] of services) {
       const type = text(service.type) ?? 'ClusterIP';
-      const ports = name === '' ? [servicePort(service)].filter((port) => port !== undefined).map((port) => `port ${String(port)}`) : namedPorts(service);
-      const port = name === '' ? servicePort(service) : firstNamedPort(service);
+      const port = name === '' ? (servicePort(service) ?? containerPorts(block)[0]) : firstNamedPort(service);
+      const ports = name === '' ? [port].filter((known) => known !== undefined).map((known) => `port ${String(known)}`) : namedPorts(service);
       const serviceId = name === '' ? `${id}:service` : `${id}:service:${name}`;
       nodes.push({ id: serviceId, label: name === '' || name === 'main' ? `${label} service` : `${label} ${name} service`, kind: 'service', rows: [type, ...ports], iconRef: 'kubernetes/Service' });
       edge(serviceId, id, port === undefined ? undefined : `:${String(port)}`);
@@ -397,6 +415,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       subchartKeys.set(flagged, key);
     }
     if (!isRecord(block) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
+    if (scrapesChart(key, block)) continue;
     if (isScrapeTarget(block, values)) {
       if (disabled(block)) offWorkloads.push(key);
       else scraped.push(key);

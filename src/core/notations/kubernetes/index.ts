@@ -108,6 +108,8 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
     edges.push(edge);
   };
   const workloads = drawn.filter((r) => r.pod);
+  /** Lines of the NetworkPolicies drawn as the calls they allow. */
+  const foldedPolicies: (number | undefined)[] = [];
   const services = drawn.filter((r) => r.kind === 'Service');
 
   for (const resource of drawn) {
@@ -132,10 +134,17 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
       if (node) addEdge(from, node.id, 'scales', true);
     } else if (resource.kind === 'NetworkPolicy') {
       const selector = stringMap(record(spec.podSelector).matchLabels);
-      for (const workload of workloads) {
-        if (workload.namespace === resource.namespace && selects(selector, workload.pod!.labels)) {
-          addEdge(from, nodeId(workload.kind, workload.namespace, workload.name), 'applies to', true);
-        }
+      const neighbours = workloads.filter((workload) => workload.namespace === resource.namespace);
+      const targets = neighbours.filter((workload) => selects(selector, workload.pod!.labels));
+      if (targets.length === 1) {
+        // What a policy of one workload says is who may call it: drawn as those calls, the policy a row on the workload.
+        const target = nodes.get(nodeId(targets[0]!.kind, targets[0]!.namespace, targets[0]!.name))!;
+        target.rows = [...(target.rows ?? []), `NetworkPolicy ${resource.name}`];
+        nodes.delete(from);
+        foldedPolicies.push(resource.line);
+        for (const { caller, ports } of allowedCallers(spec, neighbours)) addEdge(nodeId(caller.kind, caller.namespace, caller.name), target.id, ports.length > 0 ? `allowed :${ports.join(', ')}` : 'allowed');
+      } else {
+        for (const workload of targets) addEdge(from, nodeId(workload.kind, workload.namespace, workload.name), 'applies to', true);
       }
     }
     if (!resource.pod) continue;
@@ -179,11 +188,14 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
     for (const value of [...envValues(resource.pod.spec), ...argumentAddresses(resource.pod.spec), ...configValues]) {
       for (const host of hostsIn(value)) {
         const service = services.find((s) => s.name === host && s.namespace === resource.namespace);
-        if (service) addEdge(from, nodeId('Service', service.namespace, service.name), 'calls');
+        // A Service in front of the workload itself is its own address (Kiali's config names the kiali Service): no call.
+        const own = service !== undefined && selects(stringMap(record(service.manifest.spec).selector), resource.pod.labels);
+        if (service && !own) addEdge(from, nodeId('Service', service.namespace, service.name), 'calls');
       }
     }
   }
 
+  if (foldedPolicies.length > 0) warnings.push(`${atLines(foldedPolicies)}${foldedPolicies.length} NetworkPolicy objects of one workload each drawn as the calls they allow from workloads of the input (\"allowed\"), and a row on the workload`);
   foldRoleBindings(resources, (namespace, name) => find('ServiceAccount', namespace, name), skippedKinds, warnings);
   for (const [kind, lines] of skippedKinds) warnings.push(`${atLines(lines)}skipped ${lines.length} ${kind} object${lines.length === 1 ? '' : 's'} (not drawn)`);
   if (ignored.length > 0) warnings.push(`${atLines(ignored)}skipped ${ignored.length} document${ignored.length === 1 ? '' : 's'} without kind or metadata.name`);
@@ -226,6 +238,26 @@ function foldRoleBindings(
     else skippedKinds.set(resource.kind, lines);
   }
   warnings.push(`${atLines([...folded].map((r) => r.line))}${folded.size} Role, ClusterRole and binding objects shown as rows on the ServiceAccounts they bind`);
+}
+
+/**
+ * The workloads a NetworkPolicy's ingress rules let in, named by pod labels in the policy's namespace, with the ports
+ * each rule opens (Argo CD's manifests say who calls whom only so: its repo server admits the API server and three
+ * controllers on 8081). A peer by namespace or address, or an empty selector (every pod), names no workload.
+ */
+function allowedCallers(spec: Record<string, unknown>, neighbours: readonly Resource[]): { caller: Resource; ports: string[] }[] {
+  const callers = new Map<Resource, string[]>();
+  for (const rule of list(spec.ingress).map(record)) {
+    const ports = list(rule.ports).map((port) => record(port).port).filter((port) => typeof port === 'number' || typeof port === 'string').map(String);
+    for (const peer of list(rule.from).map(record)) {
+      if (peer.namespaceSelector !== undefined || peer.ipBlock !== undefined) continue;
+      const labels = stringMap(record(peer.podSelector).matchLabels);
+      for (const caller of neighbours.filter((workload) => selects(labels, workload.pod!.labels))) {
+        callers.set(caller, [...new Set([...(callers.get(caller) ?? []), ...ports])]);
+      }
+    }
+  }
+  return [...callers].map(([caller, ports]) => ({ caller, ports }));
 }
 
 const DATA_KINDS = new Set<NodeKind>(['database', 'cache', 'queue', 'storage']);

@@ -196,6 +196,27 @@ describe('kubernetesNotation references by value', () => {
     ]);
   });
 
+  it('draws no call from a workload to the Service in front of it (Kiali’s config names the kiali Service)', () => {
+    const code = [service('kiali'), service('prometheus'), deployment('kiali', '            - name: SERVER_URL\n              value: http://kiali:20001\n            - name: PROMETHEUS\n              value: http://prometheus:9090\n'), deployment('prometheus', '            - name: X\n              value: "1"\n')].join('---\n');
+    expect(arrows(kubernetesNotation.toGraph(code)).filter((a) => a.endsWith('[calls]'))).toEqual(['Deployment//kiali -> Service//prometheus [calls]']);
+  });
+
+  it('draws a NetworkPolicy of one workload as the calls it allows, and a row on that workload (Argo CD: no arrow before)', () => {
+    // argoproj/argo-cd manifests/install.yaml, abridged: the binaries' addresses are built in, so only the policies
+    // say who calls the repo server; the metrics port is open to any namespace, which names no workload.
+    const policy = [
+      'apiVersion: networking.k8s.io/v1\nkind: NetworkPolicy\nmetadata:\n  name: repo-server-network-policy\nspec:',
+      '  podSelector:\n    matchLabels:\n      app: repo-server\n  ingress:',
+      '  - from:\n    - podSelector:\n        matchLabels:\n          app: server\n    - podSelector:\n        matchLabels:\n          app: controller\n    ports:\n    - port: 8081',
+      '  - from:\n    - namespaceSelector: {}\n    ports:\n    - port: 8084\n',
+    ].join('\n');
+    const quiet = '            - name: X\n              value: "1"\n';
+    const graph = kubernetesNotation.toGraph([policy, deployment('repo-server', quiet), deployment('server', quiet), deployment('controller', quiet)].join('---\n'));
+    expect(arrows(graph).sort()).toEqual(['Deployment//controller -> Deployment//repo-server [allowed :8081]', 'Deployment//server -> Deployment//repo-server [allowed :8081]']);
+    expect(graph.nodes.map((node) => node.id)).not.toContain('NetworkPolicy//repo-server-network-policy');
+    expect(graph.nodes.find((node) => node.id === 'Deployment//repo-server')!.rows).toContain('NetworkPolicy repo-server-network-policy');
+  });
+
   it('draws a call for an address given on the command line, not for a flag\'s bare word (podinfo\'s frontend)', () => {
     // stefanprodan/podinfo deploy/bases/frontend/deployment.yaml, abridged: the backend and the cache are flags.
     const code = [

@@ -162,21 +162,92 @@ function blocksToGraph(blocks: Block[], locals: Map<string, string[]>): GraphIR 
     }
   }
   const warnings = [...missing].map((a) => `${a} is referenced but not declared in the input (add the file that declares it)`);
-  return { layout: 'layered', direction: 'DOWN', nodes, edges, groups, warnings };
+  const helpers = foldRandomHelpers(nodes, edges);
+  if (helpers.folded.length > 0) warnings.push(`${helpers.folded.join(', ')}: drawn as a row on each resource that uses them ("uses …"), not as boxes`);
+  return { layout: 'layered', direction: 'DOWN', nodes: helpers.nodes, edges: helpers.edges, groups, warnings };
+}
+
+/** The random provider's helpers that make a name or pick a value: a suffix, a pet name, a shuffled zone or version. */
+const RANDOM_HELPER = /^random_(id|string|pet|shuffle|integer)\./;
+
+/**
+ * A random suffix or pick is part of the resources that use it, not a part of the system: as a box it drew an edge
+ * from nearly every resource (terraform-azurerm-aks's startup example: two `random_id`s, an edge from each resource
+ * into them, crossing the resource group). Each user gets a row naming it, and what the helper reads (the GKE versions
+ * a `random_shuffle` picks from) is read by its users. `random_password` is a secret and stays a box.
+ */
+function foldRandomHelpers(nodes: GraphNode[], edges: GraphEdge[]): { nodes: GraphNode[]; edges: GraphEdge[]; folded: string[] } {
+  const helpers = new Set(nodes.filter((node) => RANDOM_HELPER.test(node.id) && edges.some((edge) => edge.to === node.id)).map((node) => node.id));
+  if (helpers.size === 0) return { nodes, edges, folded: [] };
+  const usersOf = new Map<string, string[]>();
+  for (const edge of edges) if (helpers.has(edge.to) && !helpers.has(edge.from)) usersOf.set(edge.to, [...(usersOf.get(edge.to) ?? []), edge.from]);
+  const kept = edges.filter((edge) => !helpers.has(edge.from) && !helpers.has(edge.to));
+  for (const edge of edges.filter((read) => helpers.has(read.from) && !helpers.has(read.to))) {
+    for (const user of usersOf.get(edge.from) ?? []) {
+      const id = `${user}->${edge.to}`;
+      if (user !== edge.to && !kept.some((known) => known.id === id)) kept.push({ ...edge, id, from: user });
+    }
+  }
+  const used = new Map<string, string[]>();
+  for (const [helper, users] of usersOf) for (const user of users) used.set(user, [...(used.get(user) ?? []), helper]);
+  return {
+    nodes: nodes.filter((node) => !helpers.has(node.id)).map((node) => (used.has(node.id) ? { ...node, rows: [...(node.rows ?? []), `uses ${used.get(node.id)!.join(', ')}`] } : node)),
+    edges: kept,
+    folded: [...helpers],
+  };
 }
 
 function rowsOf(block: Block): string[] {
   // A data source reads what exists; said, so it is not taken for a resource of the same type and name it reads back.
-  const rows = [block.type === 'module' && typeof block.body.source === 'string' ? `module ${block.body.source}` : block.address.startsWith('data.') ? `data ${block.type}` : block.type];
+  const rows = [block.type === 'module' && typeof block.body.source === 'string' ? `module ${moduleSource(block.body.source)}` : block.address.startsWith('data.') ? `data ${block.type}` : block.type];
   const count = repetition('count', block.body.count);
   const forEach = repetition('for_each', block.body.for_each);
   if (count !== undefined) rows.push(count);
   if (forEach !== undefined) rows.push(forEach);
+  if (block.type === 'module') rows.push(...moduleParts(block.body));
   return rows;
 }
 
+/**
+ * A registry module's address (`namespace/name/provider//modules/sub`) as its name, provider and the submodule's
+ * last folder: the namespace and `modules/` told a reader nothing and widened every module box past a README column
+ * (terraform-google-modules/network/google//modules/network-connectivity-center → network/google//network-connectivity-center).
+ * Local paths, URLs and hosts (a dot in the first part) are said as written.
+ */
+function moduleSource(source: string): string {
+  const [, name, provider, sub] = /^[\w-]+\/([\w-]+)\/([\w-]+)(?:\/\/(.+))?$/.exec(source) ?? [];
+  if (name === undefined) return source;
+  return sub === undefined ? `${name}/${provider}` : `${name}/${provider}//${sub.replace(/\/+$/, '').split('/').at(-1)}`;
+}
+
+/**
+ * What a module call builds several of, as its arguments list them: the module's resources are not in the file, so
+ * this is all a reader sees of them (the Cloud SQL HA example is one module call, its three read replicas a list of
+ * blocks). A list of blocks by its length, from two (one block is the argument's own settings); a map of blocks by
+ * its keys, which name the parts.
+ */
+function moduleParts(body: Record<string, unknown>): string[] {
+  const parts: string[] = [];
+  for (const [key, value] of Object.entries(body)) {
+    if (Array.isArray(value) && value.length >= 2 && value.every(isRecord)) parts.push(`${key} × ${value.length}`);
+    else if (isRecord(value) && Object.keys(value).length > 0 && Object.values(value).every(isRecord)) parts.push(cutAtWord(`${key}: ${Object.keys(value).join(', ')}`));
+  }
+  return parts.slice(0, MODULE_PART_ROWS);
+}
+/** Rows of a module's parts at most: a box, not its arguments listed. */
+const MODULE_PART_ROWS = 4;
+
 /** A repetition's row is about a box's width; a longer expression is cut at a word with an ellipsis. */
 const REPETITION_CHARS = 36;
+
+/** Text cut to REPETITION_CHARS at a word, with an ellipsis. */
+function cutAtWord(text: string): string {
+  const flat = text.replace(/\s+/g, ' ');
+  if (flat.length <= REPETITION_CHARS) return flat;
+  const head = flat.slice(0, REPETITION_CHARS - 1);
+  const space = head.lastIndexOf(' ');
+  return `${(space >= REPETITION_CHARS / 2 ? head.slice(0, space) : head).trimEnd()}…`;
+}
 
 /**
  * What a `count` or `for_each` repeats over, as a reader asks it: `× 3`, `if var.create` (the `cond ? 1 : 0`
@@ -188,19 +259,12 @@ function repetition(meta: 'count' | 'for_each', value: unknown): string | undefi
   if (typeof value === 'number') return meta === 'count' ? `× ${value}` : meta;
   if (typeof value !== 'string') return meta;
   const expression = /^\$\{([\s\S]*)\}$/.exec(value.trim())?.[1]?.trim() ?? value.trim();
-  const cut = (text: string): string => {
-    const flat = text.replace(/\s+/g, ' ');
-    if (flat.length <= REPETITION_CHARS) return flat;
-    const head = flat.slice(0, REPETITION_CHARS - 1);
-    const space = head.lastIndexOf(' ');
-    return `${(space >= REPETITION_CHARS / 2 ? head.slice(0, space) : head).trimEnd()}…`;
-  };
   if (meta === 'count') {
     // `cond ? 1 : 0` switches one on; `cond ? n : 0` makes n of them when on.
     const [, condition, times] = /^([\s\S]+?)\s*\?\s*([^?:]+?)\s*:\s*0$/.exec(expression) ?? [];
-    if (condition !== undefined && times !== undefined) return cut(times === '1' ? `if ${condition}` : `× ${times} if ${condition}`);
-    return cut(`× ${expression}`);
+    if (condition !== undefined && times !== undefined) return cutAtWord(times === '1' ? `if ${condition}` : `× ${times} if ${condition}`);
+    return cutAtWord(`× ${expression}`);
   }
   const walked = /^\{\s*for\s+[\w\s,]+\s+in\s+([\s\S]+?)\s*:/.exec(expression)?.[1];
-  return cut(`one per ${walked ?? expression}`);
+  return cutAtWord(`one per ${walked ?? expression}`);
 }

@@ -13,6 +13,20 @@ const fixture = (name: string): string => readFileSync(new URL(`../../../../test
 const arrows = (graph: GraphIR): string[] => graph.edges.map((e) => `${e.from} -> ${e.to}${e.label ? ` [${e.label}]` : ''}`);
 
 describe('terraformNotation on real modules', () => {
+  it('draws a random suffix as a row on what it names, not a box with an edge from each user (learn-terraform-provision-eks-cluster)', () => {
+    const graph = terraformNotation.toGraph(fixture('learn-provision-eks-cluster.main.tf'));
+    expect(graph.nodes.map((node) => node.id)).not.toContain('random_string.suffix');
+    expect(graph.edges.filter((edge) => edge.to.startsWith('random_'))).toEqual([]);
+    expect(graph.nodes.find((node) => node.id === 'module.eks')!.rows).toEqual(['module eks/aws', 'cluster_addons: aws-ebs-csi-driver', 'eks_managed_node_groups: one, two', 'uses random_string.suffix']);
+    expect(graph.warnings).toContain('random_string.suffix: drawn as a row on each resource that uses them ("uses …"), not as boxes');
+  });
+
+  it('says what a registry module call builds several of, and its source without the namespace (Cloud SQL HA: one module call)', () => {
+    // The whole example is one call: a box that said only its 75-character source showed nothing of the three replicas.
+    const graph = terraformNotation.toGraph(fixture('gcp-sql-mysql-ha.main.tf'));
+    expect(graph.nodes.map((node) => [node.label, node.rows])).toEqual([['mysql', ['module sql-db/google//mysql', 'additional_users × 2', 'read_replicas × 3']]]);
+  });
+
   it('puts the terraform-aws-vpc subnets in the VPC, reaching it through local.vpc_id', () => {
     const graph = terraformNotation.toGraph(fixture('tf-aws-vpc-root.main.tf'));
     expect(graph.groups.find((g) => g.id === 'aws_vpc.this')).toEqual({ id: 'aws_vpc.this', label: 'this (aws_vpc)', kind: 'aws_vpc' });
@@ -170,7 +184,7 @@ data "kubernetes_ingress_v1" "ing" {
 `);
     expect(Object.fromEntries(graph.nodes.map((n) => [n.id, n.rows]))).toEqual({
       'google_service_account.gke-sa': ['google_service_account', 'one per var.gke_spokes'],
-      'module.net': ['module terraform-google-modules/network/google', 'one per var.gke_spokes'],
+      'module.net': ['module network/google', 'one per var.gke_spokes'],
       'azurerm_public_ip.pip': ['azurerm_public_ip', 'if var.use_brown_field_application_…'],
       'aws_nat_gateway.this': ['aws_nat_gateway', '× local.nat_gateway_count if…'],
       'aws_instance.web': ['aws_instance', '× 3'],
