@@ -176,9 +176,12 @@ Internet -[hidden]- db
       ['rest', 'gateway', 'none', 'none', 'solid', ''],
       ['gateway', 'db', 'none', 'arrow', 'solid', 'SQL'],
       ['gateway', 'events', 'arrow', 'arrow', 'solid', ''],
+      ['Internet', 'db', 'none', 'none', 'solid', ''],
     ]);
     expect(graph.edges[3]!.style?.strokeColor).toBe('#ff0000');
-    expect(graph.warnings).toEqual(['skipped 1 hidden link (layout hints)']);
+    // The hidden link only places db after Internet along the flow.
+    expect(graph.edges[5]).toMatchObject({ hidden: true, toward: 'RIGHT' });
+    expect(graph.warnings).toEqual([]);
   });
 
   it('reads use case diagrams with (use case) and :actor: shorthands', () => {
@@ -1085,6 +1088,33 @@ describe('PlantUML direction hints as layout constraints (issue 27)', () => {
     expect(graph.edges.map((e) => `${e.to}:${e.toward}${e.hidden ? ':hidden' : ''}`)).toEqual(['b:RIGHT', 'c:UP', 'd:DOWN', 'e:LEFT', 'f:RIGHT:hidden']);
     const c4 = plantumlNotation.toGraph(uml('!include <C4/C4_Container>\nPerson(user, "User")\nSystem(app, "App")\nRel_D(user, app, "uses")\nLay_R(user, app)'));
     expect(c4.edges.map((e) => `${e.from}->${e.to}:${e.toward}${e.hidden ? ':hidden' : ''}`)).toEqual(['user->app:DOWN', 'user->app:RIGHT:hidden']);
+  });
+
+  it('reads a hidden link without a direction as PlantUML lays it out: a long one along the flow, a short one beside', () => {
+    const graph = plantumlNotation.toGraph(uml('class a\na -[hidden]-> b\na -[hidden]> c\na .[hidden].> d'));
+    expect(graph.edges.map((e) => `${e.to}:${e.toward}${e.hidden ? ':hidden' : ''}`)).toEqual(['b:DOWN:hidden', 'c:RIGHT:hidden', 'd:DOWN:hidden']);
+    const sideways = plantumlNotation.toGraph(uml('left to right direction\n[a] -[hidden]- [b]'));
+    expect(sideways.edges.map((e) => `${e.to}:${e.toward}`)).toEqual(['b:RIGHT']);
+  });
+
+  it('lines up the EDC contract negotiation states in two columns side by side, as its hidden links ask and PlantUML draws', async () => {
+    const { codeToScene } = await import('../index.js');
+    const drawn = await codeToScene(fixture('edc-contract-negotiation-state.puml'));
+    const groupBox = (label: string) => {
+      const element = drawn.elements.find((e) => e.id === drawn.elementIds.groups.get(label))!;
+      const [x, y, width, height] = [element.x, element.y, element.width, element.height].map(Number) as [number, number, number, number];
+      return { left: x, right: x + width, top: y, bottom: y + height };
+    };
+    const [consumer, provider] = [groupBox('Consumer'), groupBox('Provider')];
+    // Side by side, where they were stacked: the cross messages ran up and down through both.
+    expect(consumer.right).toBeLessThan(provider.left);
+    expect(consumer.bottom).toBeGreaterThan(provider.top);
+    // Each column in the order its hidden links set: REQUESTED, then OFFERED, …, then FINALIZED and TERMINATING.
+    const column = ['REQUESTED_consumer', 'OFFERED_consumer', 'ACCEPTING_consumer', 'ACCEPTED_consumer', 'VERIFYING_consumer', 'VERIFIED_consumer', 'TERMINATING_consumer'];
+    const tops = column.map((id) => boxOf(drawn, id).top);
+    expect(tops).toEqual([...tops].sort((a, b) => a - b));
+    // Laid out, never drawn: no arrow says "used for layout".
+    expect(drawn.elements.some((e) => e.type === 'text' && e.text === 'used for layout')).toBe(false);
   });
 });
 

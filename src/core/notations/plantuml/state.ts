@@ -4,7 +4,7 @@
  * transitions.
  */
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../../graph/types.js';
-import { linkEdge, parseLink } from './links.js';
+import { linkEdge, parseLink, placedHint } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
 import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
 import { applyVisibility } from './visibility.js';
@@ -144,9 +144,9 @@ export function stateToGraph(source: DiagramSource): GraphIR {
       continue;
     }
     // `State3[H*]` (the history of State3) is one link end.
-    const link = parseLink(text.replace(/([\w.$]+)\[(H\*?)\]/g, '"$1[$2]"'));
-    if (link) {
-      if (link.hidden && link.toward === undefined) continue;
+    const written = parseLink(text.replace(/([\w.$]+)\[(H\*?)\]/g, '"$1[$2]"'));
+    if (written) {
+      const link = placedHint(written, source.direction);
       const end = (e: typeof link.from, role: 'start' | 'end') => {
         if (e.form === 'pseudo') return pseudo(role);
         const historyOf = /^(?:(.+)\[)?(H\*?)\]?$/.exec(e.name);
