@@ -297,10 +297,12 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     if (declared) {
       const spec: ElementKind = keyword ? DESCRIPTION_KEYWORDS[keyword[1]!.toLowerCase()]! : (FORM_KIND[formOf(declared[1]!)] ?? { kind: 'component' });
       let [, first, second, stereotypes, color, opens, closes] = declared as unknown as (string | undefined)[];
-      // `"Long name" as alias` and `alias as "Long name"` are both allowed.
-      const firstQuoted = /^["[(:]/.test(first!);
-      const name = bare(second !== undefined && !firstQuoted ? second : first!);
-      const alias = second === undefined ? undefined : bare(firstQuoted ? second : first!);
+      // `"Long name" as alias` and `alias as "Long name"` are both allowed; an interface's `()` mark is no quote
+      // (`() mad_interface as "MAD Interface"` is PURIS's alias first).
+      const written = first!.replace(/^\(\)\s*/, '');
+      const firstQuoted = /^["[(:]/.test(written);
+      const name = bare(second !== undefined && !firstQuoted ? second : written);
+      const alias = second === undefined ? undefined : bare(firstQuoted ? second : written);
       const fill = color ? plantumlColor(color) : undefined;
       if (opens === '{') {
         addGroup(name, alias, keyword?.[1]?.toLowerCase() ?? 'package', line, fill ? { fillColor: fill } : undefined);

@@ -1119,6 +1119,15 @@ describe('PlantUML direction hints as layout constraints (issue 27)', () => {
 });
 
 describe('PlantUML forms of fresh real files that were refused (issue 27, eclipse-tractusx item-relationship-service)', () => {
+  it('reads an interface declared alias first (`() mad_interface as "MAD Interface"`) as one interface shown by its label (PURIS backend)', () => {
+    const graph = plantumlNotation.toGraph(fixture('puris-backend-component.puml'));
+    const interfaces = graph.nodes.filter((n) => n.kind === 'interface');
+    expect(interfaces.map((n) => n.label)).toEqual(['MAD Interface', 'Registry & Discovery Interfaces', 'OAuth2', 'EDC Management API', 'Notification Interface', 'Submodel & internal interface']);
+    // Each is the one its links reach, not a second, unlinked "() mad_interface" beside it.
+    expect(graph.nodes).toHaveLength(12);
+    for (const iface of interfaces) expect(graph.edges.filter((e) => e.from === iface.id || e.to === iface.id)).toHaveLength(1);
+  });
+
   it('closes a multi-line ref with a bare "end", so the opt after it closes with "end opt" (ess-top-down-sequence-highlevel)', () => {
     const graph = plantumlNotation.toGraph(
       uml(['participant IRS', 'participant DTR', 'ref over IRS, DTR', '  lookup/shells for given BPN', 'end', 'IRS -> DTR : filter aas', 'opt aas is asPlanned', '  note left', '    SingleLevelBomAsPlanned', '  end note', '  IRS -> IRS : add aas', 'end opt'].join('\n')),
