@@ -1119,6 +1119,16 @@ describe('PlantUML direction hints as layout constraints (issue 27)', () => {
 });
 
 describe('PlantUML forms of fresh real files that were refused (issue 27, eclipse-tractusx item-relationship-service)', () => {
+  it('paints a state with the fill, border and text colours of its spec (`#e6ebfa;line:blue`, EDC data plane signaling)', () => {
+    const graph = plantumlNotation.toGraph(
+      uml('state "FAILED" as failed #e6ebfa;line:blue\nstate "SUSPENDED / TERMINATED" as suspended #f5cccd;line:red;line.dashed;text:red\nstate Done #pink\nfailed --> suspended\nsuspended --> Done'),
+    );
+    const style = (id: string) => graph.nodes.find((n) => n.id === id)!.style;
+    expect(style('failed')).toEqual({ fillColor: '#e6ebfa', strokeColor: '#0000ff' });
+    expect(style('suspended')).toEqual({ fillColor: '#f5cccd', strokeColor: '#ff0000', strokeStyle: 'dashed', textColor: '#ff0000' });
+    expect(style('Done')).toEqual({ fillColor: '#ffc0cb' });
+  });
+
   it('reads an interface declared alias first (`() mad_interface as "MAD Interface"`) as one interface shown by its label (PURIS backend)', () => {
     // Its declarations and links to them, as written in eclipse-tractusx/puris docs/architecture/puml/05-level-1-backend.puml.
     const graph = plantumlNotation.toGraph(
