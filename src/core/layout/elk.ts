@@ -33,6 +33,9 @@ export const ELK_DEFAULTS = {
   'elk.layered.spacing.edgeEdgeBetweenLayers': String(SPACING.edgeEdge),
   'elk.spacing.componentComponent': String(SPACING.betweenLayers),
   'elk.spacing.edgeLabel': String(SPACING.edgeLabelPadding),
+  // A self-loop stands as far from its node as any edge passing it; ELK's own 7 px drew a hook the size of its
+  // arrowhead (EDC's data plane states: FAILED and COMPLETED retrying themselves read as a glitch on their border).
+  'elk.spacing.nodeSelfLoop': String(SPACING.edgeNode),
   'elk.edgeLabels.placement': 'CENTER',
   'elk.layered.edgeLabels.sideSelection': 'SMART_DOWN',
 } as const satisfies Record<string, string>;

@@ -55,4 +55,14 @@ describe('self-loops', () => {
       .flatMap((edge) => labels.filter((label) => edge.points.slice(1).some((to, i) => segmentCrossesBox(edge.points[i]!, to, label))).map((label) => `${graph.edges[edge.index]!.from} → ${graph.edges[edge.index]!.to} × ${label.text}`));
     expect(crossed).toEqual([]);
   });
+
+  it('draws an unlabelled self-loop as a loop standing clear of its state, not a hook the size of its arrowhead (EDC data plane FAILED)', async () => {
+    const graph = await plantumlNotation.toGraph('@startuml\nstate "STARTED" as started\nstate "FAILED" as failed\nstarted --> failed\nfailed -[dashed]-> failed\nfailed --> [*]\n@enduml');
+    const laid = await layoutGraph(graph);
+    const loop = laid.edges.find((edge) => graph.edges[edge.index]!.from === 'failed' && graph.edges[edge.index]!.to === 'failed')!;
+    const node = laid.nodes.find((n) => n.id === 'failed')!;
+    // How far the loop reaches beyond the state's outline on its side.
+    const reach = Math.max(...loop.points.map((p) => Math.max(node.x - p.x, p.x - (node.x + node.width), node.y - p.y, p.y - (node.y + node.height))));
+    expect(reach).toBeGreaterThanOrEqual(20);
+  });
 });

@@ -4,7 +4,7 @@
  * association, dependency) and multiplicities.
  */
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
-import { linkEdge, parseLink } from './links.js';
+import { linkEdge, parseLink, placedHint } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
 import { closeAtEnd, parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
 import { applyVisibility } from './visibility.js';
@@ -77,7 +77,6 @@ export function classToGraph(source: DiagramSource): GraphIR {
   /** Open braces; a namespace's dotted name qualifies the classes declared in it. */
   const stack: { id?: string; namespace?: string; line: SourceLine }[] = [];
   const separator = source.separator;
-  let hidden = 0;
   let lastElement: string | undefined;
   const parent = () => [...stack].reverse().find((s) => s.id !== undefined)?.id;
 
@@ -226,13 +225,9 @@ export function classToGraph(source: DiagramSource): GraphIR {
       lastElement = node.id;
       continue;
     }
-    const link = parseLink(text);
-    if (link) {
-      // A hidden link with a direction places its ends (`A -[hidden]r- B`): laid out, not drawn.
-      if (link.hidden && link.toward === undefined) {
-        hidden++;
-        continue;
-      }
+    const written = parseLink(text);
+    if (written) {
+      const link = placedHint(written, source.direction);
       const from = classNode(link.from.name).id;
       const to = classNode(link.to.name).id;
       edges.push(linkEdge(`e${edges.length + 1}`, from, to, link));
@@ -248,7 +243,6 @@ export function classToGraph(source: DiagramSource): GraphIR {
     throw parseError(line, `expected a class, interface, enum, package, relation (A <|-- B) or "}", got "${text.slice(0, 60)}"`);
   }
   closeAtEnd(stack, warnings);
-  if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
   applyVisibility({ nodes, edges, names }, source.visibility, warnings);
   // A hierarchy reads downwards, parents above children, as PlantUML always draws it: turning it sideways to fit a
   // column would lay its generalisations on their side, so a diagram that is mostly one keeps its direction. One

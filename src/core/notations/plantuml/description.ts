@@ -6,7 +6,7 @@
  */
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
 import { C4_ELEMENTS, c4NodeParts } from './c4.js';
-import { linkEdge, parseLink, TOWARD, type EndForm } from './links.js';
+import { linkEdge, parseLink, placedHint, TOWARD, type EndForm } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
 import { closeAtEnd, parseError, plainText, plantumlColor, splitArguments, unquote, type DiagramSource, type SourceLine } from './source.js';
 import { applyVisibility } from './visibility.js';
@@ -112,7 +112,6 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
   /** Display name and alias → id, so links may use either. */
   const names = new Map<string, string>();
   const stack: { id?: string; line: SourceLine }[] = [];
-  let hidden = 0;
   const skippedMacros = new Map<string, number>();
   let lastElement: string | undefined;
   const parent = () => [...stack].reverse().find((s) => s.id !== undefined)?.id;
@@ -196,13 +195,9 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
       continue;
     }
 
-    const link = parseLink(text);
-    if (link) {
-      // A hidden link with a direction places its ends (`A -[hidden]r- B`): laid out, not drawn.
-      if (link.hidden && link.toward === undefined) {
-        hidden++;
-        continue;
-      }
+    const written = parseLink(text);
+    if (written) {
+      const link = placedHint(written, source.direction);
       const from = resolve(link.from.name, link.from.form);
       const to = resolve(link.to.name, link.to.form);
       edges.push(linkEdge(`e${edges.length + 1}`, from, to, link));
@@ -302,10 +297,12 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     if (declared) {
       const spec: ElementKind = keyword ? DESCRIPTION_KEYWORDS[keyword[1]!.toLowerCase()]! : (FORM_KIND[formOf(declared[1]!)] ?? { kind: 'component' });
       let [, first, second, stereotypes, color, opens, closes] = declared as unknown as (string | undefined)[];
-      // `"Long name" as alias` and `alias as "Long name"` are both allowed.
-      const firstQuoted = /^["[(:]/.test(first!);
-      const name = bare(second !== undefined && !firstQuoted ? second : first!);
-      const alias = second === undefined ? undefined : bare(firstQuoted ? second : first!);
+      // `"Long name" as alias` and `alias as "Long name"` are both allowed; an interface's `()` mark is no quote
+      // (`() mad_interface as "MAD Interface"` is PURIS's alias first).
+      const written = first!.replace(/^\(\)\s*/, '');
+      const firstQuoted = /^["[(:]/.test(written);
+      const name = bare(second !== undefined && !firstQuoted ? second : written);
+      const alias = second === undefined ? undefined : bare(firstQuoted ? second : written);
       const fill = color ? plantumlColor(color) : undefined;
       if (opens === '{') {
         addGroup(name, alias, keyword?.[1]?.toLowerCase() ?? 'package', line, fill ? { fillColor: fill } : undefined);
@@ -335,7 +332,6 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
   }
   // PlantUML draws a name no keyword declared as an actor once the diagram has use cases (`User1 --> (Story1)`).
   if ([...nodes.values()].some((node) => node.kind === 'usecase')) for (const id of undeclared) nodes.get(id)!.kind = 'actor';
-  if (hidden > 0) warnings.push(`skipped ${hidden} hidden link${hidden === 1 ? '' : 's'} (layout hints)`);
   for (const [name, count] of skippedMacros) warnings.push(`skipped ${count} ${name}(…) call${count === 1 ? '' : 's'} (not drawn)`);
   applyVisibility({ nodes, edges, names }, source.visibility, warnings);
   return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };

@@ -23,6 +23,8 @@ export interface Link {
   dashed: boolean;
   /** `-[hidden]-` links only steer PlantUML's layout. */
   hidden: boolean;
+  /** Two strokes or more (`-->`): PlantUML puts the target a rank further along the flow; one (`->`) may keep it beside. */
+  long: boolean;
   /** A direction word in the arrow (`-up->`, `-l->`, `.right.>`): the side of the source the target goes on. */
   toward?: Direction;
   strokeColor?: string;
@@ -107,6 +109,7 @@ export function parseLink(text: string): Link | undefined {
     endArrowhead: socket && headRight === '' ? 'circle' : HEADS[headRight!]!,
     dashed: plainBody.includes('.') || options.includes('dashed') || options.includes('dotted'),
     hidden: options.includes('hidden'),
+    long: plainBody.replace(/[^-.=~]/g, '').length > 1,
   };
   const toward = TOWARD[plainBody.replace(/[-.=~]/g, '').toLowerCase()];
   if (toward) link.toward = toward;
@@ -116,6 +119,17 @@ export function parseLink(text: string): Link | undefined {
   if (startLabel) link.startLabel = plainText(startLabel);
   if (endLabel) link.endLabel = plainText(endLabel);
   return link;
+}
+
+/**
+ * A hidden link places its target even without a direction word (`A -[hidden]-> B`, EDC's state machines line up each
+ * column so): PlantUML hands it to Graphviz as an invisible edge, a long one a rank further along the flow, a short one
+ * beside its source. It gets that side, so it is laid out as PlantUML lays it out, by Graphviz, and not drawn.
+ */
+export function placedHint(link: Link, flow: Direction): Link {
+  if (!link.hidden || link.toward) return link;
+  const across: Record<Direction, Direction> = { DOWN: 'RIGHT', UP: 'RIGHT', RIGHT: 'DOWN', LEFT: 'DOWN' };
+  return { ...link, toward: link.long ? flow : across[flow] };
 }
 
 /** The GraphIR edge of a link between two resolved node ids. */

@@ -176,9 +176,12 @@ Internet -[hidden]- db
       ['rest', 'gateway', 'none', 'none', 'solid', ''],
       ['gateway', 'db', 'none', 'arrow', 'solid', 'SQL'],
       ['gateway', 'events', 'arrow', 'arrow', 'solid', ''],
+      ['Internet', 'db', 'none', 'none', 'solid', ''],
     ]);
     expect(graph.edges[3]!.style?.strokeColor).toBe('#ff0000');
-    expect(graph.warnings).toEqual(['skipped 1 hidden link (layout hints)']);
+    // The hidden link only places db after Internet along the flow.
+    expect(graph.edges[5]).toMatchObject({ hidden: true, toward: 'RIGHT' });
+    expect(graph.warnings).toEqual([]);
   });
 
   it('reads use case diagrams with (use case) and :actor: shorthands', () => {
@@ -1086,9 +1089,71 @@ describe('PlantUML direction hints as layout constraints (issue 27)', () => {
     const c4 = plantumlNotation.toGraph(uml('!include <C4/C4_Container>\nPerson(user, "User")\nSystem(app, "App")\nRel_D(user, app, "uses")\nLay_R(user, app)'));
     expect(c4.edges.map((e) => `${e.from}->${e.to}:${e.toward}${e.hidden ? ':hidden' : ''}`)).toEqual(['user->app:DOWN', 'user->app:RIGHT:hidden']);
   });
+
+  it('reads a hidden link without a direction as PlantUML lays it out: a long one along the flow, a short one beside', () => {
+    const graph = plantumlNotation.toGraph(uml('class a\na -[hidden]-> b\na -[hidden]> c\na .[hidden].> d'));
+    expect(graph.edges.map((e) => `${e.to}:${e.toward}${e.hidden ? ':hidden' : ''}`)).toEqual(['b:DOWN:hidden', 'c:RIGHT:hidden', 'd:DOWN:hidden']);
+    const sideways = plantumlNotation.toGraph(uml('left to right direction\n[a] -[hidden]- [b]'));
+    expect(sideways.edges.map((e) => `${e.to}:${e.toward}`)).toEqual(['b:RIGHT']);
+  });
+
+  it('lines up the EDC contract negotiation states in two columns side by side, as its hidden links ask and PlantUML draws', async () => {
+    const { codeToScene } = await import('../index.js');
+    const drawn = await codeToScene(fixture('edc-contract-negotiation-state.puml'));
+    const groupBox = (label: string) => {
+      const element = drawn.elements.find((e) => e.id === drawn.elementIds.groups.get(label))!;
+      const [x, y, width, height] = [element.x, element.y, element.width, element.height].map(Number) as [number, number, number, number];
+      return { left: x, right: x + width, top: y, bottom: y + height };
+    };
+    const [consumer, provider] = [groupBox('Consumer'), groupBox('Provider')];
+    // Side by side, where they were stacked: the cross messages ran up and down through both.
+    expect(consumer.right).toBeLessThan(provider.left);
+    expect(consumer.bottom).toBeGreaterThan(provider.top);
+    // Each column in the order its hidden links set: REQUESTED, then OFFERED, …, then FINALIZED and TERMINATING.
+    const column = ['REQUESTED_consumer', 'OFFERED_consumer', 'ACCEPTING_consumer', 'ACCEPTED_consumer', 'VERIFYING_consumer', 'VERIFIED_consumer', 'TERMINATING_consumer'];
+    const tops = column.map((id) => boxOf(drawn, id).top);
+    expect(tops).toEqual([...tops].sort((a, b) => a - b));
+    // Laid out, never drawn: no arrow says "used for layout".
+    expect(drawn.elements.some((e) => e.type === 'text' && e.text === 'used for layout')).toBe(false);
+  });
 });
 
 describe('PlantUML forms of fresh real files that were refused (issue 27, eclipse-tractusx item-relationship-service)', () => {
+  it('paints a state with the fill, border and text colours of its spec (`#e6ebfa;line:blue`, EDC data plane signaling)', () => {
+    const graph = plantumlNotation.toGraph(
+      uml('state "FAILED" as failed #e6ebfa;line:blue\nstate "SUSPENDED / TERMINATED" as suspended #f5cccd;line:red;line.dashed;text:red\nstate Done #pink\nfailed --> suspended\nsuspended --> Done'),
+    );
+    const style = (id: string) => graph.nodes.find((n) => n.id === id)!.style;
+    expect(style('failed')).toEqual({ fillColor: '#e6ebfa', strokeColor: '#0000ff' });
+    expect(style('suspended')).toEqual({ fillColor: '#f5cccd', strokeColor: '#ff0000', strokeStyle: 'dashed', textColor: '#ff0000' });
+    expect(style('Done')).toEqual({ fillColor: '#ffc0cb' });
+  });
+
+  it('reads an interface declared alias first (`() mad_interface as "MAD Interface"`) as one interface shown by its label (PURIS backend)', () => {
+    // Its declarations and links to them, as written in eclipse-tractusx/puris docs/architecture/puml/05-level-1-backend.puml.
+    const graph = plantumlNotation.toGraph(
+      uml(
+        [
+          '() mad_interface as "MAD Interface"',
+          '() dtr_interface as "Registry & Discovery Interfaces"',
+          '() oauth as "OAuth2"',
+          'package "<<system>> PURIS FOSS Backend"{',
+          '  [DTR] as dtr',
+          '  [MAD] as mad',
+          '}',
+          'dtr_interface -down- dtr',
+          'oauth )-down- dtr',
+          'mad -- mad_interface',
+        ].join('\n'),
+      ),
+    );
+    const interfaces = graph.nodes.filter((n) => n.kind === 'interface');
+    expect(interfaces.map((n) => n.label)).toEqual(['MAD Interface', 'Registry & Discovery Interfaces', 'OAuth2']);
+    // Each is the one its links reach, not a second, unlinked "() mad_interface" beside it.
+    expect(graph.nodes).toHaveLength(5);
+    for (const iface of interfaces) expect(graph.edges.filter((e) => e.from === iface.id || e.to === iface.id)).toHaveLength(1);
+  });
+
   it('closes a multi-line ref with a bare "end", so the opt after it closes with "end opt" (ess-top-down-sequence-highlevel)', () => {
     const graph = plantumlNotation.toGraph(
       uml(['participant IRS', 'participant DTR', 'ref over IRS, DTR', '  lookup/shells for given BPN', 'end', 'IRS -> DTR : filter aas', 'opt aas is asPlanned', '  note left', '    SingleLevelBomAsPlanned', '  end note', '  IRS -> IRS : add aas', 'end opt'].join('\n')),

@@ -3,7 +3,7 @@
  * preprocessor directives and pure presentation commands (skinparam, legend, …) taken out; the title is kept apart.
  */
 import { AppError } from '../../errors.js';
-import type { Direction } from '../../graph/types.js';
+import type { Direction, GraphStyle } from '../../graph/types.js';
 import { mapColor } from '../dot/style.js';
 import { preprocess, type PlainLine } from './preprocess.js';
 
@@ -271,6 +271,27 @@ export function plantumlColor(token: string): string | undefined {
   const name = token.replace(/^#/, '');
   if (/[|/\\-]/.test(name)) return undefined;
   return mapColor(name) ?? (/^([0-9a-f]{3}|[0-9a-f]{6})$/i.test(name) ? mapColor(`#${name}`) : undefined);
+}
+
+/**
+ * An element's colours after its name (`#e6ebfa;line:blue;text:red`, `#pink;line.dashed`, `#back:pink`): the fill
+ * first, then `line:` the border, `line.dashed`/`line.dotted` its stroke and `text:` the label. Read as one colour, a
+ * spec with a border was no colour at all (EDC's data plane states lost their blue, and the end state its red).
+ */
+export function plantumlElementStyle(token: string): Pick<GraphStyle, 'fillColor' | 'strokeColor' | 'strokeStyle' | 'textColor'> {
+  const style: Pick<GraphStyle, 'fillColor' | 'strokeColor' | 'strokeStyle' | 'textColor'> = {};
+  token
+    .replace(/^#/, '')
+    .split(';')
+    .forEach((part, k) => {
+      const [key, value] = part.includes(':') ? part.split(':', 2).map((p) => p.trim().toLowerCase()) : [k === 0 ? 'back' : part.trim().toLowerCase(), part];
+      const colour = value === undefined ? undefined : plantumlColor(value);
+      if (key === 'back' && colour) style.fillColor = colour;
+      else if (key === 'line' && colour) style.strokeColor = colour;
+      else if (key === 'text' && colour) style.textColor = colour;
+      else if (key === 'line.dashed' || key === 'line.dotted') style.strokeStyle = key === 'line.dashed' ? 'dashed' : 'dotted';
+    });
+  return style;
 }
 
 /** A call's arguments: split at commas outside quotes and brackets, untrimmed. */

@@ -4,9 +4,9 @@
  * transitions.
  */
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../../graph/types.js';
-import { linkEdge, parseLink } from './links.js';
+import { linkEdge, parseLink, placedHint } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
-import { parseError, plainText, plantumlColor, unquote, type DiagramSource, type SourceLine } from './source.js';
+import { parseError, plainText, plantumlElementStyle, unquote, type DiagramSource, type SourceLine } from './source.js';
 import { applyVisibility } from './visibility.js';
 import { dictionary } from '../../dictionary.js';
 
@@ -117,12 +117,13 @@ export function stateToGraph(source: DiagramSource): GraphIR {
       const firstQuoted = first!.startsWith('"');
       const name = unquote(second !== undefined && !firstQuoted ? second : first!);
       const id = second === undefined ? name : unquote(firstQuoted ? second : first!);
-      const fill = color ? plantumlColor(color) : undefined;
+      const paint = color ? plantumlElementStyle(color) : {};
+      const painted = Object.keys(paint).length > 0;
       if (opens) {
         const group: GraphGroup = { id, label: plainText(name), kind: 'state' };
         const up = parent();
         if (up) group.parent = up;
-        if (fill) group.style = { fillColor: fill };
+        if (painted) group.style = paint;
         groups.set(id, group);
         names.set(id, id);
         // Named by a transition before it was declared composite: it is the box, not a state beside it.
@@ -139,14 +140,14 @@ export function stateToGraph(source: DiagramSource): GraphIR {
       const pseudoState = stereotype ? PSEUDO[stereotype.toLowerCase()] : undefined;
       if (pseudoState) Object.assign(node, pseudoState);
       if (description) node.rows = [...(node.rows ?? []), plainText(description)];
-      if (fill) node.style = { fillColor: fill };
+      if (painted) node.style = paint;
       lastElement = id;
       continue;
     }
     // `State3[H*]` (the history of State3) is one link end.
-    const link = parseLink(text.replace(/([\w.$]+)\[(H\*?)\]/g, '"$1[$2]"'));
-    if (link) {
-      if (link.hidden && link.toward === undefined) continue;
+    const written = parseLink(text.replace(/([\w.$]+)\[(H\*?)\]/g, '"$1[$2]"'));
+    if (written) {
+      const link = placedHint(written, source.direction);
       const end = (e: typeof link.from, role: 'start' | 'end') => {
         if (e.form === 'pseudo') return pseudo(role);
         const historyOf = /^(?:(.+)\[)?(H\*?)\]?$/.exec(e.name);

@@ -10,6 +10,7 @@ export function parseTableByParts(
   text: string,
   parse: (sql: string) => StatementAst[],
 ): { ast: StatementAst; warnings: string[] } | undefined {
+  text = withoutComments(text);
   const open = text.indexOf('(');
   if (open === -1) return undefined;
   const close = matchingParen(text, open);
@@ -70,6 +71,35 @@ export function parseTableByParts(
   const options = text.slice(close + 1).trim();
   if (options !== '' && !(/^INHERITS\s*\(/i.test(options) && definitions.every((d) => d.constraint_type?.toLowerCase() === 'check'))) warnings.push(`${name}: table options after the column list are ignored`);
   return { ast: { ...ast, create_definitions: definitions }, warnings };
+}
+
+/**
+ * The statement without its `--` and slash-star comments (strings and quoted names kept whole). A comment between two
+ * columns is prose: its comma split a column in two and its apostrophe opened a string (listmonk's "For opt-in
+ * campaigns, this will be 'unsubscribed'." drew a column "this will" and lost the `type` column after it).
+ */
+function withoutComments(text: string): string {
+  let kept = '';
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === quote) quote = '';
+    } else if (ch === "'" || ch === '"' || ch === '`') quote = ch;
+    else if (ch === '-' && text[i + 1] === '-') {
+      const end = text.indexOf('\n', i);
+      i = (end === -1 ? text.length : end) - 1;
+      continue;
+    } else if (ch === '/' && text[i + 1] === '*' && text[i + 2] !== '!') {
+      // MySQL version comments (slash-star-bang) hold SQL and stay, as in statements.ts.
+      const end = text.indexOf('*/', i + 2);
+      i = (end === -1 ? text.length : end + 2) - 1;
+      kept += ' ';
+      continue;
+    }
+    kept += ch;
+  }
+  return kept;
 }
 
 function matchingParen(text: string, open: number): number {

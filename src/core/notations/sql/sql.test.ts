@@ -176,6 +176,24 @@ describe('sqlNotation references and keys the parser does not take as written', 
     expect(graph.nodes.find((n) => n.id === 'country')!.rows![0]).toMatch(/^PK\s+code\s+bpchar\(2\)/);
     expect(graph.edges.map((e) => `${e.from}.${e.label} -> ${e.to}`)).toEqual(['city.country_code -> country']);
   });
+
+  it('reads comments between the columns of a table read column by column as prose, whatever commas and quotes they hold (listmonk)', () => {
+    // An enum type the parser does not know sends the table to the column-by-column reading, as listmonk's campaigns.
+    const graph = sqlNotation.toGraph(`
+      CREATE TYPE campaign_type AS ENUM ('regular', 'optin');
+      CREATE TABLE campaigns (
+        id SERIAL PRIMARY KEY,
+        status campaign_status NOT NULL DEFAULT 'draft',
+        -- For opt-in campaigns, this will be 'unsubscribed'.
+        type campaign_type DEFAULT 'regular', /* one, two */
+        -- the author's note
+        template_id INTEGER REFERENCES templates(id)
+      );
+      CREATE TABLE templates (id SERIAL PRIMARY KEY);`);
+    const columns = graph.nodes.find((n) => n.id === 'campaigns')!.rows!.map((row) => row.split(/\s+/).find((word) => /^[a-z]/.test(word)));
+    expect(columns).toEqual(['id', 'status', 'type', 'template_id']);
+    expect(graph.edges.map((e) => `${e.from}.${e.label} -> ${e.to}`)).toEqual(['campaigns.template_id -> templates']);
+  });
 });
 
 describe('sqlNotation routine bodies, DELIMITER and the rest of the DDL grammar', () => {
