@@ -5,7 +5,7 @@ import type { Arrowhead, GraphEdge, GraphGroup, GraphIR, GraphNode, NotationConv
 import { parseTableByParts } from './lenient.js';
 import { foldPartitions, partitionLink, type PartitionLink } from './partitions.js';
 import { alterTable, createTable, likeTable, PRIMARY_KEY_PLACEHOLDER, type StatementAst, type Table } from './schema.js';
-import { splitStatements, type SqlStatement } from './statements.js';
+import { schemaElements, splitStatements, type SqlStatement } from './statements.js';
 
 /** At most this many skipped statements are named one by one in the warnings; the rest are counted. */
 export const SQL_SKIPPED_NAMED = 10;
@@ -35,7 +35,7 @@ export const sqlNotation: NotationConverter = {
     const warnings: string[] = [];
     const skipped: SqlStatement[] = [];
     const partitions: PartitionLink[] = [];
-    for (const statement of splitStatements(code, dialect === 'MySQL')) {
+    for (const statement of splitStatements(code, dialect === 'MySQL').flatMap(schemaElements)) {
       const link = partitionLink(statement.text);
       if (link) partitions.push(link);
       if (link && !link.inherits) continue;

@@ -7,9 +7,10 @@ import type { DefinitionAst, StatementAst } from './schema.js';
  * the table. Returns undefined when even the header does not parse: then the statement's own error stands.
  */
 export function parseTableByParts(
-  text: string,
+  written: string,
   parse: (sql: string) => StatementAst[],
 ): { ast: StatementAst; warnings: string[] } | undefined {
+  const text = blankComments(written);
   const open = text.indexOf('(');
   if (open === -1) return undefined;
   const close = matchingParen(text, open);
@@ -70,6 +71,36 @@ export function parseTableByParts(
   const options = text.slice(close + 1).trim();
   if (options !== '' && !(/^INHERITS\s*\(/i.test(options) && definitions.every((d) => d.constraint_type?.toLowerCase() === 'check'))) warnings.push(`${name}: table options after the column list are ignored`);
   return { ast: { ...ast, create_definitions: definitions }, warnings };
+}
+
+/**
+ * Comments turned to spaces (positions kept): a trailing `-- XML("Schema"),` after a column would otherwise open a
+ * quote or hold a comma that the splitting below takes for the table's own.
+ */
+function blankComments(text: string): string {
+  let out = '';
+  let quote = '';
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quote) {
+      if (ch === quote) quote = '';
+    } else if (ch === "'" || ch === '"' || ch === '`') quote = ch;
+    else if (ch === '-' && text[i + 1] === '-') {
+      const end = text.indexOf('\n', i);
+      const stop = end === -1 ? text.length : end;
+      out += ' '.repeat(stop - i);
+      i = stop - 1;
+      continue;
+    } else if (ch === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      const stop = close === -1 ? text.length : close + 2;
+      out += text.slice(i, stop).replace(/[^\n]/g, ' ');
+      i = stop - 1;
+      continue;
+    }
+    out += ch;
+  }
+  return out;
 }
 
 function matchingParen(text: string, open: number): number {

@@ -252,3 +252,51 @@ describe('sqlNotation routine bodies, DELIMITER and the rest of the DDL grammar'
     expect(graph.warnings).toEqual([]);
   });
 });
+
+describe('sqlNotation on PostgreSQL install scripts (AdventureWorks-for-Postgres form)', () => {
+  // Written here in the form of lorint/AdventureWorks-for-Postgres install.sql, which was refused whole.
+  const script = [
+    '\\pset tuples_only on',
+    'CREATE DOMAIN "Name" varchar(50) NULL;',
+    'CREATE SCHEMA Person',
+    '  CREATE TABLE BusinessEntity(',
+    '    BusinessEntityID SERIAL, --  NOT FOR REPLICATION',
+    '    ModifiedDate TIMESTAMP NOT NULL',
+    '  )',
+    '  CREATE TABLE Person(',
+    '    BusinessEntityID INT NOT NULL,',
+    '    FirstName "Name" NOT NULL,',
+    '    Demographics XML NULL, -- XML("IndividualSurveySchemaCollection"),',
+    '    Suffix varchar(10) NULL',
+    '  )',
+    '  CREATE VIEW p AS SELECT * FROM Person;',
+    "COMMENT ON SCHEMA Person IS 'Names and addresses';",
+    "\\copy Person.Person FROM './Person.csv' DELIMITER E'\\t' CSV",
+    'CREATE TABLE Person.Password (BusinessEntityID INT NOT NULL);',
+    'ALTER TABLE Person.BusinessEntity ADD CONSTRAINT "PK_BusinessEntity" PRIMARY KEY (BusinessEntityID);',
+    'ALTER TABLE Person.Person ADD CONSTRAINT "FK_Person_BusinessEntity" FOREIGN KEY (BusinessEntityID) REFERENCES Person.BusinessEntity(BusinessEntityID);',
+  ].join('\n');
+
+  it('reads the tables of CREATE SCHEMA … CREATE TABLE … as tables of that schema, with the keys added later', () => {
+    const graph = sqlNotation.toGraph(script);
+    expect(graph.nodes.map((n) => [n.id, n.parent])).toEqual([
+      ['Person.BusinessEntity', 'schema:Person'],
+      ['Person.Person', 'schema:Person'],
+      ['Person.Password', 'schema:Person'],
+    ]);
+    expect(graph.edges.map((e) => `${e.from}.${e.label} -> ${e.to}`)).toEqual(['Person.Person.BusinessEntityID -> Person.BusinessEntity']);
+  });
+
+  it('ends a psql meta-command at its line, and keeps a column whose trailing comment holds a quote and a comma', () => {
+    const graph = sqlNotation.toGraph(script);
+    // Read on to the `;`, `\copy` swallowed the CREATE TABLE on the next line.
+    expect(graph.nodes.map((n) => n.id)).toContain('Person.Password');
+    expect(graph.nodes.find((n) => n.id === 'Person.Person')!.rows).toEqual([
+      'FK    BusinessEntityID  int',
+      '      FirstName  "name"',
+      '      Demographics  xml',
+      '      Suffix  varchar(10)',
+    ]);
+    expect(graph.warnings.filter((w) => /constraint/.test(w))).toEqual([]);
+  });
+});
