@@ -127,6 +127,9 @@ function tablesToGraph(tables: Table[], warnings: string[]): Pick<GraphIR, 'layo
   const edges: GraphEdge[] = [];
   const byId = new Map(tables.map((t) => [t.id, t]));
   const byName = new Map(tables.map((t) => [t.name, t]));
+  // PostgreSQL folds unquoted names to lower case: `REFERENCES person.address` names the table created as Person.Address.
+  const byFoldedId = new Map(tables.map((t) => [t.id.toLowerCase(), t]));
+  const byFoldedName = new Map(tables.map((t) => [t.name.toLowerCase(), t]));
   for (const table of tables) {
     const fkColumns = new Set(table.foreignKeys.flatMap((fk) => fk.columns));
     const node: GraphNode = {
@@ -146,7 +149,8 @@ function tablesToGraph(tables: Table[], warnings: string[]): Pick<GraphIR, 'layo
   for (const table of tables) {
     table.foreignKeys.forEach((fk, index) => {
       // `REFERENCES city` inside schema `public` names `public.city` when the script qualified it elsewhere.
-      const target = byId.get(fk.table) ?? byName.get(fk.table.split('.').pop()!);
+      const name = fk.table.split('.').pop()!;
+      const target = byId.get(fk.table) ?? byName.get(name) ?? byFoldedId.get(fk.table.toLowerCase()) ?? byFoldedName.get(name.toLowerCase());
       if (!target) {
         warnings.push(`${table.id}: foreign key (${fk.columns.join(', ')}) references ${fk.table}, which this script does not create`);
         return;

@@ -275,16 +275,21 @@ describe('sqlNotation on PostgreSQL install scripts (AdventureWorks-for-Postgres
     'CREATE TABLE Person.Password (BusinessEntityID INT NOT NULL);',
     'ALTER TABLE Person.BusinessEntity ADD CONSTRAINT "PK_BusinessEntity" PRIMARY KEY (BusinessEntityID);',
     'ALTER TABLE Person.Person ADD CONSTRAINT "FK_Person_BusinessEntity" FOREIGN KEY (BusinessEntityID) REFERENCES Person.BusinessEntity(BusinessEntityID);',
+    // PostgreSQL folds unquoted names: these name the tables created as Person.Password and Person.Person.
+    'ALTER TABLE person.password ADD CONSTRAINT "FK_Password_Person" FOREIGN KEY (BusinessEntityID) REFERENCES person.person(BusinessEntityID);',
   ].join('\n');
 
-  it('reads the tables of CREATE SCHEMA … CREATE TABLE … as tables of that schema, with the keys added later', () => {
+  it('reads the tables of CREATE SCHEMA … CREATE TABLE … as tables of that schema, with the keys added later, named as written or as PostgreSQL folds them', () => {
     const graph = sqlNotation.toGraph(script);
     expect(graph.nodes.map((n) => [n.id, n.parent])).toEqual([
       ['Person.BusinessEntity', 'schema:Person'],
       ['Person.Person', 'schema:Person'],
       ['Person.Password', 'schema:Person'],
     ]);
-    expect(graph.edges.map((e) => `${e.from}.${e.label} -> ${e.to}`)).toEqual(['Person.Person.BusinessEntityID -> Person.BusinessEntity']);
+    expect(graph.edges.map((e) => `${e.from}.${e.label} -> ${e.to}`)).toEqual([
+      'Person.Person.BusinessEntityID -> Person.BusinessEntity',
+      'Person.Password.BusinessEntityID -> Person.Person',
+    ]);
   });
 
   it('ends a psql meta-command at its line, and keeps a column whose trailing comment holds a quote and a comma', () => {
