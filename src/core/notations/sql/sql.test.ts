@@ -304,4 +304,16 @@ describe('sqlNotation on PostgreSQL install scripts (AdventureWorks-for-Postgres
     ]);
     expect(graph.warnings.filter((w) => /constraint/.test(w))).toEqual([]);
   });
+
+  it('skips the rows pg_dump writes after COPY … FROM stdin, so a quote in the data does not swallow the keys added after it', () => {
+    const graph = sqlNotation.toGraph(
+      'CREATE TABLE public.actor (actor_id int NOT NULL, name text);\nCREATE TABLE public.film (film_id int NOT NULL, actor_id int);\n' +
+        "COPY public.actor (actor_id, name) FROM stdin;\n1\tO'Brien\n2\tBob; Jr\n\\.\n\n" +
+        'ALTER TABLE ONLY public.actor ADD CONSTRAINT actor_pkey PRIMARY KEY (actor_id);\n' +
+        'ALTER TABLE ONLY public.film ADD CONSTRAINT film_actor_fkey FOREIGN KEY (actor_id) REFERENCES public.actor(actor_id);\n',
+    );
+    expect(graph.nodes.find((n) => n.id === 'public.actor')!.rows![0]).toBe('PK    actor_id  int');
+    expect(graph.edges.map((e) => `${e.from} -> ${e.to}`)).toEqual(['public.film -> public.actor']);
+    expect(graph.warnings).toEqual(['line 3: skipped a statement the SQL parser does not read (COPY public.actor (actor_id,)']);
+  });
 });

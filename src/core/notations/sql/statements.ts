@@ -18,6 +18,9 @@ export interface SqlStatement {
  */
 const ROUTINE_HEAD = /^CREATE\s+(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?(?:(?:TEMP(?:ORARY)?|CONSTRAINT|AGGREGATE)\s+)?(?:PROCEDURE|FUNCTION|TRIGGER|EVENT)\b/i;
 
+/** `COPY table (columns) FROM stdin`: the rows follow the statement in the script itself. */
+const COPY_FROM_STDIN = /^COPY\b[^;]*\bFROM\s+STDIN\b/i;
+
 /** `DELIMITER //` (the MySQL client's directive, on a line of its own): statements end at `//` until the next one. */
 const DELIMITER_LINE = /^DELIMITER[ \t]+(\S+)[^\n]*/i;
 
@@ -67,8 +70,18 @@ export function splitStatements(code: string, backslashEscapes: boolean): SqlSta
         i = close === -1 ? code.length : close + tag[0].length;
       } else i++;
     } else if (ch === ';' && delimiter === ';' && depth === 0) {
+      const copyIn = COPY_FROM_STDIN.test(code.slice(start, i).replace(LEADING_COMMENTS, ''));
       push(i, i + 1);
       i++;
+      if (copyIn) {
+        // pg_dump's table data follows its COPY as raw lines up to `\.`: not SQL, and a quote in a row (O'Brien)
+        // would otherwise run on over the keys the dump adds after its data.
+        const marker = /^\\\.[ \t\r]*$/gm;
+        marker.lastIndex = i;
+        const end = marker.exec(code);
+        i = end ? lineEnd(code, end.index) : code.length;
+        start = i;
+      }
     } else if (/[A-Za-z_]/.test(ch) && !/[\w$]/.test(code[i - 1] ?? ' ')) {
       let word = /^[A-Za-z_][\w$]*/.exec(code.slice(i, i + 64))![0];
       // `END$$`: the word stops where the delimiter starts.
