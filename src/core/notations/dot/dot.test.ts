@@ -245,6 +245,30 @@ describe('DOT edge cases', () => {
     expect(graph.edges[0]).toMatchObject({ from: 'a', to: 'cluster_x' });
   });
 
+  it('draws an edge clipped at clusters though its written ends are invisible anchors, as Graphviz does', () => {
+    // The form of Siteimprove alfa's docs/dependency-graph.dot (MIT): each cluster holds an invisible `exit_` node,
+    // and the edges between clusters run from one exit to the next cluster's name node with ltail/lhead. Graphviz
+    // draws 157 edges there; the anchors being invisible, we drew 79.
+    const graph = toGraph(`digraph { compound = true;
+      subgraph "cluster_Logic" { "name_Logic" [shape = "rectangle"]; "exit_Logic" [style = "invis"]; "alfa-predicate" -> "exit_Logic" [style = "invis"] }
+      subgraph "cluster_Comparison" { "exit_Comparison" [style = "invis"]; "alfa-equatable" }
+      "exit_Comparison" -> "name_Logic" [style = "dotted"; ltail = "cluster_Comparison"; lhead = "cluster_Logic"]
+      "alfa-equatable" -> "exit_Logic" [lhead = "cluster_Logic"]
+      "alfa-equatable" -> "exit_Logic" [ltail = "cluster_Logic"]
+    }`);
+    expect(graph.edges.map((e) => `${e.from} -> ${e.to}`)).toEqual(['cluster_Comparison -> cluster_Logic', 'alfa-equatable -> cluster_Logic']);
+    expect(graph.edges[0]!.style).toMatchObject({ strokeStyle: 'dotted' });
+    expect(graph.nodes.map((n) => n.id)).not.toContain('exit_Logic');
+  });
+
+  it('clips at a cluster only as Graphviz does: under compound=true, when the cluster holds that end and not the other', () => {
+    const ends = (code: string) => toGraph(code).edges.map((e) => `${e.from} -> ${e.to}`);
+    expect(ends('digraph { a -> b [lhead=cluster_x]; subgraph cluster_x { b } }')).toEqual(['a -> b']);
+    expect(ends('digraph { compound=true; a -> b [lhead=cluster_x]; subgraph cluster_x { c } }')).toEqual(['a -> b']);
+    expect(ends('digraph { compound=true; a -> b [lhead=cluster_x]; subgraph cluster_x { a; b } }')).toEqual(['a -> b']);
+    expect(ends('digraph { compound=true; a -> b [lhead=cluster_x]; subgraph cluster_x { subgraph cluster_y { b } } }')).toEqual(['a -> cluster_x']);
+  });
+
   it('reports a syntax error with its line and column', () => {
     const error = (() => {
       try {

@@ -197,6 +197,19 @@ class DotGraphBuilder {
     return node;
   }
 
+  /**
+   * The cluster an edge end is clipped at, as Graphviz does it: only under `compound=true`, and only when the cluster
+   * holds the end's node and not the other end's (else Graphviz warns and draws the edge to the node).
+   */
+  private clippedAt(cluster: string | undefined, end: string, other: string): string | undefined {
+    if (cluster === undefined || !this.clusters.has(cluster) || !/^(true|yes|[1-9]\d*)$/i.test(this.graphAttrs.get('compound')?.value ?? '')) return undefined;
+    const holds = (node: string): boolean => {
+      const inner = this.nodes.get(node)?.cluster;
+      return inner !== undefined && (inner === cluster || this.isInside(inner, cluster));
+    };
+    return holds(end) && !holds(other) ? cluster : undefined;
+  }
+
   private isInside(cluster: string, ancestor: string): boolean {
     for (let up = this.clusters.get(cluster)?.parent; up !== undefined; up = this.clusters.get(up)?.parent) if (up === ancestor) return true;
     return false;
@@ -294,17 +307,19 @@ class DotGraphBuilder {
     for (const dotEdge of this.edges) {
       const { attrs } = dotEdge;
       const style = parseStyle(attrs.get('style')?.value);
-      if (style.invisible || invisible.has(dotEdge.from) || invisible.has(dotEdge.to)) {
+      // lhead/ltail clip an edge at a cluster's border: we end the edge on the cluster itself. An invisible node
+      // inside is then only the anchor (alfa's dependency graph joins its clusters through invisible `exit_` nodes),
+      // and Graphviz draws the edge.
+      const lhead = attrs.get('lhead')?.value;
+      const ltail = attrs.get('ltail')?.value;
+      const from = this.clippedAt(ltail, dotEdge.from, dotEdge.to) ?? dotEdge.from;
+      const to = this.clippedAt(lhead, dotEdge.to, dotEdge.from) ?? dotEdge.to;
+      if (style.invisible || invisible.has(from) || invisible.has(to)) {
         hidden += style.invisible ? 1 : 0;
         this.edgeIds.push(undefined);
         continue;
       }
       ports ||= dotEdge.ports;
-      // lhead/ltail clip an edge at a cluster's border: we end the edge on the cluster itself.
-      const lhead = attrs.get('lhead')?.value;
-      const ltail = attrs.get('ltail')?.value;
-      const from = ltail !== undefined && this.clusters.has(ltail) ? ltail : dotEdge.from;
-      const to = lhead !== undefined && this.clusters.has(lhead) ? lhead : dotEdge.to;
 
       const dir = attrs.get('dir')?.value ?? (directed ? 'forward' : 'none');
       const head = mapArrowhead(attrs.get('arrowhead')?.value ?? 'normal');

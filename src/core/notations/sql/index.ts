@@ -5,7 +5,7 @@ import type { Arrowhead, GraphEdge, GraphGroup, GraphIR, GraphNode, NotationConv
 import { parseTableByParts } from './lenient.js';
 import { foldPartitions, partitionLink, type PartitionLink } from './partitions.js';
 import { alterTable, createTable, likeTable, PRIMARY_KEY_PLACEHOLDER, type StatementAst, type Table } from './schema.js';
-import { splitStatements, type SqlStatement } from './statements.js';
+import { schemaElements, splitStatements, type SqlStatement } from './statements.js';
 
 /** At most this many skipped statements are named one by one in the warnings; the rest are counted. */
 export const SQL_SKIPPED_NAMED = 10;
@@ -35,7 +35,7 @@ export const sqlNotation: NotationConverter = {
     const warnings: string[] = [];
     const skipped: SqlStatement[] = [];
     const partitions: PartitionLink[] = [];
-    for (const statement of splitStatements(code, dialect === 'MySQL')) {
+    for (const statement of splitStatements(code, dialect === 'MySQL').flatMap(schemaElements)) {
       const link = partitionLink(statement.text);
       if (link) partitions.push(link);
       if (link && !link.inherits) continue;
@@ -127,6 +127,9 @@ function tablesToGraph(tables: Table[], warnings: string[]): Pick<GraphIR, 'layo
   const edges: GraphEdge[] = [];
   const byId = new Map(tables.map((t) => [t.id, t]));
   const byName = new Map(tables.map((t) => [t.name, t]));
+  // PostgreSQL folds unquoted names to lower case: `REFERENCES person.address` names the table created as Person.Address.
+  const byFoldedId = new Map(tables.map((t) => [t.id.toLowerCase(), t]));
+  const byFoldedName = new Map(tables.map((t) => [t.name.toLowerCase(), t]));
   for (const table of tables) {
     const fkColumns = new Set(table.foreignKeys.flatMap((fk) => fk.columns));
     const node: GraphNode = {
@@ -146,7 +149,8 @@ function tablesToGraph(tables: Table[], warnings: string[]): Pick<GraphIR, 'layo
   for (const table of tables) {
     table.foreignKeys.forEach((fk, index) => {
       // `REFERENCES city` inside schema `public` names `public.city` when the script qualified it elsewhere.
-      const target = byId.get(fk.table) ?? byName.get(fk.table.split('.').pop()!);
+      const name = fk.table.split('.').pop()!;
+      const target = byId.get(fk.table) ?? byName.get(name) ?? byFoldedId.get(fk.table.toLowerCase()) ?? byFoldedName.get(name.toLowerCase());
       if (!target) {
         warnings.push(`${table.id}: foreign key (${fk.columns.join(', ')}) references ${fk.table}, which this script does not create`);
         return;

@@ -7,10 +7,10 @@ import type { DefinitionAst, StatementAst } from './schema.js';
  * the table. Returns undefined when even the header does not parse: then the statement's own error stands.
  */
 export function parseTableByParts(
-  text: string,
+  written: string,
   parse: (sql: string) => StatementAst[],
 ): { ast: StatementAst; warnings: string[] } | undefined {
-  text = withoutComments(text);
+  const text = blankComments(written);
   const open = text.indexOf('(');
   if (open === -1) return undefined;
   const close = matchingParen(text, open);
@@ -74,12 +74,12 @@ export function parseTableByParts(
 }
 
 /**
- * The statement without its `--` and slash-star comments (strings and quoted names kept whole). A comment between two
- * columns is prose: its comma split a column in two and its apostrophe opened a string (listmonk's "For opt-in
- * campaigns, this will be 'unsubscribed'." drew a column "this will" and lost the `type` column after it).
+ * Comments turned to spaces (positions kept): a trailing `-- XML("Schema"),` after a column, or prose between two
+ * columns (listmonk's "For opt-in campaigns, this will be 'unsubscribed'."), would otherwise open a quote or hold a
+ * comma that the splitting below takes for the table's own.
  */
-function withoutComments(text: string): string {
-  let kept = '';
+function blankComments(text: string): string {
+  let out = '';
   let quote = '';
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
@@ -88,18 +88,21 @@ function withoutComments(text: string): string {
     } else if (ch === "'" || ch === '"' || ch === '`') quote = ch;
     else if (ch === '-' && text[i + 1] === '-') {
       const end = text.indexOf('\n', i);
-      i = (end === -1 ? text.length : end) - 1;
+      const stop = end === -1 ? text.length : end;
+      out += ' '.repeat(stop - i);
+      i = stop - 1;
       continue;
     } else if (ch === '/' && text[i + 1] === '*' && text[i + 2] !== '!') {
       // MySQL version comments (slash-star-bang) hold SQL and stay, as in statements.ts.
-      const end = text.indexOf('*/', i + 2);
-      i = (end === -1 ? text.length : end + 2) - 1;
-      kept += ' ';
+      const close = text.indexOf('*/', i + 2);
+      const stop = close === -1 ? text.length : close + 2;
+      out += text.slice(i, stop).replace(/[^\n]/g, ' ');
+      i = stop - 1;
       continue;
     }
-    kept += ch;
+    out += ch;
   }
-  return kept;
+  return out;
 }
 
 function matchingParen(text: string, open: number): number {

@@ -153,7 +153,8 @@ function foreignKey(columns: string[], ref: ReferenceAst): ForeignKey {
 /** ALTER TABLE statements that add columns or keys; other alterations do not change the diagram. */
 export function alterTable(ast: StatementAst, tables: Map<string, Table>): string | undefined {
   const id = tableId(ast.table![0]!);
-  const table = tables.get(id) ?? tables.get(ast.table![0]!.table);
+  // As written, else as PostgreSQL folds an unquoted name (ALTER TABLE person.address on Person.Address).
+  const table = tables.get(id) ?? tables.get(ast.table![0]!.table) ?? [...tables.values()].find((t) => t.id.toLowerCase() === id.toLowerCase());
   const adds = (ast.expr ?? []).filter((e) => e.action === 'add' && ((e.resource === 'constraint' && e.create_definitions) || (e.resource === 'column' && e.column)));
   if (adds.length === 0) return undefined;
   if (!table) return `ALTER TABLE ${id}: the table is not created in this script; what it adds is skipped`;

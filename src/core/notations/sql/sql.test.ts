@@ -270,3 +270,68 @@ describe('sqlNotation routine bodies, DELIMITER and the rest of the DDL grammar'
     expect(graph.warnings).toEqual([]);
   });
 });
+
+describe('sqlNotation on PostgreSQL install scripts (AdventureWorks-for-Postgres form)', () => {
+  // Written here in the form of lorint/AdventureWorks-for-Postgres install.sql, which was refused whole.
+  const script = [
+    '\\pset tuples_only on',
+    'CREATE DOMAIN "Name" varchar(50) NULL;',
+    'CREATE SCHEMA Person',
+    '  CREATE TABLE BusinessEntity(',
+    '    BusinessEntityID SERIAL, --  NOT FOR REPLICATION',
+    '    ModifiedDate TIMESTAMP NOT NULL',
+    '  )',
+    '  CREATE TABLE Person(',
+    '    BusinessEntityID INT NOT NULL,',
+    '    FirstName "Name" NOT NULL,',
+    '    Demographics XML NULL, -- XML("IndividualSurveySchemaCollection"),',
+    '    Suffix varchar(10) NULL',
+    '  )',
+    '  CREATE VIEW p AS SELECT * FROM Person;',
+    "COMMENT ON SCHEMA Person IS 'Names and addresses';",
+    "\\copy Person.Person FROM './Person.csv' DELIMITER E'\\t' CSV",
+    'CREATE TABLE Person.Password (BusinessEntityID INT NOT NULL);',
+    'ALTER TABLE Person.BusinessEntity ADD CONSTRAINT "PK_BusinessEntity" PRIMARY KEY (BusinessEntityID);',
+    'ALTER TABLE Person.Person ADD CONSTRAINT "FK_Person_BusinessEntity" FOREIGN KEY (BusinessEntityID) REFERENCES Person.BusinessEntity(BusinessEntityID);',
+    // PostgreSQL folds unquoted names: these name the tables created as Person.Password and Person.Person.
+    'ALTER TABLE person.password ADD CONSTRAINT "FK_Password_Person" FOREIGN KEY (BusinessEntityID) REFERENCES person.person(BusinessEntityID);',
+  ].join('\n');
+
+  it('reads the tables of CREATE SCHEMA … CREATE TABLE … as tables of that schema, with the keys added later, named as written or as PostgreSQL folds them', () => {
+    const graph = sqlNotation.toGraph(script);
+    expect(graph.nodes.map((n) => [n.id, n.parent])).toEqual([
+      ['Person.BusinessEntity', 'schema:Person'],
+      ['Person.Person', 'schema:Person'],
+      ['Person.Password', 'schema:Person'],
+    ]);
+    expect(graph.edges.map((e) => `${e.from}.${e.label} -> ${e.to}`)).toEqual([
+      'Person.Person.BusinessEntityID -> Person.BusinessEntity',
+      'Person.Password.BusinessEntityID -> Person.Person',
+    ]);
+  });
+
+  it('ends a psql meta-command at its line, and keeps a column whose trailing comment holds a quote and a comma', () => {
+    const graph = sqlNotation.toGraph(script);
+    // Read on to the `;`, `\copy` swallowed the CREATE TABLE on the next line.
+    expect(graph.nodes.map((n) => n.id)).toContain('Person.Password');
+    expect(graph.nodes.find((n) => n.id === 'Person.Person')!.rows).toEqual([
+      'FK    BusinessEntityID  int',
+      '      FirstName  "name"',
+      '      Demographics  xml',
+      '      Suffix  varchar(10)',
+    ]);
+    expect(graph.warnings.filter((w) => /constraint/.test(w))).toEqual([]);
+  });
+
+  it('skips the rows pg_dump writes after COPY … FROM stdin, so a quote in the data does not swallow the keys added after it', () => {
+    const graph = sqlNotation.toGraph(
+      'CREATE TABLE public.actor (actor_id int NOT NULL, name text);\nCREATE TABLE public.film (film_id int NOT NULL, actor_id int);\n' +
+        "COPY public.actor (actor_id, name) FROM stdin;\n1\tO'Brien\n2\tBob; Jr\n\\.\n\n" +
+        'ALTER TABLE ONLY public.actor ADD CONSTRAINT actor_pkey PRIMARY KEY (actor_id);\n' +
+        'ALTER TABLE ONLY public.film ADD CONSTRAINT film_actor_fkey FOREIGN KEY (actor_id) REFERENCES public.actor(actor_id);\n',
+    );
+    expect(graph.nodes.find((n) => n.id === 'public.actor')!.rows![0]).toBe('PK    actor_id  int');
+    expect(graph.edges.map((e) => `${e.from} -> ${e.to}`)).toEqual(['public.film -> public.actor']);
+    expect(graph.warnings).toEqual(['line 3: skipped a statement the SQL parser does not read (COPY public.actor (actor_id,)']);
+  });
+});

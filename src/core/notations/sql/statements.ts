@@ -18,6 +18,9 @@ export interface SqlStatement {
  */
 const ROUTINE_HEAD = /^CREATE\s+(?:OR\s+REPLACE\s+)?(?:DEFINER\s*=\s*\S+\s+)?(?:(?:TEMP(?:ORARY)?|CONSTRAINT|AGGREGATE)\s+)?(?:PROCEDURE|FUNCTION|TRIGGER|EVENT)\b/i;
 
+/** `COPY table (columns) FROM stdin`: the rows follow the statement in the script itself. */
+const COPY_FROM_STDIN = /^COPY\b[^;]*\bFROM\s+STDIN\b/i;
+
 /** `DELIMITER //` (the MySQL client's directive, on a line of its own): statements end at `//` until the next one. */
 const DELIMITER_LINE = /^DELIMITER[ \t]+(\S+)[^\n]*/i;
 
@@ -47,6 +50,12 @@ export function splitStatements(code: string, backslashEscapes: boolean): SqlSta
     if (delimiter !== ';' && code.startsWith(delimiter, i)) {
       push(i, i + delimiter.length);
       i += delimiter.length;
+    } else if (ch === '\\' && atStatementStart(i)) {
+      // A psql meta-command (`\connect db`, `\copy … CSV`, pg_dump's `\restrict key`) is the client's and ends at
+      // its line's end: read on to the next `;`, it would swallow the CREATE TABLE that follows.
+      const end = lineEnd(code, i);
+      push(end, end);
+      i = end;
     } else if (ch === '-' && next === '-') i = lineEnd(code, i);
     else if (ch === '#') i = lineEnd(code, i);
     else if (ch === '/' && next === '*') {
@@ -61,8 +70,18 @@ export function splitStatements(code: string, backslashEscapes: boolean): SqlSta
         i = close === -1 ? code.length : close + tag[0].length;
       } else i++;
     } else if (ch === ';' && delimiter === ';' && depth === 0) {
+      const copyIn = COPY_FROM_STDIN.test(code.slice(start, i).replace(LEADING_COMMENTS, ''));
       push(i, i + 1);
       i++;
+      if (copyIn) {
+        // pg_dump's table data follows its COPY as raw lines up to `\.`: not SQL, and a quote in a row (O'Brien)
+        // would otherwise run on over the keys the dump adds after its data.
+        const marker = /^\\\.[ \t\r]*$/gm;
+        marker.lastIndex = i;
+        const end = marker.exec(code);
+        i = end ? lineEnd(code, end.index) : code.length;
+        start = i;
+      }
     } else if (/[A-Za-z_]/.test(ch) && !/[\w$]/.test(code[i - 1] ?? ' ')) {
       let word = /^[A-Za-z_][\w$]*/.exec(code.slice(i, i + 64))![0];
       // `END$$`: the word stops where the delimiter starts.
@@ -122,4 +141,50 @@ export function positionFinder(code: string): (offset: number) => { line: number
     }
     return { line: lo + 1, column: offset - starts[lo]! + 1 };
   };
+}
+
+/** `CREATE SCHEMA name [AUTHORIZATION role]` (or `CREATE SCHEMA AUTHORIZATION role`, named after the role) followed by elements. */
+const SCHEMA_HEAD = /^CREATE\s+SCHEMA\s+(?:(?!AUTHORIZATION\b)("[^"]+"|[A-Za-z_][\w$]*)\s+)?(?:AUTHORIZATION\s+("[^"]+"|[A-Za-z_][\w$]*)\s*)?(?=(?:--[^\n]*\n\s*)*(?:CREATE|GRANT)\b)/i;
+/** An element's unqualified table name, which PostgreSQL creates inside the schema. */
+const ELEMENT_TABLE = /^(CREATE\s+(?:(?:TEMP(?:ORARY)?|UNLOGGED)\s+)?TABLE\s+(?:IF\s+NOT\s+EXISTS\s+)?)("[^"]+"|[A-Za-z_][\w$]*)(?!\s*\.)/i;
+
+/**
+ * PostgreSQL's `CREATE SCHEMA Person CREATE TABLE a (…) CREATE TABLE b (…)`: one statement whose elements (tables,
+ * views, indexes, grants) are created inside the schema. Each element is returned as a statement of its own, a table
+ * qualified with the schema, so that it is read as if written `CREATE TABLE Person.a (…)`. Any other statement is
+ * returned as it is.
+ */
+export function schemaElements(statement: SqlStatement): SqlStatement[] {
+  const head = SCHEMA_HEAD.exec(statement.text);
+  if (!head) return [statement];
+  const schema = head[1] ?? head[2]!;
+  const { text } = statement;
+  const starts: number[] = [];
+  let depth = 0;
+  for (let i = head[0].length; i < text.length; ) {
+    const ch = text[i]!;
+    if (ch === '-' && text[i + 1] === '-') i = lineEnd(text, i);
+    else if (ch === '/' && text[i + 1] === '*') {
+      const close = text.indexOf('*/', i + 2);
+      i = close === -1 ? text.length : close + 2;
+    } else if (ch === "'" || ch === '"') i = quoteEnd(text, i, ch, false);
+    else if (ch === '(' || ch === ')') {
+      depth += ch === '(' ? 1 : -1;
+      i++;
+    } else if (/[A-Za-z_]/.test(ch) && !/[\w$]/.test(text[i - 1] ?? ' ')) {
+      const word = /^[A-Za-z_][\w$]*/.exec(text.slice(i, i + 64))![0];
+      if (depth === 0 && /^(?:CREATE|GRANT)$/i.test(word)) starts.push(i);
+      i += word.length;
+    } else i++;
+  }
+  const locate = positionFinder(text);
+  return starts.map((start, index) => {
+    const element = text.slice(start, starts[index + 1] ?? text.length).trimEnd();
+    const at = locate(start);
+    return {
+      text: element.replace(ELEMENT_TABLE, `$1${schema}.$2`),
+      line: statement.line + at.line - 1,
+      column: at.line === 1 ? statement.column + at.column - 1 : at.column,
+    };
+  });
 }
