@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { GraphIR } from '../graph/types.js';
 import { helmNotation } from '../notations/helm/index.js';
+import { plantumlNotation } from '../notations/plantuml/index.js';
 import { sqlNotation } from '../notations/sql/index.js';
 import { checkScene } from '../quality/check.js';
 import { graphToScene } from '../scene/from-graph.js';
@@ -63,5 +64,13 @@ describe('Graphviz placement with orthogonal routes', () => {
     const graph = await helmNotation.toGraph(code);
     const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
     expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
+  });
+
+  it('keeps a branch’s `yes` off the trunk of the unlabelled arrow into the same decision (Cluster API activity)', async () => {
+    // The branch label is a start label, which the checker reads as the arrow's meaning: the two shared one leg out of the hexagon's tip.
+    const code = readFileSync(new URL('../../../test/fixtures/plantuml/capi-machinedeployment-activity.plantuml', import.meta.url), 'utf8');
+    const graph = await plantumlNotation.toGraph(code);
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.includes('mean different things'))).toEqual([]);
   });
 });
