@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { GraphIR } from '../graph/types.js';
+import { composeNotation } from '../notations/compose/index.js';
 import { helmNotation } from '../notations/helm/index.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
 import { sqlNotation } from '../notations/sql/index.js';
@@ -64,6 +65,13 @@ describe('Graphviz placement with orthogonal routes', () => {
     const graph = await helmNotation.toGraph(code);
     const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
     expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
+  });
+
+  it('gives the legs across a rank gap tracks of their own (sentry: 57 services into Redis, Kafka and PostgreSQL)', async () => {
+    // On the router's few grid lines in the gap, 1,135 pairs of arrows ran together, more than moving them apart in place could part.
+    const graph = await composeNotation.toGraph(readFileSync(new URL('../../../test/fixtures/compose/sentry-self-hosted.docker-compose.yml', import.meta.url), 'utf8'));
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.includes('run together'))).toEqual([]);
   });
 
   it('keeps a branch’s `yes` off the trunk of the unlabelled arrow into the same decision (Cluster API activity)', async () => {

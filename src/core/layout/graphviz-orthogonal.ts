@@ -14,6 +14,7 @@ import { READABLE_NODES } from './drawing-rules.js';
 import { layoutPacked, READABLE_WIDTH, readmeCost, separateEdgeRuns, vertical } from './elk.js';
 import { layoutWithGraphviz } from './graphviz.js';
 import { mergeHubEnds } from './hubs.js';
+import { spreadRankGaps } from './rank-gaps.js';
 import type { Box, LaidOutGraph, LaidOutLabel, LayoutEngine } from './types.js';
 
 export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
@@ -43,7 +44,7 @@ async function drawnAtRightAngles(graph: GraphIR): Promise<LaidOutGraph> {
   const { routed, labels } = routeAtRightAngles(placed, graph);
   // Labels go on last, beside the routes as they end up: placed first, they hemmed in the legs that separating runs
   // moves apart (two foreign keys of one table, labelled at its side, stayed on one line).
-  return labelRoutes(separateEdgeRuns(mergeHubEnds(routed, graph), graph), labels);
+  return labelRoutes(separateEdgeRuns(spreadRankGaps(mergeHubEnds(routed, graph), graph, graph.direction), graph), labels);
 }
 
 /** Every edge between two nodes routed anew, without its labels (kept by edge index). */
