@@ -81,4 +81,12 @@ describe('Graphviz placement with orthogonal routes', () => {
     const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
     expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.includes('mean different things'))).toEqual([]);
   });
+
+  it('moves a label clear of the container titles as well as the nodes (C4 big bank deployment)', async () => {
+    // Labels beside routes that cross into a deployment node lay on its title: three overlaps.
+    const code = readFileSync(new URL('../../../test/fixtures/plantuml/c4-bigbank-deployment.puml', import.meta.url), 'utf8');
+    const graph = await plantumlNotation.toGraph(code);
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.includes('overlap'))).toEqual([]);
+  });
 });

@@ -72,7 +72,7 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
 
 /** Each routed edge's labels beside its route, clear of the nodes, the labels placed before and the other routes. */
 function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabel[]>): LaidOutGraph {
-  const taken: Box[] = [...laid.nodes, ...laid.edges.flatMap((edge) => edge.labels)];
+  const taken: Box[] = [...laid.nodes, ...laid.groups.map((group) => group.title), ...laid.edges.flatMap((edge) => edge.labels)];
   const routes = laid.edges.map((edge) => edge.points);
   const edges = laid.edges.map((edge, i) => {
     const moved = (labels.get(edge.index) ?? []).map((label) => {
