@@ -89,4 +89,11 @@ describe('Graphviz placement with orthogonal routes', () => {
     const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
     expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.includes('overlap'))).toEqual([]);
   });
+
+  it('caps the rows of a schema too wide for a README column, as ELK’s narrower layerings do (MySQL sakila)', async () => {
+    // Graphviz ranked five tables in one row: 1,364 px wide, text under 11 px at 880.
+    const graph = await sqlNotation.toGraph(readFileSync(new URL('../../../test/fixtures/sql/mysql-sakila-schema.sql', import.meta.url), 'utf8'));
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
+  });
 });

@@ -9,20 +9,26 @@
 import type { Direction, GraphIR } from '../graph/types.js';
 import { boxContains } from '../export/geometry.js';
 import { OrthogonalRouter } from '../routing/orthogonal.js';
+import { cappedRanks } from './capped-ranks.js';
 import { besideRoute } from './detours.js';
 import { READABLE_NODES } from './drawing-rules.js';
 import { layoutPacked, READABLE_WIDTH, readmeCost, separateEdgeRuns, vertical } from './elk.js';
-import { layoutWithGraphviz } from './graphviz.js';
+import { placeWithGraphviz, type GraphvizShape } from './graphviz.js';
 import { mergeHubEnds } from './hubs.js';
 import { spreadRankGaps } from './rank-gaps.js';
 import type { Box, LaidOutGraph, LaidOutLabel, LayoutEngine } from './types.js';
+
+/** Rows capped at these shares of a README column: Graphviz spreads rows to straighten long edges, beyond the cap. */
+const ROW_CAPS = [1, 0.75];
 
 export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
   const nodes = graph.nodes.length;
   const first = await drawnAtRightAngles(graph);
   if (readmeCost(first, nodes) === 0) return first;
-  // The first of ELK's README-fit tries, each a Graphviz layout of a few ms: turned (when the direction is free), then
-  // components packed in rows either way; the first that fits, else the one that misses least.
+  // ELK's README-fit tries, each a Graphviz layout of a few ms: turned (when the direction is free), then components
+  // packed in rows either way; the first that fits, else the one that misses least. Then, where width counts and rows
+  // lie across it, rows capped at a README column, as ELK's narrower layerings: kept only when one fits, as there (a
+  // capped try that still misses crossed microservices-demo's edges five times as often).
   const turned: Direction = vertical(graph.direction) ? 'RIGHT' : 'DOWN';
   const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
   const drawnTo = (part: GraphIR, direction: Direction) => drawnAtRightAngles({ ...part, direction });
@@ -34,13 +40,19 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   for (const attempt of tries) {
     const laid = await attempt();
     if (laid !== undefined && readmeCost(laid, nodes) < readmeCost(best, nodes)) best = laid;
-    if (readmeCost(best, nodes) === 0) break;
+    if (readmeCost(best, nodes) === 0) return best;
+  }
+  for (const direction of nodes <= READABLE_NODES ? directions.filter(vertical) : []) {
+    for (const cap of ROW_CAPS) {
+      const laid = await drawnAtRightAngles({ ...graph, direction }, { ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH });
+      if (readmeCost(laid, nodes) === 0) return laid;
+    }
   }
   return best;
 };
 
-async function drawnAtRightAngles(graph: GraphIR): Promise<LaidOutGraph> {
-  const placed = await layoutWithGraphviz(graph);
+async function drawnAtRightAngles(graph: GraphIR, shape?: GraphvizShape): Promise<LaidOutGraph> {
+  const placed = await placeWithGraphviz(graph, shape);
   const { routed, labels } = routeAtRightAngles(placed, graph);
   // Labels go on last, beside the routes as they end up: placed first, they hemmed in the legs that separating runs
   // moves apart (two foreign keys of one table, labelled at its side, stayed on one line).
