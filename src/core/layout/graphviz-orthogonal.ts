@@ -13,7 +13,7 @@ import { cappedRanks } from './capped-ranks.js';
 import { besideRoute } from './detours.js';
 import { READABLE_NODES } from './drawing-rules.js';
 import { layoutPacked, READABLE_WIDTH, readmeCost, separateEdgeRuns, vertical } from './elk.js';
-import { placeWithGraphviz, type GraphvizShape } from './graphviz.js';
+import { placeWithGraphviz } from './graphviz.js';
 import { mergeHubEnds } from './hubs.js';
 import { spreadRankGaps } from './rank-gaps.js';
 import type { Box, LaidOutGraph, LaidOutLabel, LayoutEngine } from './types.js';
@@ -23,36 +23,53 @@ const ROW_CAPS = [1, 0.75];
 
 export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
   const nodes = graph.nodes.length;
-  const first = await drawnAtRightAngles(graph);
-  if (readmeCost(first, nodes) === 0) return first;
-  // ELK's README-fit tries, each a Graphviz layout of a few ms: turned (when the direction is free), then components
-  // packed in rows either way; the first that fits, else the one that misses least. Then, where width counts and rows
-  // lie across it, rows capped at a README column, as ELK's narrower layerings: kept only when one fits, as there (a
-  // capped try that still misses crossed microservices-demo's edges five times as often).
+  // Tries are judged on Graphviz's placement, a few ms each, and only the one kept is routed: routing is most of the
+  // time, and moves the extent a little (rank gaps opened for their legs).
+  const placedTo = (part: GraphIR, direction: Direction) => placeWithGraphviz({ ...part, direction });
+  // Components laid out apart and packed in rows, as ELK lays them out by default: Graphviz ranks loose nodes side by
+  // side in one row (robot-shop's twelve Helm services: a strip of 15.5:1).
+  const placed = async (direction: Direction): Promise<Placed> => ({
+    laid: (await layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity, placedTo)) ?? (await placedTo(graph, direction)),
+    direction,
+  });
+  let best = await placed(graph.direction);
+  // ELK's README-fit tries: turned (when the direction is free), the one that misses least; then, where width counts
+  // and rows lie across it, rows capped at a README column, as ELK's narrower layerings: kept only when one fits, as
+  // there (a capped try that still misses crossed microservices-demo's edges five times as often).
+  const cost = (candidate: Placed) => readmeCost(candidate.laid, nodes);
   const turned: Direction = vertical(graph.direction) ? 'RIGHT' : 'DOWN';
-  const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
-  const drawnTo = (part: GraphIR, direction: Direction) => drawnAtRightAngles({ ...part, direction });
-  const tries = [
-    ...(graph.forcedDirection ? [] : [() => drawnTo(graph, turned)]),
-    ...directions.map((direction) => () => layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity, drawnTo)),
-  ];
-  let best = first;
-  for (const attempt of tries) {
-    const laid = await attempt();
-    if (laid !== undefined && readmeCost(laid, nodes) < readmeCost(best, nodes)) best = laid;
-    if (readmeCost(best, nodes) === 0) return best;
+  if (cost(best) > 0 && !graph.forcedDirection) {
+    const other = await placed(turned);
+    if (cost(other) < cost(best)) best = other;
   }
-  for (const direction of nodes <= READABLE_NODES ? directions.filter(vertical) : []) {
-    for (const cap of ROW_CAPS) {
-      const laid = await drawnAtRightAngles({ ...graph, direction }, { ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH });
-      if (readmeCost(laid, nodes) === 0) return laid;
+  const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
+  for (const direction of cost(best) > 0 && nodes <= READABLE_NODES ? directions.filter(vertical) : []) {
+    const capped = ROW_CAPS.map((cap) => ({ ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH }));
+    const fitting = await firstFitting(capped.map((shape) => async () => ({ laid: await placeWithGraphviz({ ...graph, direction }, shape), direction })), (candidate) => cost(candidate) === 0);
+    if (fitting) {
+      best = fitting;
+      break;
     }
   }
-  return best;
+  return drawnAtRightAngles(best.laid, { ...graph, direction: best.direction });
 };
 
-async function drawnAtRightAngles(graph: GraphIR, shape?: GraphvizShape): Promise<LaidOutGraph> {
-  const placed = await placeWithGraphviz(graph, shape);
+/** Graphviz's placement of a try, and the direction it flows. */
+interface Placed {
+  laid: LaidOutGraph;
+  direction: Direction;
+}
+
+async function firstFitting(tries: readonly (() => Promise<Placed>)[], fits: (candidate: Placed) => boolean): Promise<Placed | undefined> {
+  for (const attempt of tries) {
+    const candidate = await attempt();
+    if (fits(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/** Graphviz's placement with every edge between two nodes drawn again at right angles. */
+function drawnAtRightAngles(placed: LaidOutGraph, graph: GraphIR): LaidOutGraph {
   const { routed, labels } = routeAtRightAngles(placed, graph);
   // Labels go on last, beside the routes as they end up: placed first, they hemmed in the legs that separating runs
   // moves apart (two foreign keys of one table, labelled at its side, stayed on one line).
