@@ -96,4 +96,11 @@ describe('Graphviz placement with orthogonal routes', () => {
     const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
     expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
   });
+
+  it('packs loose nodes in rows, as ELK does, not one long row (robot-shop’s twelve Helm services)', async () => {
+    // Graphviz ranks nodes without edges side by side: a strip of 15.5:1.
+    const graph = await helmNotation.toGraph(readFileSync(new URL('../../../test/fixtures/helm/robot-shop.values.yaml', import.meta.url), 'utf8'));
+    const laid = await layoutGraphvizOrthogonal(graph);
+    expect(laid.width / laid.height).toBeLessThan(3);
+  });
 });

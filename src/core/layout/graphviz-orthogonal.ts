@@ -12,7 +12,7 @@ import { OrthogonalRouter } from '../routing/orthogonal.js';
 import { cappedRanks } from './capped-ranks.js';
 import { besideRoute } from './detours.js';
 import { READABLE_NODES } from './drawing-rules.js';
-import { layoutPacked, READABLE_WIDTH, readmeCost, separateEdgeRuns, vertical } from './elk.js';
+import { layoutPacked, narrowingLengthens, READABLE_WIDTH, readmeCost, separateEdgeRuns, vertical } from './elk.js';
 import { placeWithGraphviz } from './graphviz.js';
 import { mergeHubEnds } from './hubs.js';
 import { spreadRankGaps } from './rank-gaps.js';
@@ -33,6 +33,7 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
     direction,
   });
   let best = await placed(graph.direction);
+  const plain = new Map([[best.direction, best.laid]]);
   // ELK's README-fit tries: turned (when the direction is free), the one that misses least; then, where width counts
   // and rows lie across it, rows capped at a README column, as ELK's narrower layerings: kept only when one fits, as
   // there (a capped try that still misses crossed microservices-demo's edges five times as often).
@@ -40,10 +41,13 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   const turned: Direction = vertical(graph.direction) ? 'RIGHT' : 'DOWN';
   if (cost(best) > 0 && !graph.forcedDirection) {
     const other = await placed(turned);
+    plain.set(turned, other.laid);
     if (cost(other) < cost(best)) best = other;
   }
   const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
   for (const direction of cost(best) > 0 && nodes <= READABLE_NODES ? directions.filter(vertical) : []) {
+    // As for ELK's: not where the plain layout this way is too large for capped rows to fit (microservices-demo: four Graphviz runs).
+    if (narrowingLengthens(plain.get(direction)!, nodes)) continue;
     const capped = ROW_CAPS.map((cap) => ({ ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH }));
     const fitting = await firstFitting(capped.map((shape) => async () => ({ laid: await placeWithGraphviz({ ...graph, direction }, shape), direction })), (candidate) => cost(candidate) === 0);
     if (fitting) {
