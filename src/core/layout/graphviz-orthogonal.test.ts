@@ -103,4 +103,12 @@ describe('Graphviz placement with orthogonal routes', () => {
     const laid = await layoutGraphvizOrthogonal(graph);
     expect(laid.width / laid.height).toBeLessThan(3);
   });
+
+  it('sets a container’s loose items in a grid, as ELK does, not one rank (Sentry chart’s twenty consumers)', async () => {
+    // Graphviz ranks nodes joined to nothing side by side: the sentry and snuba containers were columns twenty high.
+    const graph = await helmNotation.toGraph(readFileSync(new URL('../../../test/fixtures/helm/sentry.values.yaml', import.meta.url), 'utf8'));
+    const laid = await layoutGraphvizOrthogonal(graph);
+    expect(laid.groups.length).toBeGreaterThan(0);
+    for (const group of laid.groups) expect(Math.max(group.width / group.height, group.height / group.width)).toBeLessThan(3);
+  });
 });

@@ -1,17 +1,17 @@
 /**
- * Prototype of issue 27's third way, not used by the service: Graphviz places the nodes and containers (same node
- * sizes), and every edge between two nodes is drawn again at right angles by the orthogonal router of smart arrows,
- * off the other shapes; hub ends are merged and legs of different edges on one line moved apart, as on the ELK path,
- * then labels go beside the routes; a drawing that misses a README column is tried turned and packed, as ELK's is.
- * bench/engines.ts measures it beside ELK and Graphviz (README: 2.9× Graphviz's time, ELK's rule breaks on Helm and
- * Kubernetes only).
+ * Issue 27's third way: Graphviz places the nodes and containers (same node sizes), and every edge between two nodes
+ * is drawn again at right angles by the orthogonal router of smart arrows, off the other shapes; hub ends are merged,
+ * each rank gap's legs given tracks of their own and legs of different edges on one line moved apart, as on the ELK
+ * path, then labels go beside the routes; a drawing that misses a README column is tried turned and with capped rows,
+ * as ELK's is. The service draws the notations in engine.ts's PLACED_BY_GRAPHVIZ this way; bench/engines.ts measures
+ * it beside ELK and Graphviz on every notation (README).
  */
 import type { Direction, GraphIR } from '../graph/types.js';
 import { boxContains } from '../export/geometry.js';
 import { OrthogonalRouter } from '../routing/orthogonal.js';
 import { cappedRanks } from './capped-ranks.js';
 import { besideRoute } from './detours.js';
-import { READABLE_NODES } from './drawing-rules.js';
+import { LARGE_NODES, LARGE_WIDTH, README_WIDTH, READABLE_NODES } from './drawing-rules.js';
 import { layoutPacked, narrowingLengthens, READABLE_WIDTH, readmeCost, separateEdgeRuns, vertical } from './elk.js';
 import { placeWithGraphviz } from './graphviz.js';
 import { mergeHubEnds } from './hubs.js';
@@ -25,11 +25,15 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   const nodes = graph.nodes.length;
   // Tries are judged on Graphviz's placement, a few ms each, and only the one kept is routed: routing is most of the
   // time, and moves the extent a little (rank gaps opened for their legs).
-  const placedTo = (part: GraphIR, direction: Direction) => placeWithGraphviz({ ...part, direction });
-  // Components laid out apart and packed in rows, as ELK lays them out by default: Graphviz ranks loose nodes side by
-  // side in one row (robot-shop's twelve Helm services: a strip of 15.5:1).
+  const placedTo = (part: GraphIR, direction: Direction) => placeWithGraphviz({ ...part, direction }, { looseInGrid: true });
+  // Rows of components no wider than the text stays readable at: a README column, or the wide page a large graph is read on.
+  const widthLimit = nodes <= READABLE_NODES ? READABLE_WIDTH : nodes <= LARGE_NODES ? (READABLE_WIDTH * LARGE_WIDTH) / README_WIDTH : Infinity;
+  // Components laid out apart and packed in rows, as ELK packs them: Graphviz ranks loose nodes side by side in one row
+  // (robot-shop's twelve Helm services: a strip of 15.5:1). Graphviz's own layout first, and packing only where it
+  // misses, cost each try a Graphviz run more (Kubernetes 2.1× → 3.3× Graphviz's time) for a tenth less canvas on two
+  // Kubernetes files (README).
   const placed = async (direction: Direction): Promise<Placed> => ({
-    laid: (await layoutPacked(graph, direction, nodes <= READABLE_NODES ? READABLE_WIDTH : Infinity, placedTo)) ?? (await placedTo(graph, direction)),
+    laid: (await layoutPacked(graph, direction, widthLimit, placedTo)) ?? (await placedTo(graph, direction)),
     direction,
   });
   let best = await placed(graph.direction);
@@ -48,11 +52,9 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   for (const direction of cost(best) > 0 && nodes <= READABLE_NODES ? directions.filter(vertical) : []) {
     // As for ELK's: not where the plain layout this way is too large for capped rows to fit (microservices-demo: four Graphviz runs).
     if (narrowingLengthens(plain.get(direction)!, nodes)) continue;
-    const capped = ROW_CAPS.map((cap) => ({ ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH }));
-    const fitting = await firstFitting(capped.map((shape) => async () => ({ laid: await placeWithGraphviz({ ...graph, direction }, shape), direction })), (candidate) => cost(candidate) === 0);
-    if (fitting) {
-      best = fitting;
-      break;
+    for (const cap of ROW_CAPS) {
+      const laid = await placeWithGraphviz({ ...graph, direction }, { ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH, looseInGrid: true });
+      if (readmeCost(laid, nodes) === 0) return drawnAtRightAngles(laid, { ...graph, direction });
     }
   }
   return drawnAtRightAngles(best.laid, { ...graph, direction: best.direction });
@@ -62,14 +64,6 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
 interface Placed {
   laid: LaidOutGraph;
   direction: Direction;
-}
-
-async function firstFitting(tries: readonly (() => Promise<Placed>)[], fits: (candidate: Placed) => boolean): Promise<Placed | undefined> {
-  for (const attempt of tries) {
-    const candidate = await attempt();
-    if (fits(candidate)) return candidate;
-  }
-  return undefined;
 }
 
 /** Graphviz's placement with every edge between two nodes drawn again at right angles. */

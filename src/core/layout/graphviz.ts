@@ -187,6 +187,8 @@ export interface GraphvizShape {
   ranks?: ReadonlyMap<string, number>;
   /** The width (px) Graphviz is asked to squeeze the drawing to (`ratio=compress`). */
   width?: number;
+  /** Nodes joined to nothing set in a grid in their container, as ELK sets them. */
+  looseInGrid?: boolean;
 }
 
 /**
@@ -264,6 +266,17 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
           edges.push({ tail: t, head: h });
         }
       }
+    }
+  }
+  if (shape.looseInGrid) {
+    // Nodes joined to nothing, in each container (and at the top level), in a square-ish grid: Graphviz ranks them all
+    // side by side, one row (a column, flowing sideways) of twenty workloads where ELK sets them in a grid. Each stands
+    // on the one a row before it, by an invisible edge that maps back to no edge.
+    const joined = new Set(graph.edges.filter((edge) => edge.from !== edge.to).flatMap((edge) => [edge.from, edge.to]));
+    for (const { nodes } of children.values()) {
+      const loose = nodes.filter((id) => !joined.has(id));
+      const columns = Math.ceil(Math.sqrt(loose.length));
+      for (let i = 0; i + columns < loose.length; i++) lines.push(`n${nodeIndex.get(loose[i]!)} -> n${nodeIndex.get(loose[i + columns]!)} [style=invis]`);
     }
   }
   const { ranks } = shape;
