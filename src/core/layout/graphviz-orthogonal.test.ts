@@ -8,6 +8,9 @@ import { plantumlNotation } from '../notations/plantuml/index.js';
 import { sqlNotation } from '../notations/sql/index.js';
 import { checkScene } from '../quality/check.js';
 import { graphToScene } from '../scene/from-graph.js';
+import { codeToScene } from '../notations/index.js';
+import { layoutGraph } from './elk.js';
+import { layoutEngineFor } from './engine.js';
 import { layoutGraphvizOrthogonal } from './graphviz-orthogonal.js';
 import { layoutWithGraphviz } from './graphviz.js';
 import type { Box, Point } from './types.js';
@@ -102,6 +105,18 @@ describe('Graphviz placement with orthogonal routes', () => {
     const graph = await helmNotation.toGraph(readFileSync(new URL('../../../test/fixtures/helm/robot-shop.values.yaml', import.meta.url), 'utf8'));
     const laid = await layoutGraphvizOrthogonal(graph);
     expect(laid.width / laid.height).toBeLessThan(3);
+  });
+
+  it('draws Kubernetes this way, the other notations and graphs from no notation with ELK', () => {
+    expect(layoutEngineFor(graph, 'kubernetes')).toBe(layoutGraphvizOrthogonal);
+    expect(layoutEngineFor(graph, 'compose')).toBe(layoutGraph);
+    expect(layoutEngineFor(graph)).toBe(layoutGraph);
+  });
+
+  it('draws the AKS store manifest readable at README width, which ELK did not (10.9 px text)', async () => {
+    const code = readFileSync(new URL('../../../test/fixtures/kubernetes/aks-store-all-in-one.yaml', import.meta.url), 'utf8');
+    const { elements } = await codeToScene(code, { notation: 'kubernetes' });
+    expect(checkScene(elements).violations).toEqual([]);
   });
 
   it('sets a container’s loose items in a grid, as ELK does, not one rank (Sentry chart’s twenty consumers)', async () => {
