@@ -5,7 +5,7 @@
  * (graphviz-orthogonal.ts), by measurement (bench/engines.ts, same sizes, same checker, the corpus): ELK broke 11 drawing
  * rules where Graphviz's own splines broke 1,308, and crossed fewer edges on compose, Terraform and PlantUML. ELK is
  * 5–25× slower than Graphviz per notation (issue 27 asks 3×), as one ELK run per file alone is about 3.5× Graphviz's
- * whole layout. Graphviz's placement with our routes takes about 2× Graphviz's time, and on Kubernetes breaks fewer
+ * whole layout. Graphviz's placement with our routes takes 2–3.5× Graphviz's time, and on Kubernetes breaks fewer
  * rules (1 vs 2) and crosses fewer edges (2 vs 4) than ELK, so Kubernetes is drawn that way (PLACED_BY_GRAPHVIZ); on
  * the others it still breaks more rules or crosses more edges, or draws a container's loose items as one long column
  * where ELK sets them in a grid (Helm), so ELK draws them (README). A graph whose author put targets on a side of their
