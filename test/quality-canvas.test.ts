@@ -40,7 +40,7 @@ describe.each(CONVERTERS.filter((converter) => converter.id !== 'dot').map((conv
   it.each(files)('%s', async (file) => {
     const key = `${id}/${file}`;
     const graph = resolveIconHints(foldForReading(await converter.toGraph(readFileSync(new URL(file, folder), 'utf8')), id));
-    const scene = await drawGraph(graph);
+    const scene = await drawGraph(graph, id);
     const canvas = await compareCanvas(graph, scene.elements);
     const figure = listed.get(key);
     if (canvas === undefined) {

@@ -90,10 +90,12 @@ export interface GraphEdge {
 }
 
 /**
- * What an edge says: its label and line. Edges that say different things may share an end point, never a trunk (the
- * quality checker's rule on mixed trunks, which layout's hub merging and run separation keep).
+ * What an edge says: its labels (an activity branch's `yes` is a start label) and line. Edges that say different things
+ * may share an end point, never a trunk (the quality checker's rule on mixed trunks, which reads every label an arrow
+ * has and which layout's hub merging and run separation keep).
  */
-export const edgeMeaning = (edge: GraphEdge): string => [edge.label ?? '', edge.style?.strokeStyle ?? 'solid', edge.style?.strokeColor ?? ''].join('\u0000');
+export const edgeMeaning = (edge: GraphEdge): string =>
+  [[edge.label, edge.startLabel, edge.endLabel].filter(Boolean).sort().join(' '), edge.style?.strokeStyle ?? 'solid', edge.style?.strokeColor ?? ''].join('\u0000');
 
 /** A container: network, namespace, VPC, cluster, package, schema. Groups nest through `parent`. */
 export interface GraphGroup {

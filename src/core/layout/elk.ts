@@ -255,7 +255,7 @@ function stackingWidens(direction: Direction, plain: LaidOutGraph | undefined, n
  * keeps most of the plain one's area (NARROWED_AREA), so it stays too wide or grows too tall (onion architecture,
  * hexagonal architecture, microservices-demo: two ELK runs each, a network-simplex placement among them).
  */
-function narrowingLengthens(plain: LaidOutGraph, nodes: number): boolean {
+export function narrowingLengthens(plain: LaidOutGraph, nodes: number): boolean {
   const largestFitting = readableWidth(nodes) * MAX_ASPECT * readableWidth(nodes);
   const tooLarge = nodes > ASPECT_NODES && plain.width * plain.height * NARROWED_AREA > largestFitting;
   return tooLarge || (widthCost(plain, nodes) === 0 && plain.height >= plain.width);

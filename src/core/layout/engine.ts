@@ -1,27 +1,34 @@
 /**
  * Which engine lays out which graph, decided in this one place. DOT input is always laid out by Graphviz: its author
  * wrote it for Graphviz (rank=same rows, invisible nodes and edges, ordering, weights) and expects Graphviz's layout.
- * Every other notation is laid out by ELK, by measurement (bench/engines.ts, same sizes, same checker, 28 corpus
- * files): ELK broke 11 drawing rules where Graphviz broke 1,308, and crossed fewer edges on compose, Terraform and
- * PlantUML; Graphviz was even on Kubernetes and Helm. Graphviz is 3–22× faster per notation (warm CPU time, 9.6× over
- * all; issue 27 asks 3×): the price of ELK's drawings, as one ELK run per file alone is about 3.5× Graphviz's whole
- * layout, which only Graphviz placement with our own routing could lower: prototyped in graphviz-orthogonal.ts, 2.9×,
- * as few rule breaks as ELK only on Helm and Kubernetes and more crossings elsewhere (README), so it draws nothing yet. A graph whose author put
- * targets on a side of their sources (PlantUML `-r->`, C4 `Lay_R`) goes to Graphviz too, as PlantUML itself does: one
- * rank and an order in it say "to the right of", which ELK's layering cannot. The README says which engine draws what.
+ * Every other notation is laid out by ELK or by Graphviz's placement with our own right-angle routes
+ * (graphviz-orthogonal.ts), by measurement (bench/engines.ts, same sizes, same checker, the corpus): ELK broke 11 drawing
+ * rules where Graphviz's own splines broke 1,308, and crossed fewer edges on compose, Terraform and PlantUML. ELK is
+ * 5–25× slower than Graphviz per notation (issue 27 asks 3×), as one ELK run per file alone is about 3.5× Graphviz's
+ * whole layout. Graphviz's placement with our routes takes 2–3.5× Graphviz's time, and on Kubernetes breaks fewer
+ * rules (1 vs 2) and crosses fewer edges (2 vs 4) than ELK, so Kubernetes is drawn that way (PLACED_BY_GRAPHVIZ); on
+ * the others it still breaks more rules or crosses more edges, or draws a container's loose items as one long column
+ * where ELK sets them in a grid (Helm), so ELK draws them (README). A graph whose author put targets on a side of their
+ * sources (PlantUML `-r->`, C4 `Lay_R`) goes to Graphviz too, as PlantUML itself does: one rank and an order in it say
+ * "to the right of", which ELK's layering cannot. The README says which engine draws what.
  */
-import type { GraphIR } from '../graph/types.js';
+import type { GraphIR, Notation } from '../graph/types.js';
 import { hasBlocks, withBlocks } from './blocks.js';
 import { layoutGraph } from './elk.js';
 import { layoutWithGraphviz } from './graphviz.js';
+import { layoutGraphvizOrthogonal } from './graphviz-orthogonal.js';
 import { hasSwimlanes, layoutSwimlanes } from './swimlanes.js';
 import type { LayoutEngine } from './types.js';
 
 /** DOT input, and a graph with edges put on a side of their sources: laid out by Graphviz. */
 export const drawnByGraphviz = (graph: GraphIR): boolean => graph.dot !== undefined || graph.edges.some((edge) => edge.toward !== undefined);
 
-export function layoutEngineFor(graph: GraphIR): LayoutEngine {
-  const engine = drawnByGraphviz(graph) ? layoutWithGraphviz : layoutGraph;
+/** Notations other than DOT laid out by Graphviz's placement with our right-angle routes rather than ELK. */
+export const PLACED_BY_GRAPHVIZ: ReadonlySet<Notation> = new Set<Notation>(['kubernetes']);
+
+/** The engine for a graph read from `notation` (undefined: a graph from elsewhere, an AI answer or a scene, drawn by ELK). */
+export function layoutEngineFor(graph: GraphIR, notation?: Notation): LayoutEngine {
+  const engine = drawnByGraphviz(graph) ? layoutWithGraphviz : notation !== undefined && PLACED_BY_GRAPHVIZ.has(notation) ? layoutGraphvizOrthogonal : layoutGraph;
   // Grids and containers with a direction of their own (D2) are laid out apart, then placed as one box.
   // A flow in swimlanes is laid out flat, then its lanes made columns (swimlanes.ts).
   if (engine === layoutGraph && hasSwimlanes(graph)) return layoutSwimlanes;

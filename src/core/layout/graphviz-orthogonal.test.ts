@@ -2,10 +2,15 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { GraphIR } from '../graph/types.js';
+import { composeNotation } from '../notations/compose/index.js';
 import { helmNotation } from '../notations/helm/index.js';
+import { plantumlNotation } from '../notations/plantuml/index.js';
 import { sqlNotation } from '../notations/sql/index.js';
 import { checkScene } from '../quality/check.js';
 import { graphToScene } from '../scene/from-graph.js';
+import { codeToScene } from '../notations/index.js';
+import { layoutGraph } from './elk.js';
+import { layoutEngineFor } from './engine.js';
 import { layoutGraphvizOrthogonal } from './graphviz-orthogonal.js';
 import { layoutWithGraphviz } from './graphviz.js';
 import type { Box, Point } from './types.js';
@@ -63,5 +68,62 @@ describe('Graphviz placement with orthogonal routes', () => {
     const graph = await helmNotation.toGraph(code);
     const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
     expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
+  });
+
+  it('gives the legs across a rank gap tracks of their own (sentry: 57 services into Redis, Kafka and PostgreSQL)', async () => {
+    // On the router's few grid lines in the gap, 1,135 pairs of arrows ran together, more than moving them apart in place could part.
+    const graph = await composeNotation.toGraph(readFileSync(new URL('../../../test/fixtures/compose/sentry-self-hosted.docker-compose.yml', import.meta.url), 'utf8'));
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.includes('run together'))).toEqual([]);
+  });
+
+  it('keeps a branch’s `yes` off the trunk of the unlabelled arrow into the same decision (Cluster API activity)', async () => {
+    // The branch label is a start label, which the checker reads as the arrow's meaning: the two shared one leg out of the hexagon's tip.
+    const code = readFileSync(new URL('../../../test/fixtures/plantuml/capi-machinedeployment-activity.plantuml', import.meta.url), 'utf8');
+    const graph = await plantumlNotation.toGraph(code);
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.includes('mean different things'))).toEqual([]);
+  });
+
+  it('moves a label clear of the container titles as well as the nodes (C4 big bank deployment)', async () => {
+    // Labels beside routes that cross into a deployment node lay on its title: three overlaps.
+    const code = readFileSync(new URL('../../../test/fixtures/plantuml/c4-bigbank-deployment.puml', import.meta.url), 'utf8');
+    const graph = await plantumlNotation.toGraph(code);
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.includes('overlap'))).toEqual([]);
+  });
+
+  it('caps the rows of a schema too wide for a README column, as ELK’s narrower layerings do (MySQL sakila)', async () => {
+    // Graphviz ranked five tables in one row: 1,364 px wide, text under 11 px at 880.
+    const graph = await sqlNotation.toGraph(readFileSync(new URL('../../../test/fixtures/sql/mysql-sakila-schema.sql', import.meta.url), 'utf8'));
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
+  });
+
+  it('packs loose nodes in rows, as ELK does, not one long row (robot-shop’s twelve Helm services)', async () => {
+    // Graphviz ranks nodes without edges side by side: a strip of 15.5:1.
+    const graph = await helmNotation.toGraph(readFileSync(new URL('../../../test/fixtures/helm/robot-shop.values.yaml', import.meta.url), 'utf8'));
+    const laid = await layoutGraphvizOrthogonal(graph);
+    expect(laid.width / laid.height).toBeLessThan(3);
+  });
+
+  it('draws Kubernetes this way, the other notations and graphs from no notation with ELK', () => {
+    expect(layoutEngineFor(graph, 'kubernetes')).toBe(layoutGraphvizOrthogonal);
+    expect(layoutEngineFor(graph, 'compose')).toBe(layoutGraph);
+    expect(layoutEngineFor(graph)).toBe(layoutGraph);
+  });
+
+  it('draws the AKS store manifest readable at README width, which ELK did not (10.9 px text)', async () => {
+    const code = readFileSync(new URL('../../../test/fixtures/kubernetes/aks-store-all-in-one.yaml', import.meta.url), 'utf8');
+    const { elements } = await codeToScene(code, { notation: 'kubernetes' });
+    expect(checkScene(elements).violations).toEqual([]);
+  });
+
+  it('sets a container’s loose items in a grid, as ELK does, not one rank (Sentry chart’s twenty consumers)', async () => {
+    // Graphviz ranks nodes joined to nothing side by side: the sentry and snuba containers were columns twenty high.
+    const graph = await helmNotation.toGraph(readFileSync(new URL('../../../test/fixtures/helm/sentry.values.yaml', import.meta.url), 'utf8'));
+    const laid = await layoutGraphvizOrthogonal(graph);
+    expect(laid.groups.length).toBeGreaterThan(0);
+    for (const group of laid.groups) expect(Math.max(group.width / group.height, group.height / group.width)).toBeLessThan(3);
   });
 });

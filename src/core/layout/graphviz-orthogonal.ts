@@ -1,48 +1,76 @@
 /**
- * Prototype of issue 27's third way, not used by the service: Graphviz places the nodes and containers (same node
- * sizes), and every edge between two nodes is drawn again at right angles by the orthogonal router of smart arrows,
- * off the other shapes; hub ends are merged and legs of different edges on one line moved apart, as on the ELK path,
- * then labels go beside the routes; a drawing that misses a README column is tried turned and packed, as ELK's is.
- * bench/engines.ts measures it beside ELK and Graphviz (README: 2.9× Graphviz's time, ELK's rule breaks on Helm and
- * Kubernetes only).
+ * Issue 27's third way: Graphviz places the nodes and containers (same node sizes), and every edge between two nodes
+ * is drawn again at right angles by the orthogonal router of smart arrows, off the other shapes; hub ends are merged,
+ * each rank gap's legs given tracks of their own and legs of different edges on one line moved apart, as on the ELK
+ * path, then labels go beside the routes; a drawing that misses a README column is tried turned and with capped rows,
+ * as ELK's is. The service draws the notations in engine.ts's PLACED_BY_GRAPHVIZ this way; bench/engines.ts measures
+ * it beside ELK and Graphviz on every notation (README).
  */
 import type { Direction, GraphIR } from '../graph/types.js';
 import { boxContains } from '../export/geometry.js';
 import { OrthogonalRouter } from '../routing/orthogonal.js';
+import { cappedRanks } from './capped-ranks.js';
 import { besideRoute } from './detours.js';
-import { layoutPacked, readableWidth, readmeCost, separateEdgeRuns, vertical } from './elk.js';
-import { layoutWithGraphviz } from './graphviz.js';
+import { READABLE_NODES } from './drawing-rules.js';
+import { layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, vertical } from './elk.js';
+import { placeWithGraphviz } from './graphviz.js';
 import { mergeHubEnds } from './hubs.js';
+import { spreadRankGaps } from './rank-gaps.js';
 import type { Box, LaidOutGraph, LaidOutLabel, LayoutEngine } from './types.js';
+
+/** Rows capped at these shares of a README column: Graphviz spreads rows to straighten long edges, beyond the cap. */
+const ROW_CAPS = [1, 0.75];
 
 export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
   const nodes = graph.nodes.length;
-  const first = await drawnAtRightAngles(graph);
-  if (readmeCost(first, nodes) === 0) return first;
-  // The first of ELK's README-fit tries, each a Graphviz layout of a few ms: turned (when the direction is free), then
-  // components packed in rows either way; the first that fits, else the one that misses least.
+  // Tries are judged on Graphviz's placement, a few ms each, and only the one kept is routed: routing is most of the
+  // time, and moves the extent a little (rank gaps opened for their legs).
+  const placedTo = (part: GraphIR, direction: Direction) => placeWithGraphviz({ ...part, direction }, { looseInGrid: true });
+  // Rows of components no wider than the text stays readable at: a README column, or the wide page a large graph is read on.
+  // Components laid out apart and packed in rows, as ELK packs them: Graphviz ranks loose nodes side by side in one row
+  // (robot-shop's twelve Helm services: a strip of 15.5:1). Graphviz's own layout first, and packing only where it
+  // misses, cost each try a Graphviz run more (Kubernetes 2.1× → 3.3× Graphviz's time) for a tenth less canvas on two
+  // Kubernetes files (README).
+  const placed = async (direction: Direction): Promise<Placed> => ({
+    laid: (await layoutPacked(graph, direction, readableWidth(nodes), placedTo)) ?? (await placedTo(graph, direction)),
+    direction,
+  });
+  let best = await placed(graph.direction);
+  const plain = new Map([[best.direction, best.laid]]);
+  // ELK's README-fit tries: turned (when the direction is free), the one that misses least; then, where width counts
+  // and rows lie across it, rows capped at a README column, as ELK's narrower layerings: kept only when one fits, as
+  // there (a capped try that still misses crossed microservices-demo's edges five times as often).
+  const cost = (candidate: Placed) => readmeCost(candidate.laid, nodes);
   const turned: Direction = vertical(graph.direction) ? 'RIGHT' : 'DOWN';
-  const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
-  const drawnTo = (part: GraphIR, direction: Direction) => drawnAtRightAngles({ ...part, direction });
-  const tries = [
-    ...(graph.forcedDirection ? [] : [() => drawnTo(graph, turned)]),
-    ...directions.map((direction) => () => layoutPacked(graph, direction, readableWidth(nodes), drawnTo)),
-  ];
-  let best = first;
-  for (const attempt of tries) {
-    const laid = await attempt();
-    if (laid !== undefined && readmeCost(laid, nodes) < readmeCost(best, nodes)) best = laid;
-    if (readmeCost(best, nodes) === 0) break;
+  if (cost(best) > 0 && !graph.forcedDirection) {
+    const other = await placed(turned);
+    plain.set(turned, other.laid);
+    if (cost(other) < cost(best)) best = other;
   }
-  return best;
+  const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
+  for (const direction of cost(best) > 0 && nodes <= READABLE_NODES ? directions.filter(vertical) : []) {
+    // As for ELK's: not where the plain layout this way is too large for capped rows to fit (microservices-demo: four Graphviz runs).
+    if (narrowingLengthens(plain.get(direction)!, nodes)) continue;
+    for (const cap of ROW_CAPS) {
+      const laid = await placeWithGraphviz({ ...graph, direction }, { ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH, looseInGrid: true });
+      if (readmeCost(laid, nodes) === 0) return drawnAtRightAngles(laid, { ...graph, direction });
+    }
+  }
+  return drawnAtRightAngles(best.laid, { ...graph, direction: best.direction });
 };
 
-async function drawnAtRightAngles(graph: GraphIR): Promise<LaidOutGraph> {
-  const placed = await layoutWithGraphviz(graph);
+/** Graphviz's placement of a try, and the direction it flows. */
+interface Placed {
+  laid: LaidOutGraph;
+  direction: Direction;
+}
+
+/** Graphviz's placement with every edge between two nodes drawn again at right angles. */
+function drawnAtRightAngles(placed: LaidOutGraph, graph: GraphIR): LaidOutGraph {
   const { routed, labels } = routeAtRightAngles(placed, graph);
   // Labels go on last, beside the routes as they end up: placed first, they hemmed in the legs that separating runs
   // moves apart (two foreign keys of one table, labelled at its side, stayed on one line).
-  return labelRoutes(separateEdgeRuns(mergeHubEnds(routed, graph), graph), labels);
+  return labelRoutes(separateEdgeRuns(spreadRankGaps(mergeHubEnds(routed, graph), graph, graph.direction), graph), labels);
 }
 
 /** Every edge between two nodes routed anew, without its labels (kept by edge index). */
@@ -70,7 +98,7 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
 
 /** Each routed edge's labels beside its route, clear of the nodes, the labels placed before and the other routes. */
 function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabel[]>): LaidOutGraph {
-  const taken: Box[] = [...laid.nodes, ...laid.edges.flatMap((edge) => edge.labels)];
+  const taken: Box[] = [...laid.nodes, ...laid.groups.map((group) => group.title), ...laid.edges.flatMap((edge) => edge.labels)];
   const routes = laid.edges.map((edge) => edge.points);
   const edges = laid.edges.map((edge, i) => {
     const moved = (labels.get(edge.index) ?? []).map((label) => {

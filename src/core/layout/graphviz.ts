@@ -74,17 +74,20 @@ export interface GraphvizJson {
 }
 
 /** Lays out a layered GraphIR with Graphviz dot; DOT input keeps all of its author's layout attributes. */
-export const layoutWithGraphviz: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
+export const layoutWithGraphviz: LayoutEngine = (graph: GraphIR): Promise<LaidOutGraph> => placeWithGraphviz(graph);
+
+/** Graphviz's layout of a graph from another notation than DOT, shaped as a try asks. */
+export async function placeWithGraphviz(graph: GraphIR, shape: GraphvizShape = {}): Promise<LaidOutGraph> {
   const engine = await graphviz();
   const boxes = new Map(graph.nodes.map((node) => [node.id, sizeNode(node)]));
   const titles = new Map(graph.groups.map((group) => [group.id, wrapText(group.label, CONTAINER_MIN_WIDTH * 2, FONT.containerTitle).join('\n')]));
-  const dot = graph.dot ?? graphToDot(graph);
+  const dot = graph.dot ?? graphToDot(graph, shape);
   const names = namesFor(graph);
   const source = sizedSource(dot, graph, names, boxes, titles, graphvizCaps(graph));
   // json0 is json without the drawing instructions (a third of the output); @hpcc-js's Format type omits it.
   const json = JSON.parse(engine.layout(source, 'json0' as Format, 'dot')) as GraphvizJson;
   return readGraphviz(json, graph, dot, names, boxes, titles);
-};
+}
 
 /** How nodes and containers are named in the DOT handed to Graphviz, and how Graphviz names them back. */
 interface Names {
@@ -177,8 +180,24 @@ function towardFlow(toward: Direction, flow: Direction): { reversed: boolean; fl
   return { reversed: toward === 'LEFT' || toward === 'UP', flat: true };
 }
 
-/** DOT for a graph from another notation: nodes n0, n1, … in order, containers as clusters, edges in order. */
-export function graphToDot(graph: GraphIR): DotSource {
+/** Graphviz's size, in inches, long enough for any drawing along the flow when only the width is bounded. */
+const MAX_INCHES = 1000;
+
+/** How a try departs from Graphviz's own layout (graphviz-orthogonal.ts): rows given, width bounded. */
+export interface GraphvizShape {
+  /** Each node's rank, 0 first along the flow: each rank's nodes in one row, the rows in order. */
+  ranks?: ReadonlyMap<string, number>;
+  /** The width (px) Graphviz is asked to squeeze the drawing to (`ratio=compress`). */
+  width?: number;
+  /** Nodes joined to nothing set in a grid in their container, as ELK sets them. */
+  looseInGrid?: boolean;
+}
+
+/**
+ * DOT for a graph from another notation: nodes n0, n1, … in order, containers as clusters, edges in order; with ranks,
+ * an invisible edge from each row to the next (which maps back to no edge) keeps the rows in order.
+ */
+export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource {
   const rankdir = { DOWN: 'TB', UP: 'BT', RIGHT: 'LR', LEFT: 'RL' }[graph.direction];
   // A tree of topics (a mind map, a WBS: no containers, every line unlabelled and put on a side of its parent) has no
   // label or arrowhead to make room for between ranks: its lines are short, as Mermaid and PlantUML draw them.
@@ -259,8 +278,31 @@ export function graphToDot(graph: GraphIR): DotSource {
       }
     }
   }
+  if (shape.looseInGrid) {
+    // Nodes joined to nothing, in each container (and at the top level), in a square-ish grid: Graphviz ranks them all
+    // side by side, one row (a column, flowing sideways) of twenty workloads where ELK sets them in a grid. Each stands
+    // on the one a row before it, by an invisible edge that maps back to no edge.
+    const joined = new Set(graph.edges.filter((edge) => edge.from !== edge.to).flatMap((edge) => [edge.from, edge.to]));
+    for (const { nodes } of children.values()) {
+      const loose = nodes.filter((id) => !joined.has(id));
+      const columns = Math.ceil(Math.sqrt(loose.length));
+      for (let i = 0; i + columns < loose.length; i++) lines.push(`n${nodeIndex.get(loose[i]!)} -> n${nodeIndex.get(loose[i + columns]!)} [style=invis]`);
+    }
+  }
+  const { ranks } = shape;
+  if (ranks !== undefined) {
+    const rows: string[][] = [];
+    for (const [id, rank] of ranks) if (nodeIndex.has(id)) (rows[rank] ??= []).push(`n${nodeIndex.get(id)}`);
+    const filled = rows.filter((row) => row !== undefined);
+    filled.forEach((row, i) => {
+      lines.push(`{rank=same; ${row.join('; ')}}`);
+      if (i > 0) lines.push(`${filled[i - 1]![0]} -> ${row[0]} [style=invis]`);
+    });
+  }
   // Ranks across clusters need the newer ranking.
-  if (sameRank) lines.push('newrank=true');
+  if (sameRank || ranks !== undefined) lines.push('newrank=true');
+  // Graphviz spreads short rows apart to straighten long edges; squeezed back towards the width asked, where it can.
+  if (shape.width !== undefined) lines.push('ratio=compress', `size="${shape.width / POINTS_PER_INCH},${MAX_INCHES}"`);
   lines.push('}');
   return { source: lines.join('\n'), edges, clusters };
 }

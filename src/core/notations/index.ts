@@ -136,7 +136,7 @@ export async function codeToScene(code: string, options: CodeToSceneOptions = {}
   const converter = byId.get(notation as Notation);
   if (converter === undefined) throw unsupported(`notation "${notation}" is not supported`);
   const graph = resolveIconHints(foldForReading(await parseCode(converter, code), converter.id, options.detail), options.vendor);
-  const scene = await drawGraph(graph);
+  const scene = await drawGraph(graph, converter.id);
   return { elements: scene.elements, notation: converter.id, warnings: scene.warnings, graph, elementIds: scene.elementIds };
 }
 
@@ -150,8 +150,11 @@ async function parseCode(converter: AnyConverter, code: string): Promise<GraphIR
   }
 }
 
-/** Lays out and draws a graph from any source (a notation, later AI generation): charts in their own layout, sequence diagrams with lifelines, the rest layered. */
-export async function drawGraph(graph: GraphIR): Promise<GraphScene & { warnings: string[] }> {
+/**
+ * Lays out and draws a graph from any source (a notation, later AI generation): charts in their own layout, sequence
+ * diagrams with lifelines, the rest layered, by the engine for its notation when it was read from one.
+ */
+export async function drawGraph(graph: GraphIR, notation?: Notation): Promise<GraphScene & { warnings: string[] }> {
   checkGraphSize(graph);
   if (graph.layout === 'chart') {
     const chart = drawChart(graph);
@@ -162,7 +165,7 @@ export async function drawGraph(graph: GraphIR): Promise<GraphScene & { warnings
     return { elements: sequence.elements, parents: sequence.parents, elementIds: { nodes: new Map(), groups: new Map() }, warnings: [...graph.warnings, ...sequence.warnings] };
   }
   const { graph: sized, insets } = sizeInsets(graph);
-  const layout = await layoutEngineFor(sized)(sized);
+  const layout = await layoutEngineFor(sized, notation)(sized);
   const scene = placeInsets(graphToScene(sized, layout), insets);
   return { ...scene, warnings: [...graph.warnings, ...layout.warnings, ...scene.warnings] };
 }
