@@ -8,6 +8,7 @@ import { compactLabelLayers } from './compact.js';
 import { ASPECT_NODES, CONTAINER_MIN_WIDTH, FONT, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT, SPACING } from './drawing-rules.js';
 import { rerouteDetours } from './detours.js';
 import { HUB_TRUNK_MIN_EDGES, mergeHubEnds } from './hubs.js';
+import { keepLabelsBesideOwnEdges } from './label-sides.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapText, type NodeBox } from './node-size.js';
 import { connectedComponents, containerFrame, packComponents, soleContainer, wrapInContainer } from './pack.js';
@@ -375,7 +376,7 @@ export const layoutOnce: LayoutEngine = (graph) => layoutShape(graph, graph.dire
 async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = {}, worthWidening: (laid: LaidOutGraph) => boolean = () => true): Promise<LaidOutGraph> {
   const run = async (widths?: ReadonlyMap<string, number>) => {
     const built = buildElkGraph(graph, direction, widths, shape);
-    return placeTitles(separateEdgeRuns(rerouteDetours(mergeHubEnds(withoutSpacers(compactLabelLayers(readResult(elkLayout(built.root), built), direction)), graph), graph), graph), graph);
+    return placeTitles(keepLabelsBesideOwnEdges(separateEdgeRuns(rerouteDetours(mergeHubEnds(withoutSpacers(compactLabelLayers(readResult(elkLayout(built.root), built), direction)), graph), graph), graph)), graph);
   };
   const first = await run();
   if (first.blocked.size === 0 || !worthWidening(first.laid)) return first.laid;

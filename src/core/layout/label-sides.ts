@@ -1,0 +1,96 @@
+/**
+ * Label sides: ELK sets an edge's middle label beside one of its legs, on whichever side its label layer has room, and
+ * another edge's leg may run just past the label's far side. The label then stands between two lines and reads as
+ * naming either (a state machine's "User closes without choosing restart" between its own long back edge and the
+ * Download → Validate line, "emit ID" between its edge and Generating → ClockDrift). Such a label moves to the other
+ * side of its own leg, as far from it as it was, where that side leaves more room to the next line and the label
+ * covers nothing.
+ */
+import { LABEL_ROOM } from './hubs.js';
+import type { Box, LaidOutGraph, LaidOutLabel, Point } from './types.js';
+
+/** A leg straight along one axis: `across` its fixed coordinate, `lo`–`hi` its extent along. */
+interface Leg {
+  edge: number;
+  upright: boolean;
+  across: number;
+  lo: number;
+  hi: number;
+}
+
+const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+function legsOf(points: readonly Point[], edge: number): Leg[] {
+  const legs: Leg[] = [];
+  for (let i = 1; i < points.length; i++) {
+    const [a, b] = [points[i - 1]!, points[i]!];
+    if (Math.abs(a.x - b.x) < 0.5) legs.push({ edge, upright: true, across: a.x, lo: Math.min(a.y, b.y), hi: Math.max(a.y, b.y) });
+    else if (Math.abs(a.y - b.y) < 0.5) legs.push({ edge, upright: false, across: a.y, lo: Math.min(a.x, b.x), hi: Math.max(a.x, b.x) });
+  }
+  return legs;
+}
+
+/** The label's extent across a leg's direction ([start, end]) and along it. */
+const acrossOf = (box: Box, upright: boolean): [number, number] => (upright ? [box.x, box.x + box.width] : [box.y, box.y + box.height]);
+const alongOf = (box: Box, upright: boolean): [number, number] => (upright ? [box.y, box.y + box.height] : [box.x, box.x + box.width]);
+
+/** Room from the label's side facing away from `leg` (by `outward`, ±1) to the nearest other leg beside it. */
+function roomBeyond(box: Box, leg: Leg, outward: number, legs: readonly Leg[]): number {
+  const [start, end] = acrossOf(box, leg.upright);
+  const [lo, hi] = alongOf(box, leg.upright);
+  const face = outward > 0 ? end : start;
+  let room = Infinity;
+  for (const other of legs) {
+    if (other === leg || other.upright !== leg.upright || other.hi <= lo || other.lo >= hi) continue;
+    const gap = (other.across - face) * outward;
+    if (gap >= 0) room = Math.min(room, gap);
+  }
+  return room;
+}
+
+/** Moves middle labels hemmed in by another edge's leg to the other side of their own leg (see above). */
+export function keepLabelsBesideOwnEdges(laid: LaidOutGraph): LaidOutGraph {
+  const legs = laid.edges.flatMap((edge, i) => legsOf(edge.points, i));
+  const labels = laid.edges.flatMap((edge) => edge.labels);
+  const solids: Box[] = [...laid.nodes, ...laid.groups.map((group) => group.title)];
+  let { width, height } = laid;
+  const edges = laid.edges.map((edge, i) => {
+    if (edge.curved) return edge;
+    const moved = edge.labels.map((label): LaidOutLabel => {
+      if (label.placement !== 'center') return label;
+      // Its own leg: the nearest one it stands beside.
+      let own: Leg | undefined;
+      let gap = Infinity;
+      for (const leg of legs) {
+        if (leg.edge !== i) continue;
+        const [lo, hi] = alongOf(label, leg.upright);
+        if (leg.hi <= lo || leg.lo >= hi) continue;
+        const [start, end] = acrossOf(label, leg.upright);
+        const distance = leg.across <= start ? start - leg.across : leg.across >= end ? leg.across - end : -1;
+        if (distance >= 0 && distance < gap) [own, gap] = [leg, distance];
+      }
+      if (own === undefined) return label;
+      const [start, end] = acrossOf(label, own.upright);
+      const outward = own.across <= start ? 1 : -1;
+      const room = roomBeyond(label, own, outward, legs);
+      if (room >= LABEL_ROOM) return label;
+      const size = end - start;
+      const to = outward > 0 ? own.across - gap - size : own.across + gap;
+      const mirrored = own.upright ? { ...label, x: to } : { ...label, y: to };
+      if (roomBeyond(mirrored, own, -outward, legs) <= room || to < 0) return label;
+      // It covers no shape, title, other label or line, and crosses no container border.
+      const margin = { x: mirrored.x - gap / 2, y: mirrored.y - gap / 2, width: mirrored.width + gap, height: mirrored.height + gap };
+      if (solids.some((box) => overlaps(margin, box)) || labels.some((other) => other !== label && overlaps(margin, other))) return label;
+      if (legs.some((leg) => overlaps(margin, leg.upright ? { x: leg.across, y: leg.lo, width: 0.01, height: leg.hi - leg.lo } : { x: leg.lo, y: leg.across, width: leg.hi - leg.lo, height: 0.01 }))) return label;
+      if (laid.groups.some((group) => overlaps(label, group) !== overlaps(mirrored, group) || (overlaps(mirrored, group) && !inside(mirrored, group)))) return label;
+      labels[labels.indexOf(label)] = mirrored;
+      width = Math.max(width, mirrored.x + mirrored.width + gap);
+      height = Math.max(height, mirrored.y + mirrored.height + gap);
+      return mirrored;
+    });
+    return moved.every((label, j) => label === edge.labels[j]) ? edge : { ...edge, labels: moved };
+  });
+  return { ...laid, edges, width, height };
+}
+
+const inside = (box: Box, outer: Box): boolean => box.x >= outer.x && box.y >= outer.y && box.x + box.width <= outer.x + outer.width && box.y + box.height <= outer.y + outer.height;
