@@ -18,11 +18,11 @@ function distance(box: Box, points: readonly Point[]): number {
 }
 
 describe('keepLabelsBesideOwnEdges', () => {
-  it('moves a label hemmed in by another edge to the free side of its own (a talk\'s auto-update state machine)', async () => {
-    const source = readFileSync(new URL('../../../test/fixtures/mermaid/pytexas-auto-update-state.mmd', import.meta.url), 'utf8');
+  it('moves a label hemmed in by another edge to the free side of its own (a print job\'s state machine)', async () => {
+    const source = readFileSync(new URL('../../../test/fixtures/mermaid/print-job-emphasis-state.mmd', import.meta.url), 'utf8');
     const laid = await layoutGraph(await mermaidNotation.toGraph(source));
-    // The long back edge's label stood 7 px from its edge and 21 px from Download → Validate.
-    for (const text of ['User closes without choosing\nrestart', 'Installation succeeds']) {
+    // The long back edge's label stood a few px from its edge and 17 px from Warming up → Rendering.
+    for (const text of ['User closes without stapling']) {
       const edge = laid.edges.find((e) => e.labels.some((label) => label.text === text))!;
       const label = edge.labels.find((l) => l.text === text)!;
       const own = distance(label, edge.points);

@@ -1,8 +1,8 @@
 /**
  * Label sides: ELK sets an edge's middle label beside one of its legs, on whichever side its label layer has room, and
  * another edge's leg may run just past the label's far side. The label then stands between two lines and reads as
- * naming either (a state machine's "User closes without choosing restart" between its own long back edge and the
- * Download → Validate line, "emit ID" between its edge and Generating → ClockDrift). Such a label moves to the other
+ * naming either (a print job's "User closes without stapling" between its own long back edge and the Warming up →
+ * Rendering line; an ID generator's "emit ID" between its edge and another state's). Such a label moves to the other
  * side of its own leg, as far from it as it was, where that side leaves more room to the next line and the label
  * covers nothing.
  */

@@ -409,19 +409,19 @@ describe('layoutGraph', () => {
   });
 
   it('widens a small state for the ends on its busiest side, each arrowhead clear of the next', async () => {
-    // A Snowflake ID generator's state machine (a README's Mermaid): three transitions back into Idle, its transition
-    // out and its note's line reached its 60 px lower side 10 px apart, the heads one dark wedge.
+    // The shape of an ID generator's state machine in a README: three transitions back into Idle, its transition out
+    // and its note's line reached its 60 px lower side 10 px apart, the heads one dark wedge.
     const source = `stateDiagram-v2
     [*] --> Idle
-    note right of Idle : lastTimestamp = -1
-    Idle --> Generating : generate() called
-    Generating --> NewMs : currentTs > lastTs
-    Generating --> SameMs : currentTs == lastTs
-    NewMs --> Idle : reset seq=0, emit ID
-    SameMs --> SeqAvailable : seq++ fits
-    SameMs --> SpinWait : seq++ overflows to 0
-    SeqAvailable --> Idle : emit ID
-    SpinWait --> Idle : clock advances, emit ID`;
+    note right of Idle : counter = 0
+    Idle --> Working : next() called
+    Working --> Fresh : new tick
+    Working --> Same : same tick
+    Fresh --> Idle : reset, return ID
+    Same --> Room : counter fits
+    Same --> Wait : counter overflows
+    Room --> Idle : return ID
+    Wait --> Idle : tick passes, return ID`;
     const graph = await mermaidNotation.toGraph(source);
     const laid = await layoutGraph(graph);
     const idle = laid.nodes.find((node) => node.id === 'Idle')!;
