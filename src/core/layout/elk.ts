@@ -7,7 +7,8 @@ import { separateRuns } from '../routing/separate-runs.js';
 import { compactLabelLayers } from './compact.js';
 import { ASPECT_NODES, CONTAINER_MIN_WIDTH, FONT, LARGE_NODES, LARGE_WIDTH, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT, SPACING } from './drawing-rules.js';
 import { rerouteDetours } from './detours.js';
-import { mergeHubEnds } from './hubs.js';
+import { HUB_TRUNK_MIN_EDGES, mergeHubEnds } from './hubs.js';
+import { keepLabelsBesideOwnEdges } from './label-sides.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapText, type NodeBox } from './node-size.js';
 import { connectedComponents, containerFrame, packComponents, soleContainer, wrapInContainer } from './pack.js';
@@ -428,7 +429,7 @@ export const layoutOnce: LayoutEngine = (graph) => layoutShape(graph, graph.dire
 async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = {}, worthWidening: (laid: LaidOutGraph) => boolean = () => true): Promise<LaidOutGraph> {
   const run = async (widths?: ReadonlyMap<string, number>) => {
     const built = buildElkGraph(graph, direction, widths, shape);
-    return placeTitles(separateEdgeRuns(rerouteDetours(mergeHubEnds(withoutSpacers(compactLabelLayers(readResult(elkLayout(built.root), built), direction)), graph), graph), graph), graph);
+    return placeTitles(keepLabelsBesideOwnEdges(separateEdgeRuns(rerouteDetours(mergeHubEnds(withoutSpacers(compactLabelLayers(readResult(elkLayout(built.root), built), direction)), graph), graph), graph)), graph);
   };
   const first = await run();
   if (first.blocked.size === 0 || !worthWidening(first.laid)) return first.laid;
@@ -636,6 +637,7 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
     drawnIndex.push(index);
   });
   const back = backEdges([...elkNodes.keys()], drawn);
+  widenForEnds(graph, drawn, drawnIndex, back, elkNodes, upright);
   // Only without containers: compact.ts closes a band only where it crosses the whole drawing, which containers rarely
   // leave free, so there the spacers would lengthen edges (nextcloud's compose file: 1.35 Mpx² to 1.99). Nor in a
   // wrapped flow, which ELK no longer cuts into columns when every edge has a label layer. Nor past a README column's
@@ -699,6 +701,56 @@ function labelledEnds(graph: GraphIR): Map<string, number> {
 }
 /** A single labelled end fits any node. */
 const MIN_SPREAD_ENDS = 2;
+
+/**
+ * Room along a side per edge end: an arrowhead's width (headSize at the default stroke, 0.9 of it across), so heads
+ * side by side do not overlap. ELK spreads a side's ends at 1/(n + 1) of its length: a state machine's 60 px Idle with
+ * five ends on its lower side had them 10 px apart, three arrowheads and a line run into one dark wedge, where
+ * Graphviz widens the node.
+ */
+const END_PITCH = 16;
+
+/**
+ * Widens (or, in a sideways flow, heightens) each node so the busiest of its two sides across the flow holds its ends
+ * END_PITCH apart. ELK puts an edge's tail on its source's far side and its head on its target's near side, back edges
+ * reversed as they are handed to it. HUB_TRUNK_MIN_EDGES or more heads of one kind on one side share one point
+ * (mergeHubEnds), so they take one place.
+ */
+function widenForEnds(
+  graph: GraphIR,
+  drawn: readonly { from: string; to: string }[],
+  drawnIndex: readonly number[],
+  back: ReadonlySet<number>,
+  elkNodes: ReadonlyMap<string, ElkNode>,
+  upright: boolean,
+): void {
+  /** ELK key and side ('out' or 'in' of the flow) → ends there, by the kind of end they are. */
+  const sides = new Map<string, Map<string, number>>();
+  drawn.forEach(({ from, to }, i) => {
+    if (from === to) return;
+    const edge = graph.edges[drawnIndex[i]!]!;
+    const ends = [
+      { key: from, head: edge.startArrowhead ?? 'none', at: 'start' },
+      { key: to, head: edge.endArrowhead ?? 'arrow', at: 'end' },
+    ];
+    const [tail, head] = back.has(i) ? [ends[1]!, ends[0]!] : [ends[0]!, ends[1]!];
+    for (const [end, side] of [[tail, 'out'], [head, 'in']] as const) {
+      const kinds = sides.get(`${end.key} ${side}`) ?? new Map<string, number>();
+      const kind = `${end.at} ${end.head}`;
+      kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+      sides.set(`${end.key} ${side}`, kinds);
+    }
+  });
+  for (const [side, kinds] of sides) {
+    const node = elkNodes.get(side.slice(0, side.lastIndexOf(' ')));
+    if (node === undefined || node.children !== undefined) continue;
+    let ends = 0;
+    for (const count of kinds.values()) ends += count >= HUB_TRUNK_MIN_EDGES ? 1 : count;
+    const room = (ends + 1) * END_PITCH;
+    if (upright) node.width = Math.max(node.width ?? 0, room);
+    else node.height = Math.max(node.height ?? 0, room);
+  }
+}
 
 /** Fewer disconnected items than this in one container are left where ELK puts them. */
 const PACK_MIN_ITEMS = 4;

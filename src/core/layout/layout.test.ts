@@ -409,6 +409,32 @@ describe('layoutGraph', () => {
     expect(Math.hypot(p!.x - q!.x, p!.y - q!.y)).toBeGreaterThanOrEqual(20);
   });
 
+  it('widens a small state for the ends on its busiest side, each arrowhead clear of the next', async () => {
+    // The shape of an ID generator's state machine in a README: three transitions back into Idle, its transition out
+    // and its note's line reached its 60 px lower side 10 px apart, the heads one dark wedge.
+    const source = `stateDiagram-v2
+    [*] --> Idle
+    note right of Idle : counter = 0
+    Idle --> Working : next() called
+    Working --> Fresh : new tick
+    Working --> Same : same tick
+    Fresh --> Idle : reset, return ID
+    Same --> Room : counter fits
+    Same --> Wait : counter overflows
+    Room --> Idle : return ID
+    Wait --> Idle : tick passes, return ID`;
+    const graph = await mermaidNotation.toGraph(source);
+    const laid = await layoutGraph(graph);
+    const idle = laid.nodes.find((node) => node.id === 'Idle')!;
+    const below = laid.edges
+      .flatMap((edge) => [edge.points[0]!, edge.points.at(-1)!].filter((_, i) => [graph.edges[edge.index]!.from, graph.edges[edge.index]!.to][i] === 'Idle'))
+      .filter((end) => Math.abs(end.y - (idle.y + idle.height)) < 1)
+      .map((end) => end.x)
+      .sort((a, b) => a - b);
+    expect(below.length).toBeGreaterThanOrEqual(4);
+    for (let i = 1; i < below.length; i++) expect(below[i]! - below[i - 1]!).toBeGreaterThanOrEqual(16);
+  });
+
   it('fans the edges out of one node through one shared line, not one nested track each', async () => {
     const source = readFileSync(new URL('../../../test/fixtures/mermaid/kyma-nats-watches-flowchart.mmd', import.meta.url), 'utf8');
     const laid = await layoutGraph(await mermaidNotation.toGraph(source));
