@@ -10,7 +10,7 @@ import { rerouteDetours } from './detours.js';
 import { HUB_TRUNK_MIN_EDGES, mergeHubEnds } from './hubs.js';
 import { keepLabelsBesideOwnEdges } from './label-sides.js';
 import { measureText } from './measure.js';
-import { sizeNode, wrapText, type NodeBox } from './node-size.js';
+import { hasFixedSize, sizeNode, wrapText, type NodeBox } from './node-size.js';
 import { connectedComponents, containerFrame, packComponents, soleContainer, wrapInContainer } from './pack.js';
 import { containerTitle, placeTitles } from './titles.js';
 import type { LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
@@ -714,7 +714,8 @@ const END_PITCH = 16;
  * Widens (or, in a sideways flow, heightens) each node so the busiest of its two sides across the flow holds its ends
  * END_PITCH apart. ELK puts an edge's tail on its source's far side and its head on its target's near side, back edges
  * reversed as they are handed to it. HUB_TRUNK_MIN_EDGES or more heads of one kind on one side share one point
- * (mergeHubEnds), so they take one place.
+ * (mergeHubEnds), so they take one place. A node whose size is fixed keeps it: a 10 px start dot its author sized, an end
+ * bull's-eye read back as a circle only while it is one.
  */
 function widenForEnds(
   graph: GraphIR,
@@ -741,9 +742,11 @@ function widenForEnds(
       sides.set(`${end.key} ${side}`, kinds);
     }
   });
+  const fixed = new Set(graph.nodes.filter(hasFixedSize).map((node) => nodeKey(node.id)));
   for (const [side, kinds] of sides) {
-    const node = elkNodes.get(side.slice(0, side.lastIndexOf(' ')));
-    if (node === undefined || node.children !== undefined) continue;
+    const key = side.slice(0, side.lastIndexOf(' '));
+    const node = elkNodes.get(key);
+    if (node === undefined || node.children !== undefined || fixed.has(key)) continue;
     let ends = 0;
     for (const count of kinds.values()) ends += count >= HUB_TRUNK_MIN_EDGES ? 1 : count;
     const room = (ends + 1) * END_PITCH;

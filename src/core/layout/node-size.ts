@@ -121,6 +121,11 @@ const ROW_INDENT = '    ';
 const TABLE_KINDS: ReadonlySet<NodeKind> = new Set(['entity', 'class', 'interface', 'enum']);
 const MAX_FOLDED_ROWS = 3;
 
+/** A size its author set (D2's `width`/`height`), or a mark (a start dot, an end bull's-eye, a fork bar, an empty decision) whose size is its meaning. */
+export function hasFixedSize(node: GraphNode): boolean {
+  return node.size !== undefined || node.authorSize !== undefined || (MARKS[node.kind] !== undefined && node.label === '');
+}
+
 /** Sizes the box of `node`: the text decides, within the drawing rules' bounds; rows make a table taller than 260 px if needed. */
 export function sizeNode(node: GraphNode, flow: Direction = 'DOWN'): NodeBox {
   if (node.size) return { ...node.size, shape: 'rectangle', label: '', rows: [], headerHeight: 0, icon: false, fontSize: FONT.label };
