@@ -11,6 +11,9 @@ export interface Box {
 export const boxArea = (box: Box): number => box.width * box.height;
 export const boxCentre = (box: Box): Point => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
 
+/** The two boxes share some area (touching edges do not count). */
+export const boxesOverlap = (a: Box, b: Box): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
 /** `inner` lies within `outer`, allowing `slack` pixels of overlap at each side (hand-drawn boxes are not exact). */
 export function boxContains(outer: Box, inner: Box, slack = 2): boolean {
   return (

@@ -6,7 +6,7 @@
  */
 import type { GraphIR } from '../graph/types.js';
 import { OrthogonalRouter } from '../routing/orthogonal.js';
-import { boxContains } from '../export/geometry.js';
+import { boxContains, boxesOverlap as overlaps } from '../export/geometry.js';
 import type { Box, LaidOutEdge, LaidOutGraph, LaidOutLabel, Point } from './types.js';
 
 /** A route longer than this many times the walk between its ends' centres (plus DETOUR_SLACK) is a detour. */
@@ -114,7 +114,6 @@ export function besideRoute(label: LaidOutLabel, points: readonly Point[], taken
   return places.find((place) => offShapes(place) && offLines(place)) ?? places.find(offShapes) ?? places[0]!;
 }
 
-const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** Whether the right-angle leg from `p` to `q` runs through the box (touching its border is not crossing). */
 export function crosses(p: Point, q: Point, box: Box): boolean {

@@ -6,6 +6,7 @@
  * leg, or to its other side, as far from it as it was, to the nearest place with LABEL_ROOM to the next line that covers
  * nothing and keeps within the drawing.
  */
+import { boxContains, boxesOverlap as overlaps } from '../export/geometry.js';
 import { LABEL_ROOM } from './hubs.js';
 import type { Box, LaidOutGraph, LaidOutLabel, Point } from './types.js';
 
@@ -20,8 +21,6 @@ interface Leg {
   lo: number;
   hi: number;
 }
-
-const overlaps = (a: Box, b: Box): boolean => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 function legsOf(points: readonly Point[], edge: number): Leg[] {
   const legs: Leg[] = [];
@@ -109,7 +108,7 @@ export function keepLabelsBesideOwnEdges(laid: LaidOutGraph): LaidOutGraph {
         !solids.some((solid) => overlaps(margin(box), solid)) &&
         !labels.some((other) => other !== label && overlaps(margin(box), other)) &&
         !legs.some((leg) => overlaps(margin(box), leg.upright ? { x: leg.across, y: leg.lo, width: 0.01, height: leg.hi - leg.lo } : { x: leg.lo, y: leg.across, width: leg.hi - leg.lo, height: 0.01 })) &&
-        !laid.groups.some((group) => overlaps(label, group) !== overlaps(box, group) || (overlaps(box, group) && !inside(box, group)));
+        !laid.groups.some((group) => overlaps(label, group) !== overlaps(box, group) || (overlaps(box, group) && !boxContains(group, box, 0)));
       const mirrored = places.find(free)?.box;
       if (mirrored === undefined) return label;
       labels[labels.indexOf(label)] = mirrored;
@@ -119,5 +118,3 @@ export function keepLabelsBesideOwnEdges(laid: LaidOutGraph): LaidOutGraph {
   });
   return { ...laid, edges };
 }
-
-const inside = (box: Box, outer: Box): boolean => box.x >= outer.x && box.y >= outer.y && box.x + box.width <= outer.x + outer.width && box.y + box.height <= outer.y + outer.height;

@@ -4,6 +4,7 @@
  * (auto-layout.ts); this gives one to a container that an edit adds with a position, or that gets its members placed
  * inside it by incremental layout (place-inside.ts), lettered like the drawing's other titles.
  */
+import { boxesOverlap } from '../export/geometry.js';
 import { CONTAINER_MIN_WIDTH, FONT, SPACING } from '../layout/drawing-rules.js';
 import { measureText } from '../layout/measure.js';
 import { wrapText } from '../layout/node-size.js';
@@ -18,7 +19,6 @@ const ABOVE_GAP = 8;
 const SHAPES = new Set<string>(SHAPE_TYPES);
 const boxOf = (element: Raw): Box => ({ x: Number(element.x), y: Number(element.y), width: Number(element.width ?? 0), height: Number(element.height ?? 0) });
 const placed = (element: Raw) => typeof element.x === 'number' && typeof element.y === 'number';
-const meets = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 /** The title of `container` in `elements`, if it has one. */
 export const titleOf = (elements: readonly Raw[], container: string): Raw | undefined => elements.find((e) => e.type === 'text' && e.labelOf === container);
@@ -47,7 +47,7 @@ export function titleContainer(elements: readonly Raw[], container: Raw): Raw | 
   const outer = boxOf(container);
   const pad = SPACING.containerPadding;
   const inside = { x: outer.x + pad, y: outer.y + pad, width: size.width, height: size.height };
-  const taken = members.some((member) => placed(member) && meets(boxOf(member), { ...inside, height: inside.height + SPACING.containerTitleGap }));
+  const taken = members.some((member) => placed(member) && boxesOverlap(boxOf(member), { ...inside, height: inside.height + SPACING.containerTitleGap }));
   const at = taken ? { x: outer.x, y: outer.y - size.height - ABOVE_GAP } : { x: inside.x, y: inside.y };
   const ids = new Set(elements.map((e) => e.id));
   let id = `${container.id}-title`;

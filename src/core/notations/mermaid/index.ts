@@ -37,9 +37,9 @@ const READ = new Set([
   ...['C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'architecture-beta', 'requirementDiagram', 'block-beta', 'block'],
   ...['gitGraph', 'gantt', 'timeline', 'pie', 'journey', 'quadrantChart', 'xychart-beta', 'xychart', 'kanban', 'sankey-beta', 'sankey', 'packet-beta', 'packet', 'treemap-beta', 'treemap', 'radar-beta'],
 ]);
-/** Mermaid diagram types we refuse with a reason rather than leave undetected. */
 /** A direction the author wrote: in the header (`flowchart LR`) or as a `direction` statement (class, state, ER). */
 const WRITTEN_DIRECTION = /^\s*(?:graph|flowchart(?:-elk)?|direction)[ \t]+(?:TB|TD|BT|LR|RL)\b/m;
+/** Mermaid diagram types we refuse with a reason rather than leave undetected. */
 const OTHERS = new Set(['zenuml']);
 
 /** The graph each Mermaid diagram type's database is read into, by Mermaid's type name; others are flowcharts. */

@@ -5,6 +5,7 @@
  * new branch; a merge runs along the merged branch and then turns into the merge. Merge commits are hollow, highlight
  * commits square, reverse commits crossed; tags are boxed beside their commit and written ids under it.
  */
+import { boxesOverlap as overlaps } from '../../export/geometry.js';
 import type { GitCommit, GitGraphChart } from '../../graph/chart.js';
 import { CHART_FONT, CHART_LINE, CHART_PALETTE, chartLine, chartShape, chartText, inkOn, labelBox, paletteAt, textSize, type Box, type ChartDrawing, type Point } from './elements.js';
 
@@ -133,7 +134,6 @@ export function drawGitGraph(given: GitGraphChart): ChartDrawing {
   return { elements, warnings };
 }
 
-const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 function commitLabel(commit: GitCommit): string | undefined {
   if (commit.label !== undefined) return commit.label;
