@@ -415,6 +415,31 @@ describe('mermaidNotation direction', () => {
   });
 });
 
+describe('mermaidNotation sequence highlights', () => {
+  it('paints `rect rgb(…)` as a background behind the messages it holds, inside an alt too, instead of dropping it', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('signup-transaction-rect-sequence.mmd'));
+    expect(graph.warnings).toEqual([]);
+    const { elements } = await codeToScene(fixture('signup-transaction-rect-sequence.mmd'));
+    const highlights = elements.filter((e) => e.type === 'frame' && e.name === '');
+    expect(highlights.map((e) => e.fillColor)).toEqual(['#eef5ff', '#ff00001a']);
+    const [transaction] = highlights.map((e) => placed(elements, e.id));
+    // It holds BEGIN … COMMIT and not the reply after them, and lies under them: drawn before the messages it holds.
+    const labelled = (pattern: RegExp) => elements.filter((e) => e.type === 'text' && pattern.test(e.text ?? ''));
+    const inside = (e: (typeof elements)[number]) => (e.y ?? 0) > transaction!.y && (e.y ?? 0) < transaction!.y + transaction!.height;
+    expect(labelled(/BEGIN|INSERT|COMMIT/).map(inside)).toEqual([true, true, true, true]);
+    expect(labelled(/Hash password|202 Accepted/).map(inside)).toEqual([false, false]);
+    for (const label of labelled(/BEGIN|INSERT|COMMIT/)) expect(elements.indexOf(label)).toBeGreaterThan(elements.indexOf(highlights[0]!));
+    // The alt's frame keeps its name; the highlight has none and no border of another colour.
+    expect(elements.find((e) => e.type === 'frame' && e.name?.startsWith('alt'))).toBeDefined();
+    expect(highlights[0]!.strokeColor).toBe('#eef5ff');
+  });
+
+  it('reads `box rgb(…) Title` colours as Mermaid does', async () => {
+    const graph = await mermaidNotation.toGraph(['sequenceDiagram', '    box rgb(33, 66, 99) Backend', '    participant A', '    end', '    A->>A: ping'].join('\n'));
+    expect(graph.sequence!.boxes).toEqual([{ label: 'Backend', participants: ['A'], fillColor: '#214263' }]);
+  });
+});
+
 describe('mermaidNotation sequence boxes', () => {
   it('draws `box Aqua Group … end` around its participants instead of refusing the diagram (Mermaid checks box colours with browser CSS)', async () => {
     const graph = await mermaidNotation.toGraph(
