@@ -123,7 +123,8 @@ const ROW_INDENT = '    ';
 /** A row of «marks» only (`«interface»`, `«abstract» «entity»`): a stereotype, not a member. */
 export const STEREOTYPE_ROW = /^«[^«»]+»(\s+«[^«»]+»)*$/;
 
-const TABLE_KINDS: ReadonlySet<NodeKind> = new Set(['entity', 'class', 'interface', 'enum']);
+const CLASSIFIER_KINDS: ReadonlySet<NodeKind> = new Set(['class', 'interface', 'enum']);
+const TABLE_KINDS: ReadonlySet<NodeKind> = new Set(['entity', ...CLASSIFIER_KINDS]);
 const MAX_FOLDED_ROWS = 3;
 
 /** A size its author set (D2's `width`/`height`), or a mark (a start dot, an end bull's-eye, a fork bar, an empty decision) whose size is its meaning. */
@@ -165,7 +166,10 @@ export function sizeNode(node: GraphNode, flow: Direction = 'DOWN'): NodeBox {
   const stereotype = rows.length > 0 && STEREOTYPE_ROW.test(rows[0]!) ? rows[0] : undefined;
   const members = stereotype === undefined ? rows : rows.slice(1);
   const opening = foldRows ? [] : (node.compartments ?? []).map((i) => (stereotype === undefined ? i : i - 1));
-  if (rows.length > 0) {
+  // A UML classifier declared without members (its rows given, but none) is still a class box: its name over an
+  // empty compartment, as Mermaid draws it, not a plain box that reads as another kind of thing.
+  const memberless = !foldRows && rows.length === 0 && node.rows !== undefined && CLASSIFIER_KINDS.has(node.kind);
+  if (rows.length > 0 || memberless) {
     // A long member or column wraps onto indented lines: a cut signature would hide its parameters or return type.
     const wrapped = members.map((row) => wrapText(row, maxTextWidth - measureText(ROW_INDENT, rowFontSize, FONT.family).width, rowFontSize).map((line, k) => (k === 0 ? line : `${ROW_INDENT}${line}`)));
     const cut = wrapped.flat();

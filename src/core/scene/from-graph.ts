@@ -191,7 +191,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       ...(parents.has(id) && { parentId: parents.get(id) }),
     };
     if (node.iconRef !== undefined && box.icon) shape.iconRef = node.iconRef;
-    if (box.rows.length === 0 && box.stereotype === undefined) {
+    if (box.headerHeight === 0) {
       if (box.label === '') {
         elements.push(shape);
         if (node.kind === 'end' && box.shape === 'ellipse') {
@@ -267,7 +267,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     };
     elements.push(rule('rule', laid.y + box.headerHeight));
     // Each compartment (a class's attributes, then its operations) is a text of its own under its own rule; a class
-    // with no member (an interface of its stereotype only) keeps its empty compartment, as Mermaid draws it.
+    // with no member keeps its empty compartment, as Mermaid draws it.
     const opens = [0, ...(box.compartments ?? [])];
     let top = laid.y + box.headerHeight;
     opens.forEach((start, k) => {

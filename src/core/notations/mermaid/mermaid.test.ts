@@ -302,6 +302,17 @@ describe('mermaidNotation class stereotypes', () => {
     expect(byId('Closeable').height).toBeGreaterThan(byId('Closeable-rule').y - byId('Closeable').y);
   });
 
+  it('draws a class written as its name alone as a class box, its name over an empty compartment, as Mermaid does', async () => {
+    const { elements } = await codeToScene(fixture('lock-contention-interfaces-class.mmd'));
+    const byId = (id: string) => placed(elements, id);
+    for (const id of ['JdbcLeaseCandidate', 'RedisLeaseCandidate']) {
+      // The same look as its base class: a header text in the ink colour, a rule, room under it; not a plain labelled box.
+      expect(byId(`${id}-header`).text).toBe(id);
+      expect(byId(`${id}-rule`).y).toBeLessThan(byId(id).y + byId(id).height - 10);
+      expect(elements.find((e) => e.id === id)!.text ?? '').toBe('');
+    }
+  });
+
   it('reads the stereotype back as the class\'s annotation when the drawing is exported', async () => {
     const recovered = recoverGraph(intakeScene((await codeToScene(fixture('lock-contention-interfaces-class.mmd'))).elements).elements);
     const node = (label: string) => recovered.nodes.find((n) => n.label === label)!;
