@@ -6,7 +6,7 @@
  */
 import { Graphviz, type Format } from '@hpcc-js/wasm-graphviz';
 import type { Direction, DotSource, GraphIR } from '../graph/types.js';
-import { firstCrossing, outlineOf } from '../scene/binding-geometry.js';
+import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { graphvizCaps } from './graphviz-caps.js';
 import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, SPACING } from './drawing-rules.js';
 import { measureText } from './measure.js';
@@ -447,6 +447,9 @@ export function readGraphviz(json: GraphvizJson, graph: GraphIR, dot: DotSource,
  */
 function ontoOutline(end: Point, from: Point, node: LaidOutNode): Point {
   const outline = outlineOf({ ...node, type: node.box.shape });
+  // An end already inside the outline we bind to (Graphviz clips a star or a hexagon at its own points, inside their
+  // box) stays where Graphviz drew it: carried on to the box, it hooked back across the shape's corner.
+  if (isInside(outline, end)) return end;
   const length = Math.hypot(end.x - from.x, end.y - from.y);
   const reach = length === 0 ? end : { x: end.x + ((end.x - from.x) / length) * 3 * CLEARANCE, y: end.y + ((end.y - from.y) / length) * 3 * CLEARANCE };
   const hit = firstCrossing(end, reach, outline);

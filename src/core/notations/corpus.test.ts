@@ -112,6 +112,8 @@ const CORPUS: Count[] = [
   ['mermaid', 'mermaid-readme-state.mmd', 5, 6, 0, 'Still, Moving, Crash, [*] as start and as end; 6 transitions'],
   ['mermaid', 'powertools-batch-class.mmd', 2, 1, 0, '2 classes, 1 inheritance'],
   ['mermaid', 'powertools-batch-fifo-sequence.mmd', 3, 7, 0, '3 participants, 7 messages (3 to self)'],
+  ['mermaid', 'lock-contention-interfaces-class.mmd', 6, 5, 0, '3 interfaces (one without members), the abstract base, 2 implementations; 5 relations'],
+  ['mermaid', 'signup-transaction-rect-sequence.mmd', 4, 11, 0, '4 participants, 11 messages (4 in a rect highlight inside an alt, 2 in one at the top level)'],
 ];
 
 const edgeCount = (graph: GraphIR): number =>
