@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { GraphIR } from '../graph/types.js';
 import { composeNotation } from '../notations/compose/index.js';
 import { helmNotation } from '../notations/helm/index.js';
+import { resolveIconHints } from '../notations/icon-hints.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
 import { sqlNotation } from '../notations/sql/index.js';
 import { checkScene } from '../quality/check.js';
@@ -105,6 +106,21 @@ describe('Graphviz placement with orthogonal routes', () => {
     const graph = await helmNotation.toGraph(readFileSync(new URL('../../../test/fixtures/helm/robot-shop.values.yaml', import.meta.url), 'utf8'));
     const laid = await layoutGraphvizOrthogonal(graph);
     expect(laid.width / laid.height).toBeLessThan(3);
+  });
+
+  it('sets loose nodes of unequal heights in one even grid, not packed one by one into ragged rows (robot-shop)', async () => {
+    // Packed one by one, tallest first: four cylinders in a row with a workload stacked under the last, then rows of five and two.
+    const graph = resolveIconHints(await helmNotation.toGraph(readFileSync(new URL('../../../test/fixtures/helm/robot-shop.values.yaml', import.meta.url), 'utf8')));
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const rows: { top: number; bottom: number; count: number }[] = [];
+    for (const node of [...laid.nodes].sort((a, b) => a.y + a.height / 2 - (b.y + b.height / 2))) {
+      const row = rows.find((r) => node.y < r.bottom && node.y + node.height > r.top);
+      if (row) Object.assign(row, { top: Math.min(row.top, node.y), bottom: Math.max(row.bottom, node.y + node.height), count: row.count + 1 });
+      else rows.push({ top: node.y, bottom: node.y + node.height, count: 1 });
+    }
+    const counts = rows.map((row) => row.count);
+    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
+    expect(laid.width).toBeGreaterThanOrEqual(laid.height * 0.9);
   });
 
   it('draws Kubernetes this way, the other notations and graphs from no notation with ELK', () => {

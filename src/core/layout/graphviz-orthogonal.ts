@@ -32,7 +32,7 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   // misses, cost each try a Graphviz run more (Kubernetes 2.1× → 3.3× Graphviz's time) for a tenth less canvas on two
   // Kubernetes files (README).
   const placed = async (direction: Direction): Promise<Placed> => ({
-    laid: (await layoutPacked(graph, direction, readableWidth(nodes), placedTo)) ?? (await placedTo(graph, direction)),
+    laid: (await layoutPacked(graph, direction, readableWidth(nodes), placedTo, { looseTogether: true })) ?? (await placedTo(graph, direction)),
     direction,
   });
   let best = await placed(graph.direction);
