@@ -123,8 +123,9 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(laid.width).toBeGreaterThanOrEqual(laid.height * 0.9);
   });
 
-  it('draws Kubernetes this way, the other notations and graphs from no notation with ELK', () => {
+  it('draws Kubernetes and Helm this way, the other notations and graphs from no notation with ELK', () => {
     expect(layoutEngineFor(graph, 'kubernetes')).toBe(layoutGraphvizOrthogonal);
+    expect(layoutEngineFor(graph, 'helm')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'compose')).toBe(layoutGraph);
     expect(layoutEngineFor(graph)).toBe(layoutGraph);
   });
