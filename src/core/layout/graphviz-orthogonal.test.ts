@@ -123,6 +123,12 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(laid.width).toBeGreaterThanOrEqual(laid.height * 0.9);
   });
 
+  it('packs a large schema’s unrelated tables one by one round the rest, not as one rigid grid (Camunda’s 43 tables)', async () => {
+    // Its 27 tables joined to nothing set in one grid beside the 16 joined ones: 3,442 px wide, where packed one by one they fill a skyline 2,018 px wide.
+    const graph = await sqlNotation.toGraph(readFileSync(new URL('../../../test/fixtures/sql/camunda-postgres-engine.sql', import.meta.url), 'utf8'));
+    expect((await layoutGraphvizOrthogonal(graph)).width).toBeLessThan(2_500);
+  });
+
   it('draws Kubernetes and Helm this way, the other notations and graphs from no notation with ELK', () => {
     expect(layoutEngineFor(graph, 'kubernetes')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'helm')).toBe(layoutGraphvizOrthogonal);
