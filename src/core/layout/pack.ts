@@ -145,11 +145,15 @@ function rowPlaces(laid: readonly LaidOutGraph[], order: readonly number[], limi
 /**
  * Each part, tallest first, as high as it can go (then as far left) on the skyline of those placed: parts of unequal
  * heights fill the room a row leaves under its shorter ones (Camunda's 27 unrelated tables under its 16 joined ones:
- * 5,499 px tall, 6,254 in rows as tall as their tallest).
+ * 5,499 px tall, 6,254 in rows as tall as their tallest). A part too wide for any other to stand beside it goes first:
+ * placed after a taller, narrower one it would roof the room beside that one, which a skyline cannot reach again
+ * (Flowable's CMMN tables, a chain as wide as the drawing, under its 2,050 px fan of job tables left 1,240 px beside the fan empty).
  */
-function skylinePlaces(laid: readonly LaidOutGraph[], order: readonly number[], limit: number): Map<number, Point> {
+function skylinePlaces(laid: readonly LaidOutGraph[], tallestFirst: readonly number[], limit: number): Map<number, Point> {
   const gap = SPACING.betweenLayers;
   const places = new Map<number, Point>();
+  const spans = (i: number) => tallestFirst.every((j) => j === i || laid[i]!.width + gap + laid[j]!.width > limit);
+  const order = [...tallestFirst.filter(spans), ...tallestFirst.filter((i) => !spans(i))];
   /** The first free y from each x on (with the gap under what is placed), as steps sorted by x. */
   let steps: { x: number; y: number }[] = [{ x: 0, y: 0 }];
   const topOver = (from: number, to: number) => Math.max(...steps.filter((step, k) => step.x < to && (steps[k + 1]?.x ?? Infinity) > from).map((step) => step.y));
