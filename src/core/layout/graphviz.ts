@@ -281,12 +281,16 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
   if (shape.looseInGrid) {
     // Nodes joined to nothing, in each container (and at the top level), in a square-ish grid: Graphviz ranks them all
     // side by side, one row (a column, flowing sideways) of twenty workloads where ELK sets them in a grid. Each stands
-    // on the one a row before it, by an invisible edge that maps back to no edge.
+    // on the one a row before it, by an invisible edge that maps back to no edge: each chain is a column of the grid
+    // flowing down, a row flowing sideways, so sideways there are fewer chains than nodes in each (4 × 3, not 3 × 4:
+    // landscape either way).
     const joined = new Set(graph.edges.filter((edge) => edge.from !== edge.to).flatMap((edge) => [edge.from, edge.to]));
+    const down = graph.direction === 'DOWN' || graph.direction === 'UP';
     for (const { nodes } of children.values()) {
       const loose = nodes.filter((id) => !joined.has(id));
       const columns = Math.ceil(Math.sqrt(loose.length));
-      for (let i = 0; i + columns < loose.length; i++) lines.push(`n${nodeIndex.get(loose[i]!)} -> n${nodeIndex.get(loose[i + columns]!)} [style=invis]`);
+      const chains = down ? columns : Math.ceil(loose.length / columns);
+      for (let i = 0; i + chains < loose.length; i++) lines.push(`n${nodeIndex.get(loose[i]!)} -> n${nodeIndex.get(loose[i + chains]!)} [style=invis]`);
     }
   }
   const { ranks } = shape;

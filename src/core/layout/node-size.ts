@@ -134,6 +134,23 @@ export function hasFixedSize(node: GraphNode): boolean {
 
 /** Sizes the box of `node`: the text decides, within the drawing rules' bounds; rows make a table taller than 260 px if needed. */
 export function sizeNode(node: GraphNode, flow: Direction = 'DOWN'): NodeBox {
+  const known = sized.get(node)?.get(flow);
+  if (known !== undefined) return known;
+  // Frozen, as every caller shares it.
+  const box = Object.freeze(measuredNode(node, flow));
+  Object.freeze(box.rows);
+  if (!sized.has(node)) sized.set(node, new Map());
+  sized.get(node)!.set(flow, box);
+  return box;
+}
+/**
+ * Boxes already measured, by node and flow: a layout sizes every node once per try (Graphviz's placement of a schema
+ * up to six times, its rows capped, then the scene), wrapping and measuring every row each time. Layout reads a graph
+ * and never changes its nodes.
+ */
+const sized = new WeakMap<GraphNode, Map<Direction, NodeBox>>();
+
+function measuredNode(node: GraphNode, flow: Direction): NodeBox {
   if (node.size) return { ...node.size, shape: 'rectangle', label: '', rows: [], headerHeight: 0, icon: false, fontSize: FONT.label };
   const mark = MARKS[node.kind];
   if (mark && node.label === '') {

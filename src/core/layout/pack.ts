@@ -9,8 +9,13 @@ import { CONTAINER_MIN_WIDTH, SPACING } from './drawing-rules.js';
 import { containerTitle } from './titles.js';
 import type { LaidOutGraph, Point } from './types.js';
 
-/** Top-level items joined by edges (through anything inside them), in first-seen order; undefined for one component. */
-export function connectedComponents(graph: GraphIR): GraphIR[] | undefined {
+/**
+ * Top-level items joined by edges (through anything inside them), in first-seen order; undefined for one component.
+ * `looseTogether`: top-level nodes joined to nothing make one part, for a layout that sets them in a grid itself
+ * (Graphviz's placement, looseInGrid): packed one by one, nodes of unequal heights left ragged rows (robot-shop's
+ * twelve Helm services: four cylinders in a row, one workload under the last, then rows of five and two).
+ */
+export function connectedComponents(graph: GraphIR, { looseTogether = false } = {}): GraphIR[] | undefined {
   const groupParent = new Map(graph.groups.map((group) => [group.id, group.parent] as const));
   const nodeIds = new Set(graph.nodes.map((node) => node.id));
   /** The top-level group around a group, or the item itself; undefined when parents form a cycle (left to ELK's warning). */
@@ -42,6 +47,12 @@ export function connectedComponents(graph: GraphIR): GraphIR[] | undefined {
   for (const edge of graph.edges) {
     const [from, to] = [topOfEnd(edge.from), topOfEnd(edge.to)];
     if (from !== undefined && to !== undefined) root.set(find(from), find(to));
+  }
+  if (looseTogether) {
+    const size = new Map<string, number>();
+    for (const top of new Set(tops.values())) size.set(find(top), (size.get(find(top)) ?? 0) + 1);
+    const loose = graph.nodes.map((node) => `n:${node.id}`).filter((item) => tops.get(item) === item && size.get(find(item)) === 1);
+    for (const item of loose) root.set(find(item), find(loose[0]!));
   }
   const order = [...new Set([...tops.values()].map(find))];
   if (order.length < 2) return undefined;
