@@ -33,6 +33,9 @@ export interface SequenceNote {
   /** Native outline: notes are documents, `hnote` hexagons, `rnote` and `ref` plain boxes. */
   shape: 'document' | 'hexagon' | 'rectangle';
   fillColor?: string;
+  /** PlantUML's `note left|right : …` with no participant named belongs to the message just before it and is drawn
+   * level with it, beside the arrow's end, not on a row of its own. */
+  withMessage?: true;
 }
 
 export interface SequenceFragmentSection {
@@ -230,9 +233,14 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
       min = Math.min(min, a);
       max = Math.max(max, b);
     };
+    /** Top of the row of the message just drawn, while the step after it may still share that row. */
+    let messageRow: { top: number; self: boolean } | undefined;
     for (const step of list) {
+      const row = messageRow;
+      if (step.type !== 'activate' && step.type !== 'deactivate') messageRow = undefined;
       switch (step.type) {
         case 'message': {
+          messageRow = { top: y, self: step.from === step.to };
           const from = byId.get(step.from)!;
           const to = byId.get(step.to)!;
           const label = step.label ? labelText(step.label, SEQUENCE_SPACING.labelMaxWidth, FONT.edgeLabel) : undefined;
@@ -270,12 +278,14 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
             width = Math.max(size.width, b - a + 2 * SEQUENCE_SPACING.noteGap);
             x = (a + b) / 2 - width / 2;
           } else x = step.position === 'right' ? centers[0]! + SEQUENCE_SPACING.noteGap : centers[0]! - SEQUENCE_SPACING.noteGap - width;
+          // Level with its message, as PlantUML draws it; beside a loop to self its label is already there.
+          const top = step.withMessage && row && !row.self ? row.top : y;
           const role = ROLE_COLORS.note;
           place({
             id: nextId('note'),
             type: step.shape,
             x: round(x),
-            y: round(y),
+            y: round(top),
             width: Math.ceil(width),
             height: size.height,
             text: size.label,
@@ -289,7 +299,7 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
             corner: 'sharp',
           });
           use(x, x + Math.ceil(width));
-          y += size.height + SEQUENCE_SPACING.rowGap;
+          y = Math.max(y, top + size.height + SEQUENCE_SPACING.rowGap);
           break;
         }
         case 'activate': {
