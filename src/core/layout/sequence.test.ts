@@ -156,6 +156,8 @@ describe('layoutSequence', () => {
     const { elements } = draw(['box "Shop" #LightBlue', 'participant A', 'participant B', 'end box', 'participant C', 'A -> B', 'B -> C'].join('\n'));
     const box = elements.find((e) => e.id === 'box-1')!;
     expect(box).toMatchObject({ type: 'frame', name: 'Shop' });
+    // Its title reads as a container's (mojaloop's "Central Services" was a fragment name's small grey), not a fragment's.
+    expect(box).toMatchObject({ fontSize: FONT.containerTitle, strokeColor: '#1e1e1e' });
     const head = (id: string) => elements.find((e) => e.id === `participant-${id}`)!;
     expect(head('A').x!).toBeGreaterThan(box.x!);
     expect(head('B').x! + head('B').width!).toBeLessThan(box.x! + box.width!);

@@ -521,7 +521,10 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
         width: round(right - left),
         height: round(bottom + pad - top),
         name: group.label,
-        strokeColor: FRAME_COLOR,
+        // A box titles the participants under it, as a container does (PlantUML and Mermaid write it in the text's
+        // colour): not the small grey of a fragment's name, which labels a stretch of time.
+        fontSize: FONT.containerTitle,
+        strokeColor: TEXT_COLOR,
         fillColor: group.fillColor ?? 'transparent',
         strokeStyle: 'solid',
         corner: 'sharp',
