@@ -271,6 +271,12 @@ describe('d2Notation details', () => {
     expect(graph.warnings).toEqual([]);
   }, SLOW);
 
+  it('says that a legend (vars.d2-legend) is not drawn, as D2 docs\' legend example sets one beside its services', async () => {
+    const graph = await readD2('vars: {\n  d2-legend: {\n    a: Microservice\n    b: Database { shape: cylinder }\n    a -> b: Bad relationship\n  }\n}\napi -> postgres');
+    expect(graph.nodes.map((n) => n.id)).toEqual(['api', 'postgres']);
+    expect(graph.warnings).toContain('D2 legend (vars.d2-legend, 3 entries) is not drawn');
+  });
+
   it('draws the root board and says which layers, scenarios and steps are left out', async () => {
     const graph = await readD2('a -> b\nlayers: {\n  detail: { c -> d }\n}\nscenarios: {\n  outage: { a.style.stroke: red }\n  recovery: { b.style.stroke: green }\n}');
     expect(graph.nodes.map((n) => n.id)).toEqual(['a', 'b']);

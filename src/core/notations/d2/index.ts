@@ -72,7 +72,14 @@ interface Attributes {
 }
 /** The part of D2's compile answer read here. `graph.objects` are the diagram's shapes, in the same order. */
 export interface CompiledD2 {
-  diagram: { shapes: Shape[]; connections: Connection[]; layers?: unknown[] | null; scenarios?: unknown[] | null; steps?: unknown[] | null };
+  diagram: {
+    shapes: Shape[];
+    connections: Connection[];
+    layers?: unknown[] | null;
+    scenarios?: unknown[] | null;
+    steps?: unknown[] | null;
+    legend?: { shapes?: unknown[] | null; connections?: unknown[] | null } | null;
+  };
   graph: { root?: { attributes?: Attributes }; objects?: Array<{ id: string; attributes?: Attributes }> };
 }
 
@@ -244,15 +251,22 @@ function rowsOf(shape: Shape): string[] | undefined {
   return undefined;
 }
 
-/** Boards other than the root are other diagrams (D2 animates or links them): one diagram is drawn, the root. */
-function boardsLeftOut(compiled: CompiledD2): string[] {
+/**
+ * What the compile holds and the drawing leaves out, said: boards other than the root are other diagrams (D2 animates
+ * or links them), so one is drawn, the root; a legend (`vars.d2-legend`) is D2's key to the drawing, set in a corner.
+ */
+function leftOut(compiled: CompiledD2): string[] {
   const boards = (['layers', 'scenarios', 'steps'] as const).map((kind) => [kind, compiled.diagram[kind]?.length ?? 0] as const).filter(([, count]) => count > 0);
-  return boards.length > 0 ? [`D2 ${boards.map(([kind, count]) => `${count} ${count === 1 ? kind.replace(/s$/, '') : kind}`).join(', ')} left out: only the root board is drawn`] : [];
+  const said = boards.length > 0 ? [`D2 ${boards.map(([kind, count]) => `${count} ${count === 1 ? kind.replace(/s$/, '') : kind}`).join(', ')} left out: only the root board is drawn`] : [];
+  const legend = compiled.diagram.legend;
+  const entries = (legend?.shapes?.length ?? 0) + (legend?.connections?.length ?? 0);
+  if (entries > 0) said.push(`D2 legend (vars.d2-legend, ${entries} ${entries === 1 ? 'entry' : 'entries'}) is not drawn`);
+  return said;
 }
 
 /** D2's `shape: sequence_diagram` at the root, drawn by our lifeline layout (./sequence.ts reads its order). */
 function sequenceGraph(compiled: CompiledD2): GraphIR {
-  return { ...sequenceOf(compiled.diagram.shapes, compiled.diagram.connections), warnings: boardsLeftOut(compiled) };
+  return { ...sequenceOf(compiled.diagram.shapes, compiled.diagram.connections), warnings: leftOut(compiled) };
 }
 
 /** A sequence diagram's actors and steps, from its shapes and connections (ids within the diagram). */
@@ -357,7 +371,7 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
     for (let at: string | undefined = id; at !== undefined; at = parentOf(at)) if (drawn.has(at)) return at;
     return id;
   };
-  warnings.push(...boardsLeftOut(compiled), ...undrawnStyles([...compiledShapes, ...connections.map((c) => ({ ...c, id: `${c.src} -> ${c.dst}` }))]));
+  warnings.push(...leftOut(compiled), ...undrawnStyles([...compiledShapes, ...connections.map((c) => ({ ...c, id: `${c.src} -> ${c.dst}` }))]));
   const withIcons = connections.filter((c) => c.icon != null).length;
   if (withIcons > 0) warnings.push(`${withIcons} connection icon${withIcons === 1 ? '' : 's'} left out (icons are drawn on shapes)`);
   // Messages inside a sequence diagram are drawn in it; a connection from outside ends on its box.
