@@ -92,6 +92,8 @@ describe('layoutSequence', () => {
     expect(note.x).toBeGreaterThan(byId(elements, 'lifeline-B').x!);
     const frame = elements.find((e) => e.type === 'frame')! as Drawn & { name: string };
     expect(frame.name).toBe('alt [ok]');
+    // Frame and name in the messages' ink, as PlantUML draws them, not a grey that fades when the diagram is scaled down.
+    expect(frame.strokeColor).toBe(arrowsOf(elements)[0]!.strokeColor);
     expect(parents.get(note.id)).toBe(frame.id);
     const split = elements.find((e) => e.type === 'line' && e.id.startsWith(frame.id))!;
     expect(split.strokeStyle).toBe('dashed');

@@ -112,8 +112,11 @@ export const SEQUENCE_SPACING = {
 } as const;
 
 const TEXT_COLOR = '#1e1e1e';
+/**
+ * Lines, and fragment frames with their names: PlantUML draws a frame in the ink of its arrows, and a lighter grey
+ * name (3.3:1 on white) fades to a smudge where a tall diagram is scaled to a README column.
+ */
 const LINE_COLOR = '#495057';
-const FRAME_COLOR = '#868e96';
 
 export interface SequenceScene {
   elements: GeneratedElement[];
@@ -374,7 +377,7 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
               width: round(box.right - box.left),
               height: round(box.bottom - box.top),
               name,
-              strokeColor: FRAME_COLOR,
+              strokeColor: LINE_COLOR,
               fillColor: 'transparent',
               strokeStyle: 'solid',
               corner: 'sharp',
@@ -389,7 +392,7 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
                 { x: round(box.left), y: lineY },
                 { x: round(box.right), y: lineY },
               ],
-              strokeColor: FRAME_COLOR,
+              strokeColor: LINE_COLOR,
               fillColor: 'transparent',
               strokeStyle: 'dashed',
               corner: 'sharp',
