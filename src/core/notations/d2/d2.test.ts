@@ -271,6 +271,19 @@ describe('d2Notation details', () => {
     expect(graph.warnings).toEqual([]);
   }, SLOW);
 
+  it('colours shapes as the theme the author chose (D2 docs\' C4 example, theme 303), and by role with none', async () => {
+    const code = 'customer: { shape: c4-person }\nsystem: {\n  web: Web Application\n}\nmail: E-mail System\ncustomer -> system.web\nsystem.web -> mail';
+    const themed = await readD2(`vars: {\n  d2-config: {\n    theme-id: 303\n  }\n}\n${code}`);
+    const style = (graph: Awaited<ReturnType<typeof readD2>>, id: string) => graph.nodes.find((n) => n.id === id)?.style;
+    // Inner objects blue with white text, root-level ones grey, the container outlined in C4's blue: D2's C4 colours.
+    expect(style(themed, 'system.web')).toMatchObject({ fillColor: '#438dd5', strokeColor: '#3c7fc0', textColor: '#ffffff' });
+    expect(style(themed, 'mail')).toMatchObject({ fillColor: '#999999', strokeColor: '#8a8a8a' });
+    expect(themed.groups.find((g) => g.id === 'system')?.style).toMatchObject({ strokeColor: '#0f5eaa' });
+    expect(themed.edges.every((e) => e.style?.strokeColor === '#707070')).toBe(true);
+    const plain = await readD2(code);
+    expect(style(plain, 'system.web')?.fillColor).toBeUndefined();
+  });
+
   it('says that a legend (vars.d2-legend) is not drawn, as D2 docs\' legend example sets one beside its services', async () => {
     const graph = await readD2('vars: {\n  d2-legend: {\n    a: Microservice\n    b: Database { shape: cylinder }\n    a -> b: Bad relationship\n  }\n}\napi -> postgres');
     expect(graph.nodes.map((n) => n.id)).toEqual(['api', 'postgres']);

@@ -11,6 +11,7 @@ import { mapColor } from '../dot/style.js';
 import { dictionary } from '../../dictionary.js';
 import { markdownText } from './markdown.js';
 import { isLifeline, sequenceActors, sequenceSteps } from './sequence.js';
+import { themeColor } from './themes.js';
 
 interface Label {
   label: string;
@@ -81,6 +82,8 @@ export interface CompiledD2 {
     legend?: { shapes?: unknown[] | null; connections?: unknown[] | null } | null;
   };
   graph: { root?: { attributes?: Attributes }; objects?: Array<{ id: string; attributes?: Attributes }> };
+  /** `vars: { d2-config: { theme-id } }`, the author's theme. */
+  renderOptions?: { themeID?: number | null };
 }
 
 /** D2's gap between grid cells when the author sets none. */
@@ -294,7 +297,22 @@ function nestedSequence(id: string, shapes: readonly Shape[], connections: reado
   );
 }
 
-export function d2ToGraph(compiled: CompiledD2): GraphIR {
+/**
+ * With a theme the author chose (`theme-id`), D2's colour tokens read as the colours they stand for in it (C4's blue
+ * containers, grey external systems); with none, they are left to our colours by role.
+ */
+function withTheme(compiled: CompiledD2): CompiledD2 {
+  const id = compiled.renderOptions?.themeID;
+  if (themeColor(id, 'N1') === undefined) return compiled;
+  const resolve = <T extends { fill?: string; stroke?: string; color?: string }>(item: T): T => {
+    const [fill, stroke, color] = [item.fill, item.stroke, item.color].map((value) => (value === undefined ? undefined : themeColor(id, value)));
+    return { ...item, ...(fill && { fill }), ...(stroke && { stroke }), ...(color && { color }) };
+  };
+  return { ...compiled, diagram: { ...compiled.diagram, shapes: compiled.diagram.shapes.map(resolve), connections: compiled.diagram.connections.map(resolve) } };
+}
+
+export function d2ToGraph(source: CompiledD2): GraphIR {
+  const compiled = withTheme(source);
   const { connections } = compiled.diagram;
   const compiledShapes = compiled.diagram.shapes.map((shape) => (shape.language === 'markdown' ? { ...shape, label: markdownText(shape.label) } : shape));
   const warnings: string[] = [];
