@@ -158,6 +158,14 @@ describe('d2Notation lays out grids and container directions as D2 does (issue 2
   };
   const middle = (box: { x: number; y: number; width: number; height: number }) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
 
+  it('keeps a grid of cells of different widths in its rows and columns (D2 docs\' grid-connected: Infrastructure, 2 rows of 3)', async () => {
+    const graph = await readD2('infra: Infrastructure {\n  grid-rows: 2\n  ssh\n  Kubernetes\n  My SQL\n  MongoDB\n  PSQL\n  Windows\n}');
+    const cells = graph.groups.find((g) => g.id === 'infra')?.grid?.cells ?? graph.grid?.cells ?? {};
+    expect(Object.entries(cells).map(([id, cell]) => `${id.replace('infra.', '')}@${cell.row},${cell.column}`)).toEqual([
+      'ssh@0,0', 'Kubernetes@0,1', 'My SQL@0,2', 'MongoDB@1,0', 'PSQL@1,1', 'Windows@1,2',
+    ]);
+  });
+
   it('places the cells of the docs\' grid-connections diagram in its 5 columns, row by row in declaration order, and the legend\'s 3 rows in one column', async () => {
     const graph = await readD2(fixture('d2-docs-grid-connections.d2'));
     const scene = await drawGraph(graph);

@@ -98,12 +98,31 @@ function gridOf(attributes: Attributes | undefined, children: Shape[]): GraphGri
   if (!attributes?.gridRows?.value && !attributes?.gridColumns?.value) return undefined;
   const number = (value: Value | undefined) => (value?.value !== undefined && value.value !== '' && Number.isFinite(Number(value.value)) ? Number(value.value) : undefined);
   const gap = number(attributes.gridGap) ?? GRID_GAP;
-  const distinct = (values: number[]) => [...new Set(values.map(Math.round))].sort((a, b) => a - b);
-  const tops = distinct(children.map((child) => child.pos?.y ?? 0));
-  const lefts = distinct(children.map((child) => child.pos?.x ?? 0));
+  const rows = bands(children.map((child) => [child.pos?.y ?? 0, child.height ?? 0]));
+  const columns = bands(children.map((child) => [child.pos?.x ?? 0, child.width ?? 0]));
   const cells: GraphGrid['cells'] = {};
-  for (const child of children) cells[child.id] = { row: tops.indexOf(Math.round(child.pos?.y ?? 0)), column: lefts.indexOf(Math.round(child.pos?.x ?? 0)) };
+  children.forEach((child, k) => (cells[child.id] = { row: rows[k]!, column: columns[k]! }));
   return { cells, rowGap: number(attributes.verticalGap) ?? gap, columnGap: number(attributes.horizontalGap) ?? gap };
+}
+
+/**
+ * The band (row or column, in order) of each extent `[start, size]`: cells of one band overlap along the axis. Cells
+ * of different sizes do not share an edge (D2 centres a narrow cell in its column), so an exact edge would give each
+ * its own band: Teleport's Infrastructure grid (2 rows of 3) came out with 5 columns.
+ */
+function bands(extents: ReadonlyArray<[number, number]>): number[] {
+  const order = extents.map((_, k) => k).sort((a, b) => extents[a]![0] - extents[b]![0]);
+  const band: number[] = [];
+  let current = -1;
+  let end = -Infinity;
+  for (const k of order) {
+    const [start, size] = extents[k]!;
+    // Touching is not overlapping: cells with no gap between them (grid-gap: 0) stay in bands of their own.
+    if (start >= end - 1) current++;
+    end = Math.max(end, start + Math.max(size, 1));
+    band[k] = current;
+  }
+  return band;
 }
 
 /** D2 shape → our outline and role; `approximate` when ours only resembles it. */
