@@ -164,6 +164,10 @@ describe('d2Notation lays out grids and container directions as D2 does (issue 2
     expect(Object.entries(cells).map(([id, cell]) => `${id.replace('infra.', '')}@${cell.row},${cell.column}`)).toEqual([
       'ssh@0,0', 'Kubernetes@0,1', 'My SQL@0,2', 'MongoDB@1,0', 'PSQL@1,1', 'Windows@1,2',
     ]);
+    // A cell wider than two others above them does not put those two in one cell.
+    const teleport = await readD2('t: Teleport {\n  grid-rows: 2\n  inp: Identity Native Proxy { width: 300 }\n  Audit Log\n  Cert Authority\n}');
+    const placed = Object.values(teleport.groups.find((g) => g.id === 't')?.grid?.cells ?? {}).map((cell) => `${cell.row},${cell.column}`);
+    expect(new Set(placed).size).toBe(3);
   });
 
   it('places the cells of the docs\' grid-connections diagram in its 5 columns, row by row in declaration order, and the legend\'s 3 rows in one column', async () => {

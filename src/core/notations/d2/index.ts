@@ -99,7 +99,12 @@ function gridOf(attributes: Attributes | undefined, children: Shape[]): GraphGri
   const number = (value: Value | undefined) => (value?.value !== undefined && value.value !== '' && Number.isFinite(Number(value.value)) ? Number(value.value) : undefined);
   const gap = number(attributes.gridGap) ?? GRID_GAP;
   const rows = bands(children.map((child) => [child.pos?.y ?? 0, child.height ?? 0]));
-  const columns = bands(children.map((child) => [child.pos?.x ?? 0, child.width ?? 0]));
+  let columns = bands(children.map((child) => [child.pos?.x ?? 0, child.width ?? 0]));
+  // A cell wider than the others (Teleport's 300 px proxy over its two boxes) overlaps several columns: then each
+  // row's cells are its columns, left to right.
+  if (new Set(rows.map((row, k) => `${row},${columns[k]}`)).size < children.length) {
+    columns = children.map((child, k) => children.filter((other, j) => rows[j] === rows[k] && (other.pos?.x ?? 0) < (child.pos?.x ?? 0)).length);
+  }
   const cells: GraphGrid['cells'] = {};
   children.forEach((child, k) => (cells[child.id] = { row: rows[k]!, column: columns[k]! }));
   return { cells, rowGap: number(attributes.verticalGap) ?? gap, columnGap: number(attributes.horizontalGap) ?? gap };
