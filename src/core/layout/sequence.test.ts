@@ -24,6 +24,22 @@ describe('layoutSequence', () => {
     expect(checkScene(scene.elements as never, scene.parents, { forcedDirection: true }).violations).toEqual([]);
   });
 
+  it('draws `note right : …` level with the message before it, as PlantUML does, not on a row of its own', () => {
+    // The form of mojaloop central-ledger's timeout handler: each database call carries the table it touches.
+    const { elements } = draw(['participant Handler', 'database DB', 'Handler -> DB : delete from TT', 'note right : table: TT', 'Handler -> DB : get segment', 'note right : tables:\\n segment,\\n TSC', 'Handler -> DB : insert', 'note right of DB : own row'].join('\n'));
+    const arrows = arrowsOf(elements);
+    const notes = elements.filter((e) => e.type === 'document');
+    // Each attached note starts at its message's row and spans its arrow; the next message comes after the taller of the two.
+    for (const [k, note] of notes.slice(0, 2).entries()) {
+      const arrowY = arrows[k]!.points![0]!.y;
+      expect(note.y!).toBeLessThan(arrowY);
+      expect(note.y! + note.height!).toBeGreaterThan(arrowY);
+      expect(arrows[k + 1]!.points![0]!.y).toBeGreaterThan(note.y! + note.height!);
+    }
+    // A note naming its participant keeps a row of its own below the message.
+    expect(notes[2]!.y!).toBeGreaterThan(arrows[2]!.points![0]!.y);
+  });
+
   it('draws the Mojaloop diagram as a valid, clean scene: messages top to bottom, bound to lifelines', () => {
     const scene = layoutSequence(plantumlNotation.toGraph(fixture('mojaloop-position-prepare-sequence.plantuml')));
     const report = checkScene(scene.elements as never, scene.parents, { forcedDirection: true });
@@ -76,6 +92,8 @@ describe('layoutSequence', () => {
     expect(note.x).toBeGreaterThan(byId(elements, 'lifeline-B').x!);
     const frame = elements.find((e) => e.type === 'frame')! as Drawn & { name: string };
     expect(frame.name).toBe('alt [ok]');
+    // Frame and name in the messages' ink, as PlantUML draws them, not a grey that fades when the diagram is scaled down.
+    expect(frame.strokeColor).toBe(arrowsOf(elements)[0]!.strokeColor);
     expect(parents.get(note.id)).toBe(frame.id);
     const split = elements.find((e) => e.type === 'line' && e.id.startsWith(frame.id))!;
     expect(split.strokeStyle).toBe('dashed');
@@ -140,6 +158,8 @@ describe('layoutSequence', () => {
     const { elements } = draw(['box "Shop" #LightBlue', 'participant A', 'participant B', 'end box', 'participant C', 'A -> B', 'B -> C'].join('\n'));
     const box = elements.find((e) => e.id === 'box-1')!;
     expect(box).toMatchObject({ type: 'frame', name: 'Shop' });
+    // Its title reads as a container's (mojaloop's "Central Services" was a fragment name's small grey), not a fragment's.
+    expect(box).toMatchObject({ fontSize: FONT.containerTitle, strokeColor: '#1e1e1e' });
     const head = (id: string) => elements.find((e) => e.id === `participant-${id}`)!;
     expect(head('A').x!).toBeGreaterThan(box.x!);
     expect(head('B').x! + head('B').width!).toBeLessThan(box.x! + box.width!);

@@ -33,6 +33,9 @@ export interface SequenceNote {
   /** Native outline: notes are documents, `hnote` hexagons, `rnote` and `ref` plain boxes. */
   shape: 'document' | 'hexagon' | 'rectangle';
   fillColor?: string;
+  /** PlantUML's `note left|right : …` with no participant named belongs to the message just before it and is drawn
+   * level with it, beside the arrow's end, not on a row of its own. */
+  withMessage?: true;
 }
 
 export interface SequenceFragmentSection {
@@ -111,8 +114,11 @@ export const SEQUENCE_SPACING = {
 } as const;
 
 const TEXT_COLOR = '#1e1e1e';
+/**
+ * Lines, and fragment frames with their names: PlantUML draws a frame in the ink of its arrows, and a lighter grey
+ * name (3.3:1 on white) fades to a smudge where a tall diagram is scaled to a README column.
+ */
 const LINE_COLOR = '#495057';
-const FRAME_COLOR = '#868e96';
 
 export interface SequenceScene {
   elements: GeneratedElement[];
@@ -232,9 +238,14 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
       min = Math.min(min, a);
       max = Math.max(max, b);
     };
+    /** Top of the row of the message just drawn, while the step after it may still share that row. */
+    let messageRow: { top: number; self: boolean } | undefined;
     for (const step of list) {
+      const row = messageRow;
+      if (step.type !== 'activate' && step.type !== 'deactivate') messageRow = undefined;
       switch (step.type) {
         case 'message': {
+          messageRow = { top: y, self: step.from === step.to };
           const from = byId.get(step.from)!;
           const to = byId.get(step.to)!;
           const label = step.label ? labelText(step.label, SEQUENCE_SPACING.labelMaxWidth, FONT.edgeLabel) : undefined;
@@ -272,12 +283,14 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
             width = Math.max(size.width, b - a + 2 * SEQUENCE_SPACING.noteGap);
             x = (a + b) / 2 - width / 2;
           } else x = step.position === 'right' ? centers[0]! + SEQUENCE_SPACING.noteGap : centers[0]! - SEQUENCE_SPACING.noteGap - width;
+          // Level with its message, as PlantUML draws it; beside a loop to self its label is already there.
+          const top = step.withMessage && row && !row.self ? row.top : y;
           const role = ROLE_COLORS.note;
           place({
             id: nextId('note'),
             type: step.shape,
             x: round(x),
-            y: round(y),
+            y: round(top),
             width: Math.ceil(width),
             height: size.height,
             text: size.label,
@@ -291,7 +304,7 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
             corner: 'sharp',
           });
           use(x, x + Math.ceil(width));
-          y += size.height + SEQUENCE_SPACING.rowGap;
+          y = Math.max(y, top + size.height + SEQUENCE_SPACING.rowGap);
           break;
         }
         case 'activate': {
@@ -368,7 +381,7 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
               width: round(box.right - box.left),
               height: round(box.bottom - box.top),
               name: highlight === undefined ? name : '',
-              strokeColor: highlight ?? FRAME_COLOR,
+              strokeColor: highlight ?? LINE_COLOR,
               fillColor: highlight ?? 'transparent',
               strokeStyle: 'solid',
               corner: 'sharp',
@@ -383,7 +396,7 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
                 { x: round(box.left), y: lineY },
                 { x: round(box.right), y: lineY },
               ],
-              strokeColor: FRAME_COLOR,
+              strokeColor: LINE_COLOR,
               fillColor: 'transparent',
               strokeStyle: 'dashed',
               corner: 'sharp',
@@ -515,7 +528,10 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
         width: round(right - left),
         height: round(bottom + pad - top),
         name: group.label,
-        strokeColor: FRAME_COLOR,
+        // A box titles the participants under it, as a container does (PlantUML and Mermaid write it in the text's
+        // colour): not the small grey of a fragment's name, which labels a stretch of time.
+        fontSize: FONT.containerTitle,
+        strokeColor: TEXT_COLOR,
         fillColor: group.fillColor ?? 'transparent',
         strokeStyle: 'solid',
         corner: 'sharp',

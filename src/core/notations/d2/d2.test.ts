@@ -158,6 +158,18 @@ describe('d2Notation lays out grids and container directions as D2 does (issue 2
   };
   const middle = (box: { x: number; y: number; width: number; height: number }) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
 
+  it('keeps a grid of cells of different widths in its rows and columns (D2 docs\' grid-connected: Infrastructure, 2 rows of 3)', async () => {
+    const graph = await readD2('infra: Infrastructure {\n  grid-rows: 2\n  ssh\n  Kubernetes\n  My SQL\n  MongoDB\n  PSQL\n  Windows\n}');
+    const cells = graph.groups.find((g) => g.id === 'infra')?.grid?.cells ?? graph.grid?.cells ?? {};
+    expect(Object.entries(cells).map(([id, cell]) => `${id.replace('infra.', '')}@${cell.row},${cell.column}`)).toEqual([
+      'ssh@0,0', 'Kubernetes@0,1', 'My SQL@0,2', 'MongoDB@1,0', 'PSQL@1,1', 'Windows@1,2',
+    ]);
+    // A cell wider than two others above them does not put those two in one cell.
+    const teleport = await readD2('t: Teleport {\n  grid-rows: 2\n  inp: Identity Native Proxy { width: 300 }\n  Audit Log\n  Cert Authority\n}');
+    const placed = Object.values(teleport.groups.find((g) => g.id === 't')?.grid?.cells ?? {}).map((cell) => `${cell.row},${cell.column}`);
+    expect(new Set(placed).size).toBe(3);
+  });
+
   it('places the cells of the docs\' grid-connections diagram in its 5 columns, row by row in declaration order, and the legend\'s 3 rows in one column', async () => {
     const graph = await readD2(fixture('d2-docs-grid-connections.d2'));
     const scene = await drawGraph(graph);
@@ -270,6 +282,25 @@ describe('d2Notation details', () => {
     expect(graph.nodes.find((n) => n.id === 'k')!.rows).toEqual(['+name: string', '-go(): bool']);
     expect(graph.warnings).toEqual([]);
   }, SLOW);
+
+  it('colours shapes as the theme the author chose (D2 docs\' C4 example, theme 303), and by role with none', async () => {
+    const code = 'customer: { shape: c4-person }\nsystem: {\n  web: Web Application\n}\nmail: E-mail System\ncustomer -> system.web\nsystem.web -> mail';
+    const themed = await readD2(`vars: {\n  d2-config: {\n    theme-id: 303\n  }\n}\n${code}`);
+    const style = (graph: Awaited<ReturnType<typeof readD2>>, id: string) => graph.nodes.find((n) => n.id === id)?.style;
+    // Inner objects blue with white text, root-level ones grey, the container outlined in C4's blue: D2's C4 colours.
+    expect(style(themed, 'system.web')).toMatchObject({ fillColor: '#438dd5', strokeColor: '#3c7fc0', textColor: '#ffffff' });
+    expect(style(themed, 'mail')).toMatchObject({ fillColor: '#999999', strokeColor: '#8a8a8a' });
+    expect(themed.groups.find((g) => g.id === 'system')?.style).toMatchObject({ strokeColor: '#0f5eaa' });
+    expect(themed.edges.every((e) => e.style?.strokeColor === '#707070')).toBe(true);
+    const plain = await readD2(code);
+    expect(style(plain, 'system.web')?.fillColor).toBeUndefined();
+  });
+
+  it('says that a legend (vars.d2-legend) is not drawn, as D2 docs\' legend example sets one beside its services', async () => {
+    const graph = await readD2('vars: {\n  d2-legend: {\n    a: Microservice\n    b: Database { shape: cylinder }\n    a -> b: Bad relationship\n  }\n}\napi -> postgres');
+    expect(graph.nodes.map((n) => n.id)).toEqual(['api', 'postgres']);
+    expect(graph.warnings).toContain('D2 legend (vars.d2-legend, 3 entries) is not drawn');
+  });
 
   it('draws the root board and says which layers, scenarios and steps are left out', async () => {
     const graph = await readD2('a -> b\nlayers: {\n  detail: { c -> d }\n}\nscenarios: {\n  outage: { a.style.stroke: red }\n  recovery: { b.style.stroke: green }\n}');

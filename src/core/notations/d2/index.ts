@@ -11,6 +11,7 @@ import { mapColor } from '../dot/style.js';
 import { dictionary } from '../../dictionary.js';
 import { markdownText } from './markdown.js';
 import { isLifeline, sequenceActors, sequenceSteps } from './sequence.js';
+import { themeColor } from './themes.js';
 
 interface Label {
   label: string;
@@ -72,8 +73,17 @@ interface Attributes {
 }
 /** The part of D2's compile answer read here. `graph.objects` are the diagram's shapes, in the same order. */
 export interface CompiledD2 {
-  diagram: { shapes: Shape[]; connections: Connection[]; layers?: unknown[] | null; scenarios?: unknown[] | null; steps?: unknown[] | null };
+  diagram: {
+    shapes: Shape[];
+    connections: Connection[];
+    layers?: unknown[] | null;
+    scenarios?: unknown[] | null;
+    steps?: unknown[] | null;
+    legend?: { shapes?: unknown[] | null; connections?: unknown[] | null } | null;
+  };
   graph: { root?: { attributes?: Attributes }; objects?: Array<{ id: string; attributes?: Attributes }> };
+  /** `vars: { d2-config: { theme-id } }`, the author's theme. */
+  renderOptions?: { themeID?: number | null };
 }
 
 /** D2's gap between grid cells when the author sets none. */
@@ -88,12 +98,36 @@ function gridOf(attributes: Attributes | undefined, children: Shape[]): GraphGri
   if (!attributes?.gridRows?.value && !attributes?.gridColumns?.value) return undefined;
   const number = (value: Value | undefined) => (value?.value !== undefined && value.value !== '' && Number.isFinite(Number(value.value)) ? Number(value.value) : undefined);
   const gap = number(attributes.gridGap) ?? GRID_GAP;
-  const distinct = (values: number[]) => [...new Set(values.map(Math.round))].sort((a, b) => a - b);
-  const tops = distinct(children.map((child) => child.pos?.y ?? 0));
-  const lefts = distinct(children.map((child) => child.pos?.x ?? 0));
+  const rows = bands(children.map((child) => [child.pos?.y ?? 0, child.height ?? 0]));
+  let columns = bands(children.map((child) => [child.pos?.x ?? 0, child.width ?? 0]));
+  // A cell wider than the others (Teleport's 300 px proxy over its two boxes) overlaps several columns: then each
+  // row's cells are its columns, left to right.
+  if (new Set(rows.map((row, k) => `${row},${columns[k]}`)).size < children.length) {
+    columns = children.map((child, k) => children.filter((other, j) => rows[j] === rows[k] && (other.pos?.x ?? 0) < (child.pos?.x ?? 0)).length);
+  }
   const cells: GraphGrid['cells'] = {};
-  for (const child of children) cells[child.id] = { row: tops.indexOf(Math.round(child.pos?.y ?? 0)), column: lefts.indexOf(Math.round(child.pos?.x ?? 0)) };
+  children.forEach((child, k) => (cells[child.id] = { row: rows[k]!, column: columns[k]! }));
   return { cells, rowGap: number(attributes.verticalGap) ?? gap, columnGap: number(attributes.horizontalGap) ?? gap };
+}
+
+/**
+ * The band (row or column, in order) of each extent `[start, size]`: cells of one band overlap along the axis. Cells
+ * of different sizes do not share an edge (D2 centres a narrow cell in its column), so an exact edge would give each
+ * its own band: Teleport's Infrastructure grid (2 rows of 3) came out with 5 columns.
+ */
+function bands(extents: ReadonlyArray<[number, number]>): number[] {
+  const order = extents.map((_, k) => k).sort((a, b) => extents[a]![0] - extents[b]![0]);
+  const band: number[] = [];
+  let current = -1;
+  let end = -Infinity;
+  for (const k of order) {
+    const [start, size] = extents[k]!;
+    // Touching is not overlapping: cells with no gap between them (grid-gap: 0) stay in bands of their own.
+    if (start >= end - 1) current++;
+    end = Math.max(end, start + Math.max(size, 1));
+    band[k] = current;
+  }
+  return band;
 }
 
 /** D2 shape → our outline and role; `approximate` when ours only resembles it. */
@@ -244,15 +278,22 @@ function rowsOf(shape: Shape): string[] | undefined {
   return undefined;
 }
 
-/** Boards other than the root are other diagrams (D2 animates or links them): one diagram is drawn, the root. */
-function boardsLeftOut(compiled: CompiledD2): string[] {
+/**
+ * What the compile holds and the drawing leaves out, said: boards other than the root are other diagrams (D2 animates
+ * or links them), so one is drawn, the root; a legend (`vars.d2-legend`) is D2's key to the drawing, set in a corner.
+ */
+function leftOut(compiled: CompiledD2): string[] {
   const boards = (['layers', 'scenarios', 'steps'] as const).map((kind) => [kind, compiled.diagram[kind]?.length ?? 0] as const).filter(([, count]) => count > 0);
-  return boards.length > 0 ? [`D2 ${boards.map(([kind, count]) => `${count} ${count === 1 ? kind.replace(/s$/, '') : kind}`).join(', ')} left out: only the root board is drawn`] : [];
+  const said = boards.length > 0 ? [`D2 ${boards.map(([kind, count]) => `${count} ${count === 1 ? kind.replace(/s$/, '') : kind}`).join(', ')} left out: only the root board is drawn`] : [];
+  const legend = compiled.diagram.legend;
+  const entries = (legend?.shapes?.length ?? 0) + (legend?.connections?.length ?? 0);
+  if (entries > 0) said.push(`D2 legend (vars.d2-legend, ${entries} ${entries === 1 ? 'entry' : 'entries'}) is not drawn`);
+  return said;
 }
 
 /** D2's `shape: sequence_diagram` at the root, drawn by our lifeline layout (./sequence.ts reads its order). */
 function sequenceGraph(compiled: CompiledD2): GraphIR {
-  return { ...sequenceOf(compiled.diagram.shapes, compiled.diagram.connections), warnings: boardsLeftOut(compiled) };
+  return { ...sequenceOf(compiled.diagram.shapes, compiled.diagram.connections), warnings: leftOut(compiled) };
 }
 
 /** A sequence diagram's actors and steps, from its shapes and connections (ids within the diagram). */
@@ -280,7 +321,22 @@ function nestedSequence(id: string, shapes: readonly Shape[], connections: reado
   );
 }
 
-export function d2ToGraph(compiled: CompiledD2): GraphIR {
+/**
+ * With a theme the author chose (`theme-id`), D2's colour tokens read as the colours they stand for in it (C4's blue
+ * containers, grey external systems); with none, they are left to our colours by role.
+ */
+function withTheme(compiled: CompiledD2): CompiledD2 {
+  const id = compiled.renderOptions?.themeID;
+  if (themeColor(id, 'N1') === undefined) return compiled;
+  const resolve = <T extends { fill?: string; stroke?: string; color?: string }>(item: T): T => {
+    const [fill, stroke, color] = [item.fill, item.stroke, item.color].map((value) => (value === undefined ? undefined : themeColor(id, value)));
+    return { ...item, ...(fill && { fill }), ...(stroke && { stroke }), ...(color && { color }) };
+  };
+  return { ...compiled, diagram: { ...compiled.diagram, shapes: compiled.diagram.shapes.map(resolve), connections: compiled.diagram.connections.map(resolve) } };
+}
+
+export function d2ToGraph(source: CompiledD2): GraphIR {
+  const compiled = withTheme(source);
   const { connections } = compiled.diagram;
   const compiledShapes = compiled.diagram.shapes.map((shape) => (shape.language === 'markdown' ? { ...shape, label: markdownText(shape.label) } : shape));
   const warnings: string[] = [];
@@ -357,7 +413,7 @@ export function d2ToGraph(compiled: CompiledD2): GraphIR {
     for (let at: string | undefined = id; at !== undefined; at = parentOf(at)) if (drawn.has(at)) return at;
     return id;
   };
-  warnings.push(...boardsLeftOut(compiled), ...undrawnStyles([...compiledShapes, ...connections.map((c) => ({ ...c, id: `${c.src} -> ${c.dst}` }))]));
+  warnings.push(...leftOut(compiled), ...undrawnStyles([...compiledShapes, ...connections.map((c) => ({ ...c, id: `${c.src} -> ${c.dst}` }))]));
   const withIcons = connections.filter((c) => c.icon != null).length;
   if (withIcons > 0) warnings.push(`${withIcons} connection icon${withIcons === 1 ? '' : 's'} left out (icons are drawn on shapes)`);
   // Messages inside a sequence diagram are drawn in it; a connection from outside ends on its box.

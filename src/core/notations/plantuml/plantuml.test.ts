@@ -893,6 +893,21 @@ describe('PlantUML legacy activity syntax', () => {
     expect(graph.nodes.map((n) => `${n.kind}:${n.label}`)).toEqual(['start:', 'action:First', 'decision:ok?', 'action:Second', 'fork:', 'end:']);
     expect(graph.edges.map((e) => `${e.from}->${e.to}${e.label ? ` [${e.label}]` : ''}`)).toEqual(['start-1->action-2', 'action-2->decision-3', 'decision-3->action-4 [yes]', 'decision-3->fork-5 [no]', 'action-4->end-6', 'fork-5->end-6']);
   });
+
+  it('breaks labels at Graphviz\'s `\\l` and `\\r` as PlantUML does, and keeps a label that is only `...` (KEP 4381\'s kubelet flow)', () => {
+    const graph = plantumlNotation.toGraph(uml([
+      '(*) --> "Resource prepared"',
+      '-->[ **Kubelet** passes device Ids to the CRI runtime\\l **CRI runtime** creates pod containers ] "All Pod containers created"',
+      '-->[ ... ] "Pod runs"',
+      '-->[ **Kubelet** calls NodeUnprepareResource\\r removes CDI JSON file(s) ] (*)',
+    ].join('\n')));
+    expect(graph.edges.map((e) => e.label ?? '')).toEqual([
+      '',
+      'Kubelet passes device Ids to the CRI runtime\n CRI runtime creates pod containers',
+      '...',
+      'Kubelet calls NodeUnprepareResource\n removes CDI JSON file(s)',
+    ]);
+  });
 });
 
 describe('PlantUML component diagram forms of its documentation', () => {

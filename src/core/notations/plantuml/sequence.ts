@@ -214,9 +214,10 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
         .filter(Boolean)
         .map(participant);
       const place = position.toLowerCase();
+      // `note left: …` belongs to the message just before it, and is drawn level with it.
+      const withMessage = (place === 'left' || place === 'right') && attached.length === 0;
       if (place === 'across') attached = [...participants.keys()];
       else if (attached.length === 0) {
-        // `note left: …` belongs to the message just before it.
         if (!lastMessage) throw parseError(line, 'a note without "of <participant>" must follow a message');
         attached = [place === 'left' ? lastMessage.from : lastMessage.to];
       }
@@ -231,6 +232,7 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
       };
       const fill = color ? plantumlColor(color) : undefined;
       if (fill) step.fillColor = fill;
+      if (withMessage) step.withMessage = true;
       add(step);
       continue;
     }

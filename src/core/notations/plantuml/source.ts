@@ -235,16 +235,20 @@ export function closeAtEnd(open: ReadonlyArray<{ line: SourceLine }>, warnings: 
  * as a line, so no text of it is shown; a titled rule (`== Step 2 ==`) and a heading (`= Title`) show their title.
  */
 function withoutCreoleRules(text: string): string {
-  return text
-    .split('\n')
-    .filter((line) => !/^\s*(={2,}|-{2,}|\.{2,}|_{2,})\s*$/.test(line))
+  const lines = text.split('\n');
+  // A rule separates lines: alone, it is the text (PlantUML writes an arrow labelled `[ ... ]` as "...").
+  return lines
+    .filter((line) => lines.length === 1 || !/^\s*(={2,}|-{2,}|\.{2,}|_{2,})\s*$/.test(line))
     .map((line) => line.replace(/^\s*(={2,}|\.{2,}|_{2,})\s*(.+?)\s*\1\s*$/, '$2').replace(/^\s*=+\s+(\S.*)$/, '$1'))
     .join('\n');
 }
 
-/** Display text: PlantUML's `\n` line breaks kept as newlines, creole and HTML-like markup dropped. */
+/**
+ * Display text: PlantUML's line breaks kept as newlines (`\n`, and Graphviz's `\l` and `\r`, which PlantUML also breaks
+ * at, aligning the line before them left or right), creole and HTML-like markup dropped.
+ */
 export function plainText(text: string): string {
-  return withoutCreoleRules(text.replace(/\\n/g, '\n'))
+  return withoutCreoleRules(text.replace(/\\[nlr]/g, '\n'))
     .replace(/<\/?(?:color|b|i|u|s|size|font|back|strike|sub|sup|w|plain)\b[^>]*>/gi, '')
     .replace(/\*\*(.*?)\*\*/g, '$1')
     .replace(/\/\/(.*?)\/\//g, '$1')
