@@ -161,6 +161,28 @@ webhook:
     expect(graph.edges).toEqual([]);
   });
 
+  it('reads the defaults every component inherits as settings, not a workload (OpenTelemetry demo: `default` drew as a workload named default)', () => {
+    // open-telemetry/opentelemetry-helm-charts charts/opentelemetry-demo/values.yaml, abridged.
+    const graph = helmNotation.toGraph(`default:
+  image:
+    repository: ghcr.io/open-telemetry/demo
+    tag: ""
+  replicas: 1
+components:
+  accounting:
+    enabled: true
+    useDefault:
+      env: true
+    service:
+      port: 8080
+  cart:
+    enabled: true
+    service:
+      port: 8080
+`);
+    expect(graph.nodes.map((n) => n.label)).toEqual(['accounting', 'cart']);
+  });
+
   it('draws the enabled sub-charts of an umbrella chart', () => {
     const graph = helmNotation.toGraph(fixture('grafana-loki-stack.values.yaml'));
     expect(graph.nodes.map((n) => n.id)).toEqual(['loki', 'promtail']);

@@ -32,6 +32,12 @@ import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConve
 import { hostsIn } from '../hosts.js';
 import { atLines, isRecord, type LocatedYaml, parseLocatedYaml } from '../yaml.js';
 
+/**
+ * Top-level keys holding what every component of the chart inherits (the OpenTelemetry demo's `default: {image,
+ * replicas: 1, env}`): settings even with an image and a count, which make any other block a workload.
+ */
+const COMPONENT_DEFAULTS = new Set(['default', 'defaults']);
+
 /** Top-level keys that configure the chart as a whole, never a component or a sub-chart. */
 const CHART_SETTINGS = new Set([
   'global', 'image', 'images', 'service', 'ingress', 'secondaryIngress', 'persistence', 'autoscaling', 'serviceAccount',
@@ -426,7 +432,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       subcharts.push(flagged);
       subchartKeys.set(flagged, key);
     }
-    if (!isRecord(block) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
+    if (!isRecord(block) || COMPONENT_DEFAULTS.has(key) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
     if (scrapesChart(key, block)) continue;
     if (isScrapeTarget(block, values)) {
       if (disabled(block)) offWorkloads.push(key);
