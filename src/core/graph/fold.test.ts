@@ -114,6 +114,73 @@ describe('foldForReading', () => {
     expect(foldForReading(vpc, 'terraform', 'full')).toBe(vpc);
   });
 
+  it('folds the IAM grants of a mid-sized Terraform module into rows on what they grant on or to (a Django app on Cloud Run)', async () => {
+    // The shape of GoogleCloudPlatform/terraform-dynamic-python-webapp's infra/, abridged and written here: each grant
+    // drew as a box of its own, its lines crossing the module to the secret and the accounts.
+    const module = await terraformNotation.toGraph(`
+resource "google_service_account" "server" { account_id = "server" }
+resource "google_service_account" "automation" { account_id = "automation" }
+resource "google_project_iam_member" "server_permissions" {
+  role   = "roles/cloudsql.client"
+  member = "serviceAccount:\${google_service_account.server.email}"
+}
+resource "google_secret_manager_secret" "django_settings" { secret_id = "django_settings" }
+resource "google_secret_manager_secret_iam_binding" "django_settings" {
+  secret_id = google_secret_manager_secret.django_settings.id
+  role      = "roles/secretmanager.secretAccessor"
+  members   = ["serviceAccount:\${google_service_account.server.email}", "serviceAccount:\${google_service_account.automation.email}"]
+}
+resource "google_sql_database_instance" "postgres" { name = "psql" }
+resource "google_sql_database" "database" { instance = google_sql_database_instance.postgres.name }
+resource "google_sql_user" "django" { instance = google_sql_database_instance.postgres.name }
+resource "google_cloud_run_v2_service" "server" {
+  template {
+    service_account = google_service_account.server.email
+    volumes {
+      cloud_sql_instance {
+        instances = [google_sql_database_instance.postgres.connection_name]
+      }
+    }
+    containers {
+      env {
+        name = "SETTINGS"
+        value_source {
+          secret_key_ref {
+            secret = google_secret_manager_secret.django_settings.secret_id
+          }
+        }
+      }
+    }
+  }
+}
+data "google_iam_policy" "noauth" {
+  binding {
+    role    = "roles/run.invoker"
+    members = ["allUsers"]
+  }
+}
+resource "google_cloud_run_service_iam_policy" "server_noauth" {
+  service     = google_cloud_run_v2_service.server.name
+  policy_data = data.google_iam_policy.noauth.policy_data
+}
+resource "google_cloud_run_v2_job" "migrate" {
+  template {
+    template {
+      service_account = google_service_account.automation.email
+    }
+  }
+}
+`);
+    const folded = foldForReading(module, 'terraform');
+    expect([module.nodes.length, folded.nodes.length]).toEqual([12, 9]);
+    const byId = new Map(folded.nodes.map((node) => [node.id, node]));
+    expect(byId.get('google_secret_manager_secret.django_settings')!.rows).toContain('iam binding django_settings → google_service_account.server, google_service_account.automation');
+    expect(byId.get('google_service_account.server')!.rows).toContain('project iam member server_permissions');
+    expect(byId.get('google_cloud_run_v2_service.server')!.rows).toContain('service iam policy server_noauth → data.google_iam_policy.noauth');
+    // Every dependency stays drawn once: the secret keeps an edge to each account it grants to.
+    expect(folded.edges.filter((edge) => edge.from === 'google_secret_manager_secret.django_settings').map((edge) => edge.to).sort()).toEqual(['google_service_account.automation', 'google_service_account.server']);
+  });
+
   it('folds a dozen nodes half of which are volumes its services mount alike (netbox), saying each path once on its user', () => {
     // netbox-community/netbox-docker docker-compose.yml (27bf52c), abridged: the worker and housekeeping share
     // netbox's volumes through a YAML anchor, so each volume had three dashed lines carrying one path.

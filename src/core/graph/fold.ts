@@ -54,16 +54,21 @@ export function foldForReading(graph: GraphIR, notation: Notation, detail: Detai
   };
 }
 
-/** Volumes, config and secrets, attachments and twins folded in a graph above DETAIL_FOLD_NODES; `said` what was. */
+/**
+ * Volumes, config and secrets, attachments and twins folded in a graph above DETAIL_FOLD_NODES; `said` what was.
+ * Terraform's attachments are folded from there on (the Django-on-Cloud-Run module's 27 resources, 7 of them IAM
+ * grants whose lines crossed it), detail only in a large graph or where it is a third of the nodes.
+ */
 function foldLarge(graph: GraphIR, notation: Notation): { graph: GraphIR; said: string[] } {
   const before = graph.nodes.length;
   if (before <= DETAIL_FOLD_NODES) return { graph, said: [] };
   const large = before > FOLD_NODES;
-  if (!large && foldDetailNodes(graph).folded.length * 3 < before) return { graph, said: [] };
-  const attachments = large && notation === 'terraform' ? foldAttachments(graph) : { graph, folded: [] };
+  const attachments = notation === 'terraform' ? foldAttachments(graph) : { graph, folded: [] };
+  const foldsDetail = large || foldDetailNodes(graph).folded.length * 3 >= before;
+  if (!foldsDetail && attachments.folded.length === 0) return { graph, said: [] };
   // Twins first, so a merged node lists its names before the rows of the detail folded into it.
-  const twins = large ? foldTwins(attachments.graph) : { graph, folded: 0, into: 0 };
-  const details = foldDetailNodes(twins.graph);
+  const twins = large ? foldTwins(attachments.graph) : { graph: attachments.graph, folded: 0, into: 0 };
+  const details = foldsDetail ? foldDetailNodes(twins.graph) : { graph: twins.graph, folded: [] };
   const said = [
     ...(attachments.folded.length > 0 ? [`${countBy(attachments.folded)} into the resources they attach to, as rows`] : []),
     ...(details.folded.length > 0 ? [`${countBy(details.folded)} into the nodes that use them, as rows`] : []),
@@ -256,9 +261,11 @@ function foldDetailNodes(graph: GraphIR): { graph: GraphIR; folded: string[] } {
 
 /**
  * Terraform resource types that attach to another resource rather than stand on their own: `aws_network_acl_rule`,
- * `aws_route`, `aws_route_table_association`, `aws_vpn_gateway_route_propagation`, `*_policy_attachment`…
+ * `aws_route`, `aws_route_table_association`, `aws_vpn_gateway_route_propagation`, `*_policy_attachment`, and the
+ * IAM grants on a resource or to an account (`google_secret_manager_secret_iam_binding`, `google_project_iam_member`,
+ * `google_cloud_run_service_iam_policy`)…
  */
-const ATTACHMENT_TYPE = /_(rule|route|association|attachment|propagation)$/;
+const ATTACHMENT_TYPE = /_(rule|route|association|attachment|propagation|iam_binding|iam_member|iam_policy)$/;
 
 /** A resource's type, from its address (`aws_route.private`, `module.vpc.aws_route.private`). */
 const resourceType = (address: string) => address.split('.').at(-2) ?? '';
@@ -273,7 +280,8 @@ function sharedWords(a: string, b: string): number {
 
 /**
  * Terraform attachments that nothing refers to become rows on their owner: of the resources one refers to, the one
- * whose type it extends (a rule's ACL, a route's or association's route table). The row names the attachment and what
+ * whose type it extends (a rule's ACL, a route's or association's route table), or the only one (a project's role
+ * granted to one service account). The row names the attachment and what
  * else it refers to, and the owner keeps an edge to each of those, so every dependency stays drawn, once.
  */
 function foldAttachments(graph: GraphIR): { graph: GraphIR; folded: string[] } {
@@ -286,7 +294,7 @@ function foldAttachments(graph: GraphIR): { graph: GraphIR; folded: string[] } {
     if (!ATTACHMENT_TYPE.test(type) || referred.has(node.id) || targets.length === 0 || targets.some((to) => !byId.has(to))) continue;
     // Most words shared, then the shortest type: `aws_vpn_gateway` over `aws_vpn_gateway_attachment`.
     const owner = [...targets].sort((a, b) => sharedWords(type, resourceType(b)) - sharedWords(type, resourceType(a)) || resourceType(a).length - resourceType(b).length)[0]!;
-    if (sharedWords(type, resourceType(owner)) < 2) continue;
+    if (targets.length > 1 && sharedWords(type, resourceType(owner)) < 2) continue;
     owners.set(node.id, owner);
   }
   // An attachment's owner that is itself folded keeps it drawn: no row on a row.
