@@ -206,7 +206,7 @@ describe('helmNotation duplicate keys', () => {
 });
 
 describe('helmNotation features and detection', () => {
-  it('draws ingress → workload (its Service a row) with autoscaling', () => {
+  it('draws ingress → workload, its Service and its autoscaler rows on it', () => {
     const graph = helmNotation.toGraph(`
 replicaCount: 2
 image: {repository: ghcr.io/acme/shop, tag: "1.0"}
@@ -217,10 +217,10 @@ ingress:
 autoscaling: {enabled: true, minReplicas: 2, maxReplicas: 5}
 redis: {enabled: true}
 `);
-    expect(arrows(graph)).toEqual(['app:ingress -> app [shop.example]', 'app:hpa -> app [scales]', 'app -> redis [uses]']);
-    expect(graph.nodes.find((n) => n.id === 'app')!.rows).toEqual(['workload, 2 replicas', 'shop', 'Service :8080']);
+    expect(arrows(graph)).toEqual(['app:ingress -> app [shop.example]', 'app -> redis [uses]']);
+    // The autoscaler was a box with a dashed "scales" arrow; it sets the replica count, said there.
+    expect(graph.nodes.find((n) => n.id === 'app')!.rows).toEqual(['workload, 2–5 replicas, autoscaled', 'shop', 'Service :8080']);
     expect(graph.nodes.find((n) => n.id === 'redis')!.kind).toBe('cache');
-    expect(graph.nodes.find((n) => n.id === 'app:hpa')!.rows).toEqual(['2–5 replicas']);
   });
 
   it('reports YAML errors with line and column', () => {

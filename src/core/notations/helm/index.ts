@@ -389,13 +389,12 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       nodes.push({ id: volumeId, label: name === '' ? `${label} data` : name, kind: 'storage', rows, iconRef: 'kubernetes/Persistent Volume Claim' });
       edge(id, volumeId, 'mounts', true);
     }
+    // An autoscaler sets the workload's replica count: said where the count is, not as a box beside it.
     const autoscaling = block.autoscaling ?? block.hpa;
     if (isRecord(autoscaling) && autoscaling.enabled === true) {
-      const range = `${String(autoscaling.minReplicas ?? '?')}–${String(autoscaling.maxReplicas ?? '?')} replicas`;
-      nodes.push({ id: `${id}:hpa`, label: `${label} autoscaler`, kind: 'generic', rows: [range], iconRef: 'kubernetes/HorizontalPodAutoscaler' });
-      edge(`${id}:hpa`, id, 'scales', true);
+      node.rows![0] = `workload, ${String(autoscaling.minReplicas ?? '?')}–${String(autoscaling.maxReplicas ?? '?')} replicas, autoscaled`;
     }
-    // A product's workload sits in its product's box, with its service, ingress, volume and autoscaler.
+    // A product's workload sits in its product's box, with its ingress and volume.
     if (parent !== undefined) for (const drawn of nodes.slice(firstNode)) drawn.parent = parent;
     return id;
   };

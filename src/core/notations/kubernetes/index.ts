@@ -113,8 +113,9 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
     if (dashed) edge.style = { strokeStyle: 'dashed' };
     edges.push(edge);
   };
-  /** Lines of the NetworkPolicies drawn as the calls they allow. */
+  /** Lines of the NetworkPolicies drawn as the calls they allow, and of the autoscalers drawn on what they scale. */
   const foldedPolicies: (number | undefined)[] = [];
+  const foldedAutoscalers: (number | undefined)[] = [];
 
   for (const resource of drawn) {
     const from = nodeId(resource.kind, resource.namespace, resource.name);
@@ -135,7 +136,12 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
     } else if (resource.kind === 'HorizontalPodAutoscaler') {
       const target = record(spec.scaleTargetRef);
       const node = find(String(target.kind), resource.namespace, String(target.name));
-      if (node) addEdge(from, node.id, 'scales', true);
+      if (node) {
+        // The autoscaler sets the workload's replica count: said where the count is, not as a box beside it.
+        node.rows = [`${String(target.kind)}, ${String(spec.minReplicas ?? 1)}–${String(spec.maxReplicas ?? '?')} replicas, autoscaled`, ...(node.rows ?? []).slice(1)];
+        nodes.delete(from);
+        foldedAutoscalers.push(resource.line);
+      }
     } else if (resource.kind === 'NetworkPolicy') {
       const selector = stringMap(record(spec.podSelector).matchLabels);
       const neighbours = workloads.filter((workload) => workload.namespace === resource.namespace);
@@ -205,6 +211,7 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
     nodes.delete(id);
   }
   if (fronts.size > 0) warnings.push(`${atLines([...fronts.values()].map(({ service }) => service.line))}${fronts.size} Service${fronts.size === 1 ? '' : 's'} in front of one workload each drawn as a row on it ("Service …"), what called the Service drawn calling the workload`);
+  if (foldedAutoscalers.length > 0) warnings.push(`${atLines(foldedAutoscalers)}${foldedAutoscalers.length} HorizontalPodAutoscaler${foldedAutoscalers.length === 1 ? '' : 's'} drawn as the replica range on the workload ${foldedAutoscalers.length === 1 ? 'it scales' : 'each scales'}`);
   if (foldedPolicies.length > 0) warnings.push(`${atLines(foldedPolicies)}${foldedPolicies.length} NetworkPolicy objects of one workload each drawn as the calls they allow from workloads of the input (\"allowed\"), and a row on the workload`);
   foldRoleBindings(resources, (namespace, name) => find('ServiceAccount', namespace, name), skippedKinds, warnings);
   for (const [kind, lines] of skippedKinds) warnings.push(`${atLines(lines)}skipped ${lines.length} ${kind} object${lines.length === 1 ? '' : 's'} (not drawn)`);

@@ -125,7 +125,7 @@ metadata: {name: api-config, namespace: shop}
 apiVersion: autoscaling/v2
 kind: HorizontalPodAutoscaler
 metadata: {name: api, namespace: shop}
-spec: {scaleTargetRef: {apiVersion: apps/v1, kind: StatefulSet, name: api}}
+spec: {scaleTargetRef: {apiVersion: apps/v1, kind: StatefulSet, name: api}, minReplicas: 2, maxReplicas: 6}
 ---
 apiVersion: batch/v1
 kind: CronJob
@@ -135,13 +135,12 @@ spec:
   jobTemplate: {spec: {template: {metadata: {labels: {app: api}}, spec: {containers: [{image: busybox}]}}}}
 `;
 
-  it('draws Ingress → workload (its Service a row), HPA → target, workload → ConfigMap, and keeps selectors inside a namespace', () => {
+  it('draws Ingress → workload (its Service a row, its autoscaler its replica range), workload → ConfigMap, and keeps selectors inside a namespace', () => {
     const graph = kubernetesNotation.toGraph(manifest);
-    expect(arrows(graph)).toEqual([
-      'Ingress/shop/web -> StatefulSet/shop/api [shop.example/api]',
-      'StatefulSet/shop/api -> ConfigMap/shop/api-config [env]',
-      'HorizontalPodAutoscaler/shop/api -> StatefulSet/shop/api [scales]',
-    ]);
+    expect(arrows(graph)).toEqual(['Ingress/shop/web -> StatefulSet/shop/api [shop.example/api]', 'StatefulSet/shop/api -> ConfigMap/shop/api-config [env]']);
+    // The autoscaler was a box beside the workload with a dashed "scales" arrow; it sets the replica count, said there.
+    expect(graph.nodes.find((n) => n.id === 'StatefulSet/shop/api')!.rows).toEqual(['StatefulSet, 2–6 replicas, autoscaled', 'ghcr.io/acme/api:1.2', 'Service :80→8080']);
+    expect(graph.nodes.some((n) => n.id.startsWith('HorizontalPodAutoscaler/'))).toBe(false);
     expect(graph.groups.map((g) => g.id)).toEqual(['namespace:shop', 'namespace:other']);
     expect(graph.nodes.find((n) => n.id === 'CronJob/other/report')!.rows).toEqual(['CronJob', 'schedule 0 * * * *', 'busybox']);
   });
