@@ -130,6 +130,10 @@ resource "google_secret_manager_secret_iam_binding" "django_settings" {
   role      = "roles/secretmanager.secretAccessor"
   members   = ["serviceAccount:\${google_service_account.server.email}", "serviceAccount:\${google_service_account.automation.email}"]
 }
+resource "google_secret_manager_secret_version" "django_settings" {
+  secret      = google_secret_manager_secret.django_settings.id
+  secret_data = "DATABASE_URL=postgres://\${google_sql_user.django.name}@//cloudsql/\${google_sql_database_instance.postgres.connection_name}"
+}
 resource "google_sql_database_instance" "postgres" { name = "psql" }
 resource "google_sql_database" "database" { instance = google_sql_database_instance.postgres.name }
 resource "google_sql_user" "django" { instance = google_sql_database_instance.postgres.name }
@@ -169,16 +173,25 @@ resource "google_cloud_run_v2_job" "migrate" {
       service_account = google_service_account.automation.email
     }
   }
+  depends_on = [google_secret_manager_secret_version.django_settings]
 }
 `);
     const folded = foldForReading(module, 'terraform');
-    expect([module.nodes.length, folded.nodes.length]).toEqual([12, 9]);
+    expect([module.nodes.length, folded.nodes.length]).toEqual([13, 9]);
     const byId = new Map(folded.nodes.map((node) => [node.id, node]));
     expect(byId.get('google_secret_manager_secret.django_settings')!.rows).toContain('iam binding django_settings → google_service_account.server, google_service_account.automation');
     expect(byId.get('google_service_account.server')!.rows).toContain('project iam member server_permissions');
     expect(byId.get('google_cloud_run_v2_service.server')!.rows).toContain('service iam policy server_noauth → data.google_iam_policy.noauth');
+    // A secret's version is its value, a row on it; what waited for the version (depends_on) waits for the secret.
+    expect(byId.get('google_secret_manager_secret.django_settings')!.rows).toContain('version django_settings → google_sql_user.django, google_sql_database_instance.postgres');
+    expect(folded.edges.find((edge) => edge.from === 'google_cloud_run_v2_job.migrate' && edge.to === 'google_secret_manager_secret.django_settings')).toMatchObject({ label: 'depends on' });
     // Every dependency stays drawn once: the secret keeps an edge to each account it grants to.
-    expect(folded.edges.filter((edge) => edge.from === 'google_secret_manager_secret.django_settings').map((edge) => edge.to).sort()).toEqual(['google_service_account.automation', 'google_service_account.server']);
+    expect(folded.edges.filter((edge) => edge.from === 'google_secret_manager_secret.django_settings').map((edge) => edge.to).sort()).toEqual([
+      'google_service_account.automation',
+      'google_service_account.server',
+      'google_sql_database_instance.postgres',
+      'google_sql_user.django',
+    ]);
   });
 
   it('folds a dozen nodes half of which are volumes its services mount alike (netbox), saying each path once on its user', () => {

@@ -263,9 +263,12 @@ function foldDetailNodes(graph: GraphIR): { graph: GraphIR; folded: string[] } {
  * Terraform resource types that attach to another resource rather than stand on their own: `aws_network_acl_rule`,
  * `aws_route`, `aws_route_table_association`, `aws_vpn_gateway_route_propagation`, `*_policy_attachment`, and the
  * IAM grants on a resource or to an account (`google_secret_manager_secret_iam_binding`, `google_project_iam_member`,
- * `google_cloud_run_service_iam_policy`)…
+ * `google_cloud_run_service_iam_policy`), a secret's value (`google_secret_manager_secret_version`)…
  */
-const ATTACHMENT_TYPE = /_(rule|route|association|attachment|propagation|iam_binding|iam_member|iam_policy)$/;
+const ATTACHMENT_TYPE = /_(rule|route|association|attachment|propagation|iam_binding|iam_member|iam_policy|secret_version)$/;
+
+/** The label Terraform's explicit `depends_on` edges carry (notations/terraform): an order, not a use. */
+const DEPENDS_ON = 'depends on';
 
 /** A resource's type, from its address (`aws_route.private`, `module.vpc.aws_route.private`). */
 const resourceType = (address: string) => address.split('.').at(-2) ?? '';
@@ -279,13 +282,14 @@ function sharedWords(a: string, b: string): number {
 }
 
 /**
- * Terraform attachments that nothing refers to become rows on their owner: of the resources one refers to, the one
+ * Terraform attachments that nothing refers to (but for a `depends_on`, then moved to the owner: a Cloud Run service
+ * waits for its secret's version) become rows on their owner: of the resources one refers to, the one
  * whose type it extends (a rule's ACL, a route's or association's route table), or the only one (a project's role
  * granted to one service account). The row names the attachment and what
  * else it refers to, and the owner keeps an edge to each of those, so every dependency stays drawn, once.
  */
 function foldAttachments(graph: GraphIR): { graph: GraphIR; folded: string[] } {
-  const referred = new Set(graph.edges.map((edge) => edge.to));
+  const referred = new Set(graph.edges.filter((edge) => edge.label !== DEPENDS_ON).map((edge) => edge.to));
   const byId = new Map(graph.nodes.map((node) => [node.id, node]));
   const owners = new Map<string, string>();
   for (const node of graph.nodes) {
@@ -324,11 +328,17 @@ function foldAttachments(graph: GraphIR): { graph: GraphIR; folded: string[] } {
       kept.push({ id: `${owner}->${other}`, from: owner, to: other });
     }
   }
+  const edges: GraphEdge[] = [];
+  for (const edge of [...graph.edges.filter((edge) => !owners.has(edge.from)), ...kept]) {
+    const to = owners.get(edge.to);
+    if (to === undefined) edges.push(edge);
+    else if (to !== edge.from && !edges.some((other) => other.from === edge.from && other.to === to)) edges.push({ ...edge, id: `${edge.from}->${to}`, to });
+  }
   return {
     graph: {
       ...graph,
       nodes: graph.nodes.filter((node) => !owners.has(node.id)).map((node) => (rows.has(node.id) ? { ...node, rows: [...(node.rows ?? []), ...rows.get(node.id)!] } : node)),
-      edges: [...graph.edges.filter((edge) => !owners.has(edge.from)), ...kept],
+      edges,
     },
     folded,
   };
