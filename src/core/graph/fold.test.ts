@@ -73,6 +73,18 @@ describe('foldForReading', () => {
     expect(foldForReading(sparse, 'compose').edges.length).toBe(sparse.edges.length);
   });
 
+  it('lists the users of a shared dependency whose edges all carry one label (the OpenTelemetry demo chart: ten "uses" into flagd)', () => {
+    // The same demo as Helm values: its edges say "uses", which kept flagd's ten edges drawn across the chart.
+    const otel = composeNotation.toGraph(readFileSync(new URL('../../../test/fixtures/compose/opentelemetry-demo.compose.yaml', import.meta.url), 'utf8'));
+    const labelled = { ...otel, edges: otel.edges.map((edge) => ({ ...edge, label: 'uses' })) };
+    const folded = foldForReading(labelled, 'helm');
+    expect(folded.nodes.find((node) => node.id === 'service:flagd')!.rows).toContain('used by 10:');
+    expect(folded.edges.some((edge) => edge.to === 'service:flagd')).toBe(false);
+    // Edges into one node that say different things are kept: each says something of its own.
+    const mixed = { ...labelled, edges: labelled.edges.map((edge, i) => (edge.to === 'service:flagd' && i % 2 === 0 ? { ...edge, label: 'reads' } : edge)) };
+    expect(foldForReading(mixed, 'helm').edges.filter((edge) => edge.to === 'service:flagd').length).toBeGreaterThan(0);
+  });
+
   it('folds a smaller graph when a third of it is detail (mailcow: 30 nodes, 13 shared volumes), merging no services', () => {
     // 18 services, each pair sharing a volume: 27 nodes, 9 of them volumes.
     const nodes: GraphNode[] = [];

@@ -89,8 +89,9 @@ const USERS_LINE_CHARS = 36;
 /**
  * A shared dependency is a node nearly everything depends on and that depends on nothing itself (the telemetry
  * collector every service of the OpenTelemetry demo sends to, Sentry's Kafka): its edges cross the whole drawing, one
- * from each user, and hide the calls between the services. Each such edge means the same ("depends on it", no label,
- * one line style), so they are merged into one "used by" list on the dependency, which stays drawn as a node.
+ * from each user, and hide the calls between the services. Each such edge means the same (one label or none, one
+ * line style: Helm's ten "uses" into the OpenTelemetry demo's flagd), so they are merged into one "used by" list on
+ * the dependency, which stays drawn as a node.
  */
 function foldSharedDependencies(graph: GraphIR): { graph: GraphIR; said: string[] } {
   if (graph.nodes.length < SHARED_FOLD_NODES || graph.edges.length < SHARED_FOLD_DENSITY * graph.nodes.length) return { graph, said: [] };
@@ -102,7 +103,7 @@ function foldSharedDependencies(graph: GraphIR): { graph: GraphIR; said: string[
     const into = graph.edges.filter((edge) => edge.to === node.id);
     const users = new Set(into.map((edge) => edge.from));
     if (users.size < minUsers || graph.edges.some((edge) => edge.from === node.id)) continue;
-    if (new Set(into.map(meaning)).size !== 1 || into[0]!.label !== undefined || users.has(node.id)) continue;
+    if (new Set(into.map(meaning)).size !== 1 || users.has(node.id)) continue;
     shared.add(node.id);
   }
   // Not every node: then nothing would be left to draw but lists.
