@@ -2,9 +2,9 @@
  * Folding: a large infrastructure graph drawn for reading. Above FOLD_NODES nodes (or DETAIL_FOLD_NODES when a third
  * of them is such detail), volumes, config, secrets and service accounts become rows on the workload that uses them;
  * above FOLD_NODES services wired exactly alike (sentry's twenty
- * Kafka consumers) become one node listing their names, their edges merged since each means the same thing; above it
- * too, a Terraform resource that only attaches to another (an ACL rule, a route, a route-table association) becomes a
- * row on the resource it attaches to. A dense graph of SHARED_FOLD_NODES or more has its shared dependencies folded
+ * Kafka consumers) become one node listing their names, their edges merged since each means the same thing; above
+ * DETAIL_FOLD_NODES, a Terraform resource that only attaches to another (an ACL rule, a route, a route-table
+ * association, an IAM grant, a secret's version) becomes a row on the resource it attaches to. A dense graph of SHARED_FOLD_NODES or more has its shared dependencies folded
  * too: a node most others depend on lists its users, and services that depend on one same set have one edge each to
  * a box of it (in a smaller graph, only a set whose edges are half the drawing). A large SQL schema names its reference hubs on the referencing columns instead of drawing a line from
  * each table (fold-references.ts). The warnings say what was folded; `detail: "full"` draws everything (issue 27:
