@@ -17,6 +17,7 @@ import { SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
 import type { Binding, Element, Point } from '../scene/schema.js';
 import { boxArea, boxCentre, boxContains, boxToPolyline, distanceToBox, distanceToBoxOutline, pointInBox, type Box } from './geometry.js';
 import { readsAsRows } from './table-rows.js';
+import { STEREOTYPE_ROW } from '../layout/node-size.js';
 import { dictionary } from '../dictionary.js';
 
 export type NodeShape = ShapeType | 'text' | 'code' | 'math' | 'image' | 'embed';
@@ -188,6 +189,8 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
   };
   for (const s of leaves) {
     const held = (inside.get(s.id) ?? []).sort((a, b) => a.y - b.y || a.x - b.x).map((t) => t.text ?? '');
+    // A class's «stereotype» drawn over its name is its first row, as the graph keeps it (layout/node-size.ts).
+    if (held.length > 1 && STEREOTYPE_ROW.test(held[0]!)) held.splice(0, 2, held[1]!, held[0]!);
     const own = s.text ?? '';
     const [label, ...rest] = own !== '' ? [own, ...held] : held.length > 0 ? held : [''];
     const rows = rest.flatMap((text) => text.split('\n')).filter((row) => row.trim() !== '');

@@ -10,6 +10,7 @@
  * each table (fold-references.ts). The warnings say what was folded; `detail: "full"` draws everything (issue 27:
  * 40–90 nodes drew 5,000–8,000 px wide, and a hub's 46 edges walled the OpenTelemetry demo).
  */
+import { foldPlainColumns } from './fold-columns.js';
 import { foldReferenceHubs, REFERENCE_HUB_TABLES } from './fold-references.js';
 import type { GraphEdge, GraphIR, GraphNode, NodeKind, Notation } from './types.js';
 
@@ -123,15 +124,17 @@ function foldSharedDependencies(graph: GraphIR): { graph: GraphIR; said: string[
 }
 
 /**
- * A large schema drawn for reading: its reference hubs' foreign keys named on their columns (fold-references.ts), and
- * the one schema that holds every table (pg_dump's `public`) named as the title instead of a box round everything,
+ * A large schema drawn for reading: its reference hubs' foreign keys named on their columns (fold-references.ts),
+ * above FOLD_NODES tables the columns that are not keys counted under the keys (fold-columns.ts), and the one schema that holds every table (pg_dump's `public`) named as the title instead of a box round everything,
  * so the tables' unconnected groups are packed in rows (pack.ts) rather than stacked in one column 5,000 px tall.
  */
 function foldSchema(graph: GraphIR): GraphIR {
   if (graph.nodes.length <= REFERENCE_HUB_TABLES) return graph;
-  const { graph: folded, hubs } = foldReferenceHubs(graph);
-  const said = hubs.map(({ label, references, tables }) => `the ${references} foreign keys of ${tables} tables to ${label} are named on their columns ("→ ${label}")`);
-  const warnings = hubs.length === 0 ? graph.warnings : [...graph.warnings, `${graph.nodes.length} tables drawn to stay readable: ${said.join(', and ')} instead of drawn as lines; detail: "full" draws every line`];
+  const { graph: hubbed, hubs } = foldReferenceHubs(graph);
+  const said = hubs.map(({ label, references, tables }) => `the ${references} foreign keys of ${tables} tables to ${label} are named on their columns ("→ ${label}") instead of drawn as lines`);
+  const { graph: folded, columns, tables } = graph.nodes.length > FOLD_NODES ? foldPlainColumns(hubbed) : { graph: hubbed, columns: 0, tables: 0 };
+  if (columns > 0) said.push(`the ${columns} columns of ${tables} tables that are not keys are counted in one row under each table's keys`);
+  const warnings = said.length === 0 ? graph.warnings : [...graph.warnings, `${graph.nodes.length} tables drawn to stay readable: ${said.join(', and ')}; detail: "full" draws every ${columns > 0 ? 'column and line' : 'line'}`];
   const [only] = folded.groups;
   const oneSchema = folded.groups.length === 1 && only!.kind === 'schema' && folded.title === undefined && folded.nodes.every((node) => node.parent === only!.id);
   if (!oneSchema) return { ...folded, warnings };

@@ -315,15 +315,17 @@ export function readableWidth(nodes: number): number {
 /**
  * Components laid out apart and packed in rows (or on a skyline, when that fits the drawing rules better): a landscape
  * block, no wider than `widthLimit`. Inside the one container that holds everything when the top level is that
- * container alone. Undefined when there is nothing to pack.
+ * container alone. Undefined when there is nothing to pack. `looseTogether`: nodes joined to nothing are one part,
+ * for a `layOut` that sets them in a grid (connectedComponents).
  */
 export async function layoutPacked(
   graph: GraphIR,
   direction: Direction,
   widthLimit: number,
   layOut: (part: GraphIR, direction: Direction) => Promise<LaidOutGraph> = layoutShape,
+  { looseTogether = false } = {},
 ): Promise<LaidOutGraph | undefined> {
-  const parts = connectedComponents(graph);
+  const parts = connectedComponents(graph, { looseTogether });
   if (parts !== undefined) {
     const laid: LaidOutGraph[] = [];
     for (const part of parts) laid.push(await layOut(part, direction));
@@ -338,7 +340,7 @@ export async function layoutPacked(
   }
   const sole = soleContainer(graph);
   if (sole === undefined) return undefined;
-  const inner = await layoutPacked(sole.inner, direction, widthLimit - 2 * containerFrame(sole.group.label).left, layOut);
+  const inner = await layoutPacked(sole.inner, direction, widthLimit - 2 * containerFrame(sole.group.label).left, layOut, { looseTogether });
   return inner && wrapInContainer(inner, sole.group);
 }
 

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { GraphIR } from '../graph/types.js';
 import { composeNotation } from '../notations/compose/index.js';
 import { helmNotation } from '../notations/helm/index.js';
+import { resolveIconHints } from '../notations/icon-hints.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
 import { sqlNotation } from '../notations/sql/index.js';
 import { checkScene } from '../quality/check.js';
@@ -107,8 +108,30 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(laid.width / laid.height).toBeLessThan(3);
   });
 
-  it('draws Kubernetes this way, the other notations and graphs from no notation with ELK', () => {
+  it('sets loose nodes of unequal heights in one even grid, not packed one by one into ragged rows (robot-shop)', async () => {
+    // Packed one by one, tallest first: four cylinders in a row with a workload stacked under the last, then rows of five and two.
+    const graph = resolveIconHints(await helmNotation.toGraph(readFileSync(new URL('../../../test/fixtures/helm/robot-shop.values.yaml', import.meta.url), 'utf8')));
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const rows: { top: number; bottom: number; count: number }[] = [];
+    for (const node of [...laid.nodes].sort((a, b) => a.y + a.height / 2 - (b.y + b.height / 2))) {
+      const row = rows.find((r) => node.y < r.bottom && node.y + node.height > r.top);
+      if (row) Object.assign(row, { top: Math.min(row.top, node.y), bottom: Math.max(row.bottom, node.y + node.height), count: row.count + 1 });
+      else rows.push({ top: node.y, bottom: node.y + node.height, count: 1 });
+    }
+    const counts = rows.map((row) => row.count);
+    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
+    expect(laid.width).toBeGreaterThanOrEqual(laid.height * 0.9);
+  });
+
+  it('packs a large schema’s unrelated tables one by one round the rest, not as one rigid grid (Camunda’s 43 tables)', async () => {
+    // Its 27 tables joined to nothing set in one grid beside the 16 joined ones: 3,442 px wide, where packed one by one they fill a skyline 2,018 px wide.
+    const graph = await sqlNotation.toGraph(readFileSync(new URL('../../../test/fixtures/sql/camunda-postgres-engine.sql', import.meta.url), 'utf8'));
+    expect((await layoutGraphvizOrthogonal(graph)).width).toBeLessThan(2_500);
+  });
+
+  it('draws Kubernetes and Helm this way, the other notations and graphs from no notation with ELK', () => {
     expect(layoutEngineFor(graph, 'kubernetes')).toBe(layoutGraphvizOrthogonal);
+    expect(layoutEngineFor(graph, 'helm')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'compose')).toBe(layoutGraph);
     expect(layoutEngineFor(graph)).toBe(layoutGraph);
   });

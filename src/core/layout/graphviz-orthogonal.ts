@@ -30,9 +30,11 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   // Components laid out apart and packed in rows, as ELK packs them: Graphviz ranks loose nodes side by side in one row
   // (robot-shop's twelve Helm services: a strip of 15.5:1). Graphviz's own layout first, and packing only where it
   // misses, cost each try a Graphviz run more (Kubernetes 2.1× → 3.3× Graphviz's time) for a tenth less canvas on two
-  // Kubernetes files (README).
+  // Kubernetes files (README). Nodes joined to nothing make one part, set in Graphviz's grid; not in a large graph,
+  // where a rigid block of them left a schema 3,442 px wide (Camunda's 27 unrelated tables) and, one by one, they fill
+  // the skyline round the rest.
   const placed = async (direction: Direction): Promise<Placed> => ({
-    laid: (await layoutPacked(graph, direction, readableWidth(nodes), placedTo)) ?? (await placedTo(graph, direction)),
+    laid: (await layoutPacked(graph, direction, readableWidth(nodes), placedTo, { looseTogether: nodes <= READABLE_NODES })) ?? (await placedTo(graph, direction)),
     direction,
   });
   let best = await placed(graph.direction);

@@ -6,7 +6,7 @@
  */
 import { Graphviz, type Format } from '@hpcc-js/wasm-graphviz';
 import type { Direction, DotSource, GraphIR } from '../graph/types.js';
-import { firstCrossing, outlineOf } from '../scene/binding-geometry.js';
+import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { graphvizCaps } from './graphviz-caps.js';
 import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, SPACING } from './drawing-rules.js';
 import { measureText } from './measure.js';
@@ -281,12 +281,16 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
   if (shape.looseInGrid) {
     // Nodes joined to nothing, in each container (and at the top level), in a square-ish grid: Graphviz ranks them all
     // side by side, one row (a column, flowing sideways) of twenty workloads where ELK sets them in a grid. Each stands
-    // on the one a row before it, by an invisible edge that maps back to no edge.
+    // on the one a row before it, by an invisible edge that maps back to no edge: each chain is a column of the grid
+    // flowing down, a row flowing sideways, so sideways there are fewer chains than nodes in each (4 × 3, not 3 × 4:
+    // landscape either way).
     const joined = new Set(graph.edges.filter((edge) => edge.from !== edge.to).flatMap((edge) => [edge.from, edge.to]));
+    const down = graph.direction === 'DOWN' || graph.direction === 'UP';
     for (const { nodes } of children.values()) {
       const loose = nodes.filter((id) => !joined.has(id));
       const columns = Math.ceil(Math.sqrt(loose.length));
-      for (let i = 0; i + columns < loose.length; i++) lines.push(`n${nodeIndex.get(loose[i]!)} -> n${nodeIndex.get(loose[i + columns]!)} [style=invis]`);
+      const chains = down ? columns : Math.ceil(loose.length / columns);
+      for (let i = 0; i + chains < loose.length; i++) lines.push(`n${nodeIndex.get(loose[i]!)} -> n${nodeIndex.get(loose[i + chains]!)} [style=invis]`);
     }
   }
   const { ranks } = shape;
@@ -447,6 +451,9 @@ export function readGraphviz(json: GraphvizJson, graph: GraphIR, dot: DotSource,
  */
 function ontoOutline(end: Point, from: Point, node: LaidOutNode): Point {
   const outline = outlineOf({ ...node, type: node.box.shape });
+  // An end already inside the outline we bind to (Graphviz clips a star or a hexagon at its own points, inside their
+  // box) stays where Graphviz drew it: carried on to the box, it hooked back across the shape's corner.
+  if (isInside(outline, end)) return end;
   const length = Math.hypot(end.x - from.x, end.y - from.y);
   const reach = length === 0 ? end : { x: end.x + ((end.x - from.x) / length) * 3 * CLEARANCE, y: end.y + ((end.y - from.y) / length) * 3 * CLEARANCE };
   const hit = firstCrossing(end, reach, outline);

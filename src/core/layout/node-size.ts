@@ -62,8 +62,10 @@ export interface NodeBox {
   label: string;
   /** Rows (fields, members, columns), each cut to the box width. */
   rows: string[];
-  /** Height of the header band above the rows (0 without rows). */
+  /** Height of the header band above the rows (0 without rows), the stereotype line included. */
   headerHeight: number;
+  /** A class's «stereotype» line, drawn over its name in the header in the rows' font, as UML, Mermaid and PlantUML draw it. */
+  stereotype?: string;
   /** Indices of `rows` (as cut) that open a compartment under a rule of its own (GraphNode.compartments). */
   compartments?: number[];
   /** True when the box has room reserved for an icon at its top. */
@@ -118,7 +120,11 @@ export function wrapText(text: string, maxWidth: number, fontSize: number, wordW
 /** Continuation lines of a wrapped row start this far in, so they read as part of the row above. */
 const ROW_INDENT = '    ';
 
-const TABLE_KINDS: ReadonlySet<NodeKind> = new Set(['entity', 'class', 'interface', 'enum']);
+/** A row of «marks» only (`«interface»`, `«abstract» «entity»`): a stereotype, not a member. */
+export const STEREOTYPE_ROW = /^«[^«»]+»(\s+«[^«»]+»)*$/;
+
+const CLASSIFIER_KINDS: ReadonlySet<NodeKind> = new Set(['class', 'interface', 'enum']);
+const TABLE_KINDS: ReadonlySet<NodeKind> = new Set(['entity', ...CLASSIFIER_KINDS]);
 const MAX_FOLDED_ROWS = 3;
 
 /** A size its author set (D2's `width`/`height`), or a mark (a start dot, an end bull's-eye, a fork bar, an empty decision) whose size is its meaning. */
@@ -128,6 +134,23 @@ export function hasFixedSize(node: GraphNode): boolean {
 
 /** Sizes the box of `node`: the text decides, within the drawing rules' bounds; rows make a table taller than 260 px if needed. */
 export function sizeNode(node: GraphNode, flow: Direction = 'DOWN'): NodeBox {
+  const known = sized.get(node)?.get(flow);
+  if (known !== undefined) return known;
+  // Frozen, as every caller shares it.
+  const box = Object.freeze(measuredNode(node, flow));
+  Object.freeze(box.rows);
+  if (!sized.has(node)) sized.set(node, new Map());
+  sized.get(node)!.set(flow, box);
+  return box;
+}
+/**
+ * Boxes already measured, by node and flow: a layout sizes every node once per try (Graphviz's placement of a schema
+ * up to six times, its rows capped, then the scene), wrapping and measuring every row each time. Layout reads a graph
+ * and never changes its nodes.
+ */
+const sized = new WeakMap<GraphNode, Map<Direction, NodeBox>>();
+
+function measuredNode(node: GraphNode, flow: Direction): NodeBox {
   if (node.size) return { ...node.size, shape: 'rectangle', label: '', rows: [], headerHeight: 0, icon: false, fontSize: FONT.label };
   const mark = MARKS[node.kind];
   if (mark && node.label === '') {
@@ -156,19 +179,27 @@ export function sizeNode(node: GraphNode, flow: Direction = 'DOWN'): NodeBox {
   // on node-sized boxes only: a label too long for one (a C4 description wrapped in a cylinder) goes without.
   let icon = rows.length === 0 && node.iconRef !== undefined;
 
-  if (rows.length > 0) {
+  // A leading «interface» row is the class's stereotype: it goes over the name, not among the members.
+  const stereotype = rows.length > 0 && STEREOTYPE_ROW.test(rows[0]!) ? rows[0] : undefined;
+  const members = stereotype === undefined ? rows : rows.slice(1);
+  const opening = foldRows ? [] : (node.compartments ?? []).map((i) => (stereotype === undefined ? i : i - 1));
+  // A UML classifier declared without members (its rows given, but none) is still a class box: its name over an
+  // empty compartment, as Mermaid draws it, not a plain box that reads as another kind of thing.
+  const memberless = !foldRows && rows.length === 0 && node.rows !== undefined && CLASSIFIER_KINDS.has(node.kind);
+  if (rows.length > 0 || memberless) {
     // A long member or column wraps onto indented lines: a cut signature would hide its parameters or return type.
-    const wrapped = rows.map((row) => wrapText(row, maxTextWidth - measureText(ROW_INDENT, rowFontSize, FONT.family).width, rowFontSize).map((line, k) => (k === 0 ? line : `${ROW_INDENT}${line}`)));
+    const wrapped = members.map((row) => wrapText(row, maxTextWidth - measureText(ROW_INDENT, rowFontSize, FONT.family).width, rowFontSize).map((line, k) => (k === 0 ? line : `${ROW_INDENT}${line}`)));
     const cut = wrapped.flat();
     // A compartment opens at the first line of its first row; one that would open on the first line is no compartment.
     const starts = wrapped.map((_, i) => wrapped.slice(0, i).reduce((sum, lines) => sum + lines.length, 0));
-    const compartments = [...new Set((foldRows ? [] : (node.compartments ?? [])).filter((i) => i > 0 && i < rows.length).map((i) => starts[i]!))].sort((a, b) => a - b);
+    const compartments = [...new Set(opening.filter((i) => i > 0 && i < members.length).map((i) => starts[i]!))].sort((a, b) => a - b);
     const rowsSize = measureText(cut.join('\n'), rowFontSize, FONT.family);
-    const headerHeight = labelSize.height + 2 * SPACING.nodePaddingY;
-    const width = clamp(Math.max(labelSize.width, rowsSize.width) + 2 * SPACING.nodePaddingX, NODE_BOX.minWidth, NODE_BOX.maxWidth);
+    const stereotypeSize = stereotype === undefined ? { width: 0, height: 0 } : measureText(stereotype, rowFontSize, FONT.family);
+    const headerHeight = stereotypeSize.height + labelSize.height + 2 * SPACING.nodePaddingY;
+    const width = clamp(Math.max(labelSize.width, stereotypeSize.width, rowsSize.width) + 2 * SPACING.nodePaddingX, NODE_BOX.minWidth, NODE_BOX.maxWidth);
     // Each compartment's rule has a row gap above and below it, as the header's has.
     const height = headerHeight + rowsSize.height + 2 * SPACING.rowGap * (1 + compartments.length);
-    return { width, height, shape, label, rows: cut, headerHeight, icon: false, fontSize, ...(compartments.length > 0 && { compartments }) };
+    return { width, height, shape, label, rows: cut, headerHeight, icon: false, fontSize, ...(stereotype !== undefined && { stereotype }), ...(compartments.length > 0 && { compartments }) };
   }
 
   const textWidth = (labelSize.width + 2 * SPACING.nodePaddingX) / area.fx;

@@ -244,6 +244,25 @@ describe('packComponents', () => {
     expect(overlaps(skyline)).toEqual([]);
     expect(['task', 'comment', 'filter'].map((id) => at(skyline, id).x).sort((a, b) => a - b)).toEqual([0, 370, 740]);
   });
+
+  it('on a skyline, sets a part as wide as the drawing above the others, not as a roof over the room beside a taller one', () => {
+    // Flowable's schema: a fan of job tables 1,264 × 2,050 px, its CMMN chain 2,481 px wide and 450 tall, and tables
+    // joined to nothing. Placed second, the chain went under the fan and the tables under the chain: 2,505 × 4,097 px,
+    // the 1,240 px beside the fan left empty.
+    const part = (id: string, width: number, height: number) => ({
+      part: graph({ nodes: [{ id, label: id, kind: 'entity' }] }),
+      laid: { nodes: [{ id, x: 0, y: 0, width, height, box: {} as LaidOutGraph['nodes'][number]['box'] }], groups: [], edges: [], warnings: [], width, height } as LaidOutGraph,
+    });
+    const tables = Array.from({ length: 12 }, (_, i) => part(`table${i}`, 300, 250));
+    const parts = [part('fan', 1264, 2050), part('cmmn', 2481, 450), ...tables];
+    const whole = graph({ nodes: parts.flatMap(({ part }) => part.nodes) });
+    const skyline = packComponents(whole, parts.map(({ part }) => part), parts.map(({ laid }) => laid), 2036, { skyline: true });
+    expect(overlaps(skyline)).toEqual([]);
+    // The chain on top, the fan under it at the left, the twelve tables in three columns of four beside the fan.
+    expect([at(skyline, 'cmmn').y, at(skyline, 'fan').y]).toEqual([0, 450 + 70]);
+    expect(tables.every(({ laid }) => at(skyline, laid.nodes[0]!.id).x > 1264)).toBe(true);
+    expect(skyline.height).toBe(450 + 70 + 2050);
+  });
 });
 
 describe('wrapInContainer', () => {

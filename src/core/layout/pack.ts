@@ -9,8 +9,13 @@ import { CONTAINER_MIN_WIDTH, SPACING } from './drawing-rules.js';
 import { containerTitle } from './titles.js';
 import type { LaidOutGraph, Point } from './types.js';
 
-/** Top-level items joined by edges (through anything inside them), in first-seen order; undefined for one component. */
-export function connectedComponents(graph: GraphIR): GraphIR[] | undefined {
+/**
+ * Top-level items joined by edges (through anything inside them), in first-seen order; undefined for one component.
+ * `looseTogether`: top-level nodes joined to nothing make one part, for a layout that sets them in a grid itself
+ * (Graphviz's placement, looseInGrid): packed one by one, nodes of unequal heights left ragged rows (robot-shop's
+ * twelve Helm services: four cylinders in a row, one workload under the last, then rows of five and two).
+ */
+export function connectedComponents(graph: GraphIR, { looseTogether = false } = {}): GraphIR[] | undefined {
   const groupParent = new Map(graph.groups.map((group) => [group.id, group.parent] as const));
   const nodeIds = new Set(graph.nodes.map((node) => node.id));
   /** The top-level group around a group, or the item itself; undefined when parents form a cycle (left to ELK's warning). */
@@ -42,6 +47,12 @@ export function connectedComponents(graph: GraphIR): GraphIR[] | undefined {
   for (const edge of graph.edges) {
     const [from, to] = [topOfEnd(edge.from), topOfEnd(edge.to)];
     if (from !== undefined && to !== undefined) root.set(find(from), find(to));
+  }
+  if (looseTogether) {
+    const size = new Map<string, number>();
+    for (const top of new Set(tops.values())) size.set(find(top), (size.get(find(top)) ?? 0) + 1);
+    const loose = graph.nodes.map((node) => `n:${node.id}`).filter((item) => tops.get(item) === item && size.get(find(item)) === 1);
+    for (const item of loose) root.set(find(item), find(loose[0]!));
   }
   const order = [...new Set([...tops.values()].map(find))];
   if (order.length < 2) return undefined;
@@ -134,11 +145,15 @@ function rowPlaces(laid: readonly LaidOutGraph[], order: readonly number[], limi
 /**
  * Each part, tallest first, as high as it can go (then as far left) on the skyline of those placed: parts of unequal
  * heights fill the room a row leaves under its shorter ones (Camunda's 27 unrelated tables under its 16 joined ones:
- * 5,499 px tall, 6,254 in rows as tall as their tallest).
+ * 5,499 px tall, 6,254 in rows as tall as their tallest). A part too wide for any other to stand beside it goes first:
+ * placed after a taller, narrower one it would roof the room beside that one, which a skyline cannot reach again
+ * (Flowable's CMMN tables, a chain as wide as the drawing, under its 2,050 px fan of job tables left 1,240 px beside the fan empty).
  */
-function skylinePlaces(laid: readonly LaidOutGraph[], order: readonly number[], limit: number): Map<number, Point> {
+function skylinePlaces(laid: readonly LaidOutGraph[], tallestFirst: readonly number[], limit: number): Map<number, Point> {
   const gap = SPACING.betweenLayers;
   const places = new Map<number, Point>();
+  const spans = (i: number) => tallestFirst.every((j) => j === i || laid[i]!.width + gap + laid[j]!.width > limit);
+  const order = [...tallestFirst.filter(spans), ...tallestFirst.filter((i) => !spans(i))];
   /** The first free y from each x on (with the gap under what is placed), as steps sorted by x. */
   let steps: { x: number; y: number }[] = [{ x: 0, y: 0 }];
   const topOver = (from: number, to: number) => Math.max(...steps.filter((step, k) => step.x < to && (steps[k + 1]?.x ?? Infinity) > from).map((step) => step.y));

@@ -43,9 +43,11 @@ export interface SequenceFragmentSection {
 
 export interface SequenceFragment {
   type: 'fragment';
-  /** alt, opt, loop, par, break, critical, group. */
+  /** alt, opt, loop, par, break, critical, group; `rect` for Mermaid's highlight. */
   kind: string;
   sections: SequenceFragmentSection[];
+  /** A highlight (Mermaid `rect rgb(…)`): a background of this colour behind what it holds, without name or border. */
+  fillColor?: string;
 }
 
 export interface SequenceActivation {
@@ -329,8 +331,10 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
           y += step.height ?? SEQUENCE_SPACING.rowGap * 2;
           break;
         case 'fragment': {
-          // Room above the frame for its name, then the frame's slot, so it sits under what it holds.
-          y += SEQUENCE_SPACING.frameNameHeight;
+          // Room above the frame for its name, then the frame's slot, so it sits under what it holds. A highlight has
+          // no name: it only paints the background behind its messages.
+          const highlight = step.fillColor;
+          if (highlight === undefined) y += SEQUENCE_SPACING.frameNameHeight;
           const id = nextId('fragment');
           const slot = elements.length;
           const outer = openFrames[openFrames.length - 1];
@@ -353,8 +357,8 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
           const nameWidth = measureText(name, FONT.edgeLabel, FONT.family).width;
           if (inner.min === Infinity) inner = { min: firstCenter, max: firstCenter };
           const pad = SEQUENCE_SPACING.framePadding;
-          const box = { left: inner.min - pad, right: Math.max(inner.max + pad, inner.min - pad + nameWidth + 2 * pad), top, bottom: y };
-          labelBoxes.push({ left: box.left, right: box.left + nameWidth + 2 * pad, top: top - SEQUENCE_SPACING.frameNameHeight, bottom: top });
+          const box = { left: inner.min - pad, right: highlight === undefined ? Math.max(inner.max + pad, inner.min - pad + nameWidth + 2 * pad) : inner.max + pad, top, bottom: y };
+          if (highlight === undefined) labelBoxes.push({ left: box.left, right: box.left + nameWidth + 2 * pad, top: top - SEQUENCE_SPACING.frameNameHeight, bottom: top });
           const drawn: GeneratedElement[] = [
             {
               id,
@@ -363,9 +367,9 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
               y: round(box.top),
               width: round(box.right - box.left),
               height: round(box.bottom - box.top),
-              name,
-              strokeColor: FRAME_COLOR,
-              fillColor: 'transparent',
+              name: highlight === undefined ? name : '',
+              strokeColor: highlight ?? FRAME_COLOR,
+              fillColor: highlight ?? 'transparent',
               strokeStyle: 'solid',
               corner: 'sharp',
             },

@@ -32,6 +32,7 @@ const CORPUS: Count[] = [
   ['sql', 'postgres-sakila-schema.sql', 15, 22, 0, '21 CREATE TABLE less 6 INHERITS partitions of payment, 40 FK less 18 of the partitions'],
   ['sql', 'postgres-tpcc-ddl.sql', 9, 10, 0, '9 CREATE TABLE, 10 REFERENCES'],
   ['sql', 'sqlite-sakila-schema.sql', 16, 22, 0, '16 CREATE TABLE, 22 FOREIGN KEY'],
+  ['sql', 'flowable-postgres-all.sql', 62, 60, 0, '62 create table, 60 alter table … foreign key'],
   ['sql', 'camunda-postgres-engine.sql', 43, 37, 0, '43 create table, 37 alter table … foreign key (7 of them a table to itself)'],
   ['plantuml', 'irs-quality-tree-mindmap.puml', 80, 79, 0, '80 topics (lines of * marks), each joined to its parent'],
   ['plantuml', 'aries-discover-features-requester-state.puml', 5, 5, 0, '3 states, [*] start and end, 5 transitions'],
@@ -113,6 +114,8 @@ const CORPUS: Count[] = [
   ['mermaid', 'mermaid-readme-state.mmd', 5, 6, 0, 'Still, Moving, Crash, [*] as start and as end; 6 transitions'],
   ['mermaid', 'powertools-batch-class.mmd', 2, 1, 0, '2 classes, 1 inheritance'],
   ['mermaid', 'powertools-batch-fifo-sequence.mmd', 3, 7, 0, '3 participants, 7 messages (3 to self)'],
+  ['mermaid', 'lock-contention-interfaces-class.mmd', 6, 5, 0, '3 interfaces (one without members), the abstract base, 2 implementations; 5 relations'],
+  ['mermaid', 'signup-transaction-rect-sequence.mmd', 4, 11, 0, '4 participants, 11 messages (4 in a rect highlight inside an alt, 2 in one at the top level)'],
 ];
 
 const edgeCount = (graph: GraphIR): number =>

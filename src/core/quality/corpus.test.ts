@@ -35,7 +35,13 @@ const EXCEPTIONS: Record<string, { violation: RegExp; why: string }[]> = {
   'sql/camunda-postgres-engine.sql': [
     {
       violation: /^at 1600 px wide/,
-      why: '43 tables of up to 30 columns, 16 of them joined by foreign keys: that component alone, laid out left to right, is 2,137 px wide, 10.5 px text at 1,600 (was 2,889 × 5,751 px and 7.8 px, the other 27 tables set in a grid among it; now 2,137 × 5,475, under it on a skyline)',
+      why: '43 tables of up to 30 columns, 16 of them joined by foreign keys: that component alone, laid out left to right, is 2,057 px wide, 10.7 px text at 1,600 (was 2,889 × 5,751 px and 7.8 px, the other 27 tables set in a grid among it; then 2,137 × 5,475, under it on a skyline; now 2,057 × 2,488, the columns that are not keys counted)',
+    },
+  ],
+  'sql/flowable-postgres-all.sql': [
+    {
+      violation: /^at 1600 px wide/,
+      why: '62 tables, their columns that are not keys counted (2,985 × 6,960 px before): the CMMN runtime tables refer on along a chain five tables long (sentry part → plan item → case instance → case definition → deployment), 2,481 px laid out left to right, 9.0 px text at 1,600 (2,481 × 3,061 as drawn)',
     },
   ],
   'kubernetes/microservices-demo-release.yaml': [

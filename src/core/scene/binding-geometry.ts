@@ -53,7 +53,7 @@ const ratio = (box: Box, p: Point): Focus => ({
   y: box.height === 0 ? 0.5 : clamp01((p.y - box.y) / box.height),
 });
 
-function isInside(polygon: Point[], p: Point): boolean {
+export function isInside(polygon: Point[], p: Point): boolean {
   let inside = false;
   for (let i = 0, j = polygon.length - 1; i < polygon.length; j = i++) {
     const a = polygon[i]!;

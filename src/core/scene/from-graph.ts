@@ -191,7 +191,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       ...(parents.has(id) && { parentId: parents.get(id) }),
     };
     if (node.iconRef !== undefined && box.icon) shape.iconRef = node.iconRef;
-    if (box.rows.length === 0) {
+    if (box.headerHeight === 0) {
       if (box.label === '') {
         elements.push(shape);
         if (node.kind === 'end' && box.shape === 'ellipse') {
@@ -236,9 +236,15 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     // The notation's font colour, else the usual ink, kept readable on the fill (psg's black Mrecord state: white).
     const ink = readableStroke(node.style?.textColor ?? TEXT_COLOR, shape.fillColor!);
     const header = measureText(box.label, box.fontSize, FONT.family);
-    elements.push(
-      textElement(makeId(`${id}-header`), box.label, { x: laid.x + (laid.width - header.width) / 2, y: laid.y + (box.headerHeight - header.height) / 2, ...header }, box.fontSize, groupIds, ink),
-    );
+    const rowSize = rowFont(box.fontSize);
+    const stereotype = box.stereotype === undefined ? undefined : measureText(box.stereotype, rowSize, FONT.family);
+    const headerTop = laid.y + (box.headerHeight - header.height - (stereotype?.height ?? 0)) / 2;
+    if (stereotype) {
+      const at = { x: laid.x + (laid.width - stereotype.width) / 2, y: headerTop, ...stereotype };
+      elements.push(textElement(makeId(`${id}-stereotype`), box.stereotype!, at, rowSize, groupIds, ink));
+    }
+    const headerAt = { x: laid.x + (laid.width - header.width) / 2, y: headerTop + (stereotype?.height ?? 0), ...header };
+    elements.push(textElement(makeId(`${id}-header`), box.label, headerAt, box.fontSize, groupIds, ink));
     const rule = (suffix: string, y: number): Element => {
       const ruleY = round(y);
       return {
@@ -260,15 +266,15 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       };
     };
     elements.push(rule('rule', laid.y + box.headerHeight));
-    // Each compartment (a class's attributes, then its operations) is a text of its own under its own rule.
-    const rowSize = rowFont(box.fontSize);
+    // Each compartment (a class's attributes, then its operations) is a text of its own under its own rule; a class
+    // with no member keeps its empty compartment, as Mermaid draws it.
     const opens = [0, ...(box.compartments ?? [])];
     let top = laid.y + box.headerHeight;
     opens.forEach((start, k) => {
       if (k > 0) elements.push(rule(`rule-${k + 1}`, top));
       const rowsText = box.rows.slice(start, opens[k + 1]).join('\n');
       const rows = measureText(rowsText, rowSize, FONT.family);
-      elements.push(textElement(makeId(k === 0 ? `${id}-rows` : `${id}-rows-${k + 1}`), rowsText, { x: laid.x + SPACING.nodePaddingX, y: top + SPACING.rowGap, ...rows }, rowSize, groupIds, ink));
+      if (rowsText !== '') elements.push(textElement(makeId(k === 0 ? `${id}-rows` : `${id}-rows-${k + 1}`), rowsText, { x: laid.x + SPACING.nodePaddingX, y: top + SPACING.rowGap, ...rows }, rowSize, groupIds, ink));
       top += rows.height + 2 * SPACING.rowGap;
     });
   }

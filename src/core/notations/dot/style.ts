@@ -77,7 +77,7 @@ export function mapArrowhead(arrow: string): Arrowhead {
 
 export const RANKDIR: Record<string, Direction> = dictionary({ TB: 'DOWN', LR: 'RIGHT', BT: 'UP', RL: 'LEFT' });
 
-const hex2 = (value: number) => Math.round(Math.min(255, Math.max(0, value))).toString(16).padStart(2, '0');
+export const hex2 = (value: number) => Math.round(Math.min(255, Math.max(0, value))).toString(16).padStart(2, '0');
 
 /**
  * Graphviz colour (`#rrggbb[aa]`, `H S V` or `H,S,V`, X11/CSS name, `grey50`, a `a:b` list, a Brewer colour) →

@@ -74,7 +74,8 @@ export function classToGraph(db: ClassDb): GraphIR {
     const generic = cls.type ? `<${decodeMermaid(cls.type).replace(/~/g, '')}>` : '';
     const node: GraphNode = { id: cls.id, label: `${decodeMermaid(cls.label ?? cls.id)}${generic}`, kind: KINDS[marks[0]?.toLowerCase() ?? ''] ?? 'class', shape: 'rectangle' };
     const allRows = [...(marks.length > 0 ? [marks.map((mark) => `«${mark}»`).join(' ')] : []), ...rows];
-    if (allRows.length > 0) node.rows = allRows;
+    // Rows even when there are none: a class written as its name alone is drawn as a class box all the same.
+    node.rows = allRows;
     // Mermaid draws operations in a compartment under the attributes, as UML does.
     if (attributes.length > 0 && operations.length > 0) node.compartments = [allRows.length - operations.length];
     const style = cssStyle(cls.styles ?? []);

@@ -61,6 +61,26 @@ describe('Mermaid mindmap', () => {
     expect(graph.warnings).toEqual(['the bang outline is drawn as our nearest shape (star)']);
   });
 
+  it('meets a star or hexagon root where Graphviz clipped the line, not hooked back out to the corner of its box', async () => {
+    // A bang root (drawn as our star) with five branches: lines leaving between its points ran to the box's edge and
+    // turned back in, a hook at the root of each.
+    const code = ['mindmap', '  root))Problem Types((', '    Counting', '      Paths', '    Optimisation', '      Cost', '    Decision', '      Reachability', '    Strings', '      Edit distance', '    Intervals', '      Matrix chain'].join('\n');
+    for (const root of [code, code.replace('))Problem Types((', '{{Problem Types}}')]) {
+      const scene = await codeToScene(root, { notation: 'mermaid' });
+      const rootId = scene.elementIds.nodes.get(scene.graph.nodes[0]!.id)!;
+      const shape = scene.elements.find((element) => element.id === rootId) as Box;
+      const centre = { x: shape.x + shape.width / 2, y: shape.y + shape.height / 2 };
+      const away = (p: { x: number; y: number }) => Math.hypot(p.x - centre.x, p.y - centre.y);
+      const lines = scene.elements.filter((element) => element.type === 'arrow' && element.startBinding?.elementId === rootId);
+      expect(lines).toHaveLength(5);
+      // Each line leaves the root outward from its first point on.
+      for (const line of lines) {
+        const [first, second] = ('points' in line && line.points) || [];
+        expect(away(second!)).toBeGreaterThan(away(first!));
+      }
+    }
+  });
+
   it('refuses a mind map with two roots with Mermaid\'s message', async () => {
     const error = await refusal(mermaidNotation.toGraph('mindmap\nroot\nsecond root'));
     expect(error).toMatchObject({ code: 'parse_error' });

@@ -272,7 +272,7 @@ describe('mermaidNotation class compartments', () => {
     const { elements } = await codeToScene(fixture('mermaid-readme-class.mmd'));
     const byId = (id: string) => placed(elements, id);
     const [attributes, operations, rule] = [byId('Class01-rows'), byId('Class01-rows-2'), byId('Class01-rule-2')];
-    expect(attributes.text).toBe('«Interface»\nint chimp\nint gorilla');
+    expect(attributes.text).toBe('int chimp\nint gorilla');
     expect(operations.text).toBe('size()');
     // The rule runs across the box between the two texts.
     expect(rule.y).toBeGreaterThan(attributes.y + attributes.height);
@@ -280,6 +280,47 @@ describe('mermaidNotation class compartments', () => {
     expect(rule.width).toBe(byId('Class01').width);
     expect(operations.y + operations.height).toBeLessThanOrEqual(byId('Class01').y + byId('Class01').height);
   });
+});
+
+describe('mermaidNotation class stereotypes', () => {
+  it('draws `<<interface>>` as a line over the class name, as Mermaid does, not as the first member', async () => {
+    const { elements } = await codeToScene(fixture('lock-contention-interfaces-class.mmd'));
+    const byId = (id: string) => placed(elements, id);
+    for (const [id, mark, firstRow] of [['LeaseWatcher', '«interface»', '+lease: String'], ['LeaseCandidate', '«interface»', '+candidateId: String'], ['AbstractLeaseCandidate', '«abstract»', '+lease: String']] as const) {
+      const [box, stereotype, name, rows, rule] = [byId(id), byId(`${id}-stereotype`), byId(`${id}-header`), byId(`${id}-rows`), byId(`${id}-rule`)];
+      expect([stereotype.text, name.text, rows.text!.split('\n')[0]]).toEqual([mark, id, firstRow]);
+      // Stereotype, then name, both centred in the header band above its rule; the members below it.
+      expect(stereotype.y).toBeGreaterThanOrEqual(box.y);
+      expect(stereotype.y + stereotype.height).toBeLessThanOrEqual(name.y);
+      expect(name.y + name.height).toBeLessThanOrEqual(rule.y);
+      expect(rows.y).toBeGreaterThan(rule.y);
+      expect(Math.abs(stereotype.x + stereotype.width / 2 - (box.x + box.width / 2))).toBeLessThan(1);
+    }
+    // An interface with nothing but its mark is a header over an empty compartment, as Mermaid draws it: no member text.
+    expect(byId('Closeable-stereotype').text).toBe('«interface»');
+    expect(elements.some((e) => e.id === 'Closeable-rows')).toBe(false);
+    expect(byId('Closeable').height).toBeGreaterThan(byId('Closeable-rule').y - byId('Closeable').y);
+  });
+
+  it('draws a class written as its name alone as a class box, its name over an empty compartment, as Mermaid does', async () => {
+    const { elements } = await codeToScene(fixture('lock-contention-interfaces-class.mmd'));
+    const byId = (id: string) => placed(elements, id);
+    for (const id of ['JdbcLeaseCandidate', 'RedisLeaseCandidate']) {
+      // The same look as its base class: a header text in the ink colour, a rule, room under it; not a plain labelled box.
+      expect(byId(`${id}-header`).text).toBe(id);
+      expect(byId(`${id}-rule`).y).toBeLessThan(byId(id).y + byId(id).height - 10);
+      expect(elements.find((e) => e.id === id)!.text ?? '').toBe('');
+    }
+  });
+
+  it('reads the stereotype back as the class\'s annotation when the drawing is exported', async () => {
+    const recovered = recoverGraph(intakeScene((await codeToScene(fixture('lock-contention-interfaces-class.mmd'))).elements).elements);
+    const node = (label: string) => recovered.nodes.find((n) => n.label === label)!;
+    expect(node('LeaseWatcher').rows).toEqual(['«interface»', '+lease: String', '+notifyHolder(state: LeaseState)']);
+    expect(node('Closeable').rows).toEqual(['«interface»']);
+    const back = await mermaidNotation.toGraph(toMermaid(recovered).code);
+    expect(back.nodes.filter((n) => n.kind === 'interface').map((n) => n.label).sort()).toEqual(['Closeable', 'LeaseCandidate', 'LeaseWatcher']);
+  }, 60_000);
 });
 
 describe('mermaidNotation details', () => {
@@ -369,7 +410,7 @@ describe('mermaidNotation details', () => {
 });
 
 describe('Mermaid round trip: from code → scene → export → from code draws the same structure', () => {
-  it.each(['k8s-ingress-flowchart.mmd', 'mermaid-readme-class.mmd', 'mermaid-docs-er.mmd', 'mermaid-readme-state.mmd', 'powertools-batch-class.mmd'])('%s', async (file) => {
+  it.each(['k8s-ingress-flowchart.mmd', 'mermaid-readme-class.mmd', 'mermaid-docs-er.mmd', 'mermaid-readme-state.mmd', 'powertools-batch-class.mmd', 'lock-contention-interfaces-class.mmd'])('%s', async (file) => {
     const first = recoverGraph(intakeScene((await codeToScene(fixture(file))).elements).elements);
     const exported = toMermaid(first);
     const second = recoverGraph(intakeScene((await codeToScene(exported.code, { notation: 'mermaid' })).elements).elements);
@@ -382,6 +423,31 @@ describe('mermaidNotation direction', () => {
     expect((await mermaidNotation.toGraph('classDiagram\n A <|-- B')).forcedDirection).toBeUndefined();
     const turned = await mermaidNotation.toGraph('classDiagram\n direction LR\n A <|-- B');
     expect([turned.direction, turned.forcedDirection]).toEqual(['RIGHT', true]);
+  });
+});
+
+describe('mermaidNotation sequence highlights', () => {
+  it('paints `rect rgb(…)` as a background behind the messages it holds, inside an alt too, instead of dropping it', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('signup-transaction-rect-sequence.mmd'));
+    expect(graph.warnings).toEqual([]);
+    const { elements } = await codeToScene(fixture('signup-transaction-rect-sequence.mmd'));
+    const highlights = elements.filter((e) => e.type === 'frame' && e.name === '');
+    expect(highlights.map((e) => e.fillColor)).toEqual(['#eef5ff', '#ff00001a']);
+    const [transaction] = highlights.map((e) => placed(elements, e.id));
+    // It holds BEGIN … COMMIT and not the reply after them, and lies under them: drawn before the messages it holds.
+    const labelled = (pattern: RegExp) => elements.filter((e) => e.type === 'text' && pattern.test(e.text ?? ''));
+    const inside = (e: (typeof elements)[number]) => (e.y ?? 0) > transaction!.y && (e.y ?? 0) < transaction!.y + transaction!.height;
+    expect(labelled(/BEGIN|INSERT|COMMIT/).map(inside)).toEqual([true, true, true, true]);
+    expect(labelled(/Hash password|202 Accepted/).map(inside)).toEqual([false, false]);
+    for (const label of labelled(/BEGIN|INSERT|COMMIT/)) expect(elements.indexOf(label)).toBeGreaterThan(elements.indexOf(highlights[0]!));
+    // The alt's frame keeps its name; the highlight has none and no border of another colour.
+    expect(elements.find((e) => e.type === 'frame' && e.name?.startsWith('alt'))).toBeDefined();
+    expect(highlights[0]!.strokeColor).toBe('#eef5ff');
+  });
+
+  it('reads `box rgb(…) Title` colours as Mermaid does', async () => {
+    const graph = await mermaidNotation.toGraph(['sequenceDiagram', '    box rgb(33, 66, 99) Backend', '    participant A', '    end', '    A->>A: ping'].join('\n'));
+    expect(graph.sequence!.boxes).toEqual([{ label: 'Backend', participants: ['A'], fillColor: '#214263' }]);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import type { Arrowhead, GraphIR, GraphNode } from '../../graph/types.js';
 import type { SequenceBox, SequenceFragment, SequenceMessage, SequenceStep } from '../../layout/sequence.js';
-import { mapColor } from '../dot/style.js';
+import { cssColor } from './style.js';
 import { PARTICIPANT_KINDS } from '../plantuml/sequence.js';
 import { decodeMermaid } from './parser.js';
 import { dictionary } from '../../dictionary.js';
@@ -68,8 +68,8 @@ export function takeBoxes(code: string): { code: string; boxes: SequenceBox[] } 
     if (box && !open) {
       // Mermaid's rule: a first word that is a colour (a CSS name, rgb(…), hsl(…)) is the colour; the rest is the title.
       const [, first = '', rest = ''] = /^((?:rgba?|hsla?)\s*\(.*?\)|\w*)\s*(.*)$/.exec(box[1]!) ?? [];
-      const isColor = /^(rgba?|hsla?)\s*\(/.test(first) || first === 'transparent' || (first !== '' && mapColor(first) !== undefined);
-      const fill = isColor && first !== 'transparent' ? mapColor(first) : undefined;
+      const isColor = /^(rgba?|hsla?)\s*\(/.test(first) || first === 'transparent' || (first !== '' && cssColor(first) !== undefined);
+      const fill = isColor && first !== 'transparent' ? cssColor(first) : undefined;
       open = { label: decodeMermaid(isColor ? rest : box[1]!).trim(), participants: [], ...(fill && { fillColor: fill }) };
       boxes.push(open);
       lines[i] = '';
@@ -129,8 +129,14 @@ export function sequenceToGraph(db: SequenceDb, declaredBoxes: readonly Sequence
       stack[stack.length - 1]!.sections.push({ label: textOf(entry.message), steps: [] });
     } else if (CLOSERS.has(name)) {
       stack.pop();
-    } else if (name === 'RECT_START' || name === 'RECT_END') {
-      if (name === 'RECT_START') skipped.set('rect highlights left out (background colour only)', (skipped.get('rect highlights left out (background colour only)') ?? 0) + 1);
+    } else if (name === 'RECT_START') {
+      // `rect rgb(…)`: a background behind the messages it holds, as Mermaid paints it; no name, no frame.
+      const fill = cssColor(textOf(entry.message));
+      const fragment: SequenceFragment = { type: 'fragment', kind: 'rect', sections: [{ label: '', steps: [] }], ...(fill !== undefined && { fillColor: fill }) };
+      target().push(fragment);
+      stack.push(fragment);
+    } else if (name === 'RECT_END') {
+      stack.pop();
     } else if (name === 'AUTONUMBER') {
       const spec = (typeof entry.message === 'object' ? entry.message : {}) as { start?: number; step?: number; visible?: boolean };
       numbering = spec.visible === false ? undefined : { next: spec.start ?? 1, step: spec.step ?? 1 };
