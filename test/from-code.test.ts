@@ -19,7 +19,7 @@ describe.each(await availableBackends())('from code on %s', (backend) => {
   describe('POST /api-v1/documents/from-code', () => {
     const samples: [string, string][] = [
       ['compose', 'compose/awesome-react-express-mysql.compose.yaml'],
-      ['kubernetes', 'kubernetes/guestbook-all-in-one.yaml'],
+      ['kubernetes', 'kubernetes/microservices-demo-cartservice.yaml'],
       ['dot', 'dot/gallery-cluster.gv'],
       ['plantuml', 'plantuml/mojaloop-position-prepare-sequence.plantuml'],
       ['terraform', 'terraform/gcp-microservices-demo.main.tf'],

@@ -73,6 +73,18 @@ describe('foldForReading', () => {
     expect(foldForReading(sparse, 'compose').edges.length).toBe(sparse.edges.length);
   });
 
+  it('lists the users of a shared dependency whose edges all carry one label (the OpenTelemetry demo chart: ten "uses" into flagd)', () => {
+    // The same demo as Helm values: its edges say "uses", which kept flagd's ten edges drawn across the chart.
+    const otel = composeNotation.toGraph(readFileSync(new URL('../../../test/fixtures/compose/opentelemetry-demo.compose.yaml', import.meta.url), 'utf8'));
+    const labelled = { ...otel, edges: otel.edges.map((edge) => ({ ...edge, label: 'uses' })) };
+    const folded = foldForReading(labelled, 'helm');
+    expect(folded.nodes.find((node) => node.id === 'service:flagd')!.rows).toContain('used by 10:');
+    expect(folded.edges.some((edge) => edge.to === 'service:flagd')).toBe(false);
+    // Edges into one node that say different things are kept: each says something of its own.
+    const mixed = { ...labelled, edges: labelled.edges.map((edge, i) => (edge.to === 'service:flagd' && i % 2 === 0 ? { ...edge, label: 'reads' } : edge)) };
+    expect(foldForReading(mixed, 'helm').edges.filter((edge) => edge.to === 'service:flagd').length).toBeGreaterThan(0);
+  });
+
   it('folds a smaller graph when a third of it is detail (mailcow: 30 nodes, 13 shared volumes), merging no services', () => {
     // 18 services, each pair sharing a volume: 27 nodes, 9 of them volumes.
     const nodes: GraphNode[] = [];
@@ -112,6 +124,86 @@ describe('foldForReading', () => {
     for (const edge of folded.edges) expect((byId.has(edge.from) || groups.has(edge.from)) && (byId.has(edge.to) || groups.has(edge.to)), edge.id).toBe(true);
     // Below the threshold, or for a notation that names no resource types, attachments stay nodes.
     expect(foldForReading(vpc, 'terraform', 'full')).toBe(vpc);
+  });
+
+  it('folds the IAM grants of a mid-sized Terraform module into rows on what they grant on or to (a Django app on Cloud Run)', async () => {
+    // The shape of GoogleCloudPlatform/terraform-dynamic-python-webapp's infra/, abridged and written here: each grant
+    // drew as a box of its own, its lines crossing the module to the secret and the accounts.
+    const module = await terraformNotation.toGraph(`
+resource "google_service_account" "server" { account_id = "server" }
+resource "google_service_account" "automation" { account_id = "automation" }
+resource "google_project_iam_member" "server_permissions" {
+  role   = "roles/cloudsql.client"
+  member = "serviceAccount:\${google_service_account.server.email}"
+}
+resource "google_secret_manager_secret" "django_settings" { secret_id = "django_settings" }
+resource "google_secret_manager_secret_iam_binding" "django_settings" {
+  secret_id = google_secret_manager_secret.django_settings.id
+  role      = "roles/secretmanager.secretAccessor"
+  members   = ["serviceAccount:\${google_service_account.server.email}", "serviceAccount:\${google_service_account.automation.email}"]
+}
+resource "google_secret_manager_secret_version" "django_settings" {
+  secret      = google_secret_manager_secret.django_settings.id
+  secret_data = "DATABASE_URL=postgres://\${google_sql_user.django.name}@//cloudsql/\${google_sql_database_instance.postgres.connection_name}"
+}
+resource "google_sql_database_instance" "postgres" { name = "psql" }
+resource "google_sql_database" "database" { instance = google_sql_database_instance.postgres.name }
+resource "google_sql_user" "django" { instance = google_sql_database_instance.postgres.name }
+resource "google_cloud_run_v2_service" "server" {
+  template {
+    service_account = google_service_account.server.email
+    volumes {
+      cloud_sql_instance {
+        instances = [google_sql_database_instance.postgres.connection_name]
+      }
+    }
+    containers {
+      env {
+        name = "SETTINGS"
+        value_source {
+          secret_key_ref {
+            secret = google_secret_manager_secret.django_settings.secret_id
+          }
+        }
+      }
+    }
+  }
+}
+data "google_iam_policy" "noauth" {
+  binding {
+    role    = "roles/run.invoker"
+    members = ["allUsers"]
+  }
+}
+resource "google_cloud_run_service_iam_policy" "server_noauth" {
+  service     = google_cloud_run_v2_service.server.name
+  policy_data = data.google_iam_policy.noauth.policy_data
+}
+resource "google_cloud_run_v2_job" "migrate" {
+  template {
+    template {
+      service_account = google_service_account.automation.email
+    }
+  }
+  depends_on = [google_secret_manager_secret_version.django_settings]
+}
+`);
+    const folded = foldForReading(module, 'terraform');
+    expect([module.nodes.length, folded.nodes.length]).toEqual([13, 9]);
+    const byId = new Map(folded.nodes.map((node) => [node.id, node]));
+    expect(byId.get('google_secret_manager_secret.django_settings')!.rows).toContain('iam binding django_settings → google_service_account.server, google_service_account.automation');
+    expect(byId.get('google_service_account.server')!.rows).toContain('project iam member server_permissions');
+    expect(byId.get('google_cloud_run_v2_service.server')!.rows).toContain('service iam policy server_noauth → data.google_iam_policy.noauth');
+    // A secret's version is its value, a row on it; what waited for the version (depends_on) waits for the secret.
+    expect(byId.get('google_secret_manager_secret.django_settings')!.rows).toContain('version django_settings → google_sql_user.django, google_sql_database_instance.postgres');
+    expect(folded.edges.find((edge) => edge.from === 'google_cloud_run_v2_job.migrate' && edge.to === 'google_secret_manager_secret.django_settings')).toMatchObject({ label: 'depends on' });
+    // Every dependency stays drawn once: the secret keeps an edge to each account it grants to.
+    expect(folded.edges.filter((edge) => edge.from === 'google_secret_manager_secret.django_settings').map((edge) => edge.to).sort()).toEqual([
+      'google_service_account.automation',
+      'google_service_account.server',
+      'google_sql_database_instance.postgres',
+      'google_sql_user.django',
+    ]);
   });
 
   it('folds a dozen nodes half of which are volumes its services mount alike (netbox), saying each path once on its user', () => {

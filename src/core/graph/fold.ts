@@ -2,9 +2,9 @@
  * Folding: a large infrastructure graph drawn for reading. Above FOLD_NODES nodes (or DETAIL_FOLD_NODES when a third
  * of them is such detail), volumes, config, secrets and service accounts become rows on the workload that uses them;
  * above FOLD_NODES services wired exactly alike (sentry's twenty
- * Kafka consumers) become one node listing their names, their edges merged since each means the same thing; above it
- * too, a Terraform resource that only attaches to another (an ACL rule, a route, a route-table association) becomes a
- * row on the resource it attaches to. A dense graph of SHARED_FOLD_NODES or more has its shared dependencies folded
+ * Kafka consumers) become one node listing their names, their edges merged since each means the same thing; above
+ * DETAIL_FOLD_NODES, a Terraform resource that only attaches to another (an ACL rule, a route, a route-table
+ * association, an IAM grant, a secret's version) becomes a row on the resource it attaches to. A dense graph of SHARED_FOLD_NODES or more has its shared dependencies folded
  * too: a node most others depend on lists its users, and services that depend on one same set have one edge each to
  * a box of it (in a smaller graph, only a set whose edges are half the drawing). A large SQL schema names its reference hubs on the referencing columns instead of drawing a line from
  * each table (fold-references.ts). The warnings say what was folded; `detail: "full"` draws everything (issue 27:
@@ -55,16 +55,21 @@ export function foldForReading(graph: GraphIR, notation: Notation, detail: Detai
   };
 }
 
-/** Volumes, config and secrets, attachments and twins folded in a graph above DETAIL_FOLD_NODES; `said` what was. */
+/**
+ * Volumes, config and secrets, attachments and twins folded in a graph above DETAIL_FOLD_NODES; `said` what was.
+ * Terraform's attachments are folded from there on (the Django-on-Cloud-Run module's 27 resources, 7 of them IAM
+ * grants whose lines crossed it), detail only in a large graph or where it is a third of the nodes.
+ */
 function foldLarge(graph: GraphIR, notation: Notation): { graph: GraphIR; said: string[] } {
   const before = graph.nodes.length;
   if (before <= DETAIL_FOLD_NODES) return { graph, said: [] };
   const large = before > FOLD_NODES;
-  if (!large && foldDetailNodes(graph).folded.length * 3 < before) return { graph, said: [] };
-  const attachments = large && notation === 'terraform' ? foldAttachments(graph) : { graph, folded: [] };
+  const attachments = notation === 'terraform' ? foldAttachments(graph) : { graph, folded: [] };
+  const foldsDetail = large || foldDetailNodes(graph).folded.length * 3 >= before;
+  if (!foldsDetail && attachments.folded.length === 0) return { graph, said: [] };
   // Twins first, so a merged node lists its names before the rows of the detail folded into it.
-  const twins = large ? foldTwins(attachments.graph) : { graph, folded: 0, into: 0 };
-  const details = foldDetailNodes(twins.graph);
+  const twins = large ? foldTwins(attachments.graph) : { graph: attachments.graph, folded: 0, into: 0 };
+  const details = foldsDetail ? foldDetailNodes(twins.graph) : { graph: twins.graph, folded: [] };
   const said = [
     ...(attachments.folded.length > 0 ? [`${countBy(attachments.folded)} into the resources they attach to, as rows`] : []),
     ...(details.folded.length > 0 ? [`${countBy(details.folded)} into the nodes that use them, as rows`] : []),
@@ -85,8 +90,9 @@ const USERS_LINE_CHARS = 36;
 /**
  * A shared dependency is a node nearly everything depends on and that depends on nothing itself (the telemetry
  * collector every service of the OpenTelemetry demo sends to, Sentry's Kafka): its edges cross the whole drawing, one
- * from each user, and hide the calls between the services. Each such edge means the same ("depends on it", no label,
- * one line style), so they are merged into one "used by" list on the dependency, which stays drawn as a node.
+ * from each user, and hide the calls between the services. Each such edge means the same (one label or none, one
+ * line style: Helm's ten "uses" into the OpenTelemetry demo's flagd), so they are merged into one "used by" list on
+ * the dependency, which stays drawn as a node.
  */
 function foldSharedDependencies(graph: GraphIR): { graph: GraphIR; said: string[] } {
   if (graph.nodes.length < SHARED_FOLD_NODES || graph.edges.length < SHARED_FOLD_DENSITY * graph.nodes.length) return { graph, said: [] };
@@ -98,7 +104,7 @@ function foldSharedDependencies(graph: GraphIR): { graph: GraphIR; said: string[
     const into = graph.edges.filter((edge) => edge.to === node.id);
     const users = new Set(into.map((edge) => edge.from));
     if (users.size < minUsers || graph.edges.some((edge) => edge.from === node.id)) continue;
-    if (new Set(into.map(meaning)).size !== 1 || into[0]!.label !== undefined || users.has(node.id)) continue;
+    if (new Set(into.map(meaning)).size !== 1 || users.has(node.id)) continue;
     shared.add(node.id);
   }
   // Not every node: then nothing would be left to draw but lists.
@@ -259,9 +265,14 @@ function foldDetailNodes(graph: GraphIR): { graph: GraphIR; folded: string[] } {
 
 /**
  * Terraform resource types that attach to another resource rather than stand on their own: `aws_network_acl_rule`,
- * `aws_route`, `aws_route_table_association`, `aws_vpn_gateway_route_propagation`, `*_policy_attachment`…
+ * `aws_route`, `aws_route_table_association`, `aws_vpn_gateway_route_propagation`, `*_policy_attachment`, and the
+ * IAM grants on a resource or to an account (`google_secret_manager_secret_iam_binding`, `google_project_iam_member`,
+ * `google_cloud_run_service_iam_policy`), a secret's value (`google_secret_manager_secret_version`)…
  */
-const ATTACHMENT_TYPE = /_(rule|route|association|attachment|propagation)$/;
+const ATTACHMENT_TYPE = /_(rule|route|association|attachment|propagation|iam_binding|iam_member|iam_policy|secret_version)$/;
+
+/** The label Terraform's explicit `depends_on` edges carry (notations/terraform): an order, not a use. */
+const DEPENDS_ON = 'depends on';
 
 /** A resource's type, from its address (`aws_route.private`, `module.vpc.aws_route.private`). */
 const resourceType = (address: string) => address.split('.').at(-2) ?? '';
@@ -275,12 +286,14 @@ function sharedWords(a: string, b: string): number {
 }
 
 /**
- * Terraform attachments that nothing refers to become rows on their owner: of the resources one refers to, the one
- * whose type it extends (a rule's ACL, a route's or association's route table). The row names the attachment and what
+ * Terraform attachments that nothing refers to (but for a `depends_on`, then moved to the owner: a Cloud Run service
+ * waits for its secret's version) become rows on their owner: of the resources one refers to, the one
+ * whose type it extends (a rule's ACL, a route's or association's route table), or the only one (a project's role
+ * granted to one service account). The row names the attachment and what
  * else it refers to, and the owner keeps an edge to each of those, so every dependency stays drawn, once.
  */
 function foldAttachments(graph: GraphIR): { graph: GraphIR; folded: string[] } {
-  const referred = new Set(graph.edges.map((edge) => edge.to));
+  const referred = new Set(graph.edges.filter((edge) => edge.label !== DEPENDS_ON).map((edge) => edge.to));
   const byId = new Map(graph.nodes.map((node) => [node.id, node]));
   const owners = new Map<string, string>();
   for (const node of graph.nodes) {
@@ -289,7 +302,7 @@ function foldAttachments(graph: GraphIR): { graph: GraphIR; folded: string[] } {
     if (!ATTACHMENT_TYPE.test(type) || referred.has(node.id) || targets.length === 0 || targets.some((to) => !byId.has(to))) continue;
     // Most words shared, then the shortest type: `aws_vpn_gateway` over `aws_vpn_gateway_attachment`.
     const owner = [...targets].sort((a, b) => sharedWords(type, resourceType(b)) - sharedWords(type, resourceType(a)) || resourceType(a).length - resourceType(b).length)[0]!;
-    if (sharedWords(type, resourceType(owner)) < 2) continue;
+    if (targets.length > 1 && sharedWords(type, resourceType(owner)) < 2) continue;
     owners.set(node.id, owner);
   }
   // An attachment's owner that is itself folded keeps it drawn: no row on a row.
@@ -319,11 +332,17 @@ function foldAttachments(graph: GraphIR): { graph: GraphIR; folded: string[] } {
       kept.push({ id: `${owner}->${other}`, from: owner, to: other });
     }
   }
+  const edges: GraphEdge[] = [];
+  for (const edge of [...graph.edges.filter((edge) => !owners.has(edge.from)), ...kept]) {
+    const to = owners.get(edge.to);
+    if (to === undefined) edges.push(edge);
+    else if (to !== edge.from && !edges.some((other) => other.from === edge.from && other.to === to)) edges.push({ ...edge, id: `${edge.from}->${to}`, to });
+  }
   return {
     graph: {
       ...graph,
       nodes: graph.nodes.filter((node) => !owners.has(node.id)).map((node) => (rows.has(node.id) ? { ...node, rows: [...(node.rows ?? []), ...rows.get(node.id)!] } : node)),
-      edges: [...graph.edges.filter((edge) => !owners.has(edge.from)), ...kept],
+      edges,
     },
     folded,
   };

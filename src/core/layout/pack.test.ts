@@ -48,19 +48,20 @@ describe('fitting a README column', () => {
     }
   });
 
-  it('sets a chart’s unrelated Service → workload pairs in a grid on a landscape page, not one column (linkerd-viz)', async () => {
+  it('sets a chart’s unrelated workloads in a grid on a landscape page, not one column (linkerd-viz)', async () => {
     // ELK starts every component in the first layer, so flowing sideways the six parts came out one column of
-    // 404 × 1,072 px, more than half the page empty; top-down and packed they read as a grid.
+    // 404 × 1,072 px, more than half the page empty; top-down and packed they read as a grid. (They were Service →
+    // workload pairs then; each Service is a row on its workload now.)
     const code = readFileSync(new URL('../../../test/fixtures/helm/linkerd-viz.values.yaml', import.meta.url), 'utf8');
     const { graph: chart } = sizeInsets(await helmNotation.toGraph(code));
     const laid = await layoutGraph(chart);
     expect(laid.width).toBeGreaterThan(laid.height);
     expect(laid.width).toBeLessThanOrEqual(READABLE_WIDTH);
     expect(overlaps(laid)).toEqual([]);
-    const services = chart.nodes.filter((node) => node.label.includes('service')).map((node) => node.id);
-    expect(services).toHaveLength(4);
-    // Two or more pairs across, where the column had one.
-    expect(new Set(services.map((id) => Math.round(at(laid, id).x))).size).toBeGreaterThanOrEqual(2);
+    const served = chart.nodes.filter((node) => node.rows?.some((row) => row.startsWith('Service'))).map((node) => node.id);
+    expect(served).toHaveLength(4);
+    // Two or more across, where the column had one.
+    expect(new Set(chart.nodes.map((node) => Math.round(at(laid, node.id).x))).size).toBeGreaterThanOrEqual(2);
   });
 
   it('packs the contents of the one container that holds everything, and draws the container around them', async () => {

@@ -9,12 +9,11 @@ const fixture = (name: string): string => readFileSync(new URL(`../../../../test
 const arrows = (graph: GraphIR): string[] => graph.edges.map((e) => `${e.from} -> ${e.to}${e.label ? ` [${e.label}]` : ''}`);
 
 describe('helmNotation on real values files', () => {
-  it('reads the bjw-s common library: the controller with its container, the service, ingress and volume it names', () => {
+  it('reads the bjw-s common library: the controller with its container and service, the ingress and volume it names', () => {
     const graph = helmNotation.toGraph(fixture('bjw-s-vaultwarden.values.yaml'));
-    expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['controller:main:workload', 'service:main:service', 'ingress:main:gateway', 'volume:config:storage']);
-    expect(graph.nodes[0]).toMatchObject({ label: 'server', rows: ['deployment', 'vaultwarden/server'] });
-    expect(graph.nodes[1]!.rows).toEqual(['ClusterIP', 'http 80', 'websocket 3012']);
-    expect(arrows(graph)).toEqual(['service:main -> controller:main [:80]', 'ingress:main -> service:main [chart-example.local]', 'controller:main -> volume:config [mounts]']);
+    expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['controller:main:workload', 'ingress:main:gateway', 'volume:config:storage']);
+    expect(graph.nodes[0]).toMatchObject({ label: 'server', rows: ['deployment', 'vaultwarden/server', 'Service :80, 3012'] });
+    expect(arrows(graph)).toEqual(['ingress:main -> controller:main [chart-example.local]', 'controller:main -> volume:config [mounts]']);
   });
 
   it('joins common-library services and volumes to the controllers they name, not to an invented workload', () => {
@@ -46,10 +45,10 @@ persistence:
   off:
     enabled: false
 `);
-    expect(graph.nodes.map((n) => n.id)).toEqual(['controller:radarr', 'controller:exporter', 'service:app', 'volume:config', 'volume:tmp']);
+    expect(graph.nodes.map((n) => n.id)).toEqual(['controller:radarr', 'controller:exporter', 'volume:config', 'volume:tmp']);
+    expect(graph.nodes[0]!.rows).toEqual(['deployment', 'ghcr.io/home-operations/radarr', 'Service app :7878']);
     expect(graph.nodes[1]!.rows).toEqual(['cronjob', 'app: exportarr', 'sidecar: busybox']);
     expect(arrows(graph)).toEqual([
-      'service:app -> controller:radarr [:7878]',
       'controller:radarr -> volume:config [mounts]',
       'controller:radarr -> volume:tmp [mounts]',
       'controller:exporter -> volume:tmp [mounts]',
@@ -67,22 +66,21 @@ persistence:
     servicePortHttps: 443
     servicePortHttpName: http
 `);
-    expect(graph.nodes.find((node) => node.id === 'server:service')?.rows).toEqual(['ClusterIP', 'port 80']);
-    expect(graph.edges.find((edge) => edge.from === 'server:service')?.label).toBe(':80');
+    expect(graph.nodes.find((node) => node.id === 'server')?.rows).toEqual(['workload', 'argocd', 'Service :80']);
   });
 
-  it('draws WordPress: service in front, its volume, and the enabled MariaDB sub-chart (memcached is off)', () => {
+  it('draws WordPress: its Service a row on it, its volume, and the enabled MariaDB sub-chart (memcached is off)', () => {
     const graph = helmNotation.toGraph(fixture('bitnami-wordpress.values.yaml'));
-    expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['mariadb:database', 'app:workload', 'app:service:service', 'app:volume:storage']);
-    expect(graph.nodes.find((n) => n.id === 'app')).toMatchObject({ label: 'wordpress', iconHint: 'wordpress' });
-    expect(arrows(graph)).toEqual(['app:service -> app [:80]', 'app -> app:volume [mounts]', 'app -> mariadb [uses]']);
+    expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['mariadb:database', 'app:workload', 'app:volume:storage']);
+    expect(graph.nodes.find((n) => n.id === 'app')).toMatchObject({ label: 'wordpress', iconHint: 'wordpress', rows: ['workload, 1 replica', 'wordpress', 'Service LoadBalancer :80'] });
+    expect(arrows(graph)).toEqual(['app -> app:volume [mounts]', 'app -> mariadb [uses]']);
   });
 
   it('lets Bitnami PostgreSQL primary stand for the application and leaves out read replicas in standalone mode', () => {
     const graph = helmNotation.toGraph(fixture('bitnami-postgresql.values.yaml'));
-    expect(graph.nodes.map((n) => n.id)).toEqual(['primary', 'primary:service', 'primary:volume']);
-    expect(graph.nodes[0]).toMatchObject({ kind: 'database', rows: ['workload', 'postgresql'] });
-    expect(graph.nodes[2]!.rows).toEqual(['8Gi']);
+    expect(graph.nodes.map((n) => n.id)).toEqual(['primary', 'primary:volume']);
+    expect(graph.nodes[0]).toMatchObject({ kind: 'database', rows: ['workload', 'postgresql', 'Service :5432'] });
+    expect(graph.nodes[1]!.rows).toEqual(['8Gi']);
   });
 
   it('finds the Loki components and skips the disabled ones', () => {
@@ -153,8 +151,36 @@ webhook:
         containerPort: 8000
         protocol: TCP
 `);
-    expect(graph.nodes.find((node) => node.id === 'auth:service')!.rows).toEqual(['ClusterIP', 'port 8000']);
-    expect(arrows(graph)).toEqual(['auth:service -> auth [:8000]']);
+    expect(graph.nodes.find((node) => node.id === 'auth')!.rows).toEqual(['workload, 1 replica', 'dashboard-auth', 'Service :8000']);
+    expect(arrows(graph)).toEqual([]);
+  });
+
+  it('draws a workload\'s Service block as a row on it with the port clients use, not a box beside it nor the metrics port (podinfo)', () => {
+    const graph = helmNotation.toGraph(fixture('podinfo.values.yaml'));
+    expect(graph.nodes.map((n) => [n.label, n.rows])).toEqual([['podinfo', ['workload, 1 replica', 'podinfo', 'Service :9898']]]);
+    expect(graph.edges).toEqual([]);
+  });
+
+  it('reads the defaults every component inherits as settings, not a workload (OpenTelemetry demo: `default` drew as a workload named default)', () => {
+    // open-telemetry/opentelemetry-helm-charts charts/opentelemetry-demo/values.yaml, abridged.
+    const graph = helmNotation.toGraph(`default:
+  image:
+    repository: ghcr.io/open-telemetry/demo
+    tag: ""
+  replicas: 1
+components:
+  accounting:
+    enabled: true
+    useDefault:
+      env: true
+    service:
+      port: 8080
+  cart:
+    enabled: true
+    service:
+      port: 8080
+`);
+    expect(graph.nodes.map((n) => n.label)).toEqual(['accounting', 'cart']);
   });
 
   it('draws the enabled sub-charts of an umbrella chart', () => {
@@ -175,12 +201,12 @@ describe('helmNotation duplicate keys', () => {
     const values = ['image:', '  repository: bitnami/apache', 'service:', '  type: ClusterIP', 'image:', '  repository: bitnami/nginx', ''].join('\n');
     const graph = helmNotation.toGraph(values) as GraphIR;
     expect(graph.warnings).toContain('line 5: image is written twice in one map; the last one is used');
-    expect(graph.nodes.map((n) => n.label)).toEqual(['nginx', 'nginx service']);
+    expect(graph.nodes.map((n) => [n.label, n.rows])).toEqual([['nginx', ['workload', 'nginx', 'Service']]]);
   });
 });
 
 describe('helmNotation features and detection', () => {
-  it('draws ingress → service → workload with autoscaling', () => {
+  it('draws ingress → workload, its Service and its autoscaler rows on it', () => {
     const graph = helmNotation.toGraph(`
 replicaCount: 2
 image: {repository: ghcr.io/acme/shop, tag: "1.0"}
@@ -191,9 +217,10 @@ ingress:
 autoscaling: {enabled: true, minReplicas: 2, maxReplicas: 5}
 redis: {enabled: true}
 `);
-    expect(arrows(graph)).toEqual(['app:service -> app [:8080]', 'app:ingress -> app:service [shop.example]', 'app:hpa -> app [scales]', 'app -> redis [uses]']);
+    expect(arrows(graph)).toEqual(['app:ingress -> app [shop.example]', 'app -> redis [uses]']);
+    // The autoscaler was a box with a dashed "scales" arrow; it sets the replica count, said there.
+    expect(graph.nodes.find((n) => n.id === 'app')!.rows).toEqual(['workload, 2–5 replicas, autoscaled', 'shop', 'Service :8080']);
     expect(graph.nodes.find((n) => n.id === 'redis')!.kind).toBe('cache');
-    expect(graph.nodes.find((n) => n.id === 'app:hpa')!.rows).toEqual(['2–5 replicas']);
   });
 
   it('reports YAML errors with line and column', () => {
@@ -278,9 +305,9 @@ kafka:
     const graph = helmNotation.toGraph(fixture('sentry.values.yaml'));
     expect(graph.groups.map((g) => g.id)).toEqual(['sentry', 'snuba']);
     const inSentry = graph.nodes.filter((n) => n.parent === 'sentry').map((n) => n.id);
-    expect(inSentry).toEqual(expect.arrayContaining(['sentry.web', 'sentry.web:service', 'sentry.worker', 'sentry.cron', 'sentry.ingestConsumerEvents']));
-    expect(graph.nodes.find((n) => n.id === 'sentry.web')?.label).toBe('web');
-    expect(graph.nodes.filter((n) => n.parent === 'snuba' && n.id !== 'snuba.api:service')).toHaveLength(21);
+    expect(inSentry).toEqual(expect.arrayContaining(['sentry.web', 'sentry.worker', 'sentry.cron', 'sentry.ingestConsumerEvents']));
+    expect(graph.nodes.find((n) => n.id === 'sentry.web')).toMatchObject({ label: 'web', rows: ['workload, 1 replica', 'Service'] });
+    expect(graph.nodes.filter((n) => n.parent === 'snuba')).toHaveLength(21);
     // Switched-off parts are said at their own line, not drawn.
     expect(graph.warnings).toContain('line 281: sentry.workerEvents: enabled: false; not drawn');
     expect(graph.nodes.some((n) => n.id === 'sentry.workerEvents')).toBe(false);
@@ -298,8 +325,9 @@ kafka:
 
   it('reads Temporal: the server, admin tools and web UI with their services, nothing for its feature switches', () => {
     const graph = helmNotation.toGraph(fixture('temporal.values.yaml'));
-    expect(graph.nodes.map((n) => n.id)).toEqual(['server', 'admintools', 'admintools:service', 'web', 'web:service']);
-    expect(graph.edges).toHaveLength(2);
+    expect(graph.nodes.map((n) => n.id)).toEqual(['server', 'admintools', 'web']);
+    expect(graph.nodes.filter((n) => n.rows!.some((row) => row.startsWith('Service'))).map((n) => n.id)).toEqual(['admintools', 'web']);
+    expect(graph.edges).toHaveLength(0);
   });
 
   it('reads a workload under a name that usually configures the chart, and no workload from shared image settings (Kubernetes Dashboard)', () => {
@@ -340,10 +368,10 @@ web:
   service:
     type: ClusterIP
 `);
-    expect(graph.nodes.filter((node) => node.rows?.[0] === 'workload').map((node) => `${node.label}: ${node.rows!.slice(1).join(', ')}`)).toEqual([
-      'auth: 1 replica, dashboard-auth',
-      'api: 1 replica, dashboard-api',
-      'web: 1 replica, dashboard-web',
+    expect(graph.nodes.filter((node) => node.rows?.[0]?.startsWith('workload')).map((node) => `${node.label}: ${node.rows!.join(', ')}`)).toEqual([
+      'auth: workload, 1 replica, dashboard-auth, Service',
+      'api: workload, 1 replica, dashboard-api, Service',
+      'web: workload, 1 replica, dashboard-web, Service',
     ]);
     // An image left empty takes the chart's global one: still a workload (Argo CD's notifications controller).
     const argo = helmNotation.toGraph('global:\n  image:\n    repository: quay.io/argoproj/argocd\nnotifications:\n  enabled: true\n  name: notifications-controller\n  image:\n    repository: ""\n    tag: ""\n');
@@ -395,10 +423,9 @@ kubeDns:
       'coreDns: scrape target',
       'kubelet: scrape target',
       'kubeScheduler: scrape target',
-      'prometheus: workload',
-      'prometheus:service: ClusterIP, port 9090',
+      'prometheus: workload, Service :9090',
     ]);
-    expect(arrows(graph)).toEqual(['prometheus -> coreDns [scrapes]', 'prometheus -> kubelet [scrapes]', 'prometheus -> kubeScheduler [scrapes]', 'prometheus:service -> prometheus [:9090]']);
+    expect(arrows(graph)).toEqual(['prometheus -> coreDns [scrapes]', 'prometheus -> kubelet [scrapes]', 'prometheus -> kubeScheduler [scrapes]']);
     expect(graph.warnings).toEqual(['line 29: kubeDns: enabled: false; not drawn']);
     // Alone, a Service with a ServiceMonitor may be a small chart's own component.
     expect(helmNotation.toGraph('web:\n  service:\n    port: 80\n  serviceMonitor:\n    enabled: true\nimage:\n  repository: nginx\n').nodes.some((node) => node.rows?.includes('scrape target'))).toBe(false);
@@ -451,7 +478,7 @@ prometheus:
 `);
     const ids = graph.nodes.map((n) => n.id);
     // The node exporter once, by the chart it is; kube-state-metrics drawn, not lost as a bare switch.
-    expect(ids.filter((id) => /node-?exporter/i.test(id))).toEqual(['prometheus-node-exporter', 'prometheus-node-exporter:service']);
+    expect(ids.filter((id) => /node-?exporter/i.test(id))).toEqual(['prometheus-node-exporter']);
     expect(graph.nodes.find((n) => n.id === 'kube-state-metrics')).toMatchObject({ rows: ['sub-chart'] });
     expect(ids).not.toContain('prometheus-windows-exporter');
     // What its Prometheus is told to scrape is drawn as scraped, so no part hangs loose.
@@ -463,7 +490,7 @@ prometheus:
     // Scraped, kube-state-metrics is no dependency of unknown user.
     expect(graph.warnings).toEqual([]);
     const off = helmNotation.toGraph('kubeStateMetrics:\n  enabled: false\nkube-state-metrics:\n  releaseLabel: true\nprometheus:\n  service:\n    port: 9090\n');
-    expect(off.nodes.map((n) => n.id)).toEqual(['prometheus', 'prometheus:service']);
+    expect(off.nodes.map((n) => n.id)).toEqual(['prometheus']);
     expect(off.warnings).toEqual(['line 1: kube-state-metrics: switched off by kubeStateMetrics.enabled: false; not drawn']);
   });
 
@@ -501,15 +528,15 @@ postgresql:
     repository: bitnami/postgresql
     tag: 14.1.0
 `);
-    expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['app:workload', 'app:service:main:service']);
-    expect(graph.nodes[1]).toMatchObject({ label: 'home-assistant service', rows: ['ClusterIP', 'http 8123'] });
-    expect(arrows(graph)).toEqual(['app:service:main -> app [:8123]']);
+    expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['app:workload']);
+    expect(graph.nodes[0]!.rows!.at(-1)).toBe('Service :8123');
+    expect(arrows(graph)).toEqual([]);
     expect(graph.warnings).toEqual(['line 22: mariadb: enabled: false; not drawn', 'line 27: postgresql: enabled: false; not drawn']);
     // A volume the values switch on is drawn with its type and where it is mounted, one node per name.
     const on = helmNotation.toGraph('image:\n  repository: ghcr.io/home-assistant/home-assistant\npersistence:\n  config:\n    enabled: true\n    mountPath: /config\n    size: 1Gi\n  usb:\n    enabled: false\n    type: hostPath\n');
     expect(on.nodes.filter((n) => n.kind === 'storage').map((n) => `${n.label} ${n.rows!.join(' ')}`)).toEqual(['config pvc 1Gi /config']);
     // Bitnami names Services so too, each on unless switched off (bitnami/charts bitnami/vault/values.yaml, abridged).
     const vault = helmNotation.toGraph('server:\n  image: {repository: bitnami/vault}\n  replicaCount: 1\n  service:\n    general:\n      type: ClusterIP\n      ports: {http: 8200, internal: 8201}\n    active:\n      type: ClusterIP\n      ports: {http: 8200}\n');
-    expect(vault.nodes.filter((n) => n.kind === 'service').map((n) => `${n.label}: ${n.rows!.join(', ')}`)).toEqual(['server general service: ClusterIP, http 8200, internal 8201', 'server active service: ClusterIP, http 8200']);
+    expect(vault.nodes.map((n) => `${n.label}: ${n.rows!.join(', ')}`)).toEqual(['server: workload, 1 replica, vault, Service general :8200, 8201, Service active :8200']);
   });
 });

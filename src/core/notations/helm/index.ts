@@ -32,6 +32,12 @@ import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConve
 import { hostsIn } from '../hosts.js';
 import { atLines, isRecord, type LocatedYaml, parseLocatedYaml } from '../yaml.js';
 
+/**
+ * Top-level keys holding what every component of the chart inherits (the OpenTelemetry demo's `default: {image,
+ * replicas: 1, env}`): settings even with an image and a count, which make any other block a workload.
+ */
+const COMPONENT_DEFAULTS = new Set(['default', 'defaults']);
+
 /** Top-level keys that configure the chart as a whole, never a component or a sub-chart. */
 const CHART_SETTINGS = new Set([
   'global', 'image', 'images', 'service', 'ingress', 'secondaryIngress', 'persistence', 'autoscaling', 'serviceAccount',
@@ -216,17 +222,26 @@ function commonLibraryGraph(values: Record<string, unknown>): GraphIR {
     const label = key === 'main' ? (text(values.nameOverride) ?? image ?? key) : key;
     // One container: its whole repository (the label already has its last segment); several: each by name.
     const repository = (value: unknown) => (isRecord(value) ? text(value.repository) : text(value)) ?? imageName(value);
-    const rows = [text(controller.type) ?? 'deployment', ...containers.map(([name, value]) => (containers.length === 1 ? (repository(value) ?? name) : `${name}: ${imageName(value) ?? '?'}`))];
-    if (typeof controller.replicas === 'number') rows.push(`${controller.replicas} replica${controller.replicas === 1 ? '' : 's'}`);
+    const type = text(controller.type) ?? 'deployment';
+    const kindRow = typeof controller.replicas === 'number' ? `${type}, ${controller.replicas} replica${controller.replicas === 1 ? '' : 's'}` : type;
+    const rows = [kindRow, ...containers.map(([name, value]) => (containers.length === 1 ? (repository(value) ?? name) : `${name}: ${imageName(value) ?? '?'}`))];
     nodes.push({ id: `controller:${key}`, label, kind: kindOfName(`${label} ${image ?? ''}`, 'workload'), rows, iconHint: image ?? label, iconFallback: 'kubernetes/Deployment' });
   }
   const only = controllers.length === 1 ? controllers[0]![0] : undefined;
   const services = namedBlocks(values.service);
+  /** Service name → the node an ingress naming it routes to: its controller, which it is a row on, or its own node. */
+  const serviceNode = new Map<string, string>();
   for (const [key, service] of services) {
     const target = text(service.controller) ?? only;
     const ports = namedBlocks(service.ports).filter(([, port]) => typeof port.port === 'number');
-    nodes.push({ id: `service:${key}`, label: `${key} service`, kind: 'service', rows: [text(service.type) ?? 'ClusterIP', ...ports.map(([name, port]) => `${name} ${String(port.port)}`)], iconRef: 'kubernetes/Service' });
-    if (target !== undefined && controllers.some(([name]) => name === target)) edge(`service:${key}`, `controller:${target}`, ports[0] && `:${String(ports[0][1].port)}`);
+    const controller = nodes.find((node) => target !== undefined && node.id === `controller:${target}`);
+    if (controller) {
+      controller.rows!.push(serviceRow(key, service, ports.map(([, port]) => port.port as number)));
+      serviceNode.set(key, controller.id);
+    } else {
+      nodes.push({ id: `service:${key}`, label: `${key} service`, kind: 'service', rows: [text(service.type) ?? 'ClusterIP', ...ports.map(([name, port]) => `${name} ${String(port.port)}`)], iconRef: 'kubernetes/Service' });
+      serviceNode.set(key, `service:${key}`);
+    }
   }
   for (const [key, ingress] of namedBlocks(values.ingress)) {
     const hosts = (Array.isArray(ingress.hosts) ? ingress.hosts : []).filter(isRecord);
@@ -236,7 +251,7 @@ function commonLibraryGraph(values: Record<string, unknown>): GraphIR {
     const named = paths.map((path) => (isRecord(path.service) ? (text(path.service.identifier) ?? text(path.service.name)) : undefined));
     const targets = new Set(named.filter((name): name is string => name !== undefined && services.some(([service]) => service === name)));
     if (targets.size === 0 && services.length === 1) targets.add(services[0]![0]);
-    for (const target of targets) edge(`ingress:${key}`, `service:${target}`, names[0]);
+    for (const target of targets) edge(`ingress:${key}`, serviceNode.get(target)!, names[0]);
   }
   for (const [key, volume] of namedBlocks(values.persistence)) {
     const type = text(volume.type) ?? 'persistentVolumeClaim';
@@ -248,14 +263,23 @@ function commonLibraryGraph(values: Record<string, unknown>): GraphIR {
 }
 
 /**
+ * A Service block as a row on its workload: `Service :8080`, `Service metrics LoadBalancer :9090`; its name unless
+ * the only or main one, its type unless ClusterIP (the default), as the Kubernetes notation writes a folded Service.
+ */
+function serviceRow(name: string, service: Record<string, unknown>, ports: readonly number[]): string {
+  const type = text(service.type) ?? 'ClusterIP';
+  return ['Service', ...(name === '' || name === 'main' ? [] : [name]), ...(type === 'ClusterIP' ? [] : [type]), ...(ports.length > 0 ? [`:${ports.join(', ')}`] : [])].join(' ');
+}
+
+/**
  * The port a chart's Service block exposes, under the names charts give it: `port`, `ports: {http: 80}`, or a key
  * of its own (`servicePort`, `servicePortHttp` in Argo CD's chart, `httpPort`, `externalPort`). A node or target
- * port is not the Service's.
+ * port is not the Service's, nor a host port or the metrics port a scrape reads (podinfo's `metricsPort` before its `httpPort`).
  */
 function servicePort(service: Record<string, unknown>): number | undefined {
   if (typeof service.port === 'number') return service.port;
   if (isRecord(service.ports)) return Object.values(service.ports).find((p): p is number => typeof p === 'number');
-  return Object.entries(service).find(([key, value]) => typeof value === 'number' && /port/i.test(key) && !/node|target/i.test(key))?.[1] as number | undefined;
+  return Object.entries(service).find(([key, value]) => typeof value === 'number' && /port/i.test(key) && !/node|target|host|metric/i.test(key))?.[1] as number | undefined;
 }
 
 /**
@@ -314,14 +338,12 @@ function containerPorts(block: Record<string, unknown>): number[] {
   return lists.flatMap((list) => (Array.isArray(list) ? list : [])).flatMap((port) => (isRecord(port) && typeof port.containerPort === 'number' ? [port.containerPort] : []));
 }
 
-/** A named Service's ports, `ports: {http: {port: 8123}}` or Bitnami's `ports: {http: 80}`, as rows (`http 8123`). */
-const portEntries = (service: Record<string, unknown>): [string, number][] =>
-  (isRecord(service.ports) ? Object.entries(service.ports) : []).flatMap(([name, port]): [string, number][] => {
-    if (typeof port === 'number') return [[name, port]];
-    return isRecord(port) && typeof port.port === 'number' && port.enabled !== false ? [[name, port.port]] : [];
+/** A named Service's ports, `ports: {http: {port: 8123}}` or Bitnami's `ports: {http: 80}`. */
+const namedPorts = (service: Record<string, unknown>): number[] =>
+  (isRecord(service.ports) ? Object.values(service.ports) : []).flatMap((port): number[] => {
+    if (typeof port === 'number') return [port];
+    return isRecord(port) && typeof port.port === 'number' && port.enabled !== false ? [port.port] : [];
   });
-const namedPorts = (service: Record<string, unknown>): string[] => portEntries(service).map(([name, port]) => `${name} ${String(port)}`);
-const firstNamedPort = (service: Record<string, unknown>): number | undefined => portEntries(service)[0]?.[1];
 
 function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lineOf']): GraphIR {
   const nodes: GraphNode[] = [];
@@ -333,26 +355,22 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   /** A workload with its enabled features; returns its node id. */
   const workload = (id: string, label: string, block: Record<string, unknown>, image: string | undefined, parent?: string): string => {
     const firstNode = nodes.length;
-    const rows = ['workload'];
     const replicas = replicaCount(block);
-    if (typeof replicas === 'number') rows.push(`${replicas} replica${replicas === 1 ? '' : 's'}`);
+    // The replica count shares the kind's row, so a workload with its image and its Service keeps to the three rows
+    // an icon box shows (layout/node-size.ts: more draw as a table, without the icon).
+    const rows = [typeof replicas === 'number' ? `workload, ${replicas} replica${replicas === 1 ? '' : 's'}` : 'workload'];
     if (image) rows.push(image);
     const node: GraphNode = { id, label, kind: kindOfName(`${label} ${image ?? ''}`, 'workload'), rows };
     node.iconHint = image ?? label;
     // A workload whose image names no product still reads as what it is, as in a Kubernetes manifest.
     node.iconFallback = 'kubernetes/Deployment';
     nodes.push(node);
-    // One Service, ingress and volume each (`service: {type, port}`), or the common library's named ones.
+    // One Service, ingress and volume each (`service: {type, port}`), or the common library's named ones. A Service
+    // block is its workload's address: a row on it, as an architect draws it, not a box beside it.
     const services = namedFeatures(block.service, 'service') ?? (isRecord(block.service) && enabled(block.service) ? [['', block.service] as Feature] : []);
-    let front = id;
     for (const [name, service] of services) {
-      const type = text(service.type) ?? 'ClusterIP';
-      const port = name === '' ? (servicePort(service) ?? containerPorts(block)[0]) : firstNamedPort(service);
-      const ports = name === '' ? [port].filter((known) => known !== undefined).map((known) => `port ${String(known)}`) : namedPorts(service);
-      const serviceId = name === '' ? `${id}:service` : `${id}:service:${name}`;
-      nodes.push({ id: serviceId, label: name === '' || name === 'main' ? `${label} service` : `${label} ${name} service`, kind: 'service', rows: [type, ...ports], iconRef: 'kubernetes/Service' });
-      edge(serviceId, id, port === undefined ? undefined : `:${String(port)}`);
-      if (front === id) front = serviceId;
+      const port = name === '' ? (servicePort(service) ?? containerPorts(block)[0]) : undefined;
+      node.rows!.push(serviceRow(name, service, name === '' ? [port].filter((known) => known !== undefined) : namedPorts(service)));
     }
     for (const key of ['ingress', 'secondaryIngress']) {
       const ingresses = namedFeatures(block[key], 'ingress') ?? (isRecord(block[key]) && (block[key] as Record<string, unknown>).enabled === true ? [['', block[key] as Record<string, unknown>] as Feature] : []);
@@ -360,7 +378,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
         const hosts = [text(ingress.hostname), ...(Array.isArray(ingress.hosts) ? ingress.hosts.map((h) => (isRecord(h) ? text(h.host) : text(h))) : [])].filter((h): h is string => h !== undefined);
         const ingressId = name === '' ? `${id}:${key}` : `${id}:${key}:${name}`;
         nodes.push({ id: ingressId, label: name === '' || name === 'main' ? `${label} ingress` : `${label} ${name} ingress`, kind: 'gateway', rows: hosts.slice(0, 3), iconRef: 'kubernetes/Ingress' });
-        edge(ingressId, front, hosts[0]);
+        edge(ingressId, id, hosts[0]);
       }
     }
     const volumes = namedFeatures(block.persistence, 'persistence') ?? (isRecord(block.persistence) && block.persistence.enabled !== false ? [['', block.persistence] as Feature] : []);
@@ -371,13 +389,12 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       nodes.push({ id: volumeId, label: name === '' ? `${label} data` : name, kind: 'storage', rows, iconRef: 'kubernetes/Persistent Volume Claim' });
       edge(id, volumeId, 'mounts', true);
     }
+    // An autoscaler sets the workload's replica count: said where the count is, not as a box beside it.
     const autoscaling = block.autoscaling ?? block.hpa;
     if (isRecord(autoscaling) && autoscaling.enabled === true) {
-      const range = `${String(autoscaling.minReplicas ?? '?')}–${String(autoscaling.maxReplicas ?? '?')} replicas`;
-      nodes.push({ id: `${id}:hpa`, label: `${label} autoscaler`, kind: 'generic', rows: [range], iconRef: 'kubernetes/HorizontalPodAutoscaler' });
-      edge(`${id}:hpa`, id, 'scales', true);
+      node.rows![0] = `workload, ${String(autoscaling.minReplicas ?? '?')}–${String(autoscaling.maxReplicas ?? '?')} replicas, autoscaled`;
     }
-    // A product's workload sits in its product's box, with its service, ingress, volume and autoscaler.
+    // A product's workload sits in its product's box, with its ingress and volume.
     if (parent !== undefined) for (const drawn of nodes.slice(firstNode)) drawn.parent = parent;
     return id;
   };
@@ -414,7 +431,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       subcharts.push(flagged);
       subchartKeys.set(flagged, key);
     }
-    if (!isRecord(block) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
+    if (!isRecord(block) || COMPONENT_DEFAULTS.has(key) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
     if (scrapesChart(key, block)) continue;
     if (isScrapeTarget(block, values)) {
       if (disabled(block)) offWorkloads.push(key);

@@ -81,7 +81,7 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
       id: nodeId(resource.kind, resource.namespace, resource.name),
       label: resource.name,
       kind: KUBERNETES_KINDS[resource.kind]!,
-      rows: [resource.kind, ...details(resource)],
+      rows: details(resource),
       iconRef: kubernetesIcon(resource.kind),
     };
     const image = resource.pod ? images(resource.pod.spec)[0] : undefined;
@@ -99,7 +99,13 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
   }
 
   const find = (kind: string, namespace: string | undefined, name: string): GraphNode | undefined => nodes.get(nodeId(kind, namespace, name));
-  const addEdge = (from: string, to: string, label?: string, dashed = false): void => {
+  const workloads = drawn.filter((r) => r.pod);
+  const services = drawn.filter((r) => r.kind === 'Service');
+  const fronts = frontServices(services, workloads);
+  const addEdge = (tail: string, head: string, label?: string, dashed = false): void => {
+    // An edge to or from a Service folded into its workload is the workload's: its own selects edge is dropped.
+    const from = fronts.get(tail)?.workload ?? tail;
+    const to = fronts.get(head)?.workload ?? head;
     const id = `${from}->${to}`;
     if (from === to || edges.some((e) => e.id === id)) return;
     const edge: GraphEdge = { id, from, to, endArrowhead: 'arrow' };
@@ -107,10 +113,9 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
     if (dashed) edge.style = { strokeStyle: 'dashed' };
     edges.push(edge);
   };
-  const workloads = drawn.filter((r) => r.pod);
-  /** Lines of the NetworkPolicies drawn as the calls they allow. */
+  /** Lines of the NetworkPolicies drawn as the calls they allow, and of the autoscalers drawn on what they scale. */
   const foldedPolicies: (number | undefined)[] = [];
-  const services = drawn.filter((r) => r.kind === 'Service');
+  const foldedAutoscalers: (number | undefined)[] = [];
 
   for (const resource of drawn) {
     const from = nodeId(resource.kind, resource.namespace, resource.name);
@@ -131,7 +136,12 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
     } else if (resource.kind === 'HorizontalPodAutoscaler') {
       const target = record(spec.scaleTargetRef);
       const node = find(String(target.kind), resource.namespace, String(target.name));
-      if (node) addEdge(from, node.id, 'scales', true);
+      if (node) {
+        // The autoscaler sets the workload's replica count: said where the count is, not as a box beside it.
+        node.rows = [`${String(target.kind)}, ${String(spec.minReplicas ?? 1)}–${String(spec.maxReplicas ?? '?')} replicas, autoscaled`, ...(node.rows ?? []).slice(1)];
+        nodes.delete(from);
+        foldedAutoscalers.push(resource.line);
+      }
     } else if (resource.kind === 'NetworkPolicy') {
       const selector = stringMap(record(spec.podSelector).matchLabels);
       const neighbours = workloads.filter((workload) => workload.namespace === resource.namespace);
@@ -195,6 +205,13 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
     }
   }
 
+  for (const [id, { workload, service }] of fronts) {
+    const target = nodes.get(workload)!;
+    target.rows = [...(target.rows ?? []), serviceRow(service, target.label)];
+    nodes.delete(id);
+  }
+  if (fronts.size > 0) warnings.push(`${atLines([...fronts.values()].map(({ service }) => service.line))}${fronts.size} Service${fronts.size === 1 ? '' : 's'} in front of one workload each drawn as a row on it ("Service …"), what called the Service drawn calling the workload`);
+  if (foldedAutoscalers.length > 0) warnings.push(`${atLines(foldedAutoscalers)}${foldedAutoscalers.length} HorizontalPodAutoscaler${foldedAutoscalers.length === 1 ? '' : 's'} drawn as the replica range on the workload ${foldedAutoscalers.length === 1 ? 'it scales' : 'each scales'}`);
   if (foldedPolicies.length > 0) warnings.push(`${atLines(foldedPolicies)}${foldedPolicies.length} NetworkPolicy objects of one workload each drawn as the calls they allow from workloads of the input (\"allowed\"), and a row on the workload`);
   foldRoleBindings(resources, (namespace, name) => find('ServiceAccount', namespace, name), skippedKinds, warnings);
   for (const [kind, lines] of skippedKinds) warnings.push(`${atLines(lines)}skipped ${lines.length} ${kind} object${lines.length === 1 ? '' : 's'} (not drawn)`);
@@ -260,25 +277,53 @@ function allowedCallers(spec: Record<string, unknown>, neighbours: readonly Reso
   return [...callers].map(([caller, ports]) => ({ caller, ports }));
 }
 
+/**
+ * The Services each in front of one workload (by their node ids): the workload's address, as an architect draws it,
+ * a row on the workload rather than a box of its own beside it (sock-shop's fourteen pairs drew two across). A
+ * Service selecting several workloads, or none of the input, stays a node.
+ */
+function frontServices(services: readonly Resource[], workloads: readonly Resource[]): Map<string, { workload: string; service: Resource }> {
+  const fronts = new Map<string, { workload: string; service: Resource }>();
+  for (const service of services) {
+    const selector = stringMap(record(service.manifest.spec).selector);
+    const selected = workloads.filter((workload) => workload.namespace === service.namespace && selects(selector, workload.pod!.labels));
+    if (selected.length !== 1) continue;
+    fronts.set(nodeId('Service', service.namespace, service.name), { workload: nodeId(selected[0]!.kind, service.namespace, selected[0]!.name), service });
+  }
+  return fronts;
+}
+
+/** A folded Service as its workload's row: `Service web-svc LoadBalancer :80→8080`; its name when not the workload's, its type unless ClusterIP. */
+function serviceRow(service: Resource, workloadName: string): string {
+  const spec = record(service.manifest.spec);
+  const type = serviceType(spec);
+  const ports = servicePorts(spec);
+  return ['Service', ...(service.name === workloadName ? [] : [service.name]), ...(type === 'ClusterIP' ? [] : [type]), ...(ports ? [`:${ports}`] : [])].join(' ');
+}
+
 const DATA_KINDS = new Set<NodeKind>(['database', 'cache', 'queue', 'storage']);
 
+/**
+ * A node's rows: its kind first, then what it says of itself. A workload's replica count shares the kind's row, so a
+ * Deployment with its image and the Service folded into it keeps to the three rows an icon box shows
+ * (layout/node-size.ts: more draw as a table, without the icon).
+ */
 function details(resource: Resource): string[] {
   const spec = record(resource.manifest.spec);
   if (resource.pod) {
-    const replicas = typeof spec.replicas === 'number' ? [`${spec.replicas} replica${spec.replicas === 1 ? '' : 's'}`] : [];
+    const replicas = typeof spec.replicas === 'number' ? `, ${spec.replicas} replica${spec.replicas === 1 ? '' : 's'}` : '';
     const schedule = typeof spec.schedule === 'string' ? [`schedule ${spec.schedule}`] : [];
-    return [...replicas, ...schedule, ...images(resource.pod.spec).slice(0, 2)];
+    return [`${resource.kind}${replicas}`, ...schedule, ...images(resource.pod.spec).slice(0, 2)];
   }
   if (resource.kind === 'Ingress') {
     const hosts = [...new Set(list(spec.rules).map((rule) => record(rule).host).filter((host): host is string => typeof host === 'string'))];
-    return ['entry point', ...hosts.slice(0, 2)];
+    return [resource.kind, 'entry point', ...hosts.slice(0, 2)];
   }
-  if (resource.kind === 'Service') {
-    const type = typeof spec.type === 'string' ? spec.type : spec.clusterIP === 'None' ? 'Headless' : 'ClusterIP';
-    return [type, servicePorts(spec)].filter(Boolean);
-  }
-  return [];
+  if (resource.kind === 'Service') return [resource.kind, serviceType(spec), servicePorts(spec)].filter(Boolean);
+  return [resource.kind];
 }
+
+const serviceType = (spec: Record<string, unknown>): string => (typeof spec.type === 'string' ? spec.type : spec.clusterIP === 'None' ? 'Headless' : 'ClusterIP');
 
 function servicePorts(spec: Record<string, unknown>): string {
   return list(spec.ports)
