@@ -30,6 +30,7 @@
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
 import { hostsIn } from '../hosts.js';
+import { serviceRow } from '../kubernetes/manifests.js';
 import { atLines, isRecord, type LocatedYaml, parseLocatedYaml } from '../yaml.js';
 
 /**
@@ -236,7 +237,7 @@ function commonLibraryGraph(values: Record<string, unknown>): GraphIR {
     const ports = namedBlocks(service.ports).filter(([, port]) => typeof port.port === 'number');
     const controller = nodes.find((node) => target !== undefined && node.id === `controller:${target}`);
     if (controller) {
-      controller.rows!.push(serviceRow(key, service, ports.map(([, port]) => port.port as number)));
+      controller.rows!.push(helmServiceRow(key, service, ports.map(([, port]) => port.port as number)));
       serviceNode.set(key, controller.id);
     } else {
       nodes.push({ id: `service:${key}`, label: `${key} service`, kind: 'service', rows: [text(service.type) ?? 'ClusterIP', ...ports.map(([name, port]) => `${name} ${String(port.port)}`)], iconRef: 'kubernetes/Service' });
@@ -263,12 +264,11 @@ function commonLibraryGraph(values: Record<string, unknown>): GraphIR {
 }
 
 /**
- * A Service block as a row on its workload: `Service :8080`, `Service metrics LoadBalancer :9090`; its name unless
- * the only or main one, its type unless ClusterIP (the default), as the Kubernetes notation writes a folded Service.
+ * A Service block as a row on its workload: `Service :8080`, `Service metrics LoadBalancer :9090`; a chart's only or
+ * `main` Service goes without its name, as the workload's own.
  */
-function serviceRow(name: string, service: Record<string, unknown>, ports: readonly number[]): string {
-  const type = text(service.type) ?? 'ClusterIP';
-  return ['Service', ...(name === '' || name === 'main' ? [] : [name]), ...(type === 'ClusterIP' ? [] : [type]), ...(ports.length > 0 ? [`:${ports.join(', ')}`] : [])].join(' ');
+function helmServiceRow(name: string, service: Record<string, unknown>, ports: readonly number[]): string {
+  return serviceRow(name === '' || name === 'main' ? undefined : name, text(service.type) ?? 'ClusterIP', ports.join(', '));
 }
 
 /**
@@ -370,7 +370,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     const services = namedFeatures(block.service, 'service') ?? (isRecord(block.service) && enabled(block.service) ? [['', block.service] as Feature] : []);
     for (const [name, service] of services) {
       const port = name === '' ? (servicePort(service) ?? containerPorts(block)[0]) : undefined;
-      node.rows!.push(serviceRow(name, service, name === '' ? [port].filter((known) => known !== undefined) : namedPorts(service)));
+      node.rows!.push(helmServiceRow(name, service, name === '' ? [port].filter((known) => known !== undefined) : namedPorts(service)));
     }
     for (const key of ['ingress', 'secondaryIngress']) {
       const ingresses = namedFeatures(block[key], 'ingress') ?? (isRecord(block[key]) && (block[key] as Record<string, unknown>).enabled === true ? [['', block[key] as Record<string, unknown>] as Feature] : []);

@@ -2,7 +2,7 @@ import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
 import { imageRole } from '../compose/images.js';
 import { hostsIn } from '../hosts.js';
-import { collectResources, argumentAddresses, envValues, images, list, podReferences, record, selects, stringMap, type Resource } from './manifests.js';
+import { collectResources, argumentAddresses, envValues, images, list, podReferences, record, selects, serviceRow, stringMap, type Resource } from './manifests.js';
 import { atLines, parseLocatedYamlDocuments } from '../yaml.js';
 import { dictionary } from '../../dictionary.js';
 
@@ -207,7 +207,7 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
 
   for (const [id, { workload, service }] of fronts) {
     const target = nodes.get(workload)!;
-    target.rows = [...(target.rows ?? []), serviceRow(service, target.label)];
+    target.rows = [...(target.rows ?? []), serviceRowOf(service, target.label)];
     nodes.delete(id);
   }
   if (fronts.size > 0) warnings.push(`${atLines([...fronts.values()].map(({ service }) => service.line))}${fronts.size} Service${fronts.size === 1 ? '' : 's'} in front of one workload each drawn as a row on it ("Service …"), what called the Service drawn calling the workload`);
@@ -294,11 +294,9 @@ function frontServices(services: readonly Resource[], workloads: readonly Resour
 }
 
 /** A folded Service as its workload's row: `Service web-svc LoadBalancer :80→8080`; its name when not the workload's, its type unless ClusterIP. */
-function serviceRow(service: Resource, workloadName: string): string {
+function serviceRowOf(service: Resource, workloadName: string): string {
   const spec = record(service.manifest.spec);
-  const type = serviceType(spec);
-  const ports = servicePorts(spec);
-  return ['Service', ...(service.name === workloadName ? [] : [service.name]), ...(type === 'ClusterIP' ? [] : [type]), ...(ports ? [`:${ports}`] : [])].join(' ');
+  return serviceRow(service.name === workloadName ? undefined : service.name, serviceType(spec), servicePorts(spec));
 }
 
 const DATA_KINDS = new Set<NodeKind>(['database', 'cache', 'queue', 'storage']);

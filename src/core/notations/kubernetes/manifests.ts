@@ -133,3 +133,11 @@ export function images(spec: Record<string, unknown>): string[] {
     .map((c) => c.image)
     .filter((v): v is string => typeof v === 'string');
 }
+
+/**
+ * A Service folded onto the one workload it fronts, as a row of that workload, the same for manifests and chart values:
+ * `Service`, its own name when it differs from the workload's, its type unless ClusterIP, its ports.
+ */
+export function serviceRow(ownName: string | undefined, type: string, ports: string): string {
+  return ['Service', ...(ownName ? [ownName] : []), ...(type === 'ClusterIP' ? [] : [type]), ...(ports ? [`:${ports}`] : [])].join(' ');
+}
