@@ -116,7 +116,7 @@ export function wrapText(text: string, maxWidth: number, fontSize: number, wordW
 }
 
 /** Continuation lines of a wrapped row start this far in, so they read as part of the row above. */
-const ROW_INDENT = '    ';
+export const ROW_INDENT = '    ';
 
 const TABLE_KINDS: ReadonlySet<NodeKind> = new Set(['entity', 'class', 'interface', 'enum']);
 const MAX_FOLDED_ROWS = 3;
