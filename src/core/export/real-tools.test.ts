@@ -119,8 +119,8 @@ function expectedFrom(source: GraphIR, elements: readonly Element[], groupElemen
   }
   const drawn = new Set(elements.map((e) => e.id));
   const empty = source.groups.filter((g) => !filled.has(g.id) && drawn.has(groupElements.get(g.id) ?? '')).length;
-  // A hub's foreign keys drawn as marks on their columns are read back as edges (folded-rows.ts).
-  const marks = source.nodes.flatMap((node) => node.rows ?? []).filter((row) => row.includes(` ${REFERS_TO} `)).length;
+  // A hub's foreign keys drawn as marks on their columns are read back as edges (folded-rows.ts); a Terraform route row is no key.
+  const marks = source.nodes.flatMap((node) => node.rows ?? []).filter((row) => /^(PK )?FK\b/.test(row) && row.includes(` ${REFERS_TO} `)).length;
   return { nodes: source.nodes.length + empty, edges: elements.filter((e) => e.type === 'arrow').length + marks, groups: filled.size };
 }
 
