@@ -16,9 +16,10 @@ import type { Arrowhead, Direction, GraphEdge, GraphGroup, GraphIR, GraphNode, G
 import { SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
 import type { Binding, Element, Point } from '../scene/schema.js';
 import { boxArea, boxCentre, boxContains, boxToPolyline, distanceToBox, distanceToBoxOutline, pointInBox, type Box } from './geometry.js';
-import { readsAsRows } from './table-rows.js';
-import { STEREOTYPE_ROW } from '../layout/node-size.js';
 import { dictionary } from '../dictionary.js';
+import { ROW_INDENT, STEREOTYPE_ROW } from '../layout/node-size.js';
+import { unfoldRows } from './folded-rows.js';
+import { readsAsRows } from './table-rows.js';
 
 export type NodeShape = ShapeType | 'text' | 'code' | 'math' | 'image' | 'embed';
 
@@ -193,7 +194,7 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
     if (held.length > 1 && STEREOTYPE_ROW.test(held[0]!)) held.splice(0, 2, held[1]!, held[0]!);
     const own = s.text ?? '';
     const [label, ...rest] = own !== '' ? [own, ...held] : held.length > 0 ? held : [''];
-    const rows = rest.flatMap((text) => text.split('\n')).filter((row) => row.trim() !== '');
+    const rows = joinWrapped(rest.flatMap((text) => text.split('\n')).filter((row) => row.trim() !== ''));
     const heldFont = (inside.get(s.id) ?? [])[0]?.fontSize;
     const drawn = own === '' && heldFont !== undefined ? { ...s, fontSize: heldFont } : s;
     if (readsAsRows(rows, ruled.has(s.id))) addNode(drawn, s.type, label!, rows);
@@ -365,7 +366,7 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
   const groupList = elements.map((e) => groups.get(e.id)).filter((g): g is RecoveredGroup => g !== undefined);
   const boxOf = (id: string): Box | undefined => nodes.get(id)?.box ?? groups.get(id)?.box;
   const drawn = [...nodeList.map((n) => byId.get(n.id)!), ...groupList.map((g) => byId.get(g.id)!)];
-  return {
+  return unfoldRows({
     layout: 'layered',
     direction: directionOf(edges.map((edge) => [boxOf(edge.from)!, boxOf(edge.to)!])),
     nodes: nodeList,
@@ -375,7 +376,18 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
     sketch: drawn.filter((e) => e.roughness !== 'clean').length * 2 > drawn.length,
     parts,
     ...(title?.type === 'text' && { title: title.text, titleElement: title.id }),
-  };
+  });
+}
+
+/** A table row too long for its box is drawn on more lines, each after the first indented (node-size.ts): one row again. */
+function joinWrapped(rows: string[]): string[] {
+  const joined: string[] = [];
+  for (const row of rows) {
+    const continues = joined.length > 0 && row.startsWith(ROW_INDENT) && row[ROW_INDENT.length] !== ' ';
+    if (continues) joined.push(`${joined.pop()!} ${row.trim()}`);
+    else joined.push(row);
+  }
+  return joined;
 }
 
 /** The way most edges run, from the centre of their source to that of their target; down when none do. */

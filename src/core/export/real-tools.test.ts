@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
+import { REFERS_TO } from '../graph/fold-references.js';
 import type { GraphIR } from '../graph/types.js';
 import { CONVERTERS, codeToScene } from '../notations/index.js';
 import { ARROWHEADS, CORNERS, FILL_STYLES, SHADOWS, SHAPE_TYPES } from '../scene/constants.js';
@@ -99,7 +100,9 @@ describe.each(CONVERTERS.map((converter) => [converter.id] as const))('%s corpus
     // A sequence diagram is drawn with lifelines and activation bars: its drawing, not its graph, is exported.
     const layered = scene.graph.layout === 'layered';
     const { graph } = await sweep(`${notation}/${file}`, elements, layered ? expectedFrom(scene.graph, elements, scene.elementIds.groups) : undefined);
-    if (layered) expect(graph.warnings).toEqual([]);
+    // A large schema is drawn folded (graph/fold.ts): what its rows fold is said on export (folded-rows.ts).
+    const unfolded = (line: string) => line.includes('of their columns counted') || line.includes('drawn as marks on their columns');
+    if (layered) expect(graph.warnings.filter((line) => !unfolded(line))).toEqual([]);
   }, 120_000);
 });
 
@@ -116,7 +119,9 @@ function expectedFrom(source: GraphIR, elements: readonly Element[], groupElemen
   }
   const drawn = new Set(elements.map((e) => e.id));
   const empty = source.groups.filter((g) => !filled.has(g.id) && drawn.has(groupElements.get(g.id) ?? '')).length;
-  return { nodes: source.nodes.length + empty, edges: elements.filter((e) => e.type === 'arrow').length, groups: filled.size };
+  // A hub's foreign keys drawn as marks on their columns are read back as edges (folded-rows.ts); a Terraform route row is no key.
+  const marks = source.nodes.flatMap((node) => node.rows ?? []).filter((row) => /^(PK )?FK\b/.test(row) && row.includes(` ${REFERS_TO} `)).length;
+  return { nodes: source.nodes.length + empty, edges: elements.filter((e) => e.type === 'arrow').length + marks, groups: filled.size };
 }
 
 /** Labels that break naive writers: every language's syntax, keywords, entities, line breaks and Unicode. */

@@ -13,6 +13,15 @@ const PLAIN_ROW = /^ {6}\S/;
 /** Folding one column into a count row saves nothing: fewer than this many stay drawn. */
 const MIN_FOLDED = 2;
 
+/** The count row as drawn (and read back by the exports, which must not write it as a column named "…"). */
+const COUNT_ROW = /^(?:… )?(\d+) (?:more )?columns$/;
+
+/** How many columns a row counts when it is a folded table's count row, else undefined. */
+export function foldedColumnCount(row: string): number | undefined {
+  const count = COUNT_ROW.exec(row.trim())?.[1];
+  return count === undefined ? undefined : Number(count);
+}
+
 export interface FoldedColumns {
   graph: GraphIR;
   /** How many columns were folded, in how many tables. */

@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { foldForReading } from '../graph/fold.js';
 import type { GraphIR } from '../graph/types.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
 import { sqlNotation } from '../notations/sql/index.js';
@@ -77,5 +78,13 @@ describe('ELK runs per layout', () => {
     const { laid, runs } = await layoutCountingRuns(await plantuml('capi-machinedeployment-activity.plantuml'));
     expect(runs).toBeLessThanOrEqual(3);
     expect(laid.height / laid.width).toBeLessThanOrEqual(3);
+  });
+
+  it("does not cap the layers of a graph above READABLE_NODES, as Graphviz's placement does not cap its rows", async () => {
+    // Camunda's 43 tables as drawn (folded): packed on a skyline 2,081 × 2,512 px; the two capped layerings of all 43
+    // were 4,687 × 4,271 and 4,301 × 3,458, no nearer fitting: 60 runs before, 50 of them one table's.
+    const { laid, runs } = await layoutCountingRuns(foldForReading(await sql('camunda-postgres-engine.sql'), 'sql'));
+    expect(runs).toBeLessThanOrEqual(58);
+    expect([Math.round(laid.width), Math.round(laid.height)]).toEqual([2081, 2512]);
   });
 });

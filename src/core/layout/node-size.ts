@@ -118,7 +118,7 @@ export function wrapText(text: string, maxWidth: number, fontSize: number, wordW
 }
 
 /** Continuation lines of a wrapped row start this far in, so they read as part of the row above. */
-const ROW_INDENT = '    ';
+export const ROW_INDENT = '    ';
 
 /** A row of «marks» only (`«interface»`, `«abstract» «entity»`): a stereotype, not a member. */
 export const STEREOTYPE_ROW = /^«[^«»]+»(\s+«[^«»]+»)*$/;
