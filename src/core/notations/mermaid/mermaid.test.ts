@@ -482,3 +482,11 @@ describe('mermaidNotation diagram families it does not draw', () => {
     },
   );
 });
+
+describe('mermaidNotation ER attributes written name first', () => {
+  it('keeps `id int PK` as the author wrote it: Mermaid reads `id` as the type but prints the words in that order', async () => {
+    // A schema sketch in a project's docs writes its columns as SQL does, name before type.
+    const graph = await mermaidNotation.toGraph('erDiagram\n  USERS {\n    id int PK\n    email varchar(255)\n    created_at timestamp\n    string name\n  }');
+    expect(graph.nodes[0]!.rows).toEqual(['PK    id  int', '      email  varchar(255)', '      created_at  timestamp', '      name  string']);
+  });
+});
