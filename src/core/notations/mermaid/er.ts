@@ -41,15 +41,25 @@ const CARDINALITY: Record<string, { head: Arrowhead; label: string }> = dictiona
 });
 
 /**
+ * A word that names a data type (SQL's and programming languages' common ones, sized or as an array: `varchar(255)`,
+ * `int[]`). Mermaid reads an attribute's first word as its type, but authors who write SQL put the name first
+ * (`id int PK`); Mermaid prints the words in the order written, so when only the second word is a type we read it so.
+ */
+const TYPE_WORD =
+  /^(?:u?int\d*|integer|(?:big|small|tiny|medium)int|(?:big|small)?serial|float\d*|double|decimal|numeric|real|number|money|bool(?:ean)?|bit|byte|short|long|char|n?varchar\d*|n?text|string|str|uuid|guid|date|datetime\d*|timestamp(?:tz)?|time|interval|json|jsonb|xml|blob|bytea|binary|varbinary|enum)(?:\(\s*[\d\s,]*\))?(?:\[\])?$/i;
+
+/**
  * One attribute as a table row. Our export writes a row Mermaid's words cannot hold verbatim as the attribute's
  * comment; a comment that names the attribute is that row, read back as it was.
  */
 function attributeRow(attribute: Attribute): string {
-  const name = decodeMermaid(attribute.name);
+  const nameFirst = TYPE_WORD.test(attribute.name) && !TYPE_WORD.test(attribute.type);
+  const name = decodeMermaid(nameFirst ? attribute.type : attribute.name);
+  const type = decodeMermaid(nameFirst ? attribute.name : attribute.type);
   const comment = attribute.comment === undefined ? '' : decodeMermaid(attribute.comment).trim();
   if (comment !== '' && comment.includes(name.replace(/^_/, ''))) return comment;
   const keys = (attribute.keys ?? []).map((key) => key.toUpperCase()).join(' ');
-  const row = `${keys.padEnd(5)} ${name}  ${decodeMermaid(attribute.type)}`.trimEnd();
+  const row = `${keys.padEnd(5)} ${name}  ${type}`.trimEnd();
   return comment === '' ? row : `${row}  "${comment}"`;
 }
 

@@ -141,6 +141,10 @@ const labelOf = (text: string, labelType?: string) => {
   return labelType === 'markdown' ? withoutEmphasis(decoded) : decoded;
 };
 
+/** Mermaid draws `<b>`, `<strong>`, `<i>`, `<em>` and a markdown string's emphasis; our labels keep only the words. */
+const EMPHASIS_TAG = /<(?:b|strong|i|em)(?:\s[^<>]*)?>/i;
+const emphasised = (text: string, labelType?: string): boolean => EMPHASIS_TAG.test(text) || (labelType === 'markdown' && withoutEmphasis(text) !== text);
+
 export function flowchartToGraph(db: FlowDb, theme: ThemeDeclarations = { node: [], cluster: [], link: [] }): GraphIR {
   const warnings: string[] = [];
   const subgraphs = db.getSubGraphs();
@@ -150,6 +154,7 @@ export function flowchartToGraph(db: FlowDb, theme: ThemeDeclarations = { node: 
   // Mermaid lists subgraphs innermost first, each with its direct members: the first one to claim an id is its parent.
   for (const subgraph of subgraphs) for (const member of subgraph.nodes) if (member !== subgraph.id && !parents.has(member)) parents.set(member, subgraph.id);
 
+  const plain: string[] = [];
   const approximated = new Map<string, string[]>();
   const nodes: GraphNode[] = [];
   for (const vertex of db.getVertices().values()) {
@@ -158,6 +163,7 @@ export function flowchartToGraph(db: FlowDb, theme: ThemeDeclarations = { node: 
     const mapped = SHAPES[vertex.type ?? 'square'] ?? BOX;
     if (mapped.approximate) approximated.set(vertex.type ?? 'square', [...(approximated.get(vertex.type ?? 'square') ?? []), vertex.id]);
     const node: GraphNode = { id: vertex.id, label: labelOf(vertex.text ?? vertex.id, vertex.labelType), kind: mapped.kind ?? 'generic', shape: mapped.shape };
+    if (emphasised(vertex.text ?? '', vertex.labelType)) plain.push(JSON.stringify(vertex.id));
     // Mermaid styles every node with the `default` and `node` classDefs first, then its own classes, then `style`.
     const declarations = [...theme.node, ...['default', 'node', ...(vertex.classes ?? [])].flatMap((name) => classes.get(name)?.styles ?? []), ...(vertex.styles ?? [])];
     const style: GraphStyle = { ...cssStyle(declarations), ...(mapped.corner ? { corner: mapped.corner } : {}) };
@@ -175,6 +181,7 @@ export function flowchartToGraph(db: FlowDb, theme: ThemeDeclarations = { node: 
   const flows = subgraphFlows(subgraphs, parents, db.getEdges(), normalDirection(db.getDirection()) ?? 'TB');
   const groups: GraphGroup[] = subgraphs.map((subgraph) => {
     const group: GraphGroup = { id: subgraph.id, label: labelOf(subgraph.title ?? '') };
+    if (emphasised(subgraph.title ?? '')) plain.push(JSON.stringify(subgraph.id));
     const flow = MERMAID_DIRECTIONS[flows.get(subgraph.id) ?? ''];
     if (flow !== undefined) group.direction = flow;
     // `style one fill:…` records its declarations on a vertex of the subgraph's id; `class one dark` on the subgraph.
@@ -198,6 +205,7 @@ export function flowchartToGraph(db: FlowDb, theme: ThemeDeclarations = { node: 
     if (link.type?.includes('cross')) crossed++;
     const label = labelOf(link.text ?? '');
     if (label !== '') edge.label = label;
+    if (emphasised(link.text ?? '')) plain.push(`${JSON.stringify(link.start)} → ${JSON.stringify(link.end)}`);
     // `linkStyle default` comes first, a link's own `linkStyle` after it, as Mermaid applies them.
     const { strokeColor, strokeWidth, strokeStyle } = cssStyle([...theme.link, ...(links.defaultStyle ?? []), ...(link.style ?? [])]) ?? {};
     const style: GraphEdge['style'] = {
@@ -208,6 +216,7 @@ export function flowchartToGraph(db: FlowDb, theme: ThemeDeclarations = { node: 
     if (Object.keys(style).length > 0) edge.style = style;
     edges.push(edge);
   }
+  if (plain.length > 0) warnings.push(`bold and italic drawn as plain text in ${plain.length} label${plain.length === 1 ? '' : 's'} (${plain.join(', ')})`);
   if (crossed > 0) warnings.push(`${crossed} cross head${crossed === 1 ? '' : 's'} (--x) drawn as ${crossed === 1 ? 'a bar' : 'bars'}`);
   return { layout: 'layered', direction: MERMAID_DIRECTIONS[db.getDirection() ?? 'TB'] ?? 'DOWN', nodes, edges, groups, warnings };
 }

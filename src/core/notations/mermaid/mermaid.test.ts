@@ -482,3 +482,23 @@ describe('mermaidNotation diagram families it does not draw', () => {
     },
   );
 });
+
+describe('mermaidNotation ER attributes written name first', () => {
+  it('keeps `id int PK` as the author wrote it: Mermaid reads `id` as the type but prints the words in that order', async () => {
+    // A schema sketch in a project's docs writes its columns as SQL does, name before type.
+    const graph = await mermaidNotation.toGraph('erDiagram\n  USERS {\n    id int PK\n    email varchar(255)\n    created_at timestamp\n    string name\n  }');
+    expect(graph.nodes[0]!.rows).toEqual(['PK    id  int', '      email  varchar(255)', '      created_at  timestamp', '      name  string']);
+  });
+});
+
+describe('mermaidNotation bold and italic in flowchart labels', () => {
+  it('keeps the words of `<b>`, `<i>`, `<strong>`, `<em>` and markdown emphasis, and says the emphasis is drawn plain', async () => {
+    // A service map in a project's README bolds each box's name over an italic version line, as Mermaid draws HTML labels.
+    const graph = await mermaidNotation.toGraph(
+      'flowchart LR\n  A["<b>Order</b> service<br><i>v2</i>"] -->|<em>calls</em>| B[<strong>Billing</strong>]\n  C["`**Stock** _reserve_`"]\n  D["plain * not emphasis"]\n  B --> D',
+    );
+    expect(graph.nodes.map((n) => n.label)).toEqual(['Order service\nv2', 'Billing', 'Stock reserve', 'plain * not emphasis']);
+    expect(graph.edges[0]!.label).toBe('calls');
+    expect(graph.warnings).toEqual(['bold and italic drawn as plain text in 4 labels ("A", "B", "C", "A" → "B")']);
+  });
+});
