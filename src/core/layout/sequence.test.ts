@@ -192,6 +192,36 @@ describe('layoutSequence', () => {
     }
   });
 
+  it('holds the notes over and beside its participants inside the box, with room between it and its neighbours, as PlantUML does', () => {
+    // The shape of mojaloop central-ledger's timeout handler: the table notes of a DAO at a box's edge crossed the
+    // "Central Services" border, as the columns were spaced for the heads alone.
+    const { elements } = draw(
+      [
+        'participant Handler',
+        'box "Central Services"',
+        'participant DAO',
+        'participant Segment',
+        'end box',
+        'box "Kafka"',
+        'participant Topic',
+        'end box',
+        'Handler -> DAO : get expired transfers',
+        'note left of DAO : position reserved here',
+        'DAO -> Segment : update segment',
+        'note over Segment : segment.value = intervalMax, intervalMin',
+        'Segment -> Topic : publish',
+        'note right of Segment : tables: transferTimeout, transferStateChange',
+      ].join('\n'),
+    );
+    const [central, kafka, handler] = [byId(elements, 'box-1'), byId(elements, 'box-2'), byId(elements, 'participant-Handler')];
+    for (const note of elements.filter((e) => e.type === 'document')) {
+      expect(note.x!).toBeGreaterThan(central.x!);
+      expect(note.x! + note.width!).toBeLessThan(central.x! + central.width!);
+    }
+    expect(central.x!).toBeGreaterThan(handler.x! + handler.width!);
+    expect(central.x! + central.width!).toBeLessThan(kafka.x!);
+  });
+
   it('draws a box around the participants created while it is open, wherever they are declared, and around no one else', () => {
     const { elements } = draw(
       [

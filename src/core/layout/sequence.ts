@@ -175,6 +175,23 @@ function placeColumns(graph: GraphIR, steps: readonly SequenceStep[]): Column[] 
       spans.push(step.position === 'right' ? { from: a, to: a + 1, width } : { from: a - 1, to: a, width });
     }
   }
+  // Where a participant box ends, its border must clear its members' notes with a box's padding, and the next box or
+  // head must clear the border as far as two heads would clear each other: the notes reaching past the edge columns
+  // widen the gap across the border, as PlantUML spaces its boxes.
+  const boxOf = new Map((graph.sequence?.boxes ?? []).flatMap((group, k) => group.participants.map((p) => [p, k] as const)));
+  const reach = columns.map((column) => ({ left: column.box.width / 2, right: column.box.width / 2 }));
+  for (const step of allSteps(steps)) {
+    if (step.type !== 'note' || step.participants.length !== 1) continue;
+    const i = index.get(step.participants[0]!)!;
+    const width = sizeNoteBox(step).width;
+    const side = step.position === 'over' ? { left: width / 2, right: width / 2 } : { [step.position]: SEQUENCE_SPACING.noteGap + width };
+    reach[i] = { left: Math.max(reach[i]!.left, side.left ?? 0), right: Math.max(reach[i]!.right, side.right ?? 0) };
+  }
+  gaps.forEach((gap, i) => {
+    const a = boxOf.get(columns[i]!.node.id);
+    const b = boxOf.get(columns[i + 1]!.node.id);
+    if (a !== b) gaps[i] = Math.max(gap, reach[i]!.right + reach[i + 1]!.left + SEQUENCE_SPACING.participantGap);
+  });
   // Widen the last gap of each span as needed, shortest spans first so long ones reuse the room already made.
   spans.sort((s, t) => s.to - s.from - (t.to - t.from));
   for (const span of spans) {
@@ -540,9 +557,9 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
   });
   // What lies inside a box belongs to it (the quality checker reads the box as its container, like a fragment frame).
   // A note or frame that starts in the box and reaches past it widens the box, so the box never cuts through it; but
-  // a box keeps to its own columns, as PlantUML's does: it grows halfway to the next box at most, and stops short of
-  // the head of a participant outside any box. What reaches further (a fragment across several boxes) is drawn across
-  // the box, as PlantUML draws it; so are message labels.
+  // a box keeps to its own columns, as PlantUML's does: it stops short of the next box's heads and of the head of a
+  // participant outside any box (placeColumns left room there for its members' notes). What reaches further (a
+  // fragment across several boxes) is drawn across the box, as PlantUML draws it; so are message labels.
   const spans = boxFrames.map((box) => ({ left: box.x!, right: box.x! + box.width! }));
   const members = new Set(graph.sequence?.boxes?.flatMap((group) => group.participants));
   const unboxed = columns.filter((c) => !members.has(c.node.id)).map((c) => ({ left: c.center - c.box.width / 2 - pad, right: c.center + c.box.width / 2 + pad }));
@@ -551,12 +568,12 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
     const others = spans.filter((_, j) => j !== k);
     const leftLimit = Math.max(
       -Infinity,
-      ...others.filter((o) => o.right <= left).map((o) => (o.right + left) / 2),
+      ...others.filter((o) => o.right <= left).map((o) => o.right),
       ...unboxed.filter((o) => o.right <= left).map((o) => o.right),
     );
     const rightLimit = Math.min(
       Infinity,
-      ...others.filter((o) => o.left >= right).map((o) => (o.left + right) / 2),
+      ...others.filter((o) => o.left >= right).map((o) => o.left),
       ...unboxed.filter((o) => o.left >= right).map((o) => o.left),
     );
     let grownLeft = left;
