@@ -8,7 +8,7 @@
 import type { Direction, GraphEdge, GraphGrid, GraphGroup, GraphIR, GraphNode } from '../graph/types.js';
 import { FONT, SPACING } from './drawing-rules.js';
 import { measureText } from './measure.js';
-import { sizeNode, wrapText } from './node-size.js';
+import { sizeNode, wrapEdgeLabel } from './node-size.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
 import { separateRuns } from '../routing/separate-runs.js';
 import { containerFrame, shifted } from './pack.js';
@@ -19,8 +19,6 @@ export const hasBlocks = (graph: GraphIR): boolean => graph.grid !== undefined |
 
 /** Room around a grid drawn at the top level, as ELK leaves around a graph. */
 const ROOT_PADDING = 12;
-/** Edge labels wrap past this width, as in the engines. */
-const EDGE_LABEL_MAX_WIDTH = 220;
 
 /** `engine`, with grids and containers of their own direction laid out on their own. */
 export function withBlocks(engine: LayoutEngine): LayoutEngine {
@@ -312,7 +310,7 @@ function gutterRoute(a: Box, cellA: GraphGrid['cells'][string], b: Box, cellB: G
 function labelsOf(edge: GraphEdge, route: Point[]): LaidOutLabel[] {
   const labels: LaidOutLabel[] = [];
   const sized = (text: string) => {
-    const wrapped = wrapText(text, EDGE_LABEL_MAX_WIDTH, FONT.edgeLabel).join('\n');
+    const wrapped = wrapEdgeLabel(text);
     return { text: wrapped, ...measureText(wrapped, FONT.edgeLabel, FONT.family) };
   };
   if (edge.label) {

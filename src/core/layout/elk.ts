@@ -10,7 +10,7 @@ import { rerouteDetours } from './detours.js';
 import { HUB_TRUNK_MIN_EDGES, mergeHubEnds } from './hubs.js';
 import { keepLabelsBesideOwnEdges } from './label-sides.js';
 import { measureText } from './measure.js';
-import { hasFixedSize, sizeNode, wrapText, type NodeBox } from './node-size.js';
+import { hasFixedSize, sizeNode, wrapEdgeLabel, type NodeBox } from './node-size.js';
 import { connectedComponents, containerFrame, packComponents, soleContainer, wrapInContainer } from './pack.js';
 import { containerTitle, placeTitles } from './titles.js';
 import type { LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
@@ -85,9 +85,6 @@ const SELF_LOOPS_APART = { 'elk.layered.edgeRouting.selfLoopDistribution': 'NORT
 
 /** Graphs with more nodes + edges than this get the faster ELK settings. */
 const LARGE_GRAPH_ITEMS = 200;
-
-/** Edge labels wrap past this width so one long label does not stretch a whole layer. */
-const EDGE_LABEL_MAX_WIDTH = 220;
 
 /**
  * ELK laid out at once, in this thread. elkjs's own API reaches its in-process worker through two setTimeout(0) hops
@@ -514,7 +511,7 @@ function withoutSpacers(laid: LaidOutGraph): LaidOutGraph {
 }
 
 function labelOf(text: string, placement: LaidOutLabel['placement'], reversed = false): ElkLabel {
-  const wrapped = wrapText(text, EDGE_LABEL_MAX_WIDTH, FONT.edgeLabel).join('\n');
+  const wrapped = wrapEdgeLabel(text);
   const size = measureText(wrapped, FONT.edgeLabel, FONT.family);
   const pad = SPACING.edgeLabelPadding;
   // A reversed edge's start label sits at ELK's head.

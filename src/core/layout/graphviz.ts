@@ -10,7 +10,7 @@ import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js
 import { graphvizCaps } from './graphviz-caps.js';
 import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, SPACING } from './drawing-rules.js';
 import { measureText } from './measure.js';
-import { sizeNode, wrapText, type NodeBox } from './node-size.js';
+import { sizeNode, wrapEdgeLabel, wrapText, type NodeBox } from './node-size.js';
 import type { Box, LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
 import { dictionary } from '../dictionary.js';
 
@@ -22,9 +22,6 @@ const POINTS_PER_INCH = 72;
  * of the outline we draw (a line grazing a node reads as touching it); routes are then carried on to the real outline.
  */
 const CLEARANCE = 4;
-
-/** Edge labels wrap past this width, as in the ELK engine. */
-const EDGE_LABEL_MAX_WIDTH = 220;
 
 let loaded: Promise<Graphviz> | undefined;
 /** The WASM module, compiled on first use and kept (loading takes ~100 ms; a layout then a few ms). */
@@ -125,7 +122,6 @@ function namesFor(graph: GraphIR): Names {
 const sizedLabel = (size: { width: number; height: number }) =>
   `<table fixedsize="true" width="${Math.max(1, Math.ceil(size.width))}" height="${Math.max(1, Math.ceil(size.height))}" border="0" cellborder="0"><tr><td></td></tr></table>`;
 
-const edgeLabelText = (text: string, fontSize: number) => wrapText(text, EDGE_LABEL_MAX_WIDTH, fontSize).join('\n');
 const edgeLabelSize = (text: string, fontSize: number) => {
   const size = measureText(text, fontSize, FONT.family);
   return { width: size.width + 2 * SPACING.edgeLabelPadding, height: size.height + 2 * SPACING.edgeLabelPadding };
@@ -155,7 +151,7 @@ function sizedSource(
     const edge = id !== undefined ? edgeById.get(id) : undefined;
     if (!edge?.label) return '""';
     const fontSize = edge.style?.fontSize ?? FONT.edgeLabel;
-    return `<${sizedLabel(edgeLabelSize(edgeLabelText(edge.label, fontSize), fontSize))}>`;
+    return `<${sizedLabel(edgeLabelSize(wrapEdgeLabel(edge.label, fontSize), fontSize))}>`;
   });
   const sized = graph.nodes.map((node) => {
     const box = boxes.get(node.id)!;
@@ -426,7 +422,7 @@ export function readGraphviz(json: GraphvizJson, graph: GraphIR, dot: DotSource,
     const fontSize = edge.style?.fontSize;
     const place = (text: string | undefined, at: string | undefined, placement: LaidOutLabel['placement'], near: Point) => {
       if (!text) return;
-      const wrapped = edgeLabelText(text, fontSize ?? FONT.edgeLabel);
+      const wrapped = wrapEdgeLabel(text, fontSize ?? FONT.edgeLabel);
       const size = measureText(wrapped, fontSize ?? FONT.edgeLabel, FONT.family);
       const centre = at !== undefined ? toScene(numbers(at)[0] ?? 0, numbers(at)[1] ?? 0) : near;
       labels.push({ text: wrapped, placement, x: centre.x - size.width / 2, y: centre.y - size.height / 2, ...size, ...(fontSize !== undefined && { fontSize }) });

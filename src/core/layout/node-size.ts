@@ -74,6 +74,12 @@ export interface NodeBox {
   fontSize: number;
 }
 
+/** Edge labels wrap past this width in every engine, so one long label does not stretch a whole layer. */
+const EDGE_LABEL_MAX_WIDTH = 220;
+
+/** An edge label as every engine draws it: wrapped past EDGE_LABEL_MAX_WIDTH, lines joined. */
+export const wrapEdgeLabel = (text: string, fontSize: number = FONT.edgeLabel): string => wrapText(text, EDGE_LABEL_MAX_WIDTH, fontSize).join('\n');
+
 /**
  * Splits `text` into lines no wider than `maxWidth` px, breaking at spaces, then inside a word still too long
  * (wordPieces). As the renderer does (render/text.ts), a single word may stand alone on its line up to `wordWidthMax`
