@@ -316,7 +316,7 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
  * Loose nodes in order, in rows as a reader expects them: one row where it is no wider than `width`, else rows of
  * even length (none more than one shorter than the first) whose block, within `width` where any is, is nearest a
  * landscape page (PACK_ASPECT). Square grids left temporal's three workloads two and one (434 × 434 px) where one
- * row fits, and Loki's seven 3, 3 and 1. `gaps`: between nodes in a row, between rows.
+ * row fits, and Loki's seven a block of 1.2:1 past Graphviz's canvas. `gaps`: between nodes in a row, between rows.
  */
 export function looseRows<T extends { width: number; height: number }>(loose: readonly T[], width: number, [across, between]: readonly [number, number]): T[][] {
   const split = (count: number): T[][] => {
@@ -327,16 +327,17 @@ export function looseRows<T extends { width: number; height: number }>(loose: re
     }
     return rows;
   };
-  const extent = (rows: T[][]) => ({
-    width: Math.max(...rows.map((row) => row.reduce((sum, node) => sum + node.width, 0) + across * (row.length - 1))),
-    height: rows.reduce((sum, row) => sum + Math.max(...row.map((node) => node.height)), 0) + between * (rows.length - 1),
+  const tries = loose.map((_, i) => {
+    const rows = split(i + 1);
+    const wide = Math.max(...rows.map((row) => row.reduce((sum, node) => sum + node.width, 0) + across * (row.length - 1)));
+    const high = rows.reduce((sum, row) => sum + Math.max(...row.map((node) => node.height)), 0) + between * (rows.length - 1);
+    return { rows, wide, offPage: Math.abs(Math.log(wide / high / PACK_ASPECT)) };
   });
-  const tries = loose.map((_, i) => split(i + 1)).filter((rows) => rows.every((row) => row.length > 0));
-  const fitting = tries.filter((rows) => extent(rows).width <= width);
-  if (fitting.length === 0) return tries.at(-1) ?? [];
-  if (fitting[0]!.length === 1) return fitting[0]!;
-  const offPage = (rows: T[][]) => Math.abs(Math.log(extent(rows).width / extent(rows).height / PACK_ASPECT));
-  return fitting.reduce((best, rows) => (offPage(rows) < offPage(best) ? rows : best));
+  const fitting = tries.filter((one) => one.wide <= width);
+  // None fits: a column, the narrowest.
+  if (fitting.length === 0) return tries.at(-1)?.rows ?? [];
+  if (fitting[0]!.rows.length === 1) return fitting[0]!.rows;
+  return fitting.reduce((best, one) => (one.offPage < best.offPage ? one : best)).rows;
 }
 
 // ─── Out of Graphviz ─────────────────────────────────────────────────────────────────────────────────────────────
