@@ -287,11 +287,21 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
     const joined = new Set(graph.edges.filter((edge) => edge.from !== edge.to).flatMap((edge) => [edge.from, edge.to]));
     const down = graph.direction === 'DOWN' || graph.direction === 'UP';
     const invisible = (from: string, to: string) => lines.push(`n${nodeIndex.get(from)} -> n${nodeIndex.get(to)} [style=invis]`);
-    for (const { nodes } of children.values()) {
+    for (const [parent, { nodes }] of children) {
       const loose = nodes.filter((id) => !joined.has(id)).map((id) => ({ id, ...sizeNode(nodeById.get(id)!, graph.direction) }));
       const rows = looseRows(loose, shape.looseInGrid, down ? [SPACING.nodeNode, ranksep] : [ranksep, SPACING.nodeNode]);
       if (down) rows.forEach((row, r) => r > 0 && row.forEach((node, column) => invisible(rows[r - 1]![column]!.id, node.id)));
-      else for (const row of rows) row.slice(1).forEach((node, column) => invisible(row[column]!.id, node.id));
+      else {
+        for (const row of rows) row.slice(1).forEach((node, column) => invisible(row[column]!.id, node.id));
+        // Rows are chains apart, and Graphviz stacks apart chains the last written on top: the heads in one rank, each
+        // before the next, keep the first row on top (Loki's row of four came under its row of three). Only at the top
+        // level: in a cluster Graphviz orders them its own way still (Sentry's consumers), and the rank costs newrank.
+        if (rows.length > 1 && parent === undefined) {
+          lines.push(`{rank=same; ${rows.map((row) => `n${nodeIndex.get(row[0]!.id)}`).join('; ')}}`);
+          rows.slice(1).forEach((row, r) => invisible(rows[r]![0]!.id, row[0]!.id));
+          sameRank = true;
+        }
+      }
     }
   }
   const { ranks } = shape;
