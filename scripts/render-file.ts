@@ -33,7 +33,7 @@ async function readGraph(): Promise<GraphIR> {
 }
 
 const graph = resolveIconHints(await readGraph());
-const scene = await drawGraph(graph);
+const scene = await drawGraph(graph, converter?.id);
 const { elements } = stampIcons(intakeScene(scene.elements).elements, { autoIcons: false });
 writeFileSync(out, renderScenePng(elements, { fonts: loadRenderFonts(), ...(fitWithin && { fitWithin: Number(fitWithin) }) }));
 console.log(`${graph.nodes.length} nodes, ${graph.edges.length} edges → ${out}`);

@@ -760,7 +760,7 @@ function widenForEnds(
 /** Fewer disconnected items than this in one container are left where ELK puts them. */
 const PACK_MIN_ITEMS = 4;
 /** Width over height the packed items aim for, a landscape page. */
-const PACK_ASPECT = 1.6;
+export const PACK_ASPECT = 1.6;
 const PACK_EDGE = 'pack:';
 
 /**

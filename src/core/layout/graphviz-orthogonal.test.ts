@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { GraphIR } from '../graph/types.js';
 import { composeNotation } from '../notations/compose/index.js';
 import { helmNotation } from '../notations/helm/index.js';
+import { kubernetesNotation } from '../notations/kubernetes/index.js';
 import { resolveIconHints } from '../notations/icon-hints.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
 import { sqlNotation } from '../notations/sql/index.js';
@@ -112,15 +113,29 @@ describe('Graphviz placement with orthogonal routes', () => {
     // Packed one by one, tallest first: four cylinders in a row with a workload stacked under the last, then rows of five and two.
     const graph = resolveIconHints(await helmNotation.toGraph(readFileSync(new URL('../../../test/fixtures/helm/robot-shop.values.yaml', import.meta.url), 'utf8')));
     const laid = await layoutGraphvizOrthogonal(graph);
-    const rows: { top: number; bottom: number; count: number }[] = [];
-    for (const node of [...laid.nodes].sort((a, b) => a.y + a.height / 2 - (b.y + b.height / 2))) {
-      const row = rows.find((r) => node.y < r.bottom && node.y + node.height > r.top);
-      if (row) Object.assign(row, { top: Math.min(row.top, node.y), bottom: Math.max(row.bottom, node.y + node.height), count: row.count + 1 });
-      else rows.push({ top: node.y, bottom: node.y + node.height, count: 1 });
-    }
-    const counts = rows.map((row) => row.count);
+    const counts = rowCounts(laid.nodes);
     expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
     expect(laid.width).toBeGreaterThanOrEqual(laid.height * 0.9);
+  });
+
+  it('sets loose workloads in one row where it fits a README column, not a square grid (temporal’s three, guestbook’s three)', async () => {
+    // Set in a square grid, two and one: temporal 434 × 434 px, 1.45 times Graphviz's canvas.
+    for (const [notation, file] of [
+      [helmNotation, 'helm/temporal.values.yaml'],
+      [kubernetesNotation, 'kubernetes/guestbook-all-in-one.yaml'],
+    ] as const) {
+      const laid = await layoutGraphvizOrthogonal(await notation.toGraph(readFileSync(new URL(`../../../test/fixtures/${file}`, import.meta.url), 'utf8')));
+      expect(rowCounts(laid.nodes), file).toEqual([3]);
+    }
+  });
+
+  it('sets loose workloads that miss one row in even rows of a landscape block (Loki’s seven)', async () => {
+    // A square grid of three columns: rows of two, two and three, 1.2:1, 1.13 times Graphviz's canvas.
+    const graph = resolveIconHints(await helmNotation.toGraph(readFileSync(new URL('../../../test/fixtures/helm/grafana-loki-distributed.values.yaml', import.meta.url), 'utf8')));
+    const laid = await layoutGraphvizOrthogonal(graph);
+    // Even rows in the order written, the first (the longer) on top: Graphviz stacked the row of four under the three.
+    expect(rowCounts(laid.nodes)).toEqual([4, 3]);
+    expect(laid.width / laid.height).toBeGreaterThan(1.6);
   });
 
   it('packs a large schema’s unrelated tables one by one round the rest, not as one rigid grid (Camunda’s 43 tables)', async () => {
@@ -150,3 +165,14 @@ describe('Graphviz placement with orthogonal routes', () => {
     for (const group of laid.groups) expect(Math.max(group.width / group.height, group.height / group.width)).toBeLessThan(3);
   });
 });
+
+/** How many nodes each row holds, top to bottom: nodes overlapping in height share a row. */
+function rowCounts(nodes: readonly Box[]): number[] {
+  const rows: { top: number; bottom: number; count: number }[] = [];
+  for (const node of [...nodes].sort((a, b) => a.y + a.height / 2 - (b.y + b.height / 2))) {
+    const row = rows.find((r) => node.y < r.bottom && node.y + node.height > r.top);
+    if (row) Object.assign(row, { top: Math.min(row.top, node.y), bottom: Math.max(row.bottom, node.y + node.height), count: row.count + 1 });
+    else rows.push({ top: node.y, bottom: node.y + node.height, count: 1 });
+  }
+  return rows.map((row) => row.count);
+}

@@ -25,7 +25,7 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   const nodes = graph.nodes.length;
   // Tries are judged on Graphviz's placement, a few ms each, and only the one kept is routed: routing is most of the
   // time, and moves the extent a little (rank gaps opened for their legs).
-  const placedTo = (part: GraphIR, direction: Direction) => placeWithGraphviz({ ...part, direction }, { looseInGrid: true });
+  const placedTo = (part: GraphIR, direction: Direction) => placeWithGraphviz({ ...part, direction }, { looseInGrid: readableWidth(nodes) });
   // Rows of components no wider than the text stays readable at: a README column, or the wide page a large graph is read on.
   // Components laid out apart and packed in rows, as ELK packs them: Graphviz ranks loose nodes side by side in one row
   // (robot-shop's twelve Helm services: a strip of 15.5:1). Graphviz's own layout first, and packing only where it
@@ -54,7 +54,7 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
     // As for ELK's: not where the plain layout this way is too large for capped rows to fit (microservices-demo: four Graphviz runs).
     if (narrowingLengthens(plain.get(direction)!, nodes)) continue;
     for (const cap of ROW_CAPS) {
-      const laid = await placeWithGraphviz({ ...graph, direction }, { ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH, looseInGrid: true });
+      const laid = await placeWithGraphviz({ ...graph, direction }, { ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH, looseInGrid: READABLE_WIDTH });
       if (readmeCost(laid, nodes) === 0) return drawnAtRightAngles(laid, { ...graph, direction });
     }
   }

@@ -5,7 +5,7 @@ import { dotNotation } from '../notations/dot/index.js';
 import { codeToScene } from '../notations/index.js';
 import { heavyGraph } from '../../../test/support/heavy-graph.js';
 import { graphvizCaps } from './graphviz-caps.js';
-import { graphToDot, layoutWithGraphviz, splinePoints } from './graphviz.js';
+import { graphToDot, layoutWithGraphviz, looseRows, splinePoints } from './graphviz.js';
 import type { LaidOutGraph } from './types.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/dot/${name}`, import.meta.url), 'utf8');
@@ -109,6 +109,25 @@ describe('Graphviz layout of DOT', () => {
     expect(web.x + web.width).toBeLessThanOrEqual(net.x + net.width);
     expect(centre(laid, 'db').x).toBeGreaterThan(centre(laid, 'web "x"').x);
     expect(laid.edges).toHaveLength(1);
+  });
+});
+
+describe('loose nodes in rows', () => {
+  const boxes = (count: number, width = 150) => Array.from({ length: count }, () => ({ width, height: 100 }));
+  const lengths = (rows: unknown[][]) => rows.map((row) => row.length);
+
+  it('keeps them in one row where it fits the width', () => {
+    expect(lengths(looseRows(boxes(3), 880, [40, 80]))).toEqual([3]);
+  });
+
+  it('sets them in even rows, the longer first, of the block nearest a landscape page when one row is too wide', () => {
+    // Seven of 150 × 100: three, two and two (530 × 460, nearer 1.6:1 than four and three's 720 × 280), not three, three and one.
+    expect(lengths(looseRows(boxes(7), 880, [40, 80]))).toEqual([3, 2, 2]);
+    expect(lengths(looseRows(boxes(12, 100), 600, [40, 80]))).toEqual([4, 4, 4]);
+  });
+
+  it('sets them in one column where no row fits', () => {
+    expect(lengths(looseRows(boxes(2, 600), 500, [40, 80]))).toEqual([1, 1]);
   });
 });
 

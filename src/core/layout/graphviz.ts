@@ -9,6 +9,7 @@ import type { Direction, DotSource, GraphIR } from '../graph/types.js';
 import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { graphvizCaps } from './graphviz-caps.js';
 import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, SPACING } from './drawing-rules.js';
+import { PACK_ASPECT } from './elk.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapEdgeLabel, wrapText, type NodeBox } from './node-size.js';
 import type { Box, LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
@@ -185,8 +186,8 @@ export interface GraphvizShape {
   ranks?: ReadonlyMap<string, number>;
   /** The width (px) Graphviz is asked to squeeze the drawing to (`ratio=compress`). */
   width?: number;
-  /** Nodes joined to nothing set in a grid in their container, as ELK sets them. */
-  looseInGrid?: boolean;
+  /** Nodes joined to nothing set in a grid in their container, no wider than this (px) where they can be (looseRows). */
+  looseInGrid?: number;
 }
 
 /**
@@ -274,19 +275,29 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
       }
     }
   }
-  if (shape.looseInGrid) {
-    // Nodes joined to nothing, in each container (and at the top level), in a square-ish grid: Graphviz ranks them all
+  if (shape.looseInGrid !== undefined) {
+    // Nodes joined to nothing, in each container (and at the top level), in rows (looseRows): Graphviz ranks them all
     // side by side, one row (a column, flowing sideways) of twenty workloads where ELK sets them in a grid. Each stands
-    // on the one a row before it, by an invisible edge that maps back to no edge: each chain is a column of the grid
-    // flowing down, a row flowing sideways, so sideways there are fewer chains than nodes in each (4 × 3, not 3 × 4:
-    // landscape either way).
+    // on the one a row before it in its column, by an invisible edge that maps back to no edge (flowing sideways, each
+    // row is a chain of them instead).
     const joined = new Set(graph.edges.filter((edge) => edge.from !== edge.to).flatMap((edge) => [edge.from, edge.to]));
     const down = graph.direction === 'DOWN' || graph.direction === 'UP';
-    for (const { nodes } of children.values()) {
-      const loose = nodes.filter((id) => !joined.has(id));
-      const columns = Math.ceil(Math.sqrt(loose.length));
-      const chains = down ? columns : Math.ceil(loose.length / columns);
-      for (let i = 0; i + chains < loose.length; i++) lines.push(`n${nodeIndex.get(loose[i]!)} -> n${nodeIndex.get(loose[i + chains]!)} [style=invis]`);
+    const invisible = (from: string, to: string) => lines.push(`n${nodeIndex.get(from)} -> n${nodeIndex.get(to)} [style=invis]`);
+    for (const [parent, { nodes }] of children) {
+      const loose = nodes.filter((id) => !joined.has(id)).map((id) => ({ id, ...sizeNode(nodeById.get(id)!, graph.direction) }));
+      const rows = looseRows(loose, shape.looseInGrid, down ? [SPACING.nodeNode, ranksep] : [ranksep, SPACING.nodeNode]);
+      if (down) rows.forEach((row, r) => r > 0 && row.forEach((node, column) => invisible(rows[r - 1]![column]!.id, node.id)));
+      else {
+        for (const row of rows) row.slice(1).forEach((node, column) => invisible(row[column]!.id, node.id));
+        // Rows are chains apart, and Graphviz stacks apart chains the last written on top: the heads in one rank, each
+        // before the next, keep the first row on top (Loki's row of four came under its row of three). Only at the top
+        // level: in a cluster Graphviz orders them its own way still (Sentry's consumers), and the rank costs newrank.
+        if (rows.length > 1 && parent === undefined) {
+          lines.push(`{rank=same; ${rows.map((row) => `n${nodeIndex.get(row[0]!.id)}`).join('; ')}}`);
+          rows.slice(1).forEach((row, r) => invisible(rows[r]![0]!.id, row[0]!.id));
+          sameRank = true;
+        }
+      }
     }
   }
   const { ranks } = shape;
@@ -305,6 +316,34 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
   if (shape.width !== undefined) lines.push('ratio=compress', `size="${shape.width / POINTS_PER_INCH},${MAX_INCHES}"`);
   lines.push('}');
   return { source: lines.join('\n'), edges, clusters };
+}
+
+/**
+ * Loose nodes in order, in rows as a reader expects them: one row where it is no wider than `width`, else rows of
+ * even length (none more than one shorter than the first) whose block, within `width` where any is, is nearest a
+ * landscape page (PACK_ASPECT). Square grids left temporal's three workloads two and one (434 × 434 px) where one
+ * row fits, and Loki's seven a block of 1.2:1 past Graphviz's canvas. `gaps`: between nodes in a row, between rows.
+ */
+export function looseRows<T extends { width: number; height: number }>(loose: readonly T[], width: number, [across, between]: readonly [number, number]): T[][] {
+  const split = (count: number): T[][] => {
+    const rows: T[][] = [];
+    for (let r = 0, at = 0; r < count; r++) {
+      const length = Math.ceil((loose.length - at) / (count - r));
+      rows.push(loose.slice(at, (at += length)));
+    }
+    return rows;
+  };
+  const tries = loose.map((_, i) => {
+    const rows = split(i + 1);
+    const wide = Math.max(...rows.map((row) => row.reduce((sum, node) => sum + node.width, 0) + across * (row.length - 1)));
+    const high = rows.reduce((sum, row) => sum + Math.max(...row.map((node) => node.height)), 0) + between * (rows.length - 1);
+    return { rows, wide, offPage: Math.abs(Math.log(wide / high / PACK_ASPECT)) };
+  });
+  const fitting = tries.filter((one) => one.wide <= width);
+  // None fits: a column, the narrowest.
+  if (fitting.length === 0) return tries.at(-1)?.rows ?? [];
+  if (fitting[0]!.rows.length === 1) return fitting[0]!.rows;
+  return fitting.reduce((best, one) => (one.offPage < best.offPage ? one : best)).rows;
 }
 
 // ─── Out of Graphviz ─────────────────────────────────────────────────────────────────────────────────────────────
