@@ -5,6 +5,7 @@ import type { GraphIR } from '../graph/types.js';
 import { composeNotation } from '../notations/compose/index.js';
 import { helmNotation } from '../notations/helm/index.js';
 import { kubernetesNotation } from '../notations/kubernetes/index.js';
+import { mermaidNotation } from '../notations/mermaid/index.js';
 import { resolveIconHints } from '../notations/icon-hints.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
 import { sqlNotation } from '../notations/sql/index.js';
@@ -142,6 +143,16 @@ describe('Graphviz placement with orthogonal routes', () => {
     // Its 27 tables joined to nothing set in one grid beside the 16 joined ones: 3,442 px wide, where packed one by one they fill a skyline 2,018 px wide.
     const graph = await sqlNotation.toGraph(readFileSync(new URL('../../../test/fixtures/sql/camunda-postgres-engine.sql', import.meta.url), 'utf8'));
     expect((await layoutGraphvizOrthogonal(graph)).width).toBeLessThan(2_500);
+  });
+
+  it('routes round the edges found before rather than across them (Mermaid print-job states)', async () => {
+    // Each route found alone: "Stapling" back to "Waiting" went up the middle across "All pages out", two crossings
+    // where ELK and Graphviz's own splines have none.
+    const graph = await mermaidNotation.toGraph(readFileSync(new URL('../../../test/fixtures/mermaid/print-job-emphasis-state.mmd', import.meta.url), 'utf8'));
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    const report = checkScene(scene.elements, scene.parents);
+    expect(report.crossings).toBe(0);
+    expect(report.violations).toEqual([]);
   });
 
   it('draws Kubernetes and Helm this way, the other notations and graphs from no notation with ELK', () => {

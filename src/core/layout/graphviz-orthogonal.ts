@@ -1,6 +1,8 @@
 /**
  * Issue 27's third way: Graphviz places the nodes and containers (same node sizes), and every edge between two nodes
- * is drawn again at right angles by the orthogonal router of smart arrows, off the other shapes; hub ends are merged,
+ * is drawn again at right angles by the orthogonal router of smart arrows, off the other shapes and, at a cost
+ * (CROSSING_COST), off the routes found before, each route that still crosses one found again knowing all the others
+ * (Graphviz's placement leaves room for a drawing without crossings that routes found one by one missed); hub ends are merged,
  * each rank gap's legs given tracks of their own and legs of different edges on one line moved apart, as on the ELK
  * path, then labels go beside the routes; a drawing that misses a README column is tried turned and with capped rows,
  * as ELK's is. The service draws the notations in engine.ts's PLACED_BY_GRAPHVIZ this way; bench/engines.ts measures
@@ -17,6 +19,14 @@ import { placeWithGraphviz } from './graphviz.js';
 import { mergeHubEnds } from './hubs.js';
 import { spreadRankGaps } from './rank-gaps.js';
 import type { Box, LaidOutGraph, LaidOutLabel, LayoutEngine } from './types.js';
+
+/**
+ * What crossing another route costs the router, in pixels of route length: a detour of up to this much is taken
+ * to cross one route fewer, as ELK's crossing minimisation would order the edges.
+ */
+const CROSSING_COST = 160;
+/** Edges routed with a crossing cost at most. */
+const CROSSING_COST_EDGES = 150;
 
 /** Rows capped at these shares of a README column: Graphviz spreads rows to straighten long edges, beyond the cap. */
 const ROW_CAPS = [1, 0.75];
@@ -84,12 +94,25 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
     return a === undefined || b === undefined || a === b ? undefined : [a, b];
   };
   const obstacles = [...laid.nodes.map((node) => ({ ...node, type: node.box.shape })), ...laid.groups.map((group) => ({ ...group, type: 'rectangle' }))];
-  const router = new OrthogonalRouter(obstacles, laid.edges.flatMap((edge) => ends(edge.index) ?? []));
+  const terminals = laid.edges.flatMap((edge) => ends(edge.index) ?? []);
+  // Not on a wall of hundreds of edges (sentry's 293 depends_on drawn in full): there routes kept off crossings by
+  // running along others' lines, 476 pairs run together that separating runs could not part, in three times the time.
+  const router = new OrthogonalRouter(obstacles, terminals, terminals.length / 2 <= CROSSING_COST_EDGES ? CROSSING_COST : 0);
   const around = (node: number) => laid.groups.flatMap((group, g) => (boxContains(group, laid.nodes[node]!, 0) ? [laid.nodes.length + g] : []));
-  const labels = new Map<number, LaidOutLabel[]>();
-  const edges = laid.edges.map((edge) => {
+  const request = (pair: [number, number]) => ({ from: pair[0], to: pair[1], through: [...new Set([...around(pair[0]), ...around(pair[1])])] });
+  const routes = laid.edges.map((edge) => {
     const pair = ends(edge.index);
-    const route = pair && router.route({ from: pair[0], to: pair[1], through: [...new Set([...around(pair[0]), ...around(pair[1])])] });
+    return pair && router.route(request(pair));
+  });
+  // A route found early knew none of the later ones: each that crosses another is found again knowing them all.
+  routes.forEach((route, i) => {
+    if (route === undefined || router.crossings(route) === 0) return;
+    router.forget(route);
+    routes[i] = router.route(request(ends(laid.edges[i]!.index)!));
+  });
+  const labels = new Map<number, LaidOutLabel[]>();
+  const edges = laid.edges.map((edge, i) => {
+    const route = routes[i];
     // A self loop, or an edge to a container: Graphviz's curve and labels stay.
     if (route === undefined) return edge;
     labels.set(edge.index, edge.labels);
