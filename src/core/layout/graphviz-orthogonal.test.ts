@@ -155,6 +155,13 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(report.violations).toEqual([]);
   });
 
+  it('stacks a boundary’s parts along the flow where side by side they miss a README column (Mermaid C4 context)', async () => {
+    // Graphviz set the three boundaries and the systems joined by no edge side by side: 1,985 px wide, text 6.2 px at 880.
+    const graph = await mermaidNotation.toGraph(readFileSync(new URL('../../../test/fixtures/mermaid/mermaid-docs-c4-context.mmd', import.meta.url), 'utf8'));
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
+  });
+
   it('draws Kubernetes and Helm this way, the other notations and graphs from no notation with ELK', () => {
     expect(layoutEngineFor(graph, 'kubernetes')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'helm')).toBe(layoutGraphvizOrthogonal);

@@ -18,6 +18,7 @@ import { layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readme
 import { placeWithGraphviz } from './graphviz.js';
 import { mergeHubEnds } from './hubs.js';
 import { spreadRankGaps } from './rank-gaps.js';
+import { stackedRanks } from './stacked-ranks.js';
 import type { Box, LaidOutGraph, LaidOutLabel, LayoutEngine } from './types.js';
 
 /**
@@ -60,6 +61,16 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
     if (cost(other) < cost(best)) best = other;
   }
   const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
+  // Each container's parts stacked along the flow, as ELK's stacked try: Graphviz sets parts joined by no edge side by
+  // side (Mermaid's C4 context: three boundaries and three systems in a row, 1,985 px wide, text 6.2 px at 880). Kept
+  // only where it fits, as capped rows: BlazeMeter's packages stacked in a column missed still (10.8 px), their
+  // relations run together for 1,400 px down it, and the author had set them side by side.
+  for (const direction of cost(best) > 0 && graph.groups.length > 0 && nodes <= READABLE_NODES ? directions : []) {
+    const ranks = stackedRanks(graph, direction);
+    if (ranks === undefined) break;
+    const laid = await placeWithGraphviz({ ...graph, direction }, { ranks });
+    if (readmeCost(laid, nodes) === 0) return drawnAtRightAngles(laid, { ...graph, direction });
+  }
   for (const direction of cost(best) > 0 && nodes <= READABLE_NODES ? directions.filter(vertical) : []) {
     // As for ELK's: not where the plain layout this way is too large for capped rows to fit (microservices-demo: four Graphviz runs).
     if (narrowingLengthens(plain.get(direction)!, nodes)) continue;
