@@ -162,9 +162,10 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
   });
 
-  it('draws Kubernetes and Helm this way, the other notations and graphs from no notation with ELK', () => {
+  it('draws Kubernetes, Helm and Mermaid this way, the other notations and graphs from no notation with ELK', () => {
     expect(layoutEngineFor(graph, 'kubernetes')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'helm')).toBe(layoutGraphvizOrthogonal);
+    expect(layoutEngineFor(graph, 'mermaid')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'compose')).toBe(layoutGraph);
     expect(layoutEngineFor(graph)).toBe(layoutGraph);
   });
