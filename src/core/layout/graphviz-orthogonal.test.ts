@@ -145,6 +145,16 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect((await layoutGraphvizOrthogonal(graph)).width).toBeLessThan(2_500);
   });
 
+  it('sets the cardinalities of a table’s foreign keys to itself beside their loops, off the table (Camunda)', async () => {
+    // Graphviz put the start and end labels of the self loops over the table: twelve on ACT_RU_EXECUTION, ACT_RU_INCIDENT
+    // and ACT_RU_CASE_EXECUTION, and four pairs on each other.
+    const graph = await sqlNotation.toGraph(readFileSync(new URL('../../../test/fixtures/sql/camunda-postgres-engine.sql', import.meta.url), 'utf8'));
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    const violations = checkScene(scene.elements, scene.parents).violations;
+    expect(violations.filter((v) => /^text ".*" overlaps shape/.test(v))).toEqual([]);
+    expect(violations.filter((v) => /^texts ".*(EXECUTION|INCIDENT)--/.test(v))).toEqual([]);
+  });
+
   it('routes round the edges found before rather than across them (Mermaid print-job states)', async () => {
     // Each route found alone: "Stapling" back to "Waiting" went up the middle across "All pages out", two crossings
     // where ELK and Graphviz's own splines have none.

@@ -124,7 +124,15 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
   const labels = new Map<number, LaidOutLabel[]>();
   const edges = laid.edges.map((edge, i) => {
     const route = routes[i];
-    // A self loop, or an edge to a container: Graphviz's curve and labels stay.
+    const { from, to } = graph.edges[edge.index]!;
+    // A self loop keeps Graphviz's curve and middle label; its end labels are placed beside it as the others are:
+    // Graphviz set the cardinalities of a table's foreign keys to itself over the table (Camunda's executions).
+    const ends = edge.labels.filter((label) => label.placement !== 'center');
+    if (route === undefined && from === to && nodeIndex.has(from) && ends.length > 0) {
+      labels.set(edge.index, ends);
+      return { ...edge, labels: edge.labels.filter((label) => label.placement === 'center') };
+    }
+    // An edge to a container: Graphviz's curve and labels stay.
     if (route === undefined) return edge;
     labels.set(edge.index, edge.labels);
     return { ...edge, points: route.points, curved: false, labels: [] };
@@ -142,7 +150,8 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
       taken.push(placed);
       return placed;
     });
-    return moved.length === 0 ? edge : { ...edge, labels: moved };
+    // Beside the labels it kept (a self loop's middle one).
+    return moved.length === 0 ? edge : { ...edge, labels: [...edge.labels, ...moved] };
   });
   return { ...laid, edges };
 }
