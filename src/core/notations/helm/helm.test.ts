@@ -196,6 +196,49 @@ components:
   });
 });
 
+describe('helmNotation parts chosen by a type switch', () => {
+  it('draws Harbor\'s internal database and redis as workloads and the components their settings name as users', () => {
+    const graph = helmNotation.toGraph(fixture('harbor.values.yaml'));
+    const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+    // `database: {type: internal, internal: {image: harbor-db}}`: the chart runs it, a cylinder with its image.
+    expect(byId.get('database')).toMatchObject({ kind: 'database', rows: ['workload', 'harbor-db'] });
+    expect(byId.get('redis')).toMatchObject({ kind: 'cache', rows: ['workload', 'valkey-photon'] });
+    // `coreDatabase`, `jobserviceDatabaseIndex`, `registryDatabaseIndex`, `trivyAdapterIndex` name who uses what;
+    // no arrow is guessed for the components named nowhere (portal, exporter, nginx).
+    expect(arrows(graph).sort()).toEqual([
+      'core -> database [uses]',
+      'core -> redis [uses]',
+      'expose -> core [core.harbor.domain]',
+      'jobservice -> redis [uses]',
+      'registry -> redis [uses]',
+      'trivy -> redis [uses]',
+    ]);
+    // The registry pod runs two containers written as blocks of their own.
+    expect(byId.get('registry')?.rows).toEqual(['workload, 1 replica', 'registry-photon, harbor-registryctl']);
+  });
+
+  it('draws a part the switch says is external as such, with its address, and the alternatives not chosen as nothing', () => {
+    const graph = helmNotation.toGraph(`
+core:
+  image: {repository: acme/core}
+  replicas: 2
+database:
+  type: external
+  internal:
+    image: {repository: acme/db}
+  external:
+    host: db.example.com
+    port: "5432"
+    coreDatabase: registry
+`);
+    expect(graph.nodes.map((n) => [n.id, n.kind, n.rows])).toEqual([
+      ['core', 'workload', ['workload, 2 replicas', 'core']],
+      ['database', 'database', ['external', 'db.example.com:5432']],
+    ]);
+    expect(arrows(graph)).toEqual(['core -> database [uses]']);
+  });
+});
+
 describe('helmNotation duplicate keys', () => {
   it('reads a key written twice as Helm does, the last one winning, and says so', () => {
     const values = ['image:', '  repository: bitnami/apache', 'service:', '  type: ClusterIP', 'image:', '  repository: bitnami/nginx', ''].join('\n');

@@ -86,7 +86,8 @@ function imageName(image: unknown): string | undefined {
 }
 
 function kindOfName(name: string, fallback: NodeKind): NodeKind {
-  if (/postgres|mysql|mariadb|mongo|cassandra|clickhouse|elasticsearch|opensearch|couchdb/i.test(name)) return 'database';
+  // `database`, and images named `…-db` (Harbor's `harbor-db`), are what a reviewer draws as a cylinder.
+  if (/postgres|mysql|mariadb|mongo|cassandra|clickhouse|elasticsearch|opensearch|couchdb|database|(^|[-_ ])db($|[-_ ])/i.test(name)) return 'database';
   if (/redis|memcache|cache|valkey/i.test(name)) return 'cache';
   if (/kafka|rabbitmq|nats|queue|pulsar/i.test(name)) return 'queue';
   if (/gateway|nginx|proxy|traefik|ingress/i.test(name)) return 'gateway';
@@ -191,6 +192,53 @@ const isScrapeTarget = (block: Record<string, unknown>, values: Record<string, u
  */
 const scrapesChart = (key: string, block: Record<string, unknown>): boolean =>
   /^prometheus$/i.test(key) && Object.keys(block).some((inner) => /^(service|pod)monitor$/i.test(inner)) && Object.keys(block).every((inner) => /^(enabled|(service|pod)monitor)$/i.test(inner));
+
+/**
+ * A block whose `type` names one of its own sub-blocks chooses how a part is provided (Harbor's `database: {type:
+ * internal, internal: {image…}, external: {host…}}`, `expose: {type: ingress, ingress: {hosts…}, clusterIP: {…}}`):
+ * the chosen sub-block is the part; the others are alternatives the chart does not deploy.
+ */
+function chosenAlternative(block: Record<string, unknown>): [string, Record<string, unknown>] | undefined {
+  const type = text(block.type);
+  const chosen = type === undefined ? undefined : block[type];
+  return type !== undefined && isRecord(chosen) ? [type, chosen] : undefined;
+}
+
+/** Where an external part is reached: `host` and `port`, `addr`, `url` or `endpoint`. */
+function externalAddress(block: Record<string, unknown>): string | undefined {
+  const host = text(block.host) ?? text(block.hostname);
+  if (host !== undefined) return block.port !== undefined && block.port !== '' ? `${host}:${String(block.port)}` : host;
+  return text(block.addr) ?? text(block.address) ?? text(block.url) ?? text(block.endpoint);
+}
+
+/**
+ * The components a backing part's settings name by key (Harbor's redis `jobserviceDatabaseIndex`, `trivyAdapterIndex`,
+ * its database's `coreDatabase`): a key whose first camelCase word is a component's name, with more after it, is that
+ * component's setting there, so the component uses the part. Returns the names found, in order.
+ */
+function usersNamedIn(block: Record<string, unknown>, names: ReadonlySet<string>, depth = 0): string[] {
+  if (depth > 2) return [];
+  const found: string[] = [];
+  for (const [key, value] of Object.entries(block)) {
+    const first = /^([a-z]+)[A-Z_]/.exec(key)?.[1];
+    if (first !== undefined && names.has(first) && !found.includes(first)) found.push(first);
+    if (isRecord(value)) for (const name of usersNamedIn(value, names, depth + 1)) if (!found.includes(name)) found.push(name);
+  }
+  return found;
+}
+
+/**
+ * The images of a workload's containers written as blocks of their own (Harbor's `registry: {replicas, registry:
+ * {image}, controller: {image}}`, one pod running both): none when the workload names its image itself.
+ */
+function containerImages(block: Record<string, unknown>): string[] {
+  if (isRecord(block.image) || typeof block.image === 'string') return [];
+  return Object.entries(block).flatMap(([key, inner]) => {
+    if (OWN_BLOCKS.has(key) || !isRecord(inner) || !namesImage(inner.image) || replicaCount(inner) !== undefined || isRecord(inner.service) || disabled(inner)) return [];
+    const name = imageName(inner.image);
+    return name === undefined ? [] : [name];
+  });
+}
 
 /** An arrow between two nodes, dashed for a relation that is not traffic (mounts, scales). */
 function arrow(from: string, to: string, label?: string, dashed = false): GraphEdge {
@@ -361,7 +409,8 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     const rows = [typeof replicas === 'number' ? `workload, ${replicas} replica${replicas === 1 ? '' : 's'}` : 'workload'];
     if (image) rows.push(image);
     const node: GraphNode = { id, label, kind: kindOfName(`${label} ${image ?? ''}`, 'workload'), rows };
-    node.iconHint = image ?? label;
+    // Several containers' images (`registry-photon, harbor-registryctl`): the first says what the pod is.
+    node.iconHint = image?.split(', ')[0] ?? label;
     // A workload whose image names no product still reads as what it is, as in a Kubernetes manifest.
     node.iconFallback = 'kubernetes/Deployment';
     nodes.push(node);
@@ -412,6 +461,12 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const offWorkloads: string[] = [];
   /** Parts of the cluster the chart's Prometheus scrapes (kube-prometheus-stack's `kubeScheduler`, `kubelet`). */
   const scraped: string[] = [];
+  /** Parts a `type` switch says live outside the chart (`database: {type: external, external: {host}}`). */
+  const externals: [string, string, Record<string, unknown>][] = [];
+  /** How a `type` switch says the chart is reached (`expose: {type: ingress, ingress: {hosts}}`). */
+  const entrances: [string, string, Record<string, unknown>][] = [];
+  /** Top-level keys of parts chosen by a `type` switch, internal or external: what the other components use. */
+  const backing: string[] = [];
   const switchOf = dependencySwitches(values);
   const switchKeys = new Set(switchOf.values());
   /** A top-level block as drawn: a dependency switched by a block of its own is on or off as that switch says. */
@@ -433,6 +488,17 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     }
     if (!isRecord(block) || COMPONENT_DEFAULTS.has(key) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
     if (scrapesChart(key, block)) continue;
+    const picked = chosenAlternative(block);
+    if (picked !== undefined && !disabled(block)) {
+      const [type, chosen] = picked;
+      if (isComponent(chosen) && !disabled(chosen)) components.push([key, chosen, { label: key }]);
+      else if (/^(ingress|route)$/i.test(type)) entrances.push([key, type, chosen]);
+      else if (externalAddress(chosen) !== undefined || /^external$/i.test(type)) externals.push([key, type, chosen]);
+      if (isComponent(chosen) || externalAddress(chosen) !== undefined || /^(external|ingress|route)$/i.test(type)) {
+        backing.push(key);
+        continue;
+      }
+    }
     if (isScrapeTarget(block, values)) {
       if (disabled(block)) offWorkloads.push(key);
       else scraped.push(key);
@@ -495,13 +561,25 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     nodes.push({ id: key, label: key, kind: 'external', rows: ['scrape target'] });
     if (scraper !== undefined) edge(scraper, key, 'scrapes', true);
   }
-  const runAppImage = components.filter(([, block]) => !isRecord(block.image));
+  const runAppImage = components.filter(([, block]) => !isRecord(block.image) && containerImages(block).length === 0);
   const hasApp = runAppImage.length === 0 && (appImage !== undefined || typeof values.replicaCount === 'number');
   const app = hasApp ? workload('app', text(values.nameOverride) ?? appImage ?? 'app', values, appImage) : undefined;
   for (const product of products) groups.push({ id: product, label: product });
   for (const [key, block, place] of components) {
-    const ownImage = isRecord(block.image) ? imageName(block.image) : appImage;
+    const containers = containerImages(block);
+    const ownImage = isRecord(block.image) ? imageName(block.image) : containers.length > 0 ? containers.join(', ') : appImage;
     workload(key, place?.label ?? text(block.name) ?? key, block, ownImage, place?.product);
+  }
+  for (const [key, type, chosen] of externals) {
+    const address = externalAddress(chosen);
+    nodes.push({ id: key, label: key, kind: kindOfName(key, 'external'), rows: [type, ...(address ? [address] : [])], iconHint: key });
+  }
+  for (const [key, type, chosen] of entrances) {
+    // `hosts: {core: core.harbor.domain}` names the component each host reaches; a list of hosts names none.
+    const hosts = isRecord(chosen.hosts) ? Object.entries(chosen.hosts).filter((entry): entry is [string, string] => text(entry[1]) !== undefined) : [];
+    const listed = Array.isArray(chosen.hosts) ? chosen.hosts.flatMap((h) => (isRecord(h) ? [text(h.host)] : [text(h)])).filter((h): h is string => h !== undefined) : [];
+    nodes.push({ id: key, label: `${key} ${type}`, kind: 'gateway', rows: [...hosts.map(([, host]) => host), ...listed].slice(0, 3), iconRef: 'kubernetes/Ingress' });
+    for (const [name, host] of hosts) if (components.some(([id]) => id === name)) edge(key, name, host);
   }
   // What the chart's Prometheus is told to scrape besides (`serviceMonitor.enabled`, a sub-chart's
   // `prometheus.monitor.enabled`, as kube-prometheus-stack sets for its node exporter and kube-state-metrics).
@@ -529,6 +607,16 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
         linked.add(`${from}->${target.id}`);
         edge(from, target.id, 'uses');
       }
+    }
+  }
+  // A part chosen by a `type` switch names its users in its settings (`jobserviceDatabaseIndex`), internal or external.
+  const componentNames = new Set(components.map(([key]) => key).filter((key) => !backing.includes(key)));
+  for (const key of backing) {
+    if (entrances.some(([entrance]) => entrance === key)) continue;
+    for (const name of usersNamedIn(values[key] as Record<string, unknown>, componentNames)) {
+      if (linked.has(`${name}->${key}`)) continue;
+      linked.add(`${name}->${key}`);
+      edge(name, key, 'uses');
     }
   }
   if (user) for (const chart of subcharts) if (!linked.has(`${user}->${chart}`)) edge(user, chart, 'uses');
