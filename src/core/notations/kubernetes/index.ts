@@ -2,7 +2,7 @@ import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
 import { imageRole } from '../compose/images.js';
 import { hostsIn } from '../hosts.js';
-import { collectResources, argumentAddresses, envValues, images, list, podReferences, record, selects, serviceRow, stringMap, type Resource } from './manifests.js';
+import { collectResources, argumentAddresses, envValues, images, list, podReferences, record, selects, serviceRow, shortImage, stringMap, type Resource } from './manifests.js';
 import { atLines, parseLocatedYamlDocuments } from '../yaml.js';
 import { dictionary } from '../../dictionary.js';
 
@@ -311,7 +311,7 @@ function details(resource: Resource): string[] {
   if (resource.pod) {
     const replicas = typeof spec.replicas === 'number' ? `, ${spec.replicas} replica${spec.replicas === 1 ? '' : 's'}` : '';
     const schedule = typeof spec.schedule === 'string' ? [`schedule ${spec.schedule}`] : [];
-    return [`${resource.kind}${replicas}`, ...schedule, ...images(resource.pod.spec).slice(0, 2)];
+    return [`${resource.kind}${replicas}`, ...schedule, ...images(resource.pod.spec).slice(0, 2).map(shortImage)];
   }
   if (resource.kind === 'Ingress') {
     const hosts = [...new Set(list(spec.rules).map((rule) => record(rule).host).filter((host): host is string => typeof host === 'string'))];
