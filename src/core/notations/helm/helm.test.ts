@@ -239,6 +239,64 @@ database:
   });
 });
 
+describe('helmNotation products sharing volumes, and datastore sub-charts with an image', () => {
+  // The shape of Mastodon's chart values (AGPL, so not copied): the product block holds the volumes its workloads
+  // share, its workers are a list, and the datastores are Bitnami sub-charts whose image the chart overrides.
+  const mastodonShaped = `
+image:
+  repository: ghcr.io/mastodon/mastodon
+mastodon:
+  persistence:
+    assets:
+      accessMode: ReadWriteOnce
+    system:
+      accessMode: ReadWriteOnce
+  sidekiq:
+    resources: {}
+    workers:
+      - name: all-queues
+        concurrency: 25
+        replicas: 1
+  streaming:
+    image:
+      repository: ghcr.io/mastodon/mastodon-streaming
+    port: 4000
+  web:
+    port: 3000
+    replicas: 1
+    image:
+      repository:
+      tag:
+postgresql:
+  enabled: true
+  image:
+    repository: bitnamilegacy/postgresql
+redis:
+  enabled: true
+  image:
+    repository: bitnamilegacy/redis
+  sidekiq:
+    enabled: false
+`;
+
+  it('draws the product\'s workloads in its box and the datastores as sub-charts, the one a workload is named in used by it', () => {
+    const graph = helmNotation.toGraph(mastodonShaped);
+    // It was one workload "mastodon" (its persistence made it one) beside three "workloads" postgresql, redis, elasticsearch.
+    expect(graph.groups.map((g) => g.id)).toEqual(['mastodon']);
+    expect(graph.nodes.map((n) => [n.id, n.rows, n.parent])).toEqual([
+      ['postgresql', ['sub-chart'], undefined],
+      ['redis', ['sub-chart'], undefined],
+      ['mastodon.sidekiq', ['workload', 'mastodon'], 'mastodon'],
+      ['mastodon.streaming', ['workload', 'mastodon-streaming'], 'mastodon'],
+      // An image block left empty runs the chart's image.
+      ['mastodon.web', ['workload, 1 replica', 'mastodon'], 'mastodon'],
+    ]);
+    // `redis.sidekiq` is sidekiq's redis setting; which workload uses PostgreSQL is not in the values, and is said.
+    expect(arrows(graph)).toEqual(['mastodon.sidekiq -> redis [uses]']);
+    expect(graph.warnings).toEqual(['line 26: postgresql: which of the 3 workloads uses it is not in the values; drawn without an arrow']);
+  });
+});
+
 describe('helmNotation duplicate keys', () => {
   it('reads a key written twice as Helm does, the last one winning, and says so', () => {
     const values = ['image:', '  repository: bitnami/apache', 'service:', '  type: ClusterIP', 'image:', '  repository: bitnami/nginx', ''].join('\n');

@@ -137,7 +137,19 @@ const isWorkloadBlock = (key: string, block: Record<string, unknown>): boolean =
 
 /** The workloads a top-level block holds one level down, each a component of its own (`sentry.web: {replicas: 1}`). */
 const productWorkloads = (block: Record<string, unknown>): [string, Record<string, unknown>][] =>
-  Object.entries(block).filter((entry): entry is [string, Record<string, unknown>] => !OWN_BLOCKS.has(entry[0]) && isRecord(entry[1]) && isComponent(entry[1]));
+  Object.entries(block).filter((entry): entry is [string, Record<string, unknown>] => !OWN_BLOCKS.has(entry[0]) && isRecord(entry[1]) && (isComponent(entry[1]) || runsWorkers(entry[1])));
+
+/** A block listing the deployments it runs, each with a count (Mastodon's `sidekiq.workers: [{name: all-queues, replicas: 1}]`). */
+const runsWorkers = (block: Record<string, unknown>): boolean =>
+  Object.values(block).some((value) => Array.isArray(value) && value.length > 0 && value.every((item) => isRecord(item) && typeof replicaCount(item) === 'number'));
+
+/**
+ * A product whose workloads sit one level down, though the block itself has the volumes or Service they share
+ * (Mastodon's `mastodon: {persistence: {assets, system}, web: {replicas}, streaming: {image}, sidekiq: {workers}}`):
+ * it runs no image and sets no count of its own.
+ */
+const isProduct = (block: Record<string, unknown>): boolean =>
+  productWorkloads(block).length >= 2 && !namesImage(block.image) && replicaCount(block) === undefined;
 
 /**
  * An image a block runs: a reference, or a map with a place for one, empty when it takes the chart's global image (Argo
@@ -216,13 +228,17 @@ function externalAddress(block: Record<string, unknown>): string | undefined {
  * its database's `coreDatabase`): a key whose first camelCase word is a component's name, with more after it, is that
  * component's setting there, so the component uses the part. Returns the names found, in order.
  */
-function usersNamedIn(block: Record<string, unknown>, names: ReadonlySet<string>, depth = 0): string[] {
+function usersNamedIn(block: Record<string, unknown>, names: ReadonlySet<string>, prefixes: boolean, depth = 0): string[] {
   if (depth > 2) return [];
   const found: string[] = [];
   for (const [key, value] of Object.entries(block)) {
-    const first = /^([a-z]+)[A-Z_]/.exec(key)?.[1];
+    // `redis.sidekiq: {…}` (Mastodon), a block of settings for that component, names it whole. In a sub-chart's own
+    // values a prefix names what the sub-chart uses instead (ClickHouse's `zookeeper_servers`), so only this form counts
+    // there, and not for a datastore, which there is the sub-chart's own bundled one (Kafka's `zookeeper: {enabled: false}`).
+    const whole = isRecord(value) && names.has(key) && !DEPENDENCY.test(key) ? key : undefined;
+    const first = (prefixes ? /^([a-z]+)[A-Z_]/.exec(key)?.[1] : undefined) ?? whole;
     if (first !== undefined && names.has(first) && !found.includes(first)) found.push(first);
-    if (isRecord(value)) for (const name of usersNamedIn(value, names, depth + 1)) if (!found.includes(name)) found.push(name);
+    if (isRecord(value)) for (const name of usersNamedIn(value, names, prefixes, depth + 1)) if (!found.includes(name)) found.push(name);
   }
   return found;
 }
@@ -504,7 +520,14 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       else scraped.push(key);
       continue;
     }
-    if (isComponent(block)) {
+    if (DEPENDENCY.test(key) && block.enabled === true && replicaCount(block) === undefined) {
+      // A datastore sub-chart switched on, its image overridden (Mastodon's `postgresql: {enabled: true, image: …}`):
+      // the image is the sub-chart's, not a workload of this chart's templates.
+      if (!subcharts.includes(key.toLowerCase()) && !subcharts.includes(key)) {
+        subcharts.push(key);
+        subchartKeys.set(key, key);
+      }
+    } else if (isComponent(block) && !isProduct(block)) {
       const replicas = replicaCount(block);
       if (disabled(block)) offWorkloads.push(key);
       if (disabled(block) || replicas === 0) continue;
@@ -561,13 +584,15 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     nodes.push({ id: key, label: key, kind: 'external', rows: ['scrape target'] });
     if (scraper !== undefined) edge(scraper, key, 'scrapes', true);
   }
-  const runAppImage = components.filter(([, block]) => !isRecord(block.image) && containerImages(block).length === 0);
+  // An image block left empty (`web.image: {repository: null}`) takes the chart's image, as no image block does.
+  const ownImageOf = (block: Record<string, unknown>): string | undefined => (isRecord(block.image) ? imageName(block.image) : undefined);
+  const runAppImage = components.filter(([, block]) => ownImageOf(block) === undefined && containerImages(block).length === 0);
   const hasApp = runAppImage.length === 0 && (appImage !== undefined || typeof values.replicaCount === 'number');
   const app = hasApp ? workload('app', text(values.nameOverride) ?? appImage ?? 'app', values, appImage) : undefined;
   for (const product of products) groups.push({ id: product, label: product });
   for (const [key, block, place] of components) {
     const containers = containerImages(block);
-    const ownImage = isRecord(block.image) ? imageName(block.image) : containers.length > 0 ? containers.join(', ') : appImage;
+    const ownImage = ownImageOf(block) ?? (containers.length > 0 ? containers.join(', ') : appImage);
     workload(key, place?.label ?? text(block.name) ?? key, block, ownImage, place?.product);
   }
   for (const [key, type, chosen] of externals) {
@@ -609,14 +634,17 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       }
     }
   }
-  // A part chosen by a `type` switch names its users in its settings (`jobserviceDatabaseIndex`), internal or external.
-  const componentNames = new Set(components.map(([key]) => key).filter((key) => !backing.includes(key)));
-  for (const key of backing) {
-    if (entrances.some(([entrance]) => entrance === key)) continue;
-    for (const name of usersNamedIn(values[key] as Record<string, unknown>, componentNames)) {
-      if (linked.has(`${name}->${key}`)) continue;
-      linked.add(`${name}->${key}`);
-      edge(name, key, 'uses');
+  // A part chosen by a `type` switch, or a sub-chart, names its users in its settings (`jobserviceDatabaseIndex`,
+  // `redis.sidekiq`), internal or external.
+  // A product's workloads go by their own names there (`sidekiq` for `mastodon.sidekiq`).
+  const componentIds = new Map(components.filter(([key]) => !backing.includes(key)).map(([key, , place]) => [place?.label ?? key, key]));
+  for (const key of [...backing, ...subcharts]) {
+    if (entrances.some(([entrance]) => entrance === key) || !isRecord(values[key])) continue;
+    for (const name of usersNamedIn(values[key] as Record<string, unknown>, new Set(componentIds.keys()), backing.includes(key))) {
+      const from = componentIds.get(name)!;
+      if (from === key || linked.has(`${from}->${key}`)) continue;
+      linked.add(`${from}->${key}`);
+      edge(from, key, 'uses');
     }
   }
   if (user) for (const chart of subcharts) if (!linked.has(`${user}->${chart}`)) edge(user, chart, 'uses');
