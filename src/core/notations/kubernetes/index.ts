@@ -1,6 +1,6 @@
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
-import { imageRole } from '../compose/images.js';
+import { imageBase, imageRole, namesDatabase } from '../compose/images.js';
 import { hostsIn } from '../hosts.js';
 import { collectResources, argumentAddresses, envValues, images, list, podReferences, record, selects, serviceRow, shortImage, stringMap, type Resource } from './manifests.js';
 import { atLines, parseLocatedYamlDocuments } from '../yaml.js';
@@ -92,6 +92,9 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
     if (role?.iconHint && DATA_KINDS.has(role.kind)) {
       delete node.iconRef;
       Object.assign(node, { kind: role.kind, iconHint: role.iconHint });
+    } else if (resource.pod && (namesDatabase(resource.name) || (image !== undefined && namesDatabase(imageBase(image) ?? '')))) {
+      // No product to show, so the Kubernetes icon stays, on a database's shape.
+      node.kind = 'database';
     }
     const parent = namespaceGroup(resource.namespace);
     if (parent) node.parent = parent;

@@ -78,6 +78,8 @@ describe('kubernetesNotation on real manifests', () => {
     ]);
     // `us-central1-docker.pkg.dev/bank-of-anthos-ci/bank-of-anthos/ledger-db:v0.6.10@sha256:891c…` wrapped to four lines.
     expect(graph.nodes.find((n) => n.id === 'StatefulSet//ledger-db')?.rows?.[1]).toBe('bank-of-anthos/ledger-db:v0.6.10');
+    // The project's own Postgres images: named databases, drawn as such, not as the other workloads are.
+    expect(graph.nodes.filter((n) => n.kind === 'database').map((n) => n.id)).toEqual(['StatefulSet//accounts-db', 'StatefulSet//ledger-db']);
   });
 
   it('draws a Service in front of one workload as a row on it, its callers calling the workload (Azure voting app: four boxes two across before)', () => {
