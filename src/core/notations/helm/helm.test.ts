@@ -532,6 +532,38 @@ kubeDns:
     expect(helmNotation.toGraph('web:\n  service:\n    port: 80\n  serviceMonitor:\n    enabled: true\nimage:\n  repository: nginx\n').nodes.some((node) => node.rows?.includes('scrape target'))).toBe(false);
   });
 
+  it('lists many scrape targets in one node, and draws one arrow to a sub-chart Prometheus both scrapes and is named in (kube-prometheus-stack)', () => {
+    // prometheus-community/helm-charts charts/kube-prometheus-stack/values.yaml, abridged: its seven targets stacked
+    // seven boxes 1,624 px tall, and the two arrows into kube-state-metrics shared an id, so Graphviz drew neither.
+    const target = (name: string) => `${name}:\n  enabled: true\n  endpoints: []\n  serviceMonitor:\n    enabled: true\n`;
+    const graph = helmNotation.toGraph(`prometheus:
+  enabled: true
+  service:
+    port: 9090
+  serviceAccount:
+    create: true
+    name: ""
+  prometheusSpec:
+    image:
+      repository: prometheus/prometheus
+    replicas: 1
+${['kubeApiServer', 'kubelet', 'kubeEtcd', 'kubeScheduler', 'kubeProxy'].map(target).join('')}kubeStateMetrics:
+  enabled: true
+kube-state-metrics:
+  prometheus:
+    monitor:
+      enabled: true
+`);
+    expect(graph.nodes.map((node) => `${node.id}: ${node.rows!.join(' | ')}`)).toEqual([
+      'kube-state-metrics: sub-chart',
+      'scrape-targets: 5 scrape targets: | kubeApiServer, kubelet, kubeEtcd, | kubeScheduler, kubeProxy',
+      // Its serviceAccount and prometheusSpec are its own, not two workloads of a "prometheus" product.
+      'prometheus: workload | Service :9090',
+    ]);
+    expect(arrows(graph)).toEqual(['prometheus -> scrape-targets [scrapes]', 'prometheus -> kube-state-metrics [scrapes]']);
+    expect(graph.warnings[0]).toBe('lines 12, 17, 22, 27, 32: 5 scrape targets drawn as one node listing them');
+  });
+
   it('draws a dependency switched on by an umbrella block of its own once, under the dependency\'s name (kube-prometheus-stack)', () => {
     // prometheus-community/helm-charts charts/kube-prometheus-stack/values.yaml (cf408a2), abridged: Chart.yaml's
     // `condition: nodeExporter.enabled` switches the prometheus-node-exporter dependency, kubeStateMetrics its own.

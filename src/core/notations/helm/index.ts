@@ -137,7 +137,10 @@ const isWorkloadBlock = (key: string, block: Record<string, unknown>): boolean =
 
 /** The workloads a top-level block holds one level down, each a component of its own (`sentry.web: {replicas: 1}`). */
 const productWorkloads = (block: Record<string, unknown>): [string, Record<string, unknown>][] =>
-  Object.entries(block).filter((entry): entry is [string, Record<string, unknown>] => !OWN_BLOCKS.has(entry[0]) && isRecord(entry[1]) && (isComponent(entry[1]) || runsWorkers(entry[1])));
+  Object.entries(block).filter(
+    // Not its `serviceAccount: {create: true, name}` (kube-prometheus-stack's prometheus), which is the workload's own.
+    (entry): entry is [string, Record<string, unknown>] => !OWN_BLOCKS.has(entry[0]) && !CHART_SETTINGS.has(entry[0]) && isRecord(entry[1]) && (isComponent(entry[1]) || runsWorkers(entry[1])),
+  );
 
 /** A block listing the deployments it runs, each with a count (Mastodon's `sidekiq.workers: [{name: all-queues, replicas: 1}]`). */
 const runsWorkers = (block: Record<string, unknown>): boolean =>
@@ -254,6 +257,21 @@ function containerImages(block: Record<string, unknown>): string[] {
     const name = imageName(inner.image);
     return name === undefined ? [] : [name];
   });
+}
+
+/** Scrape targets from this many on are one node listing them. */
+const MIN_LISTED_TARGETS = 4;
+const SCRAPED_LIST = 'scrape-targets';
+
+/** Names joined into lines about a box wide (36 characters), each but the last ending in a comma. */
+function listLines(names: readonly string[]): string[] {
+  const lines: string[] = [];
+  for (const name of names) {
+    const last = lines.at(-1);
+    if (last !== undefined && last.length + name.length + 2 <= 36) lines[lines.length - 1] = `${last}, ${name}`;
+    else lines.push(name);
+  }
+  return lines.map((line, i) => (i < lines.length - 1 ? `${line},` : line));
 }
 
 /** An arrow between two nodes, dashed for a relation that is not traffic (mounts, scales). */
@@ -414,7 +432,12 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const edges: GraphEdge[] = [];
   const warnings: string[] = [];
   const groups: GraphGroup[] = [];
-  const edge = (...args: Parameters<typeof arrow>): number => edges.push(arrow(...args));
+  // One arrow between two nodes, the first said: a second of the same id (Prometheus scrapes kube-state-metrics and
+  // is its one workload, so "uses" it too) made Graphviz draw neither.
+  const edge = (...args: Parameters<typeof arrow>): number => {
+    const drawn = arrow(...args);
+    return edges.some((e) => e.id === drawn.id) ? edges.length : edges.push(drawn);
+  };
 
   /** A workload with its enabled features; returns its node id. */
   const workload = (id: string, label: string, block: Record<string, unknown>, image: string | undefined, parent?: string): string => {
@@ -578,11 +601,19 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     return isRecord(block) && block.enabled === true;
   };
   for (const key of subcharts) nodes.push({ id: key, label: key, kind: kindOfName(key, 'service'), rows: [isSubchart(key) ? 'sub-chart' : 'dependency'], iconHint: key });
-  // What the chart's Prometheus scrapes runs elsewhere (the control plane, every node): a node each, no workload.
+  // What the chart's Prometheus scrapes runs elsewhere (the control plane, every node): a node each, no workload. Many
+  // are one node listing them, as a reviewer writes "the cluster's components": kube-prometheus-stack's seven boxes
+  // and seven "scrapes" lines stacked a column 1,600 px tall beside Prometheus.
   const scraper = components.find(([key]) => /^prometheus$/i.test(key))?.[0];
-  for (const key of scraped) {
-    nodes.push({ id: key, label: key, kind: 'external', rows: ['scrape target'] });
-    if (scraper !== undefined) edge(scraper, key, 'scrapes', true);
+  if (scraped.length >= MIN_LISTED_TARGETS) {
+    nodes.push({ id: SCRAPED_LIST, label: 'cluster components', kind: 'external', rows: [`${scraped.length} scrape targets:`, ...listLines(scraped)] });
+    if (scraper !== undefined) edge(scraper, SCRAPED_LIST, 'scrapes', true);
+    warnings.push(`${atLines(scraped.map((key) => lineOf([key])))}${scraped.length} scrape targets drawn as one node listing them`);
+  } else {
+    for (const key of scraped) {
+      nodes.push({ id: key, label: key, kind: 'external', rows: ['scrape target'] });
+      if (scraper !== undefined) edge(scraper, key, 'scrapes', true);
+    }
   }
   // An image block left empty (`web.image: {repository: null}`) takes the chart's image, as no image block does.
   const ownImageOf = (block: Record<string, unknown>): string | undefined => (isRecord(block.image) ? imageName(block.image) : undefined);
