@@ -72,8 +72,15 @@ persistence:
   it('draws WordPress: its Service a row on it, its volume, and the enabled MariaDB sub-chart (memcached is off)', () => {
     const graph = helmNotation.toGraph(fixture('bitnami-wordpress.values.yaml'));
     expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['mariadb:database', 'app:workload', 'app:volume:storage']);
-    expect(graph.nodes.find((n) => n.id === 'app')).toMatchObject({ label: 'wordpress', iconHint: 'wordpress', rows: ['workload, 1 replica', 'wordpress', 'Service LoadBalancer :80'] });
+    expect(graph.nodes.find((n) => n.id === 'app')).toMatchObject({ label: 'wordpress', iconHint: 'wordpress', rows: ['workload, 1 replica', 'wordpress', 'Service LoadBalancer :80, 443'] });
+    // Its ports map opens both: the row said :80 alone.
     expect(arrows(graph)).toEqual(['app -> app:volume [mounts]', 'app -> mariadb [uses]']);
+  });
+
+  it('draws the OpenTelemetry Collector the chart runs, with the ports it opens, and no workload for its config block', () => {
+    const graph = helmNotation.toGraph(fixture('opentelemetry-collector.values.yaml'));
+    // `config: {receivers, exporters, service: {pipelines}}` was a workload "config", and hid the collector itself.
+    expect(graph.nodes.map((n) => [n.id, n.rows])).toEqual([['app', ['workload, 1 replica', 'Service :4317, 4318, 6831']]]);
   });
 
   it('lets Bitnami PostgreSQL primary stand for the application and leaves out read replicas in standalone mode', () => {

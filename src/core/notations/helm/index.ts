@@ -417,8 +417,16 @@ function namedFeatures(feature: unknown, kind: keyof typeof FEATURE_KEYS): Featu
  */
 function containerPorts(block: Record<string, unknown>): number[] {
   const lists = [isRecord(block.containers) ? block.containers.ports : undefined, block.ports];
-  return lists.flatMap((list) => (Array.isArray(list) ? list : [])).flatMap((port) => (isRecord(port) && typeof port.containerPort === 'number' ? [port.containerPort] : []));
+  const listed = lists.flatMap((list) => (Array.isArray(list) ? list : [])).flatMap((port) => (isRecord(port) && typeof port.containerPort === 'number' ? [port.containerPort] : []));
+  // The OpenTelemetry Collector's `ports: {otlp: {enabled: true, containerPort: 4317, servicePort: 4317}, …}`.
+  const named = (isRecord(block.ports) ? Object.values(block.ports) : []).flatMap((port) =>
+    isRecord(port) && port.enabled !== false && typeof (port.servicePort ?? port.containerPort) === 'number' ? [(port.servicePort ?? port.containerPort) as number] : [],
+  );
+  return [...listed, ...named];
 }
+
+/** Ports a Service row names at most when they come from the containers: the collector opens seven. */
+const MAX_SERVICE_PORTS = 3;
 
 /** A named Service's ports, `ports: {http: {port: 8123}}` or Bitnami's `ports: {http: 80}`. */
 const namedPorts = (service: Record<string, unknown>): number[] =>
@@ -457,8 +465,9 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     // block is its workload's address: a row on it, as an architect draws it, not a box beside it.
     const services = namedFeatures(block.service, 'service') ?? (isRecord(block.service) && enabled(block.service) ? [['', block.service] as Feature] : []);
     for (const [name, service] of services) {
-      const port = name === '' ? (servicePort(service) ?? containerPorts(block)[0]) : undefined;
-      node.rows!.push(helmServiceRow(name, service, name === '' ? [port].filter((known) => known !== undefined) : namedPorts(service)));
+      // A Service's ports map lists every port it opens (ingress-nginx's `ports: {http: 80, https: 443}`).
+      const ports = name !== '' || isRecord(service.ports) ? namedPorts(service) : [servicePort(service)].filter((known) => known !== undefined);
+      node.rows!.push(helmServiceRow(name, service, ports.length > 0 ? ports : containerPorts(block).slice(0, MAX_SERVICE_PORTS)));
     }
     for (const key of ['ingress', 'secondaryIngress']) {
       const ingresses = namedFeatures(block[key], 'ingress') ?? (isRecord(block[key]) && (block[key] as Record<string, unknown>).enabled === true ? [['', block[key] as Record<string, unknown>] as Feature] : []);
@@ -550,7 +559,9 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
         subcharts.push(key);
         subchartKeys.set(key, key);
       }
-    } else if (isComponent(block) && !isProduct(block)) {
+    } else if (isComponent(block) && !isProduct(block) && !(SETTING_NAME.test(key) && !namesImage(block.image) && replicaCount(block) === undefined)) {
+      // A settings block is no workload for holding a `service` map: the OpenTelemetry Collector's `config.service`
+      // is its pipelines, and drawn as a workload "config" it hid the collector the chart runs.
       const replicas = replicaCount(block);
       if (disabled(block)) offWorkloads.push(key);
       if (disabled(block) || replicas === 0) continue;
