@@ -83,6 +83,27 @@ persistence:
     expect(graph.nodes.map((n) => [n.id, n.rows])).toEqual([['app', ['workload, 1 replica', 'Service :4317, 4318, 6831']]]);
   });
 
+  it('reads a Service written as flat keys of its workload (Jenkins: serviceType, servicePort)', () => {
+    // jenkinsci/helm-charts charts/jenkins/values.yaml, abridged.
+    const graph = helmNotation.toGraph(`controller:
+  image:
+    repository: "jenkins/jenkins"
+  replicas: 1
+  serviceEnabled: true
+  serviceType: ClusterIP
+  servicePort: 8080
+  targetPort: 8080
+agent:
+  enabled: true
+  image:
+    repository: "jenkins/inbound-agent"
+`);
+    expect(graph.nodes.map((n) => [n.id, n.rows])).toEqual([
+      ['controller', ['workload, 1 replica', 'jenkins', 'Service :8080']],
+      ['agent', ['workload', 'inbound-agent']],
+    ]);
+  });
+
   it('lets Bitnami PostgreSQL primary stand for the application and leaves out read replicas in standalone mode', () => {
     const graph = helmNotation.toGraph(fixture('bitnami-postgresql.values.yaml'));
     expect(graph.nodes.map((n) => n.id)).toEqual(['primary', 'primary:volume']);

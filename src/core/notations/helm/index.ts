@@ -387,6 +387,15 @@ function dependencySwitches(values: Record<string, unknown>): Map<string, string
 
 type Feature = [string, Record<string, unknown>];
 
+/**
+ * A Service written as flat keys of its workload (Jenkins's `controller: {serviceEnabled: true, serviceType: ClusterIP,
+ * servicePort: 8080}`), as older charts do: read as a `service` block.
+ */
+function flatService(block: Record<string, unknown>): Feature[] {
+  if (block.serviceEnabled === false || (typeof block.servicePort !== 'number' && text(block.serviceType) === undefined)) return [];
+  return [['', { type: block.serviceType, port: block.servicePort }]];
+}
+
 /** What marks an entry of a feature map as a named Service, ingress or volume rather than a setting. */
 const FEATURE_KEYS: Record<'service' | 'ingress' | 'persistence', readonly string[]> = {
   service: ['enabled', 'ports', 'type', 'controller'],
@@ -463,7 +472,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     nodes.push(node);
     // One Service, ingress and volume each (`service: {type, port}`), or the common library's named ones. A Service
     // block is its workload's address: a row on it, as an architect draws it, not a box beside it.
-    const services = namedFeatures(block.service, 'service') ?? (isRecord(block.service) && enabled(block.service) ? [['', block.service] as Feature] : []);
+    const services = namedFeatures(block.service, 'service') ?? (isRecord(block.service) && enabled(block.service) ? [['', block.service] as Feature] : flatService(block));
     for (const [name, service] of services) {
       // A Service's ports map lists every port it opens (ingress-nginx's `ports: {http: 80, https: 443}`).
       const ports = name !== '' || isRecord(service.ports) ? namedPorts(service) : [servicePort(service)].filter((known) => known !== undefined);
