@@ -72,6 +72,7 @@ const CORPUS: Count[] = [
   ['kubernetes', 'k8s-website-wordpress-mysql-deployment.yaml', 3, 2, 0, 'Deployment (its Service a row), PVC, Secret of mysql'],
   ['kubernetes', 'microservices-demo-cartservice.yaml', 3, 2, 0, 'cartservice and redis-cart with their Services as rows, and the account'],
   ['kubernetes', 'microservices-demo-release.yaml', 23, 27, 0, '12 Deployments with their 12 Services as rows, 11 ServiceAccounts'],
+  ['terraform', 'bank-of-anthos-multienv.tf', 30, 46, 0, '28 resources and modules, 2 data sources; 35 references and 11 depends_on'],
   ['terraform', 'aks-store-demo.cosmosdb.tf', 1, 0, 0, 'module db'],
   ['terraform', 'aks-store-demo.main.tf', 4, 0, 0, 'the resource group (random_pet and random_integer rows on it, as they name it) and 3 data'],
   ['terraform', 'aks-store-demo.servicebus.tf', 2, 1, 0, 'module sb, the role assignment scoped to it'],
