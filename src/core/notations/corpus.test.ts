@@ -61,6 +61,7 @@ const CORPUS: Count[] = [
   ['compose', 'robot-shop.docker-compose.yaml', 12, 12, 1, '12 services, 12 depends_on, 1 network'],
   ['compose', 'opentelemetry-demo.compose.yaml', 20, 46, 0, '20 services, 46 depends_on; only the default network (renamed), which every service is on: no box'],
   ['compose', 'sentry-self-hosted.docker-compose.yml', 73, 293, 0, '57 services + 16 named volumes; 236 depends_on (anchors merged), 21 calls named by *_URL/host:port settings, 36 named-volume mounts'],
+  ['kubernetes', 'sock-shop-complete-demo.yaml', 14, 1, 1, '14 Deployments with their 14 Services as rows; user → user-db (MONGO_HOST); the sock-shop namespace'],
   ['kubernetes', 'bank-of-anthos-manifests.yaml', 17, 48, 0, 'nine workloads (two StatefulSets; Services as rows), six ConfigMaps, the jwt-key Secret, the ServiceAccount; 33 env, mount and runs-as edges and 15 calls, balancereader, ledgerwriter, transactionhistory → ledger-db and contacts, userservice → accounts-db among them through JDBC/postgres URLs in ConfigMaps'],
   ['kubernetes', 'aks-store-all-in-one.yaml', 12, 8, 0, '19 objects; 7 Services rows on their workloads, 3 env refs, 5 calls by URL or ConfigMap'],
   ['kubernetes', 'aks-store-ingress-quickstart.yaml', 8, 5, 0, '12 objects; Ingress→workload, 4 Services rows on their workloads, 3 env refs, 1 call'],

@@ -314,7 +314,10 @@ function details(resource: Resource): string[] {
   if (resource.pod) {
     const replicas = typeof spec.replicas === 'number' ? `, ${spec.replicas} replica${spec.replicas === 1 ? '' : 's'}` : '';
     const schedule = typeof spec.schedule === 'string' ? [`schedule ${spec.schedule}`] : [];
-    return [`${resource.kind}${replicas}`, ...schedule, ...images(resource.pod.spec).slice(0, 2).map(shortImage)];
+    // The main container's image, the others counted: a second image row (Sock Shop's rabbitmq exporter sidecar) took
+    // the box past three rows, drawn as a table without its icon beside the iconned workloads.
+    const [main, ...others] = images(resource.pod.spec).map(shortImage);
+    return [`${resource.kind}${replicas}`, ...schedule, ...(main === undefined ? [] : [others.length > 0 ? `${main} +${others.length}` : main])];
   }
   if (resource.kind === 'Ingress') {
     const hosts = [...new Set(list(spec.rules).map((rule) => record(rule).host).filter((host): host is string => typeof host === 'string'))];

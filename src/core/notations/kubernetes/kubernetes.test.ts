@@ -82,6 +82,14 @@ describe('kubernetesNotation on real manifests', () => {
     expect(graph.nodes.filter((n) => n.kind === 'database').map((n) => n.id)).toEqual(['StatefulSet//accounts-db', 'StatefulSet//ledger-db']);
   });
 
+  it('counts a pod\'s other containers on its image row and draws its own …-db images as databases (Sock Shop)', () => {
+    const graph = kubernetesNotation.toGraph(fixture('sock-shop-complete-demo.yaml'));
+    const node = (name: string) => graph.nodes.find((n) => n.id === `Deployment/sock-shop/${name}`)!;
+    // Two image rows took rabbitmq to four rows, a table without its icon beside the iconned workloads.
+    expect(node('rabbitmq').rows).toEqual(['Deployment, 1 replica', 'rabbitmq:3.6.8-management +1', 'Service :5672, 9090→exporter']);
+    expect(['catalogue-db', 'user-db', 'carts-db', 'orders-db'].map((name) => node(name).kind)).toEqual(['database', 'database', 'database', 'database']);
+  });
+
   it('draws a Service in front of one workload as a row on it, its callers calling the workload (Azure voting app: four boxes two across before)', () => {
     const graph = kubernetesNotation.toGraph(fixture('azure-vote-all-in-one-redis.yaml'));
     expect(graph.nodes.map((n) => [n.id, n.rows])).toEqual([
