@@ -229,8 +229,10 @@ describe('helmNotation parts chosen by a type switch', () => {
     const graph = helmNotation.toGraph(fixture('harbor.values.yaml'));
     const byId = new Map(graph.nodes.map((n) => [n.id, n]));
     // `database: {type: internal, internal: {image: harbor-db}}`: the chart runs it, a cylinder with its image.
-    expect(byId.get('database')).toMatchObject({ kind: 'database', rows: ['workload', 'harbor-db'] });
-    expect(byId.get('redis')).toMatchObject({ kind: 'cache', rows: ['workload', 'valkey-photon'] });
+    // Its volumes, listed by component under persistence.persistentVolumeClaim, are a row on each.
+    expect(byId.get('database')).toMatchObject({ kind: 'database', rows: ['workload', 'harbor-db', 'volume 1Gi'] });
+    expect(byId.get('redis')).toMatchObject({ kind: 'cache', rows: ['workload', 'valkey-photon', 'volume 1Gi'] });
+    expect(byId.get('jobservice')?.rows).toEqual(['workload, 1 replica', 'harbor-jobservice', 'jobLog volume 1Gi']);
     // `coreDatabase`, `jobserviceDatabaseIndex`, `registryDatabaseIndex`, `trivyAdapterIndex` name who uses what;
     // no arrow is guessed for the components named nowhere (portal, exporter, nginx).
     expect(arrows(graph).sort()).toEqual([
@@ -242,7 +244,7 @@ describe('helmNotation parts chosen by a type switch', () => {
       'trivy -> redis [uses]',
     ]);
     // The registry pod runs two containers written as blocks of their own.
-    expect(byId.get('registry')?.rows).toEqual(['workload, 1 replica', 'registry-photon, harbor-registryctl']);
+    expect(byId.get('registry')?.rows).toEqual(['workload, 1 replica', 'registry-photon, harbor-registryctl', 'volume 5Gi']);
   });
 
   it('draws a part the switch says is external as such, with its address, and the alternatives not chosen as nothing', () => {

@@ -646,6 +646,19 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     const ownImage = ownImageOf(block) ?? (containers.length > 0 ? containers.join(', ') : appImage);
     workload(key, place?.label ?? text(block.name) ?? key, block, ownImage, place?.product);
   }
+  // With no application workload, the chart's volumes are listed per component (Harbor's
+  // `persistence.persistentVolumeClaim: {registry: {size: 5Gi}, jobservice: {jobLog: {size: 1Gi}}}`): a row on each.
+  if (app === undefined && isRecord(values.persistence) && values.persistence.enabled !== false) {
+    const byName = new Map(nodes.map((node) => [node.label, node]));
+    for (const claims of [values.persistence, ...Object.values(values.persistence)].filter(isRecord)) {
+      for (const [name, claim] of Object.entries(claims)) {
+        const node = byName.get(name);
+        if (node === undefined || !isRecord(claim)) continue;
+        const sized = text(claim.size) !== undefined ? [['', claim] as const] : Object.entries(claim).filter((entry): entry is [string, Record<string, unknown>] => isRecord(entry[1]) && text(entry[1].size) !== undefined);
+        for (const [inner, volume] of sized) node.rows = [...(node.rows ?? []), `${inner === '' ? '' : `${inner} `}volume ${String(volume.size)}`];
+      }
+    }
+  }
   for (const [key, type, chosen] of externals) {
     const address = externalAddress(chosen);
     nodes.push({ id: key, label: key, kind: kindOfName(key, 'external'), rows: [type, ...(address ? [address] : [])], iconHint: key });
