@@ -226,7 +226,7 @@ function foldSharedSets(graph: GraphIR): { graph: GraphIR; said: string[] } {
 }
 
 /** Names joined into lines of about USERS_LINE_CHARS characters. */
-function linesOf(names: readonly string[]): string[] {
+export function linesOf(names: readonly string[]): string[] {
   const lines: string[] = [];
   for (const name of names) {
     const last = lines.at(-1);

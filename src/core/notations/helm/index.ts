@@ -28,6 +28,7 @@
  *    (`service.main`, `persistence.config`): one node per named feature that is on.
  */
 import { AppError } from '../../errors.js';
+import { linesOf } from '../../graph/fold.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
 import { hostsIn } from '../hosts.js';
 import { serviceRow } from '../kubernetes/manifests.js';
@@ -262,17 +263,6 @@ function containerImages(block: Record<string, unknown>): string[] {
 /** Scrape targets from this many on are one node listing them. */
 const MIN_LISTED_TARGETS = 4;
 const SCRAPED_LIST = 'scrape-targets';
-
-/** Names joined into lines about a box wide (36 characters), each but the last ending in a comma. */
-function listLines(names: readonly string[]): string[] {
-  const lines: string[] = [];
-  for (const name of names) {
-    const last = lines.at(-1);
-    if (last !== undefined && last.length + name.length + 2 <= 36) lines[lines.length - 1] = `${last}, ${name}`;
-    else lines.push(name);
-  }
-  return lines.map((line, i) => (i < lines.length - 1 ? `${line},` : line));
-}
 
 /** An arrow between two nodes, dashed for a relation that is not traffic (mounts, scales). */
 function arrow(from: string, to: string, label?: string, dashed = false): GraphEdge {
@@ -626,7 +616,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   // and seven "scrapes" lines stacked a column 1,600 px tall beside Prometheus.
   const scraper = components.find(([key]) => /^prometheus$/i.test(key))?.[0];
   if (scraped.length >= MIN_LISTED_TARGETS) {
-    nodes.push({ id: SCRAPED_LIST, label: 'cluster components', kind: 'external', rows: [`${scraped.length} scrape targets:`, ...listLines(scraped)] });
+    nodes.push({ id: SCRAPED_LIST, label: 'cluster components', kind: 'external', rows: [`${scraped.length} scrape targets:`, ...linesOf(scraped)] });
     if (scraper !== undefined) edge(scraper, SCRAPED_LIST, 'scrapes', true);
     warnings.push(`${atLines(scraped.map((key) => lineOf([key])))}${scraped.length} scrape targets drawn as one node listing them`);
   } else {
