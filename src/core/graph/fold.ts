@@ -10,8 +10,8 @@
  * each table (fold-references.ts). The warnings say what was folded; `detail: "full"` draws everything (issue 27:
  * 40–90 nodes drew 5,000–8,000 px wide, and a hub's 46 edges walled the OpenTelemetry demo).
  */
-import { foldPlainColumns } from './fold-columns.js';
-import { foldReferenceHubs, REFERENCE_HUB_TABLES } from './fold-references.js';
+import { foldPlainColumns, READABLE_TABLE_AREA, tableArea } from './fold-columns.js';
+import { foldEntityHubs, foldReferenceHubs, REFERENCE_HUB_TABLES } from './fold-references.js';
 import type { GraphEdge, GraphIR, GraphNode, NodeKind, Notation } from './types.js';
 
 export const DETAIL_LEVELS = ['auto', 'full'] as const;
@@ -40,6 +40,7 @@ const MIN_TWINS = 3;
 /** The graph to draw at `detail`: folded when it is a large infrastructure graph and `detail` is auto. */
 export function foldForReading(graph: GraphIR, notation: Notation, detail: Detail = 'auto'): GraphIR {
   if (detail === 'auto' && notation === 'sql') return foldSchema(graph);
+  if (detail === 'auto' && notation === 'mermaid' && isEntityDiagram(graph)) return foldEntities(graph);
   if (detail === 'full' || !FOLDING_NOTATIONS.has(notation) || graph.layout !== 'layered') return graph;
   const before = graph.nodes.length;
   const large = foldLarge(graph, notation);
@@ -138,25 +139,52 @@ function foldSharedDependencies(graph: GraphIR): { graph: GraphIR; said: string[
 
 /**
  * A large schema drawn for reading: its reference hubs' foreign keys named on their columns (fold-references.ts),
- * above FOLD_NODES tables the columns that are not keys counted under the keys (fold-columns.ts), and the one schema that holds every table (pg_dump's `public`) named as the title instead of a box round everything,
- * so the tables' unconnected groups are packed in rows (pack.ts) rather than stacked in one column 5,000 px tall.
+ * above FOLD_NODES tables or when its tables in full are more than a readable page holds (fold-columns.ts) the
+ * columns that are not keys counted under the keys, and the one schema that holds every table (pg_dump's `public`)
+ * named as the title instead of a box round everything, so the tables' unconnected groups are packed in rows (pack.ts)
+ * rather than stacked in one column 5,000 px tall.
  */
 function foldSchema(graph: GraphIR): GraphIR {
-  if (graph.nodes.length <= REFERENCE_HUB_TABLES) return graph;
   const { graph: hubbed, hubs } = foldReferenceHubs(graph);
   const said = hubs.map(({ label, references, tables }) => `the ${references} foreign keys of ${tables} tables to ${label} are named on their columns ("→ ${label}") instead of drawn as lines`);
-  const { graph: folded, columns, tables } = graph.nodes.length > FOLD_NODES ? foldPlainColumns(hubbed) : { graph: hubbed, columns: 0, tables: 0 };
+  const { graph: folded, columns, tables } = tooLargeInFull(hubbed) ? foldPlainColumns(hubbed) : { graph: hubbed, columns: 0, tables: 0 };
   if (columns > 0) said.push(`the ${columns} columns of ${tables} tables that are not keys are counted in one row under each table's keys`);
   const warnings = said.length === 0 ? graph.warnings : [...graph.warnings, `${graph.nodes.length} tables drawn to stay readable: ${said.join(', and ')}; detail: "full" draws every ${columns > 0 ? 'column and line' : 'line'}`];
   const [only] = folded.groups;
-  const oneSchema = folded.groups.length === 1 && only!.kind === 'schema' && folded.title === undefined && folded.nodes.every((node) => node.parent === only!.id);
-  if (!oneSchema) return { ...folded, warnings };
+  const oneSchema = graph.nodes.length > REFERENCE_HUB_TABLES && folded.groups.length === 1 && only!.kind === 'schema' && folded.title === undefined && folded.nodes.every((node) => node.parent === only!.id);
+  if (!oneSchema) return said.length === 0 ? graph : { ...folded, warnings };
   return {
     ...folded,
     title: `schema ${only!.label}`,
     groups: [],
     nodes: folded.nodes.map(({ parent: _, ...node }) => node),
     warnings,
+  };
+}
+
+/** Above FOLD_NODES tables, or tables that in full need more room than a readable page has (READABLE_TABLE_AREA). */
+const tooLargeInFull = (graph: GraphIR): boolean => graph.nodes.length > FOLD_NODES || tableArea(graph) > READABLE_TABLE_AREA;
+
+/** A Mermaid ER diagram: every node an entity, its attributes rows marked as SQL columns are (mermaid/er.ts). */
+const isEntityDiagram = (graph: GraphIR): boolean => graph.nodes.length > 0 && graph.nodes.every((node) => node.kind === 'entity');
+
+/**
+ * A large Mermaid ER diagram drawn for reading, as a schema is (foldSchema): its reference hubs named on the attributes
+ * that refer to them (fold-references.ts), and when too large to read in full its entities' attributes that are not
+ * keys counted under the keys; the other relationships are all drawn, each with its own label.
+ */
+function foldEntities(graph: GraphIR): GraphIR {
+  const { graph: hubbed, hubs, verbs } = foldEntityHubs(graph);
+  const said = hubs.map(({ label, references, tables }) => {
+    const labels = verbs.get(label)!;
+    return `the ${references} relationships of ${tables} entities with ${label}${labels.length > 0 ? ` (${labels.map((verb) => `"${verb}"`).join(', ')})` : ''} are named on their attributes that refer to it ("→ ${label}") instead of drawn as lines`;
+  });
+  const { graph: folded, columns, tables } = tooLargeInFull(hubbed) ? foldPlainColumns(hubbed, 'attributes') : { graph: hubbed, columns: 0, tables: 0 };
+  if (columns > 0) said.push(`the ${columns} attributes of ${tables} entities that are not keys are counted in one row under each entity's keys`);
+  if (said.length === 0) return graph;
+  return {
+    ...folded,
+    warnings: [...graph.warnings, `${graph.nodes.length} entities drawn to stay readable: ${said.join(', and ')}; detail: "full" draws every ${columns > 0 ? 'attribute and line' : 'line'}`],
   };
 }
 

@@ -34,6 +34,7 @@ const CORPUS: Count[] = [
   ['sql', 'sqlite-sakila-schema.sql', 16, 22, 0, '16 CREATE TABLE, 22 FOREIGN KEY'],
   ['sql', 'flowable-postgres-all.sql', 62, 60, 0, '62 create table, 60 alter table … foreign key'],
   ['sql', 'camunda-postgres-engine.sql', 43, 37, 0, '43 create table, 37 alter table … foreign key (7 of them a table to itself)'],
+  ['sql', 'dolphinscheduler-postgresql.sql', 70, 0, 0, '70 CREATE TABLE, no foreign key (Quartz and DolphinScheduler tables, none joined)'],
   ['plantuml', 'irs-quality-tree-mindmap.puml', 80, 79, 0, '80 topics (lines of * marks), each joined to its parent'],
   ['plantuml', 'aries-discover-features-requester-state.puml', 5, 5, 0, '3 states, [*] start and end, 5 transitions'],
   ['plantuml', 'aries-introducer-state.puml', 7, 10, 0, '5 states, [*] start and end, 10 transitions'],
