@@ -86,6 +86,14 @@ describe('mermaidNotation on real diagrams', () => {
     expect(graph.edges).toHaveLength(6);
     expect(graph.edges.every((e) => e.endArrowhead === 'arrow')).toBe(true);
   });
+
+  it('breaks a label at `</br>` as the browser does in Mermaid\'s HTML labels (the composite PodGroup KEP\'s templates)', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('k8s-composite-podgroup-flowchart.mmd'));
+    // `PodGroupTemplate:</br>Workers` was drawn as one line, `PodGroupTemplate:Workers`.
+    expect(graph.nodes.find((n) => n.id === 'PGT1')!.label).toBe('PodGroupTemplate:\nWorkers');
+    expect(graph.nodes.find((n) => n.id === 'PGT2')!.label).toBe('PodGroupTemplate:\nDriver');
+    expect(graph.nodes.find((n) => n.id === 'RootCPG')!.label).toBe('CompositePodGroup:\njob-root');
+  });
 });
 
 describe('mermaidNotation markdown in state diagrams', () => {
