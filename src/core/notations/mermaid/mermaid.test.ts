@@ -94,6 +94,19 @@ describe('mermaidNotation on real diagrams', () => {
     expect(graph.nodes.find((n) => n.id === 'PGT2')!.label).toBe('PodGroupTemplate:\nDriver');
     expect(graph.nodes.find((n) => n.id === 'RootCPG')!.label).toBe('CompositePodGroup:\njob-root');
   });
+
+  it('draws reth\'s tables with the keys its author wrote as comments (`u64 BlockNumber "PK"`) in the key column', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('reth-database-tables-er.mmd'));
+    // The rows read `BlockNumber  u64  "PK"` beside keyless rows, the key a quoted afterthought at the end.
+    expect(graph.nodes.find((n) => n.id === 'StorageChangeSets')!.rows).toEqual([
+      'PK    BlockNumber  u64',
+      'PK    Account  B256',
+      'PK    StorageKey  B256',
+      '      StorageChangeSets  ChangeSet  "Storage entry before transition"',
+    ]);
+    expect(graph.nodes.find((n) => n.id === 'CanonicalHeaders')!.rows).toEqual(['PK    BlockNumber  u64', '      HeaderHash  B256  "Value for CanonicalHeaders"']);
+    expect(graph.warnings).toEqual(['29 attribute comment(s) that only name keys ("PK", "FK", "UK") drawn as the rows\' keys']);
+  });
 });
 
 describe('mermaidNotation markdown in state diagrams', () => {
