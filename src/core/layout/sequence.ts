@@ -451,7 +451,12 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
     const { node, box } = column;
     const role = ROLE_COLORS[node.kind];
     const groupIds = [`participant-${node.id}`];
-    heads.push({
+    const fill = node.style?.fillColor ?? role.fillColor;
+    const border = readableStroke(node.style?.strokeColor ?? role.strokeColor, fill);
+    // A font colour of the author's own (Mermaid's `actorTextColor`: white names on royal blue heads) is the text's,
+    // written over the head, which keeps its border; a head's text is otherwise drawn in its border colour.
+    const ink = node.style?.textColor === undefined ? border : readableStroke(node.style.textColor, fill);
+    const head: GeneratedElement = {
       id: `participant-${node.id}`,
       type: box.shape,
       x: round(column.center - box.width / 2),
@@ -461,12 +466,24 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
       text: box.label,
       fontSize: FONT.label,
       fontFamily: FONT.family,
-      strokeColor: readableStroke(node.style?.strokeColor ?? role.strokeColor, node.style?.fillColor ?? role.fillColor),
-      fillColor: node.style?.fillColor ?? role.fillColor,
+      strokeColor: border,
+      fillColor: fill,
       strokeStyle: 'solid',
       corner: 'sharp',
       groupIds,
-    });
+    };
+    if (ink === border || box.shape === 'person') heads.push(head);
+    else {
+      const size = measureText(box.label, FONT.label, FONT.family);
+      const { text: _text, fontSize: _size, fontFamily: _family, ...shape } = head;
+      heads.push(shape, {
+        ...textElement(`participant-${node.id}-label`, { text: box.label, ...size }, column.center - size.width / 2, head.y! + (box.height - size.height) / 2),
+        fontSize: FONT.label,
+        strokeColor: ink,
+        textAlign: 'center',
+        groupIds,
+      });
+    }
     heads.push({
       id: lifelineId(node.id),
       type: 'rectangle',

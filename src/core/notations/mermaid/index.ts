@@ -27,7 +27,8 @@ import { sequenceToGraph, takeBoxes, type SequenceDb } from './sequence.js';
 import { stateToGraph, type StateDb } from './state.js';
 import { timelineToGraph, type TimelineDb } from './timeline.js';
 import { treemapToGraph, type TreemapDb } from './treemap.js';
-import { themeDeclarations } from './theme.js';
+import { actorDeclarations, themeDeclarations } from './theme.js';
+import { cssStyle } from './style.js';
 import { xyToGraph, type XyDb } from './xychart.js';
 
 /** The first statement names the diagram: after the optional front matter, `%%` comments and `%%{init}%%` directives. */
@@ -76,7 +77,7 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
   async toGraph(code) {
     const sequence = HEADER.exec(code.slice(0, 20_000))?.[1] === 'sequenceDiagram' ? takeBoxes(code) : undefined;
     const graph = await readMermaid(sequence?.code ?? code, ({ type, db }) => {
-      if (type === 'sequence') return sequenceToGraph(db as SequenceDb, sequence?.boxes);
+      if (type === 'sequence') return sequenceToGraph(db as SequenceDb, sequence?.boxes, cssStyle(actorDeclarations(code)));
       const read = READERS[type];
       if (read !== undefined) return read(db, code);
       return flowchartToGraph(db as FlowDb, themeDeclarations(code));

@@ -107,6 +107,15 @@ describe('mermaidNotation on real diagrams', () => {
     expect(graph.nodes.find((n) => n.id === 'CanonicalHeaders')!.rows).toEqual(['PK    BlockNumber  u64', '      HeaderHash  B256  "Value for CanonicalHeaders"']);
     expect(graph.warnings).toEqual(['29 attribute comment(s) that only name keys ("PK", "FK", "UK") drawn as the rows\' keys']);
   });
+
+  it('paints sequence participant heads in the init directive\'s actor colours (the KMS v2 KEP: white names on royal blue)', async () => {
+    const code = fixture('k8s-kms-v2-themed-sequence.mmd');
+    const graph = await mermaidNotation.toGraph(code);
+    expect(graph.nodes.map((n) => n.style)).toEqual(Array(5).fill({ fillColor: '#4169e1', textColor: '#ffffff' }));
+    const { elements } = await codeToScene(code, { notation: 'mermaid' });
+    // The name is written white on the royal blue head, where both were the default light blue and dark blue.
+    expect(elements.find((e) => e.id === 'participant-etcd')).toMatchObject({ text: 'etcd', fillColor: '#4169e1', strokeColor: '#ffffff' });
+  });
 });
 
 describe('mermaidNotation markdown in state diagrams', () => {
