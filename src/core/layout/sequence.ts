@@ -111,6 +111,12 @@ export const SEQUENCE_SPACING = {
   /** Widest message label before it wraps; widest note. */
   labelMaxWidth: 340,
   noteMaxWidth: 360,
+  /**
+   * A single word in a message label (a call written as one identifier, `RespondWorkflowTaskCompleted(ScheduleActivity)`)
+   * stands whole on its line up to this width, its columns moved apart for it, as Mermaid and PlantUML do: cut at a
+   * hump it read as two words.
+   */
+  wordMaxWidth: 560,
 } as const;
 
 const TEXT_COLOR = '#1e1e1e';
@@ -139,7 +145,7 @@ const round = (value: number) => Math.round(value * 100) / 100;
 
 /** Labels wrapped for drawing, with their size. */
 function labelText(text: string, maxWidth: number, fontSize: number): { text: string; width: number; height: number } {
-  const wrapped = wrapText(text, maxWidth, fontSize).join('\n');
+  const wrapped = wrapText(text, maxWidth, fontSize, SEQUENCE_SPACING.wordMaxWidth).join('\n');
   return { text: wrapped, ...measureText(wrapped, fontSize, FONT.family) };
 }
 

@@ -108,6 +108,16 @@ describe('mermaidNotation on real diagrams', () => {
     expect(graph.warnings).toEqual(['29 attribute comment(s) that only name keys ("PK", "FK", "UK") drawn as the rows\' keys']);
   });
 
+  it('keeps a call written as one identifier whole on its message, the lifelines moved apart for it (Temporal\'s history service)', async () => {
+    const { elements } = await codeToScene(fixture('temporal-history-service-sequence.mmd'), { notation: 'mermaid' });
+    // It was cut at a hump: `RespondWorkflowTaskCompleted(Schedule` over `Activity)`.
+    const label = elements.find((e) => e.text?.startsWith('RespondWorkflowTaskCompleted(Schedule'))!;
+    expect(label.text).toBe('RespondWorkflowTaskCompleted(ScheduleActivity)');
+    const lifeline = (id: string) => elements.find((e) => e.id === `lifeline-${id}`)!.x!;
+    expect(label.x!).toBeGreaterThanOrEqual(lifeline('worker'));
+    expect(label.x! + label.width!).toBeLessThanOrEqual(lifeline('handler'));
+  });
+
   it('paints sequence participant heads in the init directive\'s actor colours (the KMS v2 KEP: white names on royal blue)', async () => {
     const code = fixture('k8s-kms-v2-themed-sequence.mmd');
     const graph = await mermaidNotation.toGraph(code);
