@@ -31,8 +31,11 @@ import { actorDeclarations, themeDeclarations } from './theme.js';
 import { cssStyle } from './style.js';
 import { xyToGraph, type XyDb } from './xychart.js';
 
-/** The first statement names the diagram: after the optional front matter, `%%` comments and `%%{init}%%` directives. */
-const HEADER = /^(?:\s*---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*\r?\n)?(?:\s*%%[^\n]*\n)*\s*([A-Za-z][\w-]*)/;
+/**
+ * The first statement names the diagram: after the optional front matter, `%%` comments and `%%{init}%%` directives,
+ * which Mermaid reads over several lines too (the KMS v2 KEP's theme runs over five).
+ */
+const HEADER = /^(?:\s*---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*\r?\n)?(?:\s*(?:%%\{[\s\S]*?\}%%|%%)[^\n]*\n)*\s*([A-Za-z][\w-]*)/;
 const READ = new Set([
   ...['graph', 'flowchart', 'flowchart-elk', 'sequenceDiagram', 'classDiagram', 'classDiagram-v2', 'erDiagram', 'stateDiagram', 'stateDiagram-v2', 'mindmap'],
   ...['C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'architecture-beta', 'requirementDiagram', 'block-beta', 'block'],
