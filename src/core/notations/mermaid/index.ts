@@ -86,6 +86,9 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
       return flowchartToGraph(db as FlowDb, themeDeclarations(code));
     });
     const title = frontMatterTitle(code);
-    return { ...graph, ...(WRITTEN_DIRECTION.test(code) && { forcedDirection: true }), ...(title !== undefined && { title }) };
+    // Mermaid (dagre) keeps siblings in the order written where no crossing is saved by swapping them; ELK's own
+    // order reversed them (three states written first to last were drawn last to first).
+    const ordered = graph.layout === 'layered' && { inSourceOrder: true };
+    return { ...graph, ...ordered, ...(WRITTEN_DIRECTION.test(code) && { forcedDirection: true }), ...(title !== undefined && { title }) };
   },
 };

@@ -95,6 +95,24 @@ describe('mermaidNotation on real diagrams', () => {
     expect(graph.nodes.find((n) => n.id === 'RootCPG')!.label).toBe('CompositePodGroup:\njob-root');
   });
 
+  it('keeps siblings in the order written, as Mermaid does: the PodGroup KEP\'s replica-0 branch left of replica-1', async () => {
+    // ELK's own order drew the runtime groups right to left (replica-1, then replica-0) and a state's
+    // outcomes last written first.
+    const { elements } = await codeToScene(fixture('k8s-composite-podgroup-flowchart.mmd'), { notation: 'mermaid' });
+    const x = (text: string) => elements.find((e) => e.text === text)!.x!;
+    expect(x('CompositePodGroup: replica-0')).toBeLessThan(x('CompositePodGroup: replica-1'));
+    const pods = ['PodGroup: workers-0', 'PodGroup: driver-0', 'PodGroup: workers-1', 'PodGroup: driver-1'].map(x);
+    expect(pods).toEqual([...pods].sort((a, b) => a - b));
+    expect(x('PodGroupTemplate:\nWorkers')).toBeLessThan(x('PodGroupTemplate:\nDriver'));
+    // A state fanned out to its outcomes (the shape of Temporal's Nexus operation states): left to right as written.
+    const states = await codeToScene(
+      ['stateDiagram-v2', '[*] --> Scheduled', ...['Succeeded', 'Failed', 'Canceled', 'TimedOut'].flatMap((end) => [`Scheduled --> ${end}`, `Started --> ${end}`]), 'Scheduled --> Started'].join('\n'),
+      { notation: 'mermaid' },
+    );
+    const outcomes = ['Succeeded', 'Failed', 'Canceled', 'TimedOut'].map((name) => states.elements.find((e) => e.text === name)!.x!);
+    expect(outcomes).toEqual([...outcomes].sort((a, b) => a - b));
+  });
+
   it('draws reth\'s tables with the keys its author wrote as comments (`u64 BlockNumber "PK"`) in the key column', async () => {
     const graph = await mermaidNotation.toGraph(fixture('reth-database-tables-er.mmd'));
     // The rows read `BlockNumber  u64  "PK"` beside keyless rows, the key a quoted afterthought at the end.
