@@ -85,10 +85,16 @@ export function withBlocks(engine: LayoutEngine): LayoutEngine {
       if (fromBox && points.length > 0) points.unshift(toward(points[0]!, fromBox));
       result.edges.push({ ...edge, index, points });
     }
-    return result;
+    // An end already on the border it is carried to (a block's own edge to a container inside it, laid out with the
+    // block) repeats its point: a leg of no length, on which an arrowhead has no way to point (a two-way link between
+    // two Mermaid subgraphs ended in a diamond of two heads across the border).
+    return { ...result, edges: result.edges.map((edge) => ({ ...edge, points: withoutRepeats(edge.points) })) };
   };
   return layout;
 }
+
+const withoutRepeats = (points: readonly Point[]): Point[] =>
+  points.filter((point, k) => k === 0 || Math.abs(point.x - points[k - 1]!.x) > 0.01 || Math.abs(point.y - points[k - 1]!.y) > 0.01);
 
 interface Tree {
   group: Map<string, GraphGroup>;

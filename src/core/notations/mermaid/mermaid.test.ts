@@ -113,6 +113,16 @@ describe('mermaidNotation on real diagrams', () => {
     expect(outcomes).toEqual([...outcomes].sort((a, b) => a - b));
   });
 
+  it('points both heads of a two-way link between subgraphs along the link, not across the border (agents messaging in an orchestration)', async () => {
+    // The shape of Semantic Kernel's multi-agent orchestration: actors as subgraphs inside a container, linked both ways.
+    const code = ['graph TD', '  subgraph Orchestration', '    subgraph Members', '      subgraph AA0[Agent Actor]', '        AG0[agent 0]', '      end', '      subgraph AA1[Agent Actor]', '        AG1[agent 1]', '      end', '    end', '    IT[Internal Topic]', '    OA[Optional Actor]', '  end', '  AA0 <-.Direct messaging.-> AA1', '  AA0 <-.Direct messaging.-> OA', '  IT <-.Broadcast.-> AA0'].join('\n');
+    const { elements } = await codeToScene(code, { notation: 'mermaid' });
+    const arrows = elements.filter((e) => e.type === 'arrow') as { points: { x: number; y: number }[] }[];
+    expect(arrows).toHaveLength(3);
+    // A repeated end point left a leg of no length under each head: the two heads stood across the border as a diamond.
+    for (const { points } of arrows) for (let k = 1; k < points.length; k++) expect(Math.hypot(points[k]!.x - points[k - 1]!.x, points[k]!.y - points[k - 1]!.y)).toBeGreaterThan(1);
+  });
+
   it('draws reth\'s tables with the keys its author wrote as comments (`u64 BlockNumber "PK"`) in the key column', async () => {
     const graph = await mermaidNotation.toGraph(fixture('reth-database-tables-er.mmd'));
     // The rows read `BlockNumber  u64  "PK"` beside keyless rows, the key a quoted afterthought at the end.
