@@ -121,6 +121,11 @@ export interface GraphGrid {
   cells: Record<string, { row: number; column: number; columnSpan?: number }>;
   rowGap: number;
   columnGap: number;
+  /**
+   * The columns share out the room a container's cell stretches it to (Mermaid's composite blocks, whose children
+   * fill their parent's width); without it the children keep their size, centred in the container.
+   */
+  fill?: true;
 }
 
 /** The author's DOT for Graphviz (notations/dot/layout-source.ts writes it). */

@@ -85,10 +85,16 @@ export function withBlocks(engine: LayoutEngine): LayoutEngine {
       if (fromBox && points.length > 0) points.unshift(toward(points[0]!, fromBox));
       result.edges.push({ ...edge, index, points });
     }
-    return result;
+    // An end already on the border it is carried to (a block's own edge to a container inside it, laid out with the
+    // block) repeats its point: a leg of no length, on which an arrowhead has no way to point (a two-way link between
+    // two Mermaid subgraphs ended in a diamond of two heads across the border).
+    return { ...result, edges: result.edges.map((edge) => ({ ...edge, points: withoutRepeats(edge.points) })) };
   };
   return layout;
 }
+
+const withoutRepeats = (points: readonly Point[]): Point[] =>
+  points.filter((point, k) => k === 0 || Math.abs(point.x - points[k - 1]!.x) > 0.01 || Math.abs(point.y - points[k - 1]!.y) > 0.01);
 
 interface Tree {
   group: Map<string, GraphGroup>;
@@ -145,7 +151,7 @@ function toward(from: Point, box: Box): Point {
  * and each row as tall as its tallest, as D2 draws a grid; rectangles are stretched to fill their cell. A child that
  * is a container is laid out first, by `layout`. Edges between cells run in the gaps between rows and columns.
  */
-async function layoutGrid(graph: GraphIR, container: GraphGroup | undefined, grid: GraphGrid, layout: LayoutEngine): Promise<LaidOutGraph> {
+async function layoutGrid(graph: GraphIR, container: GraphGroup | undefined, grid: GraphGrid, layout: LayoutEngine, fillWidth?: number): Promise<LaidOutGraph> {
   const tree = treeOf(graph);
   const top = container?.id;
   const isChild = (parent: string | undefined) => (top === undefined ? parent === undefined || !tree.group.has(parent) : parent === top);
@@ -177,6 +183,23 @@ async function layoutGrid(graph: GraphIR, container: GraphGroup | undefined, gri
     const lack = cell.box.width - (spanned.reduce((sum, w) => sum + w, 0) + (spanned.length - 1) * grid.columnGap);
     if (lack > 0) for (let c = column; c < column + spanned.length; c++) widths[c]! += lack / spanned.length;
   }
+  // A grid that fills its container, stretched to its cell (fillWidth) or widened to a container's least width: the
+  // width gained goes to the narrowest columns first, so they come out as even as the widest allows, as Mermaid sizes
+  // a composite block's children.
+  if (grid.fill && container !== undefined && columns > 0) {
+    const frame = containerFrame(container.label);
+    const room = Math.max(fillWidth ?? 0, frame.minWidth) - 2 * frame.left - (columns - 1) * grid.columnGap;
+    if (room > widths.reduce((sum, w) => sum + w, 0)) {
+      // The even width `even` with the columns wider than it kept as they are: sum of max(width, even) = room.
+      const widest = [...widths].sort((a, b) => b - a);
+      let [even, kept] = [room / columns, 0];
+      for (let k = 0; k < columns - 1 && widest[k]! > even; k++) {
+        kept += widest[k]!;
+        even = (room - kept) / (columns - k - 1);
+      }
+      for (let c = 0; c < columns; c++) widths[c] = Math.max(widths[c]!, even);
+    }
+  }
   const heights = Array.from({ length: rows }, (_, r) => Math.max(0, ...cells.filter((cell) => cellOf.get(cell.id)!.row === r).map((cell) => cell.box.height)));
   const xs = widths.map((_, c) => widths.slice(0, c).reduce((sum, w) => sum + w + grid.columnGap, 0));
   const ys = heights.map((_, r) => heights.slice(0, r).reduce((sum, h) => sum + h + grid.rowGap, 0));
@@ -188,6 +211,12 @@ async function layoutGrid(graph: GraphIR, container: GraphGroup | undefined, gri
     const { row, column } = cellOf.get(cell.id)!;
     const last = column + span(cell.id) - 1;
     const slot = { x: xs[column]!, y: ys[row]!, width: xs[last]! + widths[last]! - xs[column]!, height: heights[row]! };
+    const inner = cell.part?.groups[0];
+    if (inner?.grid?.fill === true && slot.width > cell.box.width + 0.5) {
+      // Laid out again to the slot's width, its children filling it rather than sitting at its left.
+      cell.laid = await layoutGrid(cell.part!, inner, inner.grid, layout, slot.width);
+      cell.box = cell.laid.groups.find((g) => g.id === cell.id)!;
+    }
     const size = cell.stretch ? { width: slot.width, height: slot.height } : { width: cell.box.width, height: cell.box.height };
     const at = { x: slot.x + (slot.width - size.width) / 2, y: slot.y + (slot.height - size.height) / 2 };
     const placed = shifted(cell.laid, at.x - cell.box.x, at.y - cell.box.y, (index) => graph.edges.indexOf(cell.part?.edges[index] as GraphEdge));

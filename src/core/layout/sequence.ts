@@ -111,6 +111,12 @@ export const SEQUENCE_SPACING = {
   /** Widest message label before it wraps; widest note. */
   labelMaxWidth: 340,
   noteMaxWidth: 360,
+  /**
+   * A single word in a message label (a call written as one identifier, `RespondWorkflowTaskCompleted(ScheduleActivity)`)
+   * stands whole on its line up to this width, its columns moved apart for it, as Mermaid and PlantUML do: cut at a
+   * hump it read as two words.
+   */
+  wordMaxWidth: 560,
 } as const;
 
 const TEXT_COLOR = '#1e1e1e';
@@ -139,7 +145,7 @@ const round = (value: number) => Math.round(value * 100) / 100;
 
 /** Labels wrapped for drawing, with their size. */
 function labelText(text: string, maxWidth: number, fontSize: number): { text: string; width: number; height: number } {
-  const wrapped = wrapText(text, maxWidth, fontSize).join('\n');
+  const wrapped = wrapText(text, maxWidth, fontSize, SEQUENCE_SPACING.wordMaxWidth).join('\n');
   return { text: wrapped, ...measureText(wrapped, fontSize, FONT.family) };
 }
 
@@ -451,7 +457,12 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
     const { node, box } = column;
     const role = ROLE_COLORS[node.kind];
     const groupIds = [`participant-${node.id}`];
-    heads.push({
+    const fill = node.style?.fillColor ?? role.fillColor;
+    const border = readableStroke(node.style?.strokeColor ?? role.strokeColor, fill);
+    // A font colour of the author's own (Mermaid's `actorTextColor`: white names on royal blue heads) is the text's,
+    // written over the head, which keeps its border; a head's text is otherwise drawn in its border colour.
+    const ink = node.style?.textColor === undefined ? border : readableStroke(node.style.textColor, fill);
+    const head: GeneratedElement = {
       id: `participant-${node.id}`,
       type: box.shape,
       x: round(column.center - box.width / 2),
@@ -461,12 +472,24 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
       text: box.label,
       fontSize: FONT.label,
       fontFamily: FONT.family,
-      strokeColor: readableStroke(node.style?.strokeColor ?? role.strokeColor, node.style?.fillColor ?? role.fillColor),
-      fillColor: node.style?.fillColor ?? role.fillColor,
+      strokeColor: border,
+      fillColor: fill,
       strokeStyle: 'solid',
       corner: 'sharp',
       groupIds,
-    });
+    };
+    if (ink === border || box.shape === 'person') heads.push(head);
+    else {
+      const size = measureText(box.label, FONT.label, FONT.family);
+      const { text: _text, fontSize: _size, fontFamily: _family, ...shape } = head;
+      heads.push(shape, {
+        ...textElement(`participant-${node.id}-label`, { text: box.label, ...size }, column.center - size.width / 2, head.y! + (box.height - size.height) / 2),
+        fontSize: FONT.label,
+        strokeColor: ink,
+        textAlign: 'center',
+        groupIds,
+      });
+    }
     heads.push({
       id: lifelineId(node.id),
       type: 'rectangle',

@@ -122,6 +122,11 @@ const CORPUS: Count[] = [
   ['mermaid', 'powertools-batch-fifo-sequence.mmd', 3, 7, 0, '3 participants, 7 messages (3 to self)'],
   ['mermaid', 'lock-contention-interfaces-class.mmd', 6, 5, 0, '3 interfaces (one without members), the abstract base, 2 implementations; 5 relations'],
   ['mermaid', 'signup-transaction-rect-sequence.mmd', 4, 11, 0, '4 participants, 11 messages (4 in a rect highlight inside an alt, 2 in one at the top level)'],
+  ['mermaid', 'k8s-composite-podgroup-flowchart.mmd', 11, 16, 4, '3 composite and 4 plain pod groups, 4 templates; 6 two-way links, 3 template links, 7 WorkloadRef; 2 titled subgraphs and 2 hidden branches'],
+  ['mermaid', 'k8s-kms-v2-themed-sequence.mmd', 5, 11, 0, '5 participants, 11 messages (4 in an alt, 3 to self)'],
+  ['mermaid', 'reth-database-tables-er.mmd', 22, 17, 0, '22 tables, 17 relationships'],
+  ['mermaid', 'temporal-history-service-sequence.mmd', 5, 9, 0, '5 participants, 9 messages (1 to self) and 8 notes'],
+  ['mermaid', 'semantic-kernel-otel-layers-block.mmd', 11, 0, 2, '9 blocks and 2 block arrows, the clients and kernel composite blocks'],
 ];
 
 const edgeCount = (graph: GraphIR): number =>

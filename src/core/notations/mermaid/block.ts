@@ -98,7 +98,7 @@ export function blockToGraph(db: BlockDb, code = ''): GraphIR {
       column += width;
       if (columns > 0 && column >= columns) [row, column] = [row + 1, 0];
     }
-    return { cells, rowGap: GAP, columnGap: GAP };
+    return { cells, rowGap: GAP, columnGap: GAP, fill: true };
   };
   const grid = place(db.getBlocks(), db.getColumns('root'), undefined);
   const ids = new Set([...nodes.map((node) => node.id), ...groups.map((group) => group.id)]);

@@ -79,6 +79,22 @@ describe('Mermaid gitGraph', () => {
     });
   });
 
+  it('keeps a top-down commit id clear of a merge line arriving from a lane on its left (Semantic Kernel\'s OpenAI versions)', async () => {
+    // AzureOpenAI merges OpenAI four times: the merge line ran through "AOAI 2.0 GA" and the other ids beside it.
+    const { elements } = await draw('semantic-kernel-openai-versions-gitgraph.mmd');
+    const legs = byPrefix(elements, 'git-link-').flatMap((line) => {
+      const points = line.points!;
+      return points.slice(1).map((p, k) => [points[k]!, p] as const).filter(([a, b]) => Math.abs(a.y - b.y) < 0.5);
+    });
+    const ids = byPrefix(elements, 'git-id-');
+    expect(ids.map((id) => id.text)).toContain('AOAI 2.0 GA');
+    for (const id of ids) {
+      const struck = legs.filter(([a, b]) => a.y > id.y! && a.y < id.y! + id.height! && Math.max(a.x, b.x) > id.x! && Math.min(a.x, b.x) < id.x! + id.width!);
+      expect(struck, id.text).toEqual([]);
+    }
+    expect(readingViolations(elements)).toEqual([]);
+  });
+
   it('draws a cherry-pick on its branch with a dashed line from the picked commit', async () => {
     const { elements } = await draw('mermaid-docs-gitgraph-cherry-pick.mmd');
     expect(texts(elements)).toEqual(expect.arrayContaining(['ZERO', 'MERGE', 'THREE', 'cherry-pick:MERGE|parent:B']));

@@ -49,30 +49,45 @@ const TYPE_WORD =
   /^(?:u?int\d*|integer|(?:big|small|tiny|medium)int|(?:big|small)?serial|float\d*|double|decimal|numeric|real|number|money|bool(?:ean)?|bit|byte|short|long|char|n?varchar\d*|n?text|string|str|uuid|guid|date|datetime\d*|timestamp(?:tz)?|time|interval|json|jsonb|xml|blob|bytea|binary|varbinary|enum)(?:\(\s*[\d\s,]*\))?(?:\[\])?$/i;
 
 /**
- * One attribute as a table row. Our export writes a row Mermaid's words cannot hold verbatim as the attribute's
- * comment; a comment that names the attribute is that row, read back as it was.
+ * A comment that is only key names (`u64 BlockNumber "PK"`): the author marked the key in the comment, Mermaid's
+ * place for free text, where its key column holds PK, FK and UK. Read as keys, it sits in the key column like any other.
  */
-function attributeRow(attribute: Attribute): string {
+const KEYS_COMMENT = /^(?:PK|FK|UK)(?:\s*,\s*(?:PK|FK|UK))*$/i;
+
+/**
+ * One attribute as a table row. Our export writes a row Mermaid's words cannot hold verbatim as the attribute's
+ * comment; a comment that names the attribute is that row, read back as it was. `keysFromComment` is true when the
+ * comment was read as the row's keys.
+ */
+function attributeRow(attribute: Attribute): { row: string; keysFromComment: boolean } {
   const nameFirst = TYPE_WORD.test(attribute.name) && !TYPE_WORD.test(attribute.type);
   const name = decodeMermaid(nameFirst ? attribute.type : attribute.name);
   const type = decodeMermaid(nameFirst ? attribute.name : attribute.type);
-  const comment = attribute.comment === undefined ? '' : decodeMermaid(attribute.comment).trim();
-  if (comment !== '' && comment.includes(name.replace(/^_/, ''))) return comment;
-  const keys = (attribute.keys ?? []).map((key) => key.toUpperCase()).join(' ');
-  const row = `${keys.padEnd(5)} ${name}  ${type}`.trimEnd();
-  return comment === '' ? row : `${row}  "${comment}"`;
+  let comment = attribute.comment === undefined ? '' : decodeMermaid(attribute.comment).trim();
+  if (comment !== '' && comment.includes(name.replace(/^_/, ''))) return { row: comment, keysFromComment: false };
+  const keys = (attribute.keys ?? []).map((key) => key.toUpperCase());
+  const keysFromComment = KEYS_COMMENT.test(comment);
+  if (keysFromComment) {
+    keys.push(...comment.split(',').map((key) => key.trim().toUpperCase()));
+    comment = '';
+  }
+  const row = `${[...new Set(keys)].join(' ').padEnd(5)} ${name}  ${type}`.trimEnd();
+  return { row: comment === '' ? row : `${row}  "${comment}"`, keysFromComment };
 }
 
 export function erToGraph(db: ErDb): GraphIR {
   const byEntityId = new Map<string, string>();
   const nodes: GraphNode[] = [];
+  let keyComments = 0;
   for (const [name, entity] of db.getEntities()) {
     byEntityId.set(entity.id, name);
     const node: GraphNode = { id: name, label: decodeMermaid(entity.alias || entity.label || name), kind: 'entity', shape: 'rectangle' };
     const rows = (entity.attributes ?? []).map(attributeRow);
-    if (rows.length > 0) node.rows = rows;
+    keyComments += rows.filter((row) => row.keysFromComment).length;
+    if (rows.length > 0) node.rows = rows.map((row) => row.row);
     nodes.push(node);
   }
+  const warnings = keyComments === 0 ? [] : [`${keyComments} attribute comment(s) that only name keys ("PK", "FK", "UK") drawn as the rows' keys`];
   const edges: GraphEdge[] = db.getRelationships().map((relationship, index) => {
     // Mermaid names the cardinality by the entity it sits beside: cardB beside entityA, cardA beside entityB.
     const start = CARDINALITY[relationship.relSpec.cardB] ?? CARDINALITY.ONLY_ONE!;
@@ -91,5 +106,5 @@ export function erToGraph(db: ErDb): GraphIR {
     if (label !== '') edge.label = label;
     return edge;
   });
-  return { layout: 'layered', direction: MERMAID_DIRECTIONS[db.getDirection?.() ?? 'TB'] ?? 'DOWN', nodes, edges, groups: [], warnings: [] };
+  return { layout: 'layered', direction: MERMAID_DIRECTIONS[db.getDirection?.() ?? 'TB'] ?? 'DOWN', nodes, edges, groups: [], warnings };
 }

@@ -232,7 +232,7 @@ describe('Mermaid block-beta', () => {
   it('places blocks in the author\'s columns, a space as an empty cell, a composite block as a container with its own grid', async () => {
     const graph = await mermaidNotation.toGraph(['block-beta', 'columns 3', 'a space b', 'c d["Dee"] e', 'block:grp:2', '  columns 1', '  f(("F"))', '  g', 'end', 'h<["go"]>(down)', 'a --> f'].join('\n'));
     expect(graph.grid?.cells).toEqual({ a: { row: 0, column: 0 }, b: { row: 0, column: 2 }, c: { row: 1, column: 0 }, d: { row: 1, column: 1 }, e: { row: 1, column: 2 }, grp: { row: 2, column: 0, columnSpan: 2 }, h: { row: 2, column: 2 } });
-    expect(graph.groups).toEqual([{ id: 'grp', label: '', grid: { cells: { f: { row: 0, column: 0 }, g: { row: 1, column: 0 } }, rowGap: 24, columnGap: 24 } }]);
+    expect(graph.groups).toEqual([{ id: 'grp', label: '', grid: { cells: { f: { row: 0, column: 0 }, g: { row: 1, column: 0 } }, rowGap: 24, columnGap: 24, fill: true } }]);
     expect(graph.nodes.find((n) => n.id === 'f')).toMatchObject({ shape: 'ellipse', parent: 'grp', label: 'F' });
     expect(graph.nodes.find((n) => n.id === 'h')).toMatchObject({ shape: 'arrow-down', label: 'go' });
     expect(graph.edges).toEqual([{ id: 'e1', from: 'a', to: 'f', startArrowhead: 'none', endArrowhead: 'arrow' }]);
@@ -279,6 +279,19 @@ describe('Mermaid block-beta', () => {
       expect(box(id).x + box(id).width).toBeCloseTo(box('g').x + box('g').width, 0);
     }
     expect(box('group1').x + box('group1').width).toBeLessThan(box('g').x);
+  });
+
+  it('spreads a composite block\'s children across the width its row gives it, as Mermaid does (Semantic Kernel\'s OTel layers)', async () => {
+    // `block:Kernel` (no columns) holds Function, Planner and Agent under the full-width "Semantic Kernel" block: they
+    // sat at the left of the stretched container, the rest of it empty.
+    const { elements } = await codeToScene(fixture('semantic-kernel-otel-layers-block.mmd'), { notation: 'mermaid' });
+    const box = (text: string) => elements.find((e) => e.text === text)!;
+    const kernel = box('Semantic Kernel');
+    const [fn, planner, agent] = [box('Function'), box('Planner'), box('Agent')];
+    expect(fn.x! - kernel.x!).toBeLessThan(40);
+    expect(kernel.x! + kernel.width! - (agent.x! + agent.width!)).toBeLessThan(40);
+    // Three equal cells, as Mermaid draws them.
+    expect(new Set([fn, planner, agent].map((b) => Math.round(b.width!))).size).toBe(1);
   });
 
   it('draws the documentation example\'s two links into D apart, each straight down over the empty `space` cell, as Mermaid does', async () => {

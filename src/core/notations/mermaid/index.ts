@@ -27,11 +27,15 @@ import { sequenceToGraph, takeBoxes, type SequenceDb } from './sequence.js';
 import { stateToGraph, type StateDb } from './state.js';
 import { timelineToGraph, type TimelineDb } from './timeline.js';
 import { treemapToGraph, type TreemapDb } from './treemap.js';
-import { themeDeclarations } from './theme.js';
+import { actorDeclarations, themeDeclarations } from './theme.js';
+import { cssStyle } from './style.js';
 import { xyToGraph, type XyDb } from './xychart.js';
 
-/** The first statement names the diagram: after the optional front matter, `%%` comments and `%%{init}%%` directives. */
-const HEADER = /^(?:\s*---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*\r?\n)?(?:\s*%%[^\n]*\n)*\s*([A-Za-z][\w-]*)/;
+/**
+ * The first statement names the diagram: after the optional front matter, `%%` comments and `%%{init}%%` directives,
+ * which Mermaid reads over several lines too (the KMS v2 KEP's theme runs over five).
+ */
+const HEADER = /^(?:\s*---[ \t]*\r?\n[\s\S]*?\r?\n---[ \t]*\r?\n)?(?:\s*(?:%%\{[\s\S]*?\}%%|%%)[^\n]*\n)*\s*([A-Za-z][\w-]*)/;
 const READ = new Set([
   ...['graph', 'flowchart', 'flowchart-elk', 'sequenceDiagram', 'classDiagram', 'classDiagram-v2', 'erDiagram', 'stateDiagram', 'stateDiagram-v2', 'mindmap'],
   ...['C4Context', 'C4Container', 'C4Component', 'C4Dynamic', 'C4Deployment', 'architecture-beta', 'requirementDiagram', 'block-beta', 'block'],
@@ -76,12 +80,15 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
   async toGraph(code) {
     const sequence = HEADER.exec(code.slice(0, 20_000))?.[1] === 'sequenceDiagram' ? takeBoxes(code) : undefined;
     const graph = await readMermaid(sequence?.code ?? code, ({ type, db }) => {
-      if (type === 'sequence') return sequenceToGraph(db as SequenceDb, sequence?.boxes);
+      if (type === 'sequence') return sequenceToGraph(db as SequenceDb, sequence?.boxes, cssStyle(actorDeclarations(code)));
       const read = READERS[type];
       if (read !== undefined) return read(db, code);
       return flowchartToGraph(db as FlowDb, themeDeclarations(code));
     });
     const title = frontMatterTitle(code);
-    return { ...graph, ...(WRITTEN_DIRECTION.test(code) && { forcedDirection: true }), ...(title !== undefined && { title }) };
+    // Mermaid (dagre) keeps siblings in the order written where no crossing is saved by swapping them; ELK's own
+    // order reversed them (three states written first to last were drawn last to first).
+    const ordered = graph.layout === 'layered' && { inSourceOrder: true };
+    return { ...graph, ...ordered, ...(WRITTEN_DIRECTION.test(code) && { forcedDirection: true }), ...(title !== undefined && { title }) };
   },
 };

@@ -86,6 +86,74 @@ describe('mermaidNotation on real diagrams', () => {
     expect(graph.edges).toHaveLength(6);
     expect(graph.edges.every((e) => e.endArrowhead === 'arrow')).toBe(true);
   });
+
+  it('breaks a label at `</br>` as the browser does in Mermaid\'s HTML labels (the composite PodGroup KEP\'s templates)', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('k8s-composite-podgroup-flowchart.mmd'));
+    // `PodGroupTemplate:</br>Workers` was drawn as one line, `PodGroupTemplate:Workers`.
+    expect(graph.nodes.find((n) => n.id === 'PGT1')!.label).toBe('PodGroupTemplate:\nWorkers');
+    expect(graph.nodes.find((n) => n.id === 'PGT2')!.label).toBe('PodGroupTemplate:\nDriver');
+    expect(graph.nodes.find((n) => n.id === 'RootCPG')!.label).toBe('CompositePodGroup:\njob-root');
+  });
+
+  it('keeps siblings in the order written, as Mermaid does: the PodGroup KEP\'s replica-0 branch left of replica-1', async () => {
+    // ELK's own order drew the runtime groups right to left (replica-1, then replica-0) and a state's
+    // outcomes last written first.
+    const { elements } = await codeToScene(fixture('k8s-composite-podgroup-flowchart.mmd'), { notation: 'mermaid' });
+    const x = (text: string) => elements.find((e) => e.text === text)!.x!;
+    expect(x('CompositePodGroup: replica-0')).toBeLessThan(x('CompositePodGroup: replica-1'));
+    const pods = ['PodGroup: workers-0', 'PodGroup: driver-0', 'PodGroup: workers-1', 'PodGroup: driver-1'].map(x);
+    expect(pods).toEqual([...pods].sort((a, b) => a - b));
+    expect(x('PodGroupTemplate:\nWorkers')).toBeLessThan(x('PodGroupTemplate:\nDriver'));
+    // A state fanned out to its outcomes (the shape of Temporal's Nexus operation states): left to right as written.
+    const states = await codeToScene(
+      ['stateDiagram-v2', '[*] --> Scheduled', ...['Succeeded', 'Failed', 'Canceled', 'TimedOut'].flatMap((end) => [`Scheduled --> ${end}`, `Started --> ${end}`]), 'Scheduled --> Started'].join('\n'),
+      { notation: 'mermaid' },
+    );
+    const outcomes = ['Succeeded', 'Failed', 'Canceled', 'TimedOut'].map((name) => states.elements.find((e) => e.text === name)!.x!);
+    expect(outcomes).toEqual([...outcomes].sort((a, b) => a - b));
+  });
+
+  it('points both heads of a two-way link between subgraphs along the link, not across the border (agents messaging in an orchestration)', async () => {
+    // The shape of Semantic Kernel's multi-agent orchestration: actors as subgraphs inside a container, linked both ways.
+    const code = ['graph TD', '  subgraph Orchestration', '    subgraph Members', '      subgraph AA0[Agent Actor]', '        AG0[agent 0]', '      end', '      subgraph AA1[Agent Actor]', '        AG1[agent 1]', '      end', '    end', '    IT[Internal Topic]', '    OA[Optional Actor]', '  end', '  AA0 <-.Direct messaging.-> AA1', '  AA0 <-.Direct messaging.-> OA', '  IT <-.Broadcast.-> AA0'].join('\n');
+    const { elements } = await codeToScene(code, { notation: 'mermaid' });
+    const arrows = elements.filter((e) => e.type === 'arrow') as { points: { x: number; y: number }[] }[];
+    expect(arrows).toHaveLength(3);
+    // A repeated end point left a leg of no length under each head: the two heads stood across the border as a diamond.
+    for (const { points } of arrows) for (let k = 1; k < points.length; k++) expect(Math.hypot(points[k]!.x - points[k - 1]!.x, points[k]!.y - points[k - 1]!.y)).toBeGreaterThan(1);
+  });
+
+  it('draws reth\'s tables with the keys its author wrote as comments (`u64 BlockNumber "PK"`) in the key column', async () => {
+    const graph = await mermaidNotation.toGraph(fixture('reth-database-tables-er.mmd'));
+    // The rows read `BlockNumber  u64  "PK"` beside keyless rows, the key a quoted afterthought at the end.
+    expect(graph.nodes.find((n) => n.id === 'StorageChangeSets')!.rows).toEqual([
+      'PK    BlockNumber  u64',
+      'PK    Account  B256',
+      'PK    StorageKey  B256',
+      '      StorageChangeSets  ChangeSet  "Storage entry before transition"',
+    ]);
+    expect(graph.nodes.find((n) => n.id === 'CanonicalHeaders')!.rows).toEqual(['PK    BlockNumber  u64', '      HeaderHash  B256  "Value for CanonicalHeaders"']);
+    expect(graph.warnings).toEqual(['29 attribute comment(s) that only name keys ("PK", "FK", "UK") drawn as the rows\' keys']);
+  });
+
+  it('keeps a call written as one identifier whole on its message, the lifelines moved apart for it (Temporal\'s history service)', async () => {
+    const { elements } = await codeToScene(fixture('temporal-history-service-sequence.mmd'), { notation: 'mermaid' });
+    // It was cut at a hump: `RespondWorkflowTaskCompleted(Schedule` over `Activity)`.
+    const label = elements.find((e) => e.text?.startsWith('RespondWorkflowTaskCompleted(Schedule'))!;
+    expect(label.text).toBe('RespondWorkflowTaskCompleted(ScheduleActivity)');
+    const lifeline = (id: string) => elements.find((e) => e.id === `lifeline-${id}`)!.x!;
+    expect(label.x!).toBeGreaterThanOrEqual(lifeline('worker'));
+    expect(label.x! + label.width!).toBeLessThanOrEqual(lifeline('handler'));
+  });
+
+  it('paints sequence participant heads in the init directive\'s actor colours (the KMS v2 KEP: white names on royal blue)', async () => {
+    const code = fixture('k8s-kms-v2-themed-sequence.mmd');
+    const graph = await mermaidNotation.toGraph(code);
+    expect(graph.nodes.map((n) => n.style)).toEqual(Array(5).fill({ fillColor: '#4169e1', textColor: '#ffffff' }));
+    const { elements } = await codeToScene(code, { notation: 'mermaid' });
+    // The name is written white on the royal blue head, where both were the default light blue and dark blue.
+    expect(elements.find((e) => e.id === 'participant-etcd')).toMatchObject({ text: 'etcd', fillColor: '#4169e1', strokeColor: '#ffffff' });
+  });
 });
 
 describe('mermaidNotation markdown in state diagrams', () => {

@@ -200,12 +200,12 @@ const WITHOUT_SEMICOLON = new Set(['quot', 'amp', 'lt', 'gt', 'nbsp']);
 
 /**
  * Label text as written: Mermaid encodes `#35;` and `#quot;` as placeholders before parsing, `<br>` is a line break
- * and other HTML tags are markup, not text.
+ * (so is `</br>`, which browsers read as `<br>` in Mermaid's HTML labels) and other HTML tags are markup, not text.
  */
 export function decodeMermaid(text: string): string {
   // Line breaks first: an escaped `#60;br#62;` is text, not a break.
   return text
-    .replace(/<br\s*\/?>/gi, '\n')
+    .replace(/<\/?br\s*\/?>/gi, '\n')
     // A blank line (`<br><br>`) is spacing in Mermaid's HTML labels; ours keep one break.
     .replace(/\n\s*\n/g, '\n')
     .replace(/<\/?[a-z][a-z0-9]*(?:\s[^<>]*)?>/gi, '')

@@ -3,7 +3,7 @@
  * participants in column order, then messages, notes, activations and fragments (loop, alt/else, opt, par/and,
  * critical/option, break) in order.
  */
-import type { Arrowhead, GraphIR, GraphNode } from '../../graph/types.js';
+import type { Arrowhead, GraphIR, GraphNode, GraphStyle } from '../../graph/types.js';
 import type { SequenceBox, SequenceFragment, SequenceMessage, SequenceStep } from '../../layout/sequence.js';
 import { cssColor } from './style.js';
 import { PARTICIPANT_KINDS } from '../plantuml/sequence.js';
@@ -84,12 +84,15 @@ export function takeBoxes(code: string): { code: string; boxes: SequenceBox[] } 
   return { code: lines.join('\n'), boxes };
 }
 
-export function sequenceToGraph(db: SequenceDb, declaredBoxes: readonly SequenceBox[] = []): GraphIR {
+/** `actorStyle`: the theme's colours for participant heads (theme.ts), laid on every head but an actor's figure. */
+export function sequenceToGraph(db: SequenceDb, declaredBoxes: readonly SequenceBox[] = [], actorStyle?: GraphStyle): GraphIR {
   const warnings: string[] = [];
   const names = new Map(Object.entries(db.LINETYPE).map(([name, value]) => [value, name]));
   const nodes: GraphNode[] = [...db.getActors().values()].map((actor) => {
     const spec = PARTICIPANT_KINDS[actor.type ?? 'participant'] ?? PARTICIPANT_KINDS.participant!;
-    return { id: actor.name, label: decodeMermaid(actor.description ?? actor.name), kind: spec.kind, shape: spec.shape };
+    const node: GraphNode = { id: actor.name, label: decodeMermaid(actor.description ?? actor.name), kind: spec.kind, shape: spec.shape };
+    if (actorStyle !== undefined && spec.shape !== 'person') node.style = { ...actorStyle };
+    return node;
   });
   const root: SequenceStep[] = [];
   const stack: SequenceFragment[] = [];

@@ -22,13 +22,22 @@ function themeVariables(code: string): Record<string, unknown> {
   }
 }
 
-export function themeDeclarations(code: string): ThemeDeclarations {
-  const variables = themeVariables(code);
-  /** The first of Mermaid's names for one colour that the author set: the specific one before the one it derives from. */
-  const colour = (property: string, ...names: string[]): string[] => {
+/** The first of Mermaid's names for one colour that the author set (the specific one before the one it derives from), as a declaration. */
+function colourOf(variables: Record<string, unknown>) {
+  return (property: string, ...names: string[]): string[] => {
     const value = names.map((name) => variables[name]).find((v): v is string => typeof v === 'string' && v.trim() !== '');
     return value === undefined ? [] : [`${property}:${value}`];
   };
+}
+
+/** A sequence diagram's participant heads: Mermaid's actor colours, each derived from the theme's main colours when unset. */
+export function actorDeclarations(code: string): string[] {
+  const colour = colourOf(themeVariables(code));
+  return [...colour('fill', 'actorBkg', 'mainBkg', 'primaryColor'), ...colour('stroke', 'actorBorder', 'primaryBorderColor'), ...colour('color', 'actorTextColor', 'primaryTextColor')];
+}
+
+export function themeDeclarations(code: string): ThemeDeclarations {
+  const colour = colourOf(themeVariables(code));
   return {
     node: [...colour('fill', 'mainBkg', 'primaryColor'), ...colour('stroke', 'nodeBorder', 'primaryBorderColor'), ...colour('color', 'nodeTextColor', 'primaryTextColor')],
     // Mermaid's themes fill a subgraph with the tertiary colour unless clusterBkg is set.

@@ -83,6 +83,7 @@ export function drawGitGraph(given: GitGraphChart): ChartDrawing {
   // Parent links. A commit's own line leaves its parent across the lanes, then runs along the commit's branch (a
   // branch-off turns at its base); a merge's second line runs along the merged branch, then turns into the merge.
   // Each is in the colour of the branch it runs along.
+  const across: { y: number; from: number; to: number }[] = [];
   chart.commits.forEach((commit, i) => {
     const to = position.get(commit.id)!;
     commit.parents.forEach((parent, k) => {
@@ -92,6 +93,7 @@ export function drawGitGraph(given: GitGraphChart): ChartDrawing {
       const own = k === 0 || commit.kind === 'cherry-pick';
       const points =
         from.lane === to.lane ? [at(from.t, from.lane), at(to.t, to.lane)] : own ? [at(from.t, from.lane), at(from.t, to.lane), at(to.t, to.lane)] : [at(from.t, from.lane), at(to.t, from.lane), at(to.t, to.lane)];
+      if (!rows) for (let p = 1; p < points.length; p++) if (points[p]!.y === points[p - 1]!.y) across.push({ y: points[p]!.y, from: Math.min(points[p]!.x, points[p - 1]!.x), to: Math.max(points[p]!.x, points[p - 1]!.x) });
       elements.push(chartLine(`git-link-${i}-${k}`, points, { stroke: color(own ? to.lane : from.lane), strokeWidth: SPACING.lineWidth, ...(commit.kind === 'cherry-pick' && k > 0 && { strokeStyle: 'dashed' }) }));
     });
   });
@@ -112,7 +114,12 @@ export function drawGitGraph(given: GitGraphChart): ChartDrawing {
         elements.push(chartText(`git-id-${i}`, label, { x: mid.x, y: mid.y - size.height / 2 }, { fontSize: CHART_FONT.small, align: 'center', angle: -Math.PI / 4 }));
       } else {
         const size = textSize(label, CHART_FONT.small);
-        elements.push(chartText(`git-id-${i}`, label, { x: centre.x - SPACING.radius - 6, y: centre.y - size.height / 2 }, { fontSize: CHART_FONT.small, align: 'right' }));
+        const right = centre.x - SPACING.radius - 6;
+        // A line arriving across the lanes at this commit's height from the left (a merge from a branch left of it)
+        // would strike through the id: the id then stands just above the line, still level with its own commit.
+        const struck = across.some((line) => Math.abs(line.y - centre.y) < size.height / 2 + SPACING.lineWidth && line.from < right && line.to > right - size.width);
+        const top = struck ? centre.y - SPACING.lineWidth / 2 - 2 - size.height : centre.y - size.height / 2;
+        elements.push(chartText(`git-id-${i}`, label, { x: right, y: top }, { fontSize: CHART_FONT.small, align: 'right' }));
       }
     }
     // Tags stand above the commit in rows, left of its id in columns (lines leave and join commits on their sides).
