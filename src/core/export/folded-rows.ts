@@ -7,7 +7,7 @@
  * becomes the relationship it stands for again.
  */
 import { foldedColumnCount } from '../graph/fold-columns.js';
-import { REFERS_TO } from '../graph/fold-references.js';
+import { REFERS_TO, SHARED_MARKS } from '../graph/fold-references.js';
 import type { RecoveredEdge, RecoveredGraph } from './graph-recovery.js';
 import { columnOf } from './table-rows.js';
 
@@ -18,6 +18,16 @@ const MARKED = new RegExp(`^(.*\\S)\\s+${REFERS_TO}\\s+(\\S.*)$`);
 export function unfoldRows(graph: RecoveredGraph): RecoveredGraph {
   const byLabel = new Map<string, string>();
   for (const node of graph.nodes) if (node.rows !== undefined) byLabel.set(node.label, byLabel.has(node.label) ? '' : node.id);
+  // Legend lines under the title (`FK added_by_id, upd_by_id → x_portal_user`): those columns refer to that hub in
+  // every table, their rows marked FK only (fold-references.ts SHARED_MARKS).
+  const titleLines = graph.title?.split('\n') ?? [];
+  const legend = new Map<string, string>();
+  for (const line of titleLines) {
+    const [, columns, hub] = SHARED_MARKS.exec(line) ?? [];
+    if (columns === undefined || !byLabel.get(hub!)) continue;
+    for (const column of columns.split(', ')) legend.set(column.toLowerCase(), hub!);
+  }
+  const title = titleLines.filter((line) => !SHARED_MARKS.test(line) || !byLabel.get(SHARED_MARKS.exec(line)![2]!)).join('\n');
   const [model] = graph.edges;
   let counted = 0;
   let countingTables = 0;
@@ -34,14 +44,16 @@ export function unfoldRows(graph: RecoveredGraph): RecoveredGraph {
         count += folded;
         continue;
       }
-      const [, column, hubLabel] = MARKED.exec(row) ?? [];
+      const [, marked, markedHub] = MARKED.exec(row) ?? [];
+      const column = marked ?? row;
+      const { name, keys } = columnOf(column);
+      const hubLabel = markedHub ?? legend.get(name.toLowerCase());
       const hub = hubLabel === undefined ? undefined : byLabel.get(hubLabel);
-      const { name, keys } = columnOf(column ?? '');
       if (hub === undefined || hub === '' || !keys.includes('FK')) {
         rows.push(row);
         continue;
       }
-      rows.push(column!);
+      rows.push(column);
       refers.set(hub, [...(refers.get(hub) ?? []), name]);
     }
     // The hub's foreign keys were folded one column each (fold-references.ts splits a key's label into its columns).
@@ -66,6 +78,7 @@ export function unfoldRows(graph: RecoveredGraph): RecoveredGraph {
     return rows.length === node.rows.length && refers.size === 0 ? node : { ...node, rows };
   });
   if (counted === 0 && restored.length === 0) return graph;
+  const titled = legend.size === 0 ? {} : title === '' ? { title: undefined } : { title };
   const warnings = [...graph.warnings];
   if (counted > 0) {
     warnings.push(`${countingTables} tables were drawn with ${counted} of their columns counted ("… N more columns"), so only the columns drawn are exported; draw the code with detail: "full" to export every column`);
@@ -76,5 +89,5 @@ export function unfoldRows(graph: RecoveredGraph): RecoveredGraph {
       `${restored.length} relationships drawn as marks on their columns ("${REFERS_TO} ${hubs[0]}") are exported as relationships to ${hubs.join(', ')}, as zero or more to zero or one: the mark does not say whether the column is unique or required`,
     );
   }
-  return { ...graph, nodes, edges: [...graph.edges, ...restored], warnings };
+  return { ...graph, ...titled, nodes, edges: [...graph.edges, ...restored], warnings };
 }

@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { mermaidNotation } from '../notations/mermaid/index.js';
 import { sqlNotation } from '../notations/sql/index.js';
+import { exportScene } from '../export/index.js';
+import { codeToScene } from '../notations/index.js';
+import { intakeScene } from '../scene/intake.js';
 import { foldForReading } from './fold.js';
 import { REFERENCE_HUB_MIN, REFERENCE_HUB_TABLES } from './fold-references.js';
 
@@ -13,13 +16,46 @@ function schema(hubbed: number, plain = 0): string {
   tables.push('CREATE TABLE public.changesets (id bigint NOT NULL PRIMARY KEY, user_id bigint NOT NULL REFERENCES public.users(id));');
   for (let i = 0; i < hubbed; i++) {
     const changeset = i % 4 === 0 ? ', changeset_id bigint REFERENCES public.changesets(id)' : '';
-    tables.push(`CREATE TABLE public.t${i} (id bigint NOT NULL PRIMARY KEY, author_id bigint REFERENCES public.users(id)${changeset});`);
+    // Named three ways, each in fewer than SHARED_MARK_TABLES tables: every row keeps its mark.
+    const column = ['author_id', 'owner_id', 'editor_id'][i % 3];
+    tables.push(`CREATE TABLE public.t${i} (id bigint NOT NULL PRIMARY KEY, ${column} bigint REFERENCES public.users(id)${changeset});`);
   }
   for (let i = 0; i < plain; i++) tables.push(`CREATE TABLE public.p${i} (id bigint NOT NULL PRIMARY KEY);`);
   return tables.join('\n');
 }
 
+/**
+ * A schema shaped as Apache Ranger's core (85 tables): every table but the hub has the audit columns `added_by_id` and
+ * `upd_by_id`, both → x_portal_user, and a third of them a `user_id` → x_portal_user too.
+ */
+function auditedSchema(tables: number): string {
+  const lines = ['CREATE TABLE x_portal_user (id bigint PRIMARY KEY, login_id varchar(767));'];
+  for (let i = 0; i < tables; i++) {
+    const user = i % 3 === 0 ? ', user_id bigint REFERENCES x_portal_user(id)' : '';
+    lines.push(`CREATE TABLE x_t${i} (id bigint PRIMARY KEY, added_by_id bigint REFERENCES x_portal_user(id), upd_by_id bigint REFERENCES x_portal_user(id)${user});`);
+  }
+  return lines.join('\n');
+}
+
 describe('foldReferenceHubs (through foldForReading)', () => {
+  it('names columns that refer to the hub in most tables with it once, under the title, not on every row (Ranger audit columns)', async () => {
+    const code = auditedSchema(39);
+    const folded = foldForReading(await sqlNotation.toGraph(code), 'sql');
+    expect(folded.edges.filter((edge) => edge.to === 'x_portal_user')).toEqual([]);
+    // Before: `FK    added_by_id  bigint → x_portal_user` on every table, 302 px wide instead of about 230.
+    expect(folded.nodes.find((node) => node.id === 'x_t1')!.rows).toEqual(['PK    id  bigint', 'FK    added_by_id  bigint', 'FK    upd_by_id  bigint']);
+    // user_id, in 13 tables, is shared too; a name in fewer keeps its mark (the test above).
+    expect(folded.title).toBe('FK added_by_id, upd_by_id, user_id → x_portal_user');
+    expect(folded.warnings.at(-1)).toContain('named with it once, under the title ("FK added_by_id, upd_by_id, user_id → x_portal_user"), their rows marked FK only');
+    // The export reads the legend back: every foreign key a relationship again, the legend not the title.
+    const { elements } = intakeScene((await codeToScene(code, { notation: 'sql' })).elements);
+    const mermaid = exportScene('mermaid', elements);
+    if (mermaid.format !== 'mermaid') throw new Error('mermaid expected');
+    expect(mermaid.code.split('\n').filter((line) => /--\S+ x_portal_user : /.test(line))).toHaveLength(39 * 2 + 13);
+    expect(mermaid.code).not.toContain('→');
+  });
+
+
   it('names the foreign keys into a hub of a large schema on their columns, instead of a wall of lines into it', async () => {
     const graph = await sqlNotation.toGraph(schema(29));
     expect(graph.nodes).toHaveLength(31);

@@ -145,17 +145,20 @@ function foldSharedDependencies(graph: GraphIR): { graph: GraphIR; said: string[
  * rather than stacked in one column 5,000 px tall.
  */
 function foldSchema(graph: GraphIR): GraphIR {
-  const { graph: hubbed, hubs } = foldReferenceHubs(graph);
+  const { graph: hubbed, hubs, legend = [] } = foldReferenceHubs(graph);
   const said = hubs.map(({ label, references, tables }) => `the ${references} foreign keys of ${tables} tables to ${label} are named on their columns ("→ ${label}") instead of drawn as lines`);
+  if (legend.length > 0) said.push(`columns that refer to a hub in many tables are named with it once, under the title ("${legend.join('", "')}"), their rows marked FK only`);
   const { graph: folded, columns, tables } = tooLargeInFull(hubbed) ? foldPlainColumns(hubbed) : { graph: hubbed, columns: 0, tables: 0 };
   if (columns > 0) said.push(`the ${columns} columns of ${tables} tables that are not keys are counted in one row under each table's keys`);
   const warnings = said.length === 0 ? graph.warnings : [...graph.warnings, `${graph.nodes.length} tables drawn to stay readable: ${said.join(', and ')}; detail: "full" draws every ${columns > 0 ? 'column and line' : 'line'}`];
   const [only] = folded.groups;
   const oneSchema = graph.nodes.length > REFERENCE_HUB_TABLES && folded.groups.length === 1 && only!.kind === 'schema' && folded.title === undefined && folded.nodes.every((node) => node.parent === only!.id);
-  if (!oneSchema) return said.length === 0 ? graph : { ...folded, warnings };
+  // The shared marks' legend, a line each under the title (export/folded-rows.ts reads them back).
+  const titled = (title: string | undefined) => (legend.length === 0 ? title : [...(title === undefined ? [] : [title]), ...legend].join('\n'));
+  if (!oneSchema) return said.length === 0 ? graph : { ...folded, warnings, ...(legend.length > 0 && { title: titled(folded.title) }) };
   return {
     ...folded,
-    title: `schema ${only!.label}`,
+    title: titled(`schema ${only!.label}`),
     groups: [],
     nodes: folded.nodes.map(({ parent: _, ...node }) => node),
     warnings,
