@@ -169,8 +169,9 @@ function measuredNode(node: GraphNode, flow: Direction): NodeBox {
 
   // A node with an icon (a Deployment, an RDS instance) or a shape its notation drew it as (a C4 ContainerDb's
   // cylinder) shows its few detail rows as label lines under the label; tables, classes and records keep their rows
-  // as a table, where the rows are the point.
-  const shaped = node.iconRef !== undefined || (node.shape !== undefined && node.shape !== 'rectangle');
+  // as a table, where the rows are the point. So does a resource its notation named for an icon the catalog lacks
+  // (Terraform's `data azurerm_subscription`): a box like its iconned neighbours, not a table among them.
+  const shaped = node.iconRef !== undefined || node.iconHint !== undefined || (node.shape !== undefined && node.shape !== 'rectangle');
   const foldRows = shaped && !TABLE_KINDS.has(node.kind) && (node.rows?.length ?? 0) <= MAX_FOLDED_ROWS;
   const rows = foldRows ? [] : (node.rows ?? []);
   if (foldRows && node.rows?.length) node = { ...node, label: [node.label, ...node.rows].join('\n') };
