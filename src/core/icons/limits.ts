@@ -42,6 +42,16 @@ export const ICON_SIZE = {
   maxTopGap: 10,
 } as const;
 
+/**
+ * A table's icon (a Deployment drawn as a table of its config, secrets and volumes): small, left of the title in its
+ * header, so a table and an icon box beside it read as one family.
+ */
+export const HEADER_ICON = {
+  size: 24,
+  /** Between the icon and the title. */
+  gap: 6,
+} as const;
+
 export const SEARCH_LIMIT_DEFAULT = 10;
 export const SEARCH_LIMIT_MAX = 100;
 /** Queries longer than this are cut: labels are short, and the cut bounds the work per query. */

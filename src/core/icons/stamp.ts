@@ -5,6 +5,7 @@ import { iconBody } from '../scene/constants.js';
 import { iconRefOf, resolveIconRef, type IconRefInput } from './catalog.js';
 import { guessIcon } from './guess.js';
 import {
+  HEADER_ICON,
   ICON_NODE_BOUNDS,
   ICON_SIZE,
   ICON_SUGGESTIONS,
@@ -26,6 +27,8 @@ import type { IconItem, IconRef } from './types.js';
  *   horizontally at the top of the element, square, min(48, 45% of the height, 80% of the width) on a side.
  *   `auto: true` marks a best guess from the label; a guess writes no `iconRef`, so editing the label re-guesses.
  * - `labelPlacement: "below-icon"` — the element's text is laid out in the part of the box below the icon.
+ * - A table (a box without text of its own, grouped with the texts drawn on it: its title, then its rows) gets its
+ *   icon small, left of its title, at any height: beside icon boxes it reads as the same kind of thing.
  * `icon` and `labelPlacement` are derived: every stamp recomputes them from `iconRef`, text, position and size, so a
  * moved or resized element gets a fresh box and stamping a stamped scene changes nothing. Elements that get no icon
  * lose both fields; all other fields are left as they are (the very same object is returned when nothing changes).
@@ -55,7 +58,10 @@ export interface StampableElement {
   iconRef?: IconRefInput;
   icon?: StampedIcon;
   labelPlacement?: typeof LABEL_BELOW_ICON;
+  groupIds?: readonly string[];
 }
+
+type Box = Pick<StampableElement, 'x' | 'y' | 'width' | 'height'>;
 
 export interface StampOptions {
   /** Scene-level vendor hint: that vendor's icon set is preferred for guesses. */
@@ -99,6 +105,35 @@ export function iconBox(shape: Pick<StampableElement, 'type' | 'x' | 'y' | 'widt
   };
 }
 
+/** A table's icon: small, left of its title and centred on it, kept inside the table. */
+export function headerIconBox(table: Box, title: Box): Omit<StampedIcon, 'ref' | 'auto'> {
+  const size = Math.min(HEADER_ICON.size, table.width * ICON_SIZE.widthShare, table.height - 2 * ICON_SIZE.minTopGap);
+  const x = Math.max(table.x + ICON_SIZE.minTopGap, title.x - HEADER_ICON.gap - size);
+  const y = Math.max(table.y + ICON_SIZE.minTopGap, title.y + (title.height - size) / 2);
+  return { x: round(x), y: round(y), width: round(size), height: round(size) };
+}
+
+/**
+ * The title of a table: the topmost text grouped with a box that has no text of its own and lying inside it (from-graph
+ * draws a table's title, rule and rows as elements grouped with its box).
+ */
+function titlesOf(elements: readonly StampableElement[]): Map<string, StampableElement> {
+  const texts = new Map<string, StampableElement[]>();
+  for (const e of elements) {
+    const group = e.groupIds?.[0];
+    if (e.type === 'text' && group !== undefined) texts.set(group, [...(texts.get(group) ?? []), e]);
+  }
+  const titles = new Map<string, StampableElement>();
+  for (const e of elements) {
+    const group = e.groupIds?.[0];
+    if (e.type !== 'rectangle' || (typeof e.text === 'string' && e.text !== '') || group === undefined) continue;
+    const inside = (texts.get(group) ?? []).filter((t) => t.x >= e.x && t.y >= e.y && t.x + t.width <= e.x + e.width + 1 && t.y + t.height <= e.y + e.height + 1);
+    const title = inside.sort((a, b) => a.y - b.y)[0];
+    if (title !== undefined) titles.set(e.id, title);
+  }
+  return titles;
+}
+
 const describe = (index: number, element: StampableElement): string => `elements[${index}] (id "${element.id}")`;
 
 function refText(ref: unknown): string | undefined {
@@ -127,9 +162,10 @@ interface Decision {
   icon?: StampedIcon;
 }
 
-function decide(element: StampableElement, index: number, options: StampOptions, warnings: string[]): Decision {
+function decide(element: StampableElement, index: number, options: StampOptions, warnings: string[], title?: StampableElement): Decision {
   const eligibleType = !ICONLESS_TYPES.has(element.type);
-  const nodeSized = eligibleType && isNodeSized(element);
+  // A table's icon is as small as its title, whatever the table's height.
+  const nodeSized = eligibleType && (title !== undefined ? element.width >= ICON_NODE_BOUNDS.minWidth : isNodeSized(element));
   let explicit: IconItem | undefined;
   if (element.iconRef !== undefined && element.iconRef !== null) {
     const text = refText(element.iconRef);
@@ -155,7 +191,7 @@ function decide(element: StampableElement, index: number, options: StampOptions,
       return { iconRef: explicit.ref };
     }
   }
-  if (explicit) return { iconRef: explicit.ref, icon: { ref: explicit.ref, ...iconBox(element) } };
+  if (explicit) return { iconRef: explicit.ref, icon: { ref: explicit.ref, ...(title !== undefined ? headerIconBox(element, title) : iconBox(element)) } };
   // A diamond is a decision: its text is a question, never the name of a product.
   if (!nodeSized || typeof element.text !== 'string' || element.type === 'diamond') return {};
   const previous = (element as { icon?: StampedIcon }).icon;
@@ -179,7 +215,8 @@ const sameIcon = (a: StampedIcon | undefined, b: StampedIcon | undefined): boole
     a.auto === b.auto);
 
 function apply<T extends StampableElement>(element: T, decision: Decision): T {
-  const placement = decision.icon ? LABEL_BELOW_ICON : undefined;
+  // A table has no label of its own to move below the icon.
+  const placement = decision.icon && typeof element.text === 'string' && element.text !== '' ? LABEL_BELOW_ICON : undefined;
   if (element.iconRef === decision.iconRef && sameIcon(element.icon, decision.icon) && element.labelPlacement === placement) {
     return element;
   }
@@ -187,7 +224,8 @@ function apply<T extends StampableElement>(element: T, decision: Decision): T {
   return {
     ...rest,
     ...(decision.iconRef !== undefined ? { iconRef: decision.iconRef } : {}),
-    ...(decision.icon ? { icon: decision.icon, labelPlacement: LABEL_BELOW_ICON } : {}),
+    ...(decision.icon ? { icon: decision.icon } : {}),
+    ...(placement !== undefined ? { labelPlacement: placement } : {}),
   } as T;
 }
 
@@ -201,7 +239,8 @@ export function stampIcons<T extends StampableElement>(elements: readonly T[], o
     throw new AppError('validation_failed', `vendor must be one of ${ICON_VENDORS.join(', ')}, got ${JSON.stringify(options.vendor)}`);
   }
   const warnings: string[] = [];
-  const stamped = elements.map((element, index) => (options.stamped?.has(element.id) ? element : apply(element, decide(element, index, options, warnings))));
+  const titles = titlesOf(elements);
+  const stamped = elements.map((element, index) => (options.stamped?.has(element.id) ? element : apply(element, decide(element, index, options, warnings, titles.get(element.id)))));
   return { elements: stamped, warnings };
 }
 

@@ -1,6 +1,6 @@
 /** Box sizes from measured text, the shape's usable inner area and room for an icon. */
 import type { Direction, GraphNode, NodeKind } from '../graph/types.js';
-import { ICON_SIZE } from '../icons/limits.js';
+import { HEADER_ICON, ICON_SIZE } from '../icons/limits.js';
 import { cylinderRimRadius, iconBody, PERSON_FIGURE, personFigureHeight, SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
 import { DEFAULT_SHAPE, FONT, ICON_NODE_MIN_HEIGHT, NODE_BOX, SPACING } from './drawing-rules.js';
 import { measureText, wordPieces } from './measure.js';
@@ -68,7 +68,7 @@ export interface NodeBox {
   stereotype?: string;
   /** Indices of `rows` (as cut) that open a compartment under a rule of its own (GraphNode.compartments). */
   compartments?: number[];
-  /** True when the box has room reserved for an icon at its top. */
+  /** True when the box has room reserved for an icon: at its top, or a table's, left of the title in its header. */
   icon: boolean;
   /** Label size in px (FONT.label unless the notation set one); rows are drawn in proportion. */
   fontSize: number;
@@ -169,8 +169,9 @@ function measuredNode(node: GraphNode, flow: Direction): NodeBox {
 
   // A node with an icon (a Deployment, an RDS instance) or a shape its notation drew it as (a C4 ContainerDb's
   // cylinder) shows its few detail rows as label lines under the label; tables, classes and records keep their rows
-  // as a table, where the rows are the point.
-  const shaped = node.iconRef !== undefined || (node.shape !== undefined && node.shape !== 'rectangle');
+  // as a table, where the rows are the point. So does a resource its notation named for an icon the catalog lacks
+  // (Terraform's `data azurerm_subscription`): a box like its iconned neighbours, not a table among them.
+  const shaped = node.iconRef !== undefined || node.iconHint !== undefined || (node.shape !== undefined && node.shape !== 'rectangle');
   const foldRows = shaped && !TABLE_KINDS.has(node.kind) && (node.rows?.length ?? 0) <= MAX_FOLDED_ROWS;
   const rows = foldRows ? [] : (node.rows ?? []);
   if (foldRows && node.rows?.length) node = { ...node, label: [node.label, ...node.rows].join('\n') };
@@ -193,6 +194,12 @@ function measuredNode(node: GraphNode, flow: Direction): NodeBox {
   // empty compartment, as Mermaid draws it, not a plain box that reads as another kind of thing.
   const memberless = !foldRows && rows.length === 0 && node.rows !== undefined && CLASSIFIER_KINDS.has(node.kind);
   if (rows.length > 0 || memberless) {
+    // A table keeps its node's icon, small, left of the title (from-graph, icons/stamp): beside icon boxes it still
+    // reads as the same kind of thing. The title wraps in what the icon leaves.
+    const headerIcon = node.iconRef !== undefined;
+    const iconSpace = headerIcon ? HEADER_ICON.size + HEADER_ICON.gap : 0;
+    const title = headerIcon ? wrapText(node.label, maxTextWidth - iconSpace, fontSize, NODE_BOX.maxWidth - 2 * SPACING.nodePaddingX - iconSpace).join('\n') : label;
+    const titleSize = headerIcon ? measureText(title, fontSize, FONT.family) : labelSize;
     // A long member or column wraps onto indented lines: a cut signature would hide its parameters or return type.
     const wrapped = members.map((row) => wrapText(row, maxTextWidth - measureText(ROW_INDENT, rowFontSize, FONT.family).width, rowFontSize).map((line, k) => (k === 0 ? line : `${ROW_INDENT}${line}`)));
     const cut = wrapped.flat();
@@ -201,11 +208,11 @@ function measuredNode(node: GraphNode, flow: Direction): NodeBox {
     const compartments = [...new Set(opening.filter((i) => i > 0 && i < members.length).map((i) => starts[i]!))].sort((a, b) => a - b);
     const rowsSize = measureText(cut.join('\n'), rowFontSize, FONT.family);
     const stereotypeSize = stereotype === undefined ? { width: 0, height: 0 } : measureText(stereotype, rowFontSize, FONT.family);
-    const headerHeight = stereotypeSize.height + labelSize.height + 2 * SPACING.nodePaddingY;
-    const width = clamp(Math.max(labelSize.width, stereotypeSize.width, rowsSize.width) + 2 * SPACING.nodePaddingX, NODE_BOX.minWidth, NODE_BOX.maxWidth);
+    const headerHeight = stereotypeSize.height + Math.max(titleSize.height, iconSpace > 0 ? HEADER_ICON.size : 0) + 2 * SPACING.nodePaddingY;
+    const width = clamp(Math.max(titleSize.width + iconSpace, stereotypeSize.width, rowsSize.width) + 2 * SPACING.nodePaddingX, NODE_BOX.minWidth, NODE_BOX.maxWidth);
     // Each compartment's rule has a row gap above and below it, as the header's has.
     const height = headerHeight + rowsSize.height + 2 * SPACING.rowGap * (1 + compartments.length);
-    return { width, height, shape, label, rows: cut, headerHeight, icon: false, fontSize, ...(stereotype !== undefined && { stereotype }), ...(compartments.length > 0 && { compartments }) };
+    return { width, height, shape, label: title, rows: cut, headerHeight, icon: headerIcon, fontSize, ...(stereotype !== undefined && { stereotype }), ...(compartments.length > 0 && { compartments }) };
   }
 
   const textWidth = (labelSize.width + 2 * SPACING.nodePaddingX) / area.fx;

@@ -4,6 +4,7 @@
  * every shape).
  */
 import type { GraphEdge, GraphIR, GraphNode } from '../graph/types.js';
+import { HEADER_ICON } from '../icons/limits.js';
 import { isHidden, readableStroke } from '../layout/contrast.js';
 import { CONTAINER_FILLS, CONTAINER_MIN_WIDTH, CONTAINER_STROKE, FONT, ROLE_COLORS, SPACING } from '../layout/drawing-rules.js';
 import { measureText } from '../layout/measure.js';
@@ -243,7 +244,9 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       const at = { x: laid.x + (laid.width - stereotype.width) / 2, y: headerTop, ...stereotype };
       elements.push(textElement(makeId(`${id}-stereotype`), box.stereotype!, at, rowSize, groupIds, ink));
     }
-    const headerAt = { x: laid.x + (laid.width - header.width) / 2, y: headerTop + (stereotype?.height ?? 0), ...header };
+    // A table's icon goes left of its title (stamping puts it there, icons/stamp.ts): the two are centred as one.
+    const iconSpace = shape.iconRef !== undefined ? HEADER_ICON.size + HEADER_ICON.gap : 0;
+    const headerAt = { x: laid.x + (laid.width - header.width - iconSpace) / 2 + iconSpace, y: headerTop + (stereotype?.height ?? 0), ...header };
     elements.push(textElement(makeId(`${id}-header`), box.label, headerAt, box.fontSize, groupIds, ink));
     const rule = (suffix: string, y: number): Element => {
       const ruleY = round(y);

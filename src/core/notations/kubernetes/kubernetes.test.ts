@@ -2,6 +2,11 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
 import type { GraphIR } from '../../graph/types.js';
+import { foldForReading } from '../../graph/fold.js';
+import { stampIcons } from '../../icons/index.js';
+import { intakeScene } from '../../scene/intake.js';
+import { resolveIconHints } from '../icon-hints.js';
+import { drawGraph } from '../index.js';
 import { kubernetesNotation } from './index.js';
 
 const fixture = (name: string): string => readFileSync(new URL(`../../../../test/fixtures/kubernetes/${name}`, import.meta.url), 'utf8');
@@ -327,5 +332,30 @@ metadata:
       'line 5: skipped 1 Role object (not drawn)',
       'line 19: skipped 1 document without kind or metadata.name',
     ]);
+  });
+});
+
+describe('workloads drawn as tables keep their icon (Bank of Anthos)', () => {
+  it('stamps each table-drawn workload\'s icon small in its header, left of its title, as the icon boxes beside it carry theirs', async () => {
+    const graph = resolveIconHints(foldForReading(kubernetesNotation.toGraph(fixture('bank-of-anthos-manifests.yaml')), 'kubernetes'));
+    const { elements } = stampIcons(intakeScene((await drawGraph(graph, 'kubernetes')).elements).elements, { autoIcons: false });
+    const byId = new Map(elements.map((e) => [e.id, e]));
+    const headers = elements.filter((e) => e.type === 'text' && e.id.endsWith('-header'));
+    // frontend, ledgerwriter, … and the two databases: eight tables, loadgenerator an icon box.
+    expect(headers.length).toBe(8);
+    for (const header of headers) {
+      const table = byId.get(header.id.replace(/-header$/, ''))!;
+      const rule = byId.get(header.id.replace(/-header$/, '-rule'))!;
+      const icon = (table as { icon?: { x: number; y: number; width: number; height: number } }).icon;
+      expect(icon, header.text as string).toBeDefined();
+      // In the header band, left of the title, overlapping neither it nor the table's edge.
+      expect(icon!.y).toBeGreaterThan(table.y);
+      expect(icon!.y + icon!.height).toBeLessThan(rule.y);
+      expect(icon!.x).toBeGreaterThan(table.x);
+      expect(icon!.x + icon!.width).toBeLessThan(header.x);
+      expect(icon!.width).toBeLessThanOrEqual(24);
+    }
+    // Stamping a stamped scene moves nothing (an edit or a read-back stamps again).
+    expect(stampIcons(elements, { autoIcons: false }).elements).toEqual(elements);
   });
 });

@@ -216,3 +216,14 @@ resource "aws_db_instance" "education" {
     });
   });
 });
+
+describe('resources without an icon of their own (AKS Store demo)', () => {
+  it('draws a data source the catalog has no icon for as a box like its iconned neighbours, not as a table among them', async () => {
+    const { elements } = await codeToScene(fixture('aks-store-demo.main.tf'), { notation: 'terraform' });
+    const box = (label: string) => elements.find((e) => typeof e.text === 'string' && e.text.startsWith(label));
+    // data.azurerm_subscription and data.http were a header and a rule over one row, beside the client config's icon box.
+    expect(box('current\ndata azurerm_subscription')).toBeDefined();
+    expect(box('current_ip\ndata http')).toBeDefined();
+    expect(elements.filter((e) => e.id.endsWith('-header'))).toEqual([]);
+  });
+});
