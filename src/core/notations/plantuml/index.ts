@@ -43,7 +43,7 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
   class: [/^<>\s/, /^\(\s*[\w.$"]+\s*,\s*[\w.$"]+\s*\)\s*[-.]/, /^(abstract\s+class|abstract|class|enum|annotation|struct|object|map)\s/i, /^entity\s.*\{$/i, /^(?:[-+#~]\s*)?class\s/i, /(<\|--|--\|>|<\|\.\.|\.\.\|>|\*--|--\*|o--|--o)/],
   // `package` is in class diagrams too (java-design-patterns' packages of classes): it tells neither kind.
   description: [
-    /^(component|node|cloud|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person)\s/i,
+    /^(component|node|cloud|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person|archimate)\s/i,
     // `collections` is a participant and a deployment element alike: it counts for both (a tie is a sequence), so the
     // cards beside GitLab's `collections "**Sidekiq** x2"` tell a deployment diagram.
     /^collections\s/i,

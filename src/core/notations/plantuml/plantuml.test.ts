@@ -353,6 +353,26 @@ describe('plantumlNotation reads what PlantUML tolerates (real files of the conf
     expect(graph.edges.map((e) => e.label)).toEqual(['orders\n«serving»']);
   });
 
+  it('draws `archimate #Layer "Label" as alias <<type>>` elements in their layer colour with their type (a file of only these was refused as a sequence)', () => {
+    // The shape of a capacity map in a project's design notes: four business elements and the arrows between them.
+    const graph = plantumlNotation.toGraph(
+      uml(
+        'archimate #Business "Event app" as app <<business-service>>\narchimate #Business "Ticketing" as tickets <<business-process>>\n' +
+          'archimate #Application "Box office" as office <<application-component>>\narchimate #Motivation "Less fraud" as fraud <<motivation-goal>>\n' +
+          'rectangle "Ledger" as ledger #Technology\napp --> tickets\noffice --> tickets\ntickets --> fraud\noffice --> ledger',
+      ),
+    );
+    expect(graph.layout).toBe('layered');
+    expect(graph.nodes.map((n) => [n.label, n.rows, n.style?.fillColor])).toEqual([
+      ['Event app', ['[Business Service]'], '#ffff00'],
+      ['Ticketing', ['[Business Process]'], '#ffff00'],
+      ['Box office', ['[Application Component]'], '#a9dcdf'],
+      ['Less fraud', ['[Motivation Goal]'], '#b19cd9'],
+      ['Ledger', undefined, '#90ee90'],
+    ]);
+    expect(arrows(graph)).toEqual(['app -> tickets', 'office -> tickets', 'tickets -> fraud', 'office -> ledger']);
+  });
+
   it('reads C4-PlantUML sequence diagrams: element macros are participants, Rel(…) are messages', () => {
     const graph = plantumlNotation.toGraph(sample('samples--C4_Sequence--Diagram--Sample-----complex.puml'));
     expect(graph.layout).toBe('sequence');

@@ -6,6 +6,7 @@ import { AppError } from '../../errors.js';
 import type { Direction, GraphStyle } from '../../graph/types.js';
 import { mapColor } from '../dot/style.js';
 import { preprocess, type PlainLine } from './preprocess.js';
+import { dictionary } from '../../dictionary.js';
 
 /** One statement line: trimmed text and where it starts (1-based line and column) for error messages. */
 export interface SourceLine {
@@ -270,11 +271,25 @@ export function plainText(text: string): string {
 // A name in doubled quotes (`stack ""Title""`) is creole's monospace around a quoted name: both pairs go.
 export const unquote = (text: string): string => (/^"".+""$/s.test(text) ? text.slice(2, -2) : /^".*"$/s.test(text) ? text.slice(1, -1) : text);
 
+/**
+ * PlantUML's ArchiMate layer colours (`archimate #Business "…"`, `rectangle X #Application`), as PlantUML 1.2023+ fills
+ * them; they are no web colours, so they were dropped and the layers drawn alike.
+ */
+export const ARCHIMATE_LAYER_COLORS: Readonly<Record<string, string>> = dictionary({
+  strategy: '#f6e4cc',
+  business: '#ffff00',
+  application: '#a9dcdf',
+  technology: '#90ee90',
+  physical: '#ccffcc',
+  implementation: '#ffa6bf',
+  motivation: '#b19cd9',
+});
+
 /** A PlantUML colour (`#LightBlue`, `#red`, `#FF0000`, `LightBlue`) → `#rrggbb`; undefined when unknown or a gradient. */
 export function plantumlColor(token: string): string | undefined {
   const name = token.replace(/^#/, '');
   if (/[|/\\-]/.test(name)) return undefined;
-  return mapColor(name) ?? (/^([0-9a-f]{3}|[0-9a-f]{6})$/i.test(name) ? mapColor(`#${name}`) : undefined);
+  return ARCHIMATE_LAYER_COLORS[name.toLowerCase()] ?? mapColor(name) ?? (/^([0-9a-f]{3}|[0-9a-f]{6})$/i.test(name) ? mapColor(`#${name}`) : undefined);
 }
 
 /**
