@@ -142,10 +142,30 @@ export const plantumlNotation: NotationConverter = {
     };
     // The legacy activity syntax (`(*) --> "A"`) has its own reader.
     const reader = kind === 'activity' && source.lines.some((line) => LEGACY_ACTIVITY.test(line.text)) ? legacyActivityToGraph : READERS[kind];
-    const graph = source.monochrome ? inMonochrome(reader(source)) : inSkinColors(reader(source), source.skinColors);
-    return source.title ? { ...graph, title: source.title } : graph;
+    const graph = withLegend(reader(source), source.legend);
+    const colored = source.monochrome ? inMonochrome(graph) : inSkinColors(graph, source.skinColors);
+    return source.title ? { ...colored, title: source.title } : colored;
   },
 };
+
+/** PlantUML's legend box: light grey, black text. */
+const LEGEND_FILL = '#eeeeee';
+
+/**
+ * The author's `legend` … `end legend` (mojaloop's key to its table abbreviations): in a sequence a box under the last
+ * message, centred on the middle participants as PlantUML centres it under the diagram; elsewhere the graph's legend,
+ * drawn under the diagram once it is laid out. It was left out without a word.
+ */
+function withLegend(graph: GraphIR, legend: string | undefined): GraphIR {
+  if (legend === undefined || legend === '') return graph;
+  if (graph.sequence) {
+    const ids = graph.nodes.map((node) => node.id);
+    if (ids.length === 0) return graph;
+    const middle = ids.length % 2 === 1 ? [ids[(ids.length - 1) / 2]!] : [ids[ids.length / 2 - 1]!, ids[ids.length / 2]!];
+    return { ...graph, sequence: { ...graph.sequence, steps: [...graph.sequence.steps, { type: 'note', position: 'over', participants: middle, text: legend, shape: 'rectangle', fillColor: LEGEND_FILL }] } };
+  }
+  return { ...graph, legend };
+}
 
 /** The `skinparam` element whose colours a node of this kind takes (PlantUML's `class` covers interfaces and enums). */
 const SKIN_ELEMENT: Partial<Record<NodeKind, string>> = dictionary({

@@ -353,6 +353,18 @@ describe('plantumlNotation reads what PlantUML tolerates (real files of the conf
     expect(graph.edges.map((e) => e.label)).toEqual(['orders\n«serving»']);
   });
 
+  it('draws the author\'s legend (legend … end legend), which was left out without a word: under a sequence\'s last message, beside a component diagram\'s elements', () => {
+    // The shape of mojaloop's timeout handler: table abbreviations in a legend between the participants and the messages.
+    const legend = 'legend\n<i>DB tables:</i>\n<b>TT</b> - transferTimeout\n<b>TE</b> - transferError\nend legend';
+    const sequence = plantumlNotation.toGraph(uml(`participant "Timeout handler" as toh\ndatabase DB as db\nqueue Topic as topic\n${legend}\ntoh -> db : cleanup TT\ntoh -> topic : produce`));
+    const last = sequence.sequence!.steps.at(-1)!;
+    expect(last).toMatchObject({ type: 'note', position: 'over', participants: ['db'], text: 'DB tables:\nTT - transferTimeout\nTE - transferError' });
+    expect(sequence.sequence!.steps.filter((step) => step.type === 'message')).toHaveLength(2);
+    const component = plantumlNotation.toGraph(uml(`[API] --> [Store]\nlegend right\nAPI: the public API\nendlegend`));
+    expect(component.legend).toBe('API: the public API');
+    expect(component.nodes.map((node) => node.id)).toEqual(['API', 'Store']);
+  });
+
   it('draws `archimate #Layer "Label" as alias <<type>>` elements in their layer colour with their type (a file of only these was refused as a sequence)', () => {
     // The shape of a capacity map in a project's design notes: four business elements and the arrows between them.
     const graph = plantumlNotation.toGraph(

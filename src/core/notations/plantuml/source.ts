@@ -19,6 +19,8 @@ export interface DiagramSource {
   lines: SourceLine[];
   /** `title …` or a `title` … `end title` block, as display text. */
   title?: string;
+  /** A `legend` … `end legend` block's text: the author's key, drawn as a box under the diagram. */
+  legend?: string;
   /** `left to right direction` turns the layered layout sideways. */
   direction: Direction;
   /** The author wrote `left to right direction` or `top to bottom direction`. */
@@ -78,7 +80,6 @@ const PRESENTATION = /^(scale|hide|show|skinparam|skin|caption|header|footer|ign
 const C4_PRESENTATION = /^(LAYOUT_\w+|SHOW_\w+|HIDE_\w+|Update\w+|Add\w+Tag|AddProperty|WithoutPropertyHeader|SetPropertyHeader)\b/;
 /** Blocks of presentation text, from their opening word to their `end …` line. */
 const BLOCKS: ReadonlyArray<[RegExp, RegExp]> = [
-  [/^legend\b/i, /^end\s*legend$/i],
   [/^(header|footer|caption)$/i, /^end\s*(header|footer|caption)$/i],
   [/^skinparam\b.*\{$/i, /^\}$/],
   [/^<style>$/i, /^<\/style>$/i],
@@ -118,6 +119,9 @@ export function readDiagram(code: string): DiagramSource {
   let title: string | undefined;
   /** Lines of an open `title` … `end title` block. */
   let titleLines: string[] | undefined;
+  let legend: string | undefined;
+  /** Lines of an open `legend` … `end legend` block. */
+  let legendLines: string[] | undefined;
   let comment: SourceLine | undefined;
   let block: RegExp | undefined;
   const plain: PlainLine[] = [];
@@ -184,6 +188,18 @@ export function readDiagram(code: string): DiagramSource {
       titleLines = [];
       continue;
     }
+    if (legendLines) {
+      if (/^end\s*legend$/i.test(trimmed)) {
+        legend = plainText(legendLines.join('\n'));
+        legendLines = undefined;
+      } else legendLines.push(trimmed);
+      continue;
+    }
+    // `legend`, `legend top left`: where PlantUML puts it is left to the layout (under the diagram).
+    if (/^legend(\s+(top|bottom|left|right|center))*$/i.test(trimmed)) {
+      legendLines = [];
+      continue;
+    }
     const opens = BLOCKS.find(([open]) => open.test(trimmed));
     if (opens) {
       block = opens[1];
@@ -223,7 +239,7 @@ export function readDiagram(code: string): DiagramSource {
     inNote = MULTILINE_NOTE.test(trimmed) && !/^[hr]?note\s+"[^"]*"\s+as\s/i.test(trimmed);
   }
   if (preprocessor > 0) warnings.push(`skipped ${preprocessor} preprocessor line${preprocessor === 1 ? '' : 's'} (!include, !theme, procedures they define): files are not fetched`);
-  return { lines, direction, forcedDirection, monochrome, skinColors, warnings, visibility, preprocessorLines: preprocessor, ...(separator !== undefined && { separator }), ...(title && { title }), ...(family && { family }) };
+  return { lines, direction, forcedDirection, monochrome, skinColors, warnings, visibility, preprocessorLines: preprocessor, ...(separator !== undefined && { separator }), ...(title && { title }), ...(legend && { legend }), ...(family && { family }) };
 }
 
 /** PlantUML closes containers (`package p {`) still open at @enduml; said, once per container, outermost first. */
