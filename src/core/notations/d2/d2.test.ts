@@ -296,6 +296,19 @@ describe('d2Notation details', () => {
     expect(style(plain, 'system.web')?.fillColor).toBeUndefined();
   });
 
+  it('draws a step as D2 does, a chevron notched on the left (it was a block arrow, its label squeezed on the shaft: iidi-tech\'s resolver steps)', async () => {
+    // The shape of PHAC's access-control gateway: steps inside a container, pointing at the rules they read.
+    const graph = await readD2('gql-api: Rule-applying GraphQL API {\n  record-resolvers: Resolvers apply record rules\\nto record data {\n    shape: step\n  }\n}\nrules: { shape: stored_data }\ngql-api.record-resolvers -> rules: Get rules');
+    const step = graph.nodes.find((n) => n.id === 'gql-api.record-resolvers')!;
+    expect(step.shape).toBe('step');
+    expect(graph.warnings.join('\n')).not.toMatch(/step/);
+    const scene = await drawGraph(graph);
+    const drawn = scene.elements.find((e) => e.id === scene.elementIds.nodes.get(step.id))!;
+    expect(drawn.type).toBe('step');
+    // One box, wider than tall, as D2 sizes a step for its two-line label.
+    expect(Number(drawn.width)).toBeGreaterThan(Number(drawn.height));
+  }, SLOW);
+
   it('draws a legend (vars.d2-legend) as D2 does: a Legend box listing each shape in its style and each connection in its colour, apart from the diagram', async () => {
     // The shape of an include-graph tool's output: classes for the three kinds of file and link, a legend naming them.
     const code =

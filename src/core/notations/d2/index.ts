@@ -140,7 +140,7 @@ const SHAPES: Record<string, { shape: string; kind?: NodeKind; approximate?: tru
   cylinder: { shape: 'cylinder', kind: 'database' },
   queue: { shape: 'horizontal-cylinder', kind: 'queue' },
   package: { shape: 'rectangle', approximate: true },
-  step: { shape: 'arrow-right' },
+  step: { shape: 'step' },
   callout: { shape: 'speech-bubble' },
   stored_data: { shape: 'data-storage' },
   person: { shape: 'person', kind: 'user' },
