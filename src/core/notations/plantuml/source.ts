@@ -86,6 +86,12 @@ const BLOCKS: ReadonlyArray<[RegExp, RegExp]> = [
   [/^sprite\b.*\{$/i, /^\}$/],
 ];
 
+/** Blocks of text kept for drawing: the title, and the legend (`legend top left`: its place is left to the layout, under the diagram). */
+const TEXT_BLOCKS: ReadonlyArray<{ kind: 'title' | 'legend'; open: RegExp; end: RegExp }> = [
+  { kind: 'title', open: /^title$/i, end: /^end\s*title$/i },
+  { kind: 'legend', open: /^legend(\s+(top|bottom|left|right|center))*$/i, end: /^end\s*legend$/i },
+];
+
 /** A note whose text follows on the lines up to `end note`: no `:` text on its own line. */
 const MULTILINE_NOTE = /^[hr]?note\b[^:]*$/i;
 
@@ -117,11 +123,9 @@ export function readDiagram(code: string): DiagramSource {
   /** The element of an open `skinparam x {` block, whose lines set its colours. */
   let skinBlock: string | undefined;
   let title: string | undefined;
-  /** Lines of an open `title` … `end title` block. */
-  let titleLines: string[] | undefined;
   let legend: string | undefined;
-  /** Lines of an open `legend` … `end legend` block. */
-  let legendLines: string[] | undefined;
+  /** An open `title` … `end title` or `legend` … `end legend` block and its lines so far. */
+  let textBlock: { kind: 'title' | 'legend'; end: RegExp; lines: string[] } | undefined;
   let comment: SourceLine | undefined;
   let block: RegExp | undefined;
   const plain: PlainLine[] = [];
@@ -177,27 +181,18 @@ export function readDiagram(code: string): DiagramSource {
       else if (skinBlock !== undefined) readSkinColor(trimmed, skinColors, skinBlock);
       continue;
     }
-    if (titleLines) {
-      if (/^end\s*title$/i.test(trimmed)) {
-        title = plainText(titleLines.join('\n'));
-        titleLines = undefined;
-      } else titleLines.push(trimmed);
+    if (textBlock) {
+      if (textBlock.end.test(trimmed)) {
+        const text = plainText(textBlock.lines.join('\n'));
+        if (textBlock.kind === 'title') title = text;
+        else legend = text;
+        textBlock = undefined;
+      } else textBlock.lines.push(trimmed);
       continue;
     }
-    if (/^title$/i.test(trimmed)) {
-      titleLines = [];
-      continue;
-    }
-    if (legendLines) {
-      if (/^end\s*legend$/i.test(trimmed)) {
-        legend = plainText(legendLines.join('\n'));
-        legendLines = undefined;
-      } else legendLines.push(trimmed);
-      continue;
-    }
-    // `legend`, `legend top left`: where PlantUML puts it is left to the layout (under the diagram).
-    if (/^legend(\s+(top|bottom|left|right|center))*$/i.test(trimmed)) {
-      legendLines = [];
+    const opensText = TEXT_BLOCKS.find(({ open }) => open.test(trimmed));
+    if (opensText) {
+      textBlock = { kind: opensText.kind, end: opensText.end, lines: [] };
       continue;
     }
     const opens = BLOCKS.find(([open]) => open.test(trimmed));
