@@ -337,6 +337,11 @@ describe('d2Notation details', () => {
     const frame = boxOf('d2 legend');
     const src = boxOf('src');
     expect(frame.x >= src.x + src.width || frame.y >= src.y + src.height || src.x >= frame.x + frame.width || src.y >= frame.y + frame.height).toBe(true);
+    // Set beside the drawing once it is laid out, the key moves nothing in it (laid out with it, it came first in the
+    // flow and pulled the connections round it).
+    const bare = await drawGraph(await readD2(code.replace(/vars: \{[\s\S]*?\n\}\n/, '')));
+    const bareSrc = bare.elements.find((e) => e.id === bare.elementIds.groups.get('src'))!;
+    expect([bareSrc.x, bareSrc.y, bareSrc.width, bareSrc.height]).toEqual([src.x, src.y, src.width, src.height]);
   }, SLOW);
 
   it('draws the root board and says which layers, scenarios and steps are left out', async () => {

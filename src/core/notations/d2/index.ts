@@ -12,6 +12,7 @@ import { dictionary } from '../../dictionary.js';
 import { markdownText } from './markdown.js';
 import { isLifeline, sequenceActors, sequenceSteps } from './sequence.js';
 import { themeColor } from './themes.js';
+import { KEY_GROUP_KIND } from '../../scene/key-beside.js';
 
 interface Label {
   label: string;
@@ -315,7 +316,7 @@ function legendOf(compiled: CompiledD2): { group: GraphGroup; nodes: GraphNode[]
   });
   const cells: GraphGrid['cells'] = {};
   nodes.forEach((node, row) => (cells[node.id] = { row, column: 0 }));
-  const group: GraphGroup = { id: LEGEND_ID, label: 'Legend', grid: { cells, rowGap: 10, columnGap: 0 } };
+  const group: GraphGroup = { id: LEGEND_ID, label: 'Legend', kind: KEY_GROUP_KIND, grid: { cells, rowGap: 10, columnGap: 0 } };
   const warnings = connections.length > 0 ? [`D2 legend: its ${connections.length} connection${connections.length === 1 ? '' : 's'} shown as a line mark in the connection's colour before the label`] : [];
   return { group, nodes, warnings };
 }
