@@ -199,7 +199,8 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
 
     const written = parseLink(text);
     if (written) {
-      const link = placedHint(written, source.direction);
+      // A short link (`A -> B`, `A - B`) sets its target beside its source, as PlantUML does, seen or hidden.
+      const link = { ...placedHint(written.long ? written : { ...written, hidden: true }, source.direction), hidden: written.hidden };
       const from = resolve(link.from.name, link.from.form);
       const to = resolve(link.to.name, link.to.form);
       edges.push(linkEdge(`e${edges.length + 1}`, from, to, link));

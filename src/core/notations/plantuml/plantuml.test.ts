@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js';
 import type { GraphIR, NotationConverter } from '../../graph/types.js';
 import { sizeNode } from '../../layout/node-size.js';
 import { resolveIconHints } from '../icon-hints.js';
+import { drawGraph } from '../index.js';
 import { plantumlNotation } from './index.js';
 
 const folder = new URL('../../../../test/fixtures/plantuml/', import.meta.url);
@@ -351,6 +352,24 @@ describe('plantumlNotation reads what PlantUML tolerates (real files of the conf
     ]);
     expect(graph.groups.map((g) => g.label)).toEqual(['Shop']);
     expect(graph.edges.map((e) => e.label)).toEqual(['orders\n«serving»']);
+  });
+
+  it('sets the target of a short link (A - B, A -> B) beside its source, as PlantUML does, and a long one (-->) below it', async () => {
+    // The shape of Tractus-X EDC's Kafka extension: an interface joined to its service by one dash, calls by two.
+    const graph = plantumlNotation.toGraph(
+      uml('package "Provider cluster" {\n  [Kafka Extension] as KE\n  [OAuth Service] as OAuthService\n  interface "OAuth Token API" as OAuth\n  OAuth - OAuthService\n}\nKE --> OAuth : Mint token\n[Control Plane] as CP\nCP -> KE : Start'),
+    );
+    expect(graph.edges.map((e) => [e.from, e.to, e.toward, e.hidden])).toEqual([
+      ['OAuth', 'OAuthService', 'RIGHT', undefined],
+      ['KE', 'OAuth', undefined, undefined],
+      ['CP', 'KE', 'RIGHT', undefined],
+    ]);
+    const scene = await drawGraph(graph, 'plantuml');
+    const box = (id: string) => scene.elements.find((e) => e.id === scene.elementIds.nodes.get(id))!;
+    const middle = (id: string) => Number(box(id).y) + Number(box(id).height) / 2;
+    expect(Math.abs(middle('OAuth') - middle('OAuthService'))).toBeLessThan(2);
+    expect(Number(box('OAuthService').x)).toBeGreaterThan(Number(box('OAuth').x) + Number(box('OAuth').width));
+    expect(Number(box('OAuth').y)).toBeGreaterThan(Number(box('KE').y) + Number(box('KE').height));
   });
 
   it('draws the author\'s legend (legend … end legend), which was left out without a word: under a sequence\'s last message, beside a component diagram\'s elements', () => {
