@@ -206,7 +206,7 @@ export const fromCodeBody = strictBody({
   name: name.optional().describe('Defaults to "<notation> diagram"'),
   notation: z.enum(NOTATIONS).optional().describe('Skip detection and read the code as this notation'),
   detail: detailLevel.describe(
-    `auto (default): above ${FOLD_NODES} nodes (${DETAIL_FOLD_NODES} when a third are volumes, config or secrets), Compose, Kubernetes, Helm and Terraform fold volumes, config and secrets into rows on their workload, and above ${FOLD_NODES} merge services wired alike (said in warnings); full: draw every node`,
+    `auto (default): above ${FOLD_NODES} nodes (${DETAIL_FOLD_NODES} when a third are volumes, config or secrets), Compose, Kubernetes, Helm and Terraform fold volumes, config and secrets into rows on their workload, and above ${FOLD_NODES} merge services wired alike; SQL schemas and Mermaid ER diagrams above ${FOLD_NODES} tables, or too large to read column by column, show each table's keys and a count of its other columns, and name a table most foreign keys point at on the referencing columns (said in warnings); full: draw every node`,
   ),
   ...stampingOptions,
 });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { mermaidNotation } from '../notations/mermaid/index.js';
 import { sqlNotation } from '../notations/sql/index.js';
 import { foldForReading } from './fold.js';
 import { REFERENCE_HUB_MIN, REFERENCE_HUB_TABLES } from './fold-references.js';
@@ -49,5 +50,46 @@ describe('foldReferenceHubs (through foldForReading)', () => {
     expect(folded.edges).toEqual(spread.edges);
     expect(folded.warnings).toEqual(spread.warnings);
     expect(folded.title).toBe('schema public');
+  });
+});
+
+/**
+ * A Mermaid ER shaped as an ERP's documentation diagram (40 entities, 73 relationships, 27 of them from COMPANY, each
+ * entity keeping a `company_id` FK): `owned` entities each owned by COMPANY and holding its key, `loose` ones related
+ * to COMPANY without such a key, and a chain of relationships among the owned ones.
+ */
+function erp(owned: number, loose = 0): string {
+  const lines = ['erDiagram', '    COMPANY {', '        UUID id PK', '        string name', '    }'];
+  for (let i = 0; i < owned; i++) {
+    lines.push(`    E${i} {`, '        UUID id PK', '        UUID company_id FK', ...(i > 0 ? [`        UUID e${i - 1}_id FK`] : []), '        string name', '    }');
+    lines.push(`    COMPANY ||--o{ E${i} : "${i % 3 === 0 ? 'has' : 'owns'}"`);
+    if (i > 0) lines.push(`    E${i - 1} ||--o{ E${i} : "contains"`);
+  }
+  for (let i = 0; i < loose; i++) lines.push(`    L${i} {`, '        UUID id PK', '    }', `    COMPANY ||--o{ L${i} : "records"`);
+  return lines.join('\n');
+}
+
+describe('foldEntityHubs (through foldForReading)', () => {
+  it("names a Mermaid ER hub's relationships on the attributes that refer to it, the other relationships drawn", async () => {
+    const graph = await mermaidNotation.toGraph(erp(27, 2));
+    expect(graph.nodes).toHaveLength(30);
+    expect(graph.edges.filter((edge) => edge.from === 'COMPANY')).toHaveLength(29);
+    const folded = foldForReading(graph, 'mermaid');
+    // The two entities without a company_id keep their lines; the 26 "contains" between the others all stay.
+    expect(folded.edges.filter((edge) => edge.from === 'COMPANY').map((edge) => edge.to)).toEqual(['L0', 'L1']);
+    expect(folded.edges.filter((edge) => edge.label === 'contains')).toHaveLength(26);
+    expect(folded.nodes.find((node) => node.id === 'E1')!.rows).toEqual(['PK    id  UUID', 'FK    company_id  UUID → COMPANY', 'FK    e0_id  UUID', '      name  string']);
+    expect(folded.warnings.at(-1)).toBe(
+      '30 entities drawn to stay readable: the 27 relationships of 27 entities with COMPANY ("has", "owns") are named on their attributes that refer to it ("→ COMPANY") instead of drawn as lines; detail: "full" draws every line',
+    );
+  });
+
+  it('draws every relationship with detail "full", in a diagram of a few entities, and to a hub few entities hold a key of', async () => {
+    const graph = await mermaidNotation.toGraph(erp(27));
+    expect(foldForReading(graph, 'mermaid', 'full')).toBe(graph);
+    const small = await mermaidNotation.toGraph(erp(REFERENCE_HUB_TABLES - 2));
+    expect(foldForReading(small, 'mermaid')).toBe(small);
+    const keyless = await mermaidNotation.toGraph(erp(REFERENCE_HUB_MIN - 1, 20));
+    expect(foldForReading(keyless, 'mermaid')).toBe(keyless);
   });
 });

@@ -6,7 +6,7 @@
  * once and marks the columns that refer to it. The warning says which references were folded; `detail: "full"` draws
  * every line (issue 27: edges merged only when they mean the same thing, said in warnings).
  */
-import type { GraphEdge, GraphIR } from './types.js';
+import type { Arrowhead, GraphEdge, GraphIR } from './types.js';
 
 /** Schemas of more tables than this have their reference hubs folded (below it the lines still read: mailcow's 24). */
 export const REFERENCE_HUB_TABLES = 24;
@@ -72,4 +72,78 @@ function markRow(row: string, columns: ReadonlyMap<string, string>): string {
   const name = /^(?:(?:PK|FK|UK)\s+)*(\S+)/.exec(row.trim())?.[1];
   const hub = name === undefined ? undefined : columns.get(name);
   return hub === undefined ? row : `${row} ${REFERS_TO} ${hub}`;
+}
+
+/** The crow's-foot ends that stand for one row (Mermaid's `||`, `|o`): a relationship's hub is at such an end. */
+const ONE_ENDS: ReadonlySet<Arrowhead | undefined> = new Set<Arrowhead>(['double-bar', 'circle-bar', 'bar']);
+
+/** A foreign key attribute's row (`FK    company_id  UUID`, `PK FK id  int`) and its name. */
+const KEY_ATTRIBUTE = /^(?:PK |UK )*FK(?:\s+(?:PK|UK))*\s+(\S+)/;
+
+/** Letters and digits only, lower case: `company_id` and `COMPANY` compare as `companyid` and `company`. */
+const bare = (name: string): string => name.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '');
+
+/**
+ * A Mermaid ER diagram's reference hubs: an entity at the one end of a great many one-to-many relationships (an ERP's
+ * COMPANY that 27 of 73 relationships start from) is named on the other entity's attribute that refers to it (`FK
+ * company_id  UUID → COMPANY`), as a schema's hubs are (foldReferenceHubs). Drawn as lines, the 27 fanned out of
+ * one box across a drawing 4,925 px wide. Only a relationship whose entity has such a key attribute (named as the
+ * hub, marked FK) is folded; the others stay lines. The relationships' own labels ("owns", "has") are listed in
+ * `verbs` for the warning.
+ */
+export function foldEntityHubs(graph: GraphIR): FoldedReferences & { verbs: Map<string, string[]> } {
+  const none = { graph, hubs: [], verbs: new Map<string, string[]>() };
+  if (graph.nodes.length <= REFERENCE_HUB_TABLES) return none;
+  const byId = new Map(graph.nodes.map((node) => [node.id, node]));
+  /** Each one-to-many relationship by its hub end, with the entity at the many end. */
+  const spokes = new Map<string, { edge: GraphEdge; other: string }[]>();
+  for (const edge of graph.edges) {
+    if (edge.from === edge.to) continue;
+    const [fromOne, toOne] = [ONE_ENDS.has(edge.startArrowhead), ONE_ENDS.has(edge.endArrowhead)];
+    if (fromOne === toOne) continue;
+    const [hub, other] = fromOne ? [edge.from, edge.to] : [edge.to, edge.from];
+    spokes.set(hub, [...(spokes.get(hub) ?? []), { edge, other }]);
+  }
+  const marked = new Map<string, Map<number, string>>();
+  const foldedEdges = new Set<string>();
+  const hubs: FoldedReferences['hubs'] = [];
+  const verbs = new Map<string, string[]>();
+  for (const [hub, all] of spokes) {
+    if (all.length < REFERENCE_HUB_MIN || all.length < graph.edges.length * REFERENCE_HUB_SHARE) continue;
+    const label = byId.get(hub)!.label;
+    // The key attribute is the hub's name, or it with `id` (`company_id`, `companyId` for COMPANY).
+    const names = new Set([bare(label), `${bare(label)}id`]);
+    const foldable: { edge: GraphEdge; other: string; row: number }[] = [];
+    const claimed = new Map<string, Set<number>>();
+    for (const { edge, other } of all) {
+      // Each relationship takes a key of its own: a second one to the same entity needs a second key, else stays a line.
+      const taken = (i: number) => claimed.get(other)?.has(i) === true || marked.get(other)?.has(i) === true;
+      const row = (byId.get(other)?.rows ?? []).findIndex((text, i) => !taken(i) && KEY_ATTRIBUTE.test(text) && names.has(bare(KEY_ATTRIBUTE.exec(text)![1]!)));
+      if (row < 0) continue;
+      claimed.set(other, new Set([...(claimed.get(other) ?? []), row]));
+      foldable.push({ edge, other, row });
+    }
+    if (foldable.length < REFERENCE_HUB_MIN) continue;
+    for (const { edge, other, row } of foldable) {
+      const rows = marked.get(other) ?? new Map<number, string>();
+      rows.set(row, label);
+      marked.set(other, rows);
+      foldedEdges.add(edge.id);
+    }
+    hubs.push({ label, references: foldable.length, tables: new Set(foldable.map(({ other }) => other)).size });
+    verbs.set(label, [...new Set(foldable.map(({ edge }) => edge.label).filter((verb): verb is string => verb !== undefined))]);
+  }
+  if (hubs.length === 0) return none;
+  return {
+    graph: {
+      ...graph,
+      nodes: graph.nodes.map((node) => {
+        const rows = marked.get(node.id);
+        return rows === undefined ? node : { ...node, rows: node.rows!.map((row, i) => (rows.has(i) ? `${row} ${REFERS_TO} ${rows.get(i)}` : row)) };
+      }),
+      edges: graph.edges.filter((edge) => !foldedEdges.has(edge.id)),
+    },
+    hubs,
+    verbs,
+  };
 }

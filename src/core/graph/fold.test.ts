@@ -22,6 +22,25 @@ function deployment(workers: number): GraphIR {
   return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [], warnings: [] };
 }
 
+describe('foldForReading: prerequisites only waited for', () => {
+  it('lists what waits for a Terraform module by depends_on on it, instead of seven dashed lines across the root (Bank of Anthos)', () => {
+    const root = terraformNotation.toGraph(readFileSync(new URL('../../../test/fixtures/terraform/bank-of-anthos-multienv.tf', import.meta.url), 'utf8'));
+    const folded = foldForReading(root, 'terraform');
+    const apis = folded.nodes.find((node) => node.id === 'module.enabled_google_apis')!;
+    expect(apis.rows).toEqual([
+      'module project-factory/google//project_services',
+      'awaited by 7:',
+      'container_registry, acm, asm,',
+      'artifact-registry-repository-iam-bindings,',
+      'ci-cd-pipeline, gke_staging, network',
+    ]);
+    expect(folded.edges.filter((edge) => edge.to === apis.id)).toEqual([]);
+    // The other depends_on edges, into nodes fewer wait for, stay lines.
+    expect(folded.edges.filter((edge) => edge.label === 'depends on').length).toBe(3);
+    expect(folded.warnings.at(-1)).toContain('the 7 edges into enabled_google_apis, only waited for (depends_on), into an "awaited by" list on each');
+  });
+});
+
 describe('foldForReading', () => {
   it('folds sentry’s 73 services and volumes to 21 nodes, saying what it folded and how to see everything', () => {
     const folded = foldForReading(sentry, 'compose');

@@ -10,8 +10,8 @@
  * each table (fold-references.ts). The warnings say what was folded; `detail: "full"` draws everything (issue 27:
  * 40–90 nodes drew 5,000–8,000 px wide, and a hub's 46 edges walled the OpenTelemetry demo).
  */
-import { foldPlainColumns } from './fold-columns.js';
-import { foldReferenceHubs, REFERENCE_HUB_TABLES } from './fold-references.js';
+import { foldPlainColumns, READABLE_TABLE_AREA, tableArea } from './fold-columns.js';
+import { foldEntityHubs, foldReferenceHubs, REFERENCE_HUB_TABLES } from './fold-references.js';
 import type { GraphEdge, GraphIR, GraphNode, NodeKind, Notation } from './types.js';
 
 export const DETAIL_LEVELS = ['auto', 'full'] as const;
@@ -40,6 +40,7 @@ const MIN_TWINS = 3;
 /** The graph to draw at `detail`: folded when it is a large infrastructure graph and `detail` is auto. */
 export function foldForReading(graph: GraphIR, notation: Notation, detail: Detail = 'auto'): GraphIR {
   if (detail === 'auto' && notation === 'sql') return foldSchema(graph);
+  if (detail === 'auto' && notation === 'mermaid' && isEntityDiagram(graph)) return foldEntities(graph);
   if (detail === 'full' || !FOLDING_NOTATIONS.has(notation) || graph.layout !== 'layered') return graph;
   const before = graph.nodes.length;
   const large = foldLarge(graph, notation);
@@ -84,6 +85,8 @@ export const SHARED_FOLD_DENSITY = 1.5;
 /** A shared dependency is used by at least this many nodes, and by at least SHARED_USERS_SHARE of the graph's nodes. */
 const SHARED_MIN_USERS = 6;
 const SHARED_USERS_SHARE = 0.3;
+/** A node only waited for (`depends_on`) by this many is folded whatever the graph's share (foldSharedDependencies). */
+const MIN_AWAITING = 4;
 /** Names per line of a "used by" list: about the width of a service's box. */
 const USERS_LINE_CHARS = 36;
 
@@ -103,7 +106,10 @@ function foldSharedDependencies(graph: GraphIR): { graph: GraphIR; said: string[
   for (const node of graph.nodes) {
     const into = graph.edges.filter((edge) => edge.to === node.id);
     const users = new Set(into.map((edge) => edge.from));
-    if (users.size < minUsers || graph.edges.some((edge) => edge.from === node.id)) continue;
+    // A prerequisite only waited for (Terraform's `depends_on` on the module enabling a project's APIs, from seven
+    // resources) says an order, not an architecture: its lines crossed a 26-resource root 3,128 px wide (1,955 without).
+    const awaited = into.every((edge) => edge.label === DEPENDS_ON) && users.size >= MIN_AWAITING;
+    if ((users.size < minUsers && !awaited) || graph.edges.some((edge) => edge.from === node.id)) continue;
     if (new Set(into.map(meaning)).size !== 1 || users.has(node.id)) continue;
     shared.add(node.id);
   }
@@ -111,39 +117,74 @@ function foldSharedDependencies(graph: GraphIR): { graph: GraphIR; said: string[
   if (shared.size === 0) return { graph, said: [] };
   const folded = graph.edges.filter((edge) => shared.has(edge.to));
   if (folded.length === graph.edges.length) return { graph, said: [] };
+  const awaitedOnly = (id: string) => folded.every((edge) => edge.to !== id || edge.label === DEPENDS_ON);
   const nodes = graph.nodes.map((node) => {
     if (!shared.has(node.id)) return node;
     const users = [...new Set(folded.filter((edge) => edge.to === node.id).map((edge) => byId.get(edge.from)?.label ?? edge.from))];
-    return { ...node, rows: [...(node.rows ?? []), `used by ${users.length}:`, ...linesOf(users)] };
+    return { ...node, rows: [...(node.rows ?? []), `${awaitedOnly(node.id) ? 'awaited by' : 'used by'} ${users.length}:`, ...linesOf(users)] };
   });
-  const names = [...shared].map((id) => byId.get(id)!.label);
+  const said = (ids: string[], what: string) => {
+    const count = folded.filter((edge) => ids.includes(edge.to)).length;
+    return ids.length === 0 ? [] : [`the ${count} edges into ${ids.map((id) => byId.get(id)!.label).join(', ')}, ${what}`];
+  };
+  const awaited = [...shared].filter(awaitedOnly);
   return {
     graph: { ...graph, nodes, edges: graph.edges.filter((edge) => !shared.has(edge.to)) },
-    said: [`the ${folded.length} edges into ${names.join(', ')}, which most nodes use, into a "used by" list on each (each edge meant the same: depends on it)`],
+    said: [
+      ...said([...shared].filter((id) => !awaitedOnly(id)), 'which most nodes use, into a "used by" list on each (each edge meant the same: depends on it)'),
+      ...said(awaited, 'only waited for (depends_on), into an "awaited by" list on each'),
+    ],
   };
 }
 
 /**
  * A large schema drawn for reading: its reference hubs' foreign keys named on their columns (fold-references.ts),
- * above FOLD_NODES tables the columns that are not keys counted under the keys (fold-columns.ts), and the one schema that holds every table (pg_dump's `public`) named as the title instead of a box round everything,
- * so the tables' unconnected groups are packed in rows (pack.ts) rather than stacked in one column 5,000 px tall.
+ * above FOLD_NODES tables or when its tables in full are more than a readable page holds (fold-columns.ts) the
+ * columns that are not keys counted under the keys, and the one schema that holds every table (pg_dump's `public`)
+ * named as the title instead of a box round everything, so the tables' unconnected groups are packed in rows (pack.ts)
+ * rather than stacked in one column 5,000 px tall.
  */
 function foldSchema(graph: GraphIR): GraphIR {
-  if (graph.nodes.length <= REFERENCE_HUB_TABLES) return graph;
   const { graph: hubbed, hubs } = foldReferenceHubs(graph);
   const said = hubs.map(({ label, references, tables }) => `the ${references} foreign keys of ${tables} tables to ${label} are named on their columns ("→ ${label}") instead of drawn as lines`);
-  const { graph: folded, columns, tables } = graph.nodes.length > FOLD_NODES ? foldPlainColumns(hubbed) : { graph: hubbed, columns: 0, tables: 0 };
+  const { graph: folded, columns, tables } = tooLargeInFull(hubbed) ? foldPlainColumns(hubbed) : { graph: hubbed, columns: 0, tables: 0 };
   if (columns > 0) said.push(`the ${columns} columns of ${tables} tables that are not keys are counted in one row under each table's keys`);
   const warnings = said.length === 0 ? graph.warnings : [...graph.warnings, `${graph.nodes.length} tables drawn to stay readable: ${said.join(', and ')}; detail: "full" draws every ${columns > 0 ? 'column and line' : 'line'}`];
   const [only] = folded.groups;
-  const oneSchema = folded.groups.length === 1 && only!.kind === 'schema' && folded.title === undefined && folded.nodes.every((node) => node.parent === only!.id);
-  if (!oneSchema) return { ...folded, warnings };
+  const oneSchema = graph.nodes.length > REFERENCE_HUB_TABLES && folded.groups.length === 1 && only!.kind === 'schema' && folded.title === undefined && folded.nodes.every((node) => node.parent === only!.id);
+  if (!oneSchema) return said.length === 0 ? graph : { ...folded, warnings };
   return {
     ...folded,
     title: `schema ${only!.label}`,
     groups: [],
     nodes: folded.nodes.map(({ parent: _, ...node }) => node),
     warnings,
+  };
+}
+
+/** Above FOLD_NODES tables, or tables that in full need more room than a readable page has (READABLE_TABLE_AREA). */
+const tooLargeInFull = (graph: GraphIR): boolean => graph.nodes.length > FOLD_NODES || tableArea(graph) > READABLE_TABLE_AREA;
+
+/** A Mermaid ER diagram: every node an entity, its attributes rows marked as SQL columns are (mermaid/er.ts). */
+const isEntityDiagram = (graph: GraphIR): boolean => graph.nodes.length > 0 && graph.nodes.every((node) => node.kind === 'entity');
+
+/**
+ * A large Mermaid ER diagram drawn for reading, as a schema is (foldSchema): its reference hubs named on the attributes
+ * that refer to them (fold-references.ts), and when too large to read in full its entities' attributes that are not
+ * keys counted under the keys; the other relationships are all drawn, each with its own label.
+ */
+function foldEntities(graph: GraphIR): GraphIR {
+  const { graph: hubbed, hubs, verbs } = foldEntityHubs(graph);
+  const said = hubs.map(({ label, references, tables }) => {
+    const labels = verbs.get(label)!;
+    return `the ${references} relationships of ${tables} entities with ${label}${labels.length > 0 ? ` (${labels.map((verb) => `"${verb}"`).join(', ')})` : ''} are named on their attributes that refer to it ("→ ${label}") instead of drawn as lines`;
+  });
+  const { graph: folded, columns, tables } = tooLargeInFull(hubbed) ? foldPlainColumns(hubbed, 'attributes') : { graph: hubbed, columns: 0, tables: 0 };
+  if (columns > 0) said.push(`the ${columns} attributes of ${tables} entities that are not keys are counted in one row under each entity's keys`);
+  if (said.length === 0) return graph;
+  return {
+    ...folded,
+    warnings: [...graph.warnings, `${graph.nodes.length} entities drawn to stay readable: ${said.join(', and ')}; detail: "full" draws every ${columns > 0 ? 'attribute and line' : 'line'}`],
   };
 }
 
@@ -213,7 +254,7 @@ function foldSharedSets(graph: GraphIR): { graph: GraphIR; said: string[] } {
 }
 
 /** Names joined into lines of about USERS_LINE_CHARS characters. */
-function linesOf(names: readonly string[]): string[] {
+export function linesOf(names: readonly string[]): string[] {
   const lines: string[] = [];
   for (const name of names) {
     const last = lines.at(-1);

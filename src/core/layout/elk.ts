@@ -13,7 +13,7 @@ import { measureText } from './measure.js';
 import { hasFixedSize, sizeNode, wrapEdgeLabel, type NodeBox } from './node-size.js';
 import { connectedComponents, containerFrame, packComponents, soleContainer, wrapInContainer } from './pack.js';
 import { containerTitle, placeTitles } from './titles.js';
-import type { LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
+import type { Box, LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
 
 /** Typed option defaults for every ELK run (STYLE: ELK is one implementation with typed option defaults). */
 export const ELK_DEFAULTS = {
@@ -449,11 +449,28 @@ async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = 
 export function separateEdgeRuns(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
   const lines = laid.edges.map((edge) => {
     const drawn = graph.edges[edge.index]!;
-    return { points: edge.points, ends: [drawn.from, drawn.to], slideEnds: true, meaning: edgeMeaning(drawn) };
+    return { points: edge.points, ends: [drawn.from, drawn.to], slideEnds: true, meaning: edgeMeaning(drawn), own: edge.labels };
   });
   const separated = separateRuns(lines, [...laid.nodes, ...laid.groups, ...laid.edges.flatMap((edge) => edge.labels)]);
-  return { ...laid, edges: laid.edges.map((edge, i) => ({ ...edge, points: separated[i]! })) };
+  return { ...laid, edges: laid.edges.map((edge, i) => ({ ...edge, points: separated[i]!, labels: edge.labels.map((label) => besideMovedLeg(label, edge.points, separated[i]!)) })) };
 }
+
+/** A label set beside a leg (within LABEL_HUG px of it, along it) keeps its place beside it when the leg moves across. */
+function besideMovedLeg<T extends Box>(label: T, before: readonly Point[], after: readonly Point[]): T {
+  for (let i = 0; i + 1 < before.length; i++) {
+    const [a, b, c] = [before[i]!, before[i + 1]!, after[i]!];
+    const vertical = a.x === b.x;
+    const shift = vertical ? c.x - a.x : c.y - a.y;
+    if (shift === 0 || (vertical ? a.y === b.y : false)) continue;
+    const [across, lo, hi] = vertical ? [a.x, Math.min(a.y, b.y), Math.max(a.y, b.y)] : [a.y, Math.min(a.x, b.x), Math.max(a.x, b.x)];
+    const [near, far, from, to] = vertical ? [label.x, label.x + label.width, label.y, label.y + label.height] : [label.y, label.y + label.height, label.x, label.x + label.width];
+    const hugs = Math.min(Math.abs(near - across), Math.abs(far - across)) <= LABEL_HUG && from < hi && to > lo;
+    if (hugs) return vertical ? { ...label, x: label.x + shift } : { ...label, y: label.y + shift };
+  }
+  return label;
+}
+/** How near a leg ELK sets an edge's labels beside it (SPACING.edgeLabelPadding and the end labels' offset). */
+const LABEL_HUG = 6;
 
 /**
  * Back edges of a depth-first walk over the whole graph (containers flattened), from the sources in input order.

@@ -5,6 +5,7 @@ import type { GraphIR } from '../graph/types.js';
 import { composeNotation } from '../notations/compose/index.js';
 import { helmNotation } from '../notations/helm/index.js';
 import { kubernetesNotation } from '../notations/kubernetes/index.js';
+import { mermaidNotation } from '../notations/mermaid/index.js';
 import { resolveIconHints } from '../notations/icon-hints.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
 import { sqlNotation } from '../notations/sql/index.js';
@@ -144,9 +145,37 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect((await layoutGraphvizOrthogonal(graph)).width).toBeLessThan(2_500);
   });
 
-  it('draws Kubernetes and Helm this way, the other notations and graphs from no notation with ELK', () => {
+  it('sets the cardinalities of a table’s foreign keys to itself beside their loops, off the table (Camunda)', async () => {
+    // Graphviz put the start and end labels of the self loops over the table: twelve on ACT_RU_EXECUTION, ACT_RU_INCIDENT
+    // and ACT_RU_CASE_EXECUTION, and four pairs on each other.
+    const graph = await sqlNotation.toGraph(readFileSync(new URL('../../../test/fixtures/sql/camunda-postgres-engine.sql', import.meta.url), 'utf8'));
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    const violations = checkScene(scene.elements, scene.parents).violations;
+    expect(violations.filter((v) => /^text ".*" overlaps shape/.test(v))).toEqual([]);
+    expect(violations.filter((v) => /^texts ".*(EXECUTION|INCIDENT)--/.test(v))).toEqual([]);
+  });
+
+  it('routes round the edges found before rather than across them (Mermaid print-job states)', async () => {
+    // Each route found alone: "Stapling" back to "Waiting" went up the middle across "All pages out", two crossings
+    // where ELK and Graphviz's own splines have none.
+    const graph = await mermaidNotation.toGraph(readFileSync(new URL('../../../test/fixtures/mermaid/print-job-emphasis-state.mmd', import.meta.url), 'utf8'));
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    const report = checkScene(scene.elements, scene.parents);
+    expect(report.crossings).toBe(0);
+    expect(report.violations).toEqual([]);
+  });
+
+  it('stacks a boundary’s parts along the flow where side by side they miss a README column (Mermaid C4 context)', async () => {
+    // Graphviz set the three boundaries and the systems joined by no edge side by side: 1,985 px wide, text 6.2 px at 880.
+    const graph = await mermaidNotation.toGraph(readFileSync(new URL('../../../test/fixtures/mermaid/mermaid-docs-c4-context.mmd', import.meta.url), 'utf8'));
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
+  });
+
+  it('draws Kubernetes, Helm and Mermaid this way, the other notations and graphs from no notation with ELK', () => {
     expect(layoutEngineFor(graph, 'kubernetes')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'helm')).toBe(layoutGraphvizOrthogonal);
+    expect(layoutEngineFor(graph, 'mermaid')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'compose')).toBe(layoutGraph);
     expect(layoutEngineFor(graph)).toBe(layoutGraph);
   });

@@ -1,6 +1,8 @@
 /**
  * Issue 27's third way: Graphviz places the nodes and containers (same node sizes), and every edge between two nodes
- * is drawn again at right angles by the orthogonal router of smart arrows, off the other shapes; hub ends are merged,
+ * is drawn again at right angles by the orthogonal router of smart arrows, off the other shapes and, at a cost
+ * (CROSSING_COST), off the routes found before, each route that still crosses one found again knowing all the others
+ * (Graphviz's placement leaves room for a drawing without crossings that routes found one by one missed); hub ends are merged,
  * each rank gap's legs given tracks of their own and legs of different edges on one line moved apart, as on the ELK
  * path, then labels go beside the routes; a drawing that misses a README column is tried turned and with capped rows,
  * as ELK's is. The service draws the notations in engine.ts's PLACED_BY_GRAPHVIZ this way; bench/engines.ts measures
@@ -16,7 +18,16 @@ import { layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readme
 import { placeWithGraphviz } from './graphviz.js';
 import { mergeHubEnds } from './hubs.js';
 import { spreadRankGaps } from './rank-gaps.js';
+import { stackedRanks } from './stacked-ranks.js';
 import type { Box, LaidOutGraph, LaidOutLabel, LayoutEngine } from './types.js';
+
+/**
+ * What crossing another route costs the router, in pixels of route length: a detour of up to this much is taken
+ * to cross one route fewer, as ELK's crossing minimisation would order the edges.
+ */
+const CROSSING_COST = 160;
+/** Edges routed with a crossing cost at most. */
+const CROSSING_COST_EDGES = 150;
 
 /** Rows capped at these shares of a README column: Graphviz spreads rows to straighten long edges, beyond the cap. */
 const ROW_CAPS = [1, 0.75];
@@ -50,6 +61,16 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
     if (cost(other) < cost(best)) best = other;
   }
   const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
+  // Each container's parts stacked along the flow, as ELK's stacked try: Graphviz sets parts joined by no edge side by
+  // side (Mermaid's C4 context: three boundaries and three systems in a row, 1,985 px wide, text 6.2 px at 880). Kept
+  // only where it fits, as capped rows: BlazeMeter's packages stacked in a column missed still (10.8 px), their
+  // relations run together for 1,400 px down it, and the author had set them side by side.
+  for (const direction of cost(best) > 0 && graph.groups.length > 0 && nodes <= READABLE_NODES ? directions : []) {
+    const ranks = stackedRanks(graph, direction);
+    if (ranks === undefined) break;
+    const laid = await placeWithGraphviz({ ...graph, direction }, { ranks });
+    if (readmeCost(laid, nodes) === 0) return drawnAtRightAngles(laid, { ...graph, direction });
+  }
   for (const direction of cost(best) > 0 && nodes <= READABLE_NODES ? directions.filter(vertical) : []) {
     // As for ELK's: not where the plain layout this way is too large for capped rows to fit (microservices-demo: four Graphviz runs).
     if (narrowingLengthens(plain.get(direction)!, nodes)) continue;
@@ -84,13 +105,34 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
     return a === undefined || b === undefined || a === b ? undefined : [a, b];
   };
   const obstacles = [...laid.nodes.map((node) => ({ ...node, type: node.box.shape })), ...laid.groups.map((group) => ({ ...group, type: 'rectangle' }))];
-  const router = new OrthogonalRouter(obstacles, laid.edges.flatMap((edge) => ends(edge.index) ?? []));
+  const terminals = laid.edges.flatMap((edge) => ends(edge.index) ?? []);
+  // Not on a wall of hundreds of edges (sentry's 293 depends_on drawn in full): there routes kept off crossings by
+  // running along others' lines, 476 pairs run together that separating runs could not part, in three times the time.
+  const router = new OrthogonalRouter(obstacles, terminals, terminals.length / 2 <= CROSSING_COST_EDGES ? CROSSING_COST : 0);
   const around = (node: number) => laid.groups.flatMap((group, g) => (boxContains(group, laid.nodes[node]!, 0) ? [laid.nodes.length + g] : []));
-  const labels = new Map<number, LaidOutLabel[]>();
-  const edges = laid.edges.map((edge) => {
+  const request = (pair: [number, number]) => ({ from: pair[0], to: pair[1], through: [...new Set([...around(pair[0]), ...around(pair[1])])] });
+  const routes = laid.edges.map((edge) => {
     const pair = ends(edge.index);
-    const route = pair && router.route({ from: pair[0], to: pair[1], through: [...new Set([...around(pair[0]), ...around(pair[1])])] });
-    // A self loop, or an edge to a container: Graphviz's curve and labels stay.
+    return pair && router.route(request(pair));
+  });
+  // A route found early knew none of the later ones: each that crosses another is found again knowing them all.
+  routes.forEach((route, i) => {
+    if (route === undefined || router.crossings(route) === 0) return;
+    router.forget(route);
+    routes[i] = router.route(request(ends(laid.edges[i]!.index)!));
+  });
+  const labels = new Map<number, LaidOutLabel[]>();
+  const edges = laid.edges.map((edge, i) => {
+    const route = routes[i];
+    const { from, to } = graph.edges[edge.index]!;
+    // A self loop keeps Graphviz's curve and middle label; its end labels are placed beside it as the others are:
+    // Graphviz set the cardinalities of a table's foreign keys to itself over the table (Camunda's executions).
+    const ends = edge.labels.filter((label) => label.placement !== 'center');
+    if (route === undefined && from === to && nodeIndex.has(from) && ends.length > 0) {
+      labels.set(edge.index, ends);
+      return { ...edge, labels: edge.labels.filter((label) => label.placement === 'center') };
+    }
+    // An edge to a container: Graphviz's curve and labels stay.
     if (route === undefined) return edge;
     labels.set(edge.index, edge.labels);
     return { ...edge, points: route.points, curved: false, labels: [] };
@@ -108,7 +150,8 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
       taken.push(placed);
       return placed;
     });
-    return moved.length === 0 ? edge : { ...edge, labels: moved };
+    // Beside the labels it kept (a self loop's middle one).
+    return moved.length === 0 ? edge : { ...edge, labels: [...edge.labels, ...moved] };
   });
   return { ...laid, edges };
 }

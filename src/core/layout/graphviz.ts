@@ -77,7 +77,7 @@ export const layoutWithGraphviz: LayoutEngine = (graph: GraphIR): Promise<LaidOu
 /** Graphviz's layout of a graph from another notation than DOT, shaped as a try asks. */
 export async function placeWithGraphviz(graph: GraphIR, shape: GraphvizShape = {}): Promise<LaidOutGraph> {
   const engine = await graphviz();
-  const boxes = new Map(graph.nodes.map((node) => [node.id, sizeNode(node)]));
+  const boxes = new Map(graph.nodes.map((node) => [node.id, sizeNode(node, graph.direction)]));
   const titles = new Map(graph.groups.map((group) => [group.id, wrapText(group.label, CONTAINER_MIN_WIDTH * 2, FONT.containerTitle).join('\n')]));
   const dot = graph.dot ?? graphToDot(graph, shape);
   const names = namesFor(graph);

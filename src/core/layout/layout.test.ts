@@ -6,7 +6,7 @@ import { mermaidNotation } from '../notations/mermaid/index.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
 import { sqlNotation } from '../notations/sql/index.js';
 import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, LARGE_WIDTH, MAX_ASPECT, NODE_BOX, SPACING } from './drawing-rules.js';
-import { layoutGraph } from './elk.js';
+import { layoutGraph, separateEdgeRuns } from './elk.js';
 import { measureText } from './measure.js';
 import { loadRenderFonts } from '../../infra/fonts.js';
 import { wrapText as renderWrap } from '../render/text.js';
@@ -588,4 +588,43 @@ describe('layoutGraph when nothing fits a README column', () => {
     expect(tn5250.y).toBeLessThan(tn3270.y + tn3270.height);
     expect(laid.height).toBeLessThan(laid.width);
   }, 120_000);
+});
+
+describe('separateEdgeRuns', () => {
+  it('moves two relations between one pair of tables apart, each end label kept beside its own leg', () => {
+    // AdventureWorks' SalesOrderHeader → Address twice (BillToAddressID, ShipToAddressID), routed alike: one line.
+    const graph: GraphIR = {
+      layout: 'layered',
+      direction: 'RIGHT',
+      nodes: [
+        { id: 'header', label: 'SalesOrderHeader', kind: 'entity' },
+        { id: 'address', label: 'Address', kind: 'entity' },
+      ],
+      edges: [
+        { id: 'bill', from: 'header', to: 'address', label: 'BillToAddressID', startLabel: '0..*' },
+        { id: 'ship', from: 'header', to: 'address', label: 'ShipToAddressID', startLabel: '0..*' },
+      ],
+      groups: [],
+      warnings: [],
+    };
+    const route = () => [{ x: 1722, y: 1944 }, { x: 2484, y: 1944 }, { x: 2484, y: 804 }, { x: 2779, y: 804 }];
+    const node = (id: string, x: number, y: number, width: number, height: number) => ({ id, x, y, width, height, box: sizeNode(graph.nodes.find((n) => n.id === id)!) });
+    const laid = {
+      nodes: [node('header', 1290, 1834, 432, 231), node('address', 2779, 749, 196, 109)],
+      groups: [],
+      edges: [
+        { index: 0, points: route(), labels: [{ x: 2091, y: 1922, width: 24, height: 18, text: '0..*', placement: 'start' as const }] },
+        { index: 1, points: route(), labels: [{ x: 2091, y: 1948, width: 24, height: 18, text: '0..*', placement: 'start' as const }] },
+      ],
+      warnings: [],
+      width: 3000,
+      height: 2100,
+    };
+    const apart = separateEdgeRuns(laid, graph);
+    const [bill, ship] = apart.edges;
+    expect(ship!.points[0]!.y - bill!.points[0]!.y).toBeGreaterThanOrEqual(8);
+    // Each end label as far from its leg as ELK set it: 4 px above the one, 4 px below the other.
+    expect(bill!.points[0]!.y - (bill!.labels[0]!.y + bill!.labels[0]!.height)).toBe(4);
+    expect(ship!.labels[0]!.y - ship!.points[0]!.y).toBe(4);
+  });
 });

@@ -237,23 +237,25 @@ describe('packComponents', () => {
     const whole = graph({ nodes: parts.flatMap(({ part }) => part.nodes) });
     const args = [whole, parts.map(({ part }) => part), parts.map(({ laid }) => laid), 1100] as const;
     const [rows, skyline] = [packComponents(...args), packComponents(...args, { skyline: true })];
-    // Rows: task under batch, then comment and filter in a second row under the tallest, 1,140 px in all.
-    expect([rows.width, rows.height]).toEqual([1040, 1140]);
+    // Tables joined to nothing stand SPACING.nodeNode apart, as the nodes of a layer (16 px within ELK's 12 px padding).
+    // Rows: task under batch, then comment and filter in a second row under the tallest, 1,032 px in all.
+    expect([rows.width, rows.height]).toEqual([932, 1032]);
     // Skyline: each short table under one of the three tall ones, the lowest first.
-    expect([skyline.width, skyline.height]).toEqual([1040, 920]);
+    expect([skyline.width, skyline.height]).toEqual([932, 866]);
     expect(overlaps(skyline)).toEqual([]);
-    expect(['task', 'comment', 'filter'].map((id) => at(skyline, id).x).sort((a, b) => a - b)).toEqual([0, 370, 740]);
+    expect(['task', 'comment', 'filter'].map((id) => at(skyline, id).x).sort((a, b) => a - b)).toEqual([0, 316, 632]);
   });
 
   it('on a skyline, sets a part as wide as the drawing above the others, not as a roof over the room beside a taller one', () => {
     // Flowable's schema: a fan of job tables 1,264 × 2,050 px, its CMMN chain 2,481 px wide and 450 tall, and tables
     // joined to nothing. Placed second, the chain went under the fan and the tables under the chain: 2,505 × 4,097 px,
     // the 1,240 px beside the fan left empty.
-    const part = (id: string, width: number, height: number) => ({
-      part: graph({ nodes: [{ id, label: id, kind: 'entity' }] }),
+    // A box stands for a component, its tables joined (an edge), or for a table joined to nothing.
+    const part = (id: string, width: number, height: number, joined = true) => ({
+      part: graph({ nodes: [{ id, label: id, kind: 'entity' }], edges: joined ? [{ id: `${id}-joined`, from: id, to: id }] : [] }),
       laid: { nodes: [{ id, x: 0, y: 0, width, height, box: {} as LaidOutGraph['nodes'][number]['box'] }], groups: [], edges: [], warnings: [], width, height } as LaidOutGraph,
     });
-    const tables = Array.from({ length: 12 }, (_, i) => part(`table${i}`, 300, 250));
+    const tables = Array.from({ length: 12 }, (_, i) => part(`table${i}`, 300, 250, false));
     const parts = [part('fan', 1264, 2050), part('cmmn', 2481, 450), ...tables];
     const whole = graph({ nodes: parts.flatMap(({ part }) => part.nodes) });
     const skyline = packComponents(whole, parts.map(({ part }) => part), parts.map(({ laid }) => laid), 2036, { skyline: true });

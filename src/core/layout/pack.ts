@@ -95,7 +95,10 @@ export function shifted(laid: LaidOutGraph, dx: number, dy: number, edgeIndex: (
 export function packComponents(graph: GraphIR, parts: readonly GraphIR[], laid: readonly LaidOutGraph[], rowWidth: number, { skyline = false } = {}): LaidOutGraph {
   const order = laid.map((_, i) => i).sort((a, b) => laid[b]!.height - laid[a]!.height || a - b);
   const limit = Math.max(rowWidth, ...laid.map((part) => part.width));
-  const places = skyline ? skylinePlaces(laid, order, limit) : rowPlaces(laid, order, limit);
+  // No edge leaves a table joined to nothing: beside another such table it needs only the room between nodes of a layer.
+  const lone = (i: number) => parts[i]!.nodes.length === 1 && parts[i]!.nodes[0]!.kind === 'entity' && parts[i]!.edges.length === 0 && parts[i]!.groups.length === 0;
+  const gapAfter = (i: number) => (lone(i) ? LONE_GAP : SPACING.betweenLayers);
+  const places = skyline ? skylinePlaces(laid, order, limit, gapAfter) : rowPlaces(laid, order, limit, gapAfter);
   const edgeOf = new Map(graph.edges.map((edge, index) => [edge, index]));
   const result: LaidOutGraph = { nodes: [], groups: [], edges: [], warnings: [], width: 0, height: 0 };
   for (const i of order) {
@@ -111,16 +114,30 @@ export function packComponents(graph: GraphIR, parts: readonly GraphIR[], laid: 
   return result;
 }
 
+/** Room ELK leaves around a laid-out graph (its default root padding): kept around a container drawn by hand. */
+const ROOT_PADDING = 12;
+
+/**
+ * The gap after a table joined to nothing, within the ELK padding round it (ROOT_PADDING): SPACING.nodeNode between
+ * the boxes, as between the nodes of a layer, where the gap between layers left DolphinScheduler's 70 unrelated
+ * tables 94 px apart both ways (1.35 times Graphviz's canvas). Other loose nodes (a chart's workloads) keep the wider
+ * gap: their rows were tuned against Graphviz's grid (pack37).
+ */
+const LONE_GAP = SPACING.nodeNode - 2 * ROOT_PADDING;
+
 /** Rows left to right, each as tall as its first part, a part stacked under the last one where that saves height. */
-function rowPlaces(laid: readonly LaidOutGraph[], order: readonly number[], limit: number): Map<number, Point> {
-  const gap = SPACING.betweenLayers;
+function rowPlaces(laid: readonly LaidOutGraph[], order: readonly number[], limit: number, gapAfter: (i: number) => number): Map<number, Point> {
   const places = new Map<number, Point>();
   let rowTop = 0;
   let rowHeight = 0;
+  /** The gap under the current row: the widest any of its parts asks. */
+  let rowGap = 0;
   /** The column being filled in the current row: its left, its width and the bottom of its last part (from the row's top). */
   let column = { x: 0, width: 0, bottom: 0 };
+  let columnGap = 0;
   for (const i of order) {
     const part = laid[i]!;
+    const gap = Math.max(columnGap, gapAfter(i));
     const next = column.x + column.width + gap;
     const stackable = rowHeight > 0 && column.x + Math.max(column.width, part.width) <= limit;
     /** How much taller stacking under the column makes the row: worth it below what a new row would add. */
@@ -128,16 +145,21 @@ function rowPlaces(laid: readonly LaidOutGraph[], order: readonly number[], limi
     if (stackable && (growth <= 0 || (next + part.width > limit && growth < gap + part.height))) {
       places.set(i, { x: column.x, y: rowTop + column.bottom + gap });
       column = { x: column.x, width: Math.max(column.width, part.width), bottom: column.bottom + gap + part.height };
+      columnGap = gap;
       rowHeight = Math.max(rowHeight, column.bottom);
+      rowGap = Math.max(rowGap, gap);
       continue;
     }
     if (rowHeight > 0 && next + part.width > limit) {
-      rowTop += rowHeight + gap;
+      rowTop += rowHeight + Math.max(rowGap, gapAfter(i));
       rowHeight = 0;
+      rowGap = 0;
     }
     column = { x: rowHeight === 0 ? 0 : next, width: part.width, bottom: part.height };
+    columnGap = gapAfter(i);
     places.set(i, { x: column.x, y: rowTop });
     rowHeight = Math.max(rowHeight, part.height);
+    rowGap = Math.max(rowGap, gapAfter(i));
   }
   return places;
 }
@@ -149,7 +171,7 @@ function rowPlaces(laid: readonly LaidOutGraph[], order: readonly number[], limi
  * placed after a taller, narrower one it would roof the room beside that one, which a skyline cannot reach again
  * (Flowable's CMMN tables, a chain as wide as the drawing, under its 2,050 px fan of job tables left 1,240 px beside the fan empty).
  */
-function skylinePlaces(laid: readonly LaidOutGraph[], tallestFirst: readonly number[], limit: number): Map<number, Point> {
+function skylinePlaces(laid: readonly LaidOutGraph[], tallestFirst: readonly number[], limit: number, gapAfter: (i: number) => number): Map<number, Point> {
   const gap = SPACING.betweenLayers;
   const places = new Map<number, Point>();
   const spans = (i: number) => tallestFirst.every((j) => j === i || laid[i]!.width + gap + laid[j]!.width > limit);
@@ -166,15 +188,13 @@ function skylinePlaces(laid: readonly LaidOutGraph[], tallestFirst: readonly num
       if (best === undefined || y < best.y) best = { x, y };
     }
     places.set(i, best!);
-    const [from, to, top] = [best!.x, best!.x + part.width + gap, best!.y + part.height + gap];
+    const [from, to, top] = [best!.x, best!.x + part.width + gapAfter(i), best!.y + part.height + gapAfter(i)];
     const under = topOver(to, to + 1e-6);
     steps = [...steps.filter((step) => step.x < from), { x: from, y: top }, ...(steps.some((step) => step.x === to) ? [] : [{ x: to, y: under }]), ...steps.filter((step) => step.x >= to)];
   }
   return places;
 }
 
-/** Room ELK leaves around a laid-out graph (its default root padding): kept around a container drawn by hand. */
-const ROOT_PADDING = 12;
 
 /**
  * The one container that holds everything (a Kubernetes namespace, a PlantUML package), with the graph inside it:

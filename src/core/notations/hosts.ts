@@ -11,7 +11,10 @@ export function hostsIn(value: string): string[] {
     .split(/[,\s]+/)
     .filter(Boolean)
     .flatMap((part) => {
-      const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(part) ? part : `tcp://${part}`;
+      // A JDBC URL wraps the driver's URL (`jdbc:postgresql://ledger-db:5432/db`): its host is the inner URL's, and
+      // SQL Server's properties follow a `;` (`jdbc:sqlserver://mssql:1433;databaseName=orders`).
+      const url = /^jdbc:[a-z][a-z0-9+.-]*:\/\//i.test(part) ? part.slice(5).split(';')[0]! : part;
+      const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `tcp://${url}`;
       if (!URL.canParse(withScheme)) return [];
       const host = new URL(withScheme).hostname.toLowerCase();
       return /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host) && !/^\d+(\.\d+)*$/.test(host) ? [host.split('.')[0]!] : [];

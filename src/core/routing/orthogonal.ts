@@ -172,10 +172,20 @@ export class OrthogonalRouter {
   private readonly allowed: Int32Array;
   private readonly heap = new StateHeap();
   private generation = 0;
+  /**
+   * With a crossing cost: per grid node, how many routes found so far pass straight through it vertically and
+   * horizontally, and each route's grid path, so a route can be taken back (`forget`) and found again knowing the rest.
+   */
+  private readonly vThrough: Uint16Array | undefined;
+  private readonly hThrough: Uint16Array | undefined;
+  private readonly paths = new WeakMap<Route, { id: number; path: Point[] }>();
+  private readonly forgotten = new Set<number>();
 
   constructor(
     private readonly obstacles: readonly Box[],
     terminals: Iterable<number>,
+    /** What crossing a route found before costs, in pixels of route length (0: routes ignore each other's crossings). */
+    private readonly crossingCost = 0,
   ) {
     const m = ROUTE_MARGIN;
     const xs: number[] = [];
@@ -199,6 +209,10 @@ export class OrthogonalRouter {
     this.done = new Int32Array(nodes * 4);
     this.parent = new Int32Array(nodes * 4 + 4);
     this.allowed = new Int32Array(obstacles.length);
+    if (crossingCost > 0) {
+      this.vThrough = new Uint16Array(nodes);
+      this.hThrough = new Uint16Array(nodes);
+    }
   }
 
   /** Marks the grid segments that enter obstacle `index` or pass closer than CLEARANCE to it. */
@@ -316,7 +330,8 @@ export class OrthogonalRouter {
         if (goals[side] !== node) continue;
         // Arriving at a side's exit point: the last leg runs into the side, one bend more unless already heading in.
         const inward = (side + 2) % 4;
-        const total = cost + ROUTE_MARGIN + (dir === inward ? 0 : dir === side ? 2 * BEND_PENALTY : BEND_PENALTY);
+        const across = dir !== inward || this.vThrough === undefined ? 0 : (dir === 0 || dir === 2 ? this.vThrough : this.hThrough!)[node]!;
+        const total = cost + ROUTE_MARGIN + (dir === inward ? 0 : dir === side ? 2 * BEND_PENALTY : BEND_PENALTY) + across * this.crossingCost;
         const end = terminal + side;
         if (seen[end] === gen && g[end]! <= total) continue;
         seen[end] = gen;
@@ -337,7 +352,9 @@ export class OrthogonalRouter {
         if (!free) continue;
         if (avoidEndLegs && this.alongEndLeg(d === 0 || d === 2 ? this.hEndLegs : this.vEndLegs, d === 0 || d === 1 ? node : next, request)) continue;
         const length = Math.abs(xs[ni]! - xs[i]!) + Math.abs(ys[nj]! - ys[j]!);
-        open(next * 4 + d, cost + length + (d === dir ? 0 : BEND_PENALTY), state, xs[ni]!, ys[nj]!);
+        // Going straight on through a node that a route found before passes straight across is a crossing.
+        const across = d !== dir || this.vThrough === undefined ? 0 : (d === 0 || d === 2 ? this.vThrough : this.hThrough!)[node]!;
+        open(next * 4 + d, cost + length + (d === dir ? 0 : BEND_PENALTY) + across * this.crossingCost, state, xs[ni]!, ys[nj]!);
       }
     }
     if (found < 0) return undefined;
@@ -357,14 +374,57 @@ export class OrthogonalRouter {
       state = up;
     }
     path.reverse();
-    this.occupy(request, path);
+    const id = this.occupy(request, path);
     const start = this.attach(from, startSide, path[0]!);
     const end = this.attach(to, endSide, path[path.length - 1]!);
-    return {
+    const route = {
       points: simplifyPolyline([...start.points, ...path, ...end.points.reverse()]),
       startFocus: start.focus,
       endFocus: end.focus,
     };
+    if (this.vThrough !== undefined) {
+      // With the points on the sides, so the nodes where a route leaves and reaches the grid count as passed too.
+      const through = [start.points[0]!, ...path, end.points[0]!];
+      this.paths.set(route, { id, path: through });
+      this.passThrough(through, 1);
+    }
+    return route;
+  }
+
+  /** Adds `by` to the counts of the grid nodes `path` (one grid step apart) passes straight through. */
+  private passThrough(path: readonly Point[], by: number): void {
+    const nx = this.xs.length;
+    const node = (p: Point) => lineOf(this.ys, p.y) * nx + lineOf(this.xs, p.x);
+    for (let k = 1; k + 1 < path.length; k++) {
+      const [a, b, c] = [path[k - 1]!, path[k]!, path[k + 1]!];
+      if (a.x === b.x && b.x === c.x) this.vThrough![node(b)]! += by;
+      else if (a.y === b.y && b.y === c.y) this.hThrough![node(b)]! += by;
+    }
+  }
+
+  /** How many times a route this router found crosses the routes found so far (with a crossing cost only). */
+  crossings(route: Route): number {
+    const found = this.paths.get(route);
+    if (found === undefined) return 0;
+    const nx = this.xs.length;
+    let crossings = 0;
+    const { path } = found;
+    for (let k = 1; k + 1 < path.length; k++) {
+      const [a, b, c] = [path[k - 1]!, path[k]!, path[k + 1]!];
+      const at = lineOf(this.ys, b.y) * nx + lineOf(this.xs, b.x);
+      if (a.x === b.x && b.x === c.x) crossings += this.hThrough![at]!;
+      else if (a.y === b.y && b.y === c.y) crossings += this.vThrough![at]!;
+    }
+    return crossings;
+  }
+
+  /** Takes back a route this router found, so that it can be found again knowing the routes found after it. */
+  forget(route: Route): void {
+    const found = this.paths.get(route);
+    if (found === undefined) return;
+    this.paths.delete(route);
+    this.passThrough(found.path, -1);
+    this.forgotten.add(found.id);
   }
 
   /**
@@ -403,13 +463,14 @@ export class OrthogonalRouter {
     const users = endLegs.get(cell);
     if (users === undefined) return false;
     return users.some((user) => {
+      if (this.forgotten.has(user)) return false;
       const [from, to] = this.routeEnds[user]!;
       return from !== request.from && from !== request.to && to !== request.from && to !== request.to;
     });
   }
 
   /** Records the grid segments of the first and last legs along `path` (grid points, one segment apart). */
-  private occupy(request: RouteRequest, path: readonly Point[]): void {
+  private occupy(request: RouteRequest, path: readonly Point[]): number {
     const id = this.routeEnds.push([request.from, request.to]) - 1;
     const nx = this.xs.length;
     const node = (p: Point) => lineOf(this.ys, p.y) * nx + lineOf(this.xs, p.x);
@@ -427,6 +488,7 @@ export class OrthogonalRouter {
       if (list === undefined) endLegs.set(cell, [id]);
       else list.push(id);
     });
+    return id;
   }
 
   /**

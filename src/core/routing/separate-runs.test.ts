@@ -108,4 +108,23 @@ describe('separating runs', () => {
     const closed = channel(12);
     expect(separateRuns(closed.lines, closed.shapes)).toEqual(closed.lines.map((line) => line.points));
   });
+
+  it("moves apart two relations between one pair of tables whose own labels hug their shared leg, the labels moving with them", () => {
+    // AdventureWorks: SalesOrderHeader's BillToAddressID and ShipToAddressID to Address, routed alike, each end label
+    // 4 px off the shared leg, one above and one below: each line's label hemmed the other in, one line for 1,141 px.
+    const [header, address] = [{ x: 1290, y: 1834, width: 432, height: 231 }, { x: 2779, y: 749, width: 196, height: 109 }];
+    const route = [{ x: 1722, y: 1944 }, { x: 2484, y: 1944 }, { x: 2484, y: 804 }, { x: 2779, y: 804 }];
+    const [billTo, shipTo] = [{ x: 2091, y: 1922, width: 24, height: 18 }, { x: 2091, y: 1948, width: 24, height: 18 }];
+    const lines = [
+      { points: route, ends: ['header', 'address'], slideEnds: true, meaning: 'BillToAddressID', own: [billTo] },
+      { points: route, ends: ['header', 'address'], slideEnds: true, meaning: 'ShipToAddressID', own: [shipTo] },
+    ];
+    const [bill, ship] = separateRuns(lines, [header, address, billTo, shipTo]);
+    // The legs out of the header are apart, each on the side of its own label.
+    expect(bill![0]!.y).toBeLessThan(ship![0]!.y);
+    expect(Math.abs(bill![0]!.y - ship![0]!.y)).toBeGreaterThanOrEqual(RUN_SPACING);
+    // Without their own labels set apart, each is a wall to its line: nothing moves.
+    const hemmed = separateRuns(lines.map(({ own: _, ...line }) => line), [header, address, billTo, shipTo]);
+    expect(hemmed[0]![0]!.y).toBe(hemmed[1]![0]!.y);
+  });
 });

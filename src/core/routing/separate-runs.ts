@@ -24,6 +24,12 @@ export interface RoutedLine {
    */
   meaning?: string;
   /**
+   * Its own labels: they move with it (the caller shifts them with its legs), so they never bound where its legs go.
+   * Two relations between one pair of tables, routed alike with their labels hugging the shared leg on either side,
+   * had no room to move apart (AdventureWorks' BillToAddressID and ShipToAddressID: one line for 1,141 px).
+   */
+  own?: readonly Box[];
+  /**
    * Already drawn and staying as it is (a stored arrow that keeps its route while new ones are routed): none of its
    * legs moves, and the others' legs move off it. Two fixed lines are never separated from each other.
    */
@@ -164,7 +170,8 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
     const bounds = tracks.map((track): [number, number] => {
       let [lo, hi] = [-Infinity, Infinity];
       for (const leg of track) {
-        const [min, max] = legRoom(leg, near, vertical, others);
+        const own = lines[leg.line]!.own;
+        const [min, max] = legRoom(leg, own === undefined ? near : near.filter((box) => !own.includes(box)), vertical, others);
         [lo, hi] = [Math.max(lo, min, leg.min), Math.min(hi, max, leg.max)];
       }
       const fixed = fixedAt(track);

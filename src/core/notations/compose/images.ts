@@ -65,6 +65,12 @@ export function imageBase(image: string): string | undefined {
 
 const knownImage = (base: string) => KNOWN[base] ?? KNOWN[base.replace(/[-_]?(server|alpine|official)$/, '')];
 
+/**
+ * A name that says it is a database though its image is the project's own (Sock Shop's `user-db` running
+ * `weaveworksdemos/user-db`, Bank of Anthos's `ledger-db`): what a reviewer draws as a cylinder.
+ */
+export const namesDatabase = (name: string): boolean => /(^|[-_.])db$/i.test(name);
+
 /** Role and icon keyword of an image; unknown images are services whose icon keyword is their base name. */
 export function imageRole(image: string): { kind: NodeKind; iconHint?: string } {
   const base = imageBase(image);

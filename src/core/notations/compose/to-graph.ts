@@ -5,7 +5,7 @@
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../../graph/types.js';
 import { hostsIn } from '../hosts.js';
-import { builtServiceRole, imageRole } from './images.js';
+import { builtServiceRole, imageRole, namesDatabase } from './images.js';
 import { atLines, parseLocatedYaml } from '../yaml.js';
 import { interpolateCompose, interpolationWarning } from './interpolation.js';
 
@@ -138,7 +138,8 @@ export function composeToGraph(code: string): GraphIR {
     const parent = networks[0] !== undefined ? networkId(networks[0]) : undefined;
 
     const image = typeof service.image === 'string' ? service.image : undefined;
-    const role = image ? imageRole(image) : builtServiceRole(name, service.build, service.command);
+    const found = image ? imageRole(image) : builtServiceRole(name, service.build, service.command);
+    const role = found.kind === 'service' && namesDatabase(name) ? { ...found, kind: 'database' as const } : found;
     const ports = publishedPorts(service.ports);
     const replicas = isMapping(service.deploy) && typeof service.deploy.replicas === 'number' ? service.deploy.replicas : undefined;
     const title = replicas !== undefined && replicas > 1 ? `${name} ×${replicas}` : name;

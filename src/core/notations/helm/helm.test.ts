@@ -72,8 +72,36 @@ persistence:
   it('draws WordPress: its Service a row on it, its volume, and the enabled MariaDB sub-chart (memcached is off)', () => {
     const graph = helmNotation.toGraph(fixture('bitnami-wordpress.values.yaml'));
     expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['mariadb:database', 'app:workload', 'app:volume:storage']);
-    expect(graph.nodes.find((n) => n.id === 'app')).toMatchObject({ label: 'wordpress', iconHint: 'wordpress', rows: ['workload, 1 replica', 'wordpress', 'Service LoadBalancer :80'] });
+    expect(graph.nodes.find((n) => n.id === 'app')).toMatchObject({ label: 'wordpress', iconHint: 'wordpress', rows: ['workload, 1 replica', 'wordpress', 'Service LoadBalancer :80, 443'] });
+    // Its ports map opens both: the row said :80 alone.
     expect(arrows(graph)).toEqual(['app -> app:volume [mounts]', 'app -> mariadb [uses]']);
+  });
+
+  it('draws the OpenTelemetry Collector the chart runs, with the ports it opens, and no workload for its config block', () => {
+    const graph = helmNotation.toGraph(fixture('opentelemetry-collector.values.yaml'));
+    // `config: {receivers, exporters, service: {pipelines}}` was a workload "config", and hid the collector itself.
+    expect(graph.nodes.map((n) => [n.id, n.rows])).toEqual([['app', ['workload, 1 replica', 'Service :4317, 4318, 6831']]]);
+  });
+
+  it('reads a Service written as flat keys of its workload (Jenkins: serviceType, servicePort)', () => {
+    // jenkinsci/helm-charts charts/jenkins/values.yaml, abridged.
+    const graph = helmNotation.toGraph(`controller:
+  image:
+    repository: "jenkins/jenkins"
+  replicas: 1
+  serviceEnabled: true
+  serviceType: ClusterIP
+  servicePort: 8080
+  targetPort: 8080
+agent:
+  enabled: true
+  image:
+    repository: "jenkins/inbound-agent"
+`);
+    expect(graph.nodes.map((n) => [n.id, n.rows])).toEqual([
+      ['controller', ['workload, 1 replica', 'jenkins', 'Service :8080']],
+      ['agent', ['workload', 'inbound-agent']],
+    ]);
   });
 
   it('lets Bitnami PostgreSQL primary stand for the application and leaves out read replicas in standalone mode', () => {
@@ -193,6 +221,109 @@ components:
     expect(graph.nodes).toHaveLength(12);
     expect(graph.nodes.find((n) => n.id === 'redis-cart')).toMatchObject({ kind: 'cache' });
     expect(graph.nodes.find((n) => n.id === 'cartService')!.label).toBe('cartservice');
+  });
+});
+
+describe('helmNotation parts chosen by a type switch', () => {
+  it('draws Harbor\'s internal database and redis as workloads and the components their settings name as users', () => {
+    const graph = helmNotation.toGraph(fixture('harbor.values.yaml'));
+    const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+    // `database: {type: internal, internal: {image: harbor-db}}`: the chart runs it, a cylinder with its image.
+    // Its volumes, listed by component under persistence.persistentVolumeClaim, are a row on each.
+    expect(byId.get('database')).toMatchObject({ kind: 'database', rows: ['workload', 'harbor-db', 'volume 1Gi'] });
+    expect(byId.get('redis')).toMatchObject({ kind: 'cache', rows: ['workload', 'valkey-photon', 'volume 1Gi'] });
+    expect(byId.get('jobservice')?.rows).toEqual(['workload, 1 replica', 'harbor-jobservice', 'jobLog volume 1Gi']);
+    // `coreDatabase`, `jobserviceDatabaseIndex`, `registryDatabaseIndex`, `trivyAdapterIndex` name who uses what;
+    // no arrow is guessed for the components named nowhere (portal, exporter, nginx).
+    expect(arrows(graph).sort()).toEqual([
+      'core -> database [uses]',
+      'core -> redis [uses]',
+      'expose -> core [core.harbor.domain]',
+      'jobservice -> redis [uses]',
+      'registry -> redis [uses]',
+      'trivy -> redis [uses]',
+    ]);
+    // The registry pod runs two containers written as blocks of their own.
+    expect(byId.get('registry')?.rows).toEqual(['workload, 1 replica', 'registry-photon, harbor-registryctl', 'volume 5Gi']);
+  });
+
+  it('draws a part the switch says is external as such, with its address, and the alternatives not chosen as nothing', () => {
+    const graph = helmNotation.toGraph(`
+core:
+  image: {repository: acme/core}
+  replicas: 2
+database:
+  type: external
+  internal:
+    image: {repository: acme/db}
+  external:
+    host: db.example.com
+    port: "5432"
+    coreDatabase: registry
+`);
+    expect(graph.nodes.map((n) => [n.id, n.kind, n.rows])).toEqual([
+      ['core', 'workload', ['workload, 2 replicas', 'core']],
+      ['database', 'database', ['external', 'db.example.com:5432']],
+    ]);
+    expect(arrows(graph)).toEqual(['core -> database [uses]']);
+  });
+});
+
+describe('helmNotation products sharing volumes, and datastore sub-charts with an image', () => {
+  // The shape of Mastodon's chart values (AGPL, so not copied): the product block holds the volumes its workloads
+  // share, its workers are a list, and the datastores are Bitnami sub-charts whose image the chart overrides.
+  const mastodonShaped = `
+image:
+  repository: ghcr.io/mastodon/mastodon
+mastodon:
+  persistence:
+    assets:
+      accessMode: ReadWriteOnce
+    system:
+      accessMode: ReadWriteOnce
+  sidekiq:
+    resources: {}
+    workers:
+      - name: all-queues
+        concurrency: 25
+        replicas: 1
+  streaming:
+    image:
+      repository: ghcr.io/mastodon/mastodon-streaming
+    port: 4000
+  web:
+    port: 3000
+    replicas: 1
+    image:
+      repository:
+      tag:
+postgresql:
+  enabled: true
+  image:
+    repository: bitnamilegacy/postgresql
+redis:
+  enabled: true
+  image:
+    repository: bitnamilegacy/redis
+  sidekiq:
+    enabled: false
+`;
+
+  it('draws the product\'s workloads in its box and the datastores as sub-charts, the one a workload is named in used by it', () => {
+    const graph = helmNotation.toGraph(mastodonShaped);
+    // It was one workload "mastodon" (its persistence made it one) beside three "workloads" postgresql, redis, elasticsearch.
+    expect(graph.groups.map((g) => g.id)).toEqual(['mastodon']);
+    expect(graph.nodes.map((n) => [n.id, n.rows, n.parent])).toEqual([
+      ['postgresql', ['sub-chart'], undefined],
+      ['redis', ['sub-chart'], undefined],
+      ['mastodon.sidekiq', ['workload', 'mastodon'], 'mastodon'],
+      ['mastodon.streaming', ['workload', 'mastodon-streaming'], 'mastodon'],
+      // An image block left empty runs the chart's image.
+      ['mastodon.web', ['workload, 1 replica', 'mastodon'], 'mastodon'],
+    ]);
+    // `redis.sidekiq` is sidekiq's redis setting; which workload uses PostgreSQL is not in the values, and is said.
+    expect(arrows(graph)).toEqual(['mastodon.sidekiq -> redis [uses]']);
+    expect(graph.warnings).toEqual(['line 26: postgresql: which of the 3 workloads uses it is not in the values; drawn without an arrow']);
   });
 });
 
@@ -429,6 +560,38 @@ kubeDns:
     expect(graph.warnings).toEqual(['line 29: kubeDns: enabled: false; not drawn']);
     // Alone, a Service with a ServiceMonitor may be a small chart's own component.
     expect(helmNotation.toGraph('web:\n  service:\n    port: 80\n  serviceMonitor:\n    enabled: true\nimage:\n  repository: nginx\n').nodes.some((node) => node.rows?.includes('scrape target'))).toBe(false);
+  });
+
+  it('lists many scrape targets in one node, and draws one arrow to a sub-chart Prometheus both scrapes and is named in (kube-prometheus-stack)', () => {
+    // prometheus-community/helm-charts charts/kube-prometheus-stack/values.yaml, abridged: its seven targets stacked
+    // seven boxes 1,624 px tall, and the two arrows into kube-state-metrics shared an id, so Graphviz drew neither.
+    const target = (name: string) => `${name}:\n  enabled: true\n  endpoints: []\n  serviceMonitor:\n    enabled: true\n`;
+    const graph = helmNotation.toGraph(`prometheus:
+  enabled: true
+  service:
+    port: 9090
+  serviceAccount:
+    create: true
+    name: ""
+  prometheusSpec:
+    image:
+      repository: prometheus/prometheus
+    replicas: 1
+${['kubeApiServer', 'kubelet', 'kubeEtcd', 'kubeScheduler', 'kubeProxy'].map(target).join('')}kubeStateMetrics:
+  enabled: true
+kube-state-metrics:
+  prometheus:
+    monitor:
+      enabled: true
+`);
+    expect(graph.nodes.map((node) => `${node.id}: ${node.rows!.join(' | ')}`)).toEqual([
+      'kube-state-metrics: sub-chart',
+      'scrape-targets: 5 scrape targets: | kubeApiServer, kubelet, kubeEtcd, | kubeScheduler, kubeProxy',
+      // Its serviceAccount and prometheusSpec are its own, not two workloads of a "prometheus" product.
+      'prometheus: workload | Service :9090',
+    ]);
+    expect(arrows(graph)).toEqual(['prometheus -> scrape-targets [scrapes]', 'prometheus -> kube-state-metrics [scrapes]']);
+    expect(graph.warnings[0]).toBe('lines 12, 17, 22, 27, 32: 5 scrape targets drawn as one node listing them');
   });
 
   it('draws a dependency switched on by an umbrella block of its own once, under the dependency\'s name (kube-prometheus-stack)', () => {

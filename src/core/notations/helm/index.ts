@@ -28,6 +28,7 @@
  *    (`service.main`, `persistence.config`): one node per named feature that is on.
  */
 import { AppError } from '../../errors.js';
+import { linesOf } from '../../graph/fold.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
 import { hostsIn } from '../hosts.js';
 import { serviceRow } from '../kubernetes/manifests.js';
@@ -86,7 +87,8 @@ function imageName(image: unknown): string | undefined {
 }
 
 function kindOfName(name: string, fallback: NodeKind): NodeKind {
-  if (/postgres|mysql|mariadb|mongo|cassandra|clickhouse|elasticsearch|opensearch|couchdb/i.test(name)) return 'database';
+  // `database`, and images named `…-db` (Harbor's `harbor-db`), are what a reviewer draws as a cylinder.
+  if (/postgres|mysql|mariadb|mongo|cassandra|clickhouse|elasticsearch|opensearch|couchdb|database|(^|[-_ ])db($|[-_ ])/i.test(name)) return 'database';
   if (/redis|memcache|cache|valkey/i.test(name)) return 'cache';
   if (/kafka|rabbitmq|nats|queue|pulsar/i.test(name)) return 'queue';
   if (/gateway|nginx|proxy|traefik|ingress/i.test(name)) return 'gateway';
@@ -136,7 +138,22 @@ const isWorkloadBlock = (key: string, block: Record<string, unknown>): boolean =
 
 /** The workloads a top-level block holds one level down, each a component of its own (`sentry.web: {replicas: 1}`). */
 const productWorkloads = (block: Record<string, unknown>): [string, Record<string, unknown>][] =>
-  Object.entries(block).filter((entry): entry is [string, Record<string, unknown>] => !OWN_BLOCKS.has(entry[0]) && isRecord(entry[1]) && isComponent(entry[1]));
+  Object.entries(block).filter(
+    // Not its `serviceAccount: {create: true, name}` (kube-prometheus-stack's prometheus), which is the workload's own.
+    (entry): entry is [string, Record<string, unknown>] => !OWN_BLOCKS.has(entry[0]) && !CHART_SETTINGS.has(entry[0]) && isRecord(entry[1]) && (isComponent(entry[1]) || runsWorkers(entry[1])),
+  );
+
+/** A block listing the deployments it runs, each with a count (Mastodon's `sidekiq.workers: [{name: all-queues, replicas: 1}]`). */
+const runsWorkers = (block: Record<string, unknown>): boolean =>
+  Object.values(block).some((value) => Array.isArray(value) && value.length > 0 && value.every((item) => isRecord(item) && typeof replicaCount(item) === 'number'));
+
+/**
+ * A product whose workloads sit one level down, though the block itself has the volumes or Service they share
+ * (Mastodon's `mastodon: {persistence: {assets, system}, web: {replicas}, streaming: {image}, sidekiq: {workers}}`):
+ * it runs no image and sets no count of its own.
+ */
+const isProduct = (block: Record<string, unknown>): boolean =>
+  productWorkloads(block).length >= 2 && !namesImage(block.image) && replicaCount(block) === undefined;
 
 /**
  * An image a block runs: a reference, or a map with a place for one, empty when it takes the chart's global image (Argo
@@ -191,6 +208,61 @@ const isScrapeTarget = (block: Record<string, unknown>, values: Record<string, u
  */
 const scrapesChart = (key: string, block: Record<string, unknown>): boolean =>
   /^prometheus$/i.test(key) && Object.keys(block).some((inner) => /^(service|pod)monitor$/i.test(inner)) && Object.keys(block).every((inner) => /^(enabled|(service|pod)monitor)$/i.test(inner));
+
+/**
+ * A block whose `type` names one of its own sub-blocks chooses how a part is provided (Harbor's `database: {type:
+ * internal, internal: {image…}, external: {host…}}`, `expose: {type: ingress, ingress: {hosts…}, clusterIP: {…}}`):
+ * the chosen sub-block is the part; the others are alternatives the chart does not deploy.
+ */
+function chosenAlternative(block: Record<string, unknown>): [string, Record<string, unknown>] | undefined {
+  const type = text(block.type);
+  const chosen = type === undefined ? undefined : block[type];
+  return type !== undefined && isRecord(chosen) ? [type, chosen] : undefined;
+}
+
+/** Where an external part is reached: `host` and `port`, `addr`, `url` or `endpoint`. */
+function externalAddress(block: Record<string, unknown>): string | undefined {
+  const host = text(block.host) ?? text(block.hostname);
+  if (host !== undefined) return block.port !== undefined && block.port !== '' ? `${host}:${String(block.port)}` : host;
+  return text(block.addr) ?? text(block.address) ?? text(block.url) ?? text(block.endpoint);
+}
+
+/**
+ * The components a backing part's settings name by key (Harbor's redis `jobserviceDatabaseIndex`, `trivyAdapterIndex`,
+ * its database's `coreDatabase`): a key whose first camelCase word is a component's name, with more after it, is that
+ * component's setting there, so the component uses the part. Returns the names found, in order.
+ */
+function usersNamedIn(block: Record<string, unknown>, names: ReadonlySet<string>, prefixes: boolean, depth = 0): string[] {
+  if (depth > 2) return [];
+  const found: string[] = [];
+  for (const [key, value] of Object.entries(block)) {
+    // `redis.sidekiq: {…}` (Mastodon), a block of settings for that component, names it whole. In a sub-chart's own
+    // values a prefix names what the sub-chart uses instead (ClickHouse's `zookeeper_servers`), so only this form counts
+    // there, and not for a datastore, which there is the sub-chart's own bundled one (Kafka's `zookeeper: {enabled: false}`).
+    const whole = isRecord(value) && names.has(key) && !DEPENDENCY.test(key) ? key : undefined;
+    const first = (prefixes ? /^([a-z]+)[A-Z_]/.exec(key)?.[1] : undefined) ?? whole;
+    if (first !== undefined && names.has(first) && !found.includes(first)) found.push(first);
+    if (isRecord(value)) for (const name of usersNamedIn(value, names, prefixes, depth + 1)) if (!found.includes(name)) found.push(name);
+  }
+  return found;
+}
+
+/**
+ * The images of a workload's containers written as blocks of their own (Harbor's `registry: {replicas, registry:
+ * {image}, controller: {image}}`, one pod running both): none when the workload names its image itself.
+ */
+function containerImages(block: Record<string, unknown>): string[] {
+  if (isRecord(block.image) || typeof block.image === 'string') return [];
+  return Object.entries(block).flatMap(([key, inner]) => {
+    if (OWN_BLOCKS.has(key) || !isRecord(inner) || !namesImage(inner.image) || replicaCount(inner) !== undefined || isRecord(inner.service) || disabled(inner)) return [];
+    const name = imageName(inner.image);
+    return name === undefined ? [] : [name];
+  });
+}
+
+/** Scrape targets from this many on are one node listing them. */
+const MIN_LISTED_TARGETS = 4;
+const SCRAPED_LIST = 'scrape-targets';
 
 /** An arrow between two nodes, dashed for a relation that is not traffic (mounts, scales). */
 function arrow(from: string, to: string, label?: string, dashed = false): GraphEdge {
@@ -305,6 +377,15 @@ function dependencySwitches(values: Record<string, unknown>): Map<string, string
 
 type Feature = [string, Record<string, unknown>];
 
+/**
+ * A Service written as flat keys of its workload (Jenkins's `controller: {serviceEnabled: true, serviceType: ClusterIP,
+ * servicePort: 8080}`), as older charts do: read as a `service` block.
+ */
+function flatService(block: Record<string, unknown>): Feature[] {
+  if (block.serviceEnabled === false || (typeof block.servicePort !== 'number' && text(block.serviceType) === undefined)) return [];
+  return [['', { type: block.serviceType, port: block.servicePort }]];
+}
+
 /** What marks an entry of a feature map as a named Service, ingress or volume rather than a setting. */
 const FEATURE_KEYS: Record<'service' | 'ingress' | 'persistence', readonly string[]> = {
   service: ['enabled', 'ports', 'type', 'controller'],
@@ -335,8 +416,16 @@ function namedFeatures(feature: unknown, kind: keyof typeof FEATURE_KEYS): Featu
  */
 function containerPorts(block: Record<string, unknown>): number[] {
   const lists = [isRecord(block.containers) ? block.containers.ports : undefined, block.ports];
-  return lists.flatMap((list) => (Array.isArray(list) ? list : [])).flatMap((port) => (isRecord(port) && typeof port.containerPort === 'number' ? [port.containerPort] : []));
+  const listed = lists.flatMap((list) => (Array.isArray(list) ? list : [])).flatMap((port) => (isRecord(port) && typeof port.containerPort === 'number' ? [port.containerPort] : []));
+  // The OpenTelemetry Collector's `ports: {otlp: {enabled: true, containerPort: 4317, servicePort: 4317}, …}`.
+  const named = (isRecord(block.ports) ? Object.values(block.ports) : []).flatMap((port) =>
+    isRecord(port) && port.enabled !== false && typeof (port.servicePort ?? port.containerPort) === 'number' ? [(port.servicePort ?? port.containerPort) as number] : [],
+  );
+  return [...listed, ...named];
 }
+
+/** Ports a Service row names at most when they come from the containers: the collector opens seven. */
+const MAX_SERVICE_PORTS = 3;
 
 /** A named Service's ports, `ports: {http: {port: 8123}}` or Bitnami's `ports: {http: 80}`. */
 const namedPorts = (service: Record<string, unknown>): number[] =>
@@ -350,7 +439,12 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const edges: GraphEdge[] = [];
   const warnings: string[] = [];
   const groups: GraphGroup[] = [];
-  const edge = (...args: Parameters<typeof arrow>): number => edges.push(arrow(...args));
+  // One arrow between two nodes, the first said: a second of the same id (Prometheus scrapes kube-state-metrics and
+  // is its one workload, so "uses" it too) made Graphviz draw neither.
+  const edge = (...args: Parameters<typeof arrow>): number => {
+    const drawn = arrow(...args);
+    return edges.some((e) => e.id === drawn.id) ? edges.length : edges.push(drawn);
+  };
 
   /** A workload with its enabled features; returns its node id. */
   const workload = (id: string, label: string, block: Record<string, unknown>, image: string | undefined, parent?: string): string => {
@@ -361,16 +455,18 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     const rows = [typeof replicas === 'number' ? `workload, ${replicas} replica${replicas === 1 ? '' : 's'}` : 'workload'];
     if (image) rows.push(image);
     const node: GraphNode = { id, label, kind: kindOfName(`${label} ${image ?? ''}`, 'workload'), rows };
-    node.iconHint = image ?? label;
+    // Several containers' images (`registry-photon, harbor-registryctl`): the first says what the pod is.
+    node.iconHint = image?.split(', ')[0] ?? label;
     // A workload whose image names no product still reads as what it is, as in a Kubernetes manifest.
     node.iconFallback = 'kubernetes/Deployment';
     nodes.push(node);
     // One Service, ingress and volume each (`service: {type, port}`), or the common library's named ones. A Service
     // block is its workload's address: a row on it, as an architect draws it, not a box beside it.
-    const services = namedFeatures(block.service, 'service') ?? (isRecord(block.service) && enabled(block.service) ? [['', block.service] as Feature] : []);
+    const services = namedFeatures(block.service, 'service') ?? (isRecord(block.service) && enabled(block.service) ? [['', block.service] as Feature] : flatService(block));
     for (const [name, service] of services) {
-      const port = name === '' ? (servicePort(service) ?? containerPorts(block)[0]) : undefined;
-      node.rows!.push(helmServiceRow(name, service, name === '' ? [port].filter((known) => known !== undefined) : namedPorts(service)));
+      // A Service's ports map lists every port it opens (ingress-nginx's `ports: {http: 80, https: 443}`).
+      const ports = name !== '' || isRecord(service.ports) ? namedPorts(service) : [servicePort(service)].filter((known) => known !== undefined);
+      node.rows!.push(helmServiceRow(name, service, ports.length > 0 ? ports : containerPorts(block).slice(0, MAX_SERVICE_PORTS)));
     }
     for (const key of ['ingress', 'secondaryIngress']) {
       const ingresses = namedFeatures(block[key], 'ingress') ?? (isRecord(block[key]) && (block[key] as Record<string, unknown>).enabled === true ? [['', block[key] as Record<string, unknown>] as Feature] : []);
@@ -412,6 +508,12 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const offWorkloads: string[] = [];
   /** Parts of the cluster the chart's Prometheus scrapes (kube-prometheus-stack's `kubeScheduler`, `kubelet`). */
   const scraped: string[] = [];
+  /** Parts a `type` switch says live outside the chart (`database: {type: external, external: {host}}`). */
+  const externals: [string, string, Record<string, unknown>][] = [];
+  /** How a `type` switch says the chart is reached (`expose: {type: ingress, ingress: {hosts}}`). */
+  const entrances: [string, string, Record<string, unknown>][] = [];
+  /** Top-level keys of parts chosen by a `type` switch, internal or external: what the other components use. */
+  const backing: string[] = [];
   const switchOf = dependencySwitches(values);
   const switchKeys = new Set(switchOf.values());
   /** A top-level block as drawn: a dependency switched by a block of its own is on or off as that switch says. */
@@ -433,12 +535,32 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     }
     if (!isRecord(block) || COMPONENT_DEFAULTS.has(key) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
     if (scrapesChart(key, block)) continue;
+    const picked = chosenAlternative(block);
+    if (picked !== undefined && !disabled(block)) {
+      const [type, chosen] = picked;
+      if (isComponent(chosen) && !disabled(chosen)) components.push([key, chosen, { label: key }]);
+      else if (/^(ingress|route)$/i.test(type)) entrances.push([key, type, chosen]);
+      else if (externalAddress(chosen) !== undefined || /^external$/i.test(type)) externals.push([key, type, chosen]);
+      if (isComponent(chosen) || externalAddress(chosen) !== undefined || /^(external|ingress|route)$/i.test(type)) {
+        backing.push(key);
+        continue;
+      }
+    }
     if (isScrapeTarget(block, values)) {
       if (disabled(block)) offWorkloads.push(key);
       else scraped.push(key);
       continue;
     }
-    if (isComponent(block)) {
+    if (DEPENDENCY.test(key) && block.enabled === true && replicaCount(block) === undefined) {
+      // A datastore sub-chart switched on, its image overridden (Mastodon's `postgresql: {enabled: true, image: …}`):
+      // the image is the sub-chart's, not a workload of this chart's templates.
+      if (!subcharts.includes(key.toLowerCase()) && !subcharts.includes(key)) {
+        subcharts.push(key);
+        subchartKeys.set(key, key);
+      }
+    } else if (isComponent(block) && !isProduct(block) && !(SETTING_NAME.test(key) && !namesImage(block.image) && replicaCount(block) === undefined)) {
+      // A settings block is no workload for holding a `service` map: the OpenTelemetry Collector's `config.service`
+      // is its pipelines, and drawn as a workload "config" it hid the collector the chart runs.
       const replicas = replicaCount(block);
       if (disabled(block)) offWorkloads.push(key);
       if (disabled(block) || replicas === 0) continue;
@@ -489,19 +611,54 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     return isRecord(block) && block.enabled === true;
   };
   for (const key of subcharts) nodes.push({ id: key, label: key, kind: kindOfName(key, 'service'), rows: [isSubchart(key) ? 'sub-chart' : 'dependency'], iconHint: key });
-  // What the chart's Prometheus scrapes runs elsewhere (the control plane, every node): a node each, no workload.
+  // What the chart's Prometheus scrapes runs elsewhere (the control plane, every node): a node each, no workload. Many
+  // are one node listing them, as a reviewer writes "the cluster's components": kube-prometheus-stack's seven boxes
+  // and seven "scrapes" lines stacked a column 1,600 px tall beside Prometheus.
   const scraper = components.find(([key]) => /^prometheus$/i.test(key))?.[0];
-  for (const key of scraped) {
-    nodes.push({ id: key, label: key, kind: 'external', rows: ['scrape target'] });
-    if (scraper !== undefined) edge(scraper, key, 'scrapes', true);
+  if (scraped.length >= MIN_LISTED_TARGETS) {
+    nodes.push({ id: SCRAPED_LIST, label: 'cluster components', kind: 'external', rows: [`${scraped.length} scrape targets:`, ...linesOf(scraped)] });
+    if (scraper !== undefined) edge(scraper, SCRAPED_LIST, 'scrapes', true);
+    warnings.push(`${atLines(scraped.map((key) => lineOf([key])))}${scraped.length} scrape targets drawn as one node listing them`);
+  } else {
+    for (const key of scraped) {
+      nodes.push({ id: key, label: key, kind: 'external', rows: ['scrape target'] });
+      if (scraper !== undefined) edge(scraper, key, 'scrapes', true);
+    }
   }
-  const runAppImage = components.filter(([, block]) => !isRecord(block.image));
+  // An image block left empty (`web.image: {repository: null}`) takes the chart's image, as no image block does.
+  const ownImageOf = (block: Record<string, unknown>): string | undefined => (isRecord(block.image) ? imageName(block.image) : undefined);
+  const runAppImage = components.filter(([, block]) => ownImageOf(block) === undefined && containerImages(block).length === 0);
   const hasApp = runAppImage.length === 0 && (appImage !== undefined || typeof values.replicaCount === 'number');
   const app = hasApp ? workload('app', text(values.nameOverride) ?? appImage ?? 'app', values, appImage) : undefined;
   for (const product of products) groups.push({ id: product, label: product });
   for (const [key, block, place] of components) {
-    const ownImage = isRecord(block.image) ? imageName(block.image) : appImage;
+    const containers = containerImages(block);
+    const ownImage = ownImageOf(block) ?? (containers.length > 0 ? containers.join(', ') : appImage);
     workload(key, place?.label ?? text(block.name) ?? key, block, ownImage, place?.product);
+  }
+  // With no application workload, the chart's volumes are listed per component (Harbor's
+  // `persistence.persistentVolumeClaim: {registry: {size: 5Gi}, jobservice: {jobLog: {size: 1Gi}}}`): a row on each.
+  if (app === undefined && isRecord(values.persistence) && values.persistence.enabled !== false) {
+    const byName = new Map(nodes.map((node) => [node.label, node]));
+    for (const claims of [values.persistence, ...Object.values(values.persistence)].filter(isRecord)) {
+      for (const [name, claim] of Object.entries(claims)) {
+        const node = byName.get(name);
+        if (node === undefined || !isRecord(claim)) continue;
+        const sized = text(claim.size) !== undefined ? [['', claim] as const] : Object.entries(claim).filter((entry): entry is [string, Record<string, unknown>] => isRecord(entry[1]) && text(entry[1].size) !== undefined);
+        for (const [inner, volume] of sized) node.rows = [...(node.rows ?? []), `${inner === '' ? '' : `${inner} `}volume ${String(volume.size)}`];
+      }
+    }
+  }
+  for (const [key, type, chosen] of externals) {
+    const address = externalAddress(chosen);
+    nodes.push({ id: key, label: key, kind: kindOfName(key, 'external'), rows: [type, ...(address ? [address] : [])], iconHint: key });
+  }
+  for (const [key, type, chosen] of entrances) {
+    // `hosts: {core: core.harbor.domain}` names the component each host reaches; a list of hosts names none.
+    const hosts = isRecord(chosen.hosts) ? Object.entries(chosen.hosts).filter((entry): entry is [string, string] => text(entry[1]) !== undefined) : [];
+    const listed = Array.isArray(chosen.hosts) ? chosen.hosts.flatMap((h) => (isRecord(h) ? [text(h.host)] : [text(h)])).filter((h): h is string => h !== undefined) : [];
+    nodes.push({ id: key, label: `${key} ${type}`, kind: 'gateway', rows: [...hosts.map(([, host]) => host), ...listed].slice(0, 3), iconRef: 'kubernetes/Ingress' });
+    for (const [name, host] of hosts) if (components.some(([id]) => id === name)) edge(key, name, host);
   }
   // What the chart's Prometheus is told to scrape besides (`serviceMonitor.enabled`, a sub-chart's
   // `prometheus.monitor.enabled`, as kube-prometheus-stack sets for its node exporter and kube-state-metrics).
@@ -529,6 +686,19 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
         linked.add(`${from}->${target.id}`);
         edge(from, target.id, 'uses');
       }
+    }
+  }
+  // A part chosen by a `type` switch, or a sub-chart, names its users in its settings (`jobserviceDatabaseIndex`,
+  // `redis.sidekiq`), internal or external.
+  // A product's workloads go by their own names there (`sidekiq` for `mastodon.sidekiq`).
+  const componentIds = new Map(components.filter(([key]) => !backing.includes(key)).map(([key, , place]) => [place?.label ?? key, key]));
+  for (const key of [...backing, ...subcharts]) {
+    if (entrances.some(([entrance]) => entrance === key) || !isRecord(values[key])) continue;
+    for (const name of usersNamedIn(values[key] as Record<string, unknown>, new Set(componentIds.keys()), backing.includes(key))) {
+      const from = componentIds.get(name)!;
+      if (from === key || linked.has(`${from}->${key}`)) continue;
+      linked.add(`${from}->${key}`);
+      edge(from, key, 'uses');
     }
   }
   if (user) for (const chart of subcharts) if (!linked.has(`${user}->${chart}`)) edge(user, chart, 'uses');

@@ -1,8 +1,8 @@
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
-import { imageRole } from '../compose/images.js';
+import { imageBase, imageRole, namesDatabase } from '../compose/images.js';
 import { hostsIn } from '../hosts.js';
-import { collectResources, argumentAddresses, envValues, images, list, podReferences, record, selects, serviceRow, stringMap, type Resource } from './manifests.js';
+import { collectResources, argumentAddresses, envValues, images, list, podReferences, record, selects, serviceRow, shortImage, stringMap, type Resource } from './manifests.js';
 import { atLines, parseLocatedYamlDocuments } from '../yaml.js';
 import { dictionary } from '../../dictionary.js';
 
@@ -92,6 +92,9 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
     if (role?.iconHint && DATA_KINDS.has(role.kind)) {
       delete node.iconRef;
       Object.assign(node, { kind: role.kind, iconHint: role.iconHint });
+    } else if (resource.pod && (namesDatabase(resource.name) || (image !== undefined && namesDatabase(imageBase(image) ?? '')))) {
+      // No product to show, so the Kubernetes icon stays, on a database's shape.
+      node.kind = 'database';
     }
     const parent = namespaceGroup(resource.namespace);
     if (parent) node.parent = parent;
@@ -311,7 +314,10 @@ function details(resource: Resource): string[] {
   if (resource.pod) {
     const replicas = typeof spec.replicas === 'number' ? `, ${spec.replicas} replica${spec.replicas === 1 ? '' : 's'}` : '';
     const schedule = typeof spec.schedule === 'string' ? [`schedule ${spec.schedule}`] : [];
-    return [`${resource.kind}${replicas}`, ...schedule, ...images(resource.pod.spec).slice(0, 2)];
+    // The main container's image, the others counted: a second image row (Sock Shop's rabbitmq exporter sidecar) took
+    // the box past three rows, drawn as a table without its icon beside the iconned workloads.
+    const [main, ...others] = images(resource.pod.spec).map(shortImage);
+    return [`${resource.kind}${replicas}`, ...schedule, ...(main === undefined ? [] : [others.length > 0 ? `${main} +${others.length}` : main])];
   }
   if (resource.kind === 'Ingress') {
     const hosts = [...new Set(list(spec.rules).map((rule) => record(rule).host).filter((host): host is string => typeof host === 'string'))];

@@ -68,11 +68,33 @@ describe('kubernetesNotation on real manifests', () => {
     expect(graph.warnings.some((w) => /skipped .* Role/.test(w))).toBe(false);
   });
 
+  it('reads a JDBC URL in a ConfigMap a workload reads as a call to the database it names, and writes images short (Bank of Anthos)', () => {
+    const graph = kubernetesNotation.toGraph(fixture('bank-of-anthos-manifests.yaml'));
+    // ledger-db-config's SPRING_DATASOURCE_URL is `jdbc:postgresql://ledger-db:5432/postgresdb`: ledger-db stood alone.
+    expect(arrows(graph).filter((a) => a.includes('-> StatefulSet//ledger-db')).sort()).toEqual([
+      'Deployment//balancereader -> StatefulSet//ledger-db [calls]',
+      'Deployment//ledgerwriter -> StatefulSet//ledger-db [calls]',
+      'Deployment//transactionhistory -> StatefulSet//ledger-db [calls]',
+    ]);
+    // `us-central1-docker.pkg.dev/bank-of-anthos-ci/bank-of-anthos/ledger-db:v0.6.10@sha256:891c…` wrapped to four lines.
+    expect(graph.nodes.find((n) => n.id === 'StatefulSet//ledger-db')?.rows?.[1]).toBe('bank-of-anthos/ledger-db:v0.6.10');
+    // The project's own Postgres images: named databases, drawn as such, not as the other workloads are.
+    expect(graph.nodes.filter((n) => n.kind === 'database').map((n) => n.id)).toEqual(['StatefulSet//accounts-db', 'StatefulSet//ledger-db']);
+  });
+
+  it('counts a pod\'s other containers on its image row and draws its own …-db images as databases (Sock Shop)', () => {
+    const graph = kubernetesNotation.toGraph(fixture('sock-shop-complete-demo.yaml'));
+    const node = (name: string) => graph.nodes.find((n) => n.id === `Deployment/sock-shop/${name}`)!;
+    // Two image rows took rabbitmq to four rows, a table without its icon beside the iconned workloads.
+    expect(node('rabbitmq').rows).toEqual(['Deployment, 1 replica', 'rabbitmq:3.6.8-management +1', 'Service :5672, 9090→exporter']);
+    expect(['catalogue-db', 'user-db', 'carts-db', 'orders-db'].map((name) => node(name).kind)).toEqual(['database', 'database', 'database', 'database']);
+  });
+
   it('draws a Service in front of one workload as a row on it, its callers calling the workload (Azure voting app: four boxes two across before)', () => {
     const graph = kubernetesNotation.toGraph(fixture('azure-vote-all-in-one-redis.yaml'));
     expect(graph.nodes.map((n) => [n.id, n.rows])).toEqual([
-      ['Deployment//azure-vote-back', ['Deployment, 1 replica', 'mcr.microsoft.com/oss/bitnami/redis:6.0.8', 'Service :6379']],
-      ['Deployment//azure-vote-front', ['Deployment, 1 replica', 'mcr.microsoft.com/azuredocs/azure-vote-front:v1', 'Service LoadBalancer :80']],
+      ['Deployment//azure-vote-back', ['Deployment, 1 replica', 'bitnami/redis:6.0.8', 'Service :6379']],
+      ['Deployment//azure-vote-front', ['Deployment, 1 replica', 'azuredocs/azure-vote-front:v1', 'Service LoadBalancer :80']],
     ]);
     expect(arrows(graph)).toEqual(['Deployment//azure-vote-front -> Deployment//azure-vote-back [calls]']);
     expect(graph.warnings).toEqual(['lines 28, 73: 2 Services in front of one workload each drawn as a row on it ("Service …"), what called the Service drawn calling the workload']);
@@ -139,7 +161,7 @@ spec:
     const graph = kubernetesNotation.toGraph(manifest);
     expect(arrows(graph)).toEqual(['Ingress/shop/web -> StatefulSet/shop/api [shop.example/api]', 'StatefulSet/shop/api -> ConfigMap/shop/api-config [env]']);
     // The autoscaler was a box beside the workload with a dashed "scales" arrow; it sets the replica count, said there.
-    expect(graph.nodes.find((n) => n.id === 'StatefulSet/shop/api')!.rows).toEqual(['StatefulSet, 2–6 replicas, autoscaled', 'ghcr.io/acme/api:1.2', 'Service :80→8080']);
+    expect(graph.nodes.find((n) => n.id === 'StatefulSet/shop/api')!.rows).toEqual(['StatefulSet, 2–6 replicas, autoscaled', 'acme/api:1.2', 'Service :80→8080']);
     expect(graph.nodes.some((n) => n.id.startsWith('HorizontalPodAutoscaler/'))).toBe(false);
     expect(graph.groups.map((g) => g.id)).toEqual(['namespace:shop', 'namespace:other']);
     expect(graph.nodes.find((n) => n.id === 'CronJob/other/report')!.rows).toEqual(['CronJob', 'schedule 0 * * * *', 'busybox']);

@@ -127,6 +127,17 @@ export function argumentAddresses(spec: Record<string, unknown>): string[] {
     .filter((value) => ADDRESS.test(value));
 }
 
+/**
+ * An image as a reader writes it on a box: without its digest and registry host, and at most its last two path parts
+ * (`us-central1-docker.pkg.dev/ci/bank-of-anthos/ledger-db:v0.6.10@sha256:891c…` → `bank-of-anthos/ledger-db:v0.6.10`).
+ * The whole reference wrapped to four lines of a box and tripled its width.
+ */
+export function shortImage(image: string): string {
+  const parts = image.replace(/@sha256:[0-9a-f]+$/i, '').split('/');
+  if (parts.length > 1 && /[.:]|^localhost$/.test(parts[0]!)) parts.shift();
+  return parts.slice(-2).join('/');
+}
+
 export function images(spec: Record<string, unknown>): string[] {
   return list(spec.containers)
     .map(record)
