@@ -70,6 +70,7 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   'arrow-left': { shape: 'step', lossy: true },
   'arrow-up': { shape: 'step', lossy: true },
   'arrow-down': { shape: 'step', lossy: true },
+  step: { shape: 'step' },
   text: { shape: 'text' },
   code: { shape: 'code' },
   math: { shape: 'text' },

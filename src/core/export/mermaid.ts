@@ -132,6 +132,8 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   'arrow-left': { shape: 'rect', lossy: true },
   'arrow-up': { shape: 'rect', lossy: true },
   'arrow-down': { shape: 'rect', lossy: true },
+  // Mermaid has no chevron; its flag (`odd`) is notched on one side too.
+  step: { shape: 'odd', lossy: true },
   text: { shape: 'text' },
   code: { shape: 'rect', lossy: true },
   math: { shape: 'rect', lossy: true },

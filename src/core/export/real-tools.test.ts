@@ -107,7 +107,7 @@ describe.each(CONVERTERS.map((converter) => [converter.id] as const))('%s corpus
 });
 
 /**
- * What the drawing of a GraphIR holds: every node, every drawn edge, and the groups that contain something (an
+ * What the drawing of a GraphIR holds: every node and legend, every drawn edge, and the groups that contain something (an
  * empty container is drawn as a plain box, and both D2 and the recovery read it as one; Graphviz draws none).
  */
 function expectedFrom(source: GraphIR, elements: readonly Element[], groupElements: ReadonlyMap<string, string>) {
@@ -121,7 +121,9 @@ function expectedFrom(source: GraphIR, elements: readonly Element[], groupElemen
   const empty = source.groups.filter((g) => !filled.has(g.id) && drawn.has(groupElements.get(g.id) ?? '')).length;
   // A hub's foreign keys drawn as marks on their columns are read back as edges (folded-rows.ts); a Terraform route row is no key.
   const marks = source.nodes.flatMap((node) => node.rows ?? []).filter((row) => /^(PK )?FK\b/.test(row) && row.includes(` ${REFERS_TO} `)).length;
-  return { nodes: source.nodes.length + empty, edges: elements.filter((e) => e.type === 'arrow').length + marks, groups: filled.size };
+  // The author's legend is a box of text under the drawing, exported as the shape it is.
+  const legend = source.legend === undefined ? 0 : 1;
+  return { nodes: source.nodes.length + empty + legend, edges: elements.filter((e) => e.type === 'arrow').length + marks, groups: filled.size };
 }
 
 /** Labels that break naive writers: every language's syntax, keywords, entities, line breaks and Unicode. */

@@ -167,6 +167,8 @@ export interface GraphIR {
    * on \n; drawn once above the whole diagram. Container titles are `GraphGroup.label`.
    */
   title?: string;
+  /** The author's key to the drawing (PlantUML `legend` … `end legend`): a box of text drawn under the whole diagram. */
+  legend?: string;
   nodes: GraphNode[];
   edges: GraphEdge[];
   groups: GraphGroup[];

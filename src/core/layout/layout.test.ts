@@ -59,7 +59,7 @@ describe('sizeNode', () => {
     expect(wrapText('x'.repeat(60), 200, FONT.label).length).toBeGreaterThan(1);
   });
 
-  it.each(['arrow-right', 'arrow-down'] as const)('sizes a %s block arrow (D2 step) so its wrapped label fits the shaft the renderer draws it on', (shape) => {
+  it.each(['arrow-right', 'arrow-down', 'step'] as const)('sizes a %s (block arrows, D2\'s step chevron) so its wrapped label fits the part the renderer draws it on', (shape) => {
     const label = 'Provision the cluster and wait for every node to report Ready';
     const box = sizeNode({ id: 's', kind: 'action', label, shape });
     const { textBox } = shapeGeometry(shape, { x: 0, y: 0, width: box.width, height: box.height }, 'sharp');

@@ -28,6 +28,8 @@ const TEXT_AREA: Record<string, { fx: number; fy: number }> = dictionary({
   'arrow-left': { fx: 0.85, fy: 0.5 },
   'arrow-up': { fx: 0.5, fy: 0.85 },
   'arrow-down': { fx: 0.5, fy: 0.85 },
+  // A chevron: the notch and the point take a fifth of the width each.
+  step: { fx: 0.7, fy: 1 },
 });
 
 /** The box text may use inside a shape of this size, after padding (and below the icon when it has one). */

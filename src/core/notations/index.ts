@@ -13,6 +13,7 @@ import { layoutSequence } from '../layout/sequence.js';
 import { drawChart } from '../scene/charts/index.js';
 import { graphToScene, type GeneratedElement, type GraphScene } from '../scene/from-graph.js';
 import { placeInsets, sizeInsets } from '../scene/insets.js';
+import { keyApart, keyBeside } from '../scene/key-beside.js';
 import { composeNotation } from './compose/index.js';
 import { detectD2 } from './d2/index.js';
 import { dotNotation } from './dot/index.js';
@@ -164,8 +165,10 @@ export async function drawGraph(graph: GraphIR, notation?: Notation): Promise<Gr
     const sequence = layoutSequence(graph);
     return { elements: sequence.elements, parents: sequence.parents, elementIds: { nodes: new Map(), groups: new Map() }, warnings: [...graph.warnings, ...sequence.warnings] };
   }
-  const { graph: sized, insets } = sizeInsets(graph);
+  const { drawing, key } = keyApart(graph);
+  const { graph: sized, insets } = sizeInsets(drawing);
   const layout = await layoutEngineFor(sized, notation)(sized);
   const scene = placeInsets(graphToScene(sized, layout), insets);
-  return { ...scene, warnings: [...graph.warnings, ...layout.warnings, ...scene.warnings] };
+  const keyed = key ? keyBeside(scene, graphToScene(key, await layoutEngineFor(key, notation)(key))) : scene;
+  return { ...keyed, warnings: [...graph.warnings, ...layout.warnings, ...scene.warnings] };
 }

@@ -365,6 +365,12 @@ export function shapeGeometry(type: ShapeType, box: Box, corner: Corner): ShapeG
         `L${fmt(x + r)} ${fmt(y + h)} A${fmt(r)} ${fmt(h / 2)} 0 0 1 ${fmt(x + r)} ${fmt(y)} Z`;
       return { outline: { kind: 'path', d, closed: true }, details: [], textBox: sub(box, r * 0.5, 0, w - r, h) };
     }
+    case 'step': {
+      // D2's step: the notch and the point as deep as each other, shallow enough to leave the label its width.
+      const cut = Math.min(w * 0.2, h * 0.5);
+      const points = [p(x, y), p(x + w - cut, y), p(x + w, y + h / 2), p(x + w - cut, y + h), p(x, y + h), p(x + cut, y + h / 2)];
+      return { outline: polygon(points, corner, box), details: [], textBox: sub(box, cut, 0, w - cut * 0.5, h) };
+    }
     case 'arrow-right':
       return blockArrow(box, 'right', corner);
     case 'arrow-left':

@@ -36,6 +36,8 @@ export const SHAPE_TYPES = [
   'arrow-left',
   'arrow-up',
   'arrow-down',
+  // A chevron, pointed on the right and notched on the left: a process step (D2 `shape: step`).
+  'step',
 ] as const;
 
 export const LINEAR_TYPES = ['arrow', 'line'] as const;

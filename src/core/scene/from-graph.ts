@@ -296,7 +296,33 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
   }
   // Labels last: they sit on top of any arrow passing under them.
   elements.push(...labels);
-  return { elements: graph.title ? withDiagramTitle(elements, graph.title, makeId(DIAGRAM_TITLE_ID)) : elements, elementIds, parents };
+  const withLegend = graph.legend ? withDiagramLegend(elements, graph.legend, makeId(DIAGRAM_LEGEND_ID)) : elements;
+  return { elements: graph.title ? withDiagramTitle(withLegend, graph.title, makeId(DIAGRAM_TITLE_ID)) : withLegend, elementIds, parents };
+}
+
+/** Element id of the diagram's legend box. */
+export const DIAGRAM_LEGEND_ID = 'diagram-legend';
+const LEGEND_FILL = '#eeeeee';
+
+/**
+ * Puts `legend` in a grey box of its own under the drawing, centred, as PlantUML sets a legend: placed after the
+ * layout, it moves nothing the layout placed and costs the layout nothing (as a loose node it doubled the onion
+ * architecture's layout time). Its text wraps no wider than the drawing.
+ */
+export function withDiagramLegend(elements: readonly Element[], legend: string, id: string): Element[] {
+  const bounds = elements.length > 0 ? elements.map(extentOf) : [{ x: 0, y: 0, width: 0, height: 0 }];
+  const left = Math.min(...bounds.map((b) => b.x));
+  const right = Math.max(...bounds.map((b) => b.x + b.width));
+  const bottom = Math.max(...bounds.map((b) => b.y + b.height));
+  const text = wrapText(legend, Math.max(right - left - 2 * SPACING.nodePaddingX, CONTAINER_MIN_WIDTH * 2), FONT.row).join('\n');
+  const size = measureText(text, FONT.row, FONT.family);
+  const width = size.width + 2 * SPACING.nodePaddingX;
+  const height = size.height + 2 * SPACING.nodePaddingY;
+  const box = { x: (left + right) / 2 - width / 2, y: bottom + SPACING.diagramTitleGap, width, height };
+  return [
+    ...elements,
+    { id, type: 'rectangle', ...shapeBase(box), strokeColor: TEXT_COLOR, fillColor: LEGEND_FILL, strokeStyle: 'solid', corner: 'sharp', text, fontSize: FONT.row, fontFamily: FONT.family, textAlign: 'left' } as Element,
+  ];
 }
 
 /**

@@ -42,6 +42,7 @@ export const SHAPE_OUTLINES: Partial<Record<ShapeType, Point[]>> = dictionary({
   'arrow-left': turn(arrowRight, (p) => ({ x: 1 - p.x, y: p.y })),
   'arrow-down': turn(arrowRight, (p) => ({ x: p.y, y: p.x })),
   'arrow-up': turn(arrowRight, (p) => ({ x: p.y, y: 1 - p.x })),
+  step: pts(0, 0, 0.8, 0, 1, 0.5, 0.8, 1, 0, 1, 0.2, 0.5),
 });
 
 /** Native shapes that map onto an Excalidraw shape: exact twins, then the closest shape for the rest. */

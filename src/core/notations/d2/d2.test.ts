@@ -296,11 +296,53 @@ describe('d2Notation details', () => {
     expect(style(plain, 'system.web')?.fillColor).toBeUndefined();
   });
 
-  it('says that a legend (vars.d2-legend) is not drawn, as D2 docs\' legend example sets one beside its services', async () => {
-    const graph = await readD2('vars: {\n  d2-legend: {\n    a: Microservice\n    b: Database { shape: cylinder }\n    a -> b: Bad relationship\n  }\n}\napi -> postgres');
-    expect(graph.nodes.map((n) => n.id)).toEqual(['api', 'postgres']);
-    expect(graph.warnings).toContain('D2 legend (vars.d2-legend, 3 entries) is not drawn');
-  });
+  it('draws a step as D2 does, a chevron notched on the left (it was a block arrow, its label squeezed on the shaft: iidi-tech\'s resolver steps)', async () => {
+    // The shape of PHAC's access-control gateway: steps inside a container, pointing at the rules they read.
+    const graph = await readD2('gql-api: Rule-applying GraphQL API {\n  record-resolvers: Resolvers apply record rules\\nto record data {\n    shape: step\n  }\n}\nrules: { shape: stored_data }\ngql-api.record-resolvers -> rules: Get rules');
+    const step = graph.nodes.find((n) => n.id === 'gql-api.record-resolvers')!;
+    expect(step.shape).toBe('step');
+    expect(graph.warnings.join('\n')).not.toMatch(/step/);
+    const scene = await drawGraph(graph);
+    const drawn = scene.elements.find((e) => e.id === scene.elementIds.nodes.get(step.id))!;
+    expect(drawn.type).toBe('step');
+    // One box, wider than tall, as D2 sizes a step for its two-line label.
+    expect(Number(drawn.width)).toBeGreaterThan(Number(drawn.height));
+  }, SLOW);
+
+  it('draws a legend (vars.d2-legend) as D2 does: a Legend box listing each shape in its style and each connection in its colour, apart from the diagram', async () => {
+    // The shape of an include-graph tool's output: classes for the three kinds of file and link, a legend naming them.
+    const code =
+      'classes: {\n  forbidden: { style: { stroke: "red" } }\n  unresolved: { style: { stroke: "gray"; fill: "gray" } }\n}\n' +
+      'vars: {\n  d2-legend: {\n    a: { label: Specified }\n    c: Unresolved { class: unresolved }\n    hidden: { style.opacity: 0 }\n' +
+      '    a -> c: Allowed\n    a -> c: Forbidden { class: forbidden }\n  }\n}\n' +
+      'src."main.cpp" -> src."app.hpp"\nsrc."main.cpp" -> src."missing.h": { class: unresolved }\nsrc."missing.h".class: unresolved';
+    const graph = await readD2(code);
+    const legend = graph.nodes.filter((n) => n.parent === 'd2 legend');
+    expect(graph.groups.find((g) => g.id === 'd2 legend')?.label).toBe('Legend');
+    expect(legend.map((n) => [n.label, n.shape, n.style?.fillColor, n.style?.textColor])).toEqual([
+      ['Specified', 'rectangle', undefined, undefined],
+      ['Unresolved', 'rectangle', '#808080', undefined],
+      ['———→  Allowed', 'text', '#00000000', undefined],
+      ['———→  Forbidden', 'text', '#00000000', '#ff0000'],
+    ]);
+    expect(graph.warnings.join('\n')).not.toMatch(/legend.*not drawn/);
+    const scene = await drawGraph(graph);
+    const boxOf = (id: string) => {
+      const element = scene.elements.find((e) => e.id === (scene.elementIds.nodes.get(id) ?? scene.elementIds.groups.get(id)))!;
+      return { x: Number(element.x), y: Number(element.y), width: Number(element.width), height: Number(element.height) };
+    };
+    // Listed top to bottom in the order written, and clear of the drawing it explains.
+    const boxes = legend.map((n) => boxOf(n.id));
+    for (let k = 1; k < boxes.length; k++) expect(boxes[k]!.y).toBeGreaterThanOrEqual(boxes[k - 1]!.y + boxes[k - 1]!.height);
+    const frame = boxOf('d2 legend');
+    const src = boxOf('src');
+    expect(frame.x >= src.x + src.width || frame.y >= src.y + src.height || src.x >= frame.x + frame.width || src.y >= frame.y + frame.height).toBe(true);
+    // Set beside the drawing once it is laid out, the key moves nothing in it (laid out with it, it came first in the
+    // flow and pulled the connections round it).
+    const bare = await drawGraph(await readD2(code.replace(/vars: \{[\s\S]*?\n\}\n/, '')));
+    const bareSrc = bare.elements.find((e) => e.id === bare.elementIds.groups.get('src'))!;
+    expect([bareSrc.x, bareSrc.y, bareSrc.width, bareSrc.height]).toEqual([src.x, src.y, src.width, src.height]);
+  }, SLOW);
 
   it('draws the root board and says which layers, scenarios and steps are left out', async () => {
     const graph = await readD2('a -> b\nlayers: {\n  detail: { c -> d }\n}\nscenarios: {\n  outage: { a.style.stroke: red }\n  recovery: { b.style.stroke: green }\n}');

@@ -12,6 +12,7 @@ import { dictionary } from '../../dictionary.js';
 import { markdownText } from './markdown.js';
 import { isLifeline, sequenceActors, sequenceSteps } from './sequence.js';
 import { themeColor } from './themes.js';
+import { KEY_GROUP_KIND } from '../../scene/key-beside.js';
 
 interface Label {
   label: string;
@@ -79,7 +80,7 @@ export interface CompiledD2 {
     layers?: unknown[] | null;
     scenarios?: unknown[] | null;
     steps?: unknown[] | null;
-    legend?: { shapes?: unknown[] | null; connections?: unknown[] | null } | null;
+    legend?: { shapes?: Shape[] | null; connections?: Connection[] | null } | null;
   };
   graph: { root?: { attributes?: Attributes }; objects?: Array<{ id: string; attributes?: Attributes }> };
   /** `vars: { d2-config: { theme-id } }`, the author's theme. */
@@ -140,7 +141,7 @@ const SHAPES: Record<string, { shape: string; kind?: NodeKind; approximate?: tru
   cylinder: { shape: 'cylinder', kind: 'database' },
   queue: { shape: 'horizontal-cylinder', kind: 'queue' },
   package: { shape: 'rectangle', approximate: true },
-  step: { shape: 'arrow-right' },
+  step: { shape: 'step' },
   callout: { shape: 'speech-bubble' },
   stored_data: { shape: 'data-storage' },
   person: { shape: 'person', kind: 'user' },
@@ -280,15 +281,44 @@ function rowsOf(shape: Shape): string[] | undefined {
 
 /**
  * What the compile holds and the drawing leaves out, said: boards other than the root are other diagrams (D2 animates
- * or links them), so one is drawn, the root; a legend (`vars.d2-legend`) is D2's key to the drawing, set in a corner.
+ * or links them), so one is drawn, the root. A sequence diagram has no place for a legend.
  */
-function leftOut(compiled: CompiledD2): string[] {
+function leftOut(compiled: CompiledD2, legendDrawn = false): string[] {
   const boards = (['layers', 'scenarios', 'steps'] as const).map((kind) => [kind, compiled.diagram[kind]?.length ?? 0] as const).filter(([, count]) => count > 0);
   const said = boards.length > 0 ? [`D2 ${boards.map(([kind, count]) => `${count} ${count === 1 ? kind.replace(/s$/, '') : kind}`).join(', ')} left out: only the root board is drawn`] : [];
   const legend = compiled.diagram.legend;
   const entries = (legend?.shapes?.length ?? 0) + (legend?.connections?.length ?? 0);
-  if (entries > 0) said.push(`D2 legend (vars.d2-legend, ${entries} ${entries === 1 ? 'entry' : 'entries'}) is not drawn`);
+  if (entries > 0 && !legendDrawn) said.push(`D2 legend (vars.d2-legend, ${entries} ${entries === 1 ? 'entry' : 'entries'}) is not drawn`);
   return said;
+}
+
+/** The legend's box: an id no D2 key compiles to (a key with a space is quoted). */
+const LEGEND_ID = 'd2 legend';
+
+/**
+ * `vars.d2-legend`, D2's key to the drawing: a box titled Legend listing each shape in its own shape and style with
+ * its label, then each connection as an arrow in its colour before its label, one entry a row, in the order written.
+ * Shapes the author hid (`style.opacity: 0`, the usual ends of the sample connections) are not entries.
+ */
+function legendOf(compiled: CompiledD2): { group: GraphGroup; nodes: GraphNode[]; warnings: string[] } | undefined {
+  const shapes = (compiled.diagram.legend?.shapes ?? []).filter((shape) => shape.opacity !== 0 && shape.label !== '');
+  const connections = (compiled.diagram.legend?.connections ?? []).filter((c) => c.opacity !== 0 && c.label !== '');
+  if (shapes.length + connections.length === 0) return undefined;
+  const nodes: GraphNode[] = shapes.map((shape, k) => {
+    const mapped = SHAPES[shape.type] ?? { shape: 'rectangle' };
+    const style = styleOf(shape);
+    return { id: `${LEGEND_ID}.s${k}`, label: shape.label, kind: 'generic', shape: mapped.shape, parent: LEGEND_ID, ...(style && { style }) };
+  });
+  connections.forEach((c, k) => {
+    const { strokeColor, strokeStyle } = styleOf({ stroke: c.stroke, strokeDash: c.strokeDash }) ?? {};
+    const mark = `${HEADS[c.srcArrow] && HEADS[c.srcArrow] !== 'none' ? '←' : ''}${strokeStyle === 'dashed' ? '- - -' : '———'}${HEADS[c.dstArrow] === 'none' ? '' : '→'}`;
+    nodes.push({ id: `${LEGEND_ID}.c${k}`, label: `${mark}  ${c.label}`, kind: 'generic', shape: 'text', parent: LEGEND_ID, style: { fillColor: INVISIBLE, strokeColor: INVISIBLE, ...(strokeColor && { textColor: strokeColor }) } });
+  });
+  const cells: GraphGrid['cells'] = {};
+  nodes.forEach((node, row) => (cells[node.id] = { row, column: 0 }));
+  const group: GraphGroup = { id: LEGEND_ID, label: 'Legend', kind: KEY_GROUP_KIND, grid: { cells, rowGap: 10, columnGap: 0 } };
+  const warnings = connections.length > 0 ? [`D2 legend: its ${connections.length} connection${connections.length === 1 ? '' : 's'} shown as a line mark in the connection's colour before the label`] : [];
+  return { group, nodes, warnings };
 }
 
 /** D2's `shape: sequence_diagram` at the root, drawn by our lifeline layout (./sequence.ts reads its order). */
@@ -413,7 +443,8 @@ export function d2ToGraph(source: CompiledD2): GraphIR {
     for (let at: string | undefined = id; at !== undefined; at = parentOf(at)) if (drawn.has(at)) return at;
     return id;
   };
-  warnings.push(...leftOut(compiled), ...undrawnStyles([...compiledShapes, ...connections.map((c) => ({ ...c, id: `${c.src} -> ${c.dst}` }))]));
+  const legend = legendOf(compiled);
+  warnings.push(...leftOut(compiled, legend !== undefined), ...(legend?.warnings ?? []), ...undrawnStyles([...compiledShapes, ...connections.map((c) => ({ ...c, id: `${c.src} -> ${c.dst}` }))]));
   const withIcons = connections.filter((c) => c.icon != null).length;
   if (withIcons > 0) warnings.push(`${withIcons} connection icon${withIcons === 1 ? '' : 's'} left out (icons are drawn on shapes)`);
   // Messages inside a sequence diagram are drawn in it; a connection from outside ends on its box.
@@ -432,6 +463,10 @@ export function d2ToGraph(source: CompiledD2): GraphIR {
   const written = DIRECTIONS[compiled.graph.root?.attributes?.direction?.value ?? ''];
   // The root's grid holds what is drawn at the top level (not the title).
   const grid = gridOf(compiled.graph.root?.attributes, childrenOf(undefined).filter((shape) => drawn.has(shape.id)));
+  if (legend) {
+    nodes.push(...legend.nodes);
+    groups.push(legend.group);
+  }
   return {
     layout: 'layered',
     direction: written ?? 'DOWN',

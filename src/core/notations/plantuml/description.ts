@@ -51,6 +51,8 @@ export const DESCRIPTION_KEYWORDS: Readonly<Record<string, ElementKind>> = dicti
   action: { kind: 'action' },
   process: { kind: 'action' },
   circle: { kind: 'generic', shape: 'ellipse' },
+  // `archimate #Business "Label" as alias <<business-process>>`: an ArchiMate element, its colour written first.
+  archimate: { kind: 'generic' },
 });
 
 const FORM_KIND: Record<EndForm, ElementKind | undefined> = dictionary({
@@ -197,7 +199,8 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
 
     const written = parseLink(text);
     if (written) {
-      const link = placedHint(written, source.direction);
+      // A short link (`A -> B`, `A - B`) sets its target beside its source, as PlantUML does, seen or hidden.
+      const link = { ...placedHint(written.long ? written : { ...written, hidden: true }, source.direction), hidden: written.hidden };
       const from = resolve(link.from.name, link.from.form);
       const to = resolve(link.to.name, link.to.form);
       edges.push(linkEdge(`e${edges.length + 1}`, from, to, link));
@@ -293,7 +296,7 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
       addGroup('', `${keyword[1]!.toLowerCase()}-${line.line}`, keyword[1]!.toLowerCase(), line);
       continue;
     }
-    const declared = keyword ? DECLARATION.exec(keyword[2]!.trim().replace(STEREOTYPES_BEFORE_ALIAS, '$1 as $3 $2')) : SHORTHAND.exec(text.replace(STEREOTYPES_BEFORE_ALIAS, '$1 as $3 $2'));
+    const declared = keyword ? DECLARATION.exec(archimateColorLast(keyword[1]!, keyword[2]!.trim()).replace(STEREOTYPES_BEFORE_ALIAS, '$1 as $3 $2')) : SHORTHAND.exec(text.replace(STEREOTYPES_BEFORE_ALIAS, '$1 as $3 $2'));
     if (declared) {
       const spec: ElementKind = keyword ? DESCRIPTION_KEYWORDS[keyword[1]!.toLowerCase()]! : (FORM_KIND[formOf(declared[1]!)] ?? { kind: 'component' });
       let [, first, second, stereotypes, color, opens, closes] = declared as unknown as (string | undefined)[];
@@ -311,7 +314,7 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
       }
       const extra: Partial<GraphNode> = {};
       const stereotype = stereotypes?.trim();
-      if (stereotype) extra.rows = [stereotype.replace(/\s+/g, ' ').replace(/<<|>>/g, (m) => (m === '<<' ? '«' : '»'))];
+      if (stereotype) extra.rows = [keyword?.[1]!.toLowerCase() === 'archimate' ? archimateType(stereotype) : stereotype.replace(/\s+/g, ' ').replace(/<<|>>/g, (m) => (m === '<<' ? '«' : '»'))];
       if (fill) extra.style = { fillColor: fill };
       if (opens === '[') {
         // `component C [` … `]`: a multi-line description box.
@@ -335,6 +338,18 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
   for (const [name, count] of skippedMacros) warnings.push(`skipped ${count} ${name}(…) call${count === 1 ? '' : 's'} (not drawn)`);
   applyVisibility({ nodes, edges, names }, source.visibility, warnings);
   return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };
+}
+
+/** `archimate #Business "Label" as a`: PlantUML takes the colour before the name; the declaration reads it after. */
+function archimateColorLast(keyword: string, rest: string): string {
+  const colored = keyword.toLowerCase() === 'archimate' ? /^(#[\w#]+)\s+(.+)$/.exec(rest) : null;
+  return colored ? `${colored[2]} ${colored[1]}` : rest;
+}
+
+/** `<<business-process>>` → `[Business Process]`, the element type as the ArchiMate library's elements show theirs (PlantUML draws it as the layer's icon). */
+function archimateType(stereotype: string): string {
+  const type = stereotype.replace(/<<|>>/g, '').trim().split(/[-_\s]+/).map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join(' ');
+  return `[${type}]`;
 }
 
 function formOf(token: string): EndForm {

@@ -43,7 +43,7 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
   class: [/^<>\s/, /^\(\s*[\w.$"]+\s*,\s*[\w.$"]+\s*\)\s*[-.]/, /^(abstract\s+class|abstract|class|enum|annotation|struct|object|map)\s/i, /^entity\s.*\{$/i, /^(?:[-+#~]\s*)?class\s/i, /(<\|--|--\|>|<\|\.\.|\.\.\|>|\*--|--\*|o--|--o)/],
   // `package` is in class diagrams too (java-design-patterns' packages of classes): it tells neither kind.
   description: [
-    /^(component|node|cloud|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person)\s/i,
+    /^(component|node|cloud|rectangle|frame|folder|artifact|storage|file|card|agent|stack|usecase|hexagon|person|archimate)\s/i,
     // `collections` is a participant and a deployment element alike: it counts for both (a tie is a sequence), so the
     // cards beside GitLab's `collections "**Sidekiq** x2"` tell a deployment diagram.
     /^collections\s/i,
@@ -142,10 +142,30 @@ export const plantumlNotation: NotationConverter = {
     };
     // The legacy activity syntax (`(*) --> "A"`) has its own reader.
     const reader = kind === 'activity' && source.lines.some((line) => LEGACY_ACTIVITY.test(line.text)) ? legacyActivityToGraph : READERS[kind];
-    const graph = source.monochrome ? inMonochrome(reader(source)) : inSkinColors(reader(source), source.skinColors);
-    return source.title ? { ...graph, title: source.title } : graph;
+    const graph = withLegend(reader(source), source.legend);
+    const colored = source.monochrome ? inMonochrome(graph) : inSkinColors(graph, source.skinColors);
+    return source.title ? { ...colored, title: source.title } : colored;
   },
 };
+
+/** PlantUML's legend box: light grey, black text. */
+const LEGEND_FILL = '#eeeeee';
+
+/**
+ * The author's `legend` … `end legend` (mojaloop's key to its table abbreviations): in a sequence a box under the last
+ * message, centred on the middle participants as PlantUML centres it under the diagram; elsewhere the graph's legend,
+ * drawn under the diagram once it is laid out. It was left out without a word.
+ */
+function withLegend(graph: GraphIR, legend: string | undefined): GraphIR {
+  if (legend === undefined || legend === '') return graph;
+  if (graph.sequence) {
+    const ids = graph.nodes.map((node) => node.id);
+    if (ids.length === 0) return graph;
+    const middle = ids.length % 2 === 1 ? [ids[(ids.length - 1) / 2]!] : [ids[ids.length / 2 - 1]!, ids[ids.length / 2]!];
+    return { ...graph, sequence: { ...graph.sequence, steps: [...graph.sequence.steps, { type: 'note', position: 'over', participants: middle, text: legend, shape: 'rectangle', fillColor: LEGEND_FILL }] } };
+  }
+  return { ...graph, legend };
+}
 
 /** The `skinparam` element whose colours a node of this kind takes (PlantUML's `class` covers interfaces and enums). */
 const SKIN_ELEMENT: Partial<Record<NodeKind, string>> = dictionary({

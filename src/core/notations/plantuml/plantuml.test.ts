@@ -4,6 +4,7 @@ import { AppError } from '../../errors.js';
 import type { GraphIR, NotationConverter } from '../../graph/types.js';
 import { sizeNode } from '../../layout/node-size.js';
 import { resolveIconHints } from '../icon-hints.js';
+import { drawGraph } from '../index.js';
 import { plantumlNotation } from './index.js';
 
 const folder = new URL('../../../../test/fixtures/plantuml/', import.meta.url);
@@ -351,6 +352,56 @@ describe('plantumlNotation reads what PlantUML tolerates (real files of the conf
     ]);
     expect(graph.groups.map((g) => g.label)).toEqual(['Shop']);
     expect(graph.edges.map((e) => e.label)).toEqual(['orders\n«serving»']);
+  });
+
+  it('sets the target of a short link (A - B, A -> B) beside its source, as PlantUML does, and a long one (-->) below it', async () => {
+    // The shape of Tractus-X EDC's Kafka extension: an interface joined to its service by one dash, calls by two.
+    const graph = plantumlNotation.toGraph(
+      uml('package "Provider cluster" {\n  [Kafka Extension] as KE\n  [OAuth Service] as OAuthService\n  interface "OAuth Token API" as OAuth\n  OAuth - OAuthService\n}\nKE --> OAuth : Mint token\n[Control Plane] as CP\nCP -> KE : Start'),
+    );
+    expect(graph.edges.map((e) => [e.from, e.to, e.toward, e.hidden])).toEqual([
+      ['OAuth', 'OAuthService', 'RIGHT', undefined],
+      ['KE', 'OAuth', undefined, undefined],
+      ['CP', 'KE', 'RIGHT', undefined],
+    ]);
+    const scene = await drawGraph(graph, 'plantuml');
+    const box = (id: string) => scene.elements.find((e) => e.id === scene.elementIds.nodes.get(id))!;
+    const middle = (id: string) => Number(box(id).y) + Number(box(id).height) / 2;
+    expect(Math.abs(middle('OAuth') - middle('OAuthService'))).toBeLessThan(2);
+    expect(Number(box('OAuthService').x)).toBeGreaterThan(Number(box('OAuth').x) + Number(box('OAuth').width));
+    expect(Number(box('OAuth').y)).toBeGreaterThan(Number(box('KE').y) + Number(box('KE').height));
+  });
+
+  it('draws the author\'s legend (legend … end legend), which was left out without a word: under a sequence\'s last message, beside a component diagram\'s elements', () => {
+    // The shape of mojaloop's timeout handler: table abbreviations in a legend between the participants and the messages.
+    const legend = 'legend\n<i>DB tables:</i>\n<b>TT</b> - transferTimeout\n<b>TE</b> - transferError\nend legend';
+    const sequence = plantumlNotation.toGraph(uml(`participant "Timeout handler" as toh\ndatabase DB as db\nqueue Topic as topic\n${legend}\ntoh -> db : cleanup TT\ntoh -> topic : produce`));
+    const last = sequence.sequence!.steps.at(-1)!;
+    expect(last).toMatchObject({ type: 'note', position: 'over', participants: ['db'], text: 'DB tables:\nTT - transferTimeout\nTE - transferError' });
+    expect(sequence.sequence!.steps.filter((step) => step.type === 'message')).toHaveLength(2);
+    const component = plantumlNotation.toGraph(uml(`[API] --> [Store]\nlegend right\nAPI: the public API\nendlegend`));
+    expect(component.legend).toBe('API: the public API');
+    expect(component.nodes.map((node) => node.id)).toEqual(['API', 'Store']);
+  });
+
+  it('draws `archimate #Layer "Label" as alias <<type>>` elements in their layer colour with their type (a file of only these was refused as a sequence)', () => {
+    // The shape of a capacity map in a project's design notes: four business elements and the arrows between them.
+    const graph = plantumlNotation.toGraph(
+      uml(
+        'archimate #Business "Event app" as app <<business-service>>\narchimate #Business "Ticketing" as tickets <<business-process>>\n' +
+          'archimate #Application "Box office" as office <<application-component>>\narchimate #Motivation "Less fraud" as fraud <<motivation-goal>>\n' +
+          'rectangle "Ledger" as ledger #Technology\napp --> tickets\noffice --> tickets\ntickets --> fraud\noffice --> ledger',
+      ),
+    );
+    expect(graph.layout).toBe('layered');
+    expect(graph.nodes.map((n) => [n.label, n.rows, n.style?.fillColor])).toEqual([
+      ['Event app', ['[Business Service]'], '#ffff00'],
+      ['Ticketing', ['[Business Process]'], '#ffff00'],
+      ['Box office', ['[Application Component]'], '#a9dcdf'],
+      ['Less fraud', ['[Motivation Goal]'], '#b19cd9'],
+      ['Ledger', undefined, '#90ee90'],
+    ]);
+    expect(arrows(graph)).toEqual(['app -> tickets', 'office -> tickets', 'tickets -> fraud', 'office -> ledger']);
   });
 
   it('reads C4-PlantUML sequence diagrams: element macros are participants, Rel(…) are messages', () => {

@@ -6,6 +6,7 @@ import { AppError } from '../../errors.js';
 import type { Direction, GraphStyle } from '../../graph/types.js';
 import { mapColor } from '../dot/style.js';
 import { preprocess, type PlainLine } from './preprocess.js';
+import { dictionary } from '../../dictionary.js';
 
 /** One statement line: trimmed text and where it starts (1-based line and column) for error messages. */
 export interface SourceLine {
@@ -18,6 +19,8 @@ export interface DiagramSource {
   lines: SourceLine[];
   /** `title …` or a `title` … `end title` block, as display text. */
   title?: string;
+  /** A `legend` … `end legend` block's text: the author's key, drawn as a box under the diagram. */
+  legend?: string;
   /** `left to right direction` turns the layered layout sideways. */
   direction: Direction;
   /** The author wrote `left to right direction` or `top to bottom direction`. */
@@ -77,11 +80,16 @@ const PRESENTATION = /^(scale|hide|show|skinparam|skin|caption|header|footer|ign
 const C4_PRESENTATION = /^(LAYOUT_\w+|SHOW_\w+|HIDE_\w+|Update\w+|Add\w+Tag|AddProperty|WithoutPropertyHeader|SetPropertyHeader)\b/;
 /** Blocks of presentation text, from their opening word to their `end …` line. */
 const BLOCKS: ReadonlyArray<[RegExp, RegExp]> = [
-  [/^legend\b/i, /^end\s*legend$/i],
   [/^(header|footer|caption)$/i, /^end\s*(header|footer|caption)$/i],
   [/^skinparam\b.*\{$/i, /^\}$/],
   [/^<style>$/i, /^<\/style>$/i],
   [/^sprite\b.*\{$/i, /^\}$/],
+];
+
+/** Blocks of text kept for drawing: the title, and the legend (`legend top left`: its place is left to the layout, under the diagram). */
+const TEXT_BLOCKS: ReadonlyArray<{ kind: 'title' | 'legend'; open: RegExp; end: RegExp }> = [
+  { kind: 'title', open: /^title$/i, end: /^end\s*title$/i },
+  { kind: 'legend', open: /^legend(\s+(top|bottom|left|right|center))*$/i, end: /^end\s*legend$/i },
 ];
 
 /** A note whose text follows on the lines up to `end note`: no `:` text on its own line. */
@@ -115,8 +123,9 @@ export function readDiagram(code: string): DiagramSource {
   /** The element of an open `skinparam x {` block, whose lines set its colours. */
   let skinBlock: string | undefined;
   let title: string | undefined;
-  /** Lines of an open `title` … `end title` block. */
-  let titleLines: string[] | undefined;
+  let legend: string | undefined;
+  /** An open `title` … `end title` or `legend` … `end legend` block and its lines so far. */
+  let textBlock: { kind: 'title' | 'legend'; end: RegExp; lines: string[] } | undefined;
   let comment: SourceLine | undefined;
   let block: RegExp | undefined;
   const plain: PlainLine[] = [];
@@ -172,15 +181,18 @@ export function readDiagram(code: string): DiagramSource {
       else if (skinBlock !== undefined) readSkinColor(trimmed, skinColors, skinBlock);
       continue;
     }
-    if (titleLines) {
-      if (/^end\s*title$/i.test(trimmed)) {
-        title = plainText(titleLines.join('\n'));
-        titleLines = undefined;
-      } else titleLines.push(trimmed);
+    if (textBlock) {
+      if (textBlock.end.test(trimmed)) {
+        const text = plainText(textBlock.lines.join('\n'));
+        if (textBlock.kind === 'title') title = text;
+        else legend = text;
+        textBlock = undefined;
+      } else textBlock.lines.push(trimmed);
       continue;
     }
-    if (/^title$/i.test(trimmed)) {
-      titleLines = [];
+    const opensText = TEXT_BLOCKS.find(({ open }) => open.test(trimmed));
+    if (opensText) {
+      textBlock = { kind: opensText.kind, end: opensText.end, lines: [] };
       continue;
     }
     const opens = BLOCKS.find(([open]) => open.test(trimmed));
@@ -222,7 +234,7 @@ export function readDiagram(code: string): DiagramSource {
     inNote = MULTILINE_NOTE.test(trimmed) && !/^[hr]?note\s+"[^"]*"\s+as\s/i.test(trimmed);
   }
   if (preprocessor > 0) warnings.push(`skipped ${preprocessor} preprocessor line${preprocessor === 1 ? '' : 's'} (!include, !theme, procedures they define): files are not fetched`);
-  return { lines, direction, forcedDirection, monochrome, skinColors, warnings, visibility, preprocessorLines: preprocessor, ...(separator !== undefined && { separator }), ...(title && { title }), ...(family && { family }) };
+  return { lines, direction, forcedDirection, monochrome, skinColors, warnings, visibility, preprocessorLines: preprocessor, ...(separator !== undefined && { separator }), ...(title && { title }), ...(legend && { legend }), ...(family && { family }) };
 }
 
 /** PlantUML closes containers (`package p {`) still open at @enduml; said, once per container, outermost first. */
@@ -270,11 +282,25 @@ export function plainText(text: string): string {
 // A name in doubled quotes (`stack ""Title""`) is creole's monospace around a quoted name: both pairs go.
 export const unquote = (text: string): string => (/^"".+""$/s.test(text) ? text.slice(2, -2) : /^".*"$/s.test(text) ? text.slice(1, -1) : text);
 
+/**
+ * PlantUML's ArchiMate layer colours (`archimate #Business "…"`, `rectangle X #Application`), as PlantUML 1.2023+ fills
+ * them; they are no web colours, so they were dropped and the layers drawn alike.
+ */
+export const ARCHIMATE_LAYER_COLORS: Readonly<Record<string, string>> = dictionary({
+  strategy: '#f6e4cc',
+  business: '#ffff00',
+  application: '#a9dcdf',
+  technology: '#90ee90',
+  physical: '#ccffcc',
+  implementation: '#ffa6bf',
+  motivation: '#b19cd9',
+});
+
 /** A PlantUML colour (`#LightBlue`, `#red`, `#FF0000`, `LightBlue`) → `#rrggbb`; undefined when unknown or a gradient. */
 export function plantumlColor(token: string): string | undefined {
   const name = token.replace(/^#/, '');
   if (/[|/\\-]/.test(name)) return undefined;
-  return mapColor(name) ?? (/^([0-9a-f]{3}|[0-9a-f]{6})$/i.test(name) ? mapColor(`#${name}`) : undefined);
+  return ARCHIMATE_LAYER_COLORS[name.toLowerCase()] ?? mapColor(name) ?? (/^([0-9a-f]{3}|[0-9a-f]{6})$/i.test(name) ? mapColor(`#${name}`) : undefined);
 }
 
 /**
