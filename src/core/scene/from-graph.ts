@@ -310,10 +310,7 @@ const LEGEND_FILL = '#eeeeee';
  * architecture's layout time). Its text wraps no wider than the drawing.
  */
 export function withDiagramLegend(elements: readonly Element[], legend: string, id: string): Element[] {
-  const bounds = elements.length > 0 ? elements.map(extentOf) : [{ x: 0, y: 0, width: 0, height: 0 }];
-  const left = Math.min(...bounds.map((b) => b.x));
-  const right = Math.max(...bounds.map((b) => b.x + b.width));
-  const bottom = Math.max(...bounds.map((b) => b.y + b.height));
+  const { left, right, bottom } = drawingExtent(elements);
   const text = wrapText(legend, Math.max(right - left - 2 * SPACING.nodePaddingX, CONTAINER_MIN_WIDTH * 2), FONT.row).join('\n');
   const size = measureText(text, FONT.row, FONT.family);
   const width = size.width + 2 * SPACING.nodePaddingX;
@@ -331,10 +328,7 @@ export function withDiagramLegend(elements: readonly Element[], legend: string, 
  * to their shapes and stay. The title wraps like container titles, but never narrower than the drawing.
  */
 export function withDiagramTitle(elements: readonly Element[], title: string, id: string): Element[] {
-  const bounds = elements.length > 0 ? elements.map(extentOf) : [{ x: 0, y: 0, width: 0, height: 0 }];
-  const left = Math.min(...bounds.map((b) => b.x));
-  const top = Math.min(...bounds.map((b) => b.y));
-  const right = Math.max(...bounds.map((b) => b.x + b.width));
+  const { left, top, right } = drawingExtent(elements);
   const text = wrapText(title, Math.max(right - left, CONTAINER_MIN_WIDTH * 2), FONT.diagramTitle).join('\n');
   const size = measureText(text, FONT.diagramTitle, FONT.family);
   const shift = size.height + SPACING.diagramTitleGap;
@@ -349,6 +343,17 @@ export function withDiagramTitle(elements: readonly Element[], title: string, id
   // Last, so that a reader going through the elements in order (export's graph recovery) meets every container's own
   // title before this text, which sits just above the top-left container.
   return [...moved, textElement(id, text, { x: left, y: top, ...size }, FONT.diagramTitle)];
+}
+
+/** The sides of the box every element lies in (all 0 for none). */
+export function drawingExtent(elements: readonly Element[]): { left: number; top: number; right: number; bottom: number } {
+  const bounds = elements.length > 0 ? elements.map(extentOf) : [{ x: 0, y: 0, width: 0, height: 0 }];
+  return {
+    left: Math.min(...bounds.map((b) => b.x)),
+    top: Math.min(...bounds.map((b) => b.y)),
+    right: Math.max(...bounds.map((b) => b.x + b.width)),
+    bottom: Math.max(...bounds.map((b) => b.y + b.height)),
+  };
 }
 
 /** The box an element covers: lines and arrows by their points (the sequence layout leaves their box out). */

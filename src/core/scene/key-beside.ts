@@ -4,7 +4,7 @@
  * connections round it.
  */
 import type { GraphIR } from '../graph/types.js';
-import type { GraphScene } from './from-graph.js';
+import { drawingExtent, type GraphScene } from './from-graph.js';
 
 /** Group kind of a diagram's key: laid out apart and set beside the drawing. */
 export const KEY_GROUP_KIND = 'key';
@@ -26,13 +26,8 @@ export function keyApart(graph: GraphIR): { drawing: GraphIR; key?: GraphIR } {
  * wider than tall, so a landscape drawing does not grow wider still. Ids the drawing already uses are renamed.
  */
 export function keyBeside(drawing: GraphScene, key: GraphScene): GraphScene {
-  const extent = (scene: GraphScene) => {
-    const boxes = scene.elements.flatMap((e) => ('points' in e && e.points ? e.points.map((p) => ({ x: p.x, y: p.y, width: 0, height: 0 })) : e.x === undefined || e.y === undefined ? [] : [{ x: e.x, y: e.y, width: e.width ?? 0, height: e.height ?? 0 }]));
-    if (boxes.length === 0) return { left: 0, top: 0, right: 0, bottom: 0 };
-    return { left: Math.min(...boxes.map((b) => b.x)), top: Math.min(...boxes.map((b) => b.y)), right: Math.max(...boxes.map((b) => b.x + b.width)), bottom: Math.max(...boxes.map((b) => b.y + b.height)) };
-  };
-  const main = extent(drawing);
-  const own = extent(key);
+  const main = drawingExtent(drawing.elements);
+  const own = drawingExtent(key.elements);
   const under = main.right - main.left > main.bottom - main.top;
   const dx = under ? main.left - own.left : main.right + KEY_GAP - own.left;
   const dy = under ? main.bottom + KEY_GAP - own.top : main.top - own.top;
