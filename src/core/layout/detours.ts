@@ -21,6 +21,11 @@ const DETOUR_SLACK = 400;
 const BACKWARD_FACTOR = 1.2;
 /** Short edges against the flow are left to ELK: drawn again, an activity loop ran into a branch, labels met. */
 const BACKWARD_SLACK = 600;
+/**
+ * Further places along a leg, tried after its middle and quarters: where several labelled routes run side by side
+ * (a table's foreign keys into one other table), those few were all taken and labels were set on one another.
+ */
+const FURTHER_ALONG = [0.1, 0.4, 0.6, 0.9, 0.15, 0.35, 0.65, 0.85];
 /** Room between a moved label and the leg it names. */
 const LABEL_GAP = 4;
 
@@ -90,7 +95,8 @@ export function rerouteDetours(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph
 /**
  * A label moved to its new route: a middle one beside the longest leg, a start or end one beside the first or last
  * leg near its end, else beside another leg; above or below a level leg, right or left of an upright one: the first
- * place that covers no other line, shape or label, else no shape or label, else the first place.
+ * place that covers no other line, shape or label, else no shape or label, else one a label's depth further out that
+ * covers no shape or label, else the first place.
  */
 export function besideRoute(label: LaidOutLabel, points: readonly Point[], taken: readonly Box[], lines: readonly (readonly Point[])[]): LaidOutLabel {
   const legLength = (k: number) => Math.abs(points[k]!.x - points[k - 1]!.x) + Math.abs(points[k]!.y - points[k - 1]!.y);
@@ -98,20 +104,25 @@ export function besideRoute(label: LaidOutLabel, points: readonly Point[], taken
   // The leg the label names first (the first, the last, or the longest), then the others, longest first.
   const first = label.placement === 'start' ? 1 : label.placement === 'end' ? points.length - 1 : legs.reduce((best, k) => (legLength(k) > legLength(best) ? k : best));
   const places: LaidOutLabel[] = [];
+  const stacked: LaidOutLabel[] = [];
   for (const leg of [first, ...legs.filter((k) => k !== first).sort((p, q) => legLength(q) - legLength(p))]) {
     const [a, b] = [points[leg - 1]!, points[leg]!];
     // Where along the leg: its middle, or a label's length in from the route's end; then further along.
     const near = leg !== first || label.placement === 'center' ? 0.5 : Math.min(0.5, (Math.max(label.width, label.height) / 2 + LABEL_GAP) / Math.max(1, legLength(leg)));
-    for (const along of [near, 0.5, 0.25, 0.75]) {
+    for (const along of [near, 0.5, 0.25, 0.75, ...FURTHER_ALONG]) {
       const t = label.placement === 'end' ? 1 - along : along;
       const at = { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t };
-      if (a.y === b.y) places.push({ ...label, x: at.x - label.width / 2, y: at.y - label.height - LABEL_GAP }, { ...label, x: at.x - label.width / 2, y: at.y + LABEL_GAP });
-      else places.push({ ...label, x: at.x + LABEL_GAP, y: at.y - label.height / 2 }, { ...label, x: at.x - label.width - LABEL_GAP, y: at.y - label.height / 2 });
+      // Beside the leg, and a label's depth further out (past a neighbouring route, the last resort before overlapping).
+      for (const out of [0, a.y === b.y ? label.height + LABEL_GAP : label.width + LABEL_GAP]) {
+        const shelf = out === 0 ? places : stacked;
+        if (a.y === b.y) shelf.push({ ...label, x: at.x - label.width / 2, y: at.y - label.height - LABEL_GAP - out }, { ...label, x: at.x - label.width / 2, y: at.y + LABEL_GAP + out });
+        else shelf.push({ ...label, x: at.x + LABEL_GAP + out, y: at.y - label.height / 2 }, { ...label, x: at.x - label.width - LABEL_GAP - out, y: at.y - label.height / 2 });
+      }
     }
   }
   const offShapes = (place: Box) => !taken.some((box) => overlaps(place, box));
   const offLines = (place: Box) => !lines.some((line) => line.some((point, k) => k > 0 && crosses(line[k - 1]!, point, place)));
-  return places.find((place) => offShapes(place) && offLines(place)) ?? places.find(offShapes) ?? places[0]!;
+  return places.find((place) => offShapes(place) && offLines(place)) ?? places.find(offShapes) ?? stacked.find(offShapes) ?? places[0]!;
 }
 
 

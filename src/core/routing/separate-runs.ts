@@ -5,7 +5,7 @@
  * does. Legs of routes sharing an end may stay together (a trunk into one node reads right), but routes that mean
  * different things only for a short merge (MIXED_TRUNK), as the quality checker allows.
  */
-import { MIXED_TRUNK } from '../layout/drawing-rules.js';
+import { CROWDED_HEADS, MIXED_TRUNK } from '../layout/drawing-rules.js';
 import type { Box, Point } from '../layout/types.js';
 
 export interface RoutedLine {
@@ -38,6 +38,12 @@ export interface RoutedLine {
 
 /** Room wanted between neighbouring legs in one channel, and the least the channel may squeeze it to. */
 export const RUN_SPACING = 8;
+/**
+ * Room wanted between ends slid apart along one side: past the checker's crowded arrowheads (CROWDED_HEADS), which
+ * ends exactly that far apart missed once the intake put them back from their rounded focus (a schema's five foreign
+ * keys into one table: heads 7.995 px apart on Graphviz's placement, whose routes all reach a side at its middle).
+ */
+export const END_SPACING = CROWDED_HEADS + 2;
 const MIN_SPACING = 3;
 /** Legs within this of one line are on it: the checker's own tolerance for running together. */
 export const SAME_LINE = 1.5;
@@ -177,7 +183,9 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
       const fixed = fixedAt(track);
       return fixed === undefined ? [lo, hi] : [fixed, fixed];
     });
-    const placed = placeTracks(bounds, centre);
+    // Ends reaching a shape are parted by END_SPACING where there is room: a few pixels apart their heads make a wedge.
+    const ends = channel.some((leg) => endKey(leg) !== undefined && leg.min < leg.max);
+    const placed = (ends ? placeTracks(bounds, centre, END_SPACING) : undefined) ?? placeTracks(bounds, centre);
     // Too narrow to tell the legs apart without grazing a shape, or pinned in the way: left as they are.
     if (placed === undefined) continue;
     tracks.forEach((track, j) => {
@@ -194,12 +202,12 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
 }
 
 /**
- * Positions for tracks in order, evenly spaced (RUN_SPACING, squeezed to MIN_SPACING where room is short), each within
- * its bounds, centred on `centre` as far as the bounds allow; undefined when no spacing fits.
+ * Positions for tracks in order, evenly spaced (RUN_SPACING or `least` if more, squeezed to `least` where room is
+ * short), each within its bounds, centred on `centre` as far as the bounds allow; undefined when no spacing fits.
  */
-function placeTracks(bounds: readonly (readonly [number, number])[], centre: number): number[] | undefined {
+function placeTracks(bounds: readonly (readonly [number, number])[], centre: number, least = MIN_SPACING): number[] | undefined {
   const k = bounds.length;
-  for (let spacing = RUN_SPACING; spacing >= MIN_SPACING; spacing -= 0.5) {
+  for (let spacing = Math.max(RUN_SPACING, least); spacing >= least; spacing -= 0.5) {
     // Track j sits at start + j·spacing: each bound limits where the first may start.
     let [lo, hi] = [-Infinity, Infinity];
     bounds.forEach(([min, max], j) => {
