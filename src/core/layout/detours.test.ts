@@ -2,8 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { mermaidNotation } from '../notations/mermaid/index.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
 import { terraformNotation } from '../notations/terraform/index.js';
+import { boxesOverlap } from '../export/geometry.js';
+import { besideRoute } from './detours.js';
 import { layoutGraph } from './elk.js';
-import type { Point } from './types.js';
+import type { Box, Point } from './types.js';
 
 /** A VPC whose elastic IP, outside it, depends on the internet gateway inside it (terraform-aws-vpc's NAT pattern). */
 const NAT_BEHIND_GATEWAY = `resource "aws_vpc" "main" {
@@ -129,5 +131,28 @@ describe('an edge ELK leads out of its source away from its target (java-design-
       expect(length(edge.points), `${from} --|> ${to}`).toBeLessThanOrEqual(1.2 * (Math.abs(a.x - b.x) + Math.abs(a.y - b.y)) + 600);
     }
     expect(checked).toBe(6);
+  });
+});
+
+describe('besideRoute', () => {
+  it('finds room for the labels of three foreign keys run side by side between two tables, none on another (Camunda: batch → job definition)', () => {
+    // Three routes 8 px apart from one table's side to the next table's, each with its column's name as middle label.
+    const tables = [
+      { x: -200, y: 60, width: 200, height: 100 },
+      { x: 300, y: 60, width: 200, height: 100 },
+    ];
+    const routes: Point[][] = [100, 108, 116].map((y) => [
+      { x: 0, y },
+      { x: 300, y },
+    ]);
+    const taken: Box[] = [...tables];
+    const placed = ['SEED_JOB_DEF_ID_', 'MONITOR_JOB_DEF_ID_', 'BATCH_JOB_DEF_ID_'].map((text, i) => {
+      const label = besideRoute({ text, x: 0, y: 0, width: 140, height: 18, placement: 'center' }, routes[i]!, taken, routes.filter((_, k) => k !== i));
+      taken.push(label);
+      return label;
+    });
+    for (const [i, label] of placed.entries()) {
+      for (const other of [...tables, ...placed.slice(i + 1)]) expect(boxesOverlap(label, other), `${label.text} on another`).toBe(false);
+    }
   });
 });
