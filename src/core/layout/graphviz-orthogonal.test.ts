@@ -172,7 +172,8 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
   });
 
-  it('draws Kubernetes, Helm and Mermaid this way, the other notations and graphs from no notation with ELK', () => {
+  it('draws Kubernetes, Helm, Mermaid and SQL this way, the other notations and graphs from no notation with ELK', () => {
+    expect(layoutEngineFor(graph, 'sql')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'kubernetes')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'helm')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'mermaid')).toBe(layoutGraphvizOrthogonal);
@@ -184,6 +185,30 @@ describe('Graphviz placement with orthogonal routes', () => {
     const code = readFileSync(new URL('../../../test/fixtures/kubernetes/aks-store-all-in-one.yaml', import.meta.url), 'utf8');
     const { elements } = await codeToScene(code, { notation: 'kubernetes' });
     expect(checkScene(elements).violations).toEqual([]);
+  });
+
+  it('ends a table’s foreign keys on its sides along the flow, beside its rows, not on its header or foot (Northwind’s shape)', async () => {
+    // Products refer to suppliers and categories, order lines to products and orders, orders to customers, shippers
+    // and employees: Graphviz set products' and orders' keys into their headers from above and below.
+    const graph = await sqlNotation.toGraph(`
+      CREATE TABLE categories (category_id int PRIMARY KEY, category_name varchar(15), description text, picture bytea);
+      CREATE TABLE suppliers (supplier_id int PRIMARY KEY, company_name varchar(40), contact_name varchar(30), address varchar(60), city varchar(15), country varchar(15), phone varchar(24));
+      CREATE TABLE products (product_id int PRIMARY KEY, product_name varchar(40), supplier_id int REFERENCES suppliers, category_id int REFERENCES categories, unit_price real, discontinued int);
+      CREATE TABLE customers (customer_id varchar(5) PRIMARY KEY, company_name varchar(40), contact_name varchar(30), address varchar(60), city varchar(15), country varchar(15));
+      CREATE TABLE shippers (shipper_id int PRIMARY KEY, company_name varchar(40), phone varchar(24));
+      CREATE TABLE employees (employee_id int PRIMARY KEY, last_name varchar(20), first_name varchar(10), title varchar(30), reports_to int REFERENCES employees);
+      CREATE TABLE orders (order_id int PRIMARY KEY, customer_id varchar(5) REFERENCES customers, employee_id int REFERENCES employees, order_date date, ship_via int REFERENCES shippers, freight real);
+      CREATE TABLE order_details (order_id int REFERENCES orders, product_id int REFERENCES products, unit_price real, quantity int, PRIMARY KEY (order_id, product_id));
+    `);
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const boxes = new Map(laid.nodes.map((node) => [node.id, node]));
+    const onSide = (point: Point, box: Box) => Math.abs(point.x - box.x) <= 1 || Math.abs(point.x - box.x - box.width) <= 1;
+    for (const edge of laid.edges) {
+      const { from, to } = graph.edges[edge.index]!;
+      if (from === to) continue;
+      expect(onSide(edge.points[0]!, boxes.get(from)!), `${from} → ${to} leaves ${from} on its side`).toBe(true);
+      expect(onSide(edge.points.at(-1)!, boxes.get(to)!), `${from} → ${to} reaches ${to} on its side`).toBe(true);
+    }
   });
 
   it('sets a container’s loose items in a grid, as ELK does, not one rank (Sentry chart’s twenty consumers)', async () => {

@@ -10,7 +10,7 @@
  */
 import type { Direction, GraphIR } from '../graph/types.js';
 import { boxContains } from '../export/geometry.js';
-import { OrthogonalRouter } from '../routing/orthogonal.js';
+import { OrthogonalRouter, type Side } from '../routing/orthogonal.js';
 import { cappedRanks } from './capped-ranks.js';
 import { besideRoute } from './detours.js';
 import { READABLE_NODES } from './drawing-rules.js';
@@ -110,7 +110,13 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
   // running along others' lines, 476 pairs run together that separating runs could not part, in three times the time.
   const router = new OrthogonalRouter(obstacles, terminals, terminals.length / 2 <= CROSSING_COST_EDGES ? CROSSING_COST : 0);
   const around = (node: number) => laid.groups.flatMap((group, g) => (boxContains(group, laid.nodes[node]!, 0) ? [laid.nodes.length + g] : []));
-  const request = (pair: [number, number]) => ({ from: pair[0], to: pair[1], through: [...new Set([...around(pair[0]), ...around(pair[1])])] });
+  // A table's foreign keys leave and reach it on the sides that face along the flow, beside its rows, as ELK's layers
+  // and DBeaver draw them: Graphviz's placement let the router end them on a table's top or bottom too (Northwind's
+  // products and orders: keys into their headers from above and below).
+  const flowSides: readonly Side[] = vertical(graph.direction) ? ['top', 'bottom'] : ['left', 'right'];
+  const tables = new Set(graph.nodes.filter((node) => node.kind === 'entity' && (node.rows?.length ?? 0) > 0).map((node) => node.id));
+  const sidesOf = (node: number) => (tables.has(laid.nodes[node]!.id) ? flowSides : undefined);
+  const request = (pair: [number, number]) => ({ from: pair[0], to: pair[1], through: [...new Set([...around(pair[0]), ...around(pair[1])])], fromSides: sidesOf(pair[0]), toSides: sidesOf(pair[1]) });
   const routes = laid.edges.map((edge) => {
     const pair = ends(edge.index);
     return pair && router.route(request(pair));

@@ -14,6 +14,8 @@ import { SAME_LINE } from './separate-runs.js';
 export const ROUTE_MARGIN = 12;
 /** What one bend costs, in pixels of route length: a detour shorter than this is taken to save a bend. */
 export const BEND_PENALTY = 48;
+/** What reaching an end at a side other than its preferred ones costs, in pixels of route length (RouteRequest). */
+const OFF_SIDE_COST = 120;
 /**
  * Grid lines kept for one shape can pass a neighbour a hair away, which reads as touching it (the checker's false
  * adjacency, under 3 px): a route keeps at least this clear of shapes it does not cross. Under LINE_MERGE, so a
@@ -42,6 +44,9 @@ export interface RouteRequest {
   to: number;
   /** Obstacles this route may pass through (containers around an end, things inside an end). */
   through: readonly number[];
+  /** The sides each end is best reached at: reaching another costs OFF_SIDE_COST more (any side is as good when absent). */
+  fromSides?: readonly Side[];
+  toSides?: readonly Side[];
 }
 
 export interface Route {
@@ -273,6 +278,7 @@ export class OrthogonalRouter {
     // A loop back to the same shape leaves on the right and comes back on top, or it would "arrive" where it left.
     const loop = request.from === request.to;
     const goals = [0, 1, 2, 3].map((side) => (loop && side !== 3 ? -1 : this.exitNode(to, side)));
+    const offSide = (sides: readonly Side[] | undefined, side: number) => (sides === undefined || sides.includes(SIDES[side]!) ? 0 : OFF_SIDE_COST);
     const goalX = goals.map((node) => xs[node % nx]!);
     const goalY = goals.map((node) => ys[Math.floor(node / nx)]!);
     /**
@@ -309,7 +315,7 @@ export class OrthogonalRouter {
     };
     for (let side = 0; side < (loop ? 1 : 4); side++) {
       const node = this.exitNode(from, side);
-      open(node * 4 + side, ROUTE_MARGIN, -1 - side, xs[node % nx]!, ys[Math.floor(node / nx)]!);
+      open(node * 4 + side, ROUTE_MARGIN + offSide(request.fromSides, side), -1 - side, xs[node % nx]!, ys[Math.floor(node / nx)]!);
     }
     let found = -1;
     while (heap.size > 0) {
@@ -331,7 +337,7 @@ export class OrthogonalRouter {
         // Arriving at a side's exit point: the last leg runs into the side, one bend more unless already heading in.
         const inward = (side + 2) % 4;
         const across = dir !== inward || this.vThrough === undefined ? 0 : (dir === 0 || dir === 2 ? this.vThrough : this.hThrough!)[node]!;
-        const total = cost + ROUTE_MARGIN + (dir === inward ? 0 : dir === side ? 2 * BEND_PENALTY : BEND_PENALTY) + across * this.crossingCost;
+        const total = cost + ROUTE_MARGIN + (dir === inward ? 0 : dir === side ? 2 * BEND_PENALTY : BEND_PENALTY) + across * this.crossingCost + offSide(request.toSides, side);
         const end = terminal + side;
         if (seen[end] === gen && g[end]! <= total) continue;
         seen[end] = gen;
