@@ -449,7 +449,10 @@ async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = 
 export function separateEdgeRuns(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
   const lines = laid.edges.map((edge) => {
     const drawn = graph.edges[edge.index]!;
-    return { points: edge.points, ends: [drawn.from, drawn.to], slideEnds: true, meaning: edgeMeaning(drawn), own: edge.labels };
+    // Its end labels' size from the graph: Graphviz's placement with our routes sets labels after separating.
+    const endLabels = [drawn.startLabel, drawn.endLabel].flatMap((text) => (text ? [labelOf(text, 'start')] : []));
+    const endLabel = endLabels.length === 0 ? undefined : { width: Math.max(...endLabels.map((label) => label.width!)), height: Math.max(...endLabels.map((label) => label.height!)) };
+    return { points: edge.points, ends: [drawn.from, drawn.to], slideEnds: true, meaning: edgeMeaning(drawn), own: edge.labels, ...(endLabel && { endLabel }) };
   });
   const separated = separateRuns(lines, [...laid.nodes, ...laid.groups, ...laid.edges.flatMap((edge) => edge.labels)]);
   return { ...laid, edges: laid.edges.map((edge, i) => ({ ...edge, points: separated[i]!, labels: edge.labels.map((label) => besideMovedLeg(label, edge.points, separated[i]!)) })) };

@@ -30,6 +30,12 @@ export interface RoutedLine {
    */
   own?: readonly Box[];
   /**
+   * The box of the largest label at its ends (a cardinality), set beside the end after separating: ends slid apart
+   * along one side keep its extent along that side between them where there is room, so each label sits by its own
+   * end (Chinook's track: three foreign keys' "0..*" at ends 10 px apart, one on another).
+   */
+  endLabel?: { width: number; height: number };
+  /**
    * Already drawn and staying as it is (a stored arrow that keeps its route while new ones are routed): none of its
    * legs moves, and the others' legs move off it. Two fixed lines are never separated from each other.
    */
@@ -44,6 +50,8 @@ export const RUN_SPACING = 8;
  * keys into one table: heads 7.995 px apart on Graphviz's placement, whose routes all reach a side at its middle).
  */
 export const END_SPACING = CROWDED_HEADS + 2;
+/** Room between the labels of neighbouring ends, past their extent. */
+const LABEL_ROOM = 4;
 const MIN_SPACING = 3;
 /** Legs within this of one line are on it: the checker's own tolerance for running together. */
 export const SAME_LINE = 1.5;
@@ -108,10 +116,12 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
   const shareEnd = (s: Leg, t: Leg) => lines[s.line]!.ends.some((end) => lines[t.line]!.ends.includes(end));
   const sameMeaning = (s: Leg, t: Leg) => (lines[s.line]!.meaning ?? '') === (lines[t.line]!.meaning ?? '');
   const fixed = (leg: Leg) => lines[leg.line]!.fixed === true;
+  // Ends that each carry a label keep apart however short their shared leg: at one point their labels pile up.
+  const labelledAtOnePoint = (s: Leg, t: Leg) => lines[s.line]!.endLabel !== undefined && lines[t.line]!.endLabel !== undefined && endKey(s) !== undefined && endKey(s) === endKey(t);
   const conflict = (s: Leg, t: Leg) => {
     if (s.line === t.line || (fixed(s) && fixed(t))) return false;
     const overlap = Math.min(s.hi, t.hi) - Math.max(s.lo, t.lo);
-    return overlap > SAME_LINE && (!shareEnd(s, t) || (overlap > MIXED_TRUNK && !sameMeaning(s, t)));
+    return overlap > SAME_LINE && (!shareEnd(s, t) || (overlap > MIXED_TRUNK && !sameMeaning(s, t)) || labelledAtOnePoint(s, t));
   };
   /** Legs that may share a track: not in conflict, and two fixed ones only where they already lie on one line. */
   const together = (s: Leg, t: Leg) => !conflict(s, t) && !(fixed(s) && fixed(t) && Math.abs(s.across - t.across) > 0.01);
@@ -183,9 +193,14 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
       const fixed = fixedAt(track);
       return fixed === undefined ? [lo, hi] : [fixed, fixed];
     });
-    // Ends reaching a shape are parted by END_SPACING where there is room: a few pixels apart their heads make a wedge.
-    const ends = channel.some((leg) => endKey(leg) !== undefined && leg.min < leg.max);
-    const placed = (ends ? placeTracks(bounds, centre, END_SPACING) : undefined) ?? placeTracks(bounds, centre);
+    // Ends reaching a shape are parted by END_SPACING where there is room (a few pixels apart their heads make a
+    // wedge), and by their labels' extent along the side where there is room for that.
+    const sliding = channel.filter((leg) => endKey(leg) !== undefined && leg.min < leg.max);
+    const labelled = Math.max(0, ...sliding.map((leg) => lines[leg.line]!.endLabel).map((box) => (box === undefined ? 0 : (vertical ? box.width : box.height) + LABEL_ROOM)));
+    const placed =
+      (labelled > END_SPACING ? placeTracks(bounds, centre, labelled) : undefined) ??
+      (sliding.length > 0 ? placeTracks(bounds, centre, END_SPACING) : undefined) ??
+      placeTracks(bounds, centre);
     // Too narrow to tell the legs apart without grazing a shape, or pinned in the way: left as they are.
     if (placed === undefined) continue;
     tracks.forEach((track, j) => {
