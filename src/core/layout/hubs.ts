@@ -233,8 +233,10 @@ export function mergeHubEnds(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
       const box = boxes.get(at === 'start' ? source.from : source.to);
       const point = at === 'start' ? edge.points[0] : edge.points[edge.points.length - 1];
       if (box === undefined || point === undefined) continue;
-      // A cardinality or multiplicity at this end belongs to one edge: those ends stay apart.
-      if (edge.labels.some((label) => label.placement === at)) continue;
+      // A cardinality or multiplicity at this end belongs to one edge: those ends stay apart. Read from the graph, as
+      // Graphviz's placement with our routes merges ends before it sets the labels (Chinook's track: its three foreign
+      // keys' "0..*" on one point).
+      if (at === 'start' ? source.startLabel : source.endLabel) continue;
       const side = sideOf(point, box);
       if (side === undefined) continue;
       const head: Arrowhead = (at === 'start' ? source.startArrowhead : source.endArrowhead) ?? (at === 'start' ? 'none' : 'arrow');
