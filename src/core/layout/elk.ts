@@ -5,7 +5,7 @@ import { edgeMeaning, type Direction, type GraphIR } from '../graph/types.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
 import { separateRuns } from '../routing/separate-runs.js';
 import { compactLabelLayers } from './compact.js';
-import { ASPECT_NODES, CONTAINER_MIN_WIDTH, FONT, LARGE_NODES, LARGE_WIDTH, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT, SPACING } from './drawing-rules.js';
+import { ASPECT_NODES, CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, LARGE_NODES, LARGE_WIDTH, MAX_ASPECT, README_WIDTH, READABLE_NODES, READABLE_TEXT, SPACING } from './drawing-rules.js';
 import { rerouteDetours } from './detours.js';
 import { HUB_TRUNK_MIN_EDGES, mergeHubEnds } from './hubs.js';
 import { keepLabelsBesideOwnEdges } from './label-sides.js';
@@ -454,7 +454,14 @@ export function separateEdgeRuns(laid: LaidOutGraph, graph: GraphIR): LaidOutGra
     const endLabel = endLabels.length === 0 ? undefined : { width: Math.max(...endLabels.map((label) => label.width!)), height: Math.max(...endLabels.map((label) => label.height!)) };
     return { points: edge.points, ends: [drawn.from, drawn.to], slideEnds: true, meaning: edgeMeaning(drawn), own: edge.labels, ...(endLabel && { endLabel }) };
   });
-  const separated = separateRuns(lines, [...laid.nodes, ...laid.groups, ...laid.edges.flatMap((edge) => edge.labels)]);
+  // A self loop's curve keeps its ends: the ends slid along that side keep off them, or their heads crowd (Camunda's
+  // executions, unfolded: the task's two keys slid in among the three loops' ends on the table's top).
+  const loopEnds = laid.edges.flatMap((edge) => {
+    const drawn = graph.edges[edge.index]!;
+    if (drawn.from !== drawn.to) return [];
+    return [edge.points[0], edge.points.at(-1)].flatMap((point) => (point ? [{ x: point.x - CROWDED_HEADS / 2, y: point.y - CROWDED_HEADS / 2, width: CROWDED_HEADS, height: CROWDED_HEADS }] : []));
+  });
+  const separated = separateRuns(lines, [...laid.nodes, ...laid.groups, ...laid.edges.flatMap((edge) => edge.labels), ...loopEnds]);
   return { ...laid, edges: laid.edges.map((edge, i) => ({ ...edge, points: separated[i]!, labels: edge.labels.map((label) => besideMovedLeg(label, edge.points, separated[i]!)) })) };
 }
 

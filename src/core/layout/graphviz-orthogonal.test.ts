@@ -155,6 +155,14 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(violations.filter((v) => /^texts ".*(EXECUTION|INCIDENT)--/.test(v))).toEqual([]);
   });
 
+  it('slides the ends of keys into a table off its self loops’ ends, no heads crowding (Camunda, every column drawn)', async () => {
+    // The task's two keys into the executions, parted by their cardinalities, slid in among the three loops' ends on
+    // the table's top: heads 2.4 px apart.
+    const graph = await sqlNotation.toGraph(readFileSync(new URL('../../../test/fixtures/sql/camunda-postgres-engine.sql', import.meta.url), 'utf8'));
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.startsWith('arrowheads at'))).toEqual([]);
+  });
+
   it('routes round the edges found before rather than across them (Mermaid print-job states)', async () => {
     // Each route found alone: "Stapling" back to "Waiting" went up the middle across "All pages out", two crossings
     // where ELK and Graphviz's own splines have none.
