@@ -15,7 +15,7 @@ export const ROUTE_MARGIN = 12;
 /** What one bend costs, in pixels of route length: a detour shorter than this is taken to save a bend. */
 export const BEND_PENALTY = 48;
 /** What reaching an end at a side other than its preferred ones costs, in pixels of route length (RouteRequest). */
-const OFF_SIDE_COST = 120;
+const OFF_SIDE_COST = 60;
 /**
  * Grid lines kept for one shape can pass a neighbour a hair away, which reads as touching it (the checker's false
  * adjacency, under 3 px): a route keeps at least this clear of shapes it does not cross. Under LINE_MERGE, so a
