@@ -29,6 +29,15 @@ describe('separating runs', () => {
     }
   });
 
+  it('sets the two ways of a back-and-forth pair wider apart than other runs, where the channel has room', () => {
+    // a to b and b to a down one line (an orchestrator stage's pause and resume): at RUN_SPACING each head touched the other line.
+    const there = { points: [{ x: 100, y: 20 }, { x: 200, y: 20 }, { x: 200, y: 220 }, { x: 100, y: 220 }], ends: ['a', 'b'], meaning: 'pause', slideEnds: true };
+    const back = { points: [...there.points].reverse(), ends: ['b', 'a'], meaning: 'resume', slideEnds: true };
+    const [one, two] = separateRuns([there, back], shapes);
+    expect(Math.abs(one![1]!.x - two![1]!.x)).toBeGreaterThan(2 * RUN_SPACING);
+    expect(sharedRuns([one!, two!])).toEqual([]);
+  });
+
   it('puts each leg on the side its shapes are, so the legs into the shapes do not overlap or cross', () => {
     const [one, two] = separateRuns(crossing, shapes);
     expect(one![1]!.x).toBeLessThan(two![1]!.x);

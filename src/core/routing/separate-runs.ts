@@ -39,6 +39,12 @@ export interface RoutedLine {
 /** Room wanted between neighbouring legs in one channel, and the least the channel may squeeze it to. */
 export const RUN_SPACING = 8;
 const MIN_SPACING = 3;
+/**
+ * Room wanted between the two ways of a back-and-forth pair (A to B, B to A) where the channel has it: at RUN_SPACING
+ * each arrowhead touched the other line, and the pair read as one line with two heads (an orchestrator stage's pause
+ * and resume, 8 px apart, a wall of four such pairs under IN_PROGRESS).
+ */
+const PAIR_SPACING = 20;
 /** Legs within this of one line are on it: the checker's own tolerance for running together. */
 export const SAME_LINE = 1.5;
 /** A moved leg keeps this far from shapes, past the checker's false-adjacency distance (3 px). */
@@ -177,7 +183,9 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
       const fixed = fixedAt(track);
       return fixed === undefined ? [lo, hi] : [fixed, fixed];
     });
-    const placed = placeTracks(bounds, centre);
+    const reversed = (s: Leg, t: Leg) => lines[s.line]!.ends.join('\u0000') === [...lines[t.line]!.ends].reverse().join('\u0000');
+    const pair = channel.some((s, i) => channel.some((t, j) => j > i && reversed(s, t)));
+    const placed = placeTracks(bounds, centre, pair ? PAIR_SPACING : RUN_SPACING);
     // Too narrow to tell the legs apart without grazing a shape, or pinned in the way: left as they are.
     if (placed === undefined) continue;
     tracks.forEach((track, j) => {
@@ -194,12 +202,12 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
 }
 
 /**
- * Positions for tracks in order, evenly spaced (RUN_SPACING, squeezed to MIN_SPACING where room is short), each within
+ * Positions for tracks in order, evenly spaced (`wanted`, squeezed to MIN_SPACING where room is short), each within
  * its bounds, centred on `centre` as far as the bounds allow; undefined when no spacing fits.
  */
-function placeTracks(bounds: readonly (readonly [number, number])[], centre: number): number[] | undefined {
+function placeTracks(bounds: readonly (readonly [number, number])[], centre: number, wanted: number): number[] | undefined {
   const k = bounds.length;
-  for (let spacing = RUN_SPACING; spacing >= MIN_SPACING; spacing -= 0.5) {
+  for (let spacing = wanted; spacing >= MIN_SPACING; spacing -= 0.5) {
     // Track j sits at start + j·spacing: each bound limits where the first may start.
     let [lo, hi] = [-Infinity, Infinity];
     bounds.forEach(([min, max], j) => {

@@ -113,6 +113,16 @@ describe('mermaidNotation on real diagrams', () => {
     expect(outcomes).toEqual([...outcomes].sort((a, b) => a - b));
   });
 
+  it('draws a state’s transitions to one same state as one arrow listing their triggers (an orchestrator stage’s approve and reject)', async () => {
+    const graph = await mermaidNotation.toGraph(
+      ['stateDiagram-v2', '  IN_PROGRESS --> VALIDATING : request_validation', '  VALIDATING --> IN_PROGRESS : approve', '  VALIDATING --> IN_PROGRESS : reject_with_feedback'].join('\n'),
+    );
+    expect(graph.edges.map((edge) => [edge.from, edge.to, edge.label])).toEqual([
+      ['IN_PROGRESS', 'VALIDATING', 'request_validation'],
+      ['VALIDATING', 'IN_PROGRESS', 'approve\nreject_with_feedback'],
+    ]);
+  });
+
   it('points both heads of a two-way link between subgraphs along the link, not across the border (agents messaging in an orchestration)', async () => {
     // The shape of Semantic Kernel's multi-agent orchestration: actors as subgraphs inside a container, linked both ways.
     const code = ['graph TD', '  subgraph Orchestration', '    subgraph Members', '      subgraph AA0[Agent Actor]', '        AG0[agent 0]', '      end', '      subgraph AA1[Agent Actor]', '        AG1[agent 1]', '      end', '    end', '    IT[Internal Topic]', '    OA[Optional Actor]', '  end', '  AA0 <-.Direct messaging.-> AA1', '  AA0 <-.Direct messaging.-> OA', '  IT <-.Broadcast.-> AA0'].join('\n');
