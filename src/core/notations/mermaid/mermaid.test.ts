@@ -113,6 +113,13 @@ describe('mermaidNotation on real diagrams', () => {
     expect(outcomes).toEqual([...outcomes].sort((a, b) => a - b));
   });
 
+  it('keeps a type’s parameter in angle brackets as text, and drops HTML markup (Envoy’s shared_ptr<NewCtx>)', async () => {
+    const { elements } = await codeToScene(['sequenceDiagram', '  Mgr-->>Fac: shared_ptr<NewCtx>', '  Fac->>Mgr: <b>removeContext</b>(OldCtx)'].join('\n'), { notation: 'mermaid' });
+    const texts = elements.map((e) => e.text ?? '');
+    expect(texts.some((text) => text.includes('shared_ptr<NewCtx>'))).toBe(true);
+    expect(texts.some((text) => text.includes('removeContext(OldCtx)'))).toBe(true);
+  });
+
   it('draws a state’s transitions to one same state as one arrow listing their triggers (an orchestrator stage’s approve and reject)', async () => {
     const graph = await mermaidNotation.toGraph(
       ['stateDiagram-v2', '  IN_PROGRESS --> VALIDATING : request_validation', '  VALIDATING --> IN_PROGRESS : approve', '  VALIDATING --> IN_PROGRESS : reject_with_feedback'].join('\n'),
