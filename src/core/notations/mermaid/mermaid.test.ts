@@ -113,6 +113,23 @@ describe('mermaidNotation on real diagrams', () => {
     expect(outcomes).toEqual([...outcomes].sort((a, b) => a - b));
   });
 
+  it('draws the participants again under their lifelines, as Mermaid’s mirrorActors does unless its config turns it off', async () => {
+    const body = ['sequenceDiagram', '  box Backend', '    participant API as API Layer', '  end', '  participant DB as PostgreSQL', '  API->>DB: read ESCALATION_EVENT', '  DB-->>API: event rows'];
+    const { elements } = await codeToScene(body.join('\n'), { notation: 'mermaid' });
+    const byId = new Map(elements.map((e) => [e.id, e]));
+    for (const name of ['API', 'DB']) {
+      const [head, lifeline, foot] = ['participant-', 'lifeline-', 'participant-'].map((prefix, i) => byId.get(`${prefix}${name}${i === 2 ? '-foot' : ''}`)!);
+      expect(foot!.text).toBe(head!.text);
+      expect(foot!.y).toBe(lifeline!.y! + lifeline!.height!);
+    }
+    // The box reaches round its participants' feet.
+    const box = byId.get('box-1')!;
+    const foot = byId.get('participant-API-foot')!;
+    expect(box.y! + box.height!).toBeGreaterThanOrEqual(foot.y! + foot.height!);
+    const off = await codeToScene(['%%{init: {"sequence": {"mirrorActors": false}}}%%', ...body].join('\n'), { notation: 'mermaid' });
+    expect(off.elements.some((e) => e.id.endsWith('-foot'))).toBe(false);
+  });
+
   it('keeps a type’s parameter in angle brackets as text, and drops HTML markup (Envoy’s shared_ptr<NewCtx>)', async () => {
     const { elements } = await codeToScene(['sequenceDiagram', '  Mgr-->>Fac: shared_ptr<NewCtx>', '  Fac->>Mgr: <b>removeContext</b>(OldCtx)'].join('\n'), { notation: 'mermaid' });
     const texts = elements.map((e) => e.text ?? '');
