@@ -36,6 +36,9 @@ describe('separating runs', () => {
     const [one, two] = separateRuns([there, back], shapes);
     expect(Math.abs(one![1]!.x - two![1]!.x)).toBeGreaterThan(2 * RUN_SPACING);
     expect(sharedRuns([one!, two!])).toEqual([]);
+    // Alike (neither labelled, a socket's Reading and Connected) they are still two arrows, not one trunk with two heads.
+    const [plain, plainBack] = separateRuns([{ ...there, meaning: '' }, { ...back, meaning: '' }], shapes);
+    expect(sharedRuns([plain!, plainBack!])).toEqual([]);
   });
 
   it('puts each leg on the side its shapes are, so the legs into the shapes do not overlap or cross', () => {

@@ -108,10 +108,12 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
   const shareEnd = (s: Leg, t: Leg) => lines[s.line]!.ends.some((end) => lines[t.line]!.ends.includes(end));
   const sameMeaning = (s: Leg, t: Leg) => (lines[s.line]!.meaning ?? '') === (lines[t.line]!.meaning ?? '');
   const fixed = (leg: Leg) => lines[leg.line]!.fixed === true;
+  /** The two ways of a back-and-forth pair: one line between them reads as a line with two heads, however short. */
+  const reversed = (s: Leg, t: Leg) => lines[s.line]!.ends.join('\u0000') === [...lines[t.line]!.ends].reverse().join('\u0000') && s.line !== t.line;
   const conflict = (s: Leg, t: Leg) => {
     if (s.line === t.line || (fixed(s) && fixed(t))) return false;
     const overlap = Math.min(s.hi, t.hi) - Math.max(s.lo, t.lo);
-    return overlap > SAME_LINE && (!shareEnd(s, t) || (overlap > MIXED_TRUNK && !sameMeaning(s, t)));
+    return overlap > SAME_LINE && (!shareEnd(s, t) || reversed(s, t) || (overlap > MIXED_TRUNK && !sameMeaning(s, t)));
   };
   /** Legs that may share a track: not in conflict, and two fixed ones only where they already lie on one line. */
   const together = (s: Leg, t: Leg) => !conflict(s, t) && !(fixed(s) && fixed(t) && Math.abs(s.across - t.across) > 0.01);
@@ -143,7 +145,8 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
     const bundles = new Map<string, Leg[]>();
     channel.forEach((leg, i) => {
       const end = endKey(leg);
-      const key = end === undefined ? `leg ${i}` : `${end}\u0000${lines[leg.line]!.meaning ?? ''}`;
+      // Which way it goes there too: the two ways of a pair alike in meaning are still two arrows.
+      const key = end === undefined ? `leg ${i}` : `${end}\u0000${lines[leg.line]!.meaning ?? ''}\u0000${leg.at === 0 ? 'out' : 'in'}`;
       bundles.set(key, [...(bundles.get(key) ?? []), leg]);
     });
     const pinned = (bundle: Leg[]) => bundle.some((leg) => leg.min === leg.max);
@@ -183,7 +186,6 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
       const fixed = fixedAt(track);
       return fixed === undefined ? [lo, hi] : [fixed, fixed];
     });
-    const reversed = (s: Leg, t: Leg) => lines[s.line]!.ends.join('\u0000') === [...lines[t.line]!.ends].reverse().join('\u0000');
     const pair = channel.some((s, i) => channel.some((t, j) => j > i && reversed(s, t)));
     const placed = placeTracks(bounds, centre, pair ? PAIR_SPACING : RUN_SPACING);
     // Too narrow to tell the legs apart without grazing a shape, or pinned in the way: left as they are.
