@@ -212,9 +212,18 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
   for (const group of graph.groups) bucket(group.parent !== undefined && groupIndex.has(group.parent) ? group.parent : undefined).groups.push(group.id);
   for (const node of graph.nodes) bucket(node.parent !== undefined && groupIndex.has(node.parent) ? node.parent : undefined).nodes.push(node.id);
   const clusters: string[] = [];
+  // Graphviz's quirk: flowing sideways, a graph with a cluster has each rank laid bottom to top in the order written
+  // (the first of a Mermaid subgraph's six triggers drawn last, under the rest), one without, top to bottom; written in
+  // reverse, it comes out as the author put it.
+  const bottomUp = (graph.direction === 'RIGHT' || graph.direction === 'LEFT') && graph.groups.length > 0;
+  const inOrder = (ids: string[]) => (bottomUp ? [...ids].reverse() : ids);
   const write = (parent: string | undefined) => {
-    for (const id of bucket(parent).nodes) lines.push(`n${nodeIndex.get(id)}`);
-    for (const id of bucket(parent).groups) {
+    if (bottomUp) writeGroups(parent);
+    for (const id of inOrder(bucket(parent).nodes)) lines.push(`n${nodeIndex.get(id)}`);
+    if (!bottomUp) writeGroups(parent);
+  };
+  const writeGroups = (parent: string | undefined) => {
+    for (const id of inOrder(bucket(parent).groups)) {
       if (clusters.includes(id)) continue; // a cycle of parents is drawn once
       clusters.push(id);
       lines.push(`subgraph cluster_${groupIndex.get(id)} {`, `label="drawbridge:cluster:${clusters.length - 1}"`);

@@ -113,6 +113,32 @@ describe('mermaidNotation on real diagrams', () => {
     expect(outcomes).toEqual([...outcomes].sort((a, b) => a - b));
   });
 
+  it('keeps a left-to-right flow’s subgraph members top to bottom as written (a token revocation’s triggers and mechanisms)', async () => {
+    // Graphviz lays each rank of a sideways graph with clusters bottom to top: Logout, written first, came out last.
+    const triggers = ['Logout', 'Logout everywhere', 'Password changed', 'Role changed', 'Account suspended', 'Reuse detected'];
+    const code = [
+      'flowchart LR',
+      '  subgraph TRIG["Trigger"]',
+      ...triggers.map((name, i) => `    T${i + 1}["${name}"]`),
+      '  end',
+      '  subgraph MECH["Mechanism"]',
+      '    M1["Denylist jti"]',
+      '    M2["Revoke refresh token"]',
+      '    M3["Increment token_version"]',
+      '    M4["Revoke the token family"]',
+      '  end',
+      '  T1 --> M1',
+      '  T1 --> M2',
+      ...[2, 3, 4, 5, 6].map((i) => `  T${i} --> M3`),
+      '  T6 --> M4',
+    ].join('\n');
+    const { elements } = await codeToScene(code, { notation: 'mermaid' });
+    const y = (text: string) => elements.find((e) => e.text === text)!.y!;
+    const ys = triggers.map(y);
+    expect(ys).toEqual([...ys].sort((a, b) => a - b));
+    expect(y('Denylist jti')).toBeLessThan(y('Revoke the token family'));
+  });
+
   it('draws the participants again under their lifelines, as Mermaid’s mirrorActors does unless its config turns it off', async () => {
     const body = ['sequenceDiagram', '  box Backend', '    participant API as API Layer', '  end', '  participant DB as PostgreSQL', '  API->>DB: read ESCALATION_EVENT', '  DB-->>API: event rows'];
     const { elements } = await codeToScene(body.join('\n'), { notation: 'mermaid' });
