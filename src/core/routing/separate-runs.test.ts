@@ -41,6 +41,19 @@ describe('separating runs', () => {
     expect(sharedRuns([plain!, plainBack!])).toEqual([]);
   });
 
+  it('parts an arrow into a point of a shape from one leaving that point, however short the shared stretch', () => {
+    // A refresh token's "Yes" into a decision's left corner and its "No — genuine reuse" out of the same corner:
+    // 36 px of one line, under the mixed-trunk length, read as one line through the decision.
+    const decision = { x: 200, y: 0, width: 100, height: 40 };
+    const above = { x: 0, y: -200, width: 100, height: 40 };
+    const below = { x: 0, y: 200, width: 100, height: 40 };
+    const into = { points: [{ x: 50, y: -160 }, { x: 50, y: 20 }, { x: 200, y: 20 }], ends: ['above', 'decision'], slideEnds: true, meaning: 'Yes' };
+    const out = { points: [{ x: 200, y: 20 }, { x: 164, y: 20 }, { x: 164, y: 220 }, { x: 100, y: 220 }], ends: ['decision', 'below'], slideEnds: true, meaning: 'No' };
+    const [a, b] = separateRuns([into, out], [decision, above, below]);
+    expect(a![a!.length - 1]).not.toEqual(b![0]);
+    expect(sharedRuns([a!, b!])).toEqual([]);
+  });
+
   it('puts each leg on the side its shapes are, so the legs into the shapes do not overlap or cross', () => {
     const [one, two] = separateRuns(crossing, shapes);
     expect(one![1]!.x).toBeLessThan(two![1]!.x);

@@ -111,19 +111,26 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
   const fixed = (leg: Leg) => lines[leg.line]!.fixed === true;
   /** The two ways of a back-and-forth pair: one line between them reads as a line with two heads, however short. */
   const reversed = (s: Leg, t: Leg) => lines[s.line]!.ends.join('\u0000') === [...lines[t.line]!.ends].reverse().join('\u0000') && s.line !== t.line;
+  /** One arrives at a point of a shape the other leaves from: a line through the shape, not a trunk. */
+  const through = (s: Leg, t: Leg) => {
+    const [a, b] = [endOf(s), endOf(t)];
+    return a !== undefined && b !== undefined && a.key === b.key && a.leaving !== b.leaving;
+  };
   const conflict = (s: Leg, t: Leg) => {
     if (s.line === t.line || (fixed(s) && fixed(t))) return false;
     const overlap = Math.min(s.hi, t.hi) - Math.max(s.lo, t.lo);
-    return overlap > SAME_LINE && (!shareEnd(s, t) || reversed(s, t) || (overlap > MIXED_TRUNK && !sameMeaning(s, t)));
+    return overlap > SAME_LINE && (!shareEnd(s, t) || reversed(s, t) || through(s, t) || (overlap > MIXED_TRUNK && !sameMeaning(s, t)));
   };
   /** Legs that may share a track: not in conflict, and two fixed ones only where they already lie on one line. */
   const together = (s: Leg, t: Leg) => !conflict(s, t) && !(fixed(s) && fixed(t) && Math.abs(s.across - t.across) > 0.01);
-  /** The end point a leg reaches a shape at, if it is an end leg: legs meeting at one such point move as one. */
-  const endKey = (leg: Leg) => {
+  /** The end point a leg reaches a shape at, if it is an end leg, and whether the line leaves the shape there. */
+  const endOf = (leg: Leg) => {
     const points = out[leg.line]!;
     const end = leg.at === 0 ? points[0] : leg.at + 2 === points.length ? points[leg.at + 1] : undefined;
-    return end && `${Math.round(end.x * 10)},${Math.round(end.y * 10)}`;
+    return end && { key: `${Math.round(end.x * 10)},${Math.round(end.y * 10)}`, leaving: leg.at === 0 };
   };
+  /** Legs meeting at one end point move as one. */
+  const endKey = (leg: Leg) => endOf(leg)?.key;
 
   // Channels: legs on neighbouring lines (chained within `gap`) whose extents overlap (chained too).
   const channels: Leg[][] = [];
