@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countCrossings, sharedRuns } from '../quality/check.js';
-import { RUN_SPACING, separateRuns, WIDE_SPACING } from './separate-runs.js';
+import { FAN_SPACING, RUN_SPACING, separateRuns } from './separate-runs.js';
 
 // Two shapes on the left, two on the right, a channel between x = 100 and x = 300 that both routes go down.
 const shapes = [
@@ -97,8 +97,8 @@ describe('separating runs', () => {
       expect(point.x).toBeGreaterThan(box.x);
       expect(point.x).toBeLessThan(box.x + box.width);
     }
-    // Two arrows reaching one side apart, as wide as the side allows: at RUN_SPACING their heads touched.
-    expect(Math.abs(ab![1]!.x - eb![3]!.x)).toBe(WIDE_SPACING);
+    // Two arrows reaching one side spread along it: at RUN_SPACING their heads touched.
+    expect(Math.abs(ab![1]!.x - eb![3]!.x)).toBe(FAN_SPACING);
   });
 
   it('moves a new route off one drawn already, which keeps every point', () => {

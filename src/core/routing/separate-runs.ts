@@ -40,12 +40,16 @@ export interface RoutedLine {
 export const RUN_SPACING = 8;
 const MIN_SPACING = 3;
 /**
- * Room wanted, where the channel has it, between the two ways of a back-and-forth pair (A to B, B to A), and between
- * arrows that leave or reach one side of a shape saying different things: at RUN_SPACING each arrowhead touched the
- * next line and the lines read as one wall (an orchestrator stage's pause and resume 8 px apart; a device's runs,
- * carries, emits and produces leaving its bottom in 24 px of its 190).
+ * Room wanted, where the channel has it, between the two ways of a back-and-forth pair (A to B, B to A): at
+ * RUN_SPACING each arrowhead touched the other line, and the pair read as one line with two heads (an orchestrator
+ * stage's pause and resume, 8 px apart).
  */
-export const WIDE_SPACING = 20;
+export const PAIR_SPACING = 20;
+/**
+ * Room wanted between arrows that leave or reach one side of a shape saying different things, spread along the side
+ * as far as it allows: an ER device's runs, carries, emits and produces left its bottom in 24 px of its 190, one wall.
+ */
+export const FAN_SPACING = 40;
 /** Legs within this of one line are on it: the checker's own tolerance for running together. */
 export const SAME_LINE = 1.5;
 /** A moved leg keeps this far from shapes, past the checker's false-adjacency distance (3 px). */
@@ -197,7 +201,7 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
     const pair = channel.some((s, i) => channel.some((t, j) => j > i && reversed(s, t)));
     // Every leg sliding along the side of a shape it attaches to: a fan out of (or into) that side.
     const fan = channel.every((leg) => Number.isFinite(leg.min) && Number.isFinite(leg.max) && leg.min < leg.max);
-    const placed = placeTracks(bounds, centre, pair || fan ? WIDE_SPACING : RUN_SPACING);
+    const placed = placeTracks(bounds, centre, fan ? FAN_SPACING : pair ? PAIR_SPACING : RUN_SPACING);
     // Too narrow to tell the legs apart without grazing a shape, or pinned in the way: left as they are.
     if (placed === undefined) continue;
     tracks.forEach((track, j) => {
