@@ -137,6 +137,15 @@ describe('mermaidNotation on real diagrams', () => {
     const ys = triggers.map(y);
     expect(ys).toEqual([...ys].sort((a, b) => a - b));
     expect(y('Denylist jti')).toBeLessThan(y('Revoke the token family'));
+    // Members reached by edges from outside their subgraph Graphviz keeps top to bottom as written: kept so (a workflow
+    // executor dispatching to its node handlers).
+    const handlers = ['_handle_input_node()', '_handle_llm_node()', '_handle_skill_node()', '_handle_output_node()'];
+    const pipeline = await codeToScene(
+      ['flowchart LR', '  subgraph Execution', '    E3["Topological Sort"] --> E4["_execute_node()"]', '  end', '  subgraph NodeHandling', ...handlers.map((name, i) => `    NH${i + 1}["${name}"]`), '  end', ...handlers.map((_, i) => `  E4 -->|dispatches| NH${i + 1}`)].join('\n'),
+      { notation: 'mermaid' },
+    );
+    const dispatched = handlers.map((text) => pipeline.elements.find((e) => e.text === text)!.y!);
+    expect(dispatched).toEqual([...dispatched].sort((a, b) => a - b));
   });
 
   it('draws the participants again under their lifelines, as Mermaid’s mirrorActors does unless its config turns it off', async () => {
