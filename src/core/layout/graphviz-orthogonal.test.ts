@@ -35,6 +35,8 @@ const graph: GraphIR = {
 const onOutline = (point: Point, box: Box) =>
   point.x >= box.x - 1 && point.x <= box.x + box.width + 1 && point.y >= box.y - 1 && point.y <= box.y + box.height + 1 &&
   (Math.abs(point.x - box.x) <= 1 || Math.abs(point.x - box.x - box.width) <= 1 || Math.abs(point.y - box.y) <= 1 || Math.abs(point.y - box.y - box.height) <= 1);
+/** The box a right-angle leg from a to b lies in (no width or no height). */
+const legBox = (a: Point, b: Point): Box => ({ x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), width: Math.abs(a.x - b.x), height: Math.abs(a.y - b.y) });
 const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 describe('Graphviz placement with orthogonal routes', () => {
@@ -173,6 +175,35 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(report.violations).toEqual([]);
   });
 
+  it('keeps the other routes off a self loop and its label (a token lifecycle: three transitions leave the looping state)', async () => {
+    // Routed without the loop they left Authenticated on its right, through the loop and over its label.
+    const graph = await mermaidNotation.toGraph(
+      [
+        'stateDiagram-v2',
+        '  [*] --> Unregistered',
+        '  Unregistered --> PendingVerification: register',
+        '  PendingVerification --> Verified: verify-email',
+        '  Verified --> Authenticated: POST /auth/login',
+        '  Authenticated --> Authenticated: authenticated request<br/>signature check only, no I/O',
+        '  Authenticated --> Refreshing: access token expires',
+        '  Refreshing --> Authenticated: POST /auth/refresh',
+        '  Refreshing --> Compromised: rotated token replayed',
+        '  Compromised --> Verified: entire family revoked',
+        '  Authenticated --> Verified: POST /auth/logout',
+        '  Authenticated --> Suspended: admin suspends account',
+        '  Suspended --> Verified: admin reactivates',
+      ].join('\n'),
+    );
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const loop = laid.edges.find((edge) => graph.edges[edge.index]!.from === graph.edges[edge.index]!.to)!;
+    const xs = [...loop.points.map((p) => p.x), ...loop.labels.flatMap((label) => [label.x, label.x + label.width])];
+    const ys = [...loop.points.map((p) => p.y), ...loop.labels.flatMap((label) => [label.y, label.y + label.height])];
+    const node = laid.nodes.find((n) => n.id === 'Authenticated')!;
+    const kept = { x: node.x + node.width + 1, y: Math.min(...ys), width: Math.max(...xs) - node.x - node.width - 1, height: Math.max(...ys) - Math.min(...ys) };
+    const through = laid.edges.filter((edge) => edge !== loop && edge.points.some((p, i) => i > 0 && overlaps(legBox(edge.points[i - 1]!, p), kept)));
+    expect(through.map((edge) => graph.edges[edge.index]!.label)).toEqual([]);
+  });
+
   it('stacks a boundary’s parts along the flow where side by side they miss a README column (Mermaid C4 context)', async () => {
     // Graphviz set the three boundaries and the systems joined by no edge side by side: 1,985 px wide, text 6.2 px at 880.
     const graph = await mermaidNotation.toGraph(readFileSync(new URL('../../../test/fixtures/mermaid/mermaid-docs-c4-context.mmd', import.meta.url), 'utf8'));
@@ -238,3 +269,4 @@ function rowCounts(nodes: readonly Box[]): number[] {
   }
   return rows.map((row) => row.count);
 }
+

@@ -104,7 +104,11 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
     const [a, b] = [nodeIndex.get(from), nodeIndex.get(to)];
     return a === undefined || b === undefined || a === b ? undefined : [a, b];
   };
-  const obstacles = [...laid.nodes.map((node) => ({ ...node, type: node.box.shape })), ...laid.groups.map((group) => ({ ...group, type: 'rectangle' }))];
+  const obstacles = [
+    ...laid.nodes.map((node) => ({ ...node, type: node.box.shape })),
+    ...laid.groups.map((group) => ({ ...group, type: 'rectangle' })),
+    ...laid.edges.flatMap((edge) => selfLoopExtent(edge, laid, graph)),
+  ];
   const terminals = laid.edges.flatMap((edge) => ends(edge.index) ?? []);
   // Not on a wall of hundreds of edges (sentry's 293 depends_on drawn in full): there routes kept off crossings by
   // running along others' lines, 476 pairs run together that separating runs could not part, in three times the time.
@@ -144,6 +148,25 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
     return { ...edge, points: route.points, curved: false, labels: [] };
   });
   return { routed: { ...laid, edges }, labels };
+}
+
+/**
+ * The ground a self loop keeps (Graphviz's curve and its label) outside its node, kept off by the other routes: routed
+ * without it they left the node through the loop and over its label (an auth token's `authenticated request` loop,
+ * crossed by three transitions leaving the same side).
+ */
+function selfLoopExtent(edge: LaidOutGraph['edges'][number], laid: LaidOutGraph, graph: GraphIR): (Box & { type: string })[] {
+  const { from, to } = graph.edges[edge.index]!;
+  const node = laid.nodes.find((candidate) => candidate.id === from);
+  if (from !== to || node === undefined || edge.points.length === 0) return [];
+  const parts: Box[] = [...edge.points.map((point) => ({ x: point.x, y: point.y, width: 0, height: 0 })), ...edge.labels];
+  const x = Math.min(...parts.map((part) => part.x));
+  const y = Math.min(...parts.map((part) => part.y));
+  const extent = { x, y, width: Math.max(...parts.map((part) => part.x + part.width)) - x, height: Math.max(...parts.map((part) => part.y + part.height)) - y };
+  // Only what lies beyond the node's side the loop is on, so the node's other sides stay open.
+  const right = node.x + node.width;
+  const beyond = extent.x >= right - 1 ? { ...extent, x: right + 1, width: extent.x + extent.width - right - 1 } : extent;
+  return beyond.width > 0 && beyond.height > 0 ? [{ ...beyond, type: 'rectangle' }] : [];
 }
 
 /** Each routed edge's labels beside its route, clear of the nodes, the labels placed before and the other routes. */

@@ -86,12 +86,34 @@ export async function placeWithGraphviz(graph: GraphIR, shape: GraphvizShape = {
   }
   const engine = await graphviz();
   const titles = new Map(graph.groups.map((group) => [group.id, wrapText(group.label, CONTAINER_MIN_WIDTH * 2, FONT.containerTitle).join('\n')]));
-  const dot = graph.dot ?? graphToDot(graph, shape);
   const names = namesFor(graph);
-  const source = sizedSource(dot, graph, names, boxes, titles, graphvizCaps(graph));
-  // json0 is json without the drawing instructions (a third of the output); @hpcc-js's Format type omits it.
-  const json = JSON.parse(engine.layout(source, 'json0' as Format, 'dot')) as GraphvizJson;
-  return readGraphviz(json, graph, dot, names, boxes, titles);
+  const laidOut = (dot: DotSource) => {
+    const source = sizedSource(dot, graph, names, boxes, titles, graphvizCaps(graph));
+    // json0 is json without the drawing instructions (a third of the output); @hpcc-js's Format type omits it.
+    const json = JSON.parse(engine.layout(source, 'json0' as Format, 'dot')) as GraphvizJson;
+    return readGraphviz(json, graph, dot, names, boxes, titles);
+  };
+  if (graph.dot !== undefined) return laidOut(graph.dot);
+  const plain = laidOut(graphToDot(graph, shape));
+  // Graphviz's quirk: flowing sideways, a graph with a cluster may have a rank laid bottom to top in the order written
+  // (the first of a Mermaid subgraph's six triggers drawn last, under the rest), where nodes reached by edges keep it top
+  // to bottom. The graph written in reverse too, the one that keeps more of the author's order is drawn.
+  if ((graph.direction !== 'RIGHT' && graph.direction !== 'LEFT') || graph.groups.length === 0) return plain;
+  const reversed = laidOut(graphToDot(graph, { ...shape, reversed: true }));
+  return outOfOrder(reversed, graph) < outOfOrder(plain, graph) ? reversed : plain;
+}
+
+/** Pairs of nodes in one rank of a sideways flow (one column) set in the other order than written, top to bottom. */
+function outOfOrder(laid: LaidOutGraph, graph: GraphIR): number {
+  const written = new Map(graph.nodes.map((node, i) => [node.id, i]));
+  let count = 0;
+  for (const [i, a] of laid.nodes.entries()) {
+    for (const b of laid.nodes.slice(i + 1)) {
+      if (Math.abs(a.x + a.width / 2 - (b.x + b.width / 2)) > 1) continue;
+      if (Math.sign(written.get(a.id)! - written.get(b.id)!) !== Math.sign(a.y - b.y)) count++;
+    }
+  }
+  return count;
 }
 
 /** How nodes and containers are named in the DOT handed to Graphviz, and how Graphviz names them back. */
@@ -195,6 +217,8 @@ export interface GraphvizShape {
   width?: number;
   /** Nodes joined to nothing set in a grid in their container, no wider than this (px) where they can be (looseRows). */
   looseInGrid?: number;
+  /** Nodes and containers written last to first (placeWithGraphviz's second try, sideways flows with containers). */
+  reversed?: boolean;
 }
 
 /**
@@ -219,9 +243,15 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
   for (const group of graph.groups) bucket(group.parent !== undefined && groupIndex.has(group.parent) ? group.parent : undefined).groups.push(group.id);
   for (const node of graph.nodes) bucket(node.parent !== undefined && groupIndex.has(node.parent) ? node.parent : undefined).nodes.push(node.id);
   const clusters: string[] = [];
+  const bottomUp = shape.reversed === true;
+  const inOrder = (ids: string[]) => (bottomUp ? [...ids].reverse() : ids);
   const write = (parent: string | undefined) => {
-    for (const id of bucket(parent).nodes) lines.push(`n${nodeIndex.get(id)}`);
-    for (const id of bucket(parent).groups) {
+    if (bottomUp) writeGroups(parent);
+    for (const id of inOrder(bucket(parent).nodes)) lines.push(`n${nodeIndex.get(id)}`);
+    if (!bottomUp) writeGroups(parent);
+  };
+  const writeGroups = (parent: string | undefined) => {
+    for (const id of inOrder(bucket(parent).groups)) {
       if (clusters.includes(id)) continue; // a cycle of parents is drawn once
       clusters.push(id);
       lines.push(`subgraph cluster_${groupIndex.get(id)} {`, `label="drawbridge:cluster:${clusters.length - 1}"`);

@@ -87,6 +87,11 @@ export interface SequenceBox {
 export interface SequenceDiagram {
   steps: SequenceStep[];
   boxes?: SequenceBox[];
+  /**
+   * The participants drawn again under their lifelines, where a long diagram's reader is (Mermaid's `mirrorActors`,
+   * on unless its config turns it off).
+   */
+  mirrored?: true;
 }
 
 /** Spacing of sequence drawings, in px. */
@@ -447,8 +452,10 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
     for (const top of stack) bars.push({ participant, top, bottom: y, depth: 0 });
     if (stack.length > 0) warnings.push(`participant "${participant}" is still active at the end of the diagram`);
   }
-  const bottom = y + SEQUENCE_SPACING.rowGap;
-  const lifelineHeight = bottom - headHeight;
+  const lifelineEnd = y + SEQUENCE_SPACING.rowGap;
+  const lifelineHeight = lifelineEnd - headHeight;
+  // Where the drawing ends: under the participants' feet when they are drawn again there.
+  const bottom = lifelineEnd + (graph.sequence?.mirrored ? headHeight : 0);
 
   // Participant heads over their lifelines. A lifeline is a zero-width dashed rectangle rather than a line: arrows
   // bind to shapes only, and each message stays bound to its lifeline at its own height (the focus y).
@@ -478,18 +485,25 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
       corner: 'sharp',
       groupIds,
     };
-    if (ink === border || box.shape === 'person') heads.push(head);
-    else {
+    // The head, and its foot at the lifeline's end (top aligned, as Mermaid's mirrored actors).
+    const drawnAt = (suffix: string, top: number): GeneratedElement[] => {
+      const at = { ...head, id: `participant-${node.id}${suffix}`, y: round(top) };
+      if (ink === border || box.shape === 'person') return [at];
       const size = measureText(box.label, FONT.label, FONT.family);
-      const { text: _text, fontSize: _size, fontFamily: _family, ...shape } = head;
-      heads.push(shape, {
-        ...textElement(`participant-${node.id}-label`, { text: box.label, ...size }, column.center - size.width / 2, head.y! + (box.height - size.height) / 2),
-        fontSize: FONT.label,
-        strokeColor: ink,
-        textAlign: 'center',
-        groupIds,
-      });
-    }
+      const { text: _text, fontSize: _size, fontFamily: _family, ...shape } = at;
+      return [
+        shape,
+        {
+          ...textElement(`participant-${node.id}${suffix}-label`, { text: box.label, ...size }, column.center - size.width / 2, top + (box.height - size.height) / 2),
+          fontSize: FONT.label,
+          strokeColor: ink,
+          textAlign: 'center' as const,
+          groupIds,
+        },
+      ];
+    };
+    heads.push(...drawnAt('', head.y!));
+    if (graph.sequence?.mirrored) heads.push(...drawnAt('-foot', lifelineEnd));
     heads.push({
       id: lifelineId(node.id),
       type: 'rectangle',

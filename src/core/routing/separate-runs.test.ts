@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { countCrossings, sharedRuns } from '../quality/check.js';
-import { END_SPACING, RUN_SPACING, separateRuns } from './separate-runs.js';
+import { FAN_SPACING, RUN_SPACING, separateRuns } from './separate-runs.js';
 
 // Two shapes on the left, two on the right, a channel between x = 100 and x = 300 that both routes go down.
 const shapes = [
@@ -27,6 +27,31 @@ describe('separating runs', () => {
       // Still right-angled.
       expect(moved.slice(1).every((p, i) => p.x === moved[i]!.x || p.y === moved[i]!.y)).toBe(true);
     }
+  });
+
+  it('sets the two ways of a back-and-forth pair wider apart than other runs, where the channel has room', () => {
+    // a to b and b to a down one line (an orchestrator stage's pause and resume): at RUN_SPACING each head touched the other line.
+    const there = { points: [{ x: 100, y: 20 }, { x: 200, y: 20 }, { x: 200, y: 220 }, { x: 100, y: 220 }], ends: ['a', 'b'], meaning: 'pause', slideEnds: true };
+    const back = { points: [...there.points].reverse(), ends: ['b', 'a'], meaning: 'resume', slideEnds: true };
+    const [one, two] = separateRuns([there, back], shapes);
+    expect(Math.abs(one![1]!.x - two![1]!.x)).toBeGreaterThan(2 * RUN_SPACING);
+    expect(sharedRuns([one!, two!])).toEqual([]);
+    // Alike (neither labelled, a socket's Reading and Connected) they are still two arrows, not one trunk with two heads.
+    const [plain, plainBack] = separateRuns([{ ...there, meaning: '' }, { ...back, meaning: '' }], shapes);
+    expect(sharedRuns([plain!, plainBack!])).toEqual([]);
+  });
+
+  it('parts an arrow into a point of a shape from one leaving that point, however short the shared stretch', () => {
+    // A refresh token's "Yes" into a decision's left corner and its "No — genuine reuse" out of the same corner:
+    // 36 px of one line, under the mixed-trunk length, read as one line through the decision.
+    const decision = { x: 200, y: 0, width: 100, height: 40 };
+    const above = { x: 0, y: -200, width: 100, height: 40 };
+    const below = { x: 0, y: 200, width: 100, height: 40 };
+    const into = { points: [{ x: 50, y: -160 }, { x: 50, y: 20 }, { x: 200, y: 20 }], ends: ['above', 'decision'], slideEnds: true, meaning: 'Yes' };
+    const out = { points: [{ x: 200, y: 20 }, { x: 164, y: 20 }, { x: 164, y: 220 }, { x: 100, y: 220 }], ends: ['decision', 'below'], slideEnds: true, meaning: 'No' };
+    const [a, b] = separateRuns([into, out], [decision, above, below]);
+    expect(a![a!.length - 1]).not.toEqual(b![0]);
+    expect(sharedRuns([a!, b!])).toEqual([]);
   });
 
   it('puts each leg on the side its shapes are, so the legs into the shapes do not overlap or cross', () => {
@@ -72,8 +97,8 @@ describe('separating runs', () => {
       expect(point.x).toBeGreaterThan(box.x);
       expect(point.x).toBeLessThan(box.x + box.width);
     }
-    // Two heads into B: apart by more than the checker's crowded arrowheads, not a channel's RUN_SPACING.
-    expect(Math.abs(ab![1]!.x - eb![3]!.x)).toBe(END_SPACING);
+    // Two arrows reaching one side spread along it (FAN_SPACING): at RUN_SPACING their heads touched.
+    expect(Math.abs(ab![1]!.x - eb![3]!.x)).toBe(FAN_SPACING);
   });
 
   it('moves a new route off one drawn already, which keeps every point', () => {

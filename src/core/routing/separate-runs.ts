@@ -53,6 +53,17 @@ export const END_SPACING = CROWDED_HEADS + 2;
 /** Room between the labels of neighbouring ends, past their extent. */
 const LABEL_ROOM = 4;
 const MIN_SPACING = 3;
+/**
+ * Room wanted, where the channel has it, between the two ways of a back-and-forth pair (A to B, B to A): at
+ * RUN_SPACING each arrowhead touched the other line, and the pair read as one line with two heads (an orchestrator
+ * stage's pause and resume, 8 px apart).
+ */
+export const PAIR_SPACING = 20;
+/**
+ * Room wanted between arrows that leave or reach one side of a shape saying different things, spread along the side
+ * as far as it allows: an ER device's runs, carries, emits and produces left its bottom in 24 px of its 190, one wall.
+ */
+export const FAN_SPACING = 40;
 /** Legs within this of one line are on it: the checker's own tolerance for running together. */
 export const SAME_LINE = 1.5;
 /** A moved leg keeps this far from shapes, past the checker's false-adjacency distance (3 px). */
@@ -118,19 +129,28 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
   const fixed = (leg: Leg) => lines[leg.line]!.fixed === true;
   // Ends that each carry a label keep apart however short their shared leg: at one point their labels pile up.
   const labelledAtOnePoint = (s: Leg, t: Leg) => lines[s.line]!.endLabel !== undefined && lines[t.line]!.endLabel !== undefined && endKey(s) !== undefined && endKey(s) === endKey(t);
+  /** The two ways of a back-and-forth pair: one line between them reads as a line with two heads, however short. */
+  const reversed = (s: Leg, t: Leg) => lines[s.line]!.ends.join('\u0000') === [...lines[t.line]!.ends].reverse().join('\u0000') && s.line !== t.line;
+  /** One arrives at a point of a shape the other leaves from: a line through the shape, not a trunk. */
+  const through = (s: Leg, t: Leg) => {
+    const [a, b] = [endOf(s), endOf(t)];
+    return a !== undefined && b !== undefined && a.key === b.key && a.leaving !== b.leaving;
+  };
   const conflict = (s: Leg, t: Leg) => {
     if (s.line === t.line || (fixed(s) && fixed(t))) return false;
     const overlap = Math.min(s.hi, t.hi) - Math.max(s.lo, t.lo);
-    return overlap > SAME_LINE && (!shareEnd(s, t) || (overlap > MIXED_TRUNK && !sameMeaning(s, t)) || labelledAtOnePoint(s, t));
+    return overlap > SAME_LINE && (!shareEnd(s, t) || reversed(s, t) || through(s, t) || labelledAtOnePoint(s, t) || (overlap > MIXED_TRUNK && !sameMeaning(s, t)));
   };
   /** Legs that may share a track: not in conflict, and two fixed ones only where they already lie on one line. */
   const together = (s: Leg, t: Leg) => !conflict(s, t) && !(fixed(s) && fixed(t) && Math.abs(s.across - t.across) > 0.01);
-  /** The end point a leg reaches a shape at, if it is an end leg: legs meeting at one such point move as one. */
-  const endKey = (leg: Leg) => {
+  /** The end point a leg reaches a shape at, if it is an end leg, and whether the line leaves the shape there. */
+  const endOf = (leg: Leg) => {
     const points = out[leg.line]!;
     const end = leg.at === 0 ? points[0] : leg.at + 2 === points.length ? points[leg.at + 1] : undefined;
-    return end && `${Math.round(end.x * 10)},${Math.round(end.y * 10)}`;
+    return end && { key: `${Math.round(end.x * 10)},${Math.round(end.y * 10)}`, leaving: leg.at === 0 };
   };
+  /** Legs meeting at one end point move as one. */
+  const endKey = (leg: Leg) => endOf(leg)?.key;
 
   // Channels: legs on neighbouring lines (chained within `gap`) whose extents overlap (chained too).
   const channels: Leg[][] = [];
@@ -153,7 +173,8 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
     const bundles = new Map<string, Leg[]>();
     channel.forEach((leg, i) => {
       const end = endKey(leg);
-      const key = end === undefined ? `leg ${i}` : `${end}\u0000${lines[leg.line]!.meaning ?? ''}`;
+      // Which way it goes there too: the two ways of a pair alike in meaning are still two arrows.
+      const key = end === undefined ? `leg ${i}` : `${end}\u0000${lines[leg.line]!.meaning ?? ''}\u0000${leg.at === 0 ? 'out' : 'in'}`;
       bundles.set(key, [...(bundles.get(key) ?? []), leg]);
     });
     const pinned = (bundle: Leg[]) => bundle.some((leg) => leg.min === leg.max);
@@ -193,14 +214,18 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
       const fixed = fixedAt(track);
       return fixed === undefined ? [lo, hi] : [fixed, fixed];
     });
-    // Ends reaching a shape are parted by END_SPACING where there is room (a few pixels apart their heads make a
-    // wedge), and by their labels' extent along the side where there is room for that.
+    const pair = channel.some((s, i) => channel.some((t, j) => j > i && reversed(s, t)));
+    // Every leg sliding along the side of a shape it attaches to: a fan out of (or into) that side.
+    const fan = channel.every((leg) => Number.isFinite(leg.min) && Number.isFinite(leg.max) && leg.min < leg.max);
+    const wanted = fan ? FAN_SPACING : pair ? PAIR_SPACING : RUN_SPACING;
+    // Ends reaching a shape are parted by END_SPACING at least where there is room (a few pixels apart their heads
+    // make a wedge), and by their labels' extent along the side where there is room for that.
     const sliding = channel.filter((leg) => endKey(leg) !== undefined && leg.min < leg.max);
     const labelled = Math.max(0, ...sliding.map((leg) => lines[leg.line]!.endLabel).map((box) => (box === undefined ? 0 : (vertical ? box.width : box.height) + LABEL_ROOM)));
     const placed =
-      (labelled > END_SPACING ? placeTracks(bounds, centre, labelled) : undefined) ??
-      (sliding.length > 0 ? placeTracks(bounds, centre, END_SPACING) : undefined) ??
-      placeTracks(bounds, centre);
+      (labelled > END_SPACING ? placeTracks(bounds, centre, Math.max(wanted, labelled), labelled) : undefined) ??
+      (sliding.length > 0 ? placeTracks(bounds, centre, Math.max(wanted, END_SPACING), END_SPACING) : undefined) ??
+      placeTracks(bounds, centre, wanted);
     // Too narrow to tell the legs apart without grazing a shape, or pinned in the way: left as they are.
     if (placed === undefined) continue;
     tracks.forEach((track, j) => {
@@ -217,12 +242,12 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
 }
 
 /**
- * Positions for tracks in order, evenly spaced (RUN_SPACING or `least` if more, squeezed to `least` where room is
- * short), each within its bounds, centred on `centre` as far as the bounds allow; undefined when no spacing fits.
+ * Positions for tracks in order, evenly spaced (`wanted`, squeezed down to `least` where room is short), each within
+ * its bounds, centred on `centre` as far as the bounds allow; undefined when no spacing fits.
  */
-function placeTracks(bounds: readonly (readonly [number, number])[], centre: number, least = MIN_SPACING): number[] | undefined {
+function placeTracks(bounds: readonly (readonly [number, number])[], centre: number, wanted: number, least = MIN_SPACING): number[] | undefined {
   const k = bounds.length;
-  for (let spacing = Math.max(RUN_SPACING, least); spacing >= least; spacing -= 0.5) {
+  for (let spacing = wanted; spacing >= least; spacing -= 0.5) {
     // Track j sits at start + j·spacing: each bound limits where the first may start.
     let [lo, hi] = [-Infinity, Infinity];
     bounds.forEach(([min, max], j) => {

@@ -70,6 +70,9 @@ const READERS: Partial<Record<string, (db: unknown, code: string) => GraphIR>> =
   radar: (db) => radarToGraph(db as RadarDb),
 };
 
+/** A config that turns off the participants drawn again under a sequence's lifelines (`%%{init: {"sequence": {"mirrorActors": false}}}%%`, front matter). */
+const MIRROR_OFF = /mirrorActors['"]?\s*:\s*false/;
+
 export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
   id: 'mermaid',
   detect(code) {
@@ -80,7 +83,7 @@ export const mermaidNotation: NotationConverter<Promise<GraphIR>> = {
   async toGraph(code) {
     const sequence = HEADER.exec(code.slice(0, 20_000))?.[1] === 'sequenceDiagram' ? takeBoxes(code) : undefined;
     const graph = await readMermaid(sequence?.code ?? code, ({ type, db }) => {
-      if (type === 'sequence') return sequenceToGraph(db as SequenceDb, sequence?.boxes, cssStyle(actorDeclarations(code)));
+      if (type === 'sequence') return sequenceToGraph(db as SequenceDb, sequence?.boxes, cssStyle(actorDeclarations(code)), !MIRROR_OFF.test(code));
       const read = READERS[type];
       if (read !== undefined) return read(db, code);
       return flowchartToGraph(db as FlowDb, themeDeclarations(code));

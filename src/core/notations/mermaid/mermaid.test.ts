@@ -113,6 +113,75 @@ describe('mermaidNotation on real diagrams', () => {
     expect(outcomes).toEqual([...outcomes].sort((a, b) => a - b));
   });
 
+  it('keeps a left-to-right flow’s subgraph members top to bottom as written (a token revocation’s triggers and mechanisms)', async () => {
+    // Graphviz lays each rank of a sideways graph with clusters bottom to top: Logout, written first, came out last.
+    const triggers = ['Logout', 'Logout everywhere', 'Password changed', 'Role changed', 'Account suspended', 'Reuse detected'];
+    const code = [
+      'flowchart LR',
+      '  subgraph TRIG["Trigger"]',
+      ...triggers.map((name, i) => `    T${i + 1}["${name}"]`),
+      '  end',
+      '  subgraph MECH["Mechanism"]',
+      '    M1["Denylist jti"]',
+      '    M2["Revoke refresh token"]',
+      '    M3["Increment token_version"]',
+      '    M4["Revoke the token family"]',
+      '  end',
+      '  T1 --> M1',
+      '  T1 --> M2',
+      ...[2, 3, 4, 5, 6].map((i) => `  T${i} --> M3`),
+      '  T6 --> M4',
+    ].join('\n');
+    const { elements } = await codeToScene(code, { notation: 'mermaid' });
+    const y = (text: string) => elements.find((e) => e.text === text)!.y!;
+    const ys = triggers.map(y);
+    expect(ys).toEqual([...ys].sort((a, b) => a - b));
+    expect(y('Denylist jti')).toBeLessThan(y('Revoke the token family'));
+    // Members reached by edges from outside their subgraph Graphviz keeps top to bottom as written: kept so (a workflow
+    // executor dispatching to its node handlers).
+    const handlers = ['_handle_input_node()', '_handle_llm_node()', '_handle_skill_node()', '_handle_output_node()'];
+    const pipeline = await codeToScene(
+      ['flowchart LR', '  subgraph Execution', '    E3["Topological Sort"] --> E4["_execute_node()"]', '  end', '  subgraph NodeHandling', ...handlers.map((name, i) => `    NH${i + 1}["${name}"]`), '  end', ...handlers.map((_, i) => `  E4 -->|dispatches| NH${i + 1}`)].join('\n'),
+      { notation: 'mermaid' },
+    );
+    const dispatched = handlers.map((text) => pipeline.elements.find((e) => e.text === text)!.y!);
+    expect(dispatched).toEqual([...dispatched].sort((a, b) => a - b));
+  });
+
+  it('draws the participants again under their lifelines, as Mermaid’s mirrorActors does unless its config turns it off', async () => {
+    const body = ['sequenceDiagram', '  box Backend', '    participant API as API Layer', '  end', '  participant DB as PostgreSQL', '  API->>DB: read ESCALATION_EVENT', '  DB-->>API: event rows'];
+    const { elements } = await codeToScene(body.join('\n'), { notation: 'mermaid' });
+    const byId = new Map(elements.map((e) => [e.id, e]));
+    for (const name of ['API', 'DB']) {
+      const [head, lifeline, foot] = ['participant-', 'lifeline-', 'participant-'].map((prefix, i) => byId.get(`${prefix}${name}${i === 2 ? '-foot' : ''}`)!);
+      expect(foot!.text).toBe(head!.text);
+      expect(foot!.y).toBe(lifeline!.y! + lifeline!.height!);
+    }
+    // The box reaches round its participants' feet.
+    const box = byId.get('box-1')!;
+    const foot = byId.get('participant-API-foot')!;
+    expect(box.y! + box.height!).toBeGreaterThanOrEqual(foot.y! + foot.height!);
+    const off = await codeToScene(['%%{init: {"sequence": {"mirrorActors": false}}}%%', ...body].join('\n'), { notation: 'mermaid' });
+    expect(off.elements.some((e) => e.id.endsWith('-foot'))).toBe(false);
+  });
+
+  it('keeps a type’s parameter in angle brackets as text, and drops HTML markup (Envoy’s shared_ptr<NewCtx>)', async () => {
+    const { elements } = await codeToScene(['sequenceDiagram', '  Mgr-->>Fac: shared_ptr<NewCtx>', '  Fac->>Mgr: <b>removeContext</b>(OldCtx)'].join('\n'), { notation: 'mermaid' });
+    const texts = elements.map((e) => e.text ?? '');
+    expect(texts.some((text) => text.includes('shared_ptr<NewCtx>'))).toBe(true);
+    expect(texts.some((text) => text.includes('removeContext(OldCtx)'))).toBe(true);
+  });
+
+  it('draws a state’s transitions to one same state as one arrow listing their triggers (an orchestrator stage’s approve and reject)', async () => {
+    const graph = await mermaidNotation.toGraph(
+      ['stateDiagram-v2', '  IN_PROGRESS --> VALIDATING : request_validation', '  VALIDATING --> IN_PROGRESS : approve', '  VALIDATING --> IN_PROGRESS : reject_with_feedback'].join('\n'),
+    );
+    expect(graph.edges.map((edge) => [edge.from, edge.to, edge.label])).toEqual([
+      ['IN_PROGRESS', 'VALIDATING', 'request_validation'],
+      ['VALIDATING', 'IN_PROGRESS', 'approve\nreject_with_feedback'],
+    ]);
+  });
+
   it('points both heads of a two-way link between subgraphs along the link, not across the border (agents messaging in an orchestration)', async () => {
     // The shape of Semantic Kernel's multi-agent orchestration: actors as subgraphs inside a container, linked both ways.
     const code = ['graph TD', '  subgraph Orchestration', '    subgraph Members', '      subgraph AA0[Agent Actor]', '        AG0[agent 0]', '      end', '      subgraph AA1[Agent Actor]', '        AG1[agent 1]', '      end', '    end', '    IT[Internal Topic]', '    OA[Optional Actor]', '  end', '  AA0 <-.Direct messaging.-> AA1', '  AA0 <-.Direct messaging.-> OA', '  IT <-.Broadcast.-> AA0'].join('\n');

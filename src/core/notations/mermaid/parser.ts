@@ -199,6 +199,14 @@ const NAMED: Record<string, string> = dictionary({ quot: '"', amp: '&', lt: '<',
 const WITHOUT_SEMICOLON = new Set(['quot', 'amp', 'lt', 'gt', 'nbsp']);
 
 /**
+ * The HTML elements authors mark label text up with. Any other name in angle brackets is text, a type's parameter
+ * most often: Envoy's `shared_ptr<NewCtx>`, drawn so by Mermaid's sequence diagram, had lost its `<NewCtx>`.
+ */
+const HTML_ELEMENTS = new Set(
+  'a abbr b big blockquote br center cite code del dfn div em font h1 h2 h3 h4 h5 h6 hr i img ins kbd li mark ol p pre q s samp small span strike strong sub sup table tbody td th thead tr tt u ul var'.split(' '),
+);
+
+/**
  * Label text as written: Mermaid encodes `#35;` and `#quot;` as placeholders before parsing, `<br>` is a line break
  * (so is `</br>`, which browsers read as `<br>` in Mermaid's HTML labels) and other HTML tags are markup, not text.
  */
@@ -208,7 +216,7 @@ export function decodeMermaid(text: string): string {
     .replace(/<\/?br\s*\/?>/gi, '\n')
     // A blank line (`<br><br>`) is spacing in Mermaid's HTML labels; ours keep one break.
     .replace(/\n\s*\n/g, '\n')
-    .replace(/<\/?[a-z][a-z0-9]*(?:\s[^<>]*)?>/gi, '')
+    .replace(/<\/?([a-z][a-z0-9]*)(?:\s[^<>]*)?>/gi, (tag, name: string) => (HTML_ELEMENTS.has(name.toLowerCase()) ? '' : tag))
     .replace(/ﬂ°°(\d+)¶ß/g, (_, code: string) => String.fromCodePoint(Math.min(Number(code), 0x10ffff)))
     .replace(/ﬂ°(\w+)¶ß/g, (_, name: string) => NAMED[name] ?? `&${name};`)
     // Mermaid draws labels as HTML, so a named entity shows as its character; class members even arrive escaped

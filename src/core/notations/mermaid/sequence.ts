@@ -84,8 +84,11 @@ export function takeBoxes(code: string): { code: string; boxes: SequenceBox[] } 
   return { code: lines.join('\n'), boxes };
 }
 
-/** `actorStyle`: the theme's colours for participant heads (theme.ts), laid on every head but an actor's figure. */
-export function sequenceToGraph(db: SequenceDb, declaredBoxes: readonly SequenceBox[] = [], actorStyle?: GraphStyle): GraphIR {
+/**
+ * `actorStyle`: the theme's colours for participant heads (theme.ts), laid on every head but an actor's figure;
+ * `mirrored`: the participants drawn under their lifelines too (Mermaid's `mirrorActors`, its default).
+ */
+export function sequenceToGraph(db: SequenceDb, declaredBoxes: readonly SequenceBox[] = [], actorStyle?: GraphStyle, mirrored = true): GraphIR {
   const warnings: string[] = [];
   const names = new Map(Object.entries(db.LINETYPE).map(([name, value]) => [value, name]));
   const nodes: GraphNode[] = [...db.getActors().values()].map((actor) => {
@@ -150,5 +153,5 @@ export function sequenceToGraph(db: SequenceDb, declaredBoxes: readonly Sequence
   // A titled box around its participants, as PlantUML's `box`.
   const boxes = declaredBoxes.map((box) => ({ ...box, participants: box.participants.filter((id) => nodes.some((n) => n.id === id)) })).filter((box) => box.participants.length > 0);
   for (const [what, count] of skipped) warnings.push(`${count} ${what}`);
-  return { layout: 'sequence', direction: 'RIGHT', nodes, edges: [], groups: [], warnings, sequence: { steps: root, ...(boxes.length > 0 && { boxes }) } };
+  return { layout: 'sequence', direction: 'RIGHT', nodes, edges: [], groups: [], warnings, sequence: { steps: root, ...(boxes.length > 0 && { boxes }), ...(mirrored && { mirrored: true as const }) } };
 }

@@ -4,6 +4,7 @@
  * state to the composite state around it (`Refreshing --> Success` inside Success) re-enters the composite: it is
  * drawn to the composite's start point, where re-entering leads.
  */
+import { mergeParallelEdges } from '../../graph/parallel-edges.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind } from '../../graph/types.js';
 import { MERMAID_DIRECTIONS } from './flowchart.js';
 import { decodeMermaid, withoutEmphasis } from './parser.js';
@@ -85,5 +86,5 @@ export function stateToGraph(db: StateDb): GraphIR {
     if (label !== '') edge.label = label;
     return edge;
   });
-  return { layout: 'layered', direction: MERMAID_DIRECTIONS[db.getDirection?.() ?? 'TB'] ?? 'DOWN', nodes, edges, groups, warnings: [] };
+  return { layout: 'layered', direction: MERMAID_DIRECTIONS[db.getDirection?.() ?? 'TB'] ?? 'DOWN', nodes, edges: mergeParallelEdges(edges), groups, warnings: [] };
 }

@@ -134,6 +134,11 @@ describe('plantumlNotation on real diagrams', () => {
 });
 
 describe('plantumlNotation on hand-written diagrams', () => {
+  it('draws a state’s transitions to one same state as one arrow listing their triggers, as Mermaid’s', () => {
+    const graph = plantumlNotation.toGraph(uml('[*] --> Paused\nPaused --> Running : resume\nPaused --> Running : retry\nRunning --> Paused : pause'));
+    expect(graph.edges.filter((edge) => edge.from === 'Paused').map((edge) => edge.label)).toEqual(['resume\nretry']);
+  });
+
   it('reads component diagrams: keywords, shorthands, aliases, nesting, arrow forms and labels', () => {
     const graph = plantumlNotation.toGraph(
       uml(`

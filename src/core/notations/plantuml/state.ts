@@ -3,6 +3,7 @@
  * points per container (and per concurrent region), `[H]`/`[H*]` history, fork/join/choice pseudo-states and labelled
  * transitions.
  */
+import { mergeParallelEdges } from '../../graph/parallel-edges.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../../graph/types.js';
 import { linkEdge, parseLink, placedHint } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
@@ -171,5 +172,5 @@ export function stateToGraph(source: DiagramSource): GraphIR {
   const open = stack[stack.length - 1];
   if (open) throw parseError(open.line, `composite state "${open.id}" is never closed with "}"`);
   applyVisibility({ nodes, edges, names }, source.visibility, warnings);
-  return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };
+  return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes: [...nodes.values()], edges: mergeParallelEdges(edges), groups: [...groups.values()], warnings };
 }
