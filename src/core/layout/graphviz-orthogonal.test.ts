@@ -8,6 +8,7 @@ import { kubernetesNotation } from '../notations/kubernetes/index.js';
 import { mermaidNotation } from '../notations/mermaid/index.js';
 import { resolveIconHints } from '../notations/icon-hints.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
+import { FOLD_NODES } from '../graph/fold.js';
 import { sqlNotation } from '../notations/sql/index.js';
 import { checkScene } from '../quality/check.js';
 import { graphToScene } from '../scene/from-graph.js';
@@ -211,8 +212,10 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
   });
 
-  it('draws Kubernetes, Helm, Mermaid and SQL this way, the other notations and graphs from no notation with ELK', () => {
-    expect(layoutEngineFor(graph, 'sql')).toBe(layoutGraphvizOrthogonal);
+  it('draws Kubernetes, Helm, Mermaid and schemas above 40 tables this way, the other notations and graphs from no notation with ELK', () => {
+    expect(layoutEngineFor(graph, 'sql')).toBe(layoutGraph);
+    const tables = Array.from({ length: FOLD_NODES + 1 }, (_, i) => ({ id: `t${i}`, label: `t${i}`, kind: 'entity' as const }));
+    expect(layoutEngineFor({ ...graph, nodes: tables, edges: [] }, 'sql')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'kubernetes')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'helm')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'mermaid')).toBe(layoutGraphvizOrthogonal);
