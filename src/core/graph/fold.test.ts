@@ -145,6 +145,26 @@ describe('foldForReading', () => {
     expect(foldForReading(vpc, 'terraform', 'full')).toBe(vpc);
   });
 
+  it('folds an S3 bucket’s settings, each a resource since AWS provider v4, into rows on it, its policy documents on its policy (terraform-aws-s3-bucket)', async () => {
+    const module = await terraformNotation.toGraph(readFileSync(new URL('../../../test/fixtures/terraform/tf-aws-s3-bucket.main.tf', import.meta.url), 'utf8'));
+    const folded = foldForReading(module, 'terraform');
+    // 38 boxes: nineteen settings, twelve policy documents fanned out of the combined one, and the bucket listing the
+    // thirteen that named it as "used by", the settings left beside it with no line.
+    expect([module.nodes.length, folded.nodes.length]).toEqual([25, 6]);
+    const bucket = folded.nodes.find((node) => node.id === 'aws_s3_bucket.this')!;
+    expect(bucket.rows).toEqual(expect.arrayContaining(['versioning', 'public access block', 'acl → data.aws_canonical_user_id.this', 'ownership controls']));
+    // The ownership controls refer to the policy, a setting of the same bucket: both rows, no line from the bucket to itself.
+    expect(bucket.rows!.find((row) => row.startsWith('policy ('))).toMatch(/^policy \(policy documents combined, elb_log_delivery, .*waf_log_delivery\) → aws_s3_directory_bucket\.this, data\.aws_caller_identity\.current/);
+    expect(folded.edges.filter((edge) => edge.from === edge.to)).toEqual([]);
+    expect(folded.edges.map((edge) => `${edge.from} -> ${edge.to}`).sort()).toEqual([
+      'aws_s3_bucket.this -> aws_s3_directory_bucket.this',
+      'aws_s3_bucket.this -> data.aws_caller_identity.current',
+      'aws_s3_bucket.this -> data.aws_canonical_user_id.this',
+      'aws_s3_bucket.this -> data.aws_partition.current',
+      'aws_s3_bucket.this -> data.aws_region.current',
+    ]);
+  });
+
   it('folds the IAM grants of a mid-sized Terraform module into rows on what they grant on or to (a Django app on Cloud Run)', async () => {
     // The shape of GoogleCloudPlatform/terraform-dynamic-python-webapp's infra/, abridged and written here: each grant
     // drew as a box of its own, its lines crossing the module to the secret and the accounts.
@@ -208,13 +228,14 @@ resource "google_cloud_run_v2_job" "migrate" {
 }
 `);
     const folded = foldForReading(module, 'terraform');
-    expect([module.nodes.length, folded.nodes.length]).toEqual([13, 9]);
+    // The run.invoker policy document is the text of the policy that reads it (notations/terraform), not a box.
+    expect([module.nodes.length, folded.nodes.length]).toEqual([12, 8]);
     const byId = new Map(folded.nodes.map((node) => [node.id, node]));
-    expect(byId.get('google_secret_manager_secret.django_settings')!.rows).toContain('iam binding django_settings → google_service_account.server, google_service_account.automation');
+    expect(byId.get('google_secret_manager_secret.django_settings')!.rows).toContain('iam binding → google_service_account.server, google_service_account.automation');
     expect(byId.get('google_service_account.server')!.rows).toContain('project iam member server_permissions');
-    expect(byId.get('google_cloud_run_v2_service.server')!.rows).toContain('service iam policy server_noauth → data.google_iam_policy.noauth');
-    // A secret's version is its value, a row on it; what waited for the version (depends_on) waits for the secret.
-    expect(byId.get('google_secret_manager_secret.django_settings')!.rows).toContain('version django_settings → google_sql_user.django, google_sql_database_instance.postgres');
+    expect(byId.get('google_cloud_run_v2_service.server')!.rows).toContain('service iam policy server_noauth (policy document noauth)');
+    // A secret's version is its value, a row on it, not named again when named as its secret; what waited for the version (depends_on) waits for the secret.
+    expect(byId.get('google_secret_manager_secret.django_settings')!.rows).toContain('version → google_sql_user.django, google_sql_database_instance.postgres');
     expect(folded.edges.find((edge) => edge.from === 'google_cloud_run_v2_job.migrate' && edge.to === 'google_secret_manager_secret.django_settings')).toMatchObject({ label: 'depends on' });
     // Every dependency stays drawn once: the secret keeps an edge to each account it grants to.
     expect(folded.edges.filter((edge) => edge.from === 'google_secret_manager_secret.django_settings').map((edge) => edge.to).sort()).toEqual([

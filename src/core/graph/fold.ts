@@ -315,11 +315,28 @@ function foldDetailNodes(graph: GraphIR): { graph: GraphIR; folded: string[] } {
  */
 const ATTACHMENT_TYPE = /_(rule|route|association|attachment|propagation|iam_binding|iam_member|iam_policy|secret_version)$/;
 
+/**
+ * A row saying how many of a resource there are (notations/terraform `repetition`: `× 3`, `if var.create`, `one per
+ * var.rules`): a folded attachment's is not carried to its owner, where it cut an expression into every rule's row.
+ */
+const REPETITION_ROW = /^(× |if |one per |count$|for_each$)/;
+
 /** The label Terraform's explicit `depends_on` edges carry (notations/terraform): an order, not a use. */
 const DEPENDS_ON = 'depends on';
 
 /** A resource's type, from its address (`aws_route.private`, `module.vpc.aws_route.private`). */
 const resourceType = (address: string) => address.split('.').at(-2) ?? '';
+
+/**
+ * A resource type that extends the type of `owner`, one of the resources it refers to (`aws_s3_bucket_versioning`
+ * on `aws_s3_bucket`), as a setting of it; not a join naming another of them (`google_gke_hub_feature_membership`
+ * between a hub feature and a `google_gke_hub_membership`: drawn, it keeps the two apart).
+ */
+function extendsType(type: string, owner: string, targets: readonly string[]): boolean {
+  if (!type.startsWith(`${resourceType(owner)}_`)) return false;
+  const suffix = type.slice(resourceType(owner).length);
+  return !targets.some((to) => to !== owner && resourceType(to).endsWith(suffix));
+}
 
 /** How many leading `_`-words two resource types share (`aws_route`, `aws_route_table`: 2). */
 function sharedWords(a: string, b: string): number {
@@ -330,24 +347,37 @@ function sharedWords(a: string, b: string): number {
 }
 
 /**
- * Terraform attachments that nothing refers to (but for a `depends_on`, then moved to the owner: a Cloud Run service
- * waits for its secret's version) become rows on their owner: of the resources one refers to, the one
- * whose type it extends (a rule's ACL, a route's or association's route table), or the only one (a project's role
- * granted to one service account). The row names the attachment and what
- * else it refers to, and the owner keeps an edge to each of those, so every dependency stays drawn, once.
+ * Terraform attachments that nothing drawn refers to (but for a `depends_on`, then moved to the owner: a Cloud Run
+ * service waits for its secret's version) become rows on their owner: of the resources one refers to, the one
+ * whose type it extends (a rule's ACL, a route's or association's route table, a bucket's versioning), or the only
+ * one (a project's role granted to one service account). Settings of one owner may refer to each other (an S3
+ * bucket's ownership controls to its policy): both are rows on it. The row names the attachment (not again when it
+ * has its owner's name), what it said of itself that its owner does not (the policy documents it reads, not how
+ * many of it there are) and what else it refers to, and the owner keeps an edge to each of those, so every
+ * dependency stays drawn, once.
  */
 function foldAttachments(graph: GraphIR): { graph: GraphIR; folded: string[] } {
-  const referred = new Set(graph.edges.filter((edge) => edge.label !== DEPENDS_ON).map((edge) => edge.to));
   const byId = new Map(graph.nodes.map((node) => [node.id, node]));
   const owners = new Map<string, string>();
   for (const node of graph.nodes) {
     const type = resourceType(node.id);
     const targets = graph.edges.filter((edge) => edge.from === node.id).map((edge) => edge.to);
-    if (!ATTACHMENT_TYPE.test(type) || referred.has(node.id) || targets.length === 0 || targets.some((to) => !byId.has(to))) continue;
+    if (node.id.startsWith('data.') || targets.length === 0 || targets.some((to) => !byId.has(to))) continue;
+    if (!ATTACHMENT_TYPE.test(type) && !targets.some((to) => extendsType(type, to, targets))) continue;
     // Most words shared, then the shortest type: `aws_vpn_gateway` over `aws_vpn_gateway_attachment`.
     const owner = [...targets].sort((a, b) => sharedWords(type, resourceType(b)) - sharedWords(type, resourceType(a)) || resourceType(a).length - resourceType(b).length)[0]!;
     if (targets.length > 1 && sharedWords(type, resourceType(owner)) < 2) continue;
     owners.set(node.id, owner);
+  }
+  // What something drawn refers to stays drawn; a reference from a setting of the same owner stays inside it.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const edge of graph.edges) {
+      const owner = owners.get(edge.to);
+      if (owner === undefined || edge.label === DEPENDS_ON || owners.get(edge.from) === owner) continue;
+      owners.delete(edge.to);
+      changed = true;
+    }
   }
   // An attachment's owner that is itself folded keeps it drawn: no row on a row.
   for (const [id, owner] of owners) if (owners.has(owner)) owners.delete(id);
@@ -364,9 +394,11 @@ function foldAttachments(graph: GraphIR): { graph: GraphIR; folded: string[] } {
   for (const [id, owner] of owners) {
     const type = resourceType(id);
     const noun = type.split('_').slice(Math.min(sharedWords(type, resourceType(owner)), type.split('_').length - 1)).join(' ');
-    const others = graph.edges.filter((edge) => edge.from === id && edge.to !== owner).map((edge) => edge.to);
+    const others = [...new Set(graph.edges.filter((edge) => edge.from === id && edge.to !== owner && owners.get(edge.to) !== owner).map((edge) => owners.get(edge.to) ?? edge.to))];
+    const { label, rows: own = [] } = byId.get(id)!;
     // Others by address: their labels are names like `this`, which say nothing away from their box.
-    const row = `${noun} ${byId.get(id)!.label}${others.length > 0 ? ` → ${others.join(', ')}` : ''}`;
+    const said = own.slice(1).filter((text) => !REPETITION_ROW.test(text) && !(byId.get(owner)!.rows ?? []).includes(text));
+    const row = `${noun}${label === byId.get(owner)!.label ? '' : ` ${label}`}${said.length > 0 ? ` (${said.join(' ')})` : ''}${others.length > 0 ? ` → ${others.join(', ')}` : ''}`;
     rows.set(owner, [...(rows.get(owner) ?? []), row]);
     folded.push(noun);
     for (const other of others) {
