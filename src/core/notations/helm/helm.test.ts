@@ -309,7 +309,7 @@ redis:
     enabled: false
 `;
 
-  it('draws the product\'s workloads in its box and the datastores as sub-charts, the one a workload is named in used by it', () => {
+  it('draws the product\'s workloads in its box and the datastores as sub-charts, the one a workload is named in used by it, the others by the product', () => {
     const graph = helmNotation.toGraph(mastodonShaped);
     // It was one workload "mastodon" (its persistence made it one) beside three "workloads" postgresql, redis, elasticsearch.
     expect(graph.groups.map((g) => g.id)).toEqual(['mastodon']);
@@ -321,9 +321,10 @@ redis:
       // An image block left empty runs the chart's image.
       ['mastodon.web', ['workload, 1 replica', 'mastodon'], 'mastodon'],
     ]);
-    // `redis.sidekiq` is sidekiq's redis setting; which workload uses PostgreSQL is not in the values, and is said.
-    expect(arrows(graph)).toEqual(['mastodon.sidekiq -> redis [uses]']);
-    expect(graph.warnings).toEqual(['line 26: postgresql: which of the 3 workloads uses it is not in the values; drawn without an arrow']);
+    // `redis.sidekiq` is sidekiq's redis setting; which workload uses PostgreSQL is not in the values, but the product
+    // does: an arrow from its box, where PostgreSQL stood apart with no line.
+    expect(arrows(graph)).toEqual(['mastodon.sidekiq -> redis [uses]', 'mastodon -> postgresql [uses]']);
+    expect(graph.warnings).toEqual([]);
   });
 });
 

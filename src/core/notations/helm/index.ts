@@ -702,8 +702,16 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     }
   }
   if (user) for (const chart of subcharts) if (!linked.has(`${user}->${chart}`)) edge(user, chart, 'uses');
+  // Workloads all of one product (Mastodon's web, streaming and sidekiq): the product uses the sub-chart, an arrow from
+  // its box, as its PostgreSQL and Elasticsearch stood apart with no line.
+  const productOf = new Set(components.map(([, , place]) => place?.product));
+  const product = productOf.size === 1 ? [...productOf][0] : undefined;
   for (const chart of subcharts) {
     if (user || components.length < 2 || edges.some((e) => e.to === chart)) continue;
+    if (product !== undefined) {
+      edge(product, chart, 'uses');
+      continue;
+    }
     warnings.push(`${atLines([lineOf([subchartKeys.get(chart) ?? chart])])}${chart}: which of the ${components.length} workloads uses it is not in the values; drawn without an arrow`);
   }
   for (const key of offWorkloads.sort((a, b) => (lineOf(a.split('.')) ?? 0) - (lineOf(b.split('.')) ?? 0))) {
