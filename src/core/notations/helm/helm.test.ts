@@ -120,6 +120,38 @@ agent:
     expect(graph.warnings).toContain('line 1359: compactor: enabled: false; not drawn');
   });
 
+  it('draws the write and read paths of Grafana\'s distributed databases, which their values do not say (loki-distributed, tempo-distributed)', () => {
+    const loki = helmNotation.toGraph(fixture('grafana-loki-distributed.values.yaml'));
+    // Seven boxes and no line: the values hold each component's settings, the paths are in the documentation.
+    expect(arrows(loki).sort()).toEqual([
+      'distributor -> ingester [writes]',
+      'gateway -> distributor [writes]',
+      'gateway -> queryFrontend [reads]',
+      'querier -> ingester [reads]',
+      'queryFrontend -> querier [reads]',
+    ]);
+    expect(loki.warnings).toContain("the write and read paths between gateway, distributor, queryFrontend, ingester, querier are drawn as Grafana's documentation of Loki, Tempo and Mimir draws them; the values do not say them");
+    // The shape of tempo-distributed's values, written here: no gateway, a metrics generator switched off.
+    const tempo = helmNotation.toGraph(`
+ingester:
+  replicas: 3
+metricsGenerator:
+  enabled: false
+  replicas: 1
+distributor:
+  replicas: 1
+compactor:
+  replicas: 1
+querier:
+  replicas: 1
+queryFrontend:
+  replicas: 1
+`);
+    expect(arrows(tempo).sort()).toEqual(['distributor -> ingester [writes]', 'querier -> ingester [reads]', 'queryFrontend -> querier [reads]']);
+    // A chart without the three is not one of them: nothing drawn from the table.
+    expect(arrows(helmNotation.toGraph('distributor:\n  replicas: 1\ningester:\n  replicas: 2\n'))).toEqual([]);
+  });
+
   it('draws the configured kube-prometheus-stack workloads and names the switched-off ones with their lines', () => {
     const graph = helmNotation.toGraph(fixture('bank-of-anthos-prometheus.values.yaml'));
     // operator holds resources beside a switched-off kubeletService: still a workload.

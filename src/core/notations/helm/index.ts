@@ -434,6 +434,26 @@ const namedPorts = (service: Record<string, unknown>): number[] =>
     return isRecord(port) && typeof port.port === 'number' && port.enabled !== false ? [port.port] : [];
   });
 
+/** The components every Grafana distributed database (loki-distributed, tempo-distributed, mimir-distributed) runs. */
+const DISTRIBUTED_SIGNATURE = ['distributor', 'ingester', 'querier'];
+
+/**
+ * Their write path (gateway → distributor → ingester) and read path (gateway → query-frontend → querier → ingester and
+ * the store and index gateways), as their architecture pages draw them; the values hold only each component's settings,
+ * so tempo-distributed's ten workloads stood in rows with no line between them.
+ */
+const DISTRIBUTED_PATHS: readonly (readonly [string, string, string])[] = [
+  ['gateway', 'distributor', 'writes'],
+  ['gateway', 'queryFrontend', 'reads'],
+  ['distributor', 'ingester', 'writes'],
+  ['distributor', 'metricsGenerator', 'writes'],
+  ['queryFrontend', 'querier', 'reads'],
+  ['querier', 'ingester', 'reads'],
+  ['querier', 'storeGateway', 'reads'],
+  ['querier', 'indexGateway', 'reads'],
+  ['ruler', 'ingester', 'reads'],
+];
+
 function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lineOf']): GraphIR {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
@@ -702,6 +722,12 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     }
   }
   if (user) for (const chart of subcharts) if (!linked.has(`${user}->${chart}`)) edge(user, chart, 'uses');
+  // Grafana's distributed databases say their paths in their documentation, not their values: drawn from it.
+  const paths = DISTRIBUTED_PATHS.filter(([from, to]) => components.some(([key]) => key === from) && components.some(([key]) => key === to));
+  if (DISTRIBUTED_SIGNATURE.every((key) => components.some(([id]) => id === key))) {
+    for (const [from, to, label] of paths) if (!linked.has(`${from}->${to}`)) edge(from, to, label);
+    if (paths.length > 0) warnings.push(`the write and read paths between ${[...new Set(paths.flatMap(([from, to]) => [from, to]))].join(', ')} are drawn as Grafana's documentation of Loki, Tempo and Mimir draws them; the values do not say them`);
+  }
   // Workloads all of one product (Mastodon's web, streaming and sidekiq): the product uses the sub-chart, an arrow from
   // its box, as its PostgreSQL and Elasticsearch stood apart with no line.
   const productOf = new Set(components.map(([, , place]) => place?.product));
