@@ -130,7 +130,9 @@ agent:
       'querier -> ingester [reads]',
       'queryFrontend -> querier [reads]',
     ]);
-    expect(loki.warnings).toContain("the write and read paths between gateway, distributor, queryFrontend, ingester, querier are drawn as Grafana's documentation of Loki, Tempo and Mimir draws them; the values do not say them");
+    expect(loki.warnings).toContain(
+      "gateway → distributor (writes), gateway → queryFrontend (reads), distributor → ingester (writes), queryFrontend → querier (reads), querier → ingester (reads): drawn as the parts' documentation draws them; the values do not say it",
+    );
     // The shape of tempo-distributed's values, written here: no gateway, a metrics generator switched off.
     const tempo = helmNotation.toGraph(`
 ingester:
@@ -157,6 +159,7 @@ queryFrontend:
     // operator holds resources beside a switched-off kubeletService: still a workload.
     expect(graph.nodes.map((n) => n.id)).toEqual(['operator', 'prometheus', 'alertmanager', 'blackboxExporter']);
     expect(graph.warnings).toEqual([
+      "prometheus → alertmanager (alerts): drawn as the parts' documentation draws them; the values do not say it",
       'line 38: exporters: all of its parts are switched off; not drawn',
       'line 43: kubelet: enabled: false; not drawn',
       'line 45: kubeApiServer: enabled: false; not drawn',
@@ -683,8 +686,8 @@ prometheus:
       'prometheus -> prometheus-node-exporter [scrapes]',
       'prometheus -> kube-state-metrics [scrapes]',
     ]);
-    // Scraped, kube-state-metrics is no dependency of unknown user.
-    expect(graph.warnings).toEqual([]);
+    // Scraped, kube-state-metrics is no dependency of unknown user; Grafana queries Prometheus, as documented.
+    expect(graph.warnings).toEqual(["grafana → prometheus (queries): drawn as the parts' documentation draws them; the values do not say it"]);
     const off = helmNotation.toGraph('kubeStateMetrics:\n  enabled: false\nkube-state-metrics:\n  releaseLabel: true\nprometheus:\n  service:\n    port: 9090\n');
     expect(off.nodes.map((n) => n.id)).toEqual(['prometheus']);
     expect(off.warnings).toEqual(['line 1: kube-state-metrics: switched off by kubeStateMetrics.enabled: false; not drawn']);

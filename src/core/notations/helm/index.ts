@@ -442,7 +442,7 @@ const DISTRIBUTED_SIGNATURE = ['distributor', 'ingester', 'querier'];
  * the store and index gateways), as their architecture pages draw them; the values hold only each component's settings,
  * so tempo-distributed's ten workloads stood in rows with no line between them.
  */
-const DISTRIBUTED_PATHS: readonly (readonly [string, string, string])[] = [
+const DISTRIBUTED_PATHS: readonly Relation[] = [
   ['gateway', 'distributor', 'writes'],
   ['gateway', 'queryFrontend', 'reads'],
   ['distributor', 'ingester', 'writes'],
@@ -453,6 +453,31 @@ const DISTRIBUTED_PATHS: readonly (readonly [string, string, string])[] = [
   ['querier', 'indexGateway', 'reads'],
   ['ruler', 'ingester', 'reads'],
 ];
+
+/**
+ * The monitoring stack's parts, by name, wherever a chart runs two of them: Grafana queries the stores, Prometheus
+ * alerts Alertmanager, the operator runs both, Promtail pushes to Loki. kube-prometheus-stack drew Alertmanager, the
+ * operator and Grafana with no line but Prometheus scraping them; lgtm-distributed three sub-charts side by side.
+ */
+const MONITORING_RELATIONS: readonly Relation[] = [
+  ...['prometheus', 'loki', 'tempo', 'mimir', 'jaeger'].map((store): Relation => ['grafana', store, 'queries']),
+  ['prometheus', 'alertmanager', 'alerts'],
+  ['prometheusOperator', 'prometheus', 'runs'],
+  ['prometheusOperator', 'alertmanager', 'runs'],
+  ['promtail', 'loki', 'pushes'],
+];
+
+type Relation = readonly [from: string, to: string, label: string];
+
+/** The documented relations between the nodes `ids` (compared in lower case), as node ids. */
+function documentedRelations(ids: readonly string[]): Relation[] {
+  const byName = new Map(ids.map((id) => [id.toLowerCase(), id]));
+  const distributed = DISTRIBUTED_SIGNATURE.every((name) => byName.has(name.toLowerCase()));
+  return [...(distributed ? DISTRIBUTED_PATHS : []), ...MONITORING_RELATIONS].flatMap(([from, to, label]): Relation[] => {
+    const [a, b] = [byName.get(from.toLowerCase()), byName.get(to.toLowerCase())];
+    return a !== undefined && b !== undefined ? [[a, b, label]] : [];
+  });
+}
 
 function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lineOf']): GraphIR {
   const nodes: GraphNode[] = [];
@@ -722,12 +747,10 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     }
   }
   if (user) for (const chart of subcharts) if (!linked.has(`${user}->${chart}`)) edge(user, chart, 'uses');
-  // Grafana's distributed databases say their paths in their documentation, not their values: drawn from it.
-  const paths = DISTRIBUTED_PATHS.filter(([from, to]) => components.some(([key]) => key === from) && components.some(([key]) => key === to));
-  if (DISTRIBUTED_SIGNATURE.every((key) => components.some(([id]) => id === key))) {
-    for (const [from, to, label] of paths) if (!linked.has(`${from}->${to}`)) edge(from, to, label);
-    if (paths.length > 0) warnings.push(`the write and read paths between ${[...new Set(paths.flatMap(([from, to]) => [from, to]))].join(', ')} are drawn as Grafana's documentation of Loki, Tempo and Mimir draws them; the values do not say them`);
-  }
+  // What well-known parts do with each other is in their documentation, not in the values: drawn from it, and said.
+  const documented = documentedRelations(nodes.map((node) => node.id)).filter(([from, to]) => !linked.has(`${from}->${to}`) && !edges.some((e) => e.from === from && e.to === to));
+  for (const [from, to, label] of documented) edge(from, to, label);
+  if (documented.length > 0) warnings.push(`${documented.map(([from, to, label]) => `${from} → ${to} (${label})`).join(', ')}: drawn as the parts' documentation draws them; the values do not say it`);
   // Workloads all of one product (Mastodon's web, streaming and sidekiq): the product uses the sub-chart, an arrow from
   // its box, as its PostgreSQL and Elasticsearch stood apart with no line.
   const productOf = new Set(components.map(([, , place]) => place?.product));
