@@ -150,6 +150,19 @@ queryFrontend:
   replicas: 1
 `);
     expect(arrows(tempo).sort()).toEqual(['distributor -> ingester [writes]', 'querier -> ingester [reads]', 'queryFrontend -> querier [reads]']);
+    // A part its comment says runs only with another block's switch is off with it (tempo-distributed's enterprise parts).
+    const enterprise = helmNotation.toGraph(`distributor:
+  replicas: 1
+enterprise:
+  # Enable enterprise features.
+  enabled: false
+# Settings for the admin_api service providing authentication and authorization service.
+# Can only be enabled if enterprise.enabled is true - requires license.
+adminApi:
+  replicas: 1
+`);
+    expect(enterprise.nodes.map((n) => n.id)).toEqual(['distributor']);
+    expect(enterprise.warnings).toEqual(['line 3: adminApi: switched off by enterprise.enabled: false; not drawn']);
     // A chart without the three is not one of them: nothing drawn from the table.
     expect(arrows(helmNotation.toGraph('distributor:\n  replicas: 1\ningester:\n  replicas: 2\n'))).toEqual([]);
   });

@@ -67,7 +67,7 @@ export const helmNotation: NotationConverter = {
     // Helm reads values with Go's YAML reader, which keeps the last of a key written twice.
     const { data: values, lineOf, warnings } = parseLocatedYaml(code, { duplicateKeys: 'last wins' });
     if (!isRecord(values)) throw new AppError('parse_error', 'line 1, column 1: expected a values map (key: value lines)', { line: 1, column: 1 });
-    const graph = isCommonLibrary(values) ? commonLibraryGraph(values) : valuesToGraph(values, lineOf);
+    const graph = isCommonLibrary(values) ? commonLibraryGraph(values) : valuesToGraph(values, lineOf, code);
     return { ...graph, warnings: [...warnings, ...graph.warnings] };
   },
 };
@@ -375,6 +375,21 @@ function dependencySwitches(values: Record<string, unknown>): Map<string, string
   return pairs;
 }
 
+/**
+ * A top-level block its comment says is on only with another (tempo-distributed's `adminApi`: "Can only be enabled
+ * if enterprise.enabled is true"), that other a block with an `enabled` switch: what the chart's templates test, said
+ * in the values only in words. Its three enterprise parts were drawn though `enterprise.enabled: false`.
+ */
+function commentedSwitches(code: string, values: Record<string, unknown>): Map<string, string> {
+  const pairs = new Map<string, string>();
+  for (const [, comment, key] of code.matchAll(/((?:^#.*\n)+)([A-Za-z][\w-]*):/gm)) {
+    const toggle = /\bonly\b[^.]*?\bif\s+`?([A-Za-z][\w-]*)\.enabled`?\s+is\s+true/i.exec(comment!.replace(/\n#\s*/g, ' '))?.[1];
+    const block = toggle === undefined ? undefined : values[toggle];
+    if (toggle !== key && isRecord(block) && typeof block.enabled === 'boolean' && isRecord(values[key!])) pairs.set(key!, toggle!);
+  }
+  return pairs;
+}
+
 type Feature = [string, Record<string, unknown>];
 
 /**
@@ -479,7 +494,7 @@ function documentedRelations(ids: readonly string[]): Relation[] {
   });
 }
 
-function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lineOf']): GraphIR {
+function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lineOf'], code: string): GraphIR {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
   const warnings: string[] = [];
@@ -559,7 +574,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const entrances: [string, string, Record<string, unknown>][] = [];
   /** Top-level keys of parts chosen by a `type` switch, internal or external: what the other components use. */
   const backing: string[] = [];
-  const switchOf = dependencySwitches(values);
+  const switchOf = new Map([...dependencySwitches(values), ...commentedSwitches(code, values)]);
   const switchKeys = new Set(switchOf.values());
   /** A top-level block as drawn: a dependency switched by a block of its own is on or off as that switch says. */
   const effective = (key: string): unknown => {
