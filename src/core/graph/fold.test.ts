@@ -85,11 +85,30 @@ describe('foldForReading', () => {
     // The calls between the services stay edges: the frontend's to the services it calls, checkout's to cart.
     expect(folded.edges.some((edge) => edge.from === 'service:checkout' && edge.to === 'service:cart')).toBe(true);
     expect(folded.warnings.at(-1)).toContain('the 23 edges into flagd, otel-collector, which most nodes use, into a "used by" list on each');
-    // Drawn as written when asked, and a smaller or sparser graph is never folded so.
+    // Drawn as written when asked; a sparser graph folds only a fan of eight lines or more into one node (the collector's 13).
     expect(foldForReading(otel, 'compose', 'full')).toBe(otel);
     const sparse = { ...otel, edges: otel.edges.filter((edge) => edge.to !== 'service:flagd' && edge.from !== 'service:checkout') };
     expect(sparse.edges.length).toBeLessThan(1.5 * sparse.nodes.length);
-    expect(foldForReading(sparse, 'compose').edges.length).toBe(sparse.edges.length);
+    expect(foldForReading(sparse, 'compose').edges).toEqual(sparse.edges.filter((edge) => edge.to !== 'service:otel-collector'));
+    const fewer = { ...sparse, edges: sparse.edges.filter((edge) => edge.to !== 'service:otel-collector' || edge.from < 'service:f') };
+    expect(fewer.edges.filter((edge) => edge.to === 'service:otel-collector').length).toBeLessThan(8);
+    expect(foldForReading(fewer, 'compose').edges.length).toBe(fewer.edges.length);
+  });
+
+  it('lists the users of a node eight services wait for in a graph of any size, its own line onward kept (Supabase’s analytics)', () => {
+    // The shape of supabase/supabase docker/docker-compose.yml, written here: eight of thirteen services wait for the
+    // log service (depends_on … service_healthy), which waits for the database; 15 nodes, under SHARED_FOLD_NODES.
+    const waiting = ['studio', 'kong', 'auth', 'rest', 'realtime', 'meta', 'functions', 'supavisor'];
+    const services = [...waiting, 'storage', 'imgproxy', 'analytics', 'db', 'vector'];
+    const compose = composeNotation.toGraph(`services:
+${services.map((name) => `  ${name}:\n    image: ${name}\n    depends_on: [${[...(waiting.includes(name) ? ['analytics'] : []), ...(['auth', 'rest', 'realtime', 'meta', 'analytics', 'supavisor', 'storage'].includes(name) ? ['db'] : [])].join(', ')}]`).join('\n')}
+`);
+    const folded = foldForReading(compose, 'compose');
+    expect(folded.edges.filter((edge) => edge.to === 'service:analytics')).toEqual([]);
+    expect(folded.nodes.find((node) => node.id === 'service:analytics')!.rows).toEqual(['used by 8:', 'studio, kong, auth, rest, realtime,', 'meta, functions, supavisor']);
+    expect(folded.edges.some((edge) => edge.from === 'service:analytics' && edge.to === 'service:db')).toBe(true);
+    // The database's seven users keep their lines: fewer than eight is no wall in a graph this small.
+    expect(folded.edges.filter((edge) => edge.to === 'service:db')).toHaveLength(7);
   });
 
   it('lists the users of a shared dependency whose edges all carry one label (the OpenTelemetry demo chart: ten "uses" into flagd)', () => {

@@ -87,6 +87,8 @@ const SHARED_MIN_USERS = 6;
 const SHARED_USERS_SHARE = 0.3;
 /** A node only waited for (`depends_on`) by this many is folded whatever the graph's share (foldSharedDependencies). */
 const MIN_AWAITING = 4;
+/** A node this many others have an edge into is a shared dependency whatever the graph's size (foldSharedDependencies). */
+const WALL_USERS = 8;
 /** Names per line of a "used by" list: about the width of a service's box. */
 const USERS_LINE_CHARS = 36;
 
@@ -98,7 +100,7 @@ const USERS_LINE_CHARS = 36;
  * the dependency, which stays drawn as a node.
  */
 function foldSharedDependencies(graph: GraphIR): { graph: GraphIR; said: string[] } {
-  if (graph.nodes.length < SHARED_FOLD_NODES || graph.edges.length < SHARED_FOLD_DENSITY * graph.nodes.length) return { graph, said: [] };
+  const dense = graph.nodes.length >= SHARED_FOLD_NODES && graph.edges.length >= SHARED_FOLD_DENSITY * graph.nodes.length;
   const byId = new Map(graph.nodes.map((node) => [node.id, node]));
   const meaning = (edge: GraphEdge) => JSON.stringify([edge.label ?? '', edge.style ?? {}, edge.startArrowhead ?? '', edge.endArrowhead ?? '', edge.hidden ?? false]);
   const minUsers = Math.max(SHARED_MIN_USERS, Math.ceil(SHARED_USERS_SHARE * graph.nodes.length));
@@ -109,7 +111,10 @@ function foldSharedDependencies(graph: GraphIR): { graph: GraphIR; said: string[
     // A prerequisite only waited for (Terraform's `depends_on` on the module enabling a project's APIs, from seven
     // resources) says an order, not an architecture: its lines crossed a 26-resource root 3,128 px wide (1,955 without).
     const awaited = into.every((edge) => edge.label === DEPENDS_ON) && users.size >= MIN_AWAITING;
-    if ((users.size < minUsers && !awaited) || graph.edges.some((edge) => edge.from === node.id)) continue;
+    // Or a fan of WALL_USERS lines into one node in a graph of any size (Supabase's analytics, which eight of its
+    // thirteen services wait for): one line from it to what it uses stays beside its list.
+    const wall = users.size >= WALL_USERS;
+    if (!wall && (!dense || (users.size < minUsers && !awaited) || graph.edges.some((edge) => edge.from === node.id))) continue;
     if (new Set(into.map(meaning)).size !== 1 || users.has(node.id)) continue;
     shared.add(node.id);
   }
@@ -120,7 +125,7 @@ function foldSharedDependencies(graph: GraphIR): { graph: GraphIR; said: string[
   const awaitedOnly = (id: string) => folded.every((edge) => edge.to !== id || edge.label === DEPENDS_ON);
   const nodes = graph.nodes.map((node) => {
     if (!shared.has(node.id)) return node;
-    const users = [...new Set(folded.filter((edge) => edge.to === node.id).map((edge) => byId.get(edge.from)?.label ?? edge.from))];
+    const users = [...new Set(folded.filter((edge) => edge.to === node.id).map((edge) => nameOf(byId.get(edge.from)) ?? edge.from))];
     return { ...node, rows: [...(node.rows ?? []), `${awaitedOnly(node.id) ? 'awaited by' : 'used by'} ${users.length}:`, ...linesOf(users)] };
   });
   const said = (ids: string[], what: string) => {
@@ -234,7 +239,7 @@ function foldSharedSets(graph: GraphIR): { graph: GraphIR; said: string[] } {
   for (const { sources, targets, edge } of sets) {
     if (targets.some((id) => boxOf.has(id)) || sources.some((id) => boxOf.has(id))) continue;
     const box = `shared:${groups.length}`;
-    const users = sources.map((id) => byId.get(id)!.label);
+    const users = sources.map((id) => nameOf(byId.get(id))!);
     groups.push({ id: box, label: `used by ${users.join(', ')}`, kind: 'shared', ...(byId.get(targets[0]!)!.parent !== undefined && { parent: byId.get(targets[0]!)!.parent }) });
     for (const id of targets) boxOf.set(id, box);
     for (const from of sources) {
@@ -255,6 +260,9 @@ function foldSharedSets(graph: GraphIR): { graph: GraphIR; said: string[] } {
     said,
   };
 }
+
+/** A node's name in a list of names: its label's first line (a Compose service's ports are on the next). */
+const nameOf = (node: GraphNode | undefined): string | undefined => node?.label.split('\n')[0];
 
 /** Names joined into lines of about USERS_LINE_CHARS characters. */
 export function linesOf(names: readonly string[]): string[] {
