@@ -744,7 +744,9 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
         const target = find(host);
         if (!target || target.id === from || linked.has(`${from}->${target.id}`)) continue;
         linked.add(`${from}->${target.id}`);
-        edge(from, target.id, 'uses');
+        // An arrow between parts means the one uses the other, as in Compose: unlabelled, where thirty "uses" stood
+        // on the OpenTelemetry demo chart's lines; what an arrow means otherwise (scrapes, mounts, queries) is said.
+        edge(from, target.id);
       }
     }
   }
@@ -758,10 +760,10 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       const from = componentIds.get(name)!;
       if (from === key || linked.has(`${from}->${key}`)) continue;
       linked.add(`${from}->${key}`);
-      edge(from, key, 'uses');
+      edge(from, key);
     }
   }
-  if (user) for (const chart of subcharts) if (!linked.has(`${user}->${chart}`)) edge(user, chart, 'uses');
+  if (user) for (const chart of subcharts) if (!linked.has(`${user}->${chart}`)) edge(user, chart);
   // What well-known parts do with each other is in their documentation, not in the values: drawn from it, and said.
   const documented = documentedRelations(nodes.map((node) => node.id)).filter(([from, to]) => !linked.has(`${from}->${to}`) && !edges.some((e) => e.from === from && e.to === to));
   for (const [from, to, label] of documented) edge(from, to, label);
@@ -773,7 +775,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   for (const chart of subcharts) {
     if (user || components.length < 2 || edges.some((e) => e.to === chart)) continue;
     if (product !== undefined) {
-      edge(product, chart, 'uses');
+      edge(product, chart);
       continue;
     }
     warnings.push(`${atLines([lineOf([subchartKeys.get(chart) ?? chart])])}${chart}: which of the ${components.length} workloads uses it is not in the values; drawn without an arrow`);
