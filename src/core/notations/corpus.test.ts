@@ -110,7 +110,7 @@ const CORPUS: Count[] = [
   ['helm', 'temporal.values.yaml', 3, 0, 0, 'server, admintools and web, the latter two with their Services as rows'],
   ['helm', 'linkerd-viz.values.yaml', 6, 0, 0, 'metricsAPI, tap, tapInjector and dashboard with their Services as rows, namespaceMetadata, prometheus'],
   ['helm', 'opentelemetry-collector.values.yaml', 1, 0, 0, 'the collector (replicaCount, its Service ports from the ports map); config is its pipelines'],
-  ['helm', 'harbor.values.yaml', 10, 6, 0, 'nginx, portal, core, jobservice, registry, trivy, exporter; database and redis (type: internal); the expose ingress; core, jobservice, registry, trivy named in the database/redis settings, the ingress host keyed core'],
+  ['helm', 'harbor.values.yaml', 9, 6, 0, 'portal, core, jobservice, registry, trivy, exporter (nginx is for the exposures other than the ingress chosen); database and redis (type: internal); the expose ingress; core, jobservice, registry, trivy named in the database/redis settings, the ingress host keyed core'],
   ['helm', 'bjw-s-vaultwarden.values.yaml', 3, 2, 0, 'bjw-s app-template: the main controller (its Service a row), Ingress and data volume'],
   ['mermaid', 'kyma-nats-reconcile-flowchart.mmd', 6, 5, 0, 'Start and 5 steps, one chain written over 6 lines'],
   ['mermaid', 'kyma-nats-watches-flowchart.mmd', 6, 5, 0, 'NATS-Controller and the 5 kinds it watches'],

@@ -282,7 +282,7 @@ describe('helmNotation parts chosen by a type switch', () => {
     expect(byId.get('redis')).toMatchObject({ kind: 'cache', rows: ['workload', 'valkey-photon', 'volume 1Gi'] });
     expect(byId.get('jobservice')?.rows).toEqual(['workload, 1 replica', 'harbor-jobservice', 'jobLog volume 1Gi']);
     // `coreDatabase`, `jobserviceDatabaseIndex`, `registryDatabaseIndex`, `trivyAdapterIndex` name who uses what;
-    // no arrow is guessed for the components named nowhere (portal, exporter, nginx).
+    // no arrow is guessed for the components named nowhere (portal, exporter).
     expect(arrows(graph).sort()).toEqual([
       'core -> database',
       'core -> redis',
@@ -293,6 +293,12 @@ describe('helmNotation parts chosen by a type switch', () => {
     ]);
     // The registry pod runs two containers written as blocks of their own.
     expect(byId.get('registry')?.rows).toEqual(['workload, 1 replica', 'registry-photon, harbor-registryctl', 'volume 5Gi']);
+    // Exposed by an ingress that routes to core itself, the chart's nginx is not deployed: it stood loose beside it.
+    expect(byId.has('nginx')).toBe(false);
+    expect(graph.warnings).toContain("line 510: nginx: the chart's proxy for exposures other than expose.type: ingress, which routes to the parts itself; not drawn");
+    // Exposed otherwise, it is the way in.
+    const clusterIP = helmNotation.toGraph(fixture('harbor.values.yaml').replace(/^  type: ingress$/m, '  type: clusterIP'));
+    expect(clusterIP.nodes.map((n) => n.id)).toContain('nginx');
   });
 
   it('draws a part the switch says is external as such, with its address, and the alternatives not chosen as nothing', () => {

@@ -449,6 +449,9 @@ const namedPorts = (service: Record<string, unknown>): number[] =>
     return isRecord(port) && typeof port.port === 'number' && port.enabled !== false ? [port.port] : [];
   });
 
+/** A reverse proxy's name. */
+const REVERSE_PROXY = /^(nginx|envoy|haproxy|traefik|caddy)$/i;
+
 /** The components every Grafana distributed database (loki-distributed, tempo-distributed, mimir-distributed) runs. */
 const DISTRIBUTED_SIGNATURE = ['distributor', 'ingester', 'querier'];
 
@@ -779,6 +782,15 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       continue;
     }
     warnings.push(`${atLines([lineOf([subchartKeys.get(chart) ?? chart])])}${chart}: which of the ${components.length} workloads uses it is not in the values; drawn without an arrow`);
+  }
+  // A reverse proxy of the chart's own that nothing routes to, where an ingress routes its hosts to the parts
+  // themselves, is the way in for the other exposures the switch offers (Harbor: "If service exposed via ingress, the
+  // Nginx will not be used"): drawn, it stood loose beside the ingress.
+  const bypass = entrances.find(([key]) => edges.some((e) => e.from === key));
+  for (const [key] of bypass === undefined ? [] : components) {
+    if (!REVERSE_PROXY.test(key) || edges.some((e) => e.from === key || e.to === key)) continue;
+    nodes.splice(nodes.findIndex((node) => node.id === key), 1);
+    warnings.push(`${atLines([lineOf([key])])}${key}: the chart's proxy for exposures other than ${bypass![0]}.type: ${bypass![1]}, which routes to the parts itself; not drawn`);
   }
   for (const key of offWorkloads.sort((a, b) => (lineOf(a.split('.')) ?? 0) - (lineOf(b.split('.')) ?? 0))) {
     const toggle = switchOf.get(key);
