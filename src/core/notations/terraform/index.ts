@@ -163,8 +163,10 @@ function blocksToGraph(blocks: Block[], locals: Map<string, string[]>): GraphIR 
     }
   }
   const warnings = [...missing].map((a) => `${a} is referenced but not declared in the input (add the file that declares it)`);
-  const helpers = foldRandomHelpers(nodes, edges);
-  const random = helpers.folded.filter((id) => RANDOM_HELPER.test(id));
+  // A null resource or terraform_data with no provisioner runs nothing: a value kept to trigger a replacement.
+  const keepers = new Set(blocks.filter((block) => KEEPER.test(block.type) && !('provisioner' in block.body)).map((block) => block.address));
+  const helpers = foldRandomHelpers(nodes, edges, keepers);
+  const random = helpers.folded.filter((id) => !POLICY_DOCUMENT.test(id));
   const documents = helpers.folded.filter((id) => POLICY_DOCUMENT.test(id));
   if (random.length > 0) warnings.push(`${random.join(', ')}: drawn as a row on each resource that uses them ("uses …"), not as boxes`);
   if (documents.length > 0) warnings.push(`${documents.length} policy document${documents.length === 1 ? '' : 's'} drawn as a row on each resource that reads them ("policy document …"), not as boxes`);
@@ -173,6 +175,9 @@ function blocksToGraph(blocks: Block[], locals: Map<string, string[]>): GraphIR 
 
 /** The random provider's helpers that make a name or pick a value: a suffix, a pet name, a shuffled zone or version. */
 const RANDOM_HELPER = /^random_(id|string|pet|shuffle|integer)\./;
+
+/** Resources that hold a value and run nothing unless given a provisioner. */
+const KEEPER = /^(null_resource|terraform_data)$/;
 
 /** Data sources that only write a document for the resource reading it: an IAM policy put together in HCL. */
 const POLICY_DOCUMENT = /^data\.(aws_iam_policy_document|google_iam_policy)\./;
@@ -184,10 +189,11 @@ const POLICY_DOCUMENT = /^data\.(aws_iam_policy_document|google_iam_policy)\./;
  * terraform-aws-s3-bucket module's twelve, one combining the other eleven, drew a column of boxes each with a line
  * back to the bucket whose ARN it names. Each user gets a row naming them, and what they read (the GKE versions a
  * `random_shuffle` picks from, the account a policy names) is read by their users. A document read by another
- * document is named on the other's users. `random_password` is a secret and stays a box.
+ * document is named on the other's users. So is a null resource that runs nothing (terraform-azurerm-aks's five
+ * `*_keeper`s, each a value whose change replaces the cluster or a pool). `random_password` is a secret and stays a box.
  */
-function foldRandomHelpers(nodes: GraphNode[], edges: GraphEdge[]): { nodes: GraphNode[]; edges: GraphEdge[]; folded: string[] } {
-  const isHelper = (id: string) => RANDOM_HELPER.test(id) || POLICY_DOCUMENT.test(id);
+function foldRandomHelpers(nodes: GraphNode[], edges: GraphEdge[], keepers: ReadonlySet<string>): { nodes: GraphNode[]; edges: GraphEdge[]; folded: string[] } {
+  const isHelper = (id: string) => RANDOM_HELPER.test(id) || POLICY_DOCUMENT.test(id) || keepers.has(id);
   const helpers = new Set(nodes.filter((node) => isHelper(node.id) && edges.some((edge) => edge.to === node.id && !isHelper(edge.from))).map((node) => node.id));
   // Documents read only by documents that are folded go with them.
   for (let grown = true; grown; ) {
@@ -216,7 +222,7 @@ function foldRandomHelpers(nodes: GraphNode[], edges: GraphEdge[]): { nodes: Gra
       const id = `${node.id}->${edge.to}`;
       if (node.id !== edge.to && !kept.some((known) => known.id === id)) kept.push({ ...edge, id, from: node.id });
     }
-    const [random, documents] = [used.filter((id) => RANDOM_HELPER.test(id)), used.filter((id) => POLICY_DOCUMENT.test(id))];
+    const [random, documents] = [used.filter((id) => !POLICY_DOCUMENT.test(id)), used.filter((id) => POLICY_DOCUMENT.test(id))];
     const names = documents.map((id) => id.split('.').at(-1)!);
     rows.set(node.id, [
       ...(random.length > 0 ? [`uses ${random.join(', ')}`] : []),
