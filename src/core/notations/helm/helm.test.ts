@@ -451,6 +451,14 @@ describe('helmNotation relations named in values', () => {
     expect(arrows(graph).sort()).toEqual(['frontend -> orders', 'orders -> postgresql', 'orders -> rabbitmq']);
     expect(graph.warnings).toEqual([]);
   });
+
+  it('takes a host for the part of that name before one whose name ends it (the OpenTelemetry demo chart: cart → valkey-cart)', () => {
+    // components.cart's VALKEY_ADDR named valkey-cart, which ends in "-cart": read as cart itself, the line was lost.
+    const graph = helmNotation.toGraph(
+      ['cart:', '  image:', '    repository: demo/cart', '  replicaCount: 1', '  env:', '    - name: VALKEY_ADDR', '      value: valkey-cart:6379', 'valkey-cart:', '  image:', '    repository: valkey/valkey', '  replicaCount: 1'].join('\n'),
+    );
+    expect(arrows(graph)).toEqual(['cart -> valkey-cart']);
+  });
 });
 
 describe('helmNotation components named by blocks and flags', () => {

@@ -737,8 +737,10 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const user = app ?? (runAppImage.length === 1 ? runAppImage[0]![0] : undefined);
   // What the values say a component talks to: a host, URL or connection string naming another component.
   const targets = [...components.map(([key, block, place]) => ({ id: key, names: [place?.label ?? key, text(block.name)] })), ...subcharts.map((key) => ({ id: key, names: [key] }))];
-  const find = (host: string) =>
-    targets.find(({ names }) => names.some((name) => name !== undefined && (host === name.toLowerCase() || host.endsWith(`-${name.toLowerCase()}`))));
+  // The part named so, else one whose name ends it (`{{ .Release.Name }}-rabbitmq`): `valkey-cart` is the valkey, not cart.
+  const named = (host: string, suffix: boolean) =>
+    targets.find(({ names }) => names.some((name) => name !== undefined && (suffix ? host.endsWith(`-${name.toLowerCase()}`) : host === name.toLowerCase())));
+  const find = (host: string) => named(host, false) ?? named(host, true);
   const linked = new Set<string>();
   const sources: [string, Record<string, unknown>][] = [...(app ? [[app, values] as [string, Record<string, unknown>]] : []), ...components.map(([key, block]): [string, Record<string, unknown>] => [key, block])];
   for (const [from, block] of sources) {
