@@ -257,6 +257,18 @@ components:
       port: 8080
 `);
     expect(graph.nodes.map((n) => n.label)).toEqual(['accounting', 'cart']);
+    // linkerd-multicluster's values, abridged: `controllerDefaults` is what each of its `controllers` inherits.
+    const multicluster = helmNotation.toGraph(`gateway:
+  enabled: true
+  replicas: 1
+  name: linkerd-gateway
+controllers: []
+controllerDefaults:
+  replicas: 1
+  image:
+    name: cr.l5d.io/linkerd/controller
+`);
+    expect(multicluster.nodes.map((n) => n.id)).toEqual(['gateway']);
   });
 
   it('draws the enabled sub-charts of an umbrella chart', () => {

@@ -39,6 +39,8 @@ import { atLines, isRecord, type LocatedYaml, parseLocatedYaml } from '../yaml.j
  * replicas: 1, env}`): settings even with an image and a count, which make any other block a workload.
  */
 const COMPONENT_DEFAULTS = new Set(['default', 'defaults']);
+/** `<part>Defaults`: what each of a list of parts inherits (linkerd-multicluster's `controllerDefaults` for its `controllers`). */
+const isDefaults = (key: string): boolean => COMPONENT_DEFAULTS.has(key) || /[a-z]Defaults$/.test(key);
 
 /** Top-level keys that configure the chart as a whole, never a component or a sub-chart. */
 const CHART_SETTINGS = new Set([
@@ -596,7 +598,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       subcharts.push(flagged);
       subchartKeys.set(flagged, key);
     }
-    if (!isRecord(block) || COMPONENT_DEFAULTS.has(key) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
+    if (!isRecord(block) || isDefaults(key) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
     if (scrapesChart(key, block)) continue;
     const picked = chosenAlternative(block);
     if (picked !== undefined && !disabled(block)) {
