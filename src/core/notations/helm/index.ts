@@ -384,10 +384,18 @@ function dependencySwitches(values: Record<string, unknown>): Map<string, string
  */
 function commentedSwitches(code: string, values: Record<string, unknown>): Map<string, string> {
   const pairs = new Map<string, string>();
-  for (const [, comment, key] of code.matchAll(/((?:^#.*\n)+)([A-Za-z][\w-]*):/gm)) {
-    const toggle = /\bonly\b[^.]*?\bif\s+`?([A-Za-z][\w-]*)\.enabled`?\s+is\s+true/i.exec(comment!.replace(/\n#\s*/g, ' '))?.[1];
+  // Line by line, the comment lines just above each top-level key.
+  let comment = '';
+  for (const line of code.split('\n')) {
+    if (line.startsWith('#')) {
+      comment += ` ${line.replace(/^#+\s*/, '')}`;
+      continue;
+    }
+    const key = /^([A-Za-z][\w-]*):/.exec(line)?.[1];
+    const toggle = key === undefined ? undefined : /\bonly\b[^.]*?\bif\s+`?([A-Za-z][\w-]*)\.enabled`?\s+is\s+true/i.exec(comment)?.[1];
     const block = toggle === undefined ? undefined : values[toggle];
     if (toggle !== key && isRecord(block) && typeof block.enabled === 'boolean' && isRecord(values[key!])) pairs.set(key!, toggle!);
+    comment = '';
   }
   return pairs;
 }
