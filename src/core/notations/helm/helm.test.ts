@@ -163,6 +163,29 @@ adminApi:
 `);
     expect(enterprise.nodes.map((n) => n.id)).toEqual(['distributor']);
     expect(enterprise.warnings).toEqual(['line 3: adminApi: switched off by enterprise.enabled: false; not drawn']);
+    // kube-prometheus-stack's shape, written here: the operator runs Prometheus and Alertmanager and watches the CRDs.
+    const stack = helmNotation.toGraph(`crds:
+  enabled: true
+  upgradeJob:
+    enabled: false
+alertmanager:
+  enabled: true
+  alertmanagerSpec:
+    replicas: 1
+prometheusOperator:
+  enabled: true
+  image:
+    repository: prometheus-operator/prometheus-operator
+prometheus:
+  enabled: true
+  prometheusSpec:
+    replicas: 1
+`);
+    expect(arrows(stack).filter((a) => a.startsWith('prometheusOperator')).sort()).toEqual([
+      'prometheusOperator -> alertmanager [runs]',
+      'prometheusOperator -> crds [watches]',
+      'prometheusOperator -> prometheus [runs]',
+    ]);
     // A chart without the three is not one of them: nothing drawn from the table.
     expect(arrows(helmNotation.toGraph('distributor:\n  replicas: 1\ningester:\n  replicas: 2\n'))).toEqual([]);
   });

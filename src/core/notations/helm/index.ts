@@ -484,7 +484,8 @@ const DISTRIBUTED_PATHS: readonly Relation[] = [
 
 /**
  * The monitoring stack's parts, by name, wherever a chart runs two of them: Grafana queries the stores, Prometheus
- * alerts Alertmanager, the operator runs both, Promtail pushes to Loki. kube-prometheus-stack drew Alertmanager, the
+ * alerts Alertmanager, the operator runs both and watches its resource definitions (kube-prometheus-stack's `crds`
+ * sub-chart), Promtail pushes to Loki. kube-prometheus-stack drew Alertmanager, the
  * operator and Grafana with no line but Prometheus scraping them; lgtm-distributed three sub-charts side by side.
  */
 const MONITORING_RELATIONS: readonly Relation[] = [
@@ -492,6 +493,7 @@ const MONITORING_RELATIONS: readonly Relation[] = [
   ['prometheus', 'alertmanager', 'alerts'],
   ['prometheusOperator', 'prometheus', 'runs'],
   ['prometheusOperator', 'alertmanager', 'runs'],
+  ['prometheusOperator', 'crds', 'watches'],
   ['promtail', 'loki', 'pushes'],
 ];
 
