@@ -85,11 +85,30 @@ describe('foldForReading', () => {
     // The calls between the services stay edges: the frontend's to the services it calls, checkout's to cart.
     expect(folded.edges.some((edge) => edge.from === 'service:checkout' && edge.to === 'service:cart')).toBe(true);
     expect(folded.warnings.at(-1)).toContain('the 23 edges into flagd, otel-collector, which most nodes use, into a "used by" list on each');
-    // Drawn as written when asked, and a smaller or sparser graph is never folded so.
+    // Drawn as written when asked; a sparser graph folds only a fan of eight lines or more into one node (the collector's 13).
     expect(foldForReading(otel, 'compose', 'full')).toBe(otel);
     const sparse = { ...otel, edges: otel.edges.filter((edge) => edge.to !== 'service:flagd' && edge.from !== 'service:checkout') };
     expect(sparse.edges.length).toBeLessThan(1.5 * sparse.nodes.length);
-    expect(foldForReading(sparse, 'compose').edges.length).toBe(sparse.edges.length);
+    expect(foldForReading(sparse, 'compose').edges).toEqual(sparse.edges.filter((edge) => edge.to !== 'service:otel-collector'));
+    const fewer = { ...sparse, edges: sparse.edges.filter((edge) => edge.to !== 'service:otel-collector' || edge.from < 'service:f') };
+    expect(fewer.edges.filter((edge) => edge.to === 'service:otel-collector').length).toBeLessThan(8);
+    expect(foldForReading(fewer, 'compose').edges.length).toBe(fewer.edges.length);
+  });
+
+  it('lists the users of a node eight services wait for in a graph of any size, its own line onward kept (Supabase’s analytics)', () => {
+    // The shape of supabase/supabase docker/docker-compose.yml, written here: eight of thirteen services wait for the
+    // log service (depends_on … service_healthy), which waits for the database; 15 nodes, under SHARED_FOLD_NODES.
+    const waiting = ['studio', 'kong', 'auth', 'rest', 'realtime', 'meta', 'functions', 'supavisor'];
+    const services = [...waiting, 'storage', 'imgproxy', 'analytics', 'db', 'vector'];
+    const compose = composeNotation.toGraph(`services:
+${services.map((name) => `  ${name}:\n    image: ${name}\n    depends_on: [${[...(waiting.includes(name) ? ['analytics'] : []), ...(['auth', 'rest', 'realtime', 'meta', 'analytics', 'supavisor', 'storage'].includes(name) ? ['db'] : [])].join(', ')}]`).join('\n')}
+`);
+    const folded = foldForReading(compose, 'compose');
+    expect(folded.edges.filter((edge) => edge.to === 'service:analytics')).toEqual([]);
+    expect(folded.nodes.find((node) => node.id === 'service:analytics')!.rows).toEqual(['used by 8:', 'studio, kong, auth, rest, realtime,', 'meta, functions, supavisor']);
+    expect(folded.edges.some((edge) => edge.from === 'service:analytics' && edge.to === 'service:db')).toBe(true);
+    // The database's seven users keep their lines: fewer than eight is no wall in a graph this small.
+    expect(folded.edges.filter((edge) => edge.to === 'service:db')).toHaveLength(7);
   });
 
   it('lists the users of a shared dependency whose edges all carry one label (the OpenTelemetry demo chart: ten "uses" into flagd)', () => {
@@ -143,6 +162,26 @@ describe('foldForReading', () => {
     for (const edge of folded.edges) expect((byId.has(edge.from) || groups.has(edge.from)) && (byId.has(edge.to) || groups.has(edge.to)), edge.id).toBe(true);
     // Below the threshold, or for a notation that names no resource types, attachments stay nodes.
     expect(foldForReading(vpc, 'terraform', 'full')).toBe(vpc);
+  });
+
+  it('folds an S3 bucket’s settings, each a resource since AWS provider v4, into rows on it, its policy documents on its policy (terraform-aws-s3-bucket)', async () => {
+    const module = await terraformNotation.toGraph(readFileSync(new URL('../../../test/fixtures/terraform/tf-aws-s3-bucket.main.tf', import.meta.url), 'utf8'));
+    const folded = foldForReading(module, 'terraform');
+    // 38 boxes: nineteen settings, twelve policy documents fanned out of the combined one, and the bucket listing the
+    // thirteen that named it as "used by", the settings left beside it with no line.
+    expect([module.nodes.length, folded.nodes.length]).toEqual([25, 6]);
+    const bucket = folded.nodes.find((node) => node.id === 'aws_s3_bucket.this')!;
+    expect(bucket.rows).toEqual(expect.arrayContaining(['versioning', 'public access block', 'acl → data.aws_canonical_user_id.this', 'ownership controls']));
+    // The ownership controls refer to the policy, a setting of the same bucket: both rows, no line from the bucket to itself.
+    expect(bucket.rows!.find((row) => row.startsWith('policy ('))).toMatch(/^policy \(policy documents combined, elb_log_delivery, .*waf_log_delivery\) → aws_s3_directory_bucket\.this, data\.aws_caller_identity\.current/);
+    expect(folded.edges.filter((edge) => edge.from === edge.to)).toEqual([]);
+    expect(folded.edges.map((edge) => `${edge.from} -> ${edge.to}`).sort()).toEqual([
+      'aws_s3_bucket.this -> aws_s3_directory_bucket.this',
+      'aws_s3_bucket.this -> data.aws_caller_identity.current',
+      'aws_s3_bucket.this -> data.aws_canonical_user_id.this',
+      'aws_s3_bucket.this -> data.aws_partition.current',
+      'aws_s3_bucket.this -> data.aws_region.current',
+    ]);
   });
 
   it('folds the IAM grants of a mid-sized Terraform module into rows on what they grant on or to (a Django app on Cloud Run)', async () => {
@@ -208,13 +247,14 @@ resource "google_cloud_run_v2_job" "migrate" {
 }
 `);
     const folded = foldForReading(module, 'terraform');
-    expect([module.nodes.length, folded.nodes.length]).toEqual([13, 9]);
+    // The run.invoker policy document is the text of the policy that reads it (notations/terraform), not a box.
+    expect([module.nodes.length, folded.nodes.length]).toEqual([12, 8]);
     const byId = new Map(folded.nodes.map((node) => [node.id, node]));
-    expect(byId.get('google_secret_manager_secret.django_settings')!.rows).toContain('iam binding django_settings → google_service_account.server, google_service_account.automation');
+    expect(byId.get('google_secret_manager_secret.django_settings')!.rows).toContain('iam binding → google_service_account.server, google_service_account.automation');
     expect(byId.get('google_service_account.server')!.rows).toContain('project iam member server_permissions');
-    expect(byId.get('google_cloud_run_v2_service.server')!.rows).toContain('service iam policy server_noauth → data.google_iam_policy.noauth');
-    // A secret's version is its value, a row on it; what waited for the version (depends_on) waits for the secret.
-    expect(byId.get('google_secret_manager_secret.django_settings')!.rows).toContain('version django_settings → google_sql_user.django, google_sql_database_instance.postgres');
+    expect(byId.get('google_cloud_run_v2_service.server')!.rows).toContain('service iam policy server_noauth (policy document noauth)');
+    // A secret's version is its value, a row on it, not named again when named as its secret; what waited for the version (depends_on) waits for the secret.
+    expect(byId.get('google_secret_manager_secret.django_settings')!.rows).toContain('version → google_sql_user.django, google_sql_database_instance.postgres');
     expect(folded.edges.find((edge) => edge.from === 'google_cloud_run_v2_job.migrate' && edge.to === 'google_secret_manager_secret.django_settings')).toMatchObject({ label: 'depends on' });
     // Every dependency stays drawn once: the secret keeps an edge to each account it grants to.
     expect(folded.edges.filter((edge) => edge.from === 'google_secret_manager_secret.django_settings').map((edge) => edge.to).sort()).toEqual([

@@ -87,6 +87,8 @@ const SHARED_MIN_USERS = 6;
 const SHARED_USERS_SHARE = 0.3;
 /** A node only waited for (`depends_on`) by this many is folded whatever the graph's share (foldSharedDependencies). */
 const MIN_AWAITING = 4;
+/** A node this many others have an edge into is a shared dependency whatever the graph's size (foldSharedDependencies). */
+const WALL_USERS = 8;
 /** Names per line of a "used by" list: about the width of a service's box. */
 const USERS_LINE_CHARS = 36;
 
@@ -98,7 +100,7 @@ const USERS_LINE_CHARS = 36;
  * the dependency, which stays drawn as a node.
  */
 function foldSharedDependencies(graph: GraphIR): { graph: GraphIR; said: string[] } {
-  if (graph.nodes.length < SHARED_FOLD_NODES || graph.edges.length < SHARED_FOLD_DENSITY * graph.nodes.length) return { graph, said: [] };
+  const dense = graph.nodes.length >= SHARED_FOLD_NODES && graph.edges.length >= SHARED_FOLD_DENSITY * graph.nodes.length;
   const byId = new Map(graph.nodes.map((node) => [node.id, node]));
   const meaning = (edge: GraphEdge) => JSON.stringify([edge.label ?? '', edge.style ?? {}, edge.startArrowhead ?? '', edge.endArrowhead ?? '', edge.hidden ?? false]);
   const minUsers = Math.max(SHARED_MIN_USERS, Math.ceil(SHARED_USERS_SHARE * graph.nodes.length));
@@ -109,7 +111,10 @@ function foldSharedDependencies(graph: GraphIR): { graph: GraphIR; said: string[
     // A prerequisite only waited for (Terraform's `depends_on` on the module enabling a project's APIs, from seven
     // resources) says an order, not an architecture: its lines crossed a 26-resource root 3,128 px wide (1,955 without).
     const awaited = into.every((edge) => edge.label === DEPENDS_ON) && users.size >= MIN_AWAITING;
-    if ((users.size < minUsers && !awaited) || graph.edges.some((edge) => edge.from === node.id)) continue;
+    // Or a fan of WALL_USERS lines into one node in a graph of any size (Supabase's analytics, which eight of its
+    // thirteen services wait for): one line from it to what it uses stays beside its list.
+    const wall = users.size >= WALL_USERS;
+    if (!wall && (!dense || (users.size < minUsers && !awaited) || graph.edges.some((edge) => edge.from === node.id))) continue;
     if (new Set(into.map(meaning)).size !== 1 || users.has(node.id)) continue;
     shared.add(node.id);
   }
@@ -120,7 +125,7 @@ function foldSharedDependencies(graph: GraphIR): { graph: GraphIR; said: string[
   const awaitedOnly = (id: string) => folded.every((edge) => edge.to !== id || edge.label === DEPENDS_ON);
   const nodes = graph.nodes.map((node) => {
     if (!shared.has(node.id)) return node;
-    const users = [...new Set(folded.filter((edge) => edge.to === node.id).map((edge) => byId.get(edge.from)?.label ?? edge.from))];
+    const users = [...new Set(folded.filter((edge) => edge.to === node.id).map((edge) => nameOf(byId.get(edge.from)) ?? edge.from))];
     return { ...node, rows: [...(node.rows ?? []), `${awaitedOnly(node.id) ? 'awaited by' : 'used by'} ${users.length}:`, ...linesOf(users)] };
   });
   const said = (ids: string[], what: string) => {
@@ -234,7 +239,7 @@ function foldSharedSets(graph: GraphIR): { graph: GraphIR; said: string[] } {
   for (const { sources, targets, edge } of sets) {
     if (targets.some((id) => boxOf.has(id)) || sources.some((id) => boxOf.has(id))) continue;
     const box = `shared:${groups.length}`;
-    const users = sources.map((id) => byId.get(id)!.label);
+    const users = sources.map((id) => nameOf(byId.get(id))!);
     groups.push({ id: box, label: `used by ${users.join(', ')}`, kind: 'shared', ...(byId.get(targets[0]!)!.parent !== undefined && { parent: byId.get(targets[0]!)!.parent }) });
     for (const id of targets) boxOf.set(id, box);
     for (const from of sources) {
@@ -255,6 +260,9 @@ function foldSharedSets(graph: GraphIR): { graph: GraphIR; said: string[] } {
     said,
   };
 }
+
+/** A node's name in a list of names: its label's first line (a Compose service's ports are on the next). */
+const nameOf = (node: GraphNode | undefined): string | undefined => node?.label.split('\n')[0];
 
 /** Names joined into lines of about USERS_LINE_CHARS characters. */
 export function linesOf(names: readonly string[]): string[] {
@@ -315,11 +323,28 @@ function foldDetailNodes(graph: GraphIR): { graph: GraphIR; folded: string[] } {
  */
 const ATTACHMENT_TYPE = /_(rule|route|association|attachment|propagation|iam_binding|iam_member|iam_policy|secret_version)$/;
 
+/**
+ * A row saying how many of a resource there are (notations/terraform `repetition`: `× 3`, `if var.create`, `one per
+ * var.rules`): a folded attachment's is not carried to its owner, where it cut an expression into every rule's row.
+ */
+const REPETITION_ROW = /^(× |if |one per |count$|for_each$)/;
+
 /** The label Terraform's explicit `depends_on` edges carry (notations/terraform): an order, not a use. */
 const DEPENDS_ON = 'depends on';
 
 /** A resource's type, from its address (`aws_route.private`, `module.vpc.aws_route.private`). */
 const resourceType = (address: string) => address.split('.').at(-2) ?? '';
+
+/**
+ * A resource type that extends the type of `owner`, one of the resources it refers to (`aws_s3_bucket_versioning`
+ * on `aws_s3_bucket`), as a setting of it; not a join naming another of them (`google_gke_hub_feature_membership`
+ * between a hub feature and a `google_gke_hub_membership`: drawn, it keeps the two apart).
+ */
+function extendsType(type: string, owner: string, targets: readonly string[]): boolean {
+  if (!type.startsWith(`${resourceType(owner)}_`)) return false;
+  const suffix = type.slice(resourceType(owner).length);
+  return !targets.some((to) => to !== owner && resourceType(to).endsWith(suffix));
+}
 
 /** How many leading `_`-words two resource types share (`aws_route`, `aws_route_table`: 2). */
 function sharedWords(a: string, b: string): number {
@@ -330,24 +355,37 @@ function sharedWords(a: string, b: string): number {
 }
 
 /**
- * Terraform attachments that nothing refers to (but for a `depends_on`, then moved to the owner: a Cloud Run service
- * waits for its secret's version) become rows on their owner: of the resources one refers to, the one
- * whose type it extends (a rule's ACL, a route's or association's route table), or the only one (a project's role
- * granted to one service account). The row names the attachment and what
- * else it refers to, and the owner keeps an edge to each of those, so every dependency stays drawn, once.
+ * Terraform attachments that nothing drawn refers to (but for a `depends_on`, then moved to the owner: a Cloud Run
+ * service waits for its secret's version) become rows on their owner: of the resources one refers to, the one
+ * whose type it extends (a rule's ACL, a route's or association's route table, a bucket's versioning), or the only
+ * one (a project's role granted to one service account). Settings of one owner may refer to each other (an S3
+ * bucket's ownership controls to its policy): both are rows on it. The row names the attachment (not again when it
+ * has its owner's name), what it said of itself that its owner does not (the policy documents it reads, not how
+ * many of it there are) and what else it refers to, and the owner keeps an edge to each of those, so every
+ * dependency stays drawn, once.
  */
 function foldAttachments(graph: GraphIR): { graph: GraphIR; folded: string[] } {
-  const referred = new Set(graph.edges.filter((edge) => edge.label !== DEPENDS_ON).map((edge) => edge.to));
   const byId = new Map(graph.nodes.map((node) => [node.id, node]));
   const owners = new Map<string, string>();
   for (const node of graph.nodes) {
     const type = resourceType(node.id);
     const targets = graph.edges.filter((edge) => edge.from === node.id).map((edge) => edge.to);
-    if (!ATTACHMENT_TYPE.test(type) || referred.has(node.id) || targets.length === 0 || targets.some((to) => !byId.has(to))) continue;
+    if (node.id.startsWith('data.') || targets.length === 0 || targets.some((to) => !byId.has(to))) continue;
+    if (!ATTACHMENT_TYPE.test(type) && !targets.some((to) => extendsType(type, to, targets))) continue;
     // Most words shared, then the shortest type: `aws_vpn_gateway` over `aws_vpn_gateway_attachment`.
     const owner = [...targets].sort((a, b) => sharedWords(type, resourceType(b)) - sharedWords(type, resourceType(a)) || resourceType(a).length - resourceType(b).length)[0]!;
     if (targets.length > 1 && sharedWords(type, resourceType(owner)) < 2) continue;
     owners.set(node.id, owner);
+  }
+  // What something drawn refers to stays drawn; a reference from a setting of the same owner stays inside it.
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (const edge of graph.edges) {
+      const owner = owners.get(edge.to);
+      if (owner === undefined || edge.label === DEPENDS_ON || owners.get(edge.from) === owner) continue;
+      owners.delete(edge.to);
+      changed = true;
+    }
   }
   // An attachment's owner that is itself folded keeps it drawn: no row on a row.
   for (const [id, owner] of owners) if (owners.has(owner)) owners.delete(id);
@@ -364,9 +402,11 @@ function foldAttachments(graph: GraphIR): { graph: GraphIR; folded: string[] } {
   for (const [id, owner] of owners) {
     const type = resourceType(id);
     const noun = type.split('_').slice(Math.min(sharedWords(type, resourceType(owner)), type.split('_').length - 1)).join(' ');
-    const others = graph.edges.filter((edge) => edge.from === id && edge.to !== owner).map((edge) => edge.to);
+    const others = [...new Set(graph.edges.filter((edge) => edge.from === id && edge.to !== owner && owners.get(edge.to) !== owner).map((edge) => owners.get(edge.to) ?? edge.to))];
+    const { label, rows: own = [] } = byId.get(id)!;
     // Others by address: their labels are names like `this`, which say nothing away from their box.
-    const row = `${noun} ${byId.get(id)!.label}${others.length > 0 ? ` → ${others.join(', ')}` : ''}`;
+    const said = own.slice(1).filter((text) => !REPETITION_ROW.test(text) && !(byId.get(owner)!.rows ?? []).includes(text));
+    const row = `${noun}${label === byId.get(owner)!.label ? '' : ` ${label}`}${said.length > 0 ? ` (${said.join(' ')})` : ''}${others.length > 0 ? ` → ${others.join(', ')}` : ''}`;
     rows.set(owner, [...(rows.get(owner) ?? []), row]);
     folded.push(noun);
     for (const other of others) {

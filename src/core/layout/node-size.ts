@@ -22,7 +22,9 @@ const TEXT_AREA: Record<string, { fx: number; fy: number }> = dictionary({
   'horizontal-cylinder': { fx: 0.8, fy: 1 },
   document: { fx: 1, fy: 0.85 },
   terminator: { fx: 0.8, fy: 1 },
-  'data-storage': { fx: 0.85, fy: 1 },
+  // Its right end curves in by up to 0.15 of the width and the label keeps off both ends (render/outlines.ts): 0.85
+  // planned a bucket's `if local.create_bucket &&…` on one line that the renderer then broke in two.
+  'data-storage': { fx: 0.8, fy: 1 },
   // Block arrows (D2's `step`): the label sits on the shaft, half the box across, and may run into the head a little.
   'arrow-right': { fx: 0.85, fy: 0.5 },
   'arrow-left': { fx: 0.85, fy: 0.5 },

@@ -74,7 +74,7 @@ persistence:
     expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['mariadb:database', 'app:workload', 'app:volume:storage']);
     expect(graph.nodes.find((n) => n.id === 'app')).toMatchObject({ label: 'wordpress', iconHint: 'wordpress', rows: ['workload, 1 replica', 'wordpress', 'Service LoadBalancer :80, 443'] });
     // Its ports map opens both: the row said :80 alone.
-    expect(arrows(graph)).toEqual(['app -> app:volume [mounts]', 'app -> mariadb [uses]']);
+    expect(arrows(graph)).toEqual(['app -> app:volume [mounts]', 'app -> mariadb']);
   });
 
   it('draws the OpenTelemetry Collector the chart runs, with the ports it opens, and no workload for its config block', () => {
@@ -120,11 +120,82 @@ agent:
     expect(graph.warnings).toContain('line 1359: compactor: enabled: false; not drawn');
   });
 
+  it('draws the write and read paths of Grafana\'s distributed databases, which their values do not say (loki-distributed, tempo-distributed)', () => {
+    const loki = helmNotation.toGraph(fixture('grafana-loki-distributed.values.yaml'));
+    // Seven boxes and no line: the values hold each component's settings, the paths are in the documentation.
+    expect(arrows(loki).sort()).toEqual([
+      'distributor -> ingester [writes]',
+      'gateway -> distributor [writes]',
+      'gateway -> queryFrontend [reads]',
+      'querier -> ingester [reads]',
+      'queryFrontend -> querier [reads]',
+    ]);
+    expect(loki.warnings).toContain(
+      "gateway → distributor (writes), gateway → queryFrontend (reads), distributor → ingester (writes), queryFrontend → querier (reads), querier → ingester (reads): drawn as the parts' documentation draws them; the values do not say it",
+    );
+    // The shape of tempo-distributed's values, written here: no gateway, a metrics generator switched off.
+    const tempo = helmNotation.toGraph(`
+ingester:
+  replicas: 3
+metricsGenerator:
+  enabled: false
+  replicas: 1
+distributor:
+  replicas: 1
+compactor:
+  replicas: 1
+querier:
+  replicas: 1
+queryFrontend:
+  replicas: 1
+`);
+    expect(arrows(tempo).sort()).toEqual(['distributor -> ingester [writes]', 'querier -> ingester [reads]', 'queryFrontend -> querier [reads]']);
+    // A part its comment says runs only with another block's switch is off with it (tempo-distributed's enterprise parts).
+    const enterprise = helmNotation.toGraph(`distributor:
+  replicas: 1
+enterprise:
+  # Enable enterprise features.
+  enabled: false
+# Settings for the admin_api service providing authentication and authorization service.
+# Can only be enabled if enterprise.enabled is true - requires license.
+adminApi:
+  replicas: 1
+`);
+    expect(enterprise.nodes.map((n) => n.id)).toEqual(['distributor']);
+    expect(enterprise.warnings).toEqual(['line 3: adminApi: switched off by enterprise.enabled: false; not drawn']);
+    // kube-prometheus-stack's shape, written here: the operator runs Prometheus and Alertmanager and watches the CRDs.
+    const stack = helmNotation.toGraph(`crds:
+  enabled: true
+  upgradeJob:
+    enabled: false
+alertmanager:
+  enabled: true
+  alertmanagerSpec:
+    replicas: 1
+prometheusOperator:
+  enabled: true
+  image:
+    repository: prometheus-operator/prometheus-operator
+prometheus:
+  enabled: true
+  prometheusSpec:
+    replicas: 1
+`);
+    expect(arrows(stack).filter((a) => a.startsWith('prometheusOperator')).sort()).toEqual([
+      'prometheusOperator -> alertmanager [runs]',
+      'prometheusOperator -> crds [watches]',
+      'prometheusOperator -> prometheus [runs]',
+    ]);
+    // A chart without the three is not one of them: nothing drawn from the table.
+    expect(arrows(helmNotation.toGraph('distributor:\n  replicas: 1\ningester:\n  replicas: 2\n'))).toEqual([]);
+  });
+
   it('draws the configured kube-prometheus-stack workloads and names the switched-off ones with their lines', () => {
     const graph = helmNotation.toGraph(fixture('bank-of-anthos-prometheus.values.yaml'));
     // operator holds resources beside a switched-off kubeletService: still a workload.
     expect(graph.nodes.map((n) => n.id)).toEqual(['operator', 'prometheus', 'alertmanager', 'blackboxExporter']);
     expect(graph.warnings).toEqual([
+      "prometheus → alertmanager (alerts): drawn as the parts' documentation draws them; the values do not say it",
       'line 38: exporters: all of its parts are switched off; not drawn',
       'line 43: kubelet: enabled: false; not drawn',
       'line 45: kubeApiServer: enabled: false; not drawn',
@@ -209,6 +280,18 @@ components:
       port: 8080
 `);
     expect(graph.nodes.map((n) => n.label)).toEqual(['accounting', 'cart']);
+    // linkerd-multicluster's values, abridged: `controllerDefaults` is what each of its `controllers` inherits.
+    const multicluster = helmNotation.toGraph(`gateway:
+  enabled: true
+  replicas: 1
+  name: linkerd-gateway
+controllers: []
+controllerDefaults:
+  replicas: 1
+  image:
+    name: cr.l5d.io/linkerd/controller
+`);
+    expect(multicluster.nodes.map((n) => n.id)).toEqual(['gateway']);
   });
 
   it('draws the enabled sub-charts of an umbrella chart', () => {
@@ -234,17 +317,23 @@ describe('helmNotation parts chosen by a type switch', () => {
     expect(byId.get('redis')).toMatchObject({ kind: 'cache', rows: ['workload', 'valkey-photon', 'volume 1Gi'] });
     expect(byId.get('jobservice')?.rows).toEqual(['workload, 1 replica', 'harbor-jobservice', 'jobLog volume 1Gi']);
     // `coreDatabase`, `jobserviceDatabaseIndex`, `registryDatabaseIndex`, `trivyAdapterIndex` name who uses what;
-    // no arrow is guessed for the components named nowhere (portal, exporter, nginx).
+    // no arrow is guessed for the components named nowhere (portal, exporter).
     expect(arrows(graph).sort()).toEqual([
-      'core -> database [uses]',
-      'core -> redis [uses]',
+      'core -> database',
+      'core -> redis',
       'expose -> core [core.harbor.domain]',
-      'jobservice -> redis [uses]',
-      'registry -> redis [uses]',
-      'trivy -> redis [uses]',
+      'jobservice -> redis',
+      'registry -> redis',
+      'trivy -> redis',
     ]);
     // The registry pod runs two containers written as blocks of their own.
     expect(byId.get('registry')?.rows).toEqual(['workload, 1 replica', 'registry-photon, harbor-registryctl', 'volume 5Gi']);
+    // Exposed by an ingress that routes to core itself, the chart's nginx is not deployed: it stood loose beside it.
+    expect(byId.has('nginx')).toBe(false);
+    expect(graph.warnings).toContain("line 510: nginx: the chart's proxy for exposures other than expose.type: ingress, which routes to the parts itself; not drawn");
+    // Exposed otherwise, it is the way in.
+    const clusterIP = helmNotation.toGraph(fixture('harbor.values.yaml').replace(/^  type: ingress$/m, '  type: clusterIP'));
+    expect(clusterIP.nodes.map((n) => n.id)).toContain('nginx');
   });
 
   it('draws a part the switch says is external as such, with its address, and the alternatives not chosen as nothing', () => {
@@ -265,7 +354,7 @@ database:
       ['core', 'workload', ['workload, 2 replicas', 'core']],
       ['database', 'database', ['external', 'db.example.com:5432']],
     ]);
-    expect(arrows(graph)).toEqual(['core -> database [uses]']);
+    expect(arrows(graph)).toEqual(['core -> database']);
   });
 });
 
@@ -309,7 +398,7 @@ redis:
     enabled: false
 `;
 
-  it('draws the product\'s workloads in its box and the datastores as sub-charts, the one a workload is named in used by it', () => {
+  it('draws the product\'s workloads in its box and the datastores as sub-charts, the one a workload is named in used by it, the others by the product', () => {
     const graph = helmNotation.toGraph(mastodonShaped);
     // It was one workload "mastodon" (its persistence made it one) beside three "workloads" postgresql, redis, elasticsearch.
     expect(graph.groups.map((g) => g.id)).toEqual(['mastodon']);
@@ -321,9 +410,10 @@ redis:
       // An image block left empty runs the chart's image.
       ['mastodon.web', ['workload, 1 replica', 'mastodon'], 'mastodon'],
     ]);
-    // `redis.sidekiq` is sidekiq's redis setting; which workload uses PostgreSQL is not in the values, and is said.
-    expect(arrows(graph)).toEqual(['mastodon.sidekiq -> redis [uses]']);
-    expect(graph.warnings).toEqual(['line 26: postgresql: which of the 3 workloads uses it is not in the values; drawn without an arrow']);
+    // `redis.sidekiq` is sidekiq's redis setting; which workload uses PostgreSQL is not in the values, but the product
+    // does: an arrow from its box, where PostgreSQL stood apart with no line.
+    expect(arrows(graph)).toEqual(['mastodon.sidekiq -> redis', 'mastodon -> postgresql']);
+    expect(graph.warnings).toEqual([]);
   });
 });
 
@@ -348,7 +438,7 @@ ingress:
 autoscaling: {enabled: true, minReplicas: 2, maxReplicas: 5}
 redis: {enabled: true}
 `);
-    expect(arrows(graph)).toEqual(['app:ingress -> app [shop.example]', 'app -> redis [uses]']);
+    expect(arrows(graph)).toEqual(['app:ingress -> app [shop.example]', 'app -> redis']);
     // The autoscaler was a box with a dashed "scales" arrow; it sets the replica count, said there.
     expect(graph.nodes.find((n) => n.id === 'app')!.rows).toEqual(['workload, 2–5 replicas, autoscaled', 'shop', 'Service :8080']);
     expect(graph.nodes.find((n) => n.id === 'redis')!.kind).toBe('cache');
@@ -393,8 +483,16 @@ describe('helmNotation relations named in values', () => {
         '  enabled: true',
       ].join('\n'),
     );
-    expect(arrows(graph).sort()).toEqual(['frontend -> orders [uses]', 'orders -> postgresql [uses]', 'orders -> rabbitmq [uses]']);
+    expect(arrows(graph).sort()).toEqual(['frontend -> orders', 'orders -> postgresql', 'orders -> rabbitmq']);
     expect(graph.warnings).toEqual([]);
+  });
+
+  it('takes a host for the part of that name before one whose name ends it (the OpenTelemetry demo chart: cart → valkey-cart)', () => {
+    // components.cart's VALKEY_ADDR named valkey-cart, which ends in "-cart": read as cart itself, the line was lost.
+    const graph = helmNotation.toGraph(
+      ['cart:', '  image:', '    repository: demo/cart', '  replicaCount: 1', '  env:', '    - name: VALKEY_ADDR', '      value: valkey-cart:6379', 'valkey-cart:', '  image:', '    repository: valkey/valkey', '  replicaCount: 1'].join('\n'),
+    );
+    expect(arrows(graph)).toEqual(['cart -> valkey-cart']);
   });
 });
 
@@ -650,8 +748,8 @@ prometheus:
       'prometheus -> prometheus-node-exporter [scrapes]',
       'prometheus -> kube-state-metrics [scrapes]',
     ]);
-    // Scraped, kube-state-metrics is no dependency of unknown user.
-    expect(graph.warnings).toEqual([]);
+    // Scraped, kube-state-metrics is no dependency of unknown user; Grafana queries Prometheus, as documented.
+    expect(graph.warnings).toEqual(["grafana → prometheus (queries): drawn as the parts' documentation draws them; the values do not say it"]);
     const off = helmNotation.toGraph('kubeStateMetrics:\n  enabled: false\nkube-state-metrics:\n  releaseLabel: true\nprometheus:\n  service:\n    port: 9090\n');
     expect(off.nodes.map((n) => n.id)).toEqual(['prometheus']);
     expect(off.warnings).toEqual(['line 1: kube-state-metrics: switched off by kubeStateMetrics.enabled: false; not drawn']);

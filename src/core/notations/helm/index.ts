@@ -39,6 +39,8 @@ import { atLines, isRecord, type LocatedYaml, parseLocatedYaml } from '../yaml.j
  * replicas: 1, env}`): settings even with an image and a count, which make any other block a workload.
  */
 const COMPONENT_DEFAULTS = new Set(['default', 'defaults']);
+/** `<part>Defaults`: what each of a list of parts inherits (linkerd-multicluster's `controllerDefaults` for its `controllers`). */
+const isDefaults = (key: string): boolean => COMPONENT_DEFAULTS.has(key) || /[a-z]Defaults$/.test(key);
 
 /** Top-level keys that configure the chart as a whole, never a component or a sub-chart. */
 const CHART_SETTINGS = new Set([
@@ -67,7 +69,7 @@ export const helmNotation: NotationConverter = {
     // Helm reads values with Go's YAML reader, which keeps the last of a key written twice.
     const { data: values, lineOf, warnings } = parseLocatedYaml(code, { duplicateKeys: 'last wins' });
     if (!isRecord(values)) throw new AppError('parse_error', 'line 1, column 1: expected a values map (key: value lines)', { line: 1, column: 1 });
-    const graph = isCommonLibrary(values) ? commonLibraryGraph(values) : valuesToGraph(values, lineOf);
+    const graph = isCommonLibrary(values) ? commonLibraryGraph(values) : valuesToGraph(values, lineOf, code);
     return { ...graph, warnings: [...warnings, ...graph.warnings] };
   },
 };
@@ -375,6 +377,29 @@ function dependencySwitches(values: Record<string, unknown>): Map<string, string
   return pairs;
 }
 
+/**
+ * A top-level block its comment says is on only with another (tempo-distributed's `adminApi`: "Can only be enabled
+ * if enterprise.enabled is true"), that other a block with an `enabled` switch: what the chart's templates test, said
+ * in the values only in words. Its three enterprise parts were drawn though `enterprise.enabled: false`.
+ */
+function commentedSwitches(code: string, values: Record<string, unknown>): Map<string, string> {
+  const pairs = new Map<string, string>();
+  // Line by line, the comment lines just above each top-level key.
+  let comment = '';
+  for (const line of code.split('\n')) {
+    if (line.startsWith('#')) {
+      comment += ` ${line.replace(/^#+\s*/, '')}`;
+      continue;
+    }
+    const key = /^([A-Za-z][\w-]*):/.exec(line)?.[1];
+    const toggle = key === undefined ? undefined : /\bonly\b[^.]*?\bif\s+`?([A-Za-z][\w-]*)\.enabled`?\s+is\s+true/i.exec(comment)?.[1];
+    const block = toggle === undefined ? undefined : values[toggle];
+    if (toggle !== key && isRecord(block) && typeof block.enabled === 'boolean' && isRecord(values[key!])) pairs.set(key!, toggle!);
+    comment = '';
+  }
+  return pairs;
+}
+
 type Feature = [string, Record<string, unknown>];
 
 /**
@@ -434,7 +459,57 @@ const namedPorts = (service: Record<string, unknown>): number[] =>
     return isRecord(port) && typeof port.port === 'number' && port.enabled !== false ? [port.port] : [];
   });
 
-function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lineOf']): GraphIR {
+/** A reverse proxy's name. */
+const REVERSE_PROXY = /^(nginx|envoy|haproxy|traefik|caddy)$/i;
+
+/** The components every Grafana distributed database (loki-distributed, tempo-distributed, mimir-distributed) runs. */
+const DISTRIBUTED_SIGNATURE = ['distributor', 'ingester', 'querier'];
+
+/**
+ * Their write path (gateway → distributor → ingester) and read path (gateway → query-frontend → querier → ingester and
+ * the store and index gateways), as their architecture pages draw them; the values hold only each component's settings,
+ * so tempo-distributed's ten workloads stood in rows with no line between them.
+ */
+const DISTRIBUTED_PATHS: readonly Relation[] = [
+  ['gateway', 'distributor', 'writes'],
+  ['gateway', 'queryFrontend', 'reads'],
+  ['distributor', 'ingester', 'writes'],
+  ['distributor', 'metricsGenerator', 'writes'],
+  ['queryFrontend', 'querier', 'reads'],
+  ['querier', 'ingester', 'reads'],
+  ['querier', 'storeGateway', 'reads'],
+  ['querier', 'indexGateway', 'reads'],
+  ['ruler', 'ingester', 'reads'],
+];
+
+/**
+ * The monitoring stack's parts, by name, wherever a chart runs two of them: Grafana queries the stores, Prometheus
+ * alerts Alertmanager, the operator runs both and watches its resource definitions (kube-prometheus-stack's `crds`
+ * sub-chart), Promtail pushes to Loki. kube-prometheus-stack drew Alertmanager, the
+ * operator and Grafana with no line but Prometheus scraping them; lgtm-distributed three sub-charts side by side.
+ */
+const MONITORING_RELATIONS: readonly Relation[] = [
+  ...['prometheus', 'loki', 'tempo', 'mimir', 'jaeger'].map((store): Relation => ['grafana', store, 'queries']),
+  ['prometheus', 'alertmanager', 'alerts'],
+  ['prometheusOperator', 'prometheus', 'runs'],
+  ['prometheusOperator', 'alertmanager', 'runs'],
+  ['prometheusOperator', 'crds', 'watches'],
+  ['promtail', 'loki', 'pushes'],
+];
+
+type Relation = readonly [from: string, to: string, label: string];
+
+/** The documented relations between the nodes `ids` (compared in lower case), as node ids. */
+function documentedRelations(ids: readonly string[]): Relation[] {
+  const byName = new Map(ids.map((id) => [id.toLowerCase(), id]));
+  const distributed = DISTRIBUTED_SIGNATURE.every((name) => byName.has(name.toLowerCase()));
+  return [...(distributed ? DISTRIBUTED_PATHS : []), ...MONITORING_RELATIONS].flatMap(([from, to, label]): Relation[] => {
+    const [a, b] = [byName.get(from.toLowerCase()), byName.get(to.toLowerCase())];
+    return a !== undefined && b !== undefined ? [[a, b, label]] : [];
+  });
+}
+
+function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lineOf'], code: string): GraphIR {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
   const warnings: string[] = [];
@@ -514,7 +589,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const entrances: [string, string, Record<string, unknown>][] = [];
   /** Top-level keys of parts chosen by a `type` switch, internal or external: what the other components use. */
   const backing: string[] = [];
-  const switchOf = dependencySwitches(values);
+  const switchOf = new Map([...dependencySwitches(values), ...commentedSwitches(code, values)]);
   const switchKeys = new Set(switchOf.values());
   /** A top-level block as drawn: a dependency switched by a block of its own is on or off as that switch says. */
   const effective = (key: string): unknown => {
@@ -533,7 +608,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       subcharts.push(flagged);
       subchartKeys.set(flagged, key);
     }
-    if (!isRecord(block) || COMPONENT_DEFAULTS.has(key) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
+    if (!isRecord(block) || isDefaults(key) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
     if (scrapesChart(key, block)) continue;
     const picked = chosenAlternative(block);
     if (picked !== undefined && !disabled(block)) {
@@ -674,8 +749,10 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const user = app ?? (runAppImage.length === 1 ? runAppImage[0]![0] : undefined);
   // What the values say a component talks to: a host, URL or connection string naming another component.
   const targets = [...components.map(([key, block, place]) => ({ id: key, names: [place?.label ?? key, text(block.name)] })), ...subcharts.map((key) => ({ id: key, names: [key] }))];
-  const find = (host: string) =>
-    targets.find(({ names }) => names.some((name) => name !== undefined && (host === name.toLowerCase() || host.endsWith(`-${name.toLowerCase()}`))));
+  // The part named so, else one whose name ends it (`{{ .Release.Name }}-rabbitmq`): `valkey-cart` is the valkey, not cart.
+  const named = (host: string, suffix: boolean) =>
+    targets.find(({ names }) => names.some((name) => name !== undefined && (suffix ? host.endsWith(`-${name.toLowerCase()}`) : host === name.toLowerCase())));
+  const find = (host: string) => named(host, false) ?? named(host, true);
   const linked = new Set<string>();
   const sources: [string, Record<string, unknown>][] = [...(app ? [[app, values] as [string, Record<string, unknown>]] : []), ...components.map(([key, block]): [string, Record<string, unknown>] => [key, block])];
   for (const [from, block] of sources) {
@@ -684,7 +761,9 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
         const target = find(host);
         if (!target || target.id === from || linked.has(`${from}->${target.id}`)) continue;
         linked.add(`${from}->${target.id}`);
-        edge(from, target.id, 'uses');
+        // An arrow between parts means the one uses the other, as in Compose: unlabelled, where thirty "uses" stood
+        // on the OpenTelemetry demo chart's lines; what an arrow means otherwise (scrapes, mounts, queries) is said.
+        edge(from, target.id);
       }
     }
   }
@@ -698,13 +777,34 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       const from = componentIds.get(name)!;
       if (from === key || linked.has(`${from}->${key}`)) continue;
       linked.add(`${from}->${key}`);
-      edge(from, key, 'uses');
+      edge(from, key);
     }
   }
-  if (user) for (const chart of subcharts) if (!linked.has(`${user}->${chart}`)) edge(user, chart, 'uses');
+  if (user) for (const chart of subcharts) if (!linked.has(`${user}->${chart}`)) edge(user, chart);
+  // What well-known parts do with each other is in their documentation, not in the values: drawn from it, and said.
+  const documented = documentedRelations(nodes.map((node) => node.id)).filter(([from, to]) => !linked.has(`${from}->${to}`) && !edges.some((e) => e.from === from && e.to === to));
+  for (const [from, to, label] of documented) edge(from, to, label);
+  if (documented.length > 0) warnings.push(`${documented.map(([from, to, label]) => `${from} → ${to} (${label})`).join(', ')}: drawn as the parts' documentation draws them; the values do not say it`);
+  // Workloads all of one product (Mastodon's web, streaming and sidekiq): the product uses the sub-chart, an arrow from
+  // its box, as its PostgreSQL and Elasticsearch stood apart with no line.
+  const productOf = new Set(components.map(([, , place]) => place?.product));
+  const product = productOf.size === 1 ? [...productOf][0] : undefined;
   for (const chart of subcharts) {
     if (user || components.length < 2 || edges.some((e) => e.to === chart)) continue;
+    if (product !== undefined) {
+      edge(product, chart);
+      continue;
+    }
     warnings.push(`${atLines([lineOf([subchartKeys.get(chart) ?? chart])])}${chart}: which of the ${components.length} workloads uses it is not in the values; drawn without an arrow`);
+  }
+  // A reverse proxy of the chart's own that nothing routes to, where an ingress routes its hosts to the parts
+  // themselves, is the way in for the other exposures the switch offers (Harbor: "If service exposed via ingress, the
+  // Nginx will not be used"): drawn, it stood loose beside the ingress.
+  const bypass = entrances.find(([key]) => edges.some((e) => e.from === key));
+  for (const [key] of bypass === undefined ? [] : components) {
+    if (!REVERSE_PROXY.test(key) || edges.some((e) => e.from === key || e.to === key)) continue;
+    nodes.splice(nodes.findIndex((node) => node.id === key), 1);
+    warnings.push(`${atLines([lineOf([key])])}${key}: the chart's proxy for exposures other than ${bypass![0]}.type: ${bypass![1]}, which routes to the parts itself; not drawn`);
   }
   for (const key of offWorkloads.sort((a, b) => (lineOf(a.split('.')) ?? 0) - (lineOf(b.split('.')) ?? 0))) {
     const toggle = switchOf.get(key);

@@ -1,5 +1,6 @@
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NotationConverter } from '../../graph/types.js';
+import { linesOf } from '../../graph/fold.js';
 import { isRecord } from '../yaml.js';
 import { locateHclError, parseHcl } from './hcl.js';
 import { CONTAINER_ATTRIBUTES, kindOfType, TERRAFORM_ICONS } from './providers.js';
@@ -162,36 +163,74 @@ function blocksToGraph(blocks: Block[], locals: Map<string, string[]>): GraphIR 
     }
   }
   const warnings = [...missing].map((a) => `${a} is referenced but not declared in the input (add the file that declares it)`);
-  const helpers = foldRandomHelpers(nodes, edges);
-  if (helpers.folded.length > 0) warnings.push(`${helpers.folded.join(', ')}: drawn as a row on each resource that uses them ("uses …"), not as boxes`);
+  // A null resource or terraform_data with no provisioner runs nothing: a value kept to trigger a replacement.
+  const keepers = new Set(blocks.filter((block) => KEEPER.test(block.type) && !('provisioner' in block.body)).map((block) => block.address));
+  const helpers = foldRandomHelpers(nodes, edges, keepers);
+  const random = helpers.folded.filter((id) => !POLICY_DOCUMENT.test(id));
+  const documents = helpers.folded.filter((id) => POLICY_DOCUMENT.test(id));
+  if (random.length > 0) warnings.push(`${random.join(', ')}: drawn as a row on each resource that uses them ("uses …"), not as boxes`);
+  if (documents.length > 0) warnings.push(`${documents.length} policy document${documents.length === 1 ? '' : 's'} drawn as a row on each resource that reads them ("policy document …"), not as boxes`);
   return { layout: 'layered', direction: 'DOWN', nodes: helpers.nodes, edges: helpers.edges, groups, warnings };
 }
 
 /** The random provider's helpers that make a name or pick a value: a suffix, a pet name, a shuffled zone or version. */
 const RANDOM_HELPER = /^random_(id|string|pet|shuffle|integer)\./;
 
+/** Resources that hold a value and run nothing unless given a provisioner. */
+const KEEPER = /^(null_resource|terraform_data)$/;
+
+/** Data sources that only write a document for the resource reading it: an IAM policy put together in HCL. */
+const POLICY_DOCUMENT = /^data\.(aws_iam_policy_document|google_iam_policy)\./;
+
 /**
  * A random suffix or pick is part of the resources that use it, not a part of the system: as a box it drew an edge
  * from nearly every resource (terraform-azurerm-aks's startup example: two `random_id`s, an edge from each resource
- * into them, crossing the resource group). Each user gets a row naming it, and what the helper reads (the GKE versions
- * a `random_shuffle` picks from) is read by its users. `random_password` is a secret and stays a box.
+ * into them, crossing the resource group). So is a policy document, the text of the policy that reads it: the
+ * terraform-aws-s3-bucket module's twelve, one combining the other eleven, drew a column of boxes each with a line
+ * back to the bucket whose ARN it names. Each user gets a row naming them, and what they read (the GKE versions a
+ * `random_shuffle` picks from, the account a policy names) is read by their users. A document read by another
+ * document is named on the other's users. So is a null resource that runs nothing (terraform-azurerm-aks's five
+ * `*_keeper`s, each a value whose change replaces the cluster or a pool). `random_password` is a secret and stays a box.
  */
-function foldRandomHelpers(nodes: GraphNode[], edges: GraphEdge[]): { nodes: GraphNode[]; edges: GraphEdge[]; folded: string[] } {
-  const helpers = new Set(nodes.filter((node) => RANDOM_HELPER.test(node.id) && edges.some((edge) => edge.to === node.id)).map((node) => node.id));
-  if (helpers.size === 0) return { nodes, edges, folded: [] };
-  const usersOf = new Map<string, string[]>();
-  for (const edge of edges) if (helpers.has(edge.to) && !helpers.has(edge.from)) usersOf.set(edge.to, [...(usersOf.get(edge.to) ?? []), edge.from]);
-  const kept = edges.filter((edge) => !helpers.has(edge.from) && !helpers.has(edge.to));
-  for (const edge of edges.filter((read) => helpers.has(read.from) && !helpers.has(read.to))) {
-    for (const user of usersOf.get(edge.from) ?? []) {
-      const id = `${user}->${edge.to}`;
-      if (user !== edge.to && !kept.some((known) => known.id === id)) kept.push({ ...edge, id, from: user });
+function foldRandomHelpers(nodes: GraphNode[], edges: GraphEdge[], keepers: ReadonlySet<string>): { nodes: GraphNode[]; edges: GraphEdge[]; folded: string[] } {
+  const isHelper = (id: string) => RANDOM_HELPER.test(id) || POLICY_DOCUMENT.test(id) || keepers.has(id);
+  const helpers = new Set(nodes.filter((node) => isHelper(node.id) && edges.some((edge) => edge.to === node.id && !isHelper(edge.from))).map((node) => node.id));
+  // Documents read only by documents that are folded go with them.
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const node of nodes) {
+      if (helpers.has(node.id) || !POLICY_DOCUMENT.test(node.id) || !edges.some((edge) => edge.to === node.id && helpers.has(edge.from))) continue;
+      helpers.add(node.id);
+      grown = true;
     }
   }
-  const used = new Map<string, string[]>();
-  for (const [helper, users] of usersOf) for (const user of users) used.set(user, [...(used.get(user) ?? []), helper]);
+  if (helpers.size === 0) return { nodes, edges, folded: [] };
+  /** A user's helpers, documents read by its documents among them, in the order they are reached. */
+  const helpersOf = (user: string): string[] => {
+    const reached: string[] = [];
+    for (let i = -1; i < reached.length; i++) {
+      for (const edge of edges) if (edge.from === (i < 0 ? user : reached[i]) && helpers.has(edge.to) && !reached.includes(edge.to)) reached.push(edge.to);
+    }
+    return reached;
+  };
+  const kept = edges.filter((edge) => !helpers.has(edge.from) && !helpers.has(edge.to));
+  const rows = new Map<string, string[]>();
+  for (const node of nodes.filter((user) => !helpers.has(user.id))) {
+    const used = helpersOf(node.id);
+    if (used.length === 0) continue;
+    for (const edge of edges.filter((read) => used.includes(read.from) && !helpers.has(read.to))) {
+      const id = `${node.id}->${edge.to}`;
+      if (node.id !== edge.to && !kept.some((known) => known.id === id)) kept.push({ ...edge, id, from: node.id });
+    }
+    const [random, documents] = [used.filter((id) => !POLICY_DOCUMENT.test(id)), used.filter((id) => POLICY_DOCUMENT.test(id))];
+    const names = documents.map((id) => id.split('.').at(-1)!);
+    rows.set(node.id, [
+      ...(random.length > 0 ? [`uses ${random.join(', ')}`] : []),
+      ...(names.length > 0 ? linesOf([`policy document${names.length === 1 ? '' : 's'} ${names[0]}`, ...names.slice(1)]) : []),
+    ]);
+  }
   return {
-    nodes: nodes.filter((node) => !helpers.has(node.id)).map((node) => (used.has(node.id) ? { ...node, rows: [...(node.rows ?? []), `uses ${used.get(node.id)!.join(', ')}`] } : node)),
+    nodes: nodes.filter((node) => !helpers.has(node.id)).map((node) => (rows.has(node.id) ? { ...node, rows: [...(node.rows ?? []), ...rows.get(node.id)!] } : node)),
     edges: kept,
     folded: [...helpers],
   };

@@ -21,6 +21,29 @@ describe('terraformNotation on real modules', () => {
     expect(graph.warnings).toContain('random_string.suffix: drawn as a row on each resource that uses them ("uses …"), not as boxes');
   });
 
+  it('draws a null resource that runs nothing as a row on what it triggers, and one with a provisioner as the step it is (terraform-azurerm-aks)', () => {
+    // terraform-azurerm-aks main.tf, abridged: its keepers are values whose change replaces the cluster.
+    const graph = terraformNotation.toGraph(`resource "null_resource" "kubernetes_cluster_name_keeper" {
+  triggers = { name = var.cluster_name }
+}
+resource "azurerm_kubernetes_cluster" "main" {
+  name = var.cluster_name
+  lifecycle {
+    replace_triggered_by = [null_resource.kubernetes_cluster_name_keeper.id]
+  }
+}
+resource "null_resource" "apply_deployment" {
+  provisioner "local-exec" {
+    command = "kubectl apply -k ."
+  }
+  depends_on = [azurerm_kubernetes_cluster.main]
+}
+`);
+    expect(graph.nodes.map((node) => node.id)).toEqual(['azurerm_kubernetes_cluster.main', 'null_resource.apply_deployment']);
+    expect(graph.nodes[0]!.rows).toContain('uses null_resource.kubernetes_cluster_name_keeper');
+    expect(arrows(graph)).toEqual(['null_resource.apply_deployment -> azurerm_kubernetes_cluster.main [depends on]']);
+  });
+
   it('says what a registry module call builds several of, and its source without the namespace (Cloud SQL HA: one module call)', () => {
     // The whole example is one call: a box that said only its 75-character source showed nothing of the three replicas.
     const graph = terraformNotation.toGraph(fixture('gcp-sql-mysql-ha.main.tf'));
