@@ -31,6 +31,13 @@ const CROSSING_COST_EDGES = 150;
 
 /** Rows capped at these shares of a README column: Graphviz spreads rows to straighten long edges, beyond the cap. */
 const ROW_CAPS = [1, 0.75];
+/**
+ * The least share of Graphviz's plain top-down width that capped rows came to on the corpus was 0.64 (pagila 1,494 →
+ * 954 px; sqlite sakila 0.66, C4 message bus 0.68): a plain placement wider than a README column over this share is not
+ * tried capped. Those were the slowest runs of a drawing (ratio=compress), and missed (Bank of Anthos 2,794 px capped
+ * to 2,527 and 2,659; microservices-demo 3,328 to 1,744 and 1,523).
+ */
+const CAPPED_NARROWING = 0.6;
 
 export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
   const nodes = graph.nodes.length;
@@ -72,8 +79,9 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
     if (readmeCost(laid, nodes) === 0) return drawnAtRightAngles(laid, { ...graph, direction });
   }
   for (const direction of cost(best) > 0 && nodes <= READABLE_NODES ? directions.filter(vertical) : []) {
-    // As for ELK's: not where the plain layout this way is too large for capped rows to fit (microservices-demo: four Graphviz runs).
-    if (narrowingLengthens(plain.get(direction)!, nodes)) continue;
+    // As for ELK's: not where the plain layout this way is too large for capped rows to fit, nor too wide.
+    const before = plain.get(direction)!;
+    if (narrowingLengthens(before, nodes) || before.width * CAPPED_NARROWING > READABLE_WIDTH) continue;
     for (const cap of ROW_CAPS) {
       const laid = await placeWithGraphviz({ ...graph, direction }, { ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH, looseInGrid: READABLE_WIDTH });
       if (readmeCost(laid, nodes) === 0) return drawnAtRightAngles(laid, { ...graph, direction });
