@@ -15,7 +15,7 @@ import { cappedRanks } from './capped-ranks.js';
 import { besideRoute } from './detours.js';
 import { READABLE_NODES } from './drawing-rules.js';
 import { layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, vertical } from './elk.js';
-import { placeWithGraphviz } from './graphviz.js';
+import { type GraphvizShape, placeWithGraphviz } from './graphviz.js';
 import { mergeHubEnds } from './hubs.js';
 import { spreadRankGaps } from './rank-gaps.js';
 import { stackedRanks } from './stacked-ranks.js';
@@ -43,7 +43,7 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   const nodes = graph.nodes.length;
   // Tries are judged on Graphviz's placement, a few ms each, and only the one kept is routed: routing is most of the
   // time, and moves the extent a little (rank gaps opened for their legs).
-  const placedTo = (part: GraphIR, direction: Direction) => placeWithGraphviz({ ...part, direction }, { looseInGrid: readableWidth(nodes) });
+  const placedTo = (part: GraphIR, direction: Direction) => placedWith(part, direction, { looseInGrid: readableWidth(nodes) });
   // Rows of components no wider than the text stays readable at: a README column, or the wide page a large graph is read on.
   // Components laid out apart and packed in rows, as ELK packs them: Graphviz ranks loose nodes side by side in one row
   // (robot-shop's twelve Helm services: a strip of 15.5:1). Graphviz's own layout first, and packing only where it
@@ -75,7 +75,7 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   for (const direction of cost(best) > 0 && graph.groups.length > 0 && nodes <= READABLE_NODES ? directions : []) {
     const ranks = stackedRanks(graph, direction);
     if (ranks === undefined) break;
-    const laid = await placeWithGraphviz({ ...graph, direction }, { ranks });
+    const laid = await placedWith(graph, direction, { ranks });
     if (readmeCost(laid, nodes) === 0) return drawnAtRightAngles(laid, { ...graph, direction });
   }
   for (const direction of cost(best) > 0 && nodes <= READABLE_NODES ? directions.filter(vertical) : []) {
@@ -83,12 +83,22 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
     const before = plain.get(direction)!;
     if (narrowingLengthens(before, nodes) || before.width * CAPPED_NARROWING > READABLE_WIDTH) continue;
     for (const cap of ROW_CAPS) {
-      const laid = await placeWithGraphviz({ ...graph, direction }, { ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH, looseInGrid: READABLE_WIDTH });
+      const laid = await placedWith(graph, direction, { ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH, looseInGrid: READABLE_WIDTH });
       if (readmeCost(laid, nodes) === 0) return drawnAtRightAngles(laid, { ...graph, direction });
     }
   }
   return drawnAtRightAngles(best.laid, { ...graph, direction: best.direction });
 };
+
+/**
+ * Graphviz's placement of a graph flowing `direction`, its edges straight where each is routed again (every edge joins
+ * two different nodes; a self loop and an edge to a container keep Graphviz's curve).
+ */
+function placedWith(graph: GraphIR, direction: Direction, shape: GraphvizShape): Promise<LaidOutGraph> {
+  const nodes = new Set(graph.nodes.map((node) => node.id));
+  const straight = graph.edges.every((edge) => edge.from !== edge.to && nodes.has(edge.from) && nodes.has(edge.to));
+  return placeWithGraphviz({ ...graph, direction }, { ...shape, straight });
+}
 
 /** Graphviz's placement of a try, and the direction it flows. */
 interface Placed {
