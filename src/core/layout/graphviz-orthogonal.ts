@@ -1,6 +1,6 @@
 /**
  * Issue 27's third way: Graphviz places the nodes and containers (same node sizes), and every edge between two nodes
- * is drawn again at right angles by the orthogonal router of smart arrows, off the other shapes and, at a cost
+ * or containers (not one holding the other) is drawn again at right angles by the orthogonal router of smart arrows, off the other shapes and, at a cost
  * (CROSSING_COST), off the routes found before, each route that still crosses one found again knowing all the others
  * (Graphviz's placement leaves room for a drawing without crossings that routes found one by one missed); hub ends are merged,
  * each rank gap's legs given tracks of their own and legs of different edges on one line moved apart, as on the ELK
@@ -91,12 +91,16 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
 };
 
 /**
- * Graphviz's placement of a graph flowing `direction`, its edges straight where each is routed again (every edge joins
- * two different nodes; a self loop and an edge to a container keep Graphviz's curve).
+ * Graphviz's placement of a graph flowing `direction`, its edges straight where each is routed again (none is a self
+ * loop or joins a container to what it holds: those keep Graphviz's curve).
  */
 function placedWith(graph: GraphIR, direction: Direction, shape: GraphvizShape): Promise<LaidOutGraph> {
-  const nodes = new Set(graph.nodes.map((node) => node.id));
-  const straight = graph.edges.every((edge) => edge.from !== edge.to && nodes.has(edge.from) && nodes.has(edge.to));
+  const parent = new Map([...graph.groups.map((group): [string, string | undefined] => [group.id, group.parent]), ...graph.nodes.map((node): [string, string | undefined] => [node.id, node.parent])]);
+  const holds = (outer: string, id: string) => {
+    for (let up = parent.get(id), depth = 0; up !== undefined && depth <= graph.groups.length; up = parent.get(up), depth++) if (up === outer) return true;
+    return false;
+  };
+  const straight = graph.edges.every((edge) => edge.from !== edge.to && parent.has(edge.from) && parent.has(edge.to) && !holds(edge.from, edge.to) && !holds(edge.to, edge.from));
   return placeWithGraphviz({ ...graph, direction }, { ...shape, straight });
 }
 
@@ -106,7 +110,7 @@ interface Placed {
   direction: Direction;
 }
 
-/** Graphviz's placement with every edge between two nodes drawn again at right angles. */
+/** Graphviz's placement with every edge between two nodes or containers drawn again at right angles. */
 function drawnAtRightAngles(placed: LaidOutGraph, graph: GraphIR): LaidOutGraph {
   const { routed, labels } = routeAtRightAngles(placed, graph);
   // Labels go on last, beside the routes as they end up: placed first, they hemmed in the legs that separating runs
@@ -114,20 +118,25 @@ function drawnAtRightAngles(placed: LaidOutGraph, graph: GraphIR): LaidOutGraph 
   return labelRoutes(separateEdgeRuns(spreadRankGaps(mergeHubEnds(routed, graph), graph, graph.direction), graph), labels);
 }
 
-/** Every edge between two nodes routed anew, without its labels (kept by edge index). */
+/** Every edge between two nodes or containers routed anew, without its labels (kept by edge index). */
 function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidOutGraph; labels: Map<number, LaidOutLabel[]> } {
   const nodeIndex = new Map(laid.nodes.map((node, index) => [node.id, index]));
+  const obstacles = [...laid.nodes.map((node) => ({ ...node, type: node.box.shape })), ...laid.groups.map((group) => ({ ...group, type: 'rectangle' }))];
+  // A container is an end as a node is, reached at its border from outside, as ELK draws it: Graphviz's curves to the
+  // subnets of Terraform's VPC module ran along and across the routes drawn at right angles (5 pairs run together).
+  const obstacleIndex = new Map([...laid.groups.map((group, g): [string, number] => [group.id, laid.nodes.length + g]), ...nodeIndex]);
   const ends = (index: number): [number, number] | undefined => {
     const { from, to } = graph.edges[index]!;
-    const [a, b] = [nodeIndex.get(from), nodeIndex.get(to)];
-    return a === undefined || b === undefined || a === b ? undefined : [a, b];
+    const [a, b] = [obstacleIndex.get(from), obstacleIndex.get(to)];
+    if (a === undefined || b === undefined || a === b) return undefined;
+    // Not between a container and what it holds: one end would be reached from inside the other.
+    return boxContains(obstacles[a]!, obstacles[b]!, 0) || boxContains(obstacles[b]!, obstacles[a]!, 0) ? undefined : [a, b];
   };
-  const obstacles = [...laid.nodes.map((node) => ({ ...node, type: node.box.shape })), ...laid.groups.map((group) => ({ ...group, type: 'rectangle' }))];
   const terminals = laid.edges.flatMap((edge) => ends(edge.index) ?? []);
   // Not on a wall of hundreds of edges (sentry's 293 depends_on drawn in full): there routes kept off crossings by
   // running along others' lines, 476 pairs run together that separating runs could not part, in three times the time.
   const router = new OrthogonalRouter(obstacles, terminals, terminals.length / 2 <= CROSSING_COST_EDGES ? CROSSING_COST : 0);
-  const around = (node: number) => laid.groups.flatMap((group, g) => (boxContains(group, laid.nodes[node]!, 0) ? [laid.nodes.length + g] : []));
+  const around = (end: number) => laid.groups.flatMap((group, g) => (laid.nodes.length + g !== end && boxContains(group, obstacles[end]!, 0) ? [laid.nodes.length + g] : []));
   const request = (pair: [number, number]) => ({ from: pair[0], to: pair[1], through: [...new Set([...around(pair[0]), ...around(pair[1])])] });
   const routes = laid.edges.map((edge) => {
     const pair = ends(edge.index);
@@ -150,7 +159,7 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
       labels.set(edge.index, ends);
       return { ...edge, labels: edge.labels.filter((label) => label.placement === 'center') };
     }
-    // An edge to a container: Graphviz's curve and labels stay.
+    // An edge between a container and what it holds: Graphviz's curve and labels stay.
     if (route === undefined) return edge;
     labels.set(edge.index, edge.labels);
     return { ...edge, points: route.points, curved: false, labels: [] };
