@@ -14,7 +14,7 @@ import { OrthogonalRouter } from '../routing/orthogonal.js';
 import { cappedRanks } from './capped-ranks.js';
 import { besideRoute } from './detours.js';
 import { READABLE_NODES } from './drawing-rules.js';
-import { layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, vertical } from './elk.js';
+import { layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, stackingWidens, vertical } from './elk.js';
 import { type GraphvizShape, placeWithGraphviz } from './graphviz.js';
 import { mergeHubEnds } from './hubs.js';
 import { spreadRankGaps } from './rank-gaps.js';
@@ -73,6 +73,8 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   // only where it fits, as capped rows: BlazeMeter's packages stacked in a column missed still (10.8 px), their
   // relations run together for 1,400 px down it, and the author had set them side by side.
   for (const direction of cost(best) > 0 && graph.groups.length > 0 && nodes <= READABLE_NODES ? directions : []) {
+    // As for ELK's: not along a sideways flow whose plain layout is landscape and misses, which stacking only widens.
+    if (stackingWidens(direction, plain.get(direction), nodes, best.laid)) continue;
     const ranks = stackedRanks(graph, direction);
     if (ranks === undefined) break;
     const laid = await placedWith(graph, direction, { ranks });
