@@ -67,12 +67,6 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.includes('run together'))).toEqual([]);
   });
 
-  it('leads a route into a container clear of its title (Compose: backend into `network private`)', async () => {
-    const graph = resolveIconHints(await composeNotation.toGraph(readFileSync(new URL('../../../test/fixtures/compose/awesome-react-express-mysql.compose.yaml', import.meta.url), 'utf8')));
-    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
-    expect(checkScene(scene.elements, scene.parents).textCrossings).toBe(0);
-  });
-
   it('moves a label beside its new route, off every node', async () => {
     const laid = await layoutGraphvizOrthogonal(graph);
     const label = laid.edges.flatMap((edge) => edge.labels).find((l) => l.text === 'REST')!;

@@ -123,13 +123,7 @@ function drawnAtRightAngles(placed: LaidOutGraph, graph: GraphIR): LaidOutGraph 
 /** Every edge between two nodes or containers routed anew, without its labels (kept by edge index). */
 function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidOutGraph; labels: Map<number, LaidOutLabel[]> } {
   const nodeIndex = new Map(laid.nodes.map((node, index) => [node.id, index]));
-  // Container titles after the containers: a route into a container kept off its title (Compose's `network private`,
-  // its name crossed by the one route into it).
-  const obstacles = [
-    ...laid.nodes.map((node) => ({ ...node, type: node.box.shape })),
-    ...laid.groups.map((group) => ({ ...group, type: 'rectangle' })),
-    ...laid.groups.map((group) => ({ ...group.title, type: 'rectangle' })),
-  ];
+  const obstacles = [...laid.nodes.map((node) => ({ ...node, type: node.box.shape })), ...laid.groups.map((group) => ({ ...group, type: 'rectangle' }))];
   // A container is an end as a node is, reached at its border from outside, as ELK draws it: Graphviz's curves to the
   // subnets of Terraform's VPC module ran along and across the routes drawn at right angles (5 pairs run together).
   const obstacleIndex = new Map([...laid.groups.map((group, g): [string, number] => [group.id, laid.nodes.length + g]), ...nodeIndex]);
