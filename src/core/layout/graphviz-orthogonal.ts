@@ -1,7 +1,8 @@
 /**
  * Issue 27's third way: Graphviz places the nodes and containers (same node sizes), and every edge between two nodes
- * or containers (not one holding the other) is drawn again at right angles by the orthogonal router of smart arrows, off the other shapes and, at a cost
- * (CROSSING_COST), off the routes found before, each route that still crosses one found again knowing all the others
+ * or containers (not one holding the other) is drawn again at right angles by the orthogonal router of smart arrows,
+ * off the other shapes and, at a cost (CROSSING_COST), off the routes found before, each route that still crosses one
+ * found again knowing all the others
  * (Graphviz's placement leaves room for a drawing without crossings that routes found one by one missed); hub ends are merged,
  * each rank gap's legs given tracks of their own and legs of different edges on one line moved apart, as on the ELK
  * path, then labels go beside the routes; a drawing that misses a README column is tried turned and with capped rows,
