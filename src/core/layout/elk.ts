@@ -245,7 +245,7 @@ const MAX_AREA_GROWTH = 1.25;
  * widens (and, landscape, strays further from 3:1). So when the plain layout that way is landscape and already misses
  * at least as much as the best so far, the stacked one cannot win (2 of the 9 ELK runs of the sakila schemas).
  */
-function stackingWidens(direction: Direction, plain: LaidOutGraph | undefined, nodes: number, best: LaidOutGraph): boolean {
+export function stackingWidens(direction: Direction, plain: LaidOutGraph | undefined, nodes: number, best: LaidOutGraph): boolean {
   return !vertical(direction) && plain !== undefined && plain.width >= plain.height && readmeCost(plain, nodes) >= readmeCost(best, nodes);
 }
 

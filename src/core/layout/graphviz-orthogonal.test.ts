@@ -10,6 +10,7 @@ import { resolveIconHints } from '../notations/icon-hints.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
 import { FOLD_NODES } from '../graph/fold.js';
 import { sqlNotation } from '../notations/sql/index.js';
+import { terraformNotation } from '../notations/terraform/index.js';
 import { checkScene } from '../quality/check.js';
 import { graphToScene } from '../scene/from-graph.js';
 import { codeToScene } from '../notations/index.js';
@@ -52,6 +53,21 @@ describe('Graphviz placement with orthogonal routes', () => {
       expect(onOutline(edge.points[0]!, laid.nodes.find((node) => node.id === from)!)).toBe(true);
       expect(onOutline(edge.points.at(-1)!, laid.nodes.find((node) => node.id === to)!)).toBe(true);
     }
+  });
+
+  it('draws an edge to a container at right angles to its border too, as ELK does (Terraform VPC module)', async () => {
+    // Graphviz's curves into the subnets were kept: five of them ran along routes drawn at right angles.
+    const graph = await terraformNotation.toGraph(readFileSync(new URL('../../../test/fixtures/terraform/tf-aws-vpc-root.main.tf', import.meta.url), 'utf8'));
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const groups = new Map(laid.groups.map((group) => [group.id, group]));
+    const toContainers = laid.edges.filter((edge) => groups.has(graph.edges[edge.index]!.to));
+    expect(toContainers.length).toBeGreaterThan(10);
+    for (const edge of toContainers) {
+      expect(edge.curved).toBeFalsy();
+      expect(onOutline(edge.points.at(-1)!, groups.get(graph.edges[edge.index]!.to)!)).toBe(true);
+    }
+    const scene = graphToScene(graph, laid);
+    expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.includes('run together'))).toEqual([]);
   });
 
   it('moves a label beside its new route, off every node', async () => {

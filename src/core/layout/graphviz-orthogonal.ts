@@ -1,7 +1,8 @@
 /**
  * Issue 27's third way: Graphviz places the nodes and containers (same node sizes), and every edge between two nodes
- * is drawn again at right angles by the orthogonal router of smart arrows, off the other shapes and, at a cost
- * (CROSSING_COST), off the routes found before, each route that still crosses one found again knowing all the others
+ * or containers (not one holding the other) is drawn again at right angles by the orthogonal router of smart arrows,
+ * off the other shapes and, at a cost (CROSSING_COST), off the routes found before, each route that still crosses one
+ * found again knowing all the others
  * (Graphviz's placement leaves room for a drawing without crossings that routes found one by one missed); hub ends are merged,
  * each rank gap's legs given tracks of their own and legs of different edges on one line moved apart, as on the ELK
  * path, then labels go beside the routes; a drawing that misses a README column is tried turned and with capped rows,
@@ -14,8 +15,8 @@ import { OrthogonalRouter, type Side } from '../routing/orthogonal.js';
 import { cappedRanks } from './capped-ranks.js';
 import { besideRoute } from './detours.js';
 import { READABLE_NODES } from './drawing-rules.js';
-import { layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, vertical } from './elk.js';
-import { placeWithGraphviz } from './graphviz.js';
+import { layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, stackingWidens, vertical } from './elk.js';
+import { type GraphvizShape, placeWithGraphviz } from './graphviz.js';
 import { mergeHubEnds } from './hubs.js';
 import { spreadRankGaps } from './rank-gaps.js';
 import { stackedRanks } from './stacked-ranks.js';
@@ -31,12 +32,19 @@ const CROSSING_COST_EDGES = 150;
 
 /** Rows capped at these shares of a README column: Graphviz spreads rows to straighten long edges, beyond the cap. */
 const ROW_CAPS = [1, 0.75];
+/**
+ * The least share of Graphviz's plain top-down width that capped rows came to on the corpus was 0.64 (pagila 1,494 →
+ * 954 px; sqlite sakila 0.66, C4 message bus 0.68): a plain placement wider than a README column over this share is not
+ * tried capped. Those were the slowest runs of a drawing (ratio=compress), and missed (Bank of Anthos 2,794 px capped
+ * to 2,527 and 2,659; microservices-demo 3,328 to 1,744 and 1,523).
+ */
+const CAPPED_NARROWING = 0.6;
 
 export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
   const nodes = graph.nodes.length;
   // Tries are judged on Graphviz's placement, a few ms each, and only the one kept is routed: routing is most of the
   // time, and moves the extent a little (rank gaps opened for their legs).
-  const placedTo = (part: GraphIR, direction: Direction) => placeWithGraphviz({ ...part, direction }, { looseInGrid: readableWidth(nodes) });
+  const placedTo = (part: GraphIR, direction: Direction) => placedWith(part, direction, { looseInGrid: readableWidth(nodes) });
   // Rows of components no wider than the text stays readable at: a README column, or the wide page a large graph is read on.
   // Components laid out apart and packed in rows, as ELK packs them: Graphviz ranks loose nodes side by side in one row
   // (robot-shop's twelve Helm services: a strip of 15.5:1). Graphviz's own layout first, and packing only where it
@@ -66,21 +74,38 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   // only where it fits, as capped rows: BlazeMeter's packages stacked in a column missed still (10.8 px), their
   // relations run together for 1,400 px down it, and the author had set them side by side.
   for (const direction of cost(best) > 0 && graph.groups.length > 0 && nodes <= READABLE_NODES ? directions : []) {
+    // As for ELK's: not along a sideways flow whose plain layout is landscape and misses, which stacking only widens.
+    if (stackingWidens(direction, plain.get(direction), nodes, best.laid)) continue;
     const ranks = stackedRanks(graph, direction);
     if (ranks === undefined) break;
-    const laid = await placeWithGraphviz({ ...graph, direction }, { ranks });
+    const laid = await placedWith(graph, direction, { ranks });
     if (readmeCost(laid, nodes) === 0) return drawnAtRightAngles(laid, { ...graph, direction });
   }
   for (const direction of cost(best) > 0 && nodes <= READABLE_NODES ? directions.filter(vertical) : []) {
-    // As for ELK's: not where the plain layout this way is too large for capped rows to fit (microservices-demo: four Graphviz runs).
-    if (narrowingLengthens(plain.get(direction)!, nodes)) continue;
+    // As for ELK's: not where the plain layout this way is too large for capped rows to fit, nor too wide.
+    const before = plain.get(direction)!;
+    if (narrowingLengthens(before, nodes) || before.width * CAPPED_NARROWING > READABLE_WIDTH) continue;
     for (const cap of ROW_CAPS) {
-      const laid = await placeWithGraphviz({ ...graph, direction }, { ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH, looseInGrid: READABLE_WIDTH });
+      const laid = await placedWith(graph, direction, { ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH, looseInGrid: READABLE_WIDTH });
       if (readmeCost(laid, nodes) === 0) return drawnAtRightAngles(laid, { ...graph, direction });
     }
   }
   return drawnAtRightAngles(best.laid, { ...graph, direction: best.direction });
 };
+
+/**
+ * Graphviz's placement of a graph flowing `direction`, its edges straight where each is routed again (none is a self
+ * loop or joins a container to what it holds: those keep Graphviz's curve).
+ */
+function placedWith(graph: GraphIR, direction: Direction, shape: GraphvizShape): Promise<LaidOutGraph> {
+  const parent = new Map([...graph.groups.map((group): [string, string | undefined] => [group.id, group.parent]), ...graph.nodes.map((node): [string, string | undefined] => [node.id, node.parent])]);
+  const holds = (outer: string, id: string) => {
+    for (let up = parent.get(id), depth = 0; up !== undefined && depth <= graph.groups.length; up = parent.get(up), depth++) if (up === outer) return true;
+    return false;
+  };
+  const straight = graph.edges.every((edge) => edge.from !== edge.to && parent.has(edge.from) && parent.has(edge.to) && !holds(edge.from, edge.to) && !holds(edge.to, edge.from));
+  return placeWithGraphviz({ ...graph, direction }, { ...shape, straight });
+}
 
 /** Graphviz's placement of a try, and the direction it flows. */
 interface Placed {
@@ -88,7 +113,7 @@ interface Placed {
   direction: Direction;
 }
 
-/** Graphviz's placement with every edge between two nodes drawn again at right angles. */
+/** Graphviz's placement with every edge between two nodes or containers drawn again at right angles. */
 function drawnAtRightAngles(placed: LaidOutGraph, graph: GraphIR): LaidOutGraph {
   const { routed, labels } = routeAtRightAngles(placed, graph);
   // Labels go on last, beside the routes as they end up: placed first, they hemmed in the legs that separating runs
@@ -96,30 +121,36 @@ function drawnAtRightAngles(placed: LaidOutGraph, graph: GraphIR): LaidOutGraph 
   return labelRoutes(separateEdgeRuns(spreadRankGaps(mergeHubEnds(routed, graph), graph, graph.direction), graph), labels);
 }
 
-/** Every edge between two nodes routed anew, without its labels (kept by edge index). */
+/** Every edge between two nodes or containers routed anew, without its labels (kept by edge index). */
 function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidOutGraph; labels: Map<number, LaidOutLabel[]> } {
   const nodeIndex = new Map(laid.nodes.map((node, index) => [node.id, index]));
-  const ends = (index: number): [number, number] | undefined => {
-    const { from, to } = graph.edges[index]!;
-    const [a, b] = [nodeIndex.get(from), nodeIndex.get(to)];
-    return a === undefined || b === undefined || a === b ? undefined : [a, b];
-  };
+  // Nodes, then containers (indexed after the nodes, as ends), then the room each self loop and its label take.
   const obstacles = [
     ...laid.nodes.map((node) => ({ ...node, type: node.box.shape })),
     ...laid.groups.map((group) => ({ ...group, type: 'rectangle' })),
     ...laid.edges.flatMap((edge) => selfLoopExtent(edge, laid, graph)),
   ];
+  // A container is an end as a node is, reached at its border from outside, as ELK draws it: Graphviz's curves to the
+  // subnets of Terraform's VPC module ran along and across the routes drawn at right angles (5 pairs run together).
+  const obstacleIndex = new Map([...laid.groups.map((group, g): [string, number] => [group.id, laid.nodes.length + g]), ...nodeIndex]);
+  const ends = (index: number): [number, number] | undefined => {
+    const { from, to } = graph.edges[index]!;
+    const [a, b] = [obstacleIndex.get(from), obstacleIndex.get(to)];
+    if (a === undefined || b === undefined || a === b) return undefined;
+    // Not between a container and what it holds: one end would be reached from inside the other.
+    return boxContains(obstacles[a]!, obstacles[b]!, 0) || boxContains(obstacles[b]!, obstacles[a]!, 0) ? undefined : [a, b];
+  };
   const terminals = laid.edges.flatMap((edge) => ends(edge.index) ?? []);
   // Not on a wall of hundreds of edges (sentry's 293 depends_on drawn in full): there routes kept off crossings by
   // running along others' lines, 476 pairs run together that separating runs could not part, in three times the time.
   const router = new OrthogonalRouter(obstacles, terminals, terminals.length / 2 <= CROSSING_COST_EDGES ? CROSSING_COST : 0);
-  const around = (node: number) => laid.groups.flatMap((group, g) => (boxContains(group, laid.nodes[node]!, 0) ? [laid.nodes.length + g] : []));
   // A table's foreign keys leave and reach it on the sides that face along the flow, beside its rows, as ELK's layers
   // and DBeaver draw them: Graphviz's placement let the router end them on a table's top or bottom too (Northwind's
   // products and orders: keys into their headers from above and below).
   const flowSides: readonly Side[] = vertical(graph.direction) ? ['top', 'bottom'] : ['left', 'right'];
   const tables = new Set(graph.nodes.filter((node) => node.kind === 'entity' && (node.rows?.length ?? 0) > 0).map((node) => node.id));
-  const sidesOf = (node: number) => (tables.has(laid.nodes[node]!.id) ? flowSides : undefined);
+  const sidesOf = (end: number) => (tables.has(laid.nodes[end]?.id ?? '') ? flowSides : undefined);
+  const around = (end: number) => laid.groups.flatMap((group, g) => (laid.nodes.length + g !== end && boxContains(group, obstacles[end]!, 0) ? [laid.nodes.length + g] : []));
   const request = (pair: [number, number]) => ({ from: pair[0], to: pair[1], through: [...new Set([...around(pair[0]), ...around(pair[1])])], fromSides: sidesOf(pair[0]), toSides: sidesOf(pair[1]) });
   const routes = laid.edges.map((edge) => {
     const pair = ends(edge.index);
@@ -142,7 +173,7 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
       labels.set(edge.index, ends);
       return { ...edge, labels: edge.labels.filter((label) => label.placement === 'center') };
     }
-    // An edge to a container: Graphviz's curve and labels stay.
+    // An edge between a container and what it holds: Graphviz's curve and labels stay.
     if (route === undefined) return edge;
     labels.set(edge.index, edge.labels);
     return { ...edge, points: route.points, curved: false, labels: [] };

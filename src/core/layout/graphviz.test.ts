@@ -5,8 +5,9 @@ import { dotNotation } from '../notations/dot/index.js';
 import { codeToScene } from '../notations/index.js';
 import { heavyGraph } from '../../../test/support/heavy-graph.js';
 import { graphvizCaps } from './graphviz-caps.js';
-import { graphToDot, layoutWithGraphviz, looseRows, splinePoints } from './graphviz.js';
-import type { LaidOutGraph } from './types.js';
+import type { GraphIR } from '../graph/types.js';
+import { graphToDot, layoutWithGraphviz, looseRows, placeWithGraphviz, splinePoints } from './graphviz.js';
+import type { LaidOutGraph, Point } from './types.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../test/fixtures/dot/${name}`, import.meta.url), 'utf8');
 const laidOut = (code: string) => layoutWithGraphviz(dotNotation.toGraph(code));
@@ -109,6 +110,36 @@ describe('Graphviz layout of DOT', () => {
     expect(web.x + web.width).toBeLessThanOrEqual(net.x + net.width);
     expect(centre(laid, 'db').x).toBeGreaterThan(centre(laid, 'web "x"').x);
     expect(laid.edges).toHaveLength(1);
+  });
+});
+
+describe('Graphviz placement for routes drawn again', () => {
+  it('draws edges straight when asked, where its own curves bend round a node in the way', async () => {
+    // web → db passes the rank of api, and Graphviz's spline bends round it.
+    const graph: GraphIR = {
+      layout: 'layered',
+      direction: 'DOWN',
+      nodes: ['web', 'api', 'db'].map((id) => ({ id, label: id, kind: 'service' as const })),
+      edges: [
+        { id: 'e1', from: 'web', to: 'api' },
+        { id: 'e2', from: 'api', to: 'db' },
+        { id: 'e3', from: 'web', to: 'db' },
+      ],
+      groups: [],
+      warnings: [],
+    };
+    // How far a route strays from the straight line between its ends.
+    const stray = (points: readonly Point[]) => {
+      const [a, b] = [points[0]!, points[points.length - 1]!];
+      const length = Math.hypot(b.x - a.x, b.y - a.y);
+      return Math.max(...points.map((p) => Math.abs((b.x - a.x) * (a.y - p.y) - (a.x - p.x) * (b.y - a.y)) / length));
+    };
+    const curved = await placeWithGraphviz(graph);
+    const straight = await placeWithGraphviz(graph, { straight: true });
+    const past = (laid: LaidOutGraph) => laid.edges.find((edge) => edge.index === 2)!.points;
+    expect(stray(past(curved))).toBeGreaterThan(3);
+    expect(stray(past(straight))).toBeLessThan(0.5);
+    expect(straight.edges).toHaveLength(3);
   });
 });
 
