@@ -129,8 +129,14 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
   const fixed = (leg: Leg) => lines[leg.line]!.fixed === true;
   // Ends that each carry a label keep apart however short their shared leg: at one point their labels pile up.
   const labelledAtOnePoint = (s: Leg, t: Leg) => lines[s.line]!.endLabel !== undefined && lines[t.line]!.endLabel !== undefined && endKey(s) !== undefined && endKey(s) === endKey(t);
-  /** The two ways of a back-and-forth pair: one line between them reads as a line with two heads, however short. */
-  const reversed = (s: Leg, t: Leg) => lines[s.line]!.ends.join('\u0000') === [...lines[t.line]!.ends].reverse().join('\u0000') && s.line !== t.line;
+  /**
+   * The two ways of a back-and-forth pair: one line between them reads as a line with two heads, however short. Two
+   * loops on one shape are no pair (their ends read the same either way) and may share their last leg into it.
+   */
+  const reversed = (s: Leg, t: Leg) => {
+    const [a, b] = [lines[s.line]!.ends, lines[t.line]!.ends];
+    return s.line !== t.line && a[0] !== a[1] && a.join('\u0000') === [...b].reverse().join('\u0000');
+  };
   /** One arrives at a point of a shape the other leaves from: a line through the shape, not a trunk. */
   const through = (s: Leg, t: Leg) => {
     const [a, b] = [endOf(s), endOf(t)];

@@ -104,6 +104,21 @@ describe('toExcalidraw: a file Excalidraw opens', () => {
   });
 });
 
+describe('smart self-loops', () => {
+  it('keeps two smart loops on one shape at right angles, and unchanged when sent back', () => {
+    // Found by the property below: the two loops read as a back-and-forth pair (their ends are the same either way),
+    // so separating runs parted their last legs into the shape and left a slanted stretch, moved again on every write.
+    const box = (id: string, y: number) => ({ id, type: 'rectangle', x: 0, y, width: 10, height: 10 });
+    const loop = (id: string, arrowShape: string) => ({ id, type: 'arrow', arrowShape, startBinding: { elementId: 's0' }, endBinding: { elementId: 's0' } });
+    const curve = { ...loop('a3', 'curved'), startBinding: { elementId: 's1' }, points: [{ x: 0, y: 0 }, { x: 0, y: 27 }], controlPoint: { x: 0, y: 0 } };
+    const first = native([box('s0', 27), box('s1', 0), box('s2', 0), box('s3', 0), loop('a0', 'smart'), loop('a1', 'straight'), loop('a2', 'smart'), curve]);
+    expect(native(first)).toEqual(first);
+    for (const arrow of first.filter((e): e is ArrowElement => e.type === 'arrow' && e.arrowShape === 'smart')) {
+      arrow.points.slice(1).forEach((p, i) => expect(p.x === arrow.points[i]!.x || p.y === arrow.points[i]!.y).toBe(true));
+    }
+  });
+});
+
 describe('round trip native → Excalidraw → native (property)', () => {
   const hex = fc.integer({ min: 0, max: 0xffffff }).map((n) => `#${n.toString(16).padStart(6, '0')}`);
   const coord = fc.integer({ min: -2000, max: 2000 });
