@@ -254,10 +254,12 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
     if (flat) lines.push(`{rank=same; ${tail.node}; ${head.node}}`);
     sameRank ||= flat;
     edges.push({ tail: tail.node, head: head.node, id: edge.id, ...(reversed && { reversed: true as const }) });
-    // A layout hint along the flow to a container (C4 `Lay_D(person, boundary)`) puts its other end before or after
-    // the whole container, as PlantUML does, not only before the one node the edge ends at: it is tied to the first
-    // (or last) nodes of the container's own flow, those no edge inside it leads into (or out of).
-    if (edge.hidden && !flat) {
+    // An edge or a layout hint along the flow to a container (PlantUML `AIGW --> Models`, C4 `Lay_D(person, boundary)`)
+    // puts its other end before or after the whole container, as PlantUML does, not only before the one node the edge
+    // ends at: it is tied to the first (or last) nodes of the container's own flow, those no edge inside it leads into
+    // (or out of). Else, under newrank, the container's other nodes stay in the first rank and it spans the drawing
+    // (GitLab's AI architecture: its Models package ran from the top row to below the gateway).
+    if (!flat) {
       const ends = (end: { node: string; cluster?: string }, id: string, first: boolean) => {
         if (end.cluster === undefined) return [end.node];
         const members = graph.nodes.filter((node) => inside(node, id)).map((node) => node.id);

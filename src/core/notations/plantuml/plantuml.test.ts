@@ -1410,3 +1410,30 @@ describe('PlantUML forms of fresh real files (issue 27, third review)', () => {
     expect(graph.groups?.map((g) => `${g.label}${g.style?.fillColor ? ` ${g.style.fillColor}` : ''}`)).toEqual(['Fiber1', 'Scheduler #faebd7', 'Fiber2 #90ee90']);
   });
 });
+
+describe('PlantUML edges to a package place the whole package (issue 27, fourth review)', () => {
+  it('sets every member of a package an edge leads into below its source, and every member of one it leaves above', async () => {
+    // The shape of GitLab's AI architecture diagram: clients and models as packages, a flat `-right->` among the rest
+    // (which turns Graphviz's newrank on); the Models package ran from the top row down past the gateway.
+    const drawn = await drawGraph(
+      plantumlNotation.toGraph(
+        uml(
+          [
+            'package Clients {', '  [IDEs] as IDE', '  [Web Frontend] as WEB', '}',
+            '[Cloud] as COM', '[Self-Managed] as SMI', '[Customers API] as CD', '[AI gateway] as GW',
+            'package Models {', '  [Third-party models] as THIRD', '  [Native models] as NATIVE', '}',
+            'Clients -down-> COM : REST', 'Clients -down-> SMI : REST', 'Clients -down-> GW : completion',
+            'SMI -right-> CD : license sync', 'COM -down-> GW : prompts', 'SMI -down-> GW : prompts',
+            'GW -up-> COM : key sync', 'GW -up-> CD : key sync', 'GW -down-> Models : prompts',
+          ].join('\n'),
+        ),
+      ),
+      'plantuml',
+    );
+    const box = (id: string) => drawn.elements.find((e) => e.id === drawn.elementIds.nodes.get(id))!;
+    const top = (id: string) => Number(box(id).y);
+    const bottom = (id: string) => Number(box(id).y) + Number(box(id).height);
+    for (const model of ['THIRD', 'NATIVE']) expect(top(model)).toBeGreaterThan(bottom('GW'));
+    for (const client of ['IDE', 'WEB']) for (const target of ['COM', 'SMI']) expect(bottom(client)).toBeLessThan(top(target));
+  });
+});
