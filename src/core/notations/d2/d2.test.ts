@@ -4,6 +4,7 @@ import { structureOf } from '../../../../test/support/structure.js';
 import { AppError } from '../../errors.js';
 import { toD2 } from '../../export/d2.js';
 import { recoverGraph } from '../../export/graph-recovery.js';
+import { stampIcons } from '../../icons/index.js';
 import { intakeScene } from '../../scene/intake.js';
 import { resolveIconHints } from '../icon-hints.js';
 import { drawGraph } from '../index.js';
@@ -239,6 +240,13 @@ describe('d2Notation details', () => {
     const scene = await drawGraph(graph);
     // The label is still written, in a colour that reads.
     expect(scene.elements.filter((e) => (e as { text?: string }).text === 'Customer').map((e) => e.strokeColor)).toEqual(['#1e1e1e']);
+    // The picture stands above its label, as D2 draws it, not as a table's small mark over the label's first letters
+    // (the Carv ticketing architecture's Firebase functions, every one an image shape).
+    const stamped = stampIcons(intakeScene(scene.elements).elements, { autoIcons: false }).elements;
+    const icon = (stamped.find((e) => e.id === 'user') as { icon?: { y: number; height: number; width: number } }).icon!;
+    const label = stamped.find((e) => (e as { text?: string }).text === 'Customer')!;
+    expect(icon.y + icon.height).toBeLessThanOrEqual(Number(label.y));
+    expect(icon.width).toBeGreaterThan(30);
   }, SLOW);
 
   it('draws a text shape as its words alone, without the box or the fill D2 leaves out (viaduck\'s failure modes)', async () => {
