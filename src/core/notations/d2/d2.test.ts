@@ -386,3 +386,42 @@ describe('D2 round trip: D2 → scene → D2 export → D2 draws the same struct
     expect(first.edges.length).toBeGreaterThan(0);
   }, SLOW);
 });
+
+describe('D2 imports of a file not given (issue 27, fourth review)', () => {
+  it('draws a diagram that spreads a theme file it comes without, its styles from that theme left at D2\'s defaults, and says so', async () => {
+    // The form of the Codex platform's design diagrams: `...@../../../d2/theme`, then `fill: ${color-browser}` and the like.
+    const code = [
+      '# Notification System Architecture',
+      '...@../../../d2/theme',
+      'vars: {',
+      '  accent: "#ffcc00"',
+      '}',
+      'direction: down',
+      'browser: {',
+      '  label: "Customer Browser"',
+      '  page: {',
+      '    label: "Content Page"',
+      '    style: {',
+      '      fill: ${color-browser}',
+      '      stroke: ${stroke-browser}',
+      '    }',
+      '  }',
+      '}',
+      'worker: ${worker-name} Worker {style.fill: ${accent}}',
+      'shared: @shared/db',
+      'browser.page -> worker: "POST /api" {style.stroke: ${arrow-https}}',
+    ].join('\n');
+    const graph = await readD2(code);
+    expect(graph.nodes.map((n) => [n.id, n.label])).toEqual([['browser.page', 'Content Page'], ['worker', 'worker-name Worker'], ['shared', 'shared']]);
+    expect(graph.nodes.find((n) => n.id === 'worker')?.style?.fillColor).toBe('#ffcc00');
+    expect(graph.edges.map((e) => [e.from, e.to, e.label])).toEqual([['browser.page', 'worker', 'POST /api']]);
+    expect(graph.warnings.slice(0, 2)).toEqual([
+      'D2 imports @../../../d2/theme, @shared/db left out: only the one file was given',
+      "variables from the imported file left out, their shapes drawn in D2's defaults: color-browser, stroke-browser, worker-name, arrow-https",
+    ]);
+  }, SLOW);
+
+  it('keeps D2\'s own error for an undefined variable in a file that imports nothing', async () => {
+    await expect(readD2('a: {style.fill: ${nowhere}}')).rejects.toThrow(/nowhere/);
+  }, SLOW);
+});

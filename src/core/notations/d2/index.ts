@@ -85,6 +85,8 @@ export interface CompiledD2 {
   graph: { root?: { attributes?: Attributes }; objects?: Array<{ id: string; attributes?: Attributes }> };
   /** `vars: { d2-config: { theme-id } }`, the author's theme. */
   renderOptions?: { themeID?: number | null };
+  /** What was read leniently before D2 compiled the code (imports.ts: an imported file not given). */
+  warnings?: string[];
 }
 
 /** D2's gap between grid cells when the author sets none. */
@@ -366,6 +368,11 @@ function withTheme(compiled: CompiledD2): CompiledD2 {
 }
 
 export function d2ToGraph(source: CompiledD2): GraphIR {
+  const graph = compiledToGraph(source);
+  return source.warnings?.length ? { ...graph, warnings: [...source.warnings, ...graph.warnings] } : graph;
+}
+
+function compiledToGraph(source: CompiledD2): GraphIR {
   const compiled = withTheme(source);
   const { connections } = compiled.diagram;
   const compiledShapes = compiled.diagram.shapes.map((shape) => (shape.language === 'markdown' ? { ...shape, label: markdownText(shape.label) } : shape));
