@@ -23,7 +23,9 @@ const readD2 = async (code: string) => d2ToGraph(await compiler.compile(code));
 describe('d2Notation on the D2 docs', () => {
   it('reads nested containers by their paths, and connections between them', async () => {
     const graph = await readD2(fixture('d2-docs-containers-2.d2'));
-    expect(graph.groups).toEqual([{ id: 'clouds', label: 'clouds' }, { id: 'clouds.aws', label: 'aws', parent: 'clouds' }, { id: 'clouds.gcloud', label: 'gcloud', parent: 'clouds' }]);
+    // Solid and square, as D2 draws a container.
+    const style = { strokeStyle: 'solid', corner: 'sharp' };
+    expect(graph.groups).toEqual([{ id: 'clouds', label: 'clouds', style }, { id: 'clouds.aws', label: 'aws', parent: 'clouds', style }, { id: 'clouds.gcloud', label: 'gcloud', parent: 'clouds', style }]);
     expect(graph.nodes.map((n) => [n.id, n.parent])).toEqual([
       ['clouds.aws.load_balancer', 'clouds.aws'],
       ['clouds.aws.api', 'clouds.aws'],
@@ -423,5 +425,23 @@ describe('D2 imports of a file not given (issue 27, fourth review)', () => {
 
   it('keeps D2\'s own error for an undefined variable in a file that imports nothing', async () => {
     await expect(readD2('a: {style.fill: ${nowhere}}')).rejects.toThrow(/nowhere/);
+  }, SLOW);
+});
+
+describe('D2 container outlines as D2 draws them (issue 27, fourth review)', () => {
+  it('draws containers solid and square, and dashed only where the author dashed them', async () => {
+    // iidi-tech's target architecture: dashed provincial boundaries round solid federal infrastructure.
+    const graph = await readD2('provinces: {\n  style.stroke-dash: 3\n  on: Ontario {\n    api\n  }\n}\nfederal: Federal infrastructure {\n  acg: {style.stroke-dash: 3; gql}\n  hub\n}\nfederal.acg.gql -> provinces.on.api');
+    const scene = await drawGraph(graph);
+    const outline = (id: string) => {
+      const box = scene.elements.find((e) => e.id === scene.elementIds.groups.get(id))!;
+      return [box.strokeStyle, box.corner];
+    };
+    expect(['provinces', 'provinces.on', 'federal', 'federal.acg'].map(outline)).toEqual([
+      ['dashed', 'sharp'],
+      ['solid', 'sharp'],
+      ['solid', 'sharp'],
+      ['dashed', 'sharp'],
+    ]);
   }, SLOW);
 });

@@ -412,8 +412,9 @@ function compiledToGraph(source: CompiledD2): GraphIR {
     if (containers.has(shape.id)) {
       const group: GraphGroup = { id: shape.id, label: shape.label };
       if (parent !== undefined) group.parent = parent;
-      const style = styleOf(shape);
-      if (style) group.style = style;
+      // D2 draws a container's outline solid and square: a dashed or rounded one is the author's mark (iidi-tech's
+      // dashed provincial boundaries round solid federal infrastructure).
+      group.style = { strokeStyle: 'solid', corner: 'sharp', ...styleOf(shape) };
       const direction = DIRECTIONS[attributesOf.get(shape.id)?.direction?.value ?? ''];
       if (direction) group.direction = direction;
       const grid = gridOf(attributesOf.get(shape.id), childrenOf(shape.id));

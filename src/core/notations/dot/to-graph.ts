@@ -385,8 +385,9 @@ function clusterStyle(attrs: Attrs): GraphStyle {
   return {
     ...(color && { strokeColor: color }),
     ...(fill && { fillColor: fill }),
-    ...(style.strokeStyle && { strokeStyle: style.strokeStyle }),
-    ...(style.rounded && { corner: 'rounded' as const }),
+    // Graphviz draws a cluster solid and square unless its style says otherwise.
+    strokeStyle: style.strokeStyle ?? 'solid',
+    corner: style.rounded ? 'rounded' : 'sharp',
   };
 }
 
