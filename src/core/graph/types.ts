@@ -39,6 +39,8 @@ export interface GraphStyle {
    * readable on its fill.
    */
   textColor?: string;
+  /** Lines set from the left, as the notation writes prose and code in a box (D2 Markdown and code blocks); centred when absent. */
+  textAlign?: 'left';
 }
 
 export interface GraphNode {

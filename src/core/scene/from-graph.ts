@@ -215,7 +215,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       if (text === border || node.style?.strokeColor === undefined) {
         Object.assign(shape, { text: box.label, fontSize: box.fontSize, fontFamily: FONT.family, strokeColor: text });
         // A note is prose, written as its author broke the lines: left-aligned, as PlantUML and Mermaid draw it.
-        if (node.kind === 'note') shape.textAlign = 'left';
+        if (node.kind === 'note' || node.style?.textAlign === 'left') shape.textAlign = 'left';
         elements.push(shape);
         continue;
       }
@@ -227,7 +227,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       const band = shape.iconRef !== undefined ? { top: body.y + iconBand(body.height), bottom: body.y + body.height } : { top: laid.y, bottom: laid.y + laid.height };
       const top = person ? personFigure(laid).labelTop : band.top + (band.bottom - band.top - size.height) / 2;
       const at = { x: laid.x + (laid.width - size.width) / 2, y: top, ...size };
-      elements.push(shape, textElement(makeId(`${id}-label`), box.label, at, box.fontSize, groupIds, text, 'center'));
+      elements.push(shape, textElement(makeId(`${id}-label`), box.label, at, box.fontSize, groupIds, text, node.style?.textAlign ?? 'center'));
       continue;
     }
     // A table or record: header text, a rule under it, then the rows left-aligned; grouped so they move as one.

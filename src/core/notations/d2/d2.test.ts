@@ -445,3 +445,13 @@ describe('D2 container outlines as D2 draws them (issue 27, fourth review)', () 
     ]);
   }, SLOW);
 });
+
+describe('D2 Markdown set from the left (issue 27, fourth review)', () => {
+  it('draws a Markdown block\'s lines from the left, as D2 renders them, and a plain label centred', async () => {
+    // iidi-tech's services each explain themselves in a bulleted `|md` block; centred, the bullets ran ragged.
+    const graph = await readD2('svc: Aggregation Service {\n  explanation: |md\n    - Provides an end point to request aggregate data\n    - Validates API token of requestor\n  |\n}\nplain: A plain label\nbox: |md **Bold** words| {style.stroke: "#ff0000"}');
+    const scene = await drawGraph(graph);
+    const alignOf = (text: string) => scene.elements.find((e) => (e as { text?: string }).text?.startsWith(text))?.textAlign;
+    expect([alignOf('• Provides'), alignOf('Bold words'), alignOf('A plain label') ?? 'center']).toEqual(['left', 'left', 'center']);
+  }, SLOW);
+});

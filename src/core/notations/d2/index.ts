@@ -442,6 +442,8 @@ function compiledToGraph(source: CompiledD2): GraphIR {
     // D2 draws an image shape as the picture alone, its label under it: our icon, with no box around it.
     // A text shape is the words alone, as D2 draws it: no box and no fill behind them, whatever fill the author set.
     if (shape.type === 'image' || shape.type === 'text') node.style = { ...node.style, fillColor: INVISIBLE, strokeColor: INVISIBLE };
+    // D2 sets Markdown and code blocks from the left (iidi-tech's bullet lists of what each service does).
+    if (shape.language) node.style = { ...node.style, textAlign: 'left' };
     nodes.push(node);
   }
   for (const [type, ids] of approximated) warnings.push(`D2 ${type} shape drawn as ${(SHAPES[type] ?? { shape: 'rectangle' }).shape} (${ids.map((id) => JSON.stringify(id)).join(', ')})`);
