@@ -564,7 +564,25 @@ describe('PlantUML sequence forms from its documentation', () => {
     const steps = graph.sequence!.steps as Array<{ type: string; label?: string; sections?: Array<{ label: string }> }>;
     expect(steps[0]!.sections!.map((s) => s.label)).toEqual(['Retry', 'fallback']);
     expect(steps.filter((s) => s.type === 'message').map((s) => s.label)).toEqual(['lost', 'found']);
-    expect(graph.warnings).toEqual(['line 9: message from or to outside the diagram drawn on its participant', 'line 10: message from or to outside the diagram drawn on its participant']);
+    expect(steps.filter((s) => s.type === 'message').map((s) => (s as { outside?: string }).outside)).toEqual(['right', 'left']);
+    expect(graph.warnings).toEqual([]);
+  });
+
+  it('draws a found message from the diagram\'s left edge and a reply out to it, not as loops on the participant (a family-app controller\'s `-> controller`)', async () => {
+    const drawn = await drawGraph(plantumlNotation.toGraph(uml(['participant Controller', 'participant Service', '-> Controller : addFamilyMember(dto)', 'Controller -> Service : addPerson(dto)', '<-- Controller : responseEntity(OK)', 'Service ->] : audit'].join('\n'))));
+    const arrows = drawn.elements.filter((e) => e.type === 'arrow') as Array<{ points: Array<{ x: number; y: number }>; startBinding?: unknown; endBinding?: unknown }>;
+    const lifeline = (name: string) => {
+      const head = drawn.elements.find((e) => (e as { text?: string }).text === name)!;
+      return Number(head.x) + Number(head.width) / 2;
+    };
+    const [found, , reply, lost] = arrows;
+    // Level arrows, each from the lifeline out past the heads on its side: two points, not a loop of four.
+    for (const arrow of [found!, reply!, lost!]) expect(arrow.points).toHaveLength(2);
+    expect(found!.points[0]!.x).toBeLessThan(lifeline('Controller') - 40);
+    expect(found!.points[1]!.x).toBeCloseTo(lifeline('Controller'), 0);
+    expect([found!.startBinding, found!.endBinding !== undefined]).toEqual([undefined, true]);
+    expect(reply!.points[0]!.x).toBeLessThan(lifeline('Controller') - 40);
+    expect(lost!.points[1]!.x).toBeGreaterThan(lifeline('Service') + 40);
   });
 
   it('draws the Mojaloop "Central Service" participant box instead of dropping it with a warning', () => {
