@@ -65,6 +65,8 @@ export interface GraphNode {
   size?: { width: number; height: number };
   /** The width or height its author set (D2 `width`/`height`): kept, or grown only as far as the label needs. */
   authorSize?: { width?: number; height?: number };
+  /** The least width or height its author set (DOT `width`/`height`, in px): the box grows to it, past the drawing rules' bounds. */
+  leastSize?: { width?: number; height?: number };
   /** A diagram drawn inside the node's box, the node's label its title: a D2 sequence diagram inside a container (scene/insets.ts). */
   inset?: GraphIR;
   /**

@@ -8,15 +8,13 @@ import { Graphviz, type Format } from '@hpcc-js/wasm-graphviz';
 import type { Direction, DotSource, GraphIR } from '../graph/types.js';
 import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { graphvizCaps } from './graphviz-caps.js';
-import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, SPACING } from './drawing-rules.js';
+import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, POINTS_PER_INCH, SPACING } from './drawing-rules.js';
 import { PACK_ASPECT } from './elk.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapEdgeLabel, wrapText, type NodeBox } from './node-size.js';
 import type { Box, LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
 import { dictionary } from '../dictionary.js';
 
-/** Graphviz works in points (1/72 in) and we in pixels: one point is drawn as one pixel. Sizes are given in inches. */
-const POINTS_PER_INCH = 72;
 
 /**
  * Room kept around every node: Graphviz is told each node is this much larger on every side, so its splines keep clear

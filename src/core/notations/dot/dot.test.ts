@@ -445,3 +445,15 @@ describe('DOT text, borders and invisible structure on real files', () => {
     expect(byId(elements, 'SCI').y!).toBeGreaterThan(byId(elements, 'system').y!);
   });
 });
+
+describe('DOT node sizes the author set (issue 27, fourth review)', () => {
+  it('draws a node at least as wide as its width (inches) says, as Graphviz does, and never narrower than its label', async () => {
+    // NATS's publish/subscribe picture: the server a bus 8 inches wide under and over its six clients.
+    const graph = toGraph('digraph { node [shape=box]; nats [label="NATS", width=8]; tiny [label="A long label for a small width", width=0.3, height=2]; pub -> nats; nats -> sub }');
+    const { sizeNode } = await import('../../layout/node-size.js');
+    expect(sizeNode(node(graph, 'nats')).width).toBe(576);
+    const tiny = sizeNode(node(graph, 'tiny'));
+    expect(tiny.width).toBeGreaterThan(200);
+    expect(tiny.height).toBe(144);
+  });
+});
