@@ -84,8 +84,8 @@ const SHORTHAND = new RegExp(String.raw`^(\[[^\]]+\]|\([^)]+\)|:[^:]+:|\(\)\s*(?
 
 const C4_NODES = /^(Deployment_Node|Node)(_L|_R)?$/;
 const C4_BOUNDARIES = /^(Boundary|Enterprise_Boundary|System_Boundary|Container_Boundary)$/;
-/** PlantUML draws a package, node, folder, cloud or database holding others with a solid outline, as its own elements. */
-const CONTAINER_OUTLINE: GraphStyle = { strokeStyle: 'solid' };
+/** PlantUML draws a package, node, folder, frame or rectangle holding others with a solid, square outline. */
+const CONTAINER_OUTLINE: GraphStyle = { strokeStyle: 'solid', corner: 'sharp' };
 const ARCHIMATE_ELEMENT = /^(Motivation|Strategy|Business|Application|Technology|Physical|Implementation|Other|Grouping|Group)(_\w+)?$/;
 const ARCHIMATE_RELATION = /^Rel_(Access|Aggregation|Assignment|Association|Composition|Flow|Influence|Realization|Realisation|Serving|Specialization|Triggering)(_Up|_Down|_Left|_Right|_U|_D|_L|_R)?$/;
 const C4_RELATIONS = /^(Bi)?Rel(_Back)?(_Neighbor)?(_U|_Up|_D|_Down|_L|_Left|_R|_Right)?$/;
@@ -234,7 +234,7 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
         const type = named.type ?? (C4_NODES.test(name) ? positional[2] : undefined);
         if (opens) {
           const title = type ? `${label} [${type}]` : label!;
-          addGroup(title, alias, C4_NODES.test(name) ? 'node' : 'boundary', line, { strokeStyle: C4_BOUNDARIES.test(name) ? 'dashed' : 'solid' });
+          addGroup(title, alias, C4_NODES.test(name) ? 'node' : 'boundary', line, C4_BOUNDARIES.test(name) ? { strokeStyle: 'dashed' } : CONTAINER_OUTLINE);
           if (closes) stack.pop();
         } else addNode(label!, alias, { kind: 'workload' }, type ? { rows: [`[${type}]`] } : {});
         continue;

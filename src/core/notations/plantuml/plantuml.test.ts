@@ -160,8 +160,8 @@ Internet -[hidden]- db
     expect(graph.direction).toBe('RIGHT');
     expect(graph.forcedDirection).toBe(true);
     expect(graph.groups).toEqual([
-      { id: 'Front end', label: 'Front end', kind: 'package', style: { strokeStyle: 'solid' } },
-      { id: 'edge', label: 'Edge', kind: 'node', parent: 'Front end', style: { strokeStyle: 'solid' } },
+      { id: 'Front end', label: 'Front end', kind: 'package', style: { strokeStyle: 'solid', corner: 'sharp' } },
+      { id: 'edge', label: 'Edge', kind: 'node', parent: 'Front end', style: { strokeStyle: 'solid', corner: 'sharp' } },
     ]);
     const node = (id: string) => graph.nodes.find((n) => n.id === id);
     expect(node('web')).toMatchObject({ label: 'Web App', kind: 'component', parent: 'Front end', rows: ['«SPA»'] });
@@ -982,7 +982,7 @@ describe('PlantUML legacy activity syntax', () => {
 describe('PlantUML component diagram forms of its documentation', () => {
   it('reads an unnamed container (`cloud {`) and a note on a bracketed component instead of refusing them', () => {
     const graph = plantumlNotation.toGraph(uml(['cloud {', '  [Example 1]', '}', '[Example 1] ..> HTTP : use', 'note right of [Example 1]', '  on several', '  lines', 'end note'].join('\n')));
-    expect(graph.groups).toEqual([{ id: 'cloud-2', label: '', kind: 'cloud', style: { strokeStyle: 'solid' } }]);
+    expect(graph.groups).toEqual([{ id: 'cloud-2', label: '', kind: 'cloud', style: { strokeStyle: 'solid', corner: 'sharp' } }]);
     expect(graph.nodes.find((n) => n.id === 'Example 1')).toMatchObject({ parent: 'cloud-2' });
     expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['Example 1->HTTP', 'note-6->Example 1']);
     expect(graph.warnings).toEqual([]);
