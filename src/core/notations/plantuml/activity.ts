@@ -262,7 +262,8 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const existing = groups.find((g) => g.kind === 'swimlane' && g.label === name);
       lane = existing?.id ?? `lane-${groups.length + 1}`;
       const fill = m[1] ? plantumlColor(m[1]) : undefined;
-      if (!existing) groups.push({ id: lane, label: name, kind: 'swimlane', ...(fill && { style: { fillColor: fill } }) });
+      // PlantUML rules its lanes off with solid lines, square.
+      if (!existing) groups.push({ id: lane, label: name, kind: 'swimlane', style: { strokeStyle: 'solid', corner: 'sharp', ...(fill && { fillColor: fill }) } });
       else if (fill) existing.style = { ...existing.style, fillColor: fill };
     } else if ((m = /^-+(?:\[([^\]]*)\]-*)?>\s*(.*?);?$/.exec(text))) {
       const text2 = label(m[2]);

@@ -1455,3 +1455,15 @@ describe('PlantUML edges to a package place the whole package (issue 27, fourth 
     for (const client of ['IDE', 'WEB']) for (const target of ['COM', 'SMI']) expect(bottom(client)).toBeLessThan(top(target));
   });
 });
+
+describe('PlantUML containers in the outline PlantUML draws (issue 27, fourth review)', () => {
+  it('rules swimlanes, packages and nodes solid and square, and keeps a C4 boundary dashed', () => {
+    // EcoScoop's "View Profile" activity (coloured lanes) and a Laravel attendance app's deployment nodes.
+    const lanes = plantumlNotation.toGraph(uml(['|#application|User|', '|System|', '|User|', 'start', ':Click Profile Tab;', '|System|', ':Show tags;', 'stop'].join('\n')));
+    expect(lanes.groups.map((g) => g.style)).toEqual([{ strokeStyle: 'solid', corner: 'sharp', fillColor: expect.any(String) }, { strokeStyle: 'solid', corner: 'sharp' }]);
+    const deployment = plantumlNotation.toGraph(uml(['node "Serveur VPS" as vps {', '  node "PHP-FPM" as php {', '    artifact "Application Laravel" as app', '  }', '}'].join('\n')));
+    expect(deployment.groups.map((g) => g.style)).toEqual([{ strokeStyle: 'solid', corner: 'sharp' }, { strokeStyle: 'solid', corner: 'sharp' }]);
+    const c4 = plantumlNotation.toGraph(uml(['!include <C4/C4_Container>', 'System_Boundary(s, "Shop") {', '  Container(api, "API")', '}'].join('\n')));
+    expect(c4.groups[0]!.style?.strokeStyle).toBe('dashed');
+  });
+});
