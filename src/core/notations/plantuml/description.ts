@@ -337,6 +337,13 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
   }
   // PlantUML draws a name no keyword declared as an actor once the diagram has use cases (`User1 --> (Story1)`).
   if ([...nodes.values()].some((node) => node.kind === 'usecase')) for (const id of undeclared) nodes.get(id)!.kind = 'actor';
+  // And as an interface, a small circle, once it has components (`HTTPS - [Frontend]`, `DataAccess - [First Component]`).
+  else if ([...nodes.values()].some((node) => node.kind === 'component' && !undeclared.has(node.id))) {
+    for (const id of undeclared) {
+      const node = nodes.get(id)!;
+      if (node.kind === 'component' && node.shape === undefined) Object.assign(node, DESCRIPTION_KEYWORDS.interface);
+    }
+  }
   for (const [name, count] of skippedMacros) warnings.push(`skipped ${count} ${name}(…) call${count === 1 ? '' : 's'} (not drawn)`);
   applyVisibility({ nodes, edges, names }, source.visibility, warnings);
   return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };

@@ -198,8 +198,11 @@ Internet -[hidden]- db
     // joelparkerhenderson/plantuml-examples' use case diagram.
     const graph = plantumlNotation.toGraph(uml('left to right direction\nUser1 --> (Story1)\n(Story1) --> (Story2)'));
     expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['User1:actor', 'Story1:usecase', 'Story2:usecase']);
-    // Without use cases a bare name stays a component.
-    expect(plantumlNotation.toGraph(uml('User1 --> [Shop]')).nodes.map((n) => n.kind)).toEqual(['component', 'component']);
+    // Beside components, it is an interface, a small circle, as PlantUML draws it (a microservices webshop's
+    // `HTTPS - [Frontend]`); without either, a box.
+    expect(plantumlNotation.toGraph(uml('User1 --> [Shop]')).nodes.map((n) => `${n.kind}:${n.shape ?? ''}`)).toEqual(['interface:ellipse', 'component:']);
+    expect(plantumlNotation.toGraph(uml('node "Webserver" {\n  HTTPS - [Frontend]\n}')).nodes.map((n) => n.kind)).toEqual(['interface', 'component']);
+    expect(plantumlNotation.toGraph(uml('a --> b')).nodes.map((n) => n.kind)).toEqual(['component', 'component']);
   });
 
   it('maps class relations to UML heads with multiplicities', () => {
