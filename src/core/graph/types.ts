@@ -171,6 +171,8 @@ export interface GraphIR {
    * on \n; drawn once above the whole diagram. Container titles are `GraphGroup.label`.
    */
   title?: string;
+  /** The title's size in px, where its author set it larger than our heading (D2's `style.font-size` on its title text). */
+  titleSize?: number;
   /** The author's key to the drawing (PlantUML `legend` … `end legend`): a box of text drawn under the whole diagram. */
   legend?: string;
   nodes: GraphNode[];

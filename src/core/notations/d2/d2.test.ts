@@ -455,3 +455,15 @@ describe('D2 Markdown set from the left (issue 27, fourth review)', () => {
     expect([alignOf('• Provides'), alignOf('Bold words'), alignOf('A plain label') ?? 'center']).toEqual(['left', 'left', 'center']);
   }, SLOW);
 });
+
+describe('D2 title size (issue 27, fourth review)', () => {
+  it('draws a title at the size its author set above our heading\'s, and at our heading\'s otherwise', async () => {
+    // iidi-tech's architecture titles: `style: {font-size: 55; italic: true}` on a text shape near the top.
+    const big = await readD2('title: POC Target Architecture {\n  shape: text\n  near: top-center\n  style: {\n    font-size: 55\n    italic: true\n  }\n}\na -> b');
+    expect([big.title, big.titleSize]).toEqual(['POC Target Architecture', 55]);
+    const scene = await drawGraph(big);
+    expect(scene.elements.find((e) => (e as { text?: string }).text === 'POC Target Architecture')?.fontSize).toBe(55);
+    const plain = await readD2('title: Plain {shape: text; near: top-center}\na -> b');
+    expect([plain.title, plain.titleSize]).toEqual(['Plain', undefined]);
+  }, SLOW);
+});

@@ -13,6 +13,7 @@ import { markdownText } from './markdown.js';
 import { isLifeline, sequenceActors, sequenceSteps } from './sequence.js';
 import { themeColor } from './themes.js';
 import { KEY_GROUP_KIND } from '../../scene/key-beside.js';
+import { FONT } from '../../layout/drawing-rules.js';
 
 interface Label {
   label: string;
@@ -41,6 +42,8 @@ type Shape = {
   width?: number;
   height?: number;
   borderRadius?: number;
+  /** `style.font-size`, D2's default (16) when the author set none. */
+  fontSize?: number;
 } & Partial<Record<UndrawnStyle, unknown>>
 type Connection = {
   src: string;
@@ -398,6 +401,7 @@ function compiledToGraph(source: CompiledD2): GraphIR {
   const childrenOf = (parent: string | undefined) => shapes.filter((shape) => parentOf(shape.id) === parent);
   const connected = new Set(connections.flatMap((c) => [c.src, c.dst]));
   let title: string | undefined;
+  let titleSize: number | undefined;
   const approximated = new Map<string, string[]>();
   const nodes: GraphNode[] = [];
   const groups: GraphGroup[] = [];
@@ -426,6 +430,8 @@ function compiledToGraph(source: CompiledD2): GraphIR {
     // bottom is drawn as text, not taken for the title.
     if (shape.type === 'text' && parent === undefined && nearTop.has(shape.id) && !connected.has(shape.id) && title === undefined) {
       title = shape.label;
+      // A title the author set larger than our heading keeps its size (iidi-tech's 55 px architecture titles).
+      if ((shape.fontSize ?? 0) > FONT.diagramTitle) titleSize = shape.fontSize;
       continue;
     }
     const mapped = SHAPES[shape.type] ?? { shape: 'rectangle', approximate: true as const };
@@ -486,6 +492,7 @@ function compiledToGraph(source: CompiledD2): GraphIR {
     groups,
     warnings,
     ...(title !== undefined && { title }),
+    ...(titleSize !== undefined && { titleSize }),
     ...(grid !== undefined && { grid }),
   };
 }
