@@ -1470,3 +1470,19 @@ describe('PlantUML containers in the outline PlantUML draws (issue 27, fourth re
     expect(c4.groups[0]!.style?.strokeStyle).toBe('dashed');
   });
 });
+
+describe('PlantUML switch cases labelled on their own legs (issue 27, fourth review)', () => {
+  it('writes each case on its branch, not beside the switch, where the cases would stack into one block of text', () => {
+    // EcoScoop's "View Profile" activity: three cases out of one hexagon, their labels were one unreadable stack.
+    const graph = plantumlNotation.toGraph(uml(['start', 'switch (Handle User selection)', 'case ( Clicked Achievements?)', '  :Show achievements;', 'case ( Clicked Level?)', '  :Show levels;', 'case ( Checked Tags?)', '  :Show tags;', 'endswitch', 'if (More?) then (yes)', '  :Again;', 'endif', 'stop'].join('\n')));
+    const fromDecision = (label: string) => graph.nodes.find((n) => n.kind === 'decision' && n.label === label)!.id;
+    const cases = graph.edges.filter((e) => e.from === fromDecision('Handle User selection'));
+    expect(cases.map((e) => [e.label, e.startLabel])).toEqual([
+      ['Clicked Achievements?', undefined],
+      ['Clicked Level?', undefined],
+      ['Checked Tags?', undefined],
+    ]);
+    // An if's branch keeps its label beside the condition it answers.
+    expect(graph.edges.find((e) => e.from === fromDecision('More?') && e.startLabel === 'yes')).toBeDefined();
+  });
+});
