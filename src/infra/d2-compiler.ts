@@ -14,6 +14,7 @@ import type { Worker } from 'node:worker_threads';
 import { D2 } from '@terrastruct/d2';
 import { AppError } from '../core/errors.js';
 import { type CompiledD2, d2ParseError } from '../core/notations/d2/index.js';
+import { withoutImports } from '../core/notations/d2/imports.js';
 import type { D2Compiler } from '../service/heavy-work.js';
 import type { Metrics } from './metrics.js';
 import { type HeavySlots, overBudget, type Slot } from './jobs/heavy-slots.js';
@@ -144,7 +145,12 @@ export function createD2Compiler(
         throw new AppError('busy', `D2 is compiling and ${limits.queue} more D2 diagrams are waiting: try again in a few seconds`, { retryAfterSeconds: 5 });
       }
       pending++;
-      const mine = turn.then(() => compileNow(code));
+      // An import of a file not given is left out, not the whole diagram refused (core/notations/d2/imports.ts).
+      const alone = withoutImports(code);
+      const mine = turn.then(async () => {
+        const compiled = await compileNow(alone.code);
+        return alone.warnings.length > 0 ? { ...compiled, warnings: alone.warnings } : compiled;
+      });
       turn = mine.catch(() => undefined);
       try {
         return await mine;

@@ -21,6 +21,9 @@ import { ROW_INDENT, STEREOTYPE_ROW } from '../layout/node-size.js';
 import { unfoldRows } from './folded-rows.js';
 import { readsAsRows } from './table-rows.js';
 
+/** The outline a scene element keeps, which the exports write back. */
+type RecoveredStyle = Required<Omit<GraphStyle, 'strokeWidth' | 'fontSize' | 'textColor' | 'textAlign'>>;
+
 export type NodeShape = ShapeType | 'text' | 'code' | 'math' | 'image' | 'embed';
 
 /** What a writer needs beyond GraphStyle to draw an element as it looks in the scene. */
@@ -36,7 +39,7 @@ export interface Look {
 export interface RecoveredNode extends GraphNode {
   shape: NodeShape;
   /** The stroke width is in `look`. */
-  style: Required<Omit<GraphStyle, 'strokeWidth' | 'fontSize' | 'textColor'>>;
+  style: RecoveredStyle;
   look: Look;
   /** Source language of a code block. */
   language?: string;
@@ -55,7 +58,7 @@ export interface RecoveredGroup extends GraphGroup {
   shape: ShapeType;
   iconRef?: string;
   /** The stroke width is in `look`. */
-  style: Required<Omit<GraphStyle, 'strokeWidth' | 'fontSize' | 'textColor'>>;
+  style: RecoveredStyle;
   look: Look;
   box: Box;
 }
@@ -94,7 +97,7 @@ function iconOf(e: Element): string | undefined {
   return typeof stamped === 'string' ? stamped : e.iconRef;
 }
 
-const styleOf = (e: Element): Required<Omit<GraphStyle, 'strokeWidth' | 'fontSize' | 'textColor'>> => ({ strokeColor: e.strokeColor, fillColor: e.fillColor, strokeStyle: e.strokeStyle, corner: e.corner });
+const styleOf = (e: Element): RecoveredStyle => ({ strokeColor: e.strokeColor, fillColor: e.fillColor, strokeStyle: e.strokeStyle, corner: e.corner });
 const lookOf = (e: Element): Look => ({
   strokeWidth: e.strokeWidth,
   opacity: e.opacity,

@@ -39,6 +39,8 @@ export interface GraphStyle {
    * readable on its fill.
    */
   textColor?: string;
+  /** Lines set from the left, as the notation writes prose and code in a box (D2 Markdown and code blocks); centred when absent. */
+  textAlign?: 'left';
 }
 
 export interface GraphNode {
@@ -63,6 +65,8 @@ export interface GraphNode {
   size?: { width: number; height: number };
   /** The width or height its author set (D2 `width`/`height`): kept, or grown only as far as the label needs. */
   authorSize?: { width?: number; height?: number };
+  /** The least width or height its author set (DOT `width`/`height`, in px): the box grows to it, past the drawing rules' bounds. */
+  leastSize?: { width?: number; height?: number };
   /** A diagram drawn inside the node's box, the node's label its title: a D2 sequence diagram inside a container (scene/insets.ts). */
   inset?: GraphIR;
   /**
@@ -167,6 +171,8 @@ export interface GraphIR {
    * on \n; drawn once above the whole diagram. Container titles are `GraphGroup.label`.
    */
   title?: string;
+  /** The title's size in px, where its author set it larger than our heading (D2's `style.font-size` on its title text). */
+  titleSize?: number;
   /** The author's key to the drawing (PlantUML `legend` … `end legend`): a box of text drawn under the whole diagram. */
   legend?: string;
   nodes: GraphNode[];

@@ -115,18 +115,21 @@ export function headerIconBox(table: Box, title: Box): Omit<StampedIcon, 'ref' |
 
 /**
  * The title of a table: the topmost text grouped with a box that has no text of its own and lying inside it (from-graph
- * draws a table's title, rule and rows as elements grouped with its box).
+ * draws a table's title, rule and rows as elements grouped with its box). A group without a rule is a box whose label
+ * is a text of its own (a D2 image shape, a border that cannot carry the text): its icon goes on top, the label under it.
  */
 function titlesOf(elements: readonly StampableElement[]): Map<string, StampableElement> {
   const texts = new Map<string, StampableElement[]>();
+  const ruled = new Set<string>();
   for (const e of elements) {
     const group = e.groupIds?.[0];
     if (e.type === 'text' && group !== undefined) texts.set(group, [...(texts.get(group) ?? []), e]);
+    if (e.type === 'line' && group !== undefined) ruled.add(group);
   }
   const titles = new Map<string, StampableElement>();
   for (const e of elements) {
     const group = e.groupIds?.[0];
-    if (e.type !== 'rectangle' || (typeof e.text === 'string' && e.text !== '') || group === undefined) continue;
+    if (e.type !== 'rectangle' || (typeof e.text === 'string' && e.text !== '') || group === undefined || !ruled.has(group)) continue;
     const inside = (texts.get(group) ?? []).filter((t) => t.x >= e.x && t.y >= e.y && t.x + t.width <= e.x + e.width + 1 && t.y + t.height <= e.y + e.height + 1);
     const title = inside.sort((a, b) => a.y - b.y)[0];
     if (title !== undefined) titles.set(e.id, title);

@@ -26,6 +26,9 @@ export const MIXED_TRUNK = 40;
 /** Boxes with an icon are at least this tall, so the stamped icon (45% of the height) is big enough to read. */
 export const ICON_NODE_MIN_HEIGHT = 80;
 
+/** Graphviz works in points (1/72 in) and we in pixels: one point is drawn as one pixel. Sizes are given in inches. */
+export const POINTS_PER_INCH = 72;
+
 /** A README column: a diagram of up to READABLE_NODES nodes fits this width with text at READABLE_TEXT px or more. */
 export const README_WIDTH = 880;
 export const READABLE_TEXT = 11;

@@ -8,15 +8,13 @@ import { Graphviz, type Format } from '@hpcc-js/wasm-graphviz';
 import type { Direction, DotSource, GraphIR } from '../graph/types.js';
 import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { graphvizCaps } from './graphviz-caps.js';
-import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, SPACING } from './drawing-rules.js';
+import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, POINTS_PER_INCH, SPACING } from './drawing-rules.js';
 import { PACK_ASPECT } from './elk.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapEdgeLabel, wrapText, type NodeBox } from './node-size.js';
 import type { Box, LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
 import { dictionary } from '../dictionary.js';
 
-/** Graphviz works in points (1/72 in) and we in pixels: one point is drawn as one pixel. Sizes are given in inches. */
-const POINTS_PER_INCH = 72;
 
 /**
  * Room kept around every node: Graphviz is told each node is this much larger on every side, so its splines keep clear
@@ -296,10 +294,12 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
     if (flat) lines.push(`{rank=same; ${tail.node}; ${head.node}}`);
     sameRank ||= flat;
     edges.push({ tail: tail.node, head: head.node, id: edge.id, ...(reversed && { reversed: true as const }) });
-    // A layout hint along the flow to a container (C4 `Lay_D(person, boundary)`) puts its other end before or after
-    // the whole container, as PlantUML does, not only before the one node the edge ends at: it is tied to the first
-    // (or last) nodes of the container's own flow, those no edge inside it leads into (or out of).
-    if (edge.hidden && !flat) {
+    // An edge or a layout hint along the flow to a container (PlantUML `AIGW --> Models`, C4 `Lay_D(person, boundary)`)
+    // puts its other end before or after the whole container, as PlantUML does, not only before the one node the edge
+    // ends at: it is tied to the first (or last) nodes of the container's own flow, those no edge inside it leads into
+    // (or out of). Else, under newrank, the container's other nodes stay in the first rank and it spans the drawing
+    // (GitLab's AI architecture: its Models package ran from the top row to below the gateway).
+    if (!flat) {
       const ends = (end: { node: string; cluster?: string }, id: string, first: boolean) => {
         if (end.cluster === undefined) return [end.node];
         const members = graph.nodes.filter((node) => inside(node, id)).map((node) => node.id);

@@ -234,6 +234,9 @@ function measuredNode(node: GraphNode, flow: Direction): NodeBox {
   // A size the author set is theirs (a 10 px dot for a state's start, a 500 px base under narrower layers), past the
   // drawing rules' bounds; it only grows as far as the label needs.
   const set = node.authorSize;
+  // A least size (DOT's width=8 for a message bus under its subscribers) only grows the box.
+  width = Math.max(width, Math.ceil(node.leastSize?.width ?? 0));
+  height = Math.max(height, Math.ceil(node.leastSize?.height ?? 0));
   if (set?.width !== undefined) width = Math.ceil(Math.max(set.width, label === '' ? 0 : textWidth));
   if (set?.height !== undefined) {
     const withIcon = height;

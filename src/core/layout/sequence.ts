@@ -22,6 +22,11 @@ export interface SequenceMessage {
   dashed: boolean;
   startArrowhead: Arrowhead;
   endArrowhead: Arrowhead;
+  /**
+   * The message's other end is the diagram's edge on this side, not a participant (PlantUML's found and lost messages,
+   * `[-> A`, `A ->]`, `-> A`): `from` and `to` are both the one participant.
+   */
+  outside?: 'left' | 'right';
 }
 
 export interface SequenceNote {
@@ -178,7 +183,9 @@ function placeColumns(graph: GraphIR, steps: readonly SequenceStep[]): Column[] 
       const a = index.get(step.from)!;
       const b = index.get(step.to)!;
       const label = step.label ? labelText(step.label, SEQUENCE_SPACING.labelMaxWidth, FONT.edgeLabel).width : 0;
-      if (a === b) spans.push({ from: a, to: a + 1, width: SEQUENCE_SPACING.selfLoopWidth + label + 2 * SEQUENCE_SPACING.noteGap });
+      // A message from or to the diagram's edge has its label beside its participant, on that side.
+      if (step.outside) spans.push(step.outside === 'left' ? { from: a - 1, to: a, width: label + 3 * SEQUENCE_SPACING.noteGap } : { from: a, to: a + 1, width: label + 3 * SEQUENCE_SPACING.noteGap });
+      else if (a === b) spans.push({ from: a, to: a + 1, width: SEQUENCE_SPACING.selfLoopWidth + label + 2 * SEQUENCE_SPACING.noteGap });
       else spans.push({ from: Math.min(a, b), to: Math.max(a, b), width: label + 2 * SEQUENCE_SPACING.noteGap });
     } else if (step.type === 'note' && step.position !== 'over') {
       const a = index.get(step.participants[0]!)!;
@@ -277,9 +284,18 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
           const from = byId.get(step.from)!;
           const to = byId.get(step.to)!;
           const label = step.label ? labelText(step.label, SEQUENCE_SPACING.labelMaxWidth, FONT.edgeLabel) : undefined;
-          const self = from === to;
+          const self = from === to && step.outside === undefined;
           const loopX = from.center + SEQUENCE_SPACING.selfLoopWidth;
-          const labelLeft = self ? loopX + SEQUENCE_SPACING.noteGap : Math.min(from.center, to.center) + SEQUENCE_SPACING.noteGap;
+          const labelLeft = self
+            ? loopX + SEQUENCE_SPACING.noteGap
+            : step.outside === 'left'
+              ? from.center - SEQUENCE_SPACING.noteGap - (label?.width ?? 0)
+              : Math.min(from.center, to.center) + SEQUENCE_SPACING.noteGap;
+          // From or to the diagram's edge: a level arrow out past the first (or last) participant's head and its label.
+          const edgeX =
+            step.outside === 'left'
+              ? Math.min(firstCenter - columns[0]!.box.width / 2, labelLeft)
+              : Math.max(lastCenter + columns[columns.length - 1]!.box.width / 2, labelLeft + (label?.width ?? 0));
           if (label) place(textElement(nextId('message-label'), label, labelLeft, y));
           // A label goes above its arrow; beside a loop to self it starts level with the loop.
           const arrowY = y + (label && !self ? label.height : 0) + SEQUENCE_SPACING.messageGap / 2;
@@ -291,11 +307,12 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
                 { x: from.center, y: arrowY + SEQUENCE_SPACING.selfLoopHeight },
               ]
             : [
-                { x: from.center, y: arrowY },
-                { x: to.center, y: arrowY },
+                { x: step.outside === 'left' ? edgeX : from.center, y: arrowY },
+                { x: step.outside === 'right' ? edgeX : to.center, y: arrowY },
               ];
           place(messageArrow(nextId('message'), step, points));
-          use(Math.min(from.center, to.center), Math.max(from.center, to.center, self ? loopX : 0, label ? labelLeft + label.width : 0));
+          const ends = points.map((point) => point.x);
+          use(Math.min(...ends, label ? labelLeft : Infinity), Math.max(...ends, label ? labelLeft + label.width : 0));
           const loopBottom = self ? Math.max(arrowY + SEQUENCE_SPACING.selfLoopHeight, y + (label?.height ?? 0)) : arrowY;
           y = loopBottom + SEQUENCE_SPACING.rowGap;
           break;
@@ -555,8 +572,9 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
   for (const element of elements) {
     if (element.type !== 'arrow') continue;
     const points = element.points!;
-    element.startBinding!.focus = { x: 0.5, y: (points[0]!.y - headHeight) / lifelineHeight };
-    element.endBinding!.focus = { x: 0.5, y: (points[points.length - 1]!.y - headHeight) / lifelineHeight };
+    // A message from or to the diagram's edge is bound at its participant's end only.
+    if (element.startBinding) element.startBinding.focus = { x: 0.5, y: (points[0]!.y - headHeight) / lifelineHeight };
+    if (element.endBinding) element.endBinding.focus = { x: 0.5, y: (points[points.length - 1]!.y - headHeight) / lifelineHeight };
   }
   // Participant boxes: a titled frame behind the heads and lifelines of the participants declared in it. Members that
   // are not neighbours (moved apart by `order`, or declared out of turn) get one frame per run, as PlantUML draws them,
@@ -658,8 +676,8 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
       corner: 'sharp',
       startArrowhead: step.startArrowhead,
       endArrowhead: step.endArrowhead,
-      startBinding: { elementId: lifelineId(step.from), focus: { x: 0.5, y: 0 } },
-      endBinding: { elementId: lifelineId(step.to), focus: { x: 0.5, y: 0 } },
+      ...(step.outside !== 'left' && { startBinding: { elementId: lifelineId(step.from), focus: { x: 0.5, y: 0 } } }),
+      ...(step.outside !== 'right' && { endBinding: { elementId: lifelineId(step.to), focus: { x: 0.5, y: 0 } } }),
     };
   }
 }

@@ -215,7 +215,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       if (text === border || node.style?.strokeColor === undefined) {
         Object.assign(shape, { text: box.label, fontSize: box.fontSize, fontFamily: FONT.family, strokeColor: text });
         // A note is prose, written as its author broke the lines: left-aligned, as PlantUML and Mermaid draw it.
-        if (node.kind === 'note') shape.textAlign = 'left';
+        if (node.kind === 'note' || node.style?.textAlign === 'left') shape.textAlign = 'left';
         elements.push(shape);
         continue;
       }
@@ -227,7 +227,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       const band = shape.iconRef !== undefined ? { top: body.y + iconBand(body.height), bottom: body.y + body.height } : { top: laid.y, bottom: laid.y + laid.height };
       const top = person ? personFigure(laid).labelTop : band.top + (band.bottom - band.top - size.height) / 2;
       const at = { x: laid.x + (laid.width - size.width) / 2, y: top, ...size };
-      elements.push(shape, textElement(makeId(`${id}-label`), box.label, at, box.fontSize, groupIds, text, 'center'));
+      elements.push(shape, textElement(makeId(`${id}-label`), box.label, at, box.fontSize, groupIds, text, node.style?.textAlign ?? 'center'));
       continue;
     }
     // A table or record: header text, a rule under it, then the rows left-aligned; grouped so they move as one.
@@ -297,7 +297,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
   // Labels last: they sit on top of any arrow passing under them.
   elements.push(...labels);
   const withLegend = graph.legend ? withDiagramLegend(elements, graph.legend, makeId(DIAGRAM_LEGEND_ID)) : elements;
-  return { elements: graph.title ? withDiagramTitle(withLegend, graph.title, makeId(DIAGRAM_TITLE_ID)) : withLegend, elementIds, parents };
+  return { elements: graph.title ? withDiagramTitle(withLegend, graph.title, makeId(DIAGRAM_TITLE_ID), graph.titleSize) : withLegend, elementIds, parents };
 }
 
 /** Element id of the diagram's legend box. */
@@ -327,10 +327,10 @@ export function withDiagramLegend(elements: readonly Element[], legend: string, 
  * height and a gap, so it overlaps nothing. Points of arrows and lines are absolute and move too; bindings are relative
  * to their shapes and stay. The title wraps like container titles, but never narrower than the drawing.
  */
-export function withDiagramTitle(elements: readonly Element[], title: string, id: string): Element[] {
+export function withDiagramTitle(elements: readonly Element[], title: string, id: string, fontSize: number = FONT.diagramTitle): Element[] {
   const { left, top, right } = drawingExtent(elements);
-  const text = wrapText(title, Math.max(right - left, CONTAINER_MIN_WIDTH * 2), FONT.diagramTitle).join('\n');
-  const size = measureText(text, FONT.diagramTitle, FONT.family);
+  const text = wrapText(title, Math.max(right - left, CONTAINER_MIN_WIDTH * 2), fontSize).join('\n');
+  const size = measureText(text, fontSize, FONT.family);
   const shift = size.height + SPACING.diagramTitleGap;
   const moved = elements.map((element) => {
     const points = pointsOf(element);
@@ -342,7 +342,7 @@ export function withDiagramTitle(elements: readonly Element[], title: string, id
   });
   // Last, so that a reader going through the elements in order (export's graph recovery) meets every container's own
   // title before this text, which sits just above the top-left container.
-  return [...moved, textElement(id, text, { x: left, y: top, ...size }, FONT.diagramTitle)];
+  return [...moved, textElement(id, text, { x: left, y: top, ...size }, fontSize)];
 }
 
 /** The sides of the box every element lies in (all 0 for none). */

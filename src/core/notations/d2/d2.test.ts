@@ -4,6 +4,7 @@ import { structureOf } from '../../../../test/support/structure.js';
 import { AppError } from '../../errors.js';
 import { toD2 } from '../../export/d2.js';
 import { recoverGraph } from '../../export/graph-recovery.js';
+import { stampIcons } from '../../icons/index.js';
 import { intakeScene } from '../../scene/intake.js';
 import { resolveIconHints } from '../icon-hints.js';
 import { drawGraph } from '../index.js';
@@ -22,7 +23,9 @@ const readD2 = async (code: string) => d2ToGraph(await compiler.compile(code));
 describe('d2Notation on the D2 docs', () => {
   it('reads nested containers by their paths, and connections between them', async () => {
     const graph = await readD2(fixture('d2-docs-containers-2.d2'));
-    expect(graph.groups).toEqual([{ id: 'clouds', label: 'clouds' }, { id: 'clouds.aws', label: 'aws', parent: 'clouds' }, { id: 'clouds.gcloud', label: 'gcloud', parent: 'clouds' }]);
+    // Solid and square, as D2 draws a container.
+    const style = { strokeStyle: 'solid', corner: 'sharp' };
+    expect(graph.groups).toEqual([{ id: 'clouds', label: 'clouds', style }, { id: 'clouds.aws', label: 'aws', parent: 'clouds', style }, { id: 'clouds.gcloud', label: 'gcloud', parent: 'clouds', style }]);
     expect(graph.nodes.map((n) => [n.id, n.parent])).toEqual([
       ['clouds.aws.load_balancer', 'clouds.aws'],
       ['clouds.aws.api', 'clouds.aws'],
@@ -239,6 +242,13 @@ describe('d2Notation details', () => {
     const scene = await drawGraph(graph);
     // The label is still written, in a colour that reads.
     expect(scene.elements.filter((e) => (e as { text?: string }).text === 'Customer').map((e) => e.strokeColor)).toEqual(['#1e1e1e']);
+    // The picture stands above its label, as D2 draws it, not as a table's small mark over the label's first letters
+    // (the Carv ticketing architecture's Firebase functions, every one an image shape).
+    const stamped = stampIcons(intakeScene(scene.elements).elements, { autoIcons: false }).elements;
+    const icon = (stamped.find((e) => e.id === 'user') as { icon?: { y: number; height: number; width: number } }).icon!;
+    const label = stamped.find((e) => (e as { text?: string }).text === 'Customer')!;
+    expect(icon.y + icon.height).toBeLessThanOrEqual(Number(label.y));
+    expect(icon.width).toBeGreaterThan(30);
   }, SLOW);
 
   it('draws a text shape as its words alone, without the box or the fill D2 leaves out (viaduck\'s failure modes)', async () => {
@@ -376,5 +386,84 @@ describe('D2 round trip: D2 → scene → D2 export → D2 draws the same struct
     const second = await drawn(exported.code);
     expect(structureOf(second)).toEqual(structureOf(first));
     expect(first.edges.length).toBeGreaterThan(0);
+  }, SLOW);
+});
+
+describe('D2 imports of a file not given (issue 27, fourth review)', () => {
+  it('draws a diagram that spreads a theme file it comes without, its styles from that theme left at D2\'s defaults, and says so', async () => {
+    // The form of the Codex platform's design diagrams: `...@../../../d2/theme`, then `fill: ${color-browser}` and the like.
+    const code = [
+      '# Notification System Architecture',
+      '...@../../../d2/theme',
+      'vars: {',
+      '  accent: "#ffcc00"',
+      '}',
+      'direction: down',
+      'browser: {',
+      '  label: "Customer Browser"',
+      '  page: {',
+      '    label: "Content Page"',
+      '    style: {',
+      '      fill: ${color-browser}',
+      '      stroke: ${stroke-browser}',
+      '    }',
+      '  }',
+      '}',
+      'worker: ${worker-name} Worker {style.fill: ${accent}}',
+      'shared: @shared/db',
+      'browser.page -> worker: "POST /api" {style.stroke: ${arrow-https}}',
+    ].join('\n');
+    const graph = await readD2(code);
+    expect(graph.nodes.map((n) => [n.id, n.label])).toEqual([['browser.page', 'Content Page'], ['worker', 'worker-name Worker'], ['shared', 'shared']]);
+    expect(graph.nodes.find((n) => n.id === 'worker')?.style?.fillColor).toBe('#ffcc00');
+    expect(graph.edges.map((e) => [e.from, e.to, e.label])).toEqual([['browser.page', 'worker', 'POST /api']]);
+    expect(graph.warnings.slice(0, 2)).toEqual([
+      'D2 imports @../../../d2/theme, @shared/db left out: only the one file was given',
+      "variables from the imported file left out, their shapes drawn in D2's defaults: color-browser, stroke-browser, worker-name, arrow-https",
+    ]);
+  }, SLOW);
+
+  it('keeps D2\'s own error for an undefined variable in a file that imports nothing', async () => {
+    await expect(readD2('a: {style.fill: ${nowhere}}')).rejects.toThrow(/nowhere/);
+  }, SLOW);
+});
+
+describe('D2 container outlines as D2 draws them (issue 27, fourth review)', () => {
+  it('draws containers solid and square, and dashed only where the author dashed them', async () => {
+    // iidi-tech's target architecture: dashed provincial boundaries round solid federal infrastructure.
+    const graph = await readD2('provinces: {\n  style.stroke-dash: 3\n  on: Ontario {\n    api\n  }\n}\nfederal: Federal infrastructure {\n  acg: {style.stroke-dash: 3; gql}\n  hub\n}\nfederal.acg.gql -> provinces.on.api');
+    const scene = await drawGraph(graph);
+    const outline = (id: string) => {
+      const box = scene.elements.find((e) => e.id === scene.elementIds.groups.get(id))!;
+      return [box.strokeStyle, box.corner];
+    };
+    expect(['provinces', 'provinces.on', 'federal', 'federal.acg'].map(outline)).toEqual([
+      ['dashed', 'sharp'],
+      ['solid', 'sharp'],
+      ['solid', 'sharp'],
+      ['dashed', 'sharp'],
+    ]);
+  }, SLOW);
+});
+
+describe('D2 Markdown set from the left (issue 27, fourth review)', () => {
+  it('draws a Markdown block\'s lines from the left, as D2 renders them, and a plain label centred', async () => {
+    // iidi-tech's services each explain themselves in a bulleted `|md` block; centred, the bullets ran ragged.
+    const graph = await readD2('svc: Aggregation Service {\n  explanation: |md\n    - Provides an end point to request aggregate data\n    - Validates API token of requestor\n  |\n}\nplain: A plain label\nbox: |md **Bold** words| {style.stroke: "#ff0000"}');
+    const scene = await drawGraph(graph);
+    const alignOf = (text: string) => scene.elements.find((e) => (e as { text?: string }).text?.startsWith(text))?.textAlign;
+    expect([alignOf('• Provides'), alignOf('Bold words'), alignOf('A plain label') ?? 'center']).toEqual(['left', 'left', 'center']);
+  }, SLOW);
+});
+
+describe('D2 title size (issue 27, fourth review)', () => {
+  it('draws a title at the size its author set above our heading\'s, and at our heading\'s otherwise', async () => {
+    // iidi-tech's architecture titles: `style: {font-size: 55; italic: true}` on a text shape near the top.
+    const big = await readD2('title: POC Target Architecture {\n  shape: text\n  near: top-center\n  style: {\n    font-size: 55\n    italic: true\n  }\n}\na -> b');
+    expect([big.title, big.titleSize]).toEqual(['POC Target Architecture', 55]);
+    const scene = await drawGraph(big);
+    expect(scene.elements.find((e) => (e as { text?: string }).text === 'POC Target Architecture')?.fontSize).toBe(55);
+    const plain = await readD2('title: Plain {shape: text; near: top-center}\na -> b');
+    expect([plain.title, plain.titleSize]).toEqual(['Plain', undefined]);
   }, SLOW);
 });

@@ -13,6 +13,7 @@ import { markdownText } from './markdown.js';
 import { isLifeline, sequenceActors, sequenceSteps } from './sequence.js';
 import { themeColor } from './themes.js';
 import { KEY_GROUP_KIND } from '../../scene/key-beside.js';
+import { FONT } from '../../layout/drawing-rules.js';
 
 interface Label {
   label: string;
@@ -41,6 +42,8 @@ type Shape = {
   width?: number;
   height?: number;
   borderRadius?: number;
+  /** `style.font-size`, D2's default (16) when the author set none. */
+  fontSize?: number;
 } & Partial<Record<UndrawnStyle, unknown>>
 type Connection = {
   src: string;
@@ -85,6 +88,8 @@ export interface CompiledD2 {
   graph: { root?: { attributes?: Attributes }; objects?: Array<{ id: string; attributes?: Attributes }> };
   /** `vars: { d2-config: { theme-id } }`, the author's theme. */
   renderOptions?: { themeID?: number | null };
+  /** What was read leniently before D2 compiled the code (imports.ts: an imported file not given). */
+  warnings?: string[];
 }
 
 /** D2's gap between grid cells when the author sets none. */
@@ -366,6 +371,11 @@ function withTheme(compiled: CompiledD2): CompiledD2 {
 }
 
 export function d2ToGraph(source: CompiledD2): GraphIR {
+  const graph = compiledToGraph(source);
+  return source.warnings?.length ? { ...graph, warnings: [...source.warnings, ...graph.warnings] } : graph;
+}
+
+function compiledToGraph(source: CompiledD2): GraphIR {
   const compiled = withTheme(source);
   const { connections } = compiled.diagram;
   const compiledShapes = compiled.diagram.shapes.map((shape) => (shape.language === 'markdown' ? { ...shape, label: markdownText(shape.label) } : shape));
@@ -391,6 +401,7 @@ export function d2ToGraph(source: CompiledD2): GraphIR {
   const childrenOf = (parent: string | undefined) => shapes.filter((shape) => parentOf(shape.id) === parent);
   const connected = new Set(connections.flatMap((c) => [c.src, c.dst]));
   let title: string | undefined;
+  let titleSize: number | undefined;
   const approximated = new Map<string, string[]>();
   const nodes: GraphNode[] = [];
   const groups: GraphGroup[] = [];
@@ -405,8 +416,9 @@ export function d2ToGraph(source: CompiledD2): GraphIR {
     if (containers.has(shape.id)) {
       const group: GraphGroup = { id: shape.id, label: shape.label };
       if (parent !== undefined) group.parent = parent;
-      const style = styleOf(shape);
-      if (style) group.style = style;
+      // D2 draws a container's outline solid and square: a dashed or rounded one is the author's mark (iidi-tech's
+      // dashed provincial boundaries round solid federal infrastructure).
+      group.style = { strokeStyle: 'solid', corner: 'sharp', ...styleOf(shape) };
       const direction = DIRECTIONS[attributesOf.get(shape.id)?.direction?.value ?? ''];
       if (direction) group.direction = direction;
       const grid = gridOf(attributesOf.get(shape.id), childrenOf(shape.id));
@@ -418,6 +430,8 @@ export function d2ToGraph(source: CompiledD2): GraphIR {
     // bottom is drawn as text, not taken for the title.
     if (shape.type === 'text' && parent === undefined && nearTop.has(shape.id) && !connected.has(shape.id) && title === undefined) {
       title = shape.label;
+      // A title the author set larger than our heading keeps its size (iidi-tech's 55 px architecture titles).
+      if ((shape.fontSize ?? 0) > FONT.diagramTitle) titleSize = shape.fontSize;
       continue;
     }
     const mapped = SHAPES[shape.type] ?? { shape: 'rectangle', approximate: true as const };
@@ -434,6 +448,8 @@ export function d2ToGraph(source: CompiledD2): GraphIR {
     // D2 draws an image shape as the picture alone, its label under it: our icon, with no box around it.
     // A text shape is the words alone, as D2 draws it: no box and no fill behind them, whatever fill the author set.
     if (shape.type === 'image' || shape.type === 'text') node.style = { ...node.style, fillColor: INVISIBLE, strokeColor: INVISIBLE };
+    // D2 sets Markdown and code blocks from the left (iidi-tech's bullet lists of what each service does).
+    if (shape.language) node.style = { ...node.style, textAlign: 'left' };
     nodes.push(node);
   }
   for (const [type, ids] of approximated) warnings.push(`D2 ${type} shape drawn as ${(SHAPES[type] ?? { shape: 'rectangle' }).shape} (${ids.map((id) => JSON.stringify(id)).join(', ')})`);
@@ -476,6 +492,7 @@ export function d2ToGraph(source: CompiledD2): GraphIR {
     groups,
     warnings,
     ...(title !== undefined && { title }),
+    ...(titleSize !== undefined && { titleSize }),
     ...(grid !== undefined && { grid }),
   };
 }

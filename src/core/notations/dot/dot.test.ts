@@ -186,8 +186,8 @@ describe('DOT edge cases', () => {
   it('nests clusters and moves a node into the deepest cluster it is named in', () => {
     const graph = toGraph('digraph { a; subgraph cluster_outer { label=Outer; subgraph cluster_inner { a; b } c } }');
     expect(graph.groups).toEqual([
-      { id: 'cluster_outer', label: 'Outer', kind: 'cluster' },
-      { id: 'cluster_inner', label: '', kind: 'cluster', parent: 'cluster_outer' },
+      { id: 'cluster_outer', label: 'Outer', kind: 'cluster', style: { strokeStyle: 'solid', corner: 'sharp' } },
+      { id: 'cluster_inner', label: '', kind: 'cluster', parent: 'cluster_outer', style: { strokeStyle: 'solid', corner: 'sharp' } },
     ]);
     expect([node(graph, 'a').parent, node(graph, 'b').parent, node(graph, 'c').parent]).toEqual(['cluster_inner', 'cluster_inner', 'cluster_outer']);
   });
@@ -235,7 +235,7 @@ describe('DOT edge cases', () => {
   it('titles the diagram with the root graph label only: escapes and HTML as in other labels, cluster labels stay on their containers', () => {
     const graph = toGraph('digraph G {\n  label="\\G: top\\nline two"\n  subgraph cluster_a { label="inner"; a }\n  subgraph plain { label="not drawn"; b }\n  a -> b\n}');
     expect(graph.title).toBe('G: top\nline two');
-    expect(graph.groups).toEqual([{ id: 'cluster_a', label: 'inner', kind: 'cluster' }]);
+    expect(graph.groups).toEqual([{ id: 'cluster_a', label: 'inner', kind: 'cluster', style: { strokeStyle: 'solid', corner: 'sharp' } }]);
     expect(toGraph('graph { graph [label=<<b>Net</b> &amp; hosts>]; a -- b }').title).toBe('Net & hosts');
     expect(toGraph('digraph { subgraph cluster_x { label="only a cluster"; a } }').title).toBeUndefined();
   });
@@ -443,5 +443,17 @@ describe('DOT text, borders and invisible structure on real files', () => {
     const middles = headers.map((h) => h.y! + h.height! / 2);
     expect(Math.max(...middles) - Math.min(...middles)).toBeLessThan(1);
     expect(byId(elements, 'SCI').y!).toBeGreaterThan(byId(elements, 'system').y!);
+  });
+});
+
+describe('DOT node sizes the author set (issue 27, fourth review)', () => {
+  it('draws a node at least as wide as its width (inches) says, as Graphviz does, and never narrower than its label', async () => {
+    // NATS's publish/subscribe picture: the server a bus 8 inches wide under and over its six clients.
+    const graph = toGraph('digraph { node [shape=box]; nats [label="NATS", width=8]; tiny [label="A long label for a small width", width=0.3, height=2]; pub -> nats; nats -> sub }');
+    const { sizeNode } = await import('../../layout/node-size.js');
+    expect(sizeNode(node(graph, 'nats')).width).toBe(576);
+    const tiny = sizeNode(node(graph, 'tiny'));
+    expect(tiny.width).toBeGreaterThan(200);
+    expect(tiny.height).toBe(144);
   });
 });

@@ -14,7 +14,7 @@ import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle } from '../.
 import { lenientDot } from './lenient.js';
 import { dotLayoutSource } from './layout-source.js';
 import { htmlToText, recordFields, splitHeader, tableParts, unescapeLabel, type LabelParts } from './labels.js';
-import { FONT } from '../../layout/drawing-rules.js';
+import { FONT, POINTS_PER_INCH } from '../../layout/drawing-rules.js';
 import { APPROXIMATE_SHAPES, fontSizeOf, mapArrowhead, mapColor, mapShape, OUTLINELESS, parseStyle, RANKDIR } from './style.js';
 
 interface Value {
@@ -287,11 +287,18 @@ class DotGraphBuilder {
     // outlines kept black words; drawn in the outline's gray they faded).
     if (fontColor) graphStyle.textColor = fontColor;
     else if (color) graphStyle.textColor = GRAPHVIZ_FONT_COLOR;
+    // width and height are Graphviz's least size, in inches (72 points, our px): a box drawn wider than its label says so.
+    const inches = (name: string) => {
+      const value = Number(attrs.get(name)?.value);
+      return Number.isFinite(value) && value > 0 ? value * POINTS_PER_INCH : undefined;
+    };
+    const least = { width: inches('width'), height: inches('height') };
     return {
       id: dotNode.id,
       label,
       kind: 'generic',
       shape: shape ?? 'rectangle',
+      ...((least.width !== undefined || least.height !== undefined) && { leastSize: Object.fromEntries(Object.entries(least).filter(([, v]) => v !== undefined)) }),
       ...(rows.length > 0 && { rows }),
       ...(dotNode.cluster !== undefined && { parent: dotNode.cluster }),
       ...optionalStyle(graphStyle),
@@ -385,8 +392,9 @@ function clusterStyle(attrs: Attrs): GraphStyle {
   return {
     ...(color && { strokeColor: color }),
     ...(fill && { fillColor: fill }),
-    ...(style.strokeStyle && { strokeStyle: style.strokeStyle }),
-    ...(style.rounded && { corner: 'rounded' as const }),
+    // Graphviz draws a cluster solid and square unless its style says otherwise.
+    strokeStyle: style.strokeStyle ?? 'solid',
+    corner: style.rounded ? 'rounded' : 'sharp',
   };
 }
 

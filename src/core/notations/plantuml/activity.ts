@@ -13,6 +13,11 @@ interface End {
   label?: string;
   /** `-[#blue,dashed]->`: the arrow's own colour and line. */
   style?: GraphEdge['style'];
+  /**
+   * A switch's case: its label goes on its own leg, not beside the decision, where the cases of one switch (three,
+   * four, leaving one hexagon side by side) would stack their labels into one block (EcoScoop's profile switch).
+   */
+  onLeg?: true;
 }
 
 type Block =
@@ -96,7 +101,7 @@ export function activityToGraph(source: DiagramSource): GraphIR {
     const up = parent();
     if (up) created.parent = up;
     nodes.push(created);
-    for (const end of ends) link(end.from, id, end.label, false, end.style);
+    for (const end of ends) link(end.from, id, end.label, false, end.style, end.onLeg);
     ends = [{ from: id }];
     lastNode = id;
     return id;
@@ -104,9 +109,9 @@ export function activityToGraph(source: DiagramSource): GraphIR {
   /** A branch's label is written at the edge's start, beside its decision, as PlantUML writes it: a branch can run the
    * length of the diagram (a loop's way back, a `no` that skips a block), and a label in its middle would float far
    * from the condition it answers. `atStart` does the same for an edge from another node. */
-  const link = (from: string, to: string, text?: string, atStart = false, style?: GraphEdge['style']) => {
+  const link = (from: string, to: string, text?: string, atStart = false, style?: GraphEdge['style'], onLeg?: true) => {
     const edge: GraphEdge = { id: `e${edges.length + 1}`, from, to, startArrowhead: 'none', endArrowhead: 'arrow', ...(style && { style }) };
-    if (text && (atStart || nodes.find((n) => n.id === from)?.kind === 'decision')) edge.startLabel = text;
+    if (text && !onLeg && (atStart || nodes.find((n) => n.id === from)?.kind === 'decision')) edge.startLabel = text;
     else if (text) edge.label = text;
     edges.push(edge);
   };
@@ -182,7 +187,7 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const block = open('if', line);
       block.done.push(...ends);
       block.elseSeen = true;
-      ends = [{ from: block.decision, ...(label(m[1]) && { label: label(m[1]) }) }];
+      ends = [{ from: block.decision, ...(label(m[1]) && { label: label(m[1]), onLeg: true as const }) }];
     } else if (/^end\s*if;?$/i.test(text)) {
       const block = open('if', line);
       blocks.pop();
@@ -218,7 +223,7 @@ export function activityToGraph(source: DiagramSource): GraphIR {
     } else if ((m = /^case\s*\((.*)\)\s*;?$/i.exec(text))) {
       const block = open('switch', line);
       if (block.cases++ > 0) block.done.push(...ends);
-      ends = [{ from: block.decision, ...(label(m[1]) && { label: label(m[1]) }) }];
+      ends = [{ from: block.decision, ...(label(m[1]) && { label: label(m[1]), onLeg: true as const }) }];
     } else if (/^end\s*switch;?$/i.test(text)) {
       const block = open('switch', line);
       blocks.pop();
@@ -262,7 +267,8 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const existing = groups.find((g) => g.kind === 'swimlane' && g.label === name);
       lane = existing?.id ?? `lane-${groups.length + 1}`;
       const fill = m[1] ? plantumlColor(m[1]) : undefined;
-      if (!existing) groups.push({ id: lane, label: name, kind: 'swimlane', ...(fill && { style: { fillColor: fill } }) });
+      // PlantUML rules its lanes off with solid lines, square.
+      if (!existing) groups.push({ id: lane, label: name, kind: 'swimlane', style: { strokeStyle: 'solid', corner: 'sharp', ...(fill && { fillColor: fill }) } });
       else if (fill) existing.style = { ...existing.style, fillColor: fill };
     } else if ((m = /^-+(?:\[([^\]]*)\]-*)?>\s*(.*?);?$/.exec(text))) {
       const text2 = label(m[2]);

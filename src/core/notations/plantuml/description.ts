@@ -84,6 +84,8 @@ const SHORTHAND = new RegExp(String.raw`^(\[[^\]]+\]|\([^)]+\)|:[^:]+:|\(\)\s*(?
 
 const C4_NODES = /^(Deployment_Node|Node)(_L|_R)?$/;
 const C4_BOUNDARIES = /^(Boundary|Enterprise_Boundary|System_Boundary|Container_Boundary)$/;
+/** PlantUML draws a package, node, folder, frame or rectangle holding others with a solid, square outline. */
+const CONTAINER_OUTLINE: GraphStyle = { strokeStyle: 'solid', corner: 'sharp' };
 const ARCHIMATE_ELEMENT = /^(Motivation|Strategy|Business|Application|Technology|Physical|Implementation|Other|Grouping|Group)(_\w+)?$/;
 const ARCHIMATE_RELATION = /^Rel_(Access|Aggregation|Assignment|Association|Composition|Flow|Influence|Realization|Realisation|Serving|Specialization|Triggering)(_Up|_Down|_Left|_Right|_U|_D|_L|_R)?$/;
 const C4_RELATIONS = /^(Bi)?Rel(_Back)?(_Neighbor)?(_U|_Up|_D|_Down|_L|_Left|_R|_Right)?$/;
@@ -232,7 +234,7 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
         const type = named.type ?? (C4_NODES.test(name) ? positional[2] : undefined);
         if (opens) {
           const title = type ? `${label} [${type}]` : label!;
-          addGroup(title, alias, C4_NODES.test(name) ? 'node' : 'boundary', line, C4_BOUNDARIES.test(name) ? { strokeStyle: 'dashed' } : undefined);
+          addGroup(title, alias, C4_NODES.test(name) ? 'node' : 'boundary', line, C4_BOUNDARIES.test(name) ? { strokeStyle: 'dashed' } : CONTAINER_OUTLINE);
           if (closes) stack.pop();
         } else addNode(label!, alias, { kind: 'workload' }, type ? { rows: [`[${type}]`] } : {});
         continue;
@@ -293,7 +295,7 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     const keyword = KEYWORD.exec(text);
     // `cloud {`: a container without a name.
     if (keyword && keyword[2]!.trim() === '{') {
-      addGroup('', `${keyword[1]!.toLowerCase()}-${line.line}`, keyword[1]!.toLowerCase(), line);
+      addGroup('', `${keyword[1]!.toLowerCase()}-${line.line}`, keyword[1]!.toLowerCase(), line, CONTAINER_OUTLINE);
       continue;
     }
     const declared = keyword ? DECLARATION.exec(archimateColorLast(keyword[1]!, keyword[2]!.trim()).replace(STEREOTYPES_BEFORE_ALIAS, '$1 as $3 $2')) : SHORTHAND.exec(text.replace(STEREOTYPES_BEFORE_ALIAS, '$1 as $3 $2'));
@@ -308,7 +310,7 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
       const alias = second === undefined ? undefined : bare(firstQuoted ? second : written);
       const fill = color ? plantumlColor(color) : undefined;
       if (opens === '{') {
-        addGroup(name, alias, keyword?.[1]?.toLowerCase() ?? 'package', line, fill ? { fillColor: fill } : undefined);
+        addGroup(name, alias, keyword?.[1]?.toLowerCase() ?? 'package', line, { ...CONTAINER_OUTLINE, ...(fill && { fillColor: fill }) });
         if (closes) stack.pop();
         continue;
       }
@@ -335,6 +337,13 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
   }
   // PlantUML draws a name no keyword declared as an actor once the diagram has use cases (`User1 --> (Story1)`).
   if ([...nodes.values()].some((node) => node.kind === 'usecase')) for (const id of undeclared) nodes.get(id)!.kind = 'actor';
+  // And as an interface, a small circle, once it has components (`HTTPS - [Frontend]`, `DataAccess - [First Component]`).
+  else if ([...nodes.values()].some((node) => node.kind === 'component' && !undeclared.has(node.id))) {
+    for (const id of undeclared) {
+      const node = nodes.get(id)!;
+      if (node.kind === 'component' && node.shape === undefined) Object.assign(node, DESCRIPTION_KEYWORDS.interface);
+    }
+  }
   for (const [name, count] of skippedMacros) warnings.push(`skipped ${count} ${name}(…) call${count === 1 ? '' : 's'} (not drawn)`);
   applyVisibility({ nodes, edges, names }, source.visibility, warnings);
   return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };

@@ -165,8 +165,8 @@ Internet -[hidden]- db
     expect(graph.direction).toBe('RIGHT');
     expect(graph.forcedDirection).toBe(true);
     expect(graph.groups).toEqual([
-      { id: 'Front end', label: 'Front end', kind: 'package' },
-      { id: 'edge', label: 'Edge', kind: 'node', parent: 'Front end' },
+      { id: 'Front end', label: 'Front end', kind: 'package', style: { strokeStyle: 'solid', corner: 'sharp' } },
+      { id: 'edge', label: 'Edge', kind: 'node', parent: 'Front end', style: { strokeStyle: 'solid', corner: 'sharp' } },
     ]);
     const node = (id: string) => graph.nodes.find((n) => n.id === id);
     expect(node('web')).toMatchObject({ label: 'Web App', kind: 'component', parent: 'Front end', rows: ['«SPA»'] });
@@ -203,8 +203,11 @@ Internet -[hidden]- db
     // joelparkerhenderson/plantuml-examples' use case diagram.
     const graph = plantumlNotation.toGraph(uml('left to right direction\nUser1 --> (Story1)\n(Story1) --> (Story2)'));
     expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['User1:actor', 'Story1:usecase', 'Story2:usecase']);
-    // Without use cases a bare name stays a component.
-    expect(plantumlNotation.toGraph(uml('User1 --> [Shop]')).nodes.map((n) => n.kind)).toEqual(['component', 'component']);
+    // Beside components, it is an interface, a small circle, as PlantUML draws it (a microservices webshop's
+    // `HTTPS - [Frontend]`); without either, a box.
+    expect(plantumlNotation.toGraph(uml('User1 --> [Shop]')).nodes.map((n) => `${n.kind}:${n.shape ?? ''}`)).toEqual(['interface:ellipse', 'component:']);
+    expect(plantumlNotation.toGraph(uml('node "Webserver" {\n  HTTPS - [Frontend]\n}')).nodes.map((n) => n.kind)).toEqual(['interface', 'component']);
+    expect(plantumlNotation.toGraph(uml('a --> b')).nodes.map((n) => n.kind)).toEqual(['component', 'component']);
   });
 
   it('maps class relations to UML heads with multiplicities', () => {
@@ -569,7 +572,25 @@ describe('PlantUML sequence forms from its documentation', () => {
     const steps = graph.sequence!.steps as Array<{ type: string; label?: string; sections?: Array<{ label: string }> }>;
     expect(steps[0]!.sections!.map((s) => s.label)).toEqual(['Retry', 'fallback']);
     expect(steps.filter((s) => s.type === 'message').map((s) => s.label)).toEqual(['lost', 'found']);
-    expect(graph.warnings).toEqual(['line 9: message from or to outside the diagram drawn on its participant', 'line 10: message from or to outside the diagram drawn on its participant']);
+    expect(steps.filter((s) => s.type === 'message').map((s) => (s as { outside?: string }).outside)).toEqual(['right', 'left']);
+    expect(graph.warnings).toEqual([]);
+  });
+
+  it('draws a found message from the diagram\'s left edge and a reply out to it, not as loops on the participant (a family-app controller\'s `-> controller`)', async () => {
+    const drawn = await drawGraph(plantumlNotation.toGraph(uml(['participant Controller', 'participant Service', '-> Controller : addFamilyMember(dto)', 'Controller -> Service : addPerson(dto)', '<-- Controller : responseEntity(OK)', 'Service ->] : audit'].join('\n'))));
+    const arrows = drawn.elements.filter((e) => e.type === 'arrow') as Array<{ points: Array<{ x: number; y: number }>; startBinding?: unknown; endBinding?: unknown }>;
+    const lifeline = (name: string) => {
+      const head = drawn.elements.find((e) => (e as { text?: string }).text === name)!;
+      return Number(head.x) + Number(head.width) / 2;
+    };
+    const [found, , reply, lost] = arrows;
+    // Level arrows, each from the lifeline out past the heads on its side: two points, not a loop of four.
+    for (const arrow of [found!, reply!, lost!]) expect(arrow.points).toHaveLength(2);
+    expect(found!.points[0]!.x).toBeLessThan(lifeline('Controller') - 40);
+    expect(found!.points[1]!.x).toBeCloseTo(lifeline('Controller'), 0);
+    expect([found!.startBinding, found!.endBinding !== undefined]).toEqual([undefined, true]);
+    expect(reply!.points[0]!.x).toBeLessThan(lifeline('Controller') - 40);
+    expect(lost!.points[1]!.x).toBeGreaterThan(lifeline('Service') + 40);
   });
 
   it('draws the Mojaloop "Central Service" participant box instead of dropping it with a warning', () => {
@@ -969,7 +990,7 @@ describe('PlantUML legacy activity syntax', () => {
 describe('PlantUML component diagram forms of its documentation', () => {
   it('reads an unnamed container (`cloud {`) and a note on a bracketed component instead of refusing them', () => {
     const graph = plantumlNotation.toGraph(uml(['cloud {', '  [Example 1]', '}', '[Example 1] ..> HTTP : use', 'note right of [Example 1]', '  on several', '  lines', 'end note'].join('\n')));
-    expect(graph.groups).toEqual([{ id: 'cloud-2', label: '', kind: 'cloud' }]);
+    expect(graph.groups).toEqual([{ id: 'cloud-2', label: '', kind: 'cloud', style: { strokeStyle: 'solid', corner: 'sharp' } }]);
     expect(graph.nodes.find((n) => n.id === 'Example 1')).toMatchObject({ parent: 'cloud-2' });
     expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['Example 1->HTTP', 'note-6->Example 1']);
     expect(graph.warnings).toEqual([]);
@@ -1413,5 +1434,60 @@ describe('PlantUML forms of fresh real files (issue 27, third review)', () => {
     // The form of the lanes of a fibers' DeferredResume activity diagram: the colour was read and dropped.
     const graph = plantumlNotation.toGraph(uml(['|Fiber1|', 'start', ':create;', '|#AntiqueWhite|Scheduler|', ':run microtasks;', '|#LightGreen|Fiber2|', ':work;', '|Scheduler|', ':wait;', 'stop'].join('\n')));
     expect(graph.groups?.map((g) => `${g.label}${g.style?.fillColor ? ` ${g.style.fillColor}` : ''}`)).toEqual(['Fiber1', 'Scheduler #faebd7', 'Fiber2 #90ee90']);
+  });
+});
+
+describe('PlantUML edges to a package place the whole package (issue 27, fourth review)', () => {
+  it('sets every member of a package an edge leads into below its source, and every member of one it leaves above', async () => {
+    // The shape of GitLab's AI architecture diagram: clients and models as packages, a flat `-right->` among the rest
+    // (which turns Graphviz's newrank on); the Models package ran from the top row down past the gateway.
+    const drawn = await drawGraph(
+      plantumlNotation.toGraph(
+        uml(
+          [
+            'package Clients {', '  [IDEs] as IDE', '  [Web Frontend] as WEB', '}',
+            '[Cloud] as COM', '[Self-Managed] as SMI', '[Customers API] as CD', '[AI gateway] as GW',
+            'package Models {', '  [Third-party models] as THIRD', '  [Native models] as NATIVE', '}',
+            'Clients -down-> COM : REST', 'Clients -down-> SMI : REST', 'Clients -down-> GW : completion',
+            'SMI -right-> CD : license sync', 'COM -down-> GW : prompts', 'SMI -down-> GW : prompts',
+            'GW -up-> COM : key sync', 'GW -up-> CD : key sync', 'GW -down-> Models : prompts',
+          ].join('\n'),
+        ),
+      ),
+      'plantuml',
+    );
+    const box = (id: string) => drawn.elements.find((e) => e.id === drawn.elementIds.nodes.get(id))!;
+    const top = (id: string) => Number(box(id).y);
+    const bottom = (id: string) => Number(box(id).y) + Number(box(id).height);
+    for (const model of ['THIRD', 'NATIVE']) expect(top(model)).toBeGreaterThan(bottom('GW'));
+    for (const client of ['IDE', 'WEB']) for (const target of ['COM', 'SMI']) expect(bottom(client)).toBeLessThan(top(target));
+  });
+});
+
+describe('PlantUML containers in the outline PlantUML draws (issue 27, fourth review)', () => {
+  it('rules swimlanes, packages and nodes solid and square, and keeps a C4 boundary dashed', () => {
+    // EcoScoop's "View Profile" activity (coloured lanes) and a Laravel attendance app's deployment nodes.
+    const lanes = plantumlNotation.toGraph(uml(['|#application|User|', '|System|', '|User|', 'start', ':Click Profile Tab;', '|System|', ':Show tags;', 'stop'].join('\n')));
+    expect(lanes.groups.map((g) => g.style)).toEqual([{ strokeStyle: 'solid', corner: 'sharp', fillColor: expect.any(String) }, { strokeStyle: 'solid', corner: 'sharp' }]);
+    const deployment = plantumlNotation.toGraph(uml(['node "Serveur VPS" as vps {', '  node "PHP-FPM" as php {', '    artifact "Application Laravel" as app', '  }', '}'].join('\n')));
+    expect(deployment.groups.map((g) => g.style)).toEqual([{ strokeStyle: 'solid', corner: 'sharp' }, { strokeStyle: 'solid', corner: 'sharp' }]);
+    const c4 = plantumlNotation.toGraph(uml(['!include <C4/C4_Container>', 'System_Boundary(s, "Shop") {', '  Container(api, "API")', '}'].join('\n')));
+    expect(c4.groups[0]!.style?.strokeStyle).toBe('dashed');
+  });
+});
+
+describe('PlantUML switch cases labelled on their own legs (issue 27, fourth review)', () => {
+  it('writes each case on its branch, not beside the switch, where the cases would stack into one block of text', () => {
+    // EcoScoop's "View Profile" activity: three cases out of one hexagon, their labels were one unreadable stack.
+    const graph = plantumlNotation.toGraph(uml(['start', 'switch (Handle User selection)', 'case ( Clicked Achievements?)', '  :Show achievements;', 'case ( Clicked Level?)', '  :Show levels;', 'case ( Checked Tags?)', '  :Show tags;', 'endswitch', 'if (More?) then (yes)', '  :Again;', 'endif', 'stop'].join('\n')));
+    const fromDecision = (label: string) => graph.nodes.find((n) => n.kind === 'decision' && n.label === label)!.id;
+    const cases = graph.edges.filter((e) => e.from === fromDecision('Handle User selection'));
+    expect(cases.map((e) => [e.label, e.startLabel])).toEqual([
+      ['Clicked Achievements?', undefined],
+      ['Clicked Level?', undefined],
+      ['Checked Tags?', undefined],
+    ]);
+    // An if's branch keeps its label beside the condition it answers.
+    expect(graph.edges.find((e) => e.from === fromDecision('More?') && e.startLabel === 'yes')).toBeDefined();
   });
 });

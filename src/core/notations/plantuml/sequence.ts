@@ -331,17 +331,17 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
     const message = MESSAGE.exec(text);
     if (message && /[<>\\/xo]/.test(message[2]! + message[4]!) && (message[1] || message[6])) {
       const [, left, headLeft, body, headRight, slant, right, suffix, label] = message as unknown as (string | undefined)[];
-      // `[->`, `->]` and lost/found `?` come from or go out of the diagram; they are drawn at the nearest participant.
+      // `[->`, `->]`, `-> A` and lost/found `?` come from or go out of the diagram: drawn from or to its edge on that side.
       const outside = (token: string | undefined) => token === undefined || token === '[' || token === ']' || token === '?';
       const edge = (token: string | undefined) => (outside(token) ? undefined : participant(token!));
       const fromId = edge(left) ?? edge(right)!;
       const toId = edge(right) ?? fromId;
-      if (outside(left) || outside(right)) warnings.push(`line ${line.line}: message from or to outside the diagram drawn on its participant`);
       const text = numbered(label ? plainText(label) : '');
       add({
         type: 'message',
         from: fromId,
         to: toId,
+        ...(outside(left) ? { outside: 'left' as const } : outside(right) && { outside: 'right' as const }),
         dashed: body!.replace(/\[[^\]]*\]/g, '').length >= 2,
         startArrowhead: headLeft ? arrowhead(headLeft) : 'none',
         endArrowhead: headRight ? arrowhead(headRight) : 'none',
