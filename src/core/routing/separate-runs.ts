@@ -133,22 +133,30 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
    * The two ways of a back-and-forth pair: one line between them reads as a line with two heads, however short. Two
    * loops on one shape are no pair (their ends read the same either way) and may share their last leg into it.
    */
+  const loop = (leg: Leg) => lines[leg.line]!.ends[0] === lines[leg.line]!.ends[1];
   const reversed = (s: Leg, t: Leg) => {
     const [a, b] = [lines[s.line]!.ends, lines[t.line]!.ends];
-    return s.line !== t.line && a[0] !== a[1] && a.join('\u0000') === [...b].reverse().join('\u0000');
+    return s.line !== t.line && !loop(s) && a.join('\u0000') === [...b].reverse().join('\u0000');
   };
-  /** One arrives at a point of a shape the other leaves from: a line through the shape, not a trunk. */
+  /** One arrives at a point of a shape the other leaves from: a line through the shape, not a trunk (a loop is none). */
   const through = (s: Leg, t: Leg) => {
     const [a, b] = [endOf(s), endOf(t)];
-    return a !== undefined && b !== undefined && a.key === b.key && a.leaving !== b.leaving;
+    return a !== undefined && b !== undefined && a.key === b.key && a.leaving !== b.leaving && !loop(s) && !loop(t);
   };
   const conflict = (s: Leg, t: Leg) => {
     if (s.line === t.line || (fixed(s) && fixed(t))) return false;
     const overlap = Math.min(s.hi, t.hi) - Math.max(s.lo, t.lo);
     return overlap > SAME_LINE && (!shareEnd(s, t) || reversed(s, t) || through(s, t) || labelledAtOnePoint(s, t) || (overlap > MIXED_TRUNK && !sameMeaning(s, t)));
   };
-  /** Legs that may share a track: not in conflict, and two fixed ones only where they already lie on one line. */
-  const together = (s: Leg, t: Leg) => !conflict(s, t) && !(fixed(s) && fixed(t) && Math.abs(s.across - t.across) > 0.01);
+  /**
+   * Legs that may share a track: not in conflict, and two fixed or pinned ones only where they already lie on one line
+   * (a pinned end put on another's track stayed at its point and left its leg slanted).
+   */
+  const pinnedAt = (leg: Leg) => (fixed(leg) ? leg.across : leg.min === leg.max ? leg.min : undefined);
+  const together = (s: Leg, t: Leg) => {
+    const [a, b] = [pinnedAt(s), pinnedAt(t)];
+    return !conflict(s, t) && !(a !== undefined && b !== undefined && Math.abs(a - b) > 0.01);
+  };
   /** The end point a leg reaches a shape at, if it is an end leg, and whether the line leaves the shape there. */
   const endOf = (leg: Leg) => {
     const points = out[leg.line]!;
