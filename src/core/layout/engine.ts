@@ -12,7 +12,7 @@
  * on the sides of tables along the flow, their cardinalities given room and labels run side by side finding room
  * (README), 1 rule broken on the corpus where ELK breaks 3, 28 crossings against 40, on a smaller canvas but for one
  * schema (drawn with every column: 2 rules against 3, 139 crossings against 116). Those three, and schemas above
- * FOLD_NODES tables, are drawn that way (PLACED_BY_GRAPHVIZ, LARGE_SCHEMA): a smaller schema stays on ELK, which the
+ * FOLD_NODES tables, are drawn that way (placedByGraphviz): a smaller schema stays on ELK, which the
  * checker does not see reads cleaner there (Northwind's ship_via and employee_id shared one line on Graphviz's
  * placement, Chinook's track_id labels touched; ELK drew both with every key on its own line), while above 40 tables
  * Graphviz's placement keeps the canvas within Graphviz's (Ranger 1.58 → 1.01, AdventureWorks 1.37 → 0.95). On the
@@ -33,14 +33,18 @@ import type { LayoutEngine } from './types.js';
 export const drawnByGraphviz = (graph: GraphIR): boolean => graph.dot !== undefined || graph.edges.some((edge) => edge.toward !== undefined);
 
 /** Notations other than DOT laid out by Graphviz's placement with our right-angle routes rather than ELK. */
-export const PLACED_BY_GRAPHVIZ: ReadonlySet<Notation> = new Set<Notation>(['kubernetes', 'helm', 'mermaid']);
+const PLACED_BY_GRAPHVIZ: ReadonlySet<Notation> = new Set<Notation>(['kubernetes', 'helm', 'mermaid']);
 
-/** A schema of more tables than are drawn in full: placed by Graphviz, whose canvas ELK's exceeds by half there. */
-const LARGE_SCHEMA = (graph: GraphIR, notation?: Notation): boolean => notation === 'sql' && graph.nodes.length > FOLD_NODES;
+/**
+ * Whether a graph not drawn by Graphviz itself is placed by it, with our routes: the notations above, and a schema of
+ * more tables than are drawn in full (ELK's canvas exceeds Graphviz's by half there).
+ */
+export const placedByGraphviz = (graph: GraphIR, notation?: Notation): boolean =>
+  notation !== undefined && (PLACED_BY_GRAPHVIZ.has(notation) || (notation === 'sql' && graph.nodes.length > FOLD_NODES));
 
 /** The engine for a graph read from `notation` (undefined: a graph from elsewhere, an AI answer or a scene, drawn by ELK). */
 export function layoutEngineFor(graph: GraphIR, notation?: Notation): LayoutEngine {
-  const engine = drawnByGraphviz(graph) ? layoutWithGraphviz : (notation !== undefined && PLACED_BY_GRAPHVIZ.has(notation)) || LARGE_SCHEMA(graph, notation) ? layoutGraphvizOrthogonal : layoutGraph;
+  const engine = drawnByGraphviz(graph) ? layoutWithGraphviz : placedByGraphviz(graph, notation) ? layoutGraphvizOrthogonal : layoutGraph;
   // Grids and containers with a direction of their own (D2) are laid out apart, then placed as one box.
   // A flow in swimlanes is laid out flat, then its lanes made columns (swimlanes.ts).
   if (engine === layoutGraph && hasSwimlanes(graph)) return layoutSwimlanes;

@@ -6,7 +6,7 @@
  * (Graphviz's placement leaves room for a drawing without crossings that routes found one by one missed); hub ends are merged,
  * each rank gap's legs given tracks of their own and legs of different edges on one line moved apart, as on the ELK
  * path, then labels go beside the routes; a drawing that misses a README column is tried turned and with capped rows,
- * as ELK's is. The service draws the notations in engine.ts's PLACED_BY_GRAPHVIZ this way; bench/engines.ts measures
+ * as ELK's is. The service draws the graphs engine.ts's placedByGraphviz names this way; bench/engines.ts measures
  * it beside ELK and Graphviz on every notation (README).
  */
 import type { Direction, GraphIR } from '../graph/types.js';
