@@ -148,11 +148,12 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
     const overlap = Math.min(s.hi, t.hi) - Math.max(s.lo, t.lo);
     return overlap > SAME_LINE && (!shareEnd(s, t) || reversed(s, t) || through(s, t) || labelledAtOnePoint(s, t) || (overlap > MIXED_TRUNK && !sameMeaning(s, t)));
   };
+  /** Where a leg that may not move across lies: a fixed line's, or an end leg's whose end cannot slide. */
+  const pinnedAt = (leg: Leg) => (leg.min === leg.max ? leg.min : undefined);
   /**
-   * Legs that may share a track: not in conflict, and two fixed or pinned ones only where they already lie on one line
-   * (a pinned end put on another's track stayed at its point and left its leg slanted).
+   * Legs that may share a track: not in conflict, and two pinned ones only where they already lie on one line (a
+   * pinned end put on another's track stayed at its point and left its leg slanted).
    */
-  const pinnedAt = (leg: Leg) => (fixed(leg) ? leg.across : leg.min === leg.max ? leg.min : undefined);
   const together = (s: Leg, t: Leg) => {
     const [a, b] = [pinnedAt(s), pinnedAt(t)];
     return !conflict(s, t) && !(a !== undefined && b !== undefined && Math.abs(a - b) > 0.01);
@@ -191,7 +192,7 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
       const key = end === undefined ? `leg ${i}` : `${end}\u0000${lines[leg.line]!.meaning ?? ''}\u0000${leg.at === 0 ? 'out' : 'in'}`;
       bundles.set(key, [...(bundles.get(key) ?? []), leg]);
     });
-    const pinned = (bundle: Leg[]) => bundle.some((leg) => leg.min === leg.max);
+    const pinned = (bundle: Leg[]) => bundle.some((leg) => pinnedAt(leg) !== undefined);
     // Tracks: each bundle joins the first track (pinned ones first) where it conflicts with no leg (wherever it is
     // across: on one track they will be on one line).
     const tracks: Leg[][] = [];
@@ -208,7 +209,7 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
       for (const s of low) for (const t of high) count += tangled(out, s, t, vertical);
       return count;
     };
-    const fixedAt = (track: Leg[]) => track.find((leg) => leg.min === leg.max)?.min;
+    const fixedAt = (track: Leg[]) => track.map(pinnedAt).find((at) => at !== undefined);
     tracks.sort((s, t) => (fixedAt(s) ?? NaN) - (fixedAt(t) ?? NaN) || tangle(s, t) - tangle(t, s) || meanTurn(s) - meanTurn(t));
     const centre = channel.reduce((sum, leg) => sum + leg.across, 0) / channel.length;
     // Only what lies beside the channel's extent can bound it: filtered once for all its legs.
