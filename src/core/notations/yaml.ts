@@ -41,6 +41,8 @@ export interface LocatedYaml {
   /** Line (1-based) of the value at `path`, or of its nearest ancestor written in the text (values merged from an
    * anchor with `<<` are not); undefined for the document root. */
   lineOf(path: ReadonlyArray<string | number>): number | undefined;
+  /** The comment written just above a top-level key, its lines joined by newlines (Helm values explain keys so). */
+  commentAbove(key: string): string | undefined;
 }
 
 /**
@@ -74,6 +76,14 @@ function locate(document: Document, lineCounter: LineCounter): LocatedYaml {
   return {
     data: toData(document),
     warnings: [],
+    commentAbove(key) {
+      const { contents } = document;
+      if (!isMap(contents)) return undefined;
+      const at = contents.items.findIndex((pair) => (isScalar(pair.key) ? pair.key.value : pair.key) === key);
+      const pair = contents.items[at];
+      // The first key's comment is the document's when a blank line parts them.
+      return (isNode(pair?.key) ? pair.key.commentBefore : undefined) ?? (at === 0 ? (document.commentBefore ?? undefined) : undefined);
+    },
     lineOf(path) {
       // The key's line for a map entry (a block value starts on the line after its key), the item's for a list.
       for (let n = path.length; n > 0; n--) {

@@ -67,9 +67,9 @@ export const helmNotation: NotationConverter = {
   },
   toGraph(code) {
     // Helm reads values with Go's YAML reader, which keeps the last of a key written twice.
-    const { data: values, lineOf, warnings } = parseLocatedYaml(code, { duplicateKeys: 'last wins' });
+    const { data: values, lineOf, commentAbove, warnings } = parseLocatedYaml(code, { duplicateKeys: 'last wins' });
     if (!isRecord(values)) throw new AppError('parse_error', 'line 1, column 1: expected a values map (key: value lines)', { line: 1, column: 1 });
-    const graph = isCommonLibrary(values) ? commonLibraryGraph(values) : valuesToGraph(values, lineOf, code);
+    const graph = isCommonLibrary(values) ? commonLibraryGraph(values) : valuesToGraph(values, lineOf, commentAbove);
     return { ...graph, warnings: [...warnings, ...graph.warnings] };
   },
 };
@@ -382,20 +382,12 @@ function dependencySwitches(values: Record<string, unknown>): Map<string, string
  * if enterprise.enabled is true"), that other a block with an `enabled` switch: what the chart's templates test, said
  * in the values only in words. Its three enterprise parts were drawn though `enterprise.enabled: false`.
  */
-function commentedSwitches(code: string, values: Record<string, unknown>): Map<string, string> {
+function commentedSwitches(values: Record<string, unknown>, commentAbove: LocatedYaml['commentAbove']): Map<string, string> {
   const pairs = new Map<string, string>();
-  // Line by line, the comment lines just above each top-level key.
-  let comment = '';
-  for (const line of code.split('\n')) {
-    if (line.startsWith('#')) {
-      comment += ` ${line.replace(/^#+\s*/, '')}`;
-      continue;
-    }
-    const key = /^([A-Za-z][\w-]*):/.exec(line)?.[1];
-    const toggle = key === undefined ? undefined : /\bonly\b[^.]*?\bif\s+`?([A-Za-z][\w-]*)\.enabled`?\s+is\s+true/i.exec(comment)?.[1];
-    const block = toggle === undefined ? undefined : values[toggle];
-    if (toggle !== key && isRecord(block) && typeof block.enabled === 'boolean' && isRecord(values[key!])) pairs.set(key!, toggle!);
-    comment = '';
+  for (const [key, block] of Object.entries(values)) {
+    const toggle = /\bonly\b[^.]*?\bif\s+`?([A-Za-z][\w-]*)\.enabled`?\s+is\s+true/i.exec((commentAbove(key) ?? '').replace(/\s+/g, ' '))?.[1];
+    const switched = toggle === undefined ? undefined : values[toggle];
+    if (toggle !== key && isRecord(switched) && typeof switched.enabled === 'boolean' && isRecord(block)) pairs.set(key, toggle!);
   }
   return pairs;
 }
@@ -509,7 +501,7 @@ function documentedRelations(ids: readonly string[]): Relation[] {
   });
 }
 
-function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lineOf'], code: string): GraphIR {
+function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lineOf'], commentAbove: LocatedYaml['commentAbove']): GraphIR {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
   const warnings: string[] = [];
@@ -589,7 +581,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const entrances: [string, string, Record<string, unknown>][] = [];
   /** Top-level keys of parts chosen by a `type` switch, internal or external: what the other components use. */
   const backing: string[] = [];
-  const switchOf = new Map([...dependencySwitches(values), ...commentedSwitches(code, values)]);
+  const switchOf = new Map([...dependencySwitches(values), ...commentedSwitches(values, commentAbove)]);
   const switchKeys = new Set(switchOf.values());
   /** A top-level block as drawn: a dependency switched by a block of its own is on or off as that switch says. */
   const effective = (key: string): unknown => {
