@@ -234,7 +234,7 @@ function widensWithoutGain(laid: LaidOutGraph, nodes: number, bound: number): bo
  * RTE plugin (BlazeMeter) kept its packages side by side in 1,848 × 1,491 px, as PlantUML does, and stacked them in a
  * column of 1,467 × 2,763 px (1.47 × the area), sibling packages one under the other; commander, 1.41 ×.
  */
-function spreadsWithoutFitting(laid: LaidOutGraph, best: LaidOutGraph, nodes: number): boolean {
+export function spreadsWithoutFitting(laid: LaidOutGraph, best: LaidOutGraph, nodes: number): boolean {
   return !fitsReadme(laid, nodes) && laid.width * laid.height > MAX_AREA_GROWTH * best.width * best.height;
 }
 /** The most area a try that still misses the README column may add to the best so far. */
@@ -392,7 +392,7 @@ const fitsReadme = (laid: LaidOutGraph, nodes: number) => readmeCost(laid, nodes
  * Width and height of what is drawn, without the margin ELK leaves around it: the checker measures these. A narrowed
  * drawing is tall, and near 3:1 the margin alone can hide a miss (aks-store narrowed and packed: 2.99 with it, 3.03 without).
  */
-function drawnExtent(laid: LaidOutGraph): { width: number; height: number } {
+export function drawnExtent(laid: LaidOutGraph): { width: number; height: number } {
   const boxes = [...laid.nodes, ...laid.groups, ...laid.edges.flatMap((edge) => [...edge.labels, ...edge.points.map((point) => ({ ...point, width: 0, height: 0 }))])];
   const left = Math.min(...boxes.map((box) => box.x));
   const top = Math.min(...boxes.map((box) => box.y));

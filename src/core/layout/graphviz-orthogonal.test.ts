@@ -230,6 +230,22 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
   });
 
+  it('stacks packages along the flow where that misses a README column by less than their one wide row (hexagonal architecture)', async () => {
+    // Graphviz ranks each class by its own edges, so the packages a domain's classes use sat beside the domain, one
+    // row 6,249 px wide (text 3 px at 880); stacked they miss the column too, but were dropped for missing it.
+    const graph = await plantumlNotation.toGraph(readFileSync(new URL('../../../test/fixtures/plantuml/jdp-hexagonal-class.puml', import.meta.url), 'utf8'));
+    const laid = await layoutGraphvizOrthogonal(graph);
+    expect(laid.width).toBeLessThan(3_500);
+    expect(laid.height / laid.width).toBeLessThan(3);
+  });
+
+  it('keeps packages side by side where stacked they make a column beyond 3:1 once drawn (onion architecture)', async () => {
+    // Judged by Graphviz's extent, labels included, the stacked try was 1,486 px wide and won; drawn, 949 × 4,209 px.
+    const graph = await plantumlNotation.toGraph(readFileSync(new URL('../../../test/fixtures/plantuml/jdp-onion-architecture-class.puml', import.meta.url), 'utf8'));
+    const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+    expect(checkScene(scene.elements, scene.parents).violations.filter((violation) => violation.includes('beyond 3:1'))).toEqual([]);
+  });
+
   it('draws Kubernetes, Helm, Mermaid and schemas above 40 tables this way, the other notations and graphs from no notation with ELK', () => {
     expect(layoutEngineFor(graph, 'sql')).toBe(layoutGraph);
     const tables = Array.from({ length: FOLD_NODES + 1 }, (_, i) => ({ id: `t${i}`, label: `t${i}`, kind: 'entity' as const }));

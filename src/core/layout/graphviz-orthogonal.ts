@@ -15,7 +15,7 @@ import { OrthogonalRouter, type Side } from '../routing/orthogonal.js';
 import { cappedRanks } from './capped-ranks.js';
 import { besideRoute } from './detours.js';
 import { READABLE_NODES } from './drawing-rules.js';
-import { layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, stackingWidens, vertical } from './elk.js';
+import { drawnExtent, layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, spreadsWithoutFitting, stackingWidens, vertical } from './elk.js';
 import { type GraphvizShape, placeWithGraphviz } from './graphviz.js';
 import { mergeHubEnds } from './hubs.js';
 import { spreadRankGaps } from './rank-gaps.js';
@@ -70,9 +70,14 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   }
   const directions = graph.forcedDirection ? [graph.direction] : [graph.direction, turned];
   // Each container's parts stacked along the flow, as ELK's stacked try: Graphviz sets parts joined by no edge side by
-  // side (Mermaid's C4 context: three boundaries and three systems in a row, 1,985 px wide, text 6.2 px at 880). Kept
-  // only where it fits, as capped rows: BlazeMeter's packages stacked in a column missed still (10.8 px), their
-  // relations run together for 1,400 px down it, and the author had set them side by side.
+  // side (Mermaid's C4 context: three boundaries and three systems in a row, 1,985 px wide, text 6.2 px at 880). Where
+  // it still misses, kept as ELK keeps a try: when it misses less, on no more paper (spreadsWithoutFitting: BlazeMeter's
+  // packages stacked in a column, 1.58 × the area, their relations run together for 1,400 px down it, where the author
+  // had set them side by side). The hexagonal architecture's packages, in one row 6,249 px wide as Graphviz ranks each
+  // class by its own edges, come to 2,970 px stacked. Misses are measured on the boxes alone: Graphviz's labels of
+  // straight edges, placed again after routing, made the onion architecture's column 1,486 px wide where drawn it is
+  // 949 × 4,209 (beyond 3:1).
+  const boxesCost = (laid: LaidOutGraph) => readmeCost({ ...laid, ...drawnExtent({ ...laid, edges: [] }) }, nodes);
   for (const direction of cost(best) > 0 && graph.groups.length > 0 && nodes <= READABLE_NODES ? directions : []) {
     // As for ELK's: not along a sideways flow whose plain layout is landscape and misses, which stacking only widens.
     if (stackingWidens(direction, plain.get(direction), nodes, best.laid)) continue;
@@ -80,6 +85,7 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
     if (ranks === undefined) break;
     const laid = await placedWith(graph, direction, { ranks });
     if (readmeCost(laid, nodes) === 0) return drawnAtRightAngles(laid, { ...graph, direction });
+    if (boxesCost(laid) < boxesCost(best.laid) && !spreadsWithoutFitting(laid, best.laid, nodes)) best = { laid, direction };
   }
   for (const direction of cost(best) > 0 && nodes <= READABLE_NODES ? directions.filter(vertical) : []) {
     // As for ELK's: not where the plain layout this way is too large for capped rows to fit, nor too wide.
