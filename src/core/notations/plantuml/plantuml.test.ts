@@ -723,6 +723,14 @@ describe('PlantUML sequence examples of its documentation that were refused or m
     expect(graph.nodes.map((n) => n.label)).toEqual(['«Generated»\nFamous Bob', '«Testable»\nAlice']);
   });
 
+  it('draws the participants again under their lifelines (PlantUML’s foot box) unless the diagram says `hide footbox`', () => {
+    // electricilies' sign-in sequence (seven participants, 23 messages) ends far from its heads and says nothing of the foot box.
+    expect(seq('actor User as U', 'boundary SignInView as SIV', 'U -> SIV : Click Sign In').sequence?.mirrored).toBe(true);
+    expect(seq('hide footbox', 'Alice -> Bob : hello').sequence?.mirrored).toBeUndefined();
+    expect(seq('hide footbox', 'show footbox', 'Alice -> Bob : hello').sequence?.mirrored).toBe(true);
+    expect(seq('hide footbox', 'Alice -> Bob : hello').warnings).toEqual([]);
+  });
+
   it('leaves out participants that take no part when the diagram says `hide unlinked`', () => {
     expect(seq('hide unlinked', 'participant Alice', 'participant Bob', 'participant Carol', 'Alice -> Bob : hello').nodes.map((n) => n.id)).toEqual(['Alice', 'Bob']);
     expect(seq('participant Alice', 'participant Bob', 'participant Carol', 'Alice -> Bob : hello').nodes.map((n) => n.id)).toEqual(['Alice', 'Bob', 'Carol']);
