@@ -48,7 +48,9 @@ describe('plantumlNotation on real diagrams', () => {
     const group = (id: string) => graph.groups.find((g) => g.id === id);
     expect(group('apache')).toMatchObject({ label: 'Apache Tomcat [Apache Tomcat 8.x]', parent: 'dn', kind: 'node' });
     expect(group('dn')).toMatchObject({ label: 'bigbank-api*** x8 [Ubuntu 16.04 LTS]', parent: 'plc' });
-    expect(graph.groups).toHaveLength(12);
+    // Twelve deployment nodes, and the key SHOW_LEGEND() asks for.
+    expect(graph.groups.filter((g) => g.kind !== 'key')).toHaveLength(12);
+    expect(graph.groups.filter((g) => g.kind === 'key').map((g) => g.label)).toEqual(['Legend']);
     const api = graph.nodes.find((n) => n.id === 'api')!;
     expect(api).toMatchObject({ label: 'API Application', kind: 'service', parent: 'apache' });
     expect(api.rows![0]).toBe('[Container: Java and Spring MVC]');
@@ -1370,6 +1372,23 @@ describe('C4 databases are cylinders whatever their name (issue 27)', () => {
       expect(box.rows).toEqual([]);
     }
     expect(sizeNode(graph.nodes.find((n) => n.id === 'ukolyDb')!).label).toContain('[Container]');
+  });
+});
+
+describe('C4-PlantUML legend (issue 27)', () => {
+  it('keys each kind of element the diagram uses, drawn as that kind, when it says LAYOUT_WITH_LEGEND() or SHOW_LEGEND()', () => {
+    // SatChecker's component diagram (Satellite Data Systems): a person, components, a database and a queue component.
+    const body = ['!include <C4/C4_Component>', 'Person(Client, "User")', 'Component(routes, "Routes", "Flask")', 'ComponentQueue(cache, "Cache", "Redis")', 'ComponentDb(db, "Database", "PostgreSQL")', 'System_Ext(sms, "SMS")', 'Rel(Client, routes, "GET")'];
+    const graph = plantumlNotation.toGraph(uml(['LAYOUT_WITH_LEGEND()', ...body].join('\n')));
+    const legend = graph.groups.find((group) => group.label === 'Legend')!;
+    expect(legend.kind).toBe('key');
+    const entries = graph.nodes.filter((node) => node.parent === legend.id);
+    expect(entries.map((node) => node.label)).toEqual(['person', 'external system', 'component', 'database component', 'queue component']);
+    expect(entries.map((node) => node.shape)).toEqual(['person', undefined, undefined, 'cylinder', 'horizontal-cylinder']);
+    expect(entries[1]!.style?.strokeStyle).toBe('dashed');
+    expect(graph.warnings.join()).not.toContain('LEGEND');
+    expect(plantumlNotation.toGraph(uml(['SHOW_LEGEND()', ...body].join('\n'))).groups.some((group) => group.label === 'Legend')).toBe(true);
+    expect(plantumlNotation.toGraph(uml(body.join('\n'))).groups).toEqual([]);
   });
 });
 
