@@ -1517,4 +1517,14 @@ describe('PlantUML switch cases labelled on their own legs (issue 27, fourth rev
     // An if's branch keeps its label beside the condition it answers.
     expect(graph.edges.find((e) => e.from === fromDecision('More?') && e.startLabel === 'yes')).toBeDefined();
   });
+
+  it('writes an else beside its decision too, as PlantUML does: two branches leave a hexagon from its two sides', () => {
+    // An order flow's "Payment valid?": its `no` stood half-way down the branch, beside "Reject order", not at the decision.
+    const graph = plantumlNotation.toGraph(uml(['start', 'if (Payment valid?) then (yes)', '  :Reserve stock;', 'else (no)', '  :Reject order;', 'endif', 'stop'].join('\n')));
+    const decision = graph.nodes.find((n) => n.label === 'Payment valid?')!.id;
+    expect(graph.edges.filter((e) => e.from === decision).map((e) => [e.label, e.startLabel])).toEqual([
+      [undefined, 'yes'],
+      [undefined, 'no'],
+    ]);
+  });
 });
