@@ -12,6 +12,7 @@ import { sizeNode, wrapEdgeLabel } from './node-size.js';
 import { simplifyPolyline } from '../routing/orthogonal.js';
 import { separateRuns } from '../routing/separate-runs.js';
 import { containerFrame, shifted } from './pack.js';
+import { boxesOverlap } from '../export/geometry.js';
 import type { Box, LaidOutEdge, LaidOutGraph, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
 
 /** Whether a graph has a container to lay out on its own (else the engine lays it out alone, as before). */
@@ -75,15 +76,23 @@ export function withBlocks(engine: LayoutEngine): LayoutEngine {
       result.warnings.push(...placed.warnings);
       for (const item of [...placed.nodes, ...placed.groups]) boxes.set(item.id, item);
     }
+    const taken: Box[] = [...laid.edges, ...result.edges].flatMap((edge) => edge.labels);
     for (const edge of laid.edges) {
       const { index } = kept[edge.index]!;
       const original = graph.edges[index]!;
       const points = [...edge.points];
       const fromBox = blockOf(original.from) !== undefined ? boxes.get(original.from) : undefined;
       const toBox = blockOf(original.to) !== undefined ? boxes.get(original.to) : undefined;
-      if (toBox && points.length > 0) points.push(toward(points[points.length - 1]!, toBox));
-      if (fromBox && points.length > 0) points.unshift(toward(points[0]!, fromBox));
-      result.edges.push({ ...edge, index, points });
+      const atEnd = toBox ? enter(points, toBox) : { points };
+      const atStart = fromBox ? enter([...atEnd.points].reverse(), fromBox) : { points: [...atEnd.points].reverse() };
+      const labels = edge.labels.map((label) => {
+        const moved = [atEnd.shift, atStart.shift].reduce((at, shift) => (shift === undefined ? at : carried(at, shift)), label);
+        // Two legs shifted to one line would stack their labels: the second keeps its place.
+        if (moved === label || taken.some((other) => other !== label && boxesOverlap(other, moved))) return label;
+        taken.push(moved);
+        return moved;
+      });
+      result.edges.push({ ...edge, index, points: atStart.points.reverse(), labels });
     }
     // An end already on the border it is carried to (a block's own edge to a container inside it, laid out with the
     // block) repeats its point: a leg of no length, on which an arrowhead has no way to point (a two-way link between
@@ -137,6 +146,55 @@ function partOf(graph: GraphIR, top: GraphGroup, tree: Tree): GraphIR {
 }
 
 /** Where a line from `from` toward the middle of `box` meets its border. */
+/** A leg of a route moved sideways by (dx, dy), to carry the labels set beside it along. */
+interface Shift {
+  leg: readonly [Point, Point];
+  dx: number;
+  dy: number;
+}
+
+/**
+ * `points`, which end on a block's border, carried on to `box` inside it at a right angle: the last leg shifted along
+ * the border to face the box, so it runs straight in. A slanted leg from wherever the route met the block cut across
+ * the block's other nodes (the Codex deployment's folded workflows: nine legs through the steps of a row).
+ */
+function enter(points: readonly Point[], box: Box): { points: Point[]; shift?: Shift } {
+  const last = points[points.length - 1];
+  const prev = points[points.length - 2];
+  if (last === undefined) return { points: [...points] };
+  if (prev === undefined) return { points: [...points, toward(last, box)] };
+  const down = Math.abs(prev.x - last.x) < 0.5;
+  const across = Math.abs(prev.y - last.y) < 0.5;
+  if (!down && !across) return { points: [...points, toward(last, box)] };
+  // Along the border, the point nearest the leg's line that faces the box's middle half.
+  const along = (at: number, start: number, length: number) => Math.min(Math.max(at, start + length / 4), start + (3 * length) / 4);
+  const head = points.slice(0, -2);
+  const leg = [prev, last] as const;
+  if (down) {
+    const x = along(last.x, box.x, box.width);
+    const y = prev.y < last.y ? box.y : box.y + box.height;
+    if (Math.abs(x - last.x) < 0.5) return { points: [...points, { x: last.x, y }] };
+    // A route of one leg keeps its start on its source: the shift is a jog half-way.
+    const bend = head.length === 0 ? [prev, { x: prev.x, y: (prev.y + last.y) / 2 }, { x, y: (prev.y + last.y) / 2 }] : [...head, { x, y: prev.y }];
+    return { points: [...bend, { x, y: last.y }, { x, y }], shift: { leg, dx: x - last.x, dy: 0 } };
+  }
+  const y = along(last.y, box.y, box.height);
+  const x = prev.x < last.x ? box.x : box.x + box.width;
+  if (Math.abs(y - last.y) < 0.5) return { points: [...points, { x, y: last.y }] };
+  const bend = head.length === 0 ? [prev, { x: (prev.x + last.x) / 2, y: prev.y }, { x: (prev.x + last.x) / 2, y }] : [...head, { x: prev.x, y }];
+  return { points: [...bend, { x: last.x, y }, { x, y }], shift: { leg, dx: 0, dy: y - last.y } };
+}
+
+/** Room between a label and the leg it is read with (ELK sets a label about 5 px off its edge). */
+const LABEL_BESIDE_LEG = 24;
+
+/** `label` moved with the leg it stood beside, else as it was. */
+function carried<T extends Box>(label: T, { leg: [a, b], dx, dy }: Shift): T {
+  const gapX = Math.max(Math.min(a.x, b.x) - (label.x + label.width), label.x - Math.max(a.x, b.x), 0);
+  const gapY = Math.max(Math.min(a.y, b.y) - (label.y + label.height), label.y - Math.max(a.y, b.y), 0);
+  return Math.hypot(gapX, gapY) <= LABEL_BESIDE_LEG ? { ...label, x: label.x + dx, y: label.y + dy } : label;
+}
+
 function toward(from: Point, box: Box): Point {
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   const dx = from.x - centre.x;

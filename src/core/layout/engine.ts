@@ -24,6 +24,7 @@ import { FOLD_NODES } from '../graph/fold.js';
 import type { GraphIR, Notation } from '../graph/types.js';
 import { hasBlocks, withBlocks } from './blocks.js';
 import { layoutGraph } from './elk.js';
+import { foldsSideways, withFoldedFlow } from './folded-flow.js';
 import { layoutWithGraphviz } from './graphviz.js';
 import { layoutGraphvizOrthogonal } from './graphviz-orthogonal.js';
 import { hasSwimlanes, layoutSwimlanes } from './swimlanes.js';
@@ -48,5 +49,7 @@ export function layoutEngineFor(graph: GraphIR, notation?: Notation): LayoutEngi
   // Grids and containers with a direction of their own (D2) are laid out apart, then placed as one box.
   // A flow in swimlanes is laid out flat, then its lanes made columns (swimlanes.ts).
   if (engine === layoutGraph && hasSwimlanes(graph)) return layoutSwimlanes;
+  // A long sideways flow of containers may be folded into a column of them (folded-flow.ts), each a block of its own.
+  if (engine === layoutGraph && foldsSideways(graph)) return withFoldedFlow(withBlocks(engine));
   return hasBlocks(graph) ? withBlocks(engine) : engine;
 }

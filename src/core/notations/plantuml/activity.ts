@@ -187,7 +187,7 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const block = open('if', line);
       block.done.push(...ends);
       block.elseSeen = true;
-      ends = [{ from: block.decision, ...(label(m[1]) && { label: label(m[1]), onLeg: true as const }) }];
+      ends = [{ from: block.decision, ...(label(m[1]) && { label: label(m[1]) }) }];
     } else if (/^end\s*if;?$/i.test(text)) {
       const block = open('if', line);
       blocks.pop();

@@ -3,7 +3,8 @@
  * (mermaid/c4.ts), which copy those macros: `Person`, `System`, `ContainerDb`, `Component_Ext`… with their role,
  * outline, the `[Container: techn]` row and the description under it.
  */
-import type { GraphNode, NodeKind } from '../../graph/types.js';
+import type { GraphGrid, GraphGroup, GraphNode, NodeKind } from '../../graph/types.js';
+import { KEY_GROUP_KIND } from '../../scene/key-beside.js';
 import { dictionary } from '../../dictionary.js';
 
 export interface C4Element {
@@ -60,4 +61,29 @@ export function c4NodeParts(macro: string, element: C4Element, values: { techn?:
   if (element.external) extra.style = { strokeStyle: 'dashed' };
   if (values.techn) extra.iconHint = values.techn.split(/[ ,/]/)[0]!.toLowerCase();
   return extra;
+}
+
+/** The legend's box: an id no C4 alias can be (an alias has no space). */
+const LEGEND_ID = 'c4 legend';
+/** C4-PlantUML's legend order: people, systems, containers, components, each before its external kind. */
+const LEGEND_ORDER = Object.keys(C4_ELEMENTS);
+
+/**
+ * `LAYOUT_WITH_LEGEND()` / `SHOW_LEGEND()`: C4-PlantUML's key, a box titled Legend listing each kind of element the
+ * diagram uses, drawn as that kind is drawn, named as C4-PlantUML names it ("external system"). A database or queue
+ * is its own entry: we draw it in a colour of its own, where C4-PlantUML colours it as its level. Undefined when the
+ * diagram uses no C4 element.
+ */
+export function c4Legend(macros: Iterable<string>): { group: GraphGroup; nodes: GraphNode[] } | undefined {
+  const used = [...new Set(macros)].filter((macro) => macro in C4_ELEMENTS).sort((a, b) => LEGEND_ORDER.indexOf(a) - LEGEND_ORDER.indexOf(b));
+  if (used.length === 0) return undefined;
+  const nodes = used.map((macro, k): GraphNode => {
+    const element = C4_ELEMENTS[macro]!;
+    const [, level, store] = /^(Person|System|Container|Component)(Db|Queue)?/.exec(macro)!;
+    const label = [element.external ? 'external' : '', store === 'Db' ? 'database' : (store?.toLowerCase() ?? ''), level!.toLowerCase()].filter(Boolean).join(' ');
+    return { id: `${LEGEND_ID}.${k}`, label, kind: element.kind, parent: LEGEND_ID, ...(element.shape && { shape: element.shape }), ...(element.external && { style: { strokeStyle: 'dashed' as const } }) };
+  });
+  const cells: GraphGrid['cells'] = {};
+  nodes.forEach((node, row) => (cells[node.id] = { row, column: 0 }));
+  return { group: { id: LEGEND_ID, label: 'Legend', kind: KEY_GROUP_KIND, grid: { cells, rowGap: 10, columnGap: 0 } }, nodes };
 }

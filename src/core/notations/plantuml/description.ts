@@ -5,7 +5,7 @@
  * common way such diagrams are written in the wild, and the library they come from is never included offline.
  */
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
-import { C4_ELEMENTS, c4NodeParts } from './c4.js';
+import { C4_ELEMENTS, c4Legend, c4NodeParts } from './c4.js';
 import { linkEdge, parseLink, placedHint, TOWARD, type EndForm } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
 import { closeAtEnd, parseError, plainText, plantumlColor, splitArguments, unquote, type DiagramSource, type SourceLine } from './source.js';
@@ -117,6 +117,8 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
   const names = new Map<string, string>();
   const stack: { id?: string; line: SourceLine }[] = [];
   const skippedMacros = new Map<string, number>();
+  /** The C4 macro each element was declared with, for C4-PlantUML's legend of them. */
+  const c4Macros = new Map<string, string>();
   let lastElement: string | undefined;
   const parent = () => [...stack].reverse().find((s) => s.id !== undefined)?.id;
 
@@ -227,7 +229,7 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
           continue;
         }
         if (opens && !closes) i++;
-        addNode(label ?? alias, alias, element, extra);
+        c4Macros.set(addNode(label ?? alias, alias, element, extra), name);
         continue;
       }
       if ((C4_NODES.test(name) || C4_BOUNDARIES.test(name)) && alias) {
@@ -346,7 +348,16 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
   }
   for (const [name, count] of skippedMacros) warnings.push(`skipped ${count} ${name}(…) call${count === 1 ? '' : 's'} (not drawn)`);
   applyVisibility({ nodes, edges, names }, source.visibility, warnings);
-  return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), nodes: [...nodes.values()], edges, groups: [...groups.values()], warnings };
+  const legend = source.c4Legend ? c4Legend([...c4Macros].filter(([id]) => nodes.has(id)).map(([, macro]) => macro)) : undefined;
+  return {
+    layout: 'layered',
+    direction: source.direction,
+    ...(source.forcedDirection && { forcedDirection: true }),
+    nodes: [...nodes.values(), ...(legend?.nodes ?? [])],
+    edges,
+    groups: [...groups.values(), ...(legend ? [legend.group] : [])],
+    warnings,
+  };
 }
 
 /** `archimate #Business "Label" as a`: PlantUML takes the colour before the name; the declaration reads it after. */

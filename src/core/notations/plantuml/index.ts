@@ -58,7 +58,7 @@ const MARKS: Record<PlantumlKind, RegExp[]> = {
   ],
 };
 
-/** `hide`/`show` of parts we draw the same either way (the foot box, empty descriptions, the class circle). */
+/** `hide`/`show` of parts we draw the same either way (empty descriptions, the class circle) or apply elsewhere (the foot box, sequence.ts). */
 const LOOK_ONLY = /^(hide|show)\s+(.*\s)?(footbox|circle|circled|spot|stereotypes?|empty\s+(description|members|fields|methods|attributes))$/i;
 
 /** Tells the diagram kind from its statements; arrows only (`A -> B : hi`) is a sequence diagram, as in PlantUML. */

@@ -48,7 +48,9 @@ describe('plantumlNotation on real diagrams', () => {
     const group = (id: string) => graph.groups.find((g) => g.id === id);
     expect(group('apache')).toMatchObject({ label: 'Apache Tomcat [Apache Tomcat 8.x]', parent: 'dn', kind: 'node' });
     expect(group('dn')).toMatchObject({ label: 'bigbank-api*** x8 [Ubuntu 16.04 LTS]', parent: 'plc' });
-    expect(graph.groups).toHaveLength(12);
+    // Twelve deployment nodes, and the key SHOW_LEGEND() asks for.
+    expect(graph.groups.filter((g) => g.kind !== 'key')).toHaveLength(12);
+    expect(graph.groups.filter((g) => g.kind === 'key').map((g) => g.label)).toEqual(['Legend']);
     const api = graph.nodes.find((n) => n.id === 'api')!;
     expect(api).toMatchObject({ label: 'API Application', kind: 'service', parent: 'apache' });
     expect(api.rows![0]).toBe('[Container: Java and Spring MVC]');
@@ -723,6 +725,14 @@ describe('PlantUML sequence examples of its documentation that were refused or m
     expect(graph.nodes.map((n) => n.label)).toEqual(['«Generated»\nFamous Bob', '«Testable»\nAlice']);
   });
 
+  it('draws the participants again under their lifelines (PlantUML’s foot box) unless the diagram says `hide footbox`', () => {
+    // electricilies' sign-in sequence (seven participants, 23 messages) ends far from its heads and says nothing of the foot box.
+    expect(seq('actor User as U', 'boundary SignInView as SIV', 'U -> SIV : Click Sign In').sequence?.mirrored).toBe(true);
+    expect(seq('hide footbox', 'Alice -> Bob : hello').sequence?.mirrored).toBeUndefined();
+    expect(seq('hide footbox', 'show footbox', 'Alice -> Bob : hello').sequence?.mirrored).toBe(true);
+    expect(seq('hide footbox', 'Alice -> Bob : hello').warnings).toEqual([]);
+  });
+
   it('leaves out participants that take no part when the diagram says `hide unlinked`', () => {
     expect(seq('hide unlinked', 'participant Alice', 'participant Bob', 'participant Carol', 'Alice -> Bob : hello').nodes.map((n) => n.id)).toEqual(['Alice', 'Bob']);
     expect(seq('participant Alice', 'participant Bob', 'participant Carol', 'Alice -> Bob : hello').nodes.map((n) => n.id)).toEqual(['Alice', 'Bob', 'Carol']);
@@ -1365,6 +1375,23 @@ describe('C4 databases are cylinders whatever their name (issue 27)', () => {
   });
 });
 
+describe('C4-PlantUML legend (issue 27)', () => {
+  it('keys each kind of element the diagram uses, drawn as that kind, when it says LAYOUT_WITH_LEGEND() or SHOW_LEGEND()', () => {
+    // SatChecker's component diagram (Satellite Data Systems): a person, components, a database and a queue component.
+    const body = ['!include <C4/C4_Component>', 'Person(Client, "User")', 'Component(routes, "Routes", "Flask")', 'ComponentQueue(cache, "Cache", "Redis")', 'ComponentDb(db, "Database", "PostgreSQL")', 'System_Ext(sms, "SMS")', 'Rel(Client, routes, "GET")'];
+    const graph = plantumlNotation.toGraph(uml(['LAYOUT_WITH_LEGEND()', ...body].join('\n')));
+    const legend = graph.groups.find((group) => group.label === 'Legend')!;
+    expect(legend.kind).toBe('key');
+    const entries = graph.nodes.filter((node) => node.parent === legend.id);
+    expect(entries.map((node) => node.label)).toEqual(['person', 'external system', 'component', 'database component', 'queue component']);
+    expect(entries.map((node) => node.shape)).toEqual(['person', undefined, undefined, 'cylinder', 'horizontal-cylinder']);
+    expect(entries[1]!.style?.strokeStyle).toBe('dashed');
+    expect(graph.warnings.join()).not.toContain('LEGEND');
+    expect(plantumlNotation.toGraph(uml(['SHOW_LEGEND()', ...body].join('\n'))).groups.some((group) => group.label === 'Legend')).toBe(true);
+    expect(plantumlNotation.toGraph(uml(body.join('\n'))).groups).toEqual([]);
+  });
+});
+
 describe('C4 Lay_D to a boundary (issue 27)', () => {
   it('puts each person laid down to the boundary above the whole boundary, not beside its first container', async () => {
     const { codeToScene } = await import('../index.js');
@@ -1489,5 +1516,15 @@ describe('PlantUML switch cases labelled on their own legs (issue 27, fourth rev
     ]);
     // An if's branch keeps its label beside the condition it answers.
     expect(graph.edges.find((e) => e.from === fromDecision('More?') && e.startLabel === 'yes')).toBeDefined();
+  });
+
+  it('writes an else beside its decision too, as PlantUML does: two branches leave a hexagon from its two sides', () => {
+    // An order flow's "Payment valid?": its `no` stood half-way down the branch, beside "Reject order", not at the decision.
+    const graph = plantumlNotation.toGraph(uml(['start', 'if (Payment valid?) then (yes)', '  :Reserve stock;', 'else (no)', '  :Reject order;', 'endif', 'stop'].join('\n')));
+    const decision = graph.nodes.find((n) => n.label === 'Payment valid?')!.id;
+    expect(graph.edges.filter((e) => e.from === decision).map((e) => [e.label, e.startLabel])).toEqual([
+      [undefined, 'yes'],
+      [undefined, 'no'],
+    ]);
   });
 });

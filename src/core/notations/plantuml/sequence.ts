@@ -75,6 +75,8 @@ function c4SequenceLine(line: SourceLine): SourceLine {
   return line;
 }
 
+const FOOTBOX = /^(hide|show)\s+footbox$/i;
+
 export function sequenceToGraph(source: DiagramSource): GraphIR {
   const warnings = [...source.warnings];
   const participants = new Map<string, GraphNode>();
@@ -375,6 +377,9 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
   }
   for (const node of nodes) boxOf.get(node.id)?.participants.push(node.id);
   const drawnBoxes = boxes.filter((box) => box.participants.length > 0);
+  // PlantUML draws the participants again under their lifelines (the foot box) unless the last word is `hide footbox`.
+  const footbox = source.visibility.filter((command) => FOOTBOX.test(command.text)).at(-1);
+  const mirrored = footbox === undefined || /^show/i.test(footbox.text);
   return {
     layout: 'sequence',
     direction: 'RIGHT',
@@ -382,7 +387,7 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
     edges: [],
     groups: [],
     warnings,
-    sequence: { steps: root, ...(drawnBoxes.length > 0 && { boxes: drawnBoxes }) },
+    sequence: { steps: root, ...(drawnBoxes.length > 0 && { boxes: drawnBoxes }), ...(mirrored && { mirrored: true as const }) },
   };
 
   function numbered(label: string): string {

@@ -40,6 +40,8 @@ export interface DiagramSource {
    * (`BackgroundColor<<bg>>`) are left out: the graph does not keep which element bears which stereotype.
    */
   skinColors: Map<string, SkinColors>;
+  /** C4-PlantUML's `LAYOUT_WITH_LEGEND()` or `SHOW_LEGEND()`: its key of the element kinds used is drawn (c4.ts). */
+  c4Legend?: true;
   /** `@startmindmap` or `@startwbs`: a tree of topics; `@startgantt`: a gantt chart; undefined for `@startuml`. */
   family?: 'mindmap' | 'wbs' | 'gantt';
 }
@@ -77,6 +79,7 @@ export function parseError(at: { line: number; column: number }, message: string
 /** Commands that only change the look of the picture PlantUML would render; nothing of them is drawn. */
 // PlantUML reads its keywords in any case (`skinParam`, `SkinParam`); C4's macros (LAYOUT_…) are names and keep theirs.
 const PRESENTATION = /^(scale|hide|show|skinparam|skin|caption|header|footer|ignore\s+newpage|mainframe|allowmixing|allow_mixing|page|sprite)\b/i;
+const C4_LEGEND = /^(LAYOUT_WITH_LEGEND|SHOW_LEGEND|SHOW_FLOATING_LEGEND)\s*\(/;
 const C4_PRESENTATION = /^(LAYOUT_\w+|SHOW_\w+|HIDE_\w+|Update\w+|Add\w+Tag|AddProperty|WithoutPropertyHeader|SetPropertyHeader)\b/;
 /** Blocks of presentation text, from their opening word to their `end …` line. */
 const BLOCKS: ReadonlyArray<[RegExp, RegExp]> = [
@@ -119,6 +122,7 @@ export function readDiagram(code: string): DiagramSource {
   let direction: Direction = 'DOWN';
   let forcedDirection = false;
   let monochrome = false;
+  let c4Legend = false;
   const skinColors = new Map<string, SkinColors>();
   /** The element of an open `skinparam x {` block, whose lines set its colours. */
   let skinBlock: string | undefined;
@@ -229,12 +233,13 @@ export function readDiagram(code: string): DiagramSource {
       visibility.push({ text: trimmed, line: at.line, column: text.length - text.trimStart().length + 1 });
       continue;
     }
+    if (C4_LEGEND.test(trimmed)) c4Legend = true;
     if (PRESENTATION.test(trimmed) || C4_PRESENTATION.test(trimmed)) continue;
     lines.push({ text: trimmed, line: at.line, column: text.length - text.trimStart().length + 1 });
     inNote = MULTILINE_NOTE.test(trimmed) && !/^[hr]?note\s+"[^"]*"\s+as\s/i.test(trimmed);
   }
   if (preprocessor > 0) warnings.push(`skipped ${preprocessor} preprocessor line${preprocessor === 1 ? '' : 's'} (!include, !theme, procedures they define): files are not fetched`);
-  return { lines, direction, forcedDirection, monochrome, skinColors, warnings, visibility, preprocessorLines: preprocessor, ...(separator !== undefined && { separator }), ...(title && { title }), ...(legend && { legend }), ...(family && { family }) };
+  return { lines, direction, forcedDirection, monochrome, skinColors, warnings, visibility, preprocessorLines: preprocessor, ...(separator !== undefined && { separator }), ...(title && { title }), ...(legend && { legend }), ...(c4Legend && { c4Legend: true as const }), ...(family && { family }) };
 }
 
 /** PlantUML closes containers (`package p {`) still open at @enduml; said, once per container, outermost first. */
