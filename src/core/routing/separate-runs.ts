@@ -146,8 +146,14 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
   const conflict = (s: Leg, t: Leg) => {
     if (s.line === t.line || (fixed(s) && fixed(t))) return false;
     const overlap = Math.min(s.hi, t.hi) - Math.max(s.lo, t.lo);
-    return overlap > SAME_LINE && (!shareEnd(s, t) || reversed(s, t) || through(s, t) || labelledAtOnePoint(s, t) || (overlap > MIXED_TRUNK && !sameMeaning(s, t)));
+    return overlap > SAME_LINE && (!shareEnd(s, t) || reversed(s, t) || through(s, t) || labelledAtOnePoint(s, t) || ((overlap > MIXED_TRUNK || !fanning(s, t)) && !sameMeaning(s, t)));
   };
+  /**
+   * A short merge of different relations reads as a fan only where one of the two legs is attached to a shape; two
+   * middle legs on one line, away from the end they share, read as one line going on to either (Northwind: orders'
+   * ship_via jogged onto employee_id's line beside shippers and left it again).
+   */
+  const fanning = (s: Leg, t: Leg) => endKey(s) !== undefined || endKey(t) !== undefined;
   /** Where a leg that may not move across lies: a fixed line's, or an end leg's whose end cannot slide. */
   const pinnedAt = (leg: Leg) => (leg.min === leg.max ? leg.min : undefined);
   /**
