@@ -446,7 +446,7 @@ async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = 
  * of a state machine, differently labelled, up one line): those legs are moved apart, clear of nodes, containers and
  * labels.
  */
-export function separateEdgeRuns(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
+export function separateEdgeRuns(laid: LaidOutGraph, graph: GraphIR, endsOnOneLine = false): LaidOutGraph {
   const lines = laid.edges.map((edge) => {
     const drawn = graph.edges[edge.index]!;
     // Its end labels' size from the graph: Graphviz's placement with our routes sets labels after separating.
@@ -464,7 +464,11 @@ export function separateEdgeRuns(laid: LaidOutGraph, graph: GraphIR): LaidOutGra
     if (drawn.from !== drawn.to) return [];
     return [edge.points[0], edge.points.at(-1)].flatMap((point) => (point ? [{ x: point.x - CROWDED_HEADS / 2, y: point.y - CROWDED_HEADS / 2, width: CROWDED_HEADS, height: CROWDED_HEADS }] : []));
   });
-  const separated = separateRuns(lines, [...laid.nodes, ...laid.groups, ...laid.edges.flatMap((edge) => edge.labels), ...loopEnds]);
+  // Routes that all reach a side at its middle (`endsOnOneLine`, Graphviz's placement with our routes) have their end
+  // legs on one line, ordered by the pass that parts them: the legs across the flow are parted first, so that pass
+  // knows where they run. Ends ordered first, sakila's staff and store address_id keys crossed above address.
+  const levelFirst = endsOnOneLine && vertical(graph.direction);
+  const separated = separateRuns(lines, [...laid.nodes, ...laid.groups, ...laid.edges.flatMap((edge) => edge.labels), ...loopEnds], levelFirst);
   return { ...laid, edges: laid.edges.map((edge, i) => ({ ...edge, points: separated[i]!, labels: edge.labels.map((label) => besideMovedLeg(label, edge.points, separated[i]!)) })) };
 }
 

@@ -91,11 +91,12 @@ interface Leg {
  * `obstacles` are the shapes the legs must keep clear of (any box a leg lies inside, such as a container it crosses,
  * bounds it from within). Lines with nothing to separate keep their points.
  */
-export function separateRuns(lines: readonly RoutedLine[], obstacles: readonly Box[]): Point[][] {
+export function separateRuns(lines: readonly RoutedLine[], obstacles: readonly Box[], levelFirst = false): Point[][] {
   const out = lines.map((line) => line.points.map((p) => ({ ...p })));
   // Neighbouring lines of a channel are arranged together, so moving one does not put it onto the next; where that
-  // finds no room, the legs on each line alone.
-  for (const vertical of [true, false]) for (const gap of [RUN_SPACING, SAME_LINE]) separateAxis(out, lines, obstacles, vertical, gap);
+  // finds no room, the legs on each line alone. Upright legs first, unless `levelFirst`: each pass orders its legs
+  // knowing where the other axis's legs are, so the legs that end on the shapes' sides go second.
+  for (const vertical of levelFirst ? [false, true] : [true, false]) for (const gap of [RUN_SPACING, SAME_LINE]) separateAxis(out, lines, obstacles, vertical, gap);
   return out;
 }
 
