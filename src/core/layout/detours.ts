@@ -25,7 +25,7 @@ const BACKWARD_SLACK = 600;
  * Further places along a leg, tried after its middle and quarters: where several labelled routes run side by side
  * (a table's foreign keys into one other table), those few were all taken and labels were set on one another.
  */
-const FURTHER_ALONG = [0.1, 0.4, 0.6, 0.9, 0.15, 0.35, 0.65, 0.85];
+const FURTHER_ALONG = [0.1, 0.4, 0.6, 0.9, 0.15, 0.35, 0.65, 0.85, 0.05, 0.2, 0.3, 0.45, 0.55, 0.7, 0.8, 0.95];
 /** Room between a moved label and the leg it names. */
 const LABEL_GAP = 4;
 
