@@ -25,7 +25,7 @@ const BACKWARD_SLACK = 600;
  * Further places along a leg, tried after its middle and quarters: where several labelled routes run side by side
  * (a table's foreign keys into one other table), those few were all taken and labels were set on one another.
  */
-const FURTHER_ALONG = [0.1, 0.4, 0.6, 0.9, 0.15, 0.35, 0.65, 0.85];
+const FURTHER_ALONG = [0.1, 0.4, 0.6, 0.9, 0.15, 0.35, 0.65, 0.85, 0.05, 0.2, 0.3, 0.45, 0.55, 0.7, 0.8, 0.95];
 /** Room between a moved label and the leg it names. */
 const LABEL_GAP = 4;
 
@@ -99,12 +99,22 @@ export function rerouteDetours(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph
  * covers no shape or label, else the first place.
  */
 export function besideRoute(label: LaidOutLabel, points: readonly Point[], taken: readonly Box[], lines: readonly (readonly Point[])[]): LaidOutLabel {
+  const { beside, further } = placesBeside(label, points);
+  const offShapes = (place: Box) => !taken.some((box) => overlaps(place, box));
+  return beside.find((place) => clearOf(place, taken, lines)) ?? beside.find(offShapes) ?? further.find(offShapes) ?? beside[0]!;
+}
+
+/**
+ * The places a label may take by its route, best first: `beside` a leg (the leg it names first: the first, the last,
+ * or the longest; then the others, longest first), and `further`, a label's depth further out, past a neighbouring
+ * route.
+ */
+export function placesBeside(label: LaidOutLabel, points: readonly Point[]): { beside: LaidOutLabel[]; further: LaidOutLabel[] } {
   const legLength = (k: number) => Math.abs(points[k]!.x - points[k - 1]!.x) + Math.abs(points[k]!.y - points[k - 1]!.y);
   const legs = points.slice(1).map((_, k) => k + 1);
-  // The leg the label names first (the first, the last, or the longest), then the others, longest first.
   const first = label.placement === 'start' ? 1 : label.placement === 'end' ? points.length - 1 : legs.reduce((best, k) => (legLength(k) > legLength(best) ? k : best));
-  const places: LaidOutLabel[] = [];
-  const stacked: LaidOutLabel[] = [];
+  const beside: LaidOutLabel[] = [];
+  const further: LaidOutLabel[] = [];
   for (const leg of [first, ...legs.filter((k) => k !== first).sort((p, q) => legLength(q) - legLength(p))]) {
     const [a, b] = [points[leg - 1]!, points[leg]!];
     // Where along the leg: its middle, or a label's length in from the route's end; then further along.
@@ -112,19 +122,19 @@ export function besideRoute(label: LaidOutLabel, points: readonly Point[], taken
     for (const along of [near, 0.5, 0.25, 0.75, ...FURTHER_ALONG]) {
       const t = label.placement === 'end' ? 1 - along : along;
       const at = { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t };
-      // Beside the leg, and a label's depth further out (past a neighbouring route, the last resort before overlapping).
       for (const out of [0, a.y === b.y ? label.height + LABEL_GAP : label.width + LABEL_GAP]) {
-        const shelf = out === 0 ? places : stacked;
+        const shelf = out === 0 ? beside : further;
         if (a.y === b.y) shelf.push({ ...label, x: at.x - label.width / 2, y: at.y - label.height - LABEL_GAP - out }, { ...label, x: at.x - label.width / 2, y: at.y + LABEL_GAP + out });
         else shelf.push({ ...label, x: at.x + LABEL_GAP + out, y: at.y - label.height / 2 }, { ...label, x: at.x - label.width - LABEL_GAP - out, y: at.y - label.height / 2 });
       }
     }
   }
-  const offShapes = (place: Box) => !taken.some((box) => overlaps(place, box));
-  const offLines = (place: Box) => !lines.some((line) => line.some((point, k) => k > 0 && crosses(line[k - 1]!, point, place)));
-  return places.find((place) => offShapes(place) && offLines(place)) ?? places.find(offShapes) ?? stacked.find(offShapes) ?? places[0]!;
+  return { beside, further };
 }
 
+/** Whether a place covers none of the boxes taken and no leg of the lines. */
+export const clearOf = (place: Box, taken: readonly Box[], lines: readonly (readonly Point[])[]): boolean =>
+  !taken.some((box) => overlaps(place, box)) && !lines.some((line) => line.some((point, k) => k > 0 && crosses(line[k - 1]!, point, place)));
 
 /** Whether the right-angle leg from `p` to `q` runs through the box (touching its border is not crossing). */
 export function crosses(p: Point, q: Point, box: Box): boolean {

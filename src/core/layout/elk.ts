@@ -446,13 +446,16 @@ async function layoutShape(graph: GraphIR, direction: Direction, shape: Shape = 
  * of a state machine, differently labelled, up one line): those legs are moved apart, clear of nodes, containers and
  * labels.
  */
-export function separateEdgeRuns(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
+export function separateEdgeRuns(laid: LaidOutGraph, graph: GraphIR, endsOnOneLine = false): LaidOutGraph {
   const lines = laid.edges.map((edge) => {
     const drawn = graph.edges[edge.index]!;
     // Its end labels' size from the graph: Graphviz's placement with our routes sets labels after separating.
     const endLabels = [drawn.startLabel, drawn.endLabel].flatMap((text) => (text ? [labelOf(text, 'start')] : []));
     const endLabel = endLabels.length === 0 ? undefined : { width: Math.max(...endLabels.map((label) => label.width!)), height: Math.max(...endLabels.map((label) => label.height!)) };
-    return { points: edge.points, ends: [drawn.from, drawn.to], slideEnds: true, meaning: edgeMeaning(drawn), own: edge.labels, ...(endLabel && { endLabel }) };
+    // A relation with a cardinality at each end is one foreign key: two named alike from different tables are two
+    // relations, each on its own line (Chinook's track_id from invoice_line and playlist_track, one line into track).
+    const meaning = drawn.startLabel && drawn.endLabel ? `${edgeMeaning(drawn)}\u0000${drawn.from}` : edgeMeaning(drawn);
+    return { points: edge.points, ends: [drawn.from, drawn.to], slideEnds: true, meaning, own: edge.labels, ...(endLabel && { endLabel }) };
   });
   // A self loop's curve keeps its ends: the ends slid along that side keep off them, or their heads crowd (Camunda's
   // executions, unfolded: the task's two keys slid in among the three loops' ends on the table's top).
@@ -461,7 +464,11 @@ export function separateEdgeRuns(laid: LaidOutGraph, graph: GraphIR): LaidOutGra
     if (drawn.from !== drawn.to) return [];
     return [edge.points[0], edge.points.at(-1)].flatMap((point) => (point ? [{ x: point.x - CROWDED_HEADS / 2, y: point.y - CROWDED_HEADS / 2, width: CROWDED_HEADS, height: CROWDED_HEADS }] : []));
   });
-  const separated = separateRuns(lines, [...laid.nodes, ...laid.groups, ...laid.edges.flatMap((edge) => edge.labels), ...loopEnds]);
+  // Routes that all reach a side at its middle (`endsOnOneLine`, Graphviz's placement with our routes) have their end
+  // legs on one line, ordered by the pass that parts them: the legs across the flow are parted first, so that pass
+  // knows where they run. Ends ordered first, sakila's staff and store address_id keys crossed above address.
+  const levelFirst = endsOnOneLine && vertical(graph.direction);
+  const separated = separateRuns(lines, [...laid.nodes, ...laid.groups, ...laid.edges.flatMap((edge) => edge.labels), ...loopEnds], levelFirst);
   return { ...laid, edges: laid.edges.map((edge, i) => ({ ...edge, points: separated[i]!, labels: edge.labels.map((label) => besideMovedLeg(label, edge.points, separated[i]!)) })) };
 }
 

@@ -74,6 +74,22 @@ describe('separating runs', () => {
     expect(separateRuns(alike, shapes)).toEqual(alike.map((line) => line.points));
   });
 
+  it('moves apart two relations out of one shape whose middle legs meet on one line away from it, however short (Northwind’s orders)', () => {
+    // Orders' ship_via jogs down into shippers on the line employee_id takes down to employees, for 20 px: read as one
+    // line going on to either table, not as a fan out of orders.
+    const tables = [
+      { x: 0, y: 0, width: 100, height: 200 },
+      { x: 300, y: 100, width: 100, height: 40 },
+      { x: 300, y: 300, width: 100, height: 200 },
+    ];
+    const keys = [
+      { points: [{ x: 100, y: 60 }, { x: 280, y: 60 }, { x: 280, y: 120 }, { x: 300, y: 120 }], ends: ['orders', 'shippers'], meaning: 'ship_via' },
+      { points: [{ x: 100, y: 100 }, { x: 280, y: 100 }, { x: 280, y: 400 }, { x: 300, y: 400 }], ends: ['orders', 'employees'], meaning: 'employee_id' },
+    ];
+    const [shipVia, employeeId] = separateRuns(keys, tables);
+    expect(shipVia![1]!.x).not.toBe(employeeId![1]!.x);
+  });
+
   it('slides a layout\'s ends along their sides, moving a hub\'s trunk as one, when the shared legs are end legs', () => {
     // A sits above B with a straight edge between them; A's edge to D leaves A's bottom middle, where E's edge into B
     // arrives: 50 px of one line that reads as A → B twice. Every leg here ends on a shape.

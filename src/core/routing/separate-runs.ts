@@ -91,11 +91,12 @@ interface Leg {
  * `obstacles` are the shapes the legs must keep clear of (any box a leg lies inside, such as a container it crosses,
  * bounds it from within). Lines with nothing to separate keep their points.
  */
-export function separateRuns(lines: readonly RoutedLine[], obstacles: readonly Box[]): Point[][] {
+export function separateRuns(lines: readonly RoutedLine[], obstacles: readonly Box[], levelFirst = false): Point[][] {
   const out = lines.map((line) => line.points.map((p) => ({ ...p })));
   // Neighbouring lines of a channel are arranged together, so moving one does not put it onto the next; where that
-  // finds no room, the legs on each line alone.
-  for (const vertical of [true, false]) for (const gap of [RUN_SPACING, SAME_LINE]) separateAxis(out, lines, obstacles, vertical, gap);
+  // finds no room, the legs on each line alone. Upright legs first, unless `levelFirst`: each pass orders its legs
+  // knowing where the other axis's legs are, so the legs that end on the shapes' sides go second.
+  for (const vertical of levelFirst ? [false, true] : [true, false]) for (const gap of [RUN_SPACING, SAME_LINE]) separateAxis(out, lines, obstacles, vertical, gap);
   return out;
 }
 
@@ -146,8 +147,14 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
   const conflict = (s: Leg, t: Leg) => {
     if (s.line === t.line || (fixed(s) && fixed(t))) return false;
     const overlap = Math.min(s.hi, t.hi) - Math.max(s.lo, t.lo);
-    return overlap > SAME_LINE && (!shareEnd(s, t) || reversed(s, t) || through(s, t) || labelledAtOnePoint(s, t) || (overlap > MIXED_TRUNK && !sameMeaning(s, t)));
+    return overlap > SAME_LINE && (!shareEnd(s, t) || reversed(s, t) || through(s, t) || labelledAtOnePoint(s, t) || ((overlap > MIXED_TRUNK || !fanning(s, t)) && !sameMeaning(s, t)));
   };
+  /**
+   * A short merge of different relations reads as a fan only where one of the two legs is attached to a shape; two
+   * middle legs on one line, away from the end they share, read as one line going on to either (Northwind: orders'
+   * ship_via jogged onto employee_id's line beside shippers and left it again).
+   */
+  const fanning = (s: Leg, t: Leg) => endKey(s) !== undefined || endKey(t) !== undefined;
   /** Where a leg that may not move across lies: a fixed line's, or an end leg's whose end cannot slide. */
   const pinnedAt = (leg: Leg) => (leg.min === leg.max ? leg.min : undefined);
   /**

@@ -97,8 +97,14 @@ const FIXED_CHARACTER = /\bCHARACTER(?=\s*\()/gi;
  */
 const NOT_VALID = /\bNOT\s+VALID\b/gi;
 
+/**
+ * `DEFERRABLE INITIALLY DEFERRED` (pg_dump writes it after every foreign key Django creates) only says when the
+ * constraint is checked: the relation is the same, and node-sql-parser refused the whole ALTER TABLE.
+ */
+const DEFERRABLE = /\b(?:NOT\s+)?DEFERRABLE(?:\s+INITIALLY\s+(?:DEFERRED|IMMEDIATE))?|\bINITIALLY\s+(?:DEFERRED|IMMEDIATE)\b/gi;
+
 function astify(text: string, dialect: Dialect): StatementAst[] {
-  const sql = text.replace(BARE_REFERENCE, `REFERENCES $1 (${PRIMARY_KEY_PLACEHOLDER})`).replace(FIXED_CHARACTER, 'CHAR').replace(NOT_VALID, '');
+  const sql = text.replace(BARE_REFERENCE, `REFERENCES $1 (${PRIMARY_KEY_PLACEHOLDER})`).replace(FIXED_CHARACTER, 'CHAR').replace(NOT_VALID, '').replace(DEFERRABLE, '');
   const ast = parsers[dialect].astify(sql, { database: dialect }) as unknown as
     | StatementAst
     | StatementAst[];

@@ -65,6 +65,23 @@ describe('sqlNotation pg_dump clauses', () => {
     const graph = sqlNotation.toGraph(dump) as ReturnType<typeof sqlNotation.toGraph> & { edges: Array<{ from: string; to: string }> };
     expect(graph.edges.map((e) => [e.from, e.to])).toEqual([['public.book', 'public.author']]);
   });
+
+  it('reads a DEFERRABLE foreign key as the relation it is, added by ALTER TABLE or in the table (a Django project’s pg_dump)', () => {
+    // As pg_dump writes every foreign key Django creates (pije76/scportal's dbname.sql refused at its first one).
+    const dump = [
+      'CREATE TABLE public.auth_permission (id integer NOT NULL, codename character varying(100) NOT NULL);',
+      'CREATE TABLE public.auth_group (id integer PRIMARY KEY, name character varying(150) NOT NULL);',
+      'CREATE TABLE public.auth_group_permissions (id integer NOT NULL, group_id integer NOT NULL REFERENCES public.auth_group(id) DEFERRABLE INITIALLY DEFERRED, permission_id integer NOT NULL);',
+      'ALTER TABLE ONLY public.auth_permission ADD CONSTRAINT auth_permission_pkey PRIMARY KEY (id);',
+      'ALTER TABLE ONLY public.auth_group_permissions',
+      '    ADD CONSTRAINT auth_group_permissions_permission_id_fkey FOREIGN KEY (permission_id) REFERENCES public.auth_permission(id) DEFERRABLE INITIALLY DEFERRED;',
+    ].join('\n');
+    const graph = sqlNotation.toGraph(dump) as ReturnType<typeof sqlNotation.toGraph> & { edges: Array<{ from: string; to: string }> };
+    expect(graph.edges.map((e) => [e.from, e.to]).sort()).toEqual([
+      ['public.auth_group_permissions', 'public.auth_group'],
+      ['public.auth_group_permissions', 'public.auth_permission'],
+    ]);
+  });
 });
 
 describe('sqlNotation partitions', () => {
