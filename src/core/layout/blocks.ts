@@ -145,7 +145,6 @@ function partOf(graph: GraphIR, top: GraphGroup, tree: Tree): GraphIR {
   };
 }
 
-/** Where a line from `from` toward the middle of `box` meets its border. */
 /** A leg of a route moved sideways by (dx, dy), to carry the labels set beside it along. */
 interface Shift {
   leg: readonly [Point, Point];
@@ -195,6 +194,7 @@ function carried<T extends Box>(label: T, { leg: [a, b], dx, dy }: Shift): T {
   return Math.hypot(gapX, gapY) <= LABEL_BESIDE_LEG ? { ...label, x: label.x + dx, y: label.y + dy } : label;
 }
 
+/** Where a line from `from` toward the middle of `box` meets its border. */
 function toward(from: Point, box: Box): Point {
   const centre = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
   const dx = from.x - centre.x;
