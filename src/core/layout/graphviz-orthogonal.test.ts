@@ -184,6 +184,25 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.startsWith('arrowheads at'))).toEqual([]);
   });
 
+  it('ends an edge from a member to its own container on the container’s border, clear of other routes (a memory service)', async () => {
+    // Built by hand in the shape of a memory service's flowchart: `query --> memory` from inside the subgraph was
+    // drawn by Graphviz's curve to the subgraph's first member, an arrow back up into "store".
+    const graph = await mermaidNotation.toGraph(
+      ['flowchart TD', 'subgraph memory[Memory Service]', 'store --> index', 'index --> query', 'end', 'query --> memory', 'user --> memory', 'memory --> db[(DB)]'].join('\n'),
+    );
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const memory = laid.groups.find((group) => group.id === 'memory')!;
+    const query = laid.nodes.find((node) => node.id === 'query')!;
+    const edge = laid.edges.find((candidate) => graph.edges[candidate.index]!.from === 'query')!;
+    expect(edge.curved).toBeFalsy();
+    expect(edge.points).toHaveLength(2);
+    expect(onOutline(edge.points[0]!, query)).toBe(true);
+    expect(onOutline(edge.points[1]!, memory)).toBe(true);
+    expect(Math.hypot(edge.points[1]!.x - edge.points[0]!.x, edge.points[1]!.y - edge.points[0]!.y)).toBeGreaterThanOrEqual(20);
+    const others = laid.edges.filter((other) => other !== edge).flatMap((other) => other.points.slice(1).map((point, i) => legBox(other.points[i]!, point)));
+    expect(others.filter((leg) => overlaps(legBox(edge.points[0]!, edge.points[1]!), { x: leg.x - 1, y: leg.y - 1, width: leg.width + 2, height: leg.height + 2 }))).toEqual([]);
+  });
+
   it('routes round the edges found before rather than across them (Mermaid print-job states)', async () => {
     // Each route found alone: "Stapling" back to "Waiting" went up the middle across "All pages out", two crossings
     // where ELK and Graphviz's own splines have none.

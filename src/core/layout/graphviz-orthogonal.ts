@@ -20,7 +20,7 @@ import { type GraphvizShape, placeWithGraphviz } from './graphviz.js';
 import { mergeHubEnds } from './hubs.js';
 import { spreadRankGaps } from './rank-gaps.js';
 import { stackedRanks } from './stacked-ranks.js';
-import type { Box, LaidOutGraph, LaidOutLabel, LayoutEngine } from './types.js';
+import type { Box, LaidOutGraph, LaidOutLabel, LayoutEngine, Point } from './types.js';
 
 /**
  * What crossing another route costs the router, in pixels of route length: a detour of up to this much is taken
@@ -173,12 +173,61 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
       labels.set(edge.index, ends);
       return { ...edge, labels: edge.labels.filter((label) => label.placement === 'center') };
     }
-    // An edge between a container and what it holds: Graphviz's curve and labels stay.
+    // An edge between a container and what it holds ends on the container's border, inside it.
+    const [a, b] = [obstacleIndex.get(from), obstacleIndex.get(to)];
+    if (route === undefined && a !== undefined && b !== undefined && a !== b) {
+      const [inner, outer] = boxContains(obstacles[a]!, obstacles[b]!, 0) ? [b, a] : [a, b];
+      const group = laid.groups[outer - laid.nodes.length];
+      if (group !== undefined && boxContains(group, obstacles[inner]!, 0)) {
+        const others = routes.filter((other) => other !== undefined).flatMap((other) => legBoxes(other.points, STUB_CLEARANCE));
+        const blockers = [...obstacles.slice(0, laid.nodes.length).filter((_, k) => k !== inner), ...laid.groups.map((other) => other.title), ...others];
+        const stub = stubToBorder(obstacles[inner]!, group, blockers);
+        labels.set(edge.index, edge.labels);
+        return { ...edge, points: inner === a ? stub : [...stub].reverse(), curved: false, labels: [] };
+      }
+    }
+    // A self loop without end labels: Graphviz's curve and labels stay.
     if (route === undefined) return edge;
     labels.set(edge.index, edge.labels);
     return { ...edge, points: route.points, curved: false, labels: [] };
   });
   return { routed: { ...laid, edges }, labels };
+}
+
+/** How far a line to a container's border keeps from other routes, in px. */
+const STUB_CLEARANCE = 6;
+/** A line to a container's border shorter than this hides its arrowhead in the node's border (12 px under a query). */
+const STUB_MIN = 20;
+
+/** Each leg of a route as a box, `margin` wider all round. */
+const legBoxes = (points: readonly Point[], margin: number): Box[] =>
+  points.slice(1).map((q, i) => {
+    const p = points[i]!;
+    return { x: Math.min(p.x, q.x) - margin, y: Math.min(p.y, q.y) - margin, width: Math.abs(q.x - p.x) + 2 * margin, height: Math.abs(q.y - p.y) + 2 * margin };
+  });
+
+/**
+ * The shortest straight line from a box to the border of a container round it that meets none of `blockers` and is
+ * STUB_MIN long: from the middle of one of its sides, or a quarter along it (else the shortest that meets none, else
+ * the shortest).
+ */
+export function stubToBorder(inner: Box, outer: Box, blockers: readonly Box[]): [Point, Point] {
+  const candidates: { points: [Point, Point]; length: number }[] = [];
+  for (const share of [0.5, 0.25, 0.75]) {
+    const x = inner.x + inner.width * share;
+    const y = inner.y + inner.height * share;
+    candidates.push(
+      { points: [{ x, y: inner.y }, { x, y: outer.y }], length: inner.y - outer.y },
+      { points: [{ x, y: inner.y + inner.height }, { x, y: outer.y + outer.height }], length: outer.y + outer.height - inner.y - inner.height },
+      { points: [{ x: inner.x, y }, { x: outer.x, y }], length: inner.x - outer.x },
+      { points: [{ x: inner.x + inner.width, y }, { x: outer.x + outer.width, y }], length: outer.x + outer.width - inner.x - inner.width },
+    );
+  }
+  const meets = ([p, q]: [Point, Point]) =>
+    blockers.some((box) => Math.max(p.x, q.x) > box.x && Math.min(p.x, q.x) < box.x + box.width && Math.max(p.y, q.y) > box.y && Math.min(p.y, q.y) < box.y + box.height);
+  const byLength = [...candidates].sort((c, d) => c.length - d.length);
+  const clear = byLength.filter((candidate) => !meets(candidate.points));
+  return (clear.find((candidate) => candidate.length >= STUB_MIN) ?? clear[0] ?? byLength[0]!).points;
 }
 
 /**
