@@ -14,6 +14,7 @@ import { terraformNotation } from '../notations/terraform/index.js';
 import { checkScene } from '../quality/check.js';
 import { graphToScene } from '../scene/from-graph.js';
 import { codeToScene } from '../notations/index.js';
+import { crosses } from './detours.js';
 import { layoutGraph } from './elk.js';
 import { layoutEngineFor } from './engine.js';
 import { layoutGraphvizOrthogonal } from './graphviz-orthogonal.js';
@@ -201,6 +202,44 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(Math.hypot(edge.points[1]!.x - edge.points[0]!.x, edge.points[1]!.y - edge.points[0]!.y)).toBeGreaterThanOrEqual(20);
     const others = laid.edges.filter((other) => other !== edge).flatMap((other) => other.points.slice(1).map((point, i) => legBox(other.points[i]!, point)));
     expect(others.filter((leg) => overlaps(legBox(edge.points[0]!, edge.points[1]!), { x: leg.x - 1, y: leg.y - 1, width: leg.width + 2, height: leg.height + 2 }))).toEqual([]);
+  });
+
+  it('draws a note’s leader straight to its state, not along the border of the composite between them (an inventory reservation)', async () => {
+    // Built by hand in the shape of an order service's state charts: the note is declared outside the composite state
+    // its state is in; routed at right angles, its leader ran down the composite's border to reach the note.
+    const graph = await mermaidNotation.toGraph(
+      [
+        'stateDiagram-v2',
+        '[*] --> Requested: after payment',
+        'state Inventory {',
+        'Requested --> Checking: query',
+        'Checking --> Reserving: all_in_stock',
+        'Checking --> Failed: none_available',
+        'Reserving --> Fork',
+        'Fork --> Lock',
+        'Fork --> Record',
+        'Fork --> Update',
+        'Lock --> Join',
+        'Record --> Join',
+        'Update --> Join',
+        'Join --> Reserved: reservation_success',
+        '}',
+        'note right of Fork',
+        'Parallel reservation steps (lock, record, stock update)',
+        'end note',
+      ].join('\n'),
+    );
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const note = laid.nodes.find((node) => graph.nodes.find((candidate) => candidate.id === node.id)?.kind === 'note')!;
+    const fork = laid.nodes.find((node) => node.id === 'Fork')!;
+    const leader = laid.edges.find((edge) => [graph.edges[edge.index]!.from, graph.edges[edge.index]!.to].includes(note.id))!;
+    expect(leader.points).toHaveLength(2);
+    const [p, q] = leader.points[0]!.x < leader.points[1]!.x ? [leader.points[0]!, leader.points[1]!] : [leader.points[1]!, leader.points[0]!];
+    expect(onOutline(p, fork)).toBe(true);
+    expect(onOutline(q, note)).toBe(true);
+    // Its labels are kept off it.
+    const labels = laid.edges.flatMap((edge) => edge.labels);
+    expect(labels.filter((label) => crosses(p, q, label))).toEqual([]);
   });
 
   it('routes round the edges found before rather than across them (Mermaid print-job states)', async () => {

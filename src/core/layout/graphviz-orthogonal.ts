@@ -12,6 +12,7 @@
 import type { Direction, GraphIR } from '../graph/types.js';
 import { boxContains } from '../export/geometry.js';
 import { OrthogonalRouter, type Side } from '../routing/orthogonal.js';
+import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { cappedRanks } from './capped-ranks.js';
 import { besideRoute } from './detours.js';
 import { READABLE_NODES } from './drawing-rules.js';
@@ -140,7 +141,13 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
     // Not between a container and what it holds: one end would be reached from inside the other.
     return boxContains(obstacles[a]!, obstacles[b]!, 0) || boxContains(obstacles[b]!, obstacles[a]!, 0) ? undefined : [a, b];
   };
-  const terminals = laid.edges.flatMap((edge) => ends(edge.index) ?? []);
+  // A note's dashed leader runs straight to its state where nothing is in the way, as Mermaid draws it: routed at
+  // right angles it ran along the border of the composite state between them, or round a state as a dashed frame.
+  const leaders = new Map(laid.edges.flatMap((edge) => {
+    const line = leaderLine(edge.index, graph, laid, nodeIndex);
+    return line === undefined ? [] : [[edge.index, line] as const];
+  }));
+  const terminals = laid.edges.flatMap((edge) => (leaders.has(edge.index) ? [] : (ends(edge.index) ?? [])));
   // Not on a wall of hundreds of edges (sentry's 293 depends_on drawn in full): there routes kept off crossings by
   // running along others' lines, 476 pairs run together that separating runs could not part, in three times the time.
   const router = new OrthogonalRouter(obstacles, terminals, terminals.length / 2 <= CROSSING_COST_EDGES ? CROSSING_COST : 0);
@@ -153,7 +160,7 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
   const around = (end: number) => laid.groups.flatMap((group, g) => (laid.nodes.length + g !== end && boxContains(group, obstacles[end]!, 0) ? [laid.nodes.length + g] : []));
   const request = (pair: [number, number]) => ({ from: pair[0], to: pair[1], through: [...new Set([...around(pair[0]), ...around(pair[1])])], fromSides: sidesOf(pair[0]), toSides: sidesOf(pair[1]) });
   const routes = laid.edges.map((edge) => {
-    const pair = ends(edge.index);
+    const pair = leaders.has(edge.index) ? undefined : ends(edge.index);
     return pair && router.route(request(pair));
   });
   // A route found early knew none of the later ones: each that crosses another is found again knowing them all.
@@ -168,6 +175,8 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
     const { from, to } = graph.edges[edge.index]!;
     // A self loop keeps Graphviz's curve and middle label; its end labels are placed beside it as the others are:
     // Graphviz set the cardinalities of a table's foreign keys to itself over the table (Camunda's executions).
+    const leader = leaders.get(edge.index);
+    if (leader !== undefined) return { ...edge, points: leader, curved: false };
     const ends = edge.labels.filter((label) => label.placement !== 'center');
     if (route === undefined && from === to && nodeIndex.has(from) && ends.length > 0) {
       labels.set(edge.index, ends);
@@ -192,6 +201,24 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
     return { ...edge, points: route.points, curved: false, labels: [] };
   });
   return { routed: { ...laid, edges }, labels };
+}
+
+/**
+ * The straight line between a note and what it annotates, from outline to outline, when it meets no other node nor a
+ * container's title; undefined for any other edge.
+ */
+function leaderLine(index: number, graph: GraphIR, laid: LaidOutGraph, nodeIndex: ReadonlyMap<string, number>): [Point, Point] | undefined {
+  const { from, to } = graph.edges[index]!;
+  const kinds = new Map(graph.nodes.map((node) => [node.id, node.kind]));
+  if (from === to || (kinds.get(from) !== 'note' && kinds.get(to) !== 'note')) return undefined;
+  const [a, b] = [laid.nodes[nodeIndex.get(from) ?? -1], laid.nodes[nodeIndex.get(to) ?? -1]];
+  if (a === undefined || b === undefined) return undefined;
+  const centre = (box: Box): Point => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+  const [p, q] = [firstCrossing(centre(a), centre(b), outlineOf({ ...a, type: a.box.shape })), firstCrossing(centre(b), centre(a), outlineOf({ ...b, type: b.box.shape }))];
+  if (p === undefined || q === undefined) return undefined;
+  const others = [...laid.nodes.filter((node) => node !== a && node !== b), ...laid.groups.map((group) => group.title)];
+  const meets = (box: Box) => isInside(outlineOf({ ...box, type: 'rectangle' }), p) || firstCrossing(p, q, outlineOf({ ...box, type: 'rectangle' })) !== undefined;
+  return others.some(meets) ? undefined : [p, q];
 }
 
 /** How far a line to a container's border keeps from other routes, in px. */
