@@ -242,6 +242,30 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(labels.filter((label) => crosses(p, q, label))).toEqual([]);
   });
 
+  it('reaches states further down the flow on their tops, not on the sides that face each other (an order’s payment outcomes)', async () => {
+    // Built by hand in the shape of an order lifecycle: ended on a side to save a bend, payment_success and
+    // payment_failed ran down side by side a few px apart and turned away into Payment_Success's and Payment_Failed's
+    // facing sides.
+    const graph = await mermaidNotation.toGraph(
+      [
+        'stateDiagram-v2',
+        '[*] --> Validated',
+        'Validated --> Payment_Pending: request_payment()',
+        'Payment_Pending --> Payment_Success: payment_success',
+        'Payment_Pending --> Payment_Failed: payment_failed',
+        'Payment_Success --> Fork_PostPayment',
+        'Payment_Failed --> Cancelled: cancel_order()',
+        'Validated --> Cancelled: validation_failed',
+      ].join('\n'),
+    );
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const node = (id: string) => laid.nodes.find((candidate) => candidate.id === id)!;
+    for (const target of ['Payment_Success', 'Payment_Failed']) {
+      const edge = laid.edges.find((candidate) => graph.edges[candidate.index]!.from === 'Payment_Pending' && graph.edges[candidate.index]!.to === target)!;
+      expect(edge.points.at(-1)!.y).toBeCloseTo(node(target).y, 0);
+    }
+  });
+
   it('routes round the edges found before rather than across them (Mermaid print-job states)', async () => {
     // Each route found alone: "Stapling" back to "Waiting" went up the middle across "All pages out", two crossings
     // where ELK and Graphviz's own splines have none.

@@ -11,7 +11,7 @@
  */
 import type { Direction, GraphIR } from '../graph/types.js';
 import { boxContains } from '../export/geometry.js';
-import { OrthogonalRouter, type Side } from '../routing/orthogonal.js';
+import { BEND_PENALTY, OrthogonalRouter, type Side } from '../routing/orthogonal.js';
 import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { cappedRanks } from './capped-ranks.js';
 import { besideRoute } from './detours.js';
@@ -28,6 +28,12 @@ import type { Box, LaidOutGraph, LaidOutLabel, LayoutEngine, Point } from './typ
  * to cross one route fewer, as ELK's crossing minimisation would order the edges.
  */
 const CROSSING_COST = 160;
+/**
+ * What reaching a node further along the flow on another side than the one facing back costs, in pixels of route
+ * length: three bends, enough for the bend and the step across that the facing side takes (76 px and a bend from
+ * Payment_Pending to Payment_Failed's top), not for a detour round a shape.
+ */
+const FACING_COST = 3 * BEND_PENALTY;
 /** Edges routed with a crossing cost at most. */
 const CROSSING_COST_EDGES = 150;
 
@@ -158,7 +164,20 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
   const tables = new Set(graph.nodes.filter((node) => node.kind === 'entity' && (node.rows?.length ?? 0) > 0).map((node) => node.id));
   const sidesOf = (end: number) => (tables.has(laid.nodes[end]?.id ?? '') ? flowSides : undefined);
   const around = (end: number) => laid.groups.flatMap((group, g) => (laid.nodes.length + g !== end && boxContains(group, obstacles[end]!, 0) ? [laid.nodes.length + g] : []));
-  const request = (pair: [number, number]) => ({ from: pair[0], to: pair[1], through: [...new Set([...around(pair[0]), ...around(pair[1])])], fromSides: sidesOf(pair[0]), toSides: sidesOf(pair[1]) });
+  // An edge to a node wholly further along the flow reaches it on the side that faces back up the flow, as Graphviz and
+  // Mermaid draw it: ended on a side to save a bend, two transitions out of one state to its neighbours below ran down
+  // side by side a few px apart and turned away into the sides that face each other (an order's Payment_Pending).
+  const facing: Side = { DOWN: 'top', UP: 'bottom', RIGHT: 'left', LEFT: 'right' }[graph.direction] as Side;
+  const further = (from: Box, to: Box) =>
+    ({ DOWN: to.y >= from.y + from.height, UP: to.y + to.height <= from.y, RIGHT: to.x >= from.x + from.width, LEFT: to.x + to.width <= from.x })[graph.direction];
+  const alongFlow = (pair: [number, number]) => sidesOf(pair[1]) === undefined && pair[1] < laid.nodes.length && further(obstacles[pair[0]]!, obstacles[pair[1]]!);
+  const request = (pair: [number, number]) => ({
+    from: pair[0],
+    to: pair[1],
+    through: [...new Set([...around(pair[0]), ...around(pair[1])])],
+    fromSides: sidesOf(pair[0]),
+    ...(alongFlow(pair) ? { toSides: [facing], offSideCost: FACING_COST } : { toSides: sidesOf(pair[1]) }),
+  });
   const routes = laid.edges.map((edge) => {
     const pair = leaders.has(edge.index) ? undefined : ends(edge.index);
     return pair && router.route(request(pair));
