@@ -287,6 +287,37 @@ describe('Graphviz placement with orthogonal routes', () => {
     for (const a of legs[0]!) for (const b of legs[1]!) if (a.y < b.y + b.height && b.y < a.y + a.height) expect(Math.abs(a.x - b.x)).toBeGreaterThan(30);
   });
 
+  it('draws a link between two states one under the other as a straight line, not stepped across by their centres (a hook’s lifecycle)', async () => {
+    // Built by hand in the shape of a hook lifecycle: Executed, Receipted and Broadcasted are of unequal widths, their
+    // centres a few px apart, and each link stepped sideways 9 to 22 px on its way down.
+    const graph = await mermaidNotation.toGraph(
+      [
+        'stateDiagram-v2',
+        '[*] --> Registered',
+        'Registered --> Listening',
+        'Listening --> Matched: condition true',
+        'Listening --> Idle: no match',
+        'Matched --> Evaluating',
+        'Evaluating --> Previewed: client advisory',
+        'Evaluating --> Executed: server effect',
+        'Evaluating --> Refused: blocked/invalid',
+        'Previewed --> Queued',
+        'Queued --> Synced',
+        'Executed --> Receipted',
+        'Receipted --> Broadcasted',
+        'Refused --> Quarantined',
+        'Broadcasted --> Idle',
+        'Quarantined --> [*]',
+      ].join('\n'),
+    );
+    const laid = await layoutGraphvizOrthogonal(graph);
+    for (const [from, to] of [['Executed', 'Receipted'], ['Receipted', 'Broadcasted'], ['Queued', 'Synced']]) {
+      const edge = laid.edges.find((candidate) => graph.edges[candidate.index]!.from === from && graph.edges[candidate.index]!.to === to)!;
+      expect(edge.points, `${from} → ${to}`).toHaveLength(2);
+      expect(edge.points[0]!.x).toBe(edge.points[1]!.x);
+    }
+  });
+
   it('routes round the edges found before rather than across them (Mermaid print-job states)', async () => {
     // Each route found alone: "Stapling" back to "Waiting" went up the middle across "All pages out", two crossings
     // where ELK and Graphviz's own splines have none.

@@ -11,7 +11,7 @@
  */
 import type { Direction, GraphIR } from '../graph/types.js';
 import { boxContains } from '../export/geometry.js';
-import { BEND_PENALTY, OrthogonalRouter, type Side } from '../routing/orthogonal.js';
+import { BEND_PENALTY, OrthogonalRouter, ROUTE_MARGIN, type Side } from '../routing/orthogonal.js';
 import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { cappedRanks } from './capped-ranks.js';
 import { besideRoute } from './detours.js';
@@ -125,7 +125,7 @@ function drawnAtRightAngles(placed: LaidOutGraph, graph: GraphIR): LaidOutGraph 
   const { routed, labels } = routeAtRightAngles(placed, graph);
   // Labels go on last, beside the routes as they end up: placed first, they hemmed in the legs that separating runs
   // moves apart (two foreign keys of one table, labelled at its side, stayed on one line).
-  return labelRoutes(separateEdgeRuns(spreadRankGaps(mergeHubEnds(routed, graph), graph, graph.direction), graph), labels);
+  return labelRoutes(withoutJogs(separateEdgeRuns(spreadRankGaps(mergeHubEnds(routed, graph), graph, graph.direction), graph), graph), labels);
 }
 
 /** Every edge between two nodes or containers routed anew, without its labels (kept by edge index). */
@@ -220,6 +220,48 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
     return { ...edge, points: route.points, curved: false, labels: [] };
   });
   return { routed: { ...laid, edges }, labels };
+}
+
+/** A jog across the flow no longer than this, between two nodes that overlap across it, is straightened. */
+const JOG_MAX = 32;
+
+/**
+ * Each route that runs from one node along the flow into the next, stepping at most JOG_MAX across on the way (two boxes
+ * of unequal width one under the other, their centres apart; a leg given a track of its own), drawn as the straight
+ * line the two boxes leave room for where it meets no other node and shares no end with another route: a state
+ * machine's chain Executed → Receipted → Broadcasted stepped sideways at each link.
+ */
+function withoutJogs(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
+  const byId = new Map(laid.nodes.map((node) => [node.id, node]));
+  const key = (point: Point) => `${point.x},${point.y}`;
+  const ends = new Map<string, number>();
+  for (const edge of laid.edges) for (const point of [edge.points[0], edge.points.at(-1)]) if (point) ends.set(key(point), (ends.get(key(point)) ?? 0) + 1);
+  const alongY = vertical(graph.direction);
+  const across = (point: Point) => (alongY ? point.x : point.y);
+  const span = (box: Box): [number, number] => (alongY ? [box.x, box.x + box.width] : [box.y, box.y + box.height]);
+  const centre = (box: Box): Point => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+  const others = (a: Box, b: Box) => [...laid.nodes.filter((node) => node !== a && node !== b), ...laid.groups.map((group) => group.title)];
+  const edges = laid.edges.map((edge) => {
+    const { from, to } = graph.edges[edge.index]!;
+    const [a, b] = [byId.get(from), byId.get(to)];
+    const [p, t] = [edge.points[0], edge.points.at(-1)];
+    if (edge.curved || edge.points.length < 3 || a === undefined || b === undefined || a === b || p === undefined || t === undefined) return edge;
+    if ((ends.get(key(p)) ?? 0) > 1 || (ends.get(key(t)) ?? 0) > 1) return edge;
+    const acrosses = edge.points.map(across);
+    if (Math.max(...acrosses) - Math.min(...acrosses) > JOG_MAX) return edge;
+    const [lo, hi] = [Math.max(span(a)[0], span(b)[0]) + ROUTE_MARGIN, Math.min(span(a)[1], span(b)[1]) - ROUTE_MARGIN];
+    if (lo > hi) return edge;
+    const at = Math.round(Math.min(hi, Math.max(lo, (across(p) + across(t)) / 2)));
+    const onLine = (point: Point): Point => (alongY ? { x: at, y: point.y } : { x: point.x, y: at });
+    const [ca, cb] = [onLine(centre(a)), onLine(centre(b))];
+    const start = firstCrossing(ca, cb, outlineOf({ ...a, type: a.box.shape }));
+    const end = firstCrossing(cb, ca, outlineOf({ ...b, type: b.box.shape }));
+    if (start === undefined || end === undefined) return edge;
+    const line = { x: Math.min(start.x, end.x), y: Math.min(start.y, end.y), width: Math.abs(end.x - start.x), height: Math.abs(end.y - start.y) };
+    const meets = (box: Box) => line.x < box.x + box.width && box.x < line.x + line.width + 1 && line.y < box.y + box.height && box.y < line.y + line.height + 1;
+    return others(a, b).some(meets) ? edge : { ...edge, points: [start, end] };
+  });
+  return { ...laid, edges };
 }
 
 /**
