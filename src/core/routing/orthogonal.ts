@@ -15,7 +15,8 @@ export const ROUTE_MARGIN = 12;
 /** What one bend costs, in pixels of route length: a detour shorter than this is taken to save a bend. */
 export const BEND_PENALTY = 48;
 /**
- * What running along a route found before costs per pixel, over its length (with a crossing cost only). Half: at its
+ * What running along a route found before costs per pixel, over its length (with a crossing cost only), on grid steps
+ * of two ROUTE_MARGINs or more: on shorter ones a Terraform route moved over to end 8 px along another. Half: at its
  * whole length a key of Northwind's orders left on its table's header rather than share a channel (OFF_SIDE_COST),
  * and a print job's transition crossed another (CROSSING_COST) rather than run beside it.
  */
