@@ -266,27 +266,6 @@ describe('Graphviz placement with orthogonal routes', () => {
     }
   });
 
-  it('takes a channel of its own rather than run up beside a route found before (a supervisor hook’s way back to Watching)', async () => {
-    // Built by hand in the shape of a hook supervisor's state machine: `pressure normal` and `contained` both ran back
-    // up to Watching in one channel, a few px apart, into one point of its side.
-    const graph = await mermaidNotation.toGraph(
-      [
-        'stateDiagram-v2',
-        '[*] --> Watching',
-        'Watching --> Warning: pressure rising',
-        'Warning --> Intervening: threshold crossed',
-        'Intervening --> Stabilizing: control applied',
-        'Stabilizing --> Watching: pressure normal',
-        'Intervening --> Quarantining: unstable/faulty chain',
-        'Quarantining --> Watching: contained',
-      ].join('\n'),
-    );
-    const laid = await layoutGraphvizOrthogonal(graph);
-    const back = ['Stabilizing', 'Quarantining'].map((from) => laid.edges.find((edge) => graph.edges[edge.index]!.from === from && graph.edges[edge.index]!.to === 'Watching')!);
-    const legs = back.map((edge) => edge.points.slice(1).map((point, i) => legBox(edge.points[i]!, point)).filter((leg) => leg.width === 0 && leg.height > 40));
-    for (const a of legs[0]!) for (const b of legs[1]!) if (a.y < b.y + b.height && b.y < a.y + a.height) expect(Math.abs(a.x - b.x)).toBeGreaterThan(30);
-  });
-
   it('draws a link between two states one under the other as a straight line, not stepped across by their centres (a hook’s lifecycle)', async () => {
     // Built by hand in the shape of a hook lifecycle: Executed, Receipted and Broadcasted are of unequal widths, their
     // centres a few px apart, and each link stepped sideways 9 to 22 px on its way down.

@@ -14,13 +14,6 @@ import { SAME_LINE } from './separate-runs.js';
 export const ROUTE_MARGIN = 12;
 /** What one bend costs, in pixels of route length: a detour shorter than this is taken to save a bend. */
 export const BEND_PENALTY = 48;
-/**
- * What running along a route found before costs per pixel, over its length (with a crossing cost only), on grid steps
- * of two ROUTE_MARGINs or more: on shorter ones a Terraform route moved over to end 8 px along another. Half: at its
- * whole length a key of Northwind's orders left on its table's header rather than share a channel (OFF_SIDE_COST),
- * and a print job's transition crossed another (CROSSING_COST) rather than run beside it.
- */
-const ALONG_COST = 0.5;
 /** What reaching an end at a side other than its preferred ones costs, in pixels of route length (RouteRequest). */
 const OFF_SIDE_COST = 60;
 /**
@@ -369,10 +362,7 @@ export class OrthogonalRouter {
         const length = Math.abs(xs[ni]! - xs[i]!) + Math.abs(ys[nj]! - ys[j]!);
         // Going straight on through a node that a route found before passes straight across is a crossing.
         const across = d !== dir || this.vThrough === undefined ? 0 : (d === 0 || d === 2 ? this.vThrough : this.hThrough!)[node]!;
-        // Going straight on along a route found before: separating runs sets the two a few px apart at best, a pair of
-        // lines that read as one (a state machine's two transitions back up to Watching, side by side up one channel).
-        const along = d !== dir || this.vThrough === undefined ? 0 : (d === 0 || d === 2 ? this.hThrough! : this.vThrough)[node]!;
-        open(next * 4 + d, cost + length * (1 + (along > 0 && length >= 2 * ROUTE_MARGIN ? ALONG_COST : 0)) + (d === dir ? 0 : BEND_PENALTY) + across * this.crossingCost, state, xs[ni]!, ys[nj]!);
+        open(next * 4 + d, cost + length + (d === dir ? 0 : BEND_PENALTY) + across * this.crossingCost, state, xs[ni]!, ys[nj]!);
       }
     }
     if (found < 0) return undefined;
