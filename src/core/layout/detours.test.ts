@@ -3,7 +3,7 @@ import { mermaidNotation } from '../notations/mermaid/index.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
 import { terraformNotation } from '../notations/terraform/index.js';
 import { boxesOverlap } from '../export/geometry.js';
-import { besideRoute } from './detours.js';
+import { besideRoute, crosses } from './detours.js';
 import { layoutGraph } from './elk.js';
 import type { Box, Point } from './types.js';
 
@@ -154,5 +154,16 @@ describe('besideRoute', () => {
     for (const [i, label] of placed.entries()) {
       for (const other of [...tables, ...placed.slice(i + 1)]) expect(boxesOverlap(label, other), `${label.text} on another`).toBe(false);
     }
+  });
+});
+
+describe('crosses', () => {
+  it('tells a slanted leg (a note’s leader) from a box in the corner of its bounding box, which it misses', () => {
+    // The leader of an order lifecycle's note ran from Fork_PostPayment down to the note; a transition's label
+    // beside it, under the leader's bounding box but clear of the line, was held off as if crossed.
+    const [p, q] = [{ x: 240, y: 690 }, { x: 505, y: 780 }];
+    expect(crosses(p, q, { x: 250, y: 740, width: 120, height: 20 })).toBe(false);
+    expect(crosses(p, q, { x: 360, y: 720, width: 60, height: 20 })).toBe(true);
+    expect(crosses({ x: 0, y: 10 }, { x: 100, y: 10 }, { x: 40, y: 0, width: 20, height: 20 })).toBe(true);
   });
 });

@@ -136,8 +136,18 @@ export function placesBeside(label: LaidOutLabel, points: readonly Point[]): { b
 export const clearOf = (place: Box, taken: readonly Box[], lines: readonly (readonly Point[])[]): boolean =>
   !taken.some((box) => overlaps(place, box)) && !lines.some((line) => line.some((point, k) => k > 0 && crosses(line[k - 1]!, point, place)));
 
-/** Whether the right-angle leg from `p` to `q` runs through the box (touching its border is not crossing). */
+/**
+ * Whether the leg from `p` to `q` runs through the box (touching its border is not crossing). A slanted leg (a note's
+ * leader, a piece of a curve) is clipped to the box: its bounding box held off every label beside it.
+ */
 export function crosses(p: Point, q: Point, box: Box): boolean {
-  const [left, right, top, bottom] = [Math.min(p.x, q.x), Math.max(p.x, q.x), Math.min(p.y, q.y), Math.max(p.y, q.y)];
-  return right > box.x + 1 && left < box.x + box.width - 1 && bottom > box.y + 1 && top < box.y + box.height - 1;
+  const [left, right, top, bottom] = [box.x + 1, box.x + box.width - 1, box.y + 1, box.y + box.height - 1];
+  if (p.x === q.x || p.y === q.y) return Math.max(p.x, q.x) > left && Math.min(p.x, q.x) < right && Math.max(p.y, q.y) > top && Math.min(p.y, q.y) < bottom;
+  // Liang–Barsky: the share of the leg inside each slab, intersected.
+  let [enter, leave] = [0, 1];
+  for (const [delta, from, lo, hi] of [[q.x - p.x, p.x, left, right], [q.y - p.y, p.y, top, bottom]] as const) {
+    const [t1, t2] = [(lo - from) / delta, (hi - from) / delta];
+    [enter, leave] = [Math.max(enter, Math.min(t1, t2)), Math.min(leave, Math.max(t1, t2))];
+  }
+  return enter < leave;
 }

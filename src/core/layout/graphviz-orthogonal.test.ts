@@ -14,6 +14,7 @@ import { terraformNotation } from '../notations/terraform/index.js';
 import { checkScene } from '../quality/check.js';
 import { graphToScene } from '../scene/from-graph.js';
 import { codeToScene } from '../notations/index.js';
+import { crosses } from './detours.js';
 import { layoutGraph } from './elk.js';
 import { layoutEngineFor } from './engine.js';
 import { layoutGraphvizOrthogonal } from './graphviz-orthogonal.js';
@@ -239,6 +240,118 @@ describe('Graphviz placement with orthogonal routes', () => {
     const graph = await sqlNotation.toGraph(readFileSync(new URL('../../../test/fixtures/sql/camunda-postgres-engine.sql', import.meta.url), 'utf8'));
     const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
     expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.startsWith('arrowheads at'))).toEqual([]);
+  });
+
+  it('ends an edge from a member to its own container on the container’s border, clear of other routes (a memory service)', async () => {
+    // Built by hand in the shape of a memory service's flowchart: `query --> memory` from inside the subgraph was
+    // drawn by Graphviz's curve to the subgraph's first member, an arrow back up into "store".
+    const graph = await mermaidNotation.toGraph(
+      ['flowchart TD', 'subgraph memory[Memory Service]', 'store --> index', 'index --> query', 'end', 'query --> memory', 'user --> memory', 'memory --> db[(DB)]'].join('\n'),
+    );
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const memory = laid.groups.find((group) => group.id === 'memory')!;
+    const query = laid.nodes.find((node) => node.id === 'query')!;
+    const edge = laid.edges.find((candidate) => graph.edges[candidate.index]!.from === 'query')!;
+    expect(edge.curved).toBeFalsy();
+    expect(edge.points).toHaveLength(2);
+    expect(onOutline(edge.points[0]!, query)).toBe(true);
+    expect(onOutline(edge.points[1]!, memory)).toBe(true);
+    expect(Math.hypot(edge.points[1]!.x - edge.points[0]!.x, edge.points[1]!.y - edge.points[0]!.y)).toBeGreaterThanOrEqual(20);
+    const others = laid.edges.filter((other) => other !== edge).flatMap((other) => other.points.slice(1).map((point, i) => legBox(other.points[i]!, point)));
+    expect(others.filter((leg) => overlaps(legBox(edge.points[0]!, edge.points[1]!), { x: leg.x - 1, y: leg.y - 1, width: leg.width + 2, height: leg.height + 2 }))).toEqual([]);
+  });
+
+  it('draws a note’s leader straight to its state, not along the border of the composite between them (an inventory reservation)', async () => {
+    // Built by hand in the shape of an order service's state charts: the note is declared outside the composite state
+    // its state is in; routed at right angles, its leader ran down the composite's border to reach the note.
+    const graph = await mermaidNotation.toGraph(
+      [
+        'stateDiagram-v2',
+        '[*] --> Requested: after payment',
+        'state Inventory {',
+        'Requested --> Checking: query',
+        'Checking --> Reserving: all_in_stock',
+        'Checking --> Failed: none_available',
+        'Reserving --> Fork',
+        'Fork --> Lock',
+        'Fork --> Record',
+        'Fork --> Update',
+        'Lock --> Join',
+        'Record --> Join',
+        'Update --> Join',
+        'Join --> Reserved: reservation_success',
+        '}',
+        'note right of Fork',
+        'Parallel reservation steps (lock, record, stock update)',
+        'end note',
+      ].join('\n'),
+    );
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const note = laid.nodes.find((node) => graph.nodes.find((candidate) => candidate.id === node.id)?.kind === 'note')!;
+    const fork = laid.nodes.find((node) => node.id === 'Fork')!;
+    const leader = laid.edges.find((edge) => [graph.edges[edge.index]!.from, graph.edges[edge.index]!.to].includes(note.id))!;
+    expect(leader.points).toHaveLength(2);
+    const [p, q] = leader.points[0]!.x < leader.points[1]!.x ? [leader.points[0]!, leader.points[1]!] : [leader.points[1]!, leader.points[0]!];
+    expect(onOutline(p, fork)).toBe(true);
+    expect(onOutline(q, note)).toBe(true);
+    // Its labels are kept off it.
+    const labels = laid.edges.flatMap((edge) => edge.labels);
+    expect(labels.filter((label) => crosses(p, q, label))).toEqual([]);
+  });
+
+  it('reaches states further down the flow on their tops, not on the sides that face each other (an order’s payment outcomes)', async () => {
+    // Built by hand in the shape of an order lifecycle: ended on a side to save a bend, payment_success and
+    // payment_failed ran down side by side a few px apart and turned away into Payment_Success's and Payment_Failed's
+    // facing sides.
+    const graph = await mermaidNotation.toGraph(
+      [
+        'stateDiagram-v2',
+        '[*] --> Validated',
+        'Validated --> Payment_Pending: request_payment()',
+        'Payment_Pending --> Payment_Success: payment_success',
+        'Payment_Pending --> Payment_Failed: payment_failed',
+        'Payment_Success --> Fork_PostPayment',
+        'Payment_Failed --> Cancelled: cancel_order()',
+        'Validated --> Cancelled: validation_failed',
+      ].join('\n'),
+    );
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const node = (id: string) => laid.nodes.find((candidate) => candidate.id === id)!;
+    for (const target of ['Payment_Success', 'Payment_Failed']) {
+      const edge = laid.edges.find((candidate) => graph.edges[candidate.index]!.from === 'Payment_Pending' && graph.edges[candidate.index]!.to === target)!;
+      expect(edge.points.at(-1)!.y).toBeCloseTo(node(target).y, 0);
+    }
+  });
+
+  it('draws a link between two states one under the other as a straight line, not stepped across by their centres (a hook’s lifecycle)', async () => {
+    // Built by hand in the shape of a hook lifecycle: Executed, Receipted and Broadcasted are of unequal widths, their
+    // centres a few px apart, and each link stepped sideways 9 to 22 px on its way down.
+    const graph = await mermaidNotation.toGraph(
+      [
+        'stateDiagram-v2',
+        '[*] --> Registered',
+        'Registered --> Listening',
+        'Listening --> Matched: condition true',
+        'Listening --> Idle: no match',
+        'Matched --> Evaluating',
+        'Evaluating --> Previewed: client advisory',
+        'Evaluating --> Executed: server effect',
+        'Evaluating --> Refused: blocked/invalid',
+        'Previewed --> Queued',
+        'Queued --> Synced',
+        'Executed --> Receipted',
+        'Receipted --> Broadcasted',
+        'Refused --> Quarantined',
+        'Broadcasted --> Idle',
+        'Quarantined --> [*]',
+      ].join('\n'),
+    );
+    const laid = await layoutGraphvizOrthogonal(graph);
+    for (const [from, to] of [['Executed', 'Receipted'], ['Receipted', 'Broadcasted'], ['Queued', 'Synced']]) {
+      const edge = laid.edges.find((candidate) => graph.edges[candidate.index]!.from === from && graph.edges[candidate.index]!.to === to)!;
+      expect(edge.points, `${from} → ${to}`).toHaveLength(2);
+      expect(edge.points[0]!.x).toBe(edge.points[1]!.x);
+    }
   });
 
   it('routes round the edges found before rather than across them (Mermaid print-job states)', async () => {

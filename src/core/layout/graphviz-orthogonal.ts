@@ -11,7 +11,8 @@
  */
 import type { Direction, GraphIR } from '../graph/types.js';
 import { boxContains } from '../export/geometry.js';
-import { OrthogonalRouter, type Side } from '../routing/orthogonal.js';
+import { BEND_PENALTY, OrthogonalRouter, ROUTE_MARGIN, type Side } from '../routing/orthogonal.js';
+import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { cappedRanks } from './capped-ranks.js';
 import { besideRoute, clearOf, placesBeside } from './detours.js';
 import { READABLE_NODES } from './drawing-rules.js';
@@ -20,7 +21,7 @@ import { type GraphvizShape, placeWithGraphviz } from './graphviz.js';
 import { mergeHubEnds } from './hubs.js';
 import { spreadRankGaps } from './rank-gaps.js';
 import { stackedRanks } from './stacked-ranks.js';
-import type { Box, LaidOutGraph, LaidOutLabel, LayoutEngine } from './types.js';
+import type { Box, LaidOutGraph, LaidOutLabel, LayoutEngine, Point } from './types.js';
 
 /**
  * What crossing another route costs the router, in pixels of route length: a detour of up to this much is taken
@@ -29,6 +30,12 @@ import type { Box, LaidOutGraph, LaidOutLabel, LayoutEngine } from './types.js';
 const CROSSING_COST = 160;
 /** Room kept between two labels set beside routes. */
 const LABEL_ROOM = 6;
+/**
+ * What reaching a node further along the flow on another side than the one facing back costs, in pixels of route
+ * length: three bends, enough for the bend and the step across that the facing side takes (76 px and a bend from
+ * Payment_Pending to Payment_Failed's top), not for a detour round a shape.
+ */
+const FACING_COST = 3 * BEND_PENALTY;
 /** Edges routed with a crossing cost at most. */
 const CROSSING_COST_EDGES = 150;
 
@@ -126,7 +133,7 @@ function drawnAtRightAngles(placed: LaidOutGraph, graph: GraphIR): LaidOutGraph 
   const { routed, labels } = routeAtRightAngles(placed, graph);
   // Labels go on last, beside the routes as they end up: placed first, they hemmed in the legs that separating runs
   // moves apart (two foreign keys of one table, labelled at its side, stayed on one line).
-  return labelRoutes(separateEdgeRuns(spreadRankGaps(mergeHubEnds(routed, graph), graph, graph.direction), graph, true), labels);
+  return labelRoutes(withoutJogs(separateEdgeRuns(spreadRankGaps(mergeHubEnds(routed, graph), graph, graph.direction), graph, true), graph), labels);
 }
 
 /** Every edge between two nodes or containers routed anew, without its labels (kept by edge index). */
@@ -148,7 +155,13 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
     // Not between a container and what it holds: one end would be reached from inside the other.
     return boxContains(obstacles[a]!, obstacles[b]!, 0) || boxContains(obstacles[b]!, obstacles[a]!, 0) ? undefined : [a, b];
   };
-  const terminals = laid.edges.flatMap((edge) => ends(edge.index) ?? []);
+  // A note's dashed leader runs straight to its state where nothing is in the way, as Mermaid draws it: routed at
+  // right angles it ran along the border of the composite state between them, or round a state as a dashed frame.
+  const leaders = new Map(laid.edges.flatMap((edge) => {
+    const line = leaderLine(edge.index, graph, laid, nodeIndex);
+    return line === undefined ? [] : [[edge.index, line] as const];
+  }));
+  const terminals = laid.edges.flatMap((edge) => (leaders.has(edge.index) ? [] : (ends(edge.index) ?? [])));
   // Not on a wall of hundreds of edges (sentry's 293 depends_on drawn in full): there routes kept off crossings by
   // running along others' lines, 476 pairs run together that separating runs could not part, in three times the time.
   const router = new OrthogonalRouter(obstacles, terminals, terminals.length / 2 <= CROSSING_COST_EDGES ? CROSSING_COST : 0);
@@ -159,9 +172,22 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
   const tables = new Set(graph.nodes.filter((node) => node.kind === 'entity' && (node.rows?.length ?? 0) > 0).map((node) => node.id));
   const sidesOf = (end: number) => (tables.has(laid.nodes[end]?.id ?? '') ? flowSides : undefined);
   const around = (end: number) => laid.groups.flatMap((group, g) => (laid.nodes.length + g !== end && boxContains(group, obstacles[end]!, 0) ? [laid.nodes.length + g] : []));
-  const request = (pair: [number, number]) => ({ from: pair[0], to: pair[1], through: [...new Set([...around(pair[0]), ...around(pair[1])])], fromSides: sidesOf(pair[0]), toSides: sidesOf(pair[1]) });
+  // An edge to a node wholly further along the flow reaches it on the side that faces back up the flow, as Graphviz and
+  // Mermaid draw it: ended on a side to save a bend, two transitions out of one state to its neighbours below ran down
+  // side by side a few px apart and turned away into the sides that face each other (an order's Payment_Pending).
+  const facing: Side = { DOWN: 'top', UP: 'bottom', RIGHT: 'left', LEFT: 'right' }[graph.direction] as Side;
+  const further = (from: Box, to: Box) =>
+    ({ DOWN: to.y >= from.y + from.height, UP: to.y + to.height <= from.y, RIGHT: to.x >= from.x + from.width, LEFT: to.x + to.width <= from.x })[graph.direction];
+  const alongFlow = (pair: [number, number]) => sidesOf(pair[1]) === undefined && pair[1] < laid.nodes.length && further(obstacles[pair[0]]!, obstacles[pair[1]]!);
+  const request = (pair: [number, number]) => ({
+    from: pair[0],
+    to: pair[1],
+    through: [...new Set([...around(pair[0]), ...around(pair[1])])],
+    fromSides: sidesOf(pair[0]),
+    ...(alongFlow(pair) ? { toSides: [facing], offSideCost: FACING_COST } : { toSides: sidesOf(pair[1]) }),
+  });
   const routes = laid.edges.map((edge) => {
-    const pair = ends(edge.index);
+    const pair = leaders.has(edge.index) ? undefined : ends(edge.index);
     return pair && router.route(request(pair));
   });
   // A route found early knew none of the later ones: each that crosses another is found again knowing them all.
@@ -176,17 +202,128 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
     const { from, to } = graph.edges[edge.index]!;
     // A self loop keeps Graphviz's curve and middle label; its end labels are placed beside it as the others are:
     // Graphviz set the cardinalities of a table's foreign keys to itself over the table (Camunda's executions).
+    const leader = leaders.get(edge.index);
+    if (leader !== undefined) return { ...edge, points: leader, curved: false };
     const ends = edge.labels.filter((label) => label.placement !== 'center');
     if (route === undefined && from === to && nodeIndex.has(from) && ends.length > 0) {
       labels.set(edge.index, ends);
       return { ...edge, labels: edge.labels.filter((label) => label.placement === 'center') };
     }
-    // An edge between a container and what it holds: Graphviz's curve and labels stay.
+    // An edge between a container and what it holds ends on the container's border, inside it.
+    const [a, b] = [obstacleIndex.get(from), obstacleIndex.get(to)];
+    if (route === undefined && a !== undefined && b !== undefined && a !== b) {
+      const [inner, outer] = boxContains(obstacles[a]!, obstacles[b]!, 0) ? [b, a] : [a, b];
+      const group = laid.groups[outer - laid.nodes.length];
+      if (group !== undefined && boxContains(group, obstacles[inner]!, 0)) {
+        const others = routes.filter((other) => other !== undefined).flatMap((other) => legBoxes(other.points, STUB_CLEARANCE));
+        const blockers = [...obstacles.slice(0, laid.nodes.length).filter((_, k) => k !== inner), ...laid.groups.map((other) => other.title), ...others];
+        const stub = stubToBorder(obstacles[inner]!, group, blockers);
+        labels.set(edge.index, edge.labels);
+        return { ...edge, points: inner === a ? stub : [...stub].reverse(), curved: false, labels: [] };
+      }
+    }
+    // A self loop without end labels: Graphviz's curve and labels stay.
     if (route === undefined) return edge;
     labels.set(edge.index, edge.labels);
     return { ...edge, points: route.points, curved: false, labels: [] };
   });
   return { routed: { ...laid, edges }, labels };
+}
+
+/** A jog across the flow no longer than this, between two nodes that overlap across it, is straightened. */
+const JOG_MAX = 32;
+
+/**
+ * Each route that runs from one node along the flow into the next, stepping at most JOG_MAX across on the way (two boxes
+ * of unequal width one under the other, their centres apart; a leg given a track of its own), drawn as the straight
+ * line the two boxes leave room for where it meets no other node and shares no end with another route: a state
+ * machine's chain Executed → Receipted → Broadcasted stepped sideways at each link.
+ */
+function withoutJogs(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
+  const byId = new Map(laid.nodes.map((node) => [node.id, node]));
+  const key = (point: Point) => `${point.x},${point.y}`;
+  const ends = new Map<string, number>();
+  for (const edge of laid.edges) for (const point of [edge.points[0], edge.points.at(-1)]) if (point) ends.set(key(point), (ends.get(key(point)) ?? 0) + 1);
+  const alongY = vertical(graph.direction);
+  const across = (point: Point) => (alongY ? point.x : point.y);
+  const span = (box: Box): [number, number] => (alongY ? [box.x, box.x + box.width] : [box.y, box.y + box.height]);
+  const centre = (box: Box): Point => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+  const others = (a: Box, b: Box) => [...laid.nodes.filter((node) => node !== a && node !== b), ...laid.groups.map((group) => group.title)];
+  const edges = laid.edges.map((edge) => {
+    const { from, to } = graph.edges[edge.index]!;
+    const [a, b] = [byId.get(from), byId.get(to)];
+    const [p, t] = [edge.points[0], edge.points.at(-1)];
+    if (edge.curved || edge.points.length < 3 || a === undefined || b === undefined || a === b || p === undefined || t === undefined) return edge;
+    if ((ends.get(key(p)) ?? 0) > 1 || (ends.get(key(t)) ?? 0) > 1) return edge;
+    const acrosses = edge.points.map(across);
+    if (Math.max(...acrosses) - Math.min(...acrosses) > JOG_MAX) return edge;
+    const [lo, hi] = [Math.max(span(a)[0], span(b)[0]) + ROUTE_MARGIN, Math.min(span(a)[1], span(b)[1]) - ROUTE_MARGIN];
+    if (lo > hi) return edge;
+    const at = Math.round(Math.min(hi, Math.max(lo, (across(p) + across(t)) / 2)));
+    const onLine = (point: Point): Point => (alongY ? { x: at, y: point.y } : { x: point.x, y: at });
+    const [ca, cb] = [onLine(centre(a)), onLine(centre(b))];
+    const start = firstCrossing(ca, cb, outlineOf({ ...a, type: a.box.shape }));
+    const end = firstCrossing(cb, ca, outlineOf({ ...b, type: b.box.shape }));
+    if (start === undefined || end === undefined) return edge;
+    const line = { x: Math.min(start.x, end.x), y: Math.min(start.y, end.y), width: Math.abs(end.x - start.x), height: Math.abs(end.y - start.y) };
+    const meets = (box: Box) => line.x < box.x + box.width && box.x < line.x + line.width + 1 && line.y < box.y + box.height && box.y < line.y + line.height + 1;
+    return others(a, b).some(meets) ? edge : { ...edge, points: [start, end] };
+  });
+  return { ...laid, edges };
+}
+
+/**
+ * The straight line between a note and what it annotates, from outline to outline, when it meets no other node nor a
+ * container's title; undefined for any other edge.
+ */
+function leaderLine(index: number, graph: GraphIR, laid: LaidOutGraph, nodeIndex: ReadonlyMap<string, number>): [Point, Point] | undefined {
+  const { from, to } = graph.edges[index]!;
+  const kinds = new Map(graph.nodes.map((node) => [node.id, node.kind]));
+  if (from === to || (kinds.get(from) !== 'note' && kinds.get(to) !== 'note')) return undefined;
+  const [a, b] = [laid.nodes[nodeIndex.get(from) ?? -1], laid.nodes[nodeIndex.get(to) ?? -1]];
+  if (a === undefined || b === undefined) return undefined;
+  const centre = (box: Box): Point => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+  const [p, q] = [firstCrossing(centre(a), centre(b), outlineOf({ ...a, type: a.box.shape })), firstCrossing(centre(b), centre(a), outlineOf({ ...b, type: b.box.shape }))];
+  if (p === undefined || q === undefined) return undefined;
+  const others = [...laid.nodes.filter((node) => node !== a && node !== b), ...laid.groups.map((group) => group.title)];
+  const meets = (box: Box) => isInside(outlineOf({ ...box, type: 'rectangle' }), p) || firstCrossing(p, q, outlineOf({ ...box, type: 'rectangle' })) !== undefined;
+  return others.some(meets) ? undefined : [p, q];
+}
+
+/** How far a line to a container's border keeps from other routes, in px. */
+const STUB_CLEARANCE = 6;
+/** A line to a container's border shorter than this hides its arrowhead in the node's border (12 px under a query). */
+const STUB_MIN = 20;
+
+/** Each leg of a route as a box, `margin` wider all round. */
+const legBoxes = (points: readonly Point[], margin: number): Box[] =>
+  points.slice(1).map((q, i) => {
+    const p = points[i]!;
+    return { x: Math.min(p.x, q.x) - margin, y: Math.min(p.y, q.y) - margin, width: Math.abs(q.x - p.x) + 2 * margin, height: Math.abs(q.y - p.y) + 2 * margin };
+  });
+
+/**
+ * The shortest straight line from a box to the border of a container round it that meets none of `blockers` and is
+ * STUB_MIN long: from the middle of one of its sides, or a quarter along it (else the shortest that meets none, else
+ * the shortest).
+ */
+export function stubToBorder(inner: Box, outer: Box, blockers: readonly Box[]): [Point, Point] {
+  const candidates: { points: [Point, Point]; length: number }[] = [];
+  for (const share of [0.5, 0.25, 0.75]) {
+    const x = inner.x + inner.width * share;
+    const y = inner.y + inner.height * share;
+    candidates.push(
+      { points: [{ x, y: inner.y }, { x, y: outer.y }], length: inner.y - outer.y },
+      { points: [{ x, y: inner.y + inner.height }, { x, y: outer.y + outer.height }], length: outer.y + outer.height - inner.y - inner.height },
+      { points: [{ x: inner.x, y }, { x: outer.x, y }], length: inner.x - outer.x },
+      { points: [{ x: inner.x + inner.width, y }, { x: outer.x + outer.width, y }], length: outer.x + outer.width - inner.x - inner.width },
+    );
+  }
+  const meets = ([p, q]: [Point, Point]) =>
+    blockers.some((box) => Math.max(p.x, q.x) > box.x && Math.min(p.x, q.x) < box.x + box.width && Math.max(p.y, q.y) > box.y && Math.min(p.y, q.y) < box.y + box.height);
+  const byLength = [...candidates].sort((c, d) => c.length - d.length);
+  const clear = byLength.filter((candidate) => !meets(candidate.points));
+  return (clear.find((candidate) => candidate.length >= STUB_MIN) ?? clear[0] ?? byLength[0]!).points;
 }
 
 /**

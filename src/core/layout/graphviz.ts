@@ -274,11 +274,21 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
     const member = graph.nodes.find((node) => inside(node, id));
     return member ? { node: `n${nodeIndex.get(member.id)}`, cluster: `cluster_${groupIndex.get(id)}` } : undefined;
   };
+  const groupById = new Map(graph.groups.map((group) => [group.id, group]));
+  const holds = (outer: string, id: string) => groupIndex.has(outer) && inside(nodeById.get(id) ?? groupById.get(id) ?? {}, outer);
   const edges: DotSource['edges'] = [];
   let sameRank = false;
   for (const edge of graph.edges) {
     const [from, to] = [endOf(edge.from), endOf(edge.to)];
     if (!from || !to) continue;
+    // An edge between a container and what it holds (Mermaid's `query --> memory` from inside the subgraph memory)
+    // has both ends in the cluster, so lhead does not clip it: it ends at the border later (graphviz-orthogonal.ts),
+    // and ranks nothing, or it would run to the cluster's first node and turn the flow inside it back.
+    if (holds(edge.from, edge.to) || holds(edge.to, edge.from)) {
+      lines.push(`${from.node} -> ${to.node} [constraint=false${edge.label ? ` label="drawbridge:edge:${edges.length}"` : ''}]`);
+      edges.push({ tail: from.node, head: to.node, id: edge.id });
+      continue;
+    }
     const across = edge.toward === undefined || from.node === to.node ? { reversed: false, flat: false } : towardFlow(edge.toward, graph.direction);
     const { flat } = across;
     // Graphviz's quirk: in a rank across a left-right flow, with newrank (which every flat edge turns on), a flat edge
