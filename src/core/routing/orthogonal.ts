@@ -47,6 +47,8 @@ export interface RouteRequest {
   /** The sides each end is best reached at: reaching another costs OFF_SIDE_COST more (any side is as good when absent). */
   fromSides?: readonly Side[];
   toSides?: readonly Side[];
+  /** What reaching an end at another side costs, in pixels of route length (OFF_SIDE_COST when absent). */
+  offSideCost?: number;
 }
 
 export interface Route {
@@ -278,7 +280,7 @@ export class OrthogonalRouter {
     // A loop back to the same shape leaves on the right and comes back on top, or it would "arrive" where it left.
     const loop = request.from === request.to;
     const goals = [0, 1, 2, 3].map((side) => (loop && side !== 3 ? -1 : this.exitNode(to, side)));
-    const offSide = (sides: readonly Side[] | undefined, side: number) => (sides === undefined || sides.includes(SIDES[side]!) ? 0 : OFF_SIDE_COST);
+    const offSide = (sides: readonly Side[] | undefined, side: number) => (sides === undefined || sides.includes(SIDES[side]!) ? 0 : (request.offSideCost ?? OFF_SIDE_COST));
     const goalX = goals.map((node) => xs[node % nx]!);
     const goalY = goals.map((node) => ys[Math.floor(node / nx)]!);
     /**
