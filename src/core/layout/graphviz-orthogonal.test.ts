@@ -8,7 +8,7 @@ import { kubernetesNotation } from '../notations/kubernetes/index.js';
 import { mermaidNotation } from '../notations/mermaid/index.js';
 import { resolveIconHints } from '../notations/icon-hints.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
-import { FOLD_NODES } from '../graph/fold.js';
+import { FOLD_NODES, foldForReading } from '../graph/fold.js';
 import { sqlNotation } from '../notations/sql/index.js';
 import { terraformNotation } from '../notations/terraform/index.js';
 import { checkScene } from '../quality/check.js';
@@ -454,6 +454,22 @@ describe('Graphviz placement with orthogonal routes', () => {
       if (from === to) continue;
       expect(onSide(edge.points[0]!, boxes.get(from)!), `${from} → ${to} leaves ${from} on its side`).toBe(true);
       expect(onSide(edge.points.at(-1)!, boxes.get(to)!), `${from} → ${to} reaches ${to} on its side`).toBe(true);
+    }
+  });
+
+  it('leaves a hub on the side facing the next rank and reaches each target there on the side facing back (opentelemetry-demo’s frontend)', async () => {
+    // Free to use any side, frontend's fan ran along its own row out of its sides, into image-provider and quote from the left.
+    const source = await composeNotation.toGraph(readFileSync(new URL('../../../test/fixtures/compose/opentelemetry-demo.compose.yaml', import.meta.url), 'utf8'));
+    const graph = resolveIconHints(foldForReading(source, 'compose'));
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const box = (id: string) => laid.nodes.find((node) => node.id === id)!;
+    const frontend = box('service:frontend');
+    const nextRank = laid.nodes.filter((node) => node.y > frontend.y + frontend.height && !laid.nodes.some((other) => other.y > frontend.y + frontend.height && other.y + other.height < node.y));
+    const fan = laid.edges.filter((edge) => graph.edges[edge.index]!.from === frontend.id && nextRank.some((node) => node.id === graph.edges[edge.index]!.to));
+    expect(fan.length).toBeGreaterThanOrEqual(5);
+    for (const edge of fan) {
+      const target = box(graph.edges[edge.index]!.to);
+      expect([edge.points[0]!.y, edge.points.at(-1)!.y], target.id).toEqual([expect.closeTo(frontend.y + frontend.height, 0), expect.closeTo(target.y, 0)]);
     }
   });
 

@@ -39,6 +39,12 @@ const FACING_COST = 3 * BEND_PENALTY;
 /** Edges routed with a crossing cost at most. */
 const CROSSING_COST_EDGES = 150;
 
+/**
+ * What ending an edge between next ranks on a side not facing along the flow costs, in pixels of route length: at the
+ * router's own 60, a hub's fan still left by its sides, a bend (48) saved; at 200, Mermaid's flowcharts crossed 3 more.
+ */
+const FLOW_SIDE_COST = 100;
+
 /** Rows capped at these shares of a README column: Graphviz spreads rows to straighten long edges, beyond the cap. */
 const ROW_CAPS = [1, 0.75];
 /**
@@ -122,6 +128,19 @@ function placedWith(graph: GraphIR, direction: Direction, shape: GraphvizShape):
   return placeWithGraphviz({ ...graph, direction }, { ...shape, straight });
 }
 
+/** The side a flowing `direction` leaves a node by, and the side it reaches the next by. */
+function flowSideOf(direction: Direction): [Side, Side] {
+  if (direction === 'DOWN') return ['bottom', 'top'];
+  if (direction === 'UP') return ['top', 'bottom'];
+  return direction === 'RIGHT' ? ['right', 'left'] : ['left', 'right'];
+}
+
+/** Whether `b` lies further along `direction` than `a` (centre to centre). */
+function downstream(a: Box, b: Box, direction: Direction): boolean {
+  const along = (box: Box) => (vertical(direction) ? box.y + box.height / 2 : box.x + box.width / 2);
+  return direction === 'DOWN' || direction === 'RIGHT' ? along(b) > along(a) : along(b) < along(a);
+}
+
 /** Graphviz's placement of a try, and the direction it flows. */
 interface Placed {
   laid: LaidOutGraph;
@@ -170,22 +189,39 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
   // products and orders: keys into their headers from above and below).
   const flowSides: readonly Side[] = vertical(graph.direction) ? ['top', 'bottom'] : ['left', 'right'];
   const tables = new Set(graph.nodes.filter((node) => node.kind === 'entity' && (node.rows?.length ?? 0) > 0).map((node) => node.id));
-  const sidesOf = (end: number) => (tables.has(laid.nodes[end]?.id ?? '') ? flowSides : undefined);
+  // An edge between ends Graphviz set in next ranks leaves its source on the side facing the target and reaches the
+  // target on the side facing back, as ELK's layers draw it: free to use any side, a hub's fan ran out of its sides
+  // along its own row and into its targets from the side (opentelemetry-demo's frontend). Not over ranks between: there
+  // it runs beside their nodes, where Graphviz routed it; forced along the flow, it crossed their fans.
+  const [outSide, inSide] = flowSideOf(graph.direction);
+  const span = (box: Box): [number, number] => (vertical(graph.direction) ? [box.y, box.y + box.height] : [box.x, box.x + box.width]);
+  const spans = laid.nodes.map(span);
+  const apart = (a: Box, b: Box) => {
+    const [first, second] = [span(a), span(b)].sort((p, q) => p[0] - q[0]);
+    const [end, start] = [first![1], second![0]];
+    return end < start && !spans.some(([from, to]) => from > end && to < start);
+  };
+  const sidesOf = (end: number, other: number, side: Side): readonly Side[] | undefined =>
+    tables.has(laid.nodes[end]?.id ?? '') ? flowSides : apart(obstacles[end]!, obstacles[other]!) ? [side] : undefined;
   const around = (end: number) => laid.groups.flatMap((group, g) => (laid.nodes.length + g !== end && boxContains(group, obstacles[end]!, 0) ? [laid.nodes.length + g] : []));
-  // An edge to a node wholly further along the flow reaches it on the side that faces back up the flow, as Graphviz and
-  // Mermaid draw it: ended on a side to save a bend, two transitions out of one state to its neighbours below ran down
-  // side by side a few px apart and turned away into the sides that face each other (an order's Payment_Pending).
-  const facing: Side = { DOWN: 'top', UP: 'bottom', RIGHT: 'left', LEFT: 'right' }[graph.direction] as Side;
+  // An edge to a node wholly further along the flow, ranks between them, still reaches it on the side that faces back
+  // up the flow, as Graphviz and Mermaid draw it: ended on a side to save a bend, two transitions out of one state to
+  // its neighbours below ran down side by side a few px apart and turned away into the sides that face each other (an
+  // order's Payment_Pending). Only its target's side: its source's, forced too, crossed the fans of the ranks between.
   const further = (from: Box, to: Box) =>
     ({ DOWN: to.y >= from.y + from.height, UP: to.y + to.height <= from.y, RIGHT: to.x >= from.x + from.width, LEFT: to.x + to.width <= from.x })[graph.direction];
-  const alongFlow = (pair: [number, number]) => sidesOf(pair[1]) === undefined && pair[1] < laid.nodes.length && further(obstacles[pair[0]]!, obstacles[pair[1]]!);
-  const request = (pair: [number, number]) => ({
-    from: pair[0],
-    to: pair[1],
-    through: [...new Set([...around(pair[0]), ...around(pair[1])])],
-    fromSides: sidesOf(pair[0]),
-    ...(alongFlow(pair) ? { toSides: [facing], offSideCost: FACING_COST } : { toSides: sidesOf(pair[1]) }),
-  });
+  const request = ([from, to]: [number, number]) => {
+    // The side facing along the flow when the target lies downstream, the other when the edge runs back.
+    const forward = downstream(obstacles[from]!, obstacles[to]!, graph.direction);
+    const through = [...new Set([...around(from), ...around(to)])];
+    const fromSides = sidesOf(from, to, forward ? outSide : inSide);
+    const toSides = sidesOf(to, from, forward ? inSide : outSide);
+    if (tables.has(laid.nodes[from]?.id ?? '') || tables.has(laid.nodes[to]?.id ?? '')) return { from, to, through, fromSides, toSides };
+    if (fromSides === undefined && toSides === undefined && to < laid.nodes.length && further(obstacles[from]!, obstacles[to]!)) {
+      return { from, to, through, toSides: [inSide], offSideCost: FACING_COST };
+    }
+    return { from, to, through, fromSides, toSides, offSideCost: FLOW_SIDE_COST };
+  };
   const routes = laid.edges.map((edge) => {
     const pair = leaders.has(edge.index) ? undefined : ends(edge.index);
     return pair && router.route(request(pair));
