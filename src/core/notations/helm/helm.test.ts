@@ -16,6 +16,46 @@ describe('helmNotation on real values files', () => {
     expect(arrows(graph)).toEqual(['ingress:main -> controller:main [chart-example.local]', 'controller:main -> volume:config [mounts]']);
   });
 
+  it('draws an umbrella of common-library parts as its parts, the top-level controllers being what they share', () => {
+    // The shape of immich-app/immich-charts' values (AGPL, so written here by hand): one workload "main" stood for the
+    // whole chart, made of the shared env, with the server and machine learning left out.
+    const graph = helmNotation.toGraph(`controllers:
+  main:
+    containers:
+      main:
+        image: {tag: v2.6.3}
+        env:
+          REDIS_HOSTNAME: '{{ printf "%s-valkey" .Release.Name }}'
+          IMMICH_MACHINE_LEARNING_URL: '{{ printf "http://%s-machine-learning:3003" .Release.Name }}'
+valkey:
+  enabled: false
+  controllers:
+    main:
+      containers:
+        main:
+          image: {repository: docker.io/valkey/valkey}
+server:
+  enabled: true
+  controllers:
+    main:
+      containers:
+        main:
+          image: {repository: ghcr.io/immich-app/immich-server}
+machine-learning:
+  enabled: true
+  controllers:
+    main:
+      containers:
+        main:
+          image: {repository: ghcr.io/immich-app/immich-machine-learning}
+  persistence:
+    cache: {enabled: true, size: 10Gi, type: emptyDir}
+`);
+    expect(graph.nodes.map((n) => `${n.id}:${n.label}`)).toEqual(['server/controller:main:server', 'machine-learning/controller:main:machine-learning', 'machine-learning/volume:cache:cache']);
+    expect(arrows(graph)).toEqual(['machine-learning/controller:main -> machine-learning/volume:cache [mounts]', 'server/controller:main -> machine-learning/controller:main']);
+    expect(graph.warnings).toEqual(['line 10: valkey: enabled: false; not drawn']);
+  });
+
   it('joins common-library services and volumes to the controllers they name, not to an invented workload', () => {
     const graph = helmNotation.toGraph(`controllers:
   radarr:

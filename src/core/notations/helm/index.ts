@@ -69,7 +69,9 @@ export const helmNotation: NotationConverter = {
     // Helm reads values with Go's YAML reader, which keeps the last of a key written twice.
     const { data: values, lineOf, commentAbove, warnings } = parseLocatedYaml(code, { duplicateKeys: 'last wins' });
     if (!isRecord(values)) throw new AppError('parse_error', 'line 1, column 1: expected a values map (key: value lines)', { line: 1, column: 1 });
-    const graph = isCommonLibrary(values) ? commonLibraryGraph(values) : valuesToGraph(values, lineOf, commentAbove);
+    const parts = commonLibraryParts(values);
+    const graph =
+      parts.length > 0 ? commonLibraryPartsGraph(values, parts, lineOf) : isCommonLibrary(values) ? commonLibraryGraph(values) : valuesToGraph(values, lineOf, commentAbove);
     return { ...graph, warnings: [...warnings, ...graph.warnings] };
   },
 };
@@ -286,21 +288,26 @@ const isCommonLibrary = (values: Record<string, unknown>): boolean =>
 const namedBlocks = (value: unknown): [string, Record<string, unknown>][] =>
   isRecord(value) ? Object.entries(value).filter((entry): entry is [string, Record<string, unknown>] => isRecord(entry[1]) && entry[1].enabled !== false) : [];
 
-function commonLibraryGraph(values: Record<string, unknown>): GraphIR {
+/**
+ * `component`: the top-level key of an umbrella chart whose parts are each written in the library's layout (Immich's
+ * `server.controllers.main`): its ids are prefixed with it and its `main` controller goes by its name.
+ */
+function commonLibraryGraph(values: Record<string, unknown>, component?: string): GraphIR {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
-  const edge = (...args: Parameters<typeof arrow>): number => edges.push(arrow(...args));
+  const at = (id: string): string => (component === undefined ? id : `${component}/${id}`);
+  const edge = (from: string, to: string, label?: string, dashed?: boolean): number => edges.push(arrow(at(from), at(to), label, dashed));
   const controllers = namedBlocks(values.controllers);
   for (const [key, controller] of controllers) {
     const containers = namedBlocks(controller.containers).map(([name, container]) => [name, container.image] as const);
     const image = imageName(containers[0]?.[1]);
-    const label = key === 'main' ? (text(values.nameOverride) ?? image ?? key) : key;
+    const label = key === 'main' ? (component ?? text(values.nameOverride) ?? image ?? key) : key;
     // One container: its whole repository (the label already has its last segment); several: each by name.
     const repository = (value: unknown) => (isRecord(value) ? text(value.repository) : text(value)) ?? imageName(value);
     const type = text(controller.type) ?? 'deployment';
     const kindRow = typeof controller.replicas === 'number' ? `${type}, ${controller.replicas} replica${controller.replicas === 1 ? '' : 's'}` : type;
     const rows = [kindRow, ...containers.map(([name, value]) => (containers.length === 1 ? (repository(value) ?? name) : `${name}: ${imageName(value) ?? '?'}`))];
-    nodes.push({ id: `controller:${key}`, label, kind: kindOfName(`${label} ${image ?? ''}`, 'workload'), rows, iconHint: image ?? label, iconFallback: 'kubernetes/Deployment' });
+    nodes.push({ id: at(`controller:${key}`), label, kind: kindOfName(`${label} ${image ?? ''}`, 'workload'), rows, iconHint: image ?? label, iconFallback: 'kubernetes/Deployment' });
   }
   const only = controllers.length === 1 ? controllers[0]![0] : undefined;
   const services = namedBlocks(values.service);
@@ -309,19 +316,19 @@ function commonLibraryGraph(values: Record<string, unknown>): GraphIR {
   for (const [key, service] of services) {
     const target = text(service.controller) ?? only;
     const ports = namedBlocks(service.ports).filter(([, port]) => typeof port.port === 'number');
-    const controller = nodes.find((node) => target !== undefined && node.id === `controller:${target}`);
+    const controller = nodes.find((node) => target !== undefined && node.id === at(`controller:${target}`));
     if (controller) {
       controller.rows!.push(helmServiceRow(key, service, ports.map(([, port]) => port.port as number)));
-      serviceNode.set(key, controller.id);
+      serviceNode.set(key, `controller:${target!}`);
     } else {
-      nodes.push({ id: `service:${key}`, label: `${key} service`, kind: 'service', rows: [text(service.type) ?? 'ClusterIP', ...ports.map(([name, port]) => `${name} ${String(port.port)}`)], iconRef: 'kubernetes/Service' });
+      nodes.push({ id: at(`service:${key}`), label: `${key} service`, kind: 'service', rows: [text(service.type) ?? 'ClusterIP', ...ports.map(([name, port]) => `${name} ${String(port.port)}`)], iconRef: 'kubernetes/Service' });
       serviceNode.set(key, `service:${key}`);
     }
   }
   for (const [key, ingress] of namedBlocks(values.ingress)) {
     const hosts = (Array.isArray(ingress.hosts) ? ingress.hosts : []).filter(isRecord);
     const names = hosts.map((host) => text(host.host)).filter((host): host is string => host !== undefined);
-    nodes.push({ id: `ingress:${key}`, label: `${key} ingress`, kind: 'gateway', rows: names.slice(0, 3), iconRef: 'kubernetes/Ingress' });
+    nodes.push({ id: at(`ingress:${key}`), label: component === undefined ? `${key} ingress` : `${component} ingress`, kind: 'gateway', rows: names.slice(0, 3), iconRef: 'kubernetes/Ingress' });
     const paths = hosts.flatMap((host) => (Array.isArray(host.paths) ? host.paths.filter(isRecord) : []));
     const named = paths.map((path) => (isRecord(path.service) ? (text(path.service.identifier) ?? text(path.service.name)) : undefined));
     const targets = new Set(named.filter((name): name is string => name !== undefined && services.some(([service]) => service === name)));
@@ -330,11 +337,48 @@ function commonLibraryGraph(values: Record<string, unknown>): GraphIR {
   }
   for (const [key, volume] of namedBlocks(values.persistence)) {
     const type = text(volume.type) ?? 'persistentVolumeClaim';
-    nodes.push({ id: `volume:${key}`, label: key, kind: 'storage', rows: [type, ...(text(volume.size) ? [text(volume.size)!] : [])], iconRef: 'kubernetes/Persistent Volume Claim' });
+    nodes.push({ id: at(`volume:${key}`), label: key, kind: 'storage', rows: [type, ...(text(volume.size) ? [text(volume.size)!] : [])], iconRef: 'kubernetes/Persistent Volume Claim' });
     const mountedBy = isRecord(volume.advancedMounts) && volume.globalMounts === undefined ? Object.keys(volume.advancedMounts) : controllers.map(([name]) => name);
     for (const name of mountedBy) if (controllers.some(([controller]) => controller === name)) edge(`controller:${name}`, `volume:${key}`, 'mounts', true);
   }
   return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [], warnings: [] };
+}
+
+/** Top-level parts of an umbrella chart each written in the common library's layout, in file order. */
+const commonLibraryParts = (values: Record<string, unknown>): [string, Record<string, unknown>][] =>
+  Object.entries(values).filter((entry): entry is [string, Record<string, unknown>] => entry[0] !== 'controllers' && isRecord(entry[1]) && isCommonLibrary(entry[1]));
+
+/**
+ * An umbrella chart of common-library parts (Immich: `server`, `machine-learning`, `valkey`, each with its
+ * `controllers.main`): each part drawn as the library draws a chart, under its own name; a top-level `controllers`
+ * is then what every part inherits (Immich's shared env), not a workload. A part calls another that a host in its
+ * env, or the shared env, names.
+ */
+function commonLibraryPartsGraph(values: Record<string, unknown>, parts: [string, Record<string, unknown>][], lineOf: LocatedYaml['lineOf']): GraphIR {
+  const nodes: GraphNode[] = [];
+  const edges: GraphEdge[] = [];
+  const warnings: string[] = [];
+  const drawn = parts.filter(([key, block]) => {
+    if (block.enabled !== false) return true;
+    warnings.push(`${atLines([lineOf([key, 'enabled'])])}${key}: enabled: false; not drawn`);
+    return false;
+  });
+  for (const [key, block] of drawn) {
+    const graph = commonLibraryGraph(block, key);
+    nodes.push(...graph.nodes);
+    edges.push(...graph.edges);
+  }
+  const shared = isRecord(values.controllers) ? relationValues(values.controllers, new Set()) : [];
+  for (const [key, block] of drawn) {
+    const from = nodes.find((node) => node.id.startsWith(`${key}/controller:`));
+    if (from === undefined) continue;
+    const called = new Set([...relationValues(block, new Set()), ...shared].flatMap(hostsIn));
+    for (const [other] of drawn) {
+      const to = nodes.find((node) => node.id.startsWith(`${other}/controller:`));
+      if (other !== key && to !== undefined && [...called].some((host) => host === other || host.endsWith(`-${other}`))) edges.push(arrow(from.id, to.id));
+    }
+  }
+  return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [], warnings };
 }
 
 /**
