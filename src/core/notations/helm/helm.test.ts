@@ -56,6 +56,37 @@ machine-learning:
     expect(graph.warnings).toEqual(['line 10: valkey: enabled: false; not drawn']);
   });
 
+  it('draws Argo CD\'s and the Kubernetes Dashboard\'s parts joined as their documentation draws them, and says so', () => {
+    // argoproj/argo-helm charts/argo-cd and kubernetes/dashboard charts/kubernetes-dashboard values (Apache-2.0),
+    // abridged: they name no host, so their parts stood in rows with no line between them.
+    const argo = helmNotation.toGraph(`redis: {enabled: true, name: redis, image: {repository: ecr-public.aws.com/docker/library/redis}}
+controller: {name: application-controller, replicas: 1}
+dex: {enabled: true, name: dex-server, image: {repository: ghcr.io/dexidp/dex}}
+server: {name: server, replicas: 1, service: {type: ClusterIP, servicePortHttp: 80}}
+repoServer: {name: repo-server, replicas: 1, service: {port: 8081}}
+applicationSet: {name: applicationset-controller, replicas: 1}
+notifications: {enabled: true, name: notifications-controller}
+`);
+    expect(arrows(argo)).toEqual([
+      'server -> repoServer [manifests]',
+      'controller -> repoServer [manifests]',
+      'applicationSet -> repoServer [manifests]',
+      'server -> dex [SSO]',
+      'server -> redis [cache]',
+      'controller -> redis [cache]',
+      'repoServer -> redis [cache]',
+    ]);
+    const part = (name: string) => `{role: ${name}, image: {repository: docker.io/kubernetesui/dashboard-${name}}, scaling: {replicas: 1}, service: {type: ClusterIP}}`;
+    const dashboard = helmNotation.toGraph(`auth: ${part('auth')}
+api: ${part('api')}
+web: ${part('web')}
+metricsScraper: ${part('metrics-scraper')}
+kong: {enabled: true, env: {dns_order: 'LAST,A,CNAME'}}
+`);
+    expect(arrows(dashboard)).toEqual(['kong -> web [routes]', 'kong -> api [routes]', 'kong -> auth [routes]', 'api -> metricsScraper [metrics]']);
+    expect(dashboard.warnings.join('\n')).not.toContain('which of the');
+  });
+
   it('joins common-library services and volumes to the controllers they name, not to an invented workload', () => {
     const graph = helmNotation.toGraph(`controllers:
   radarr:

@@ -519,6 +519,27 @@ const DISTRIBUTED_PATHS: readonly Relation[] = [
 ];
 
 /**
+ * Argo CD's parts as its architecture page draws them: the API server, the application controller and the
+ * ApplicationSet controller get manifests from the repo server, the API server signs in through Dex, and the three
+ * keep their cache in Redis. argo-helm's values name no host, so its eight parts stood in rows with no line.
+ */
+const ARGO_CD_RELATIONS: readonly Relation[] = [
+  ...['server', 'controller', 'applicationSet'].map((from): Relation => [from, 'repoServer', 'manifests']),
+  ['server', 'dex', 'SSO'],
+  ...['server', 'controller', 'repoServer'].map((from): Relation => [from, 'redis', 'cache']),
+];
+
+/** The Kubernetes Dashboard's: its Kong gateway routes to the web, API and auth parts; the API reads the metrics scraper. */
+const DASHBOARD_RELATIONS: readonly Relation[] = [...['web', 'api', 'auth'].map((to): Relation => ['kong', to, 'routes']), ['api', 'metricsScraper', 'metrics']];
+
+/** Charts known by the parts they all run, with their relations. */
+const SIGNED_RELATIONS: readonly (readonly [signature: readonly string[], relations: readonly Relation[]])[] = [
+  [DISTRIBUTED_SIGNATURE, DISTRIBUTED_PATHS],
+  [['controller', 'repoServer', 'server'], ARGO_CD_RELATIONS],
+  [['auth', 'api', 'web', 'metricsScraper'], DASHBOARD_RELATIONS],
+];
+
+/**
  * The monitoring stack's parts, by name, wherever a chart runs two of them: Grafana queries the stores, Prometheus
  * alerts Alertmanager, the operator runs both and watches its resource definitions (kube-prometheus-stack's `crds`
  * sub-chart), Promtail pushes to Loki. kube-prometheus-stack drew Alertmanager, the
@@ -538,8 +559,8 @@ type Relation = readonly [from: string, to: string, label: string];
 /** The documented relations between the nodes `ids` (compared in lower case), as node ids. */
 function documentedRelations(ids: readonly string[]): Relation[] {
   const byName = new Map(ids.map((id) => [id.toLowerCase(), id]));
-  const distributed = DISTRIBUTED_SIGNATURE.every((name) => byName.has(name.toLowerCase()));
-  return [...(distributed ? DISTRIBUTED_PATHS : []), ...MONITORING_RELATIONS].flatMap(([from, to, label]): Relation[] => {
+  const signed = SIGNED_RELATIONS.flatMap(([signature, relations]) => (signature.every((name) => byName.has(name.toLowerCase())) ? relations : []));
+  return [...signed, ...MONITORING_RELATIONS].flatMap(([from, to, label]): Relation[] => {
     const [a, b] = [byName.get(from.toLowerCase()), byName.get(to.toLowerCase())];
     return a !== undefined && b !== undefined ? [[a, b, label]] : [];
   });
@@ -826,7 +847,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const productOf = new Set(components.map(([, , place]) => place?.product));
   const product = productOf.size === 1 ? [...productOf][0] : undefined;
   for (const chart of subcharts) {
-    if (user || components.length < 2 || edges.some((e) => e.to === chart)) continue;
+    if (user || components.length < 2 || edges.some((e) => e.to === chart || e.from === chart)) continue;
     if (product !== undefined) {
       edge(product, chart);
       continue;
