@@ -87,6 +87,37 @@ kong: {enabled: true, env: {dns_order: 'LAST,A,CNAME'}}
     expect(dashboard.warnings.join('\n')).not.toContain('which of the');
   });
 
+  it('reads a block named as the chart\'s image as the application\'s settings, and its internal database as a row on it', () => {
+    // nextcloud/helm charts/nextcloud values (AGPL, so written here by hand in its shape): the `nextcloud` block stood
+    // as the workload without the chart's Service, its `persistence.subPath` drew a volume the chart switches off, and
+    // the SQLite database inside the pod was a sub-chart.
+    const graph = helmNotation.toGraph(`image:
+  repository: nextcloud
+replicaCount: 1
+nextcloud:
+  host: nextcloud.kube.home
+  containerPort: 80
+  persistence:
+    subPath:
+internalDatabase:
+  enabled: true
+  name: nextcloud
+externalDatabase:
+  enabled: false
+  type: mysql
+mariadb:
+  enabled: false
+service:
+  type: ClusterIP
+  port: 8080
+persistence:
+  enabled: false
+  size: 8Gi
+`);
+    expect(graph.nodes.map((n) => [n.id, n.rows])).toEqual([['app', ['workload, 1 replica', 'nextcloud', 'Service :8080', 'built-in database']]]);
+    expect(graph.edges).toEqual([]);
+  });
+
   it('joins common-library services and volumes to the controllers they name, not to an invented workload', () => {
     const graph = helmNotation.toGraph(`controllers:
   radarr:

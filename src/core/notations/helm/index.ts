@@ -646,6 +646,8 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const entrances: [string, string, Record<string, unknown>][] = [];
   /** Top-level keys of parts chosen by a `type` switch, internal or external: what the other components use. */
   const backing: string[] = [];
+  /** Keys of parts built into the application (`internalDatabase`): rows on it. */
+  const builtIn: string[] = [];
   const switchOf = new Map([...dependencySwitches(values), ...commentedSwitches(values, commentAbove)]);
   const switchKeys = new Set(switchOf.values());
   /** A top-level block as drawn: a dependency switched by a block of its own is on or off as that switch says. */
@@ -667,6 +669,12 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     }
     if (!isRecord(block) || isDefaults(key) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
     if (scrapesChart(key, block)) continue;
+    // `internalDatabase: {enabled: true}` (Nextcloud's SQLite) is a part of the application's own pod, not a sub-chart.
+    const inside = /^internal([A-Z]\w*)$/.exec(key)?.[1];
+    if (inside !== undefined && (/^(database|db|cache)$/i.test(inside) || DEPENDENCY.test(inside))) {
+      if (enabled(block)) builtIn.push(key);
+      continue;
+    }
     const picked = chosenAlternative(block);
     if (picked !== undefined && !disabled(block)) {
       const [type, chosen] = picked;
@@ -724,6 +732,11 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       else if (!SETTING_NAME.test(key)) workloadBlocks.push([key, block]);
     }
   }
+  // A block named as the chart's image, with none of its own (`nextcloud: {host, persistence: {subPath}}` beside
+  // `image.repository: nextcloud`), is the application's settings: drawn as a workload, it took the application's
+  // place and lost the chart's Service, and its `persistence` drew a volume the chart switches off.
+  const settingsOfApp = components.findIndex(([key, block]) => appImage !== undefined && key.toLowerCase() === appImage.toLowerCase() && !namesImage(block.image) && containerImages(block).length === 0);
+  if (settingsOfApp >= 0) components.splice(settingsOfApp, 1);
   // Bare per-workload blocks are the chart's own workloads only when there are several (one is more likely a
   // setting); a block in the middle of their run (`payment: {gateway: …}` between `mysql: {}` and `rabbitmq: {}`)
   // is one of them too. A chart whose workloads say what they are (an image, replicas, a service) writes empty or
@@ -762,6 +775,11 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const runAppImage = components.filter(([, block]) => ownImageOf(block) === undefined && containerImages(block).length === 0);
   const hasApp = runAppImage.length === 0 && (appImage !== undefined || typeof values.replicaCount === 'number');
   const app = hasApp ? workload('app', text(values.nameOverride) ?? appImage ?? 'app', values, appImage) : undefined;
+  const appNode = nodes.find((node) => node.id === app);
+  for (const key of builtIn) {
+    if (appNode) appNode.rows = [...(appNode.rows ?? []), `built-in ${key.slice('internal'.length).toLowerCase()}`];
+    else warnings.push(`${atLines([lineOf([key])])}${key}: a part built into the application, which is not drawn here; not drawn`);
+  }
   for (const product of products) groups.push({ id: product, label: product });
   for (const [key, block, place] of components) {
     const containers = containerImages(block);
