@@ -183,9 +183,7 @@ function blocksToGraph(blocks: Block[], locals: Map<string, string[]>, providers
   }
   // A null resource or terraform_data with no provisioner runs nothing: a value kept to trigger a replacement.
   const keepers = new Set(blocks.filter((block) => KEEPER.test(block.type) && !('provisioner' in block.body)).map((block) => block.address));
-  const settings = foldBucketSettings(nodes, edges, byAddress);
-  if (settings.folded.length > 0) warnings.push(`${settings.folded.length} S3 bucket setting${settings.folded.length === 1 ? '' : 's'} (${settings.folded.join(', ')}) drawn as a row on the bucket each sets, not as boxes`);
-  const helpers = foldRandomHelpers(settings.nodes, settings.edges, keepers);
+  const helpers = foldRandomHelpers(nodes, edges, keepers);
   const random = helpers.folded.filter((id) => !POLICY_DOCUMENT.test(id));
   const documents = helpers.folded.filter((id) => POLICY_DOCUMENT.test(id));
   if (random.length > 0) warnings.push(`${random.join(', ')}: drawn as a row on each resource that uses them ("uses …"), not as boxes`);
@@ -253,42 +251,6 @@ function foldRandomHelpers(nodes: GraphNode[], edges: GraphEdge[], keepers: Read
     nodes: nodes.filter((node) => !helpers.has(node.id)).map((node) => (rows.has(node.id) ? { ...node, rows: [...(node.rows ?? []), ...rows.get(node.id)!] } : node)),
     edges: kept,
     folded: [...helpers],
-  };
-}
-
-/** The AWS provider's resources that each set one thing of a bucket (since v4 apart from `aws_s3_bucket`). */
-const BUCKET_SETTING = /^aws_s3_bucket_(acl|ownership_controls|versioning|public_access_block|server_side_encryption_configuration|policy|lifecycle_configuration|cors_configuration|website_configuration|logging|accelerate_configuration|request_payment_configuration|intelligent_tiering_configuration|object_lock_configuration)\./;
-
-/**
- * A bucket's settings are the bucket's, not parts beside it: learn-terraform-lambda-api-gateway's bucket, its ACL and
- * its ownership controls stood as three buckets, one depending on another. Each is a row on the bucket it names (the
- * ACL with its canned value), and what it reads or is read by is the bucket's.
- */
-function foldBucketSettings(nodes: GraphNode[], edges: GraphEdge[], blocks: ReadonlyMap<string, Block>): { nodes: GraphNode[]; edges: GraphEdge[]; folded: string[] } {
-  const bucketOf = new Map<string, string>();
-  for (const node of nodes) {
-    const bucket = BUCKET_SETTING.test(node.id) ? edges.find((edge) => edge.from === node.id && blocks.get(edge.to)?.type === 'aws_s3_bucket')?.to : undefined;
-    if (bucket !== undefined) bucketOf.set(node.id, bucket);
-  }
-  if (bucketOf.size === 0) return { nodes, edges, folded: [] };
-  const owner = (id: string) => bucketOf.get(id) ?? id;
-  const kept: GraphEdge[] = [];
-  for (const edge of edges) {
-    const [from, to] = [owner(edge.from), owner(edge.to)];
-    const id = `${from}->${to}`;
-    if (from === to || kept.some((known) => known.id === id)) continue;
-    kept.push({ ...edge, id, from, to });
-  }
-  const rows = new Map<string, string[]>();
-  for (const [setting, bucket] of bucketOf) {
-    const block = blocks.get(setting)!;
-    const name = block.type.slice('aws_s3_bucket_'.length).replace(/_/g, ' ');
-    rows.set(bucket, [...(rows.get(bucket) ?? []), typeof block.body.acl === 'string' && !block.body.acl.includes('${') ? `${name} ${block.body.acl}` : name]);
-  }
-  return {
-    nodes: nodes.filter((node) => !bucketOf.has(node.id)).map((node) => (rows.has(node.id) ? { ...node, rows: [...(node.rows ?? []), ...linesOf(rows.get(node.id)!)] } : node)),
-    edges: kept,
-    folded: [...bucketOf.keys()],
   };
 }
 

@@ -21,36 +21,6 @@ describe('terraformNotation on real modules', () => {
     expect(graph.warnings).toContain('random_string.suffix: drawn as a row on each resource that uses them ("uses …"), not as boxes');
   });
 
-  it('draws a bucket\'s settings as rows on the bucket, not as buckets beside it (learn-terraform-lambda-api-gateway)', () => {
-    // The shape of its main.tf, written here by hand: the ACL and the ownership controls stood as two more buckets,
-    // the ACL depending on the controls.
-    const graph = terraformNotation.toGraph(`resource "aws_s3_bucket" "lambda_bucket" {
-  bucket = "learn-terraform-functions"
-}
-resource "aws_s3_bucket_ownership_controls" "lambda_bucket" {
-  bucket = aws_s3_bucket.lambda_bucket.id
-  rule {
-    object_ownership = "BucketOwnerPreferred"
-  }
-}
-resource "aws_s3_bucket_acl" "lambda_bucket" {
-  depends_on = [aws_s3_bucket_ownership_controls.lambda_bucket]
-  bucket     = aws_s3_bucket.lambda_bucket.id
-  acl        = "private"
-}
-resource "aws_lambda_function" "hello_world" {
-  function_name = "HelloWorld"
-  s3_bucket     = aws_s3_bucket.lambda_bucket.id
-}
-`);
-    expect(graph.nodes.map((node) => [node.id, node.rows])).toEqual([
-      ['aws_lambda_function.hello_world', ['aws_lambda_function']],
-      ['aws_s3_bucket.lambda_bucket', ['aws_s3_bucket', 'acl private, ownership controls']],
-    ]);
-    expect(arrows(graph)).toEqual(['aws_lambda_function.hello_world -> aws_s3_bucket.lambda_bucket']);
-    expect(graph.warnings).toContain('2 S3 bucket settings (aws_s3_bucket_acl.lambda_bucket, aws_s3_bucket_ownership_controls.lambda_bucket) drawn as a row on the bucket each sets, not as boxes');
-  });
-
   it('leaves out a data source only a provider block reads, saying so (terraform-google-kubernetes-engine examples)', () => {
     // examples/safer_cluster/main.tf, abridged (Apache-2.0): the client config the kubernetes provider signs in with
     // stood as a box with no line beside the cluster.
