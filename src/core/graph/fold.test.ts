@@ -184,6 +184,32 @@ ${services.map((name) => `  ${name}:\n    image: ${name}\n    depends_on: [${[..
     ]);
   });
 
+  it('folds a resource’s settings into it in a small module too (learn-terraform-lambda-api-gateway)', async () => {
+    // The shape of its main.tf, written here by hand: the ACL and ownership controls stood as two more buckets.
+    const module = await terraformNotation.toGraph(`resource "aws_s3_bucket" "lambda_bucket" {
+  bucket = "learn-terraform-functions"
+}
+resource "aws_s3_bucket_ownership_controls" "lambda_bucket" {
+  bucket = aws_s3_bucket.lambda_bucket.id
+}
+resource "aws_s3_bucket_acl" "lambda_bucket" {
+  depends_on = [aws_s3_bucket_ownership_controls.lambda_bucket]
+  bucket     = aws_s3_bucket.lambda_bucket.id
+  acl        = "private"
+}
+resource "aws_iam_role" "lambda_exec" {
+  name = "serverless_lambda"
+}
+resource "aws_iam_role_policy_attachment" "lambda_policy" {
+  role = aws_iam_role.lambda_exec.name
+}
+`);
+    const folded = foldForReading(module, 'terraform');
+    // The role's policy attachment, a type extending the role's, is a row on it as well.
+    expect(folded.nodes.map((node) => node.id).sort()).toEqual(['aws_iam_role.lambda_exec', 'aws_s3_bucket.lambda_bucket']);
+    expect(folded.nodes.find((node) => node.id === 'aws_s3_bucket.lambda_bucket')!.rows).toEqual(expect.arrayContaining(['acl', 'ownership controls']));
+  });
+
   it('folds the IAM grants of a mid-sized Terraform module into rows on what they grant on or to (a Django app on Cloud Run)', async () => {
     // The shape of GoogleCloudPlatform/terraform-dynamic-python-webapp's infra/, abridged and written here: each grant
     // drew as a box of its own, its lines crossing the module to the secret and the accounts.

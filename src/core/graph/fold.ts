@@ -63,7 +63,12 @@ export function foldForReading(graph: GraphIR, notation: Notation, detail: Detai
  */
 function foldLarge(graph: GraphIR, notation: Notation): { graph: GraphIR; said: string[] } {
   const before = graph.nodes.length;
-  if (before <= DETAIL_FOLD_NODES) return { graph, said: [] };
+  if (before <= DETAIL_FOLD_NODES) {
+    // A setting of one resource (a bucket's ACL and ownership controls) is part of it at any size: as boxes,
+    // learn-terraform-lambda-api-gateway's one bucket stood as three, one depending on another.
+    const settings = notation === 'terraform' ? foldAttachments(graph, { settingsOnly: true }) : { graph, folded: [] };
+    return settings.folded.length === 0 ? { graph, said: [] } : { graph: settings.graph, said: [`${countBy(settings.folded)} into the resources they set, as rows`] };
+  }
   const large = before > FOLD_NODES;
   const attachments = notation === 'terraform' ? foldAttachments(graph) : { graph, folded: [] };
   const foldsDetail = large || foldDetailNodes(graph).folded.length * 3 >= before;
@@ -355,6 +360,7 @@ function sharedWords(a: string, b: string): number {
 }
 
 /**
+ * `settingsOnly`: only types that extend their owner's (a bucket's versioning), not the attachments of ATTACHMENT_TYPE.
  * Terraform attachments that nothing drawn refers to (but for a `depends_on`, then moved to the owner: a Cloud Run
  * service waits for its secret's version) become rows on their owner: of the resources one refers to, the one
  * whose type it extends (a rule's ACL, a route's or association's route table, a bucket's versioning), or the only
@@ -364,14 +370,14 @@ function sharedWords(a: string, b: string): number {
  * many of it there are) and what else it refers to, and the owner keeps an edge to each of those, so every
  * dependency stays drawn, once.
  */
-function foldAttachments(graph: GraphIR): { graph: GraphIR; folded: string[] } {
+function foldAttachments(graph: GraphIR, { settingsOnly = false } = {}): { graph: GraphIR; folded: string[] } {
   const byId = new Map(graph.nodes.map((node) => [node.id, node]));
   const owners = new Map<string, string>();
   for (const node of graph.nodes) {
     const type = resourceType(node.id);
     const targets = graph.edges.filter((edge) => edge.from === node.id).map((edge) => edge.to);
     if (node.id.startsWith('data.') || targets.length === 0 || targets.some((to) => !byId.has(to))) continue;
-    if (!ATTACHMENT_TYPE.test(type) && !targets.some((to) => extendsType(type, to, targets))) continue;
+    if ((settingsOnly || !ATTACHMENT_TYPE.test(type)) && !targets.some((to) => extendsType(type, to, targets))) continue;
     // Most words shared, then the shortest type: `aws_vpn_gateway` over `aws_vpn_gateway_attachment`.
     const owner = [...targets].sort((a, b) => sharedWords(type, resourceType(b)) - sharedWords(type, resourceType(a)) || resourceType(a).length - resourceType(b).length)[0]!;
     if (targets.length > 1 && sharedWords(type, resourceType(owner)) < 2) continue;

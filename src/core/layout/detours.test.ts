@@ -135,6 +135,29 @@ describe('an edge ELK leads out of its source away from its target (java-design-
 });
 
 describe('besideRoute', () => {
+  it('puts a label beside a leg of its own route, not on a trunk another route runs along (kube-prometheus-stack: "runs runs")', () => {
+    // The operator's two "runs" arrows leave it on one line, then part: one down to Prometheus, one on to Alertmanager.
+    const toPrometheus: Point[] = [
+      { x: 220, y: 230 },
+      { x: 430, y: 230 },
+      { x: 430, y: 380 },
+    ];
+    const toAlertmanager: Point[] = [
+      { x: 220, y: 230 },
+      { x: 490, y: 230 },
+      { x: 490, y: 172 },
+      { x: 700, y: 172 },
+    ];
+    const label = { text: 'runs', x: 0, y: 0, width: 40, height: 18, placement: 'center' } as const;
+    const first = besideRoute(label, toPrometheus, [], [toAlertmanager]);
+    const second = besideRoute(label, toAlertmanager, [first], [toPrometheus]);
+    // Beside the drop to Prometheus and the last leg to Alertmanager, where the trunk had both, side by side.
+    expect(first.x).toBeGreaterThan(430);
+    expect(first.y).toBeGreaterThan(230);
+    expect(second.x).toBeGreaterThan(490);
+    expect(second.y + second.height).toBeLessThanOrEqual(172);
+  });
+
   it('finds room for the labels of three foreign keys run side by side between two tables, none on another (Camunda: batch → job definition)', () => {
     // Three routes 8 px apart from one table's side to the next table's, each with its column's name as middle label.
     const tables = [

@@ -28,6 +28,8 @@ const BACKWARD_SLACK = 600;
 const FURTHER_ALONG = [0.1, 0.4, 0.6, 0.9, 0.15, 0.35, 0.65, 0.85, 0.05, 0.2, 0.3, 0.45, 0.55, 0.7, 0.8, 0.95];
 /** Room between a moved label and the leg it names. */
 const LABEL_GAP = 4;
+/** Room kept, where there is a place with it, between a label and the labels and shapes around it. */
+const LABEL_CLEARANCE = 12;
 
 const routeLength = (points: readonly Point[]): number => points.slice(1).reduce((sum, point, i) => sum + Math.abs(point.x - points[i]!.x) + Math.abs(point.y - points[i]!.y), 0);
 const centre = (box: Box): Point => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
@@ -99,23 +101,33 @@ export function rerouteDetours(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph
  * covers no shape or label, else the first place.
  */
 export function besideRoute(label: LaidOutLabel, points: readonly Point[], taken: readonly Box[], lines: readonly (readonly Point[])[]): LaidOutLabel {
-  const { beside, further } = placesBeside(label, points);
+  const { beside, further } = placesBeside(label, points, lines);
   const offShapes = (place: Box) => !taken.some((box) => overlaps(place, box));
-  return beside.find((place) => clearOf(place, taken, lines)) ?? beside.find(offShapes) ?? further.find(offShapes) ?? beside[0]!;
+  // Best a word's space clear of any other label or shape: two labels a few px apart read as one ("calls calls" where
+  // the AKS store demo's makeline → documentdb and order → rabbitmq labels met).
+  const clear = (place: Box) => offShapes({ x: place.x - LABEL_CLEARANCE, y: place.y - LABEL_CLEARANCE, width: place.width + 2 * LABEL_CLEARANCE, height: place.height + 2 * LABEL_CLEARANCE });
+  return beside.find((place) => clear(place) && clearOf(place, taken, lines)) ?? beside.find((place) => clearOf(place, taken, lines)) ?? beside.find(offShapes) ?? further.find(offShapes) ?? beside[0]!;
 }
 
 /**
  * The places a label may take by its route, best first: `beside` a leg (the leg it names first: the first, the last,
- * or the longest; then the others, longest first), and `further`, a label's depth further out, past a neighbouring
- * route.
+ * or the longest; then the others, longest first, those no other of `lines` runs along before those one does), and
+ * `further`, a label's depth further out, past a neighbouring route.
  */
-export function placesBeside(label: LaidOutLabel, points: readonly Point[]): { beside: LaidOutLabel[]; further: LaidOutLabel[] } {
+export function placesBeside(label: LaidOutLabel, points: readonly Point[], lines: readonly (readonly Point[])[] = []): { beside: LaidOutLabel[]; further: LaidOutLabel[] } {
   const legLength = (k: number) => Math.abs(points[k]!.x - points[k - 1]!.x) + Math.abs(points[k]!.y - points[k - 1]!.y);
   const legs = points.slice(1).map((_, k) => k + 1);
-  const first = label.placement === 'start' ? 1 : label.placement === 'end' ? points.length - 1 : legs.reduce((best, k) => (legLength(k) > legLength(best) ? k : best));
+  // A middle label goes beside a leg no other line runs along: on a trunk it names either edge, and two edges' labels
+  // stood side by side there ("runs runs" on kube-prometheus-stack's operator, which runs Prometheus and Alertmanager).
+  const others = lines.filter((line) => line !== points);
+  const shared = (k: number) => label.placement === 'center' && others.some((line) => line.some((point, j) => j > 0 && alongside(points[k - 1]!, points[k]!, line[j - 1]!, point)));
+  const own = legs.filter((k) => !shared(k));
+  const first = label.placement === 'start' ? 1 : label.placement === 'end' ? points.length - 1 : (own.length > 0 ? own : legs).reduce((best, k) => (legLength(k) > legLength(best) ? k : best));
   const beside: LaidOutLabel[] = [];
   const further: LaidOutLabel[] = [];
-  for (const leg of [first, ...legs.filter((k) => k !== first).sort((p, q) => legLength(q) - legLength(p))]) {
+  const byLength = (p: number, q: number) => legLength(q) - legLength(p);
+  const rest = legs.filter((k) => k !== first);
+  for (const leg of [first, ...rest.filter((k) => !shared(k)).sort(byLength), ...rest.filter(shared).sort(byLength)]) {
     const [a, b] = [points[leg - 1]!, points[leg]!];
     // Where along the leg: its middle, or a label's length in from the route's end; then further along.
     const near = leg !== first || label.placement === 'center' ? 0.5 : Math.min(0.5, (Math.max(label.width, label.height) / 2 + LABEL_GAP) / Math.max(1, legLength(leg)));
@@ -135,6 +147,13 @@ export function placesBeside(label: LaidOutLabel, points: readonly Point[]): { b
 /** Whether a place covers none of the boxes taken and no leg of the lines. */
 export const clearOf = (place: Box, taken: readonly Box[], lines: readonly (readonly Point[])[]): boolean =>
   !taken.some((box) => overlaps(place, box)) && !lines.some((line) => line.some((point, k) => k > 0 && crosses(line[k - 1]!, point, place)));
+
+/** Whether the right-angle legs `a`–`b` and `c`–`d` run along one line for some length. */
+function alongside(a: Point, b: Point, c: Point, d: Point): boolean {
+  if (a.y === b.y && c.y === d.y && Math.abs(a.y - c.y) < 1) return Math.min(Math.max(a.x, b.x), Math.max(c.x, d.x)) - Math.max(Math.min(a.x, b.x), Math.min(c.x, d.x)) > 1;
+  if (a.x === b.x && c.x === d.x && Math.abs(a.x - c.x) < 1) return Math.min(Math.max(a.y, b.y), Math.max(c.y, d.y)) - Math.max(Math.min(a.y, b.y), Math.min(c.y, d.y)) > 1;
+  return false;
+}
 
 /**
  * Whether the leg from `p` to `q` runs through the box (touching its border is not crossing). A slanted leg (a note's

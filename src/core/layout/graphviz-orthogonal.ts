@@ -407,7 +407,7 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
   // Labels with a clear place beside their route first: set a depth further out first, a label between two routes
   // took the place of the next route's own (three foreign keys side by side between two tables).
   const left = ordered.filter(({ label, points }) => {
-    const place = clearPlace(placesBeside(label, points).beside);
+    const place = clearPlace(placesBeside(label, points, routes).beside);
     if (place !== undefined) take(label, place);
     return place === undefined;
   });
@@ -416,7 +416,7 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
   const [left0, top0] = [Math.min(...laid.nodes.map((node) => node.x)), Math.min(...laid.nodes.map((node) => node.y))];
   const [right0, bottom0] = [Math.max(...laid.nodes.map((node) => node.x + node.width)), Math.max(...laid.nodes.map((node) => node.y + node.height))];
   const within = (place: Box) => place.x >= left0 && place.y >= top0 && place.x + place.width <= right0 && place.y + place.height <= bottom0;
-  for (const { label, points } of left) take(label, clearPlace(placesBeside(label, points).further.filter(within)) ?? besideRoute(label, points, taken, routes));
+  for (const { label, points } of left) take(label, clearPlace(placesBeside(label, points, routes).further.filter(within)) ?? besideRoute(label, points, taken, routes));
   const edges = laid.edges.map((edge) => {
     const moved = (labels.get(edge.index) ?? []).map((label) => placed.get(label)!);
     // Beside the labels it kept (a self loop's middle one).

@@ -14,4 +14,10 @@ describe('hostsIn', () => {
     expect(hostsIn('kafka-0.kafka:9092,kafka-1.kafka:9092')).toEqual(['kafka-0', 'kafka-1']);
     expect(hostsIn('{{ .Release.Name }}-redis')).toEqual(['redis']);
   });
+
+  it('reads the host in the format of a printf template (immich-app/immich-charts values)', () => {
+    // The whole template was dropped as an expression, and the server's call to machine learning with it.
+    expect(hostsIn('{{ printf "http://%s-machine-learning:3003" .Release.Name }}')).toEqual(['machine-learning']);
+    expect(hostsIn('{{ printf "%s-valkey" .Release.Name }}')).toEqual(['valkey']);
+  });
 });

@@ -5,8 +5,10 @@
  * `host:port`, a bare name, or a comma-separated list of those. `orders.shop.svc.cluster.local` is `orders`.
  */
 export function hostsIn(value: string): string[] {
-  // Helm templates name hosts around an expression: `{{ .Release.Name }}-rabbitmq` is the rabbitmq service.
+  // Helm templates name hosts around an expression: `{{ .Release.Name }}-rabbitmq` is the rabbitmq service, and so
+  // is the format of `{{ printf "%s-rabbitmq" .Release.Name }}` (Immich's chart writes its URLs so).
   return value
+    .replace(/\{\{-?\s*printf\s+"([^"]*)".*?\}\}/g, (_whole, format: string) => format.replace(/%[sdv]-?/g, ''))
     .replace(/\{\{.*?\}\}-?/g, '')
     .split(/[,\s]+/)
     .filter(Boolean)

@@ -229,7 +229,7 @@ describe('composeNotation variable interpolation', () => {
   it('shows ${VAR:-default} as its default and keeps a variable without one as written, saying so', () => {
     const graph = toGraph(['services:', '  web:', '    image: nginx', '    ports:', '      - "${HTTP_PORT:-80}:80"', '      - "${HTTPS_PORT}:443"', '      - "$$9000:9000"', '    environment:', '      API_URL: http://${API_HOST:-api}:8080', '  api:', '    image: me/api'].join('\n'));
     const web = graph.nodes.find((n) => n.id === 'service:web')!;
-    expect(web.label).toBe('web\n80→80, ${HTTPS_PORT}→443, $9000→9000');
+    expect(web.label).toBe('web\n80→80, 443, $9000→9000');
     // The default names the service it calls.
     expect(graph.edges.map((e) => [e.from, e.to])).toContainEqual(['service:web', 'service:api']);
     expect(graph.warnings).toContain('variables are shown with their defaults, as with no environment set: ${HTTP_PORT:-80} → "80", ${API_HOST:-api} → "api"');
@@ -238,6 +238,13 @@ describe('composeNotation variable interpolation', () => {
   it('says a port published on one variable outside and in once (the OpenTelemetry demo\'s frontend-proxy)', () => {
     // open-telemetry/opentelemetry-demo docker-compose.yml, abridged: `${ENVOY_PORT}→${ENVOY_PORT}` said the variable twice.
     const proxy = toGraph(['services:', '  frontend-proxy:', '    image: ghcr.io/open-telemetry/demo:latest-frontend-proxy', '    ports:', '      - "${ENVOY_PORT}:${ENVOY_PORT}"', '      - 10000:10000', '      - target: 8080', '        published: ${GRAFANA_PORT}', '        protocol: udp'].join('\n')).nodes[0]!;
-    expect(proxy.label).toBe('frontend-proxy\n${ENVOY_PORT}, 10000→10000, ${GRAFANA_PORT}→8080/udp');
+    expect(proxy.label).toBe('frontend-proxy\n${ENVOY_PORT}, 10000→10000, 8080/udp');
+  });
+
+  it('draws a host port left to the environment as the container port it publishes, naming the variable in a warning', () => {
+    // supabase/supabase docker/docker-compose.yml, abridged: kong read "${KONG_HTTP_PORT}→8000, ${KONG_HTTPS_PORT}→8443".
+    const graph = toGraph(['services:', '  kong:', '    image: kong:2.8.1', '    ports:', '      - ${KONG_HTTP_PORT}:8000/tcp', '      - ${KONG_HTTPS_PORT}:8443/tcp'].join('\n'));
+    expect(graph.nodes[0]!.label).toBe('kong\n8000, 8443');
+    expect(graph.warnings).toContain('line 4: service "kong" publishes ${KONG_HTTP_PORT}→8000, ${KONG_HTTPS_PORT}→8443: drawn as the container port, the host port being left to the environment');
   });
 });

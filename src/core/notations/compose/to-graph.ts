@@ -35,21 +35,31 @@ function relationValues(environment: unknown): string[] {
   return entries.filter(([key, value]) => RELATION_KEY.test(key) || ADDRESS_VALUE.test(value)).map(([, value]) => value);
 }
 
+/** A variable left to the environment, as interpolation keeps it. */
+const UNSET = /^\$\{\w+\}$/;
+
 /**
  * A published port as `host→container`, or once when both are one variable left to the environment
  * (`${ENVOY_PORT}:${ENVOY_PORT}` reads `${ENVOY_PORT}`, the same port outside and in): a number is short enough to say twice.
+ * A host port left to the environment alone is the container port it publishes (Supabase's `${KONG_HTTP_PORT}:8000`
+ * reads `8000`), the variable named in a warning (`unset`): the variable's spelling stood where the port belongs.
  */
-const portPair = (host: string, container: string): string => (host === container && host.includes('$') ? host : `${host}→${container}`);
+function portPair(host: string, container: string, unset: string[]): string {
+  if (host === container && host.includes('$')) return host;
+  if (!UNSET.test(host) || UNSET.test(container)) return `${host}→${container}`;
+  unset.push(`${host}→${container}`);
+  return container;
+}
 
 /** Published ports as `host→container[/udp]`; ports that are only exposed inside the network are left out. */
-function publishedPorts(value: unknown): string[] {
+function publishedPorts(value: unknown, unset: string[]): string[] {
   if (!Array.isArray(value)) return [];
   const ports: string[] = [];
   for (const port of value) {
     if (isMapping(port)) {
       if (port.published === undefined) continue;
       const protocol = port.protocol && port.protocol !== 'tcp' ? `/${String(port.protocol)}` : '';
-      ports.push(`${portPair(String(port.published), String(port.target))}${protocol}`);
+      ports.push(`${portPair(String(port.published), String(port.target), unset)}${protocol}`);
       continue;
     }
     // Short syntax: [ip:]host:container[/protocol]; a bare container port is not published on the host.
@@ -58,7 +68,7 @@ function publishedPorts(value: unknown): string[] {
     if (parts.length < 2) continue;
     const container = parts.pop()!;
     const host = parts.pop()!;
-    ports.push(`${portPair(host, container)}${protocol && protocol !== 'tcp' ? `/${protocol}` : ''}`);
+    ports.push(`${portPair(host, container, unset)}${protocol && protocol !== 'tcp' ? `/${protocol}` : ''}`);
   }
   return [...new Set(ports)];
 }
@@ -140,7 +150,9 @@ export function composeToGraph(code: string): GraphIR {
     const image = typeof service.image === 'string' ? service.image : undefined;
     const found = image ? imageRole(image) : builtServiceRole(name, service.build, service.command);
     const role = found.kind === 'service' && namesDatabase(name) ? { ...found, kind: 'database' as const } : found;
-    const ports = publishedPorts(service.ports);
+    const unset: string[] = [];
+    const ports = publishedPorts(service.ports, unset);
+    if (unset.length > 0) warnings.push(`${atLines([lineOf(['services', name, 'ports'])])}service "${name}" publishes ${unset.join(', ')}: drawn as the container port, the host port being left to the environment`);
     const replicas = isMapping(service.deploy) && typeof service.deploy.replicas === 'number' ? service.deploy.replicas : undefined;
     const title = replicas !== undefined && replicas > 1 ? `${name} ×${replicas}` : name;
     // Drawn in its first network, it says the others: Mastodon's web looked cut off from the internal network its

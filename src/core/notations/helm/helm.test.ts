@@ -16,6 +16,108 @@ describe('helmNotation on real values files', () => {
     expect(arrows(graph)).toEqual(['ingress:main -> controller:main [chart-example.local]', 'controller:main -> volume:config [mounts]']);
   });
 
+  it('draws an umbrella of common-library parts as its parts, the top-level controllers being what they share', () => {
+    // The shape of immich-app/immich-charts' values (AGPL, so written here by hand): one workload "main" stood for the
+    // whole chart, made of the shared env, with the server and machine learning left out.
+    const graph = helmNotation.toGraph(`controllers:
+  main:
+    containers:
+      main:
+        image: {tag: v2.6.3}
+        env:
+          REDIS_HOSTNAME: '{{ printf "%s-valkey" .Release.Name }}'
+          IMMICH_MACHINE_LEARNING_URL: '{{ printf "http://%s-machine-learning:3003" .Release.Name }}'
+valkey:
+  enabled: false
+  controllers:
+    main:
+      containers:
+        main:
+          image: {repository: docker.io/valkey/valkey}
+server:
+  enabled: true
+  controllers:
+    main:
+      containers:
+        main:
+          image: {repository: ghcr.io/immich-app/immich-server}
+machine-learning:
+  enabled: true
+  controllers:
+    main:
+      containers:
+        main:
+          image: {repository: ghcr.io/immich-app/immich-machine-learning}
+  persistence:
+    cache: {enabled: true, size: 10Gi, type: emptyDir}
+`);
+    expect(graph.nodes.map((n) => `${n.id}:${n.label}`)).toEqual(['server/controller:main:server', 'machine-learning/controller:main:machine-learning', 'machine-learning/volume:cache:cache']);
+    expect(arrows(graph)).toEqual(['machine-learning/controller:main -> machine-learning/volume:cache [mounts]', 'server/controller:main -> machine-learning/controller:main']);
+    expect(graph.warnings).toEqual(['line 10: valkey: enabled: false; not drawn']);
+  });
+
+  it('draws Argo CD\'s and the Kubernetes Dashboard\'s parts joined as their documentation draws them, and says so', () => {
+    // argoproj/argo-helm charts/argo-cd and kubernetes/dashboard charts/kubernetes-dashboard values (Apache-2.0),
+    // abridged: they name no host, so their parts stood in rows with no line between them.
+    const argo = helmNotation.toGraph(`redis: {enabled: true, name: redis, image: {repository: ecr-public.aws.com/docker/library/redis}}
+controller: {name: application-controller, replicas: 1}
+dex: {enabled: true, name: dex-server, image: {repository: ghcr.io/dexidp/dex}}
+server: {name: server, replicas: 1, service: {type: ClusterIP, servicePortHttp: 80}}
+repoServer: {name: repo-server, replicas: 1, service: {port: 8081}}
+applicationSet: {name: applicationset-controller, replicas: 1}
+notifications: {enabled: true, name: notifications-controller}
+`);
+    expect(arrows(argo)).toEqual([
+      'server -> repoServer [manifests]',
+      'controller -> repoServer [manifests]',
+      'applicationSet -> repoServer [manifests]',
+      'server -> dex [SSO]',
+      'server -> redis [cache]',
+      'controller -> redis [cache]',
+      'repoServer -> redis [cache]',
+    ]);
+    const part = (name: string) => `{role: ${name}, image: {repository: docker.io/kubernetesui/dashboard-${name}}, scaling: {replicas: 1}, service: {type: ClusterIP}}`;
+    const dashboard = helmNotation.toGraph(`auth: ${part('auth')}
+api: ${part('api')}
+web: ${part('web')}
+metricsScraper: ${part('metrics-scraper')}
+kong: {enabled: true, env: {dns_order: 'LAST,A,CNAME'}}
+`);
+    expect(arrows(dashboard)).toEqual(['kong -> web [routes]', 'kong -> api [routes]', 'kong -> auth [routes]', 'api -> metricsScraper [metrics]']);
+    expect(dashboard.warnings.join('\n')).not.toContain('which of the');
+  });
+
+  it('reads a block named as the chart\'s image as the application\'s settings, and its internal database as a row on it', () => {
+    // nextcloud/helm charts/nextcloud values (AGPL, so written here by hand in its shape): the `nextcloud` block stood
+    // as the workload without the chart's Service, its `persistence.subPath` drew a volume the chart switches off, and
+    // the SQLite database inside the pod was a sub-chart.
+    const graph = helmNotation.toGraph(`image:
+  repository: nextcloud
+replicaCount: 1
+nextcloud:
+  host: nextcloud.kube.home
+  containerPort: 80
+  persistence:
+    subPath:
+internalDatabase:
+  enabled: true
+  name: nextcloud
+externalDatabase:
+  enabled: false
+  type: mysql
+mariadb:
+  enabled: false
+service:
+  type: ClusterIP
+  port: 8080
+persistence:
+  enabled: false
+  size: 8Gi
+`);
+    expect(graph.nodes.map((n) => [n.id, n.rows])).toEqual([['app', ['workload, 1 replica', 'nextcloud', 'Service :8080', 'built-in database']]]);
+    expect(graph.edges).toEqual([]);
+  });
+
   it('joins common-library services and volumes to the controllers they name, not to an invented workload', () => {
     const graph = helmNotation.toGraph(`controllers:
   radarr:

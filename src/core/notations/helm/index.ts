@@ -69,7 +69,9 @@ export const helmNotation: NotationConverter = {
     // Helm reads values with Go's YAML reader, which keeps the last of a key written twice.
     const { data: values, lineOf, commentAbove, warnings } = parseLocatedYaml(code, { duplicateKeys: 'last wins' });
     if (!isRecord(values)) throw new AppError('parse_error', 'line 1, column 1: expected a values map (key: value lines)', { line: 1, column: 1 });
-    const graph = isCommonLibrary(values) ? commonLibraryGraph(values) : valuesToGraph(values, lineOf, commentAbove);
+    const parts = commonLibraryParts(values);
+    const graph =
+      parts.length > 0 ? commonLibraryPartsGraph(values, parts, lineOf) : isCommonLibrary(values) ? commonLibraryGraph(values) : valuesToGraph(values, lineOf, commentAbove);
     return { ...graph, warnings: [...warnings, ...graph.warnings] };
   },
 };
@@ -286,21 +288,26 @@ const isCommonLibrary = (values: Record<string, unknown>): boolean =>
 const namedBlocks = (value: unknown): [string, Record<string, unknown>][] =>
   isRecord(value) ? Object.entries(value).filter((entry): entry is [string, Record<string, unknown>] => isRecord(entry[1]) && entry[1].enabled !== false) : [];
 
-function commonLibraryGraph(values: Record<string, unknown>): GraphIR {
+/**
+ * `component`: the top-level key of an umbrella chart whose parts are each written in the library's layout (Immich's
+ * `server.controllers.main`): its ids are prefixed with it and its `main` controller goes by its name.
+ */
+function commonLibraryGraph(values: Record<string, unknown>, component?: string): GraphIR {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
-  const edge = (...args: Parameters<typeof arrow>): number => edges.push(arrow(...args));
+  const at = (id: string): string => (component === undefined ? id : `${component}/${id}`);
+  const edge = (from: string, to: string, label?: string, dashed?: boolean): number => edges.push(arrow(at(from), at(to), label, dashed));
   const controllers = namedBlocks(values.controllers);
   for (const [key, controller] of controllers) {
     const containers = namedBlocks(controller.containers).map(([name, container]) => [name, container.image] as const);
     const image = imageName(containers[0]?.[1]);
-    const label = key === 'main' ? (text(values.nameOverride) ?? image ?? key) : key;
+    const label = key === 'main' ? (component ?? text(values.nameOverride) ?? image ?? key) : key;
     // One container: its whole repository (the label already has its last segment); several: each by name.
     const repository = (value: unknown) => (isRecord(value) ? text(value.repository) : text(value)) ?? imageName(value);
     const type = text(controller.type) ?? 'deployment';
     const kindRow = typeof controller.replicas === 'number' ? `${type}, ${controller.replicas} replica${controller.replicas === 1 ? '' : 's'}` : type;
     const rows = [kindRow, ...containers.map(([name, value]) => (containers.length === 1 ? (repository(value) ?? name) : `${name}: ${imageName(value) ?? '?'}`))];
-    nodes.push({ id: `controller:${key}`, label, kind: kindOfName(`${label} ${image ?? ''}`, 'workload'), rows, iconHint: image ?? label, iconFallback: 'kubernetes/Deployment' });
+    nodes.push({ id: at(`controller:${key}`), label, kind: kindOfName(`${label} ${image ?? ''}`, 'workload'), rows, iconHint: image ?? label, iconFallback: 'kubernetes/Deployment' });
   }
   const only = controllers.length === 1 ? controllers[0]![0] : undefined;
   const services = namedBlocks(values.service);
@@ -309,19 +316,19 @@ function commonLibraryGraph(values: Record<string, unknown>): GraphIR {
   for (const [key, service] of services) {
     const target = text(service.controller) ?? only;
     const ports = namedBlocks(service.ports).filter(([, port]) => typeof port.port === 'number');
-    const controller = nodes.find((node) => target !== undefined && node.id === `controller:${target}`);
+    const controller = nodes.find((node) => target !== undefined && node.id === at(`controller:${target}`));
     if (controller) {
       controller.rows!.push(helmServiceRow(key, service, ports.map(([, port]) => port.port as number)));
-      serviceNode.set(key, controller.id);
+      serviceNode.set(key, `controller:${target!}`);
     } else {
-      nodes.push({ id: `service:${key}`, label: `${key} service`, kind: 'service', rows: [text(service.type) ?? 'ClusterIP', ...ports.map(([name, port]) => `${name} ${String(port.port)}`)], iconRef: 'kubernetes/Service' });
+      nodes.push({ id: at(`service:${key}`), label: `${key} service`, kind: 'service', rows: [text(service.type) ?? 'ClusterIP', ...ports.map(([name, port]) => `${name} ${String(port.port)}`)], iconRef: 'kubernetes/Service' });
       serviceNode.set(key, `service:${key}`);
     }
   }
   for (const [key, ingress] of namedBlocks(values.ingress)) {
     const hosts = (Array.isArray(ingress.hosts) ? ingress.hosts : []).filter(isRecord);
     const names = hosts.map((host) => text(host.host)).filter((host): host is string => host !== undefined);
-    nodes.push({ id: `ingress:${key}`, label: `${key} ingress`, kind: 'gateway', rows: names.slice(0, 3), iconRef: 'kubernetes/Ingress' });
+    nodes.push({ id: at(`ingress:${key}`), label: component === undefined ? `${key} ingress` : `${component} ingress`, kind: 'gateway', rows: names.slice(0, 3), iconRef: 'kubernetes/Ingress' });
     const paths = hosts.flatMap((host) => (Array.isArray(host.paths) ? host.paths.filter(isRecord) : []));
     const named = paths.map((path) => (isRecord(path.service) ? (text(path.service.identifier) ?? text(path.service.name)) : undefined));
     const targets = new Set(named.filter((name): name is string => name !== undefined && services.some(([service]) => service === name)));
@@ -330,11 +337,48 @@ function commonLibraryGraph(values: Record<string, unknown>): GraphIR {
   }
   for (const [key, volume] of namedBlocks(values.persistence)) {
     const type = text(volume.type) ?? 'persistentVolumeClaim';
-    nodes.push({ id: `volume:${key}`, label: key, kind: 'storage', rows: [type, ...(text(volume.size) ? [text(volume.size)!] : [])], iconRef: 'kubernetes/Persistent Volume Claim' });
+    nodes.push({ id: at(`volume:${key}`), label: key, kind: 'storage', rows: [type, ...(text(volume.size) ? [text(volume.size)!] : [])], iconRef: 'kubernetes/Persistent Volume Claim' });
     const mountedBy = isRecord(volume.advancedMounts) && volume.globalMounts === undefined ? Object.keys(volume.advancedMounts) : controllers.map(([name]) => name);
     for (const name of mountedBy) if (controllers.some(([controller]) => controller === name)) edge(`controller:${name}`, `volume:${key}`, 'mounts', true);
   }
   return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [], warnings: [] };
+}
+
+/** Top-level parts of an umbrella chart each written in the common library's layout, in file order. */
+const commonLibraryParts = (values: Record<string, unknown>): [string, Record<string, unknown>][] =>
+  Object.entries(values).filter((entry): entry is [string, Record<string, unknown>] => entry[0] !== 'controllers' && isRecord(entry[1]) && isCommonLibrary(entry[1]));
+
+/**
+ * An umbrella chart of common-library parts (Immich: `server`, `machine-learning`, `valkey`, each with its
+ * `controllers.main`): each part drawn as the library draws a chart, under its own name; a top-level `controllers`
+ * is then what every part inherits (Immich's shared env), not a workload. A part calls another that a host in its
+ * env, or the shared env, names.
+ */
+function commonLibraryPartsGraph(values: Record<string, unknown>, parts: [string, Record<string, unknown>][], lineOf: LocatedYaml['lineOf']): GraphIR {
+  const nodes: GraphNode[] = [];
+  const edges: GraphEdge[] = [];
+  const warnings: string[] = [];
+  const drawn = parts.filter(([key, block]) => {
+    if (block.enabled !== false) return true;
+    warnings.push(`${atLines([lineOf([key, 'enabled'])])}${key}: enabled: false; not drawn`);
+    return false;
+  });
+  for (const [key, block] of drawn) {
+    const graph = commonLibraryGraph(block, key);
+    nodes.push(...graph.nodes);
+    edges.push(...graph.edges);
+  }
+  const shared = isRecord(values.controllers) ? relationValues(values.controllers, new Set()) : [];
+  for (const [key, block] of drawn) {
+    const from = nodes.find((node) => node.id.startsWith(`${key}/controller:`));
+    if (from === undefined) continue;
+    const called = new Set([...relationValues(block, new Set()), ...shared].flatMap(hostsIn));
+    for (const [other] of drawn) {
+      const to = nodes.find((node) => node.id.startsWith(`${other}/controller:`));
+      if (other !== key && to !== undefined && [...called].some((host) => host === other || host.endsWith(`-${other}`))) edges.push(arrow(from.id, to.id));
+    }
+  }
+  return { layout: 'layered', direction: 'RIGHT', nodes, edges, groups: [], warnings };
 }
 
 /**
@@ -475,6 +519,27 @@ const DISTRIBUTED_PATHS: readonly Relation[] = [
 ];
 
 /**
+ * Argo CD's parts as its architecture page draws them: the API server, the application controller and the
+ * ApplicationSet controller get manifests from the repo server, the API server signs in through Dex, and the three
+ * keep their cache in Redis. argo-helm's values name no host, so its eight parts stood in rows with no line.
+ */
+const ARGO_CD_RELATIONS: readonly Relation[] = [
+  ...['server', 'controller', 'applicationSet'].map((from): Relation => [from, 'repoServer', 'manifests']),
+  ['server', 'dex', 'SSO'],
+  ...['server', 'controller', 'repoServer'].map((from): Relation => [from, 'redis', 'cache']),
+];
+
+/** The Kubernetes Dashboard's: its Kong gateway routes to the web, API and auth parts; the API reads the metrics scraper. */
+const DASHBOARD_RELATIONS: readonly Relation[] = [...['web', 'api', 'auth'].map((to): Relation => ['kong', to, 'routes']), ['api', 'metricsScraper', 'metrics']];
+
+/** Charts known by the parts they all run, with their relations. */
+const SIGNED_RELATIONS: readonly (readonly [signature: readonly string[], relations: readonly Relation[]])[] = [
+  [DISTRIBUTED_SIGNATURE, DISTRIBUTED_PATHS],
+  [['controller', 'repoServer', 'server'], ARGO_CD_RELATIONS],
+  [['auth', 'api', 'web', 'metricsScraper'], DASHBOARD_RELATIONS],
+];
+
+/**
  * The monitoring stack's parts, by name, wherever a chart runs two of them: Grafana queries the stores, Prometheus
  * alerts Alertmanager, the operator runs both and watches its resource definitions (kube-prometheus-stack's `crds`
  * sub-chart), Promtail pushes to Loki. kube-prometheus-stack drew Alertmanager, the
@@ -494,8 +559,8 @@ type Relation = readonly [from: string, to: string, label: string];
 /** The documented relations between the nodes `ids` (compared in lower case), as node ids. */
 function documentedRelations(ids: readonly string[]): Relation[] {
   const byName = new Map(ids.map((id) => [id.toLowerCase(), id]));
-  const distributed = DISTRIBUTED_SIGNATURE.every((name) => byName.has(name.toLowerCase()));
-  return [...(distributed ? DISTRIBUTED_PATHS : []), ...MONITORING_RELATIONS].flatMap(([from, to, label]): Relation[] => {
+  const signed = SIGNED_RELATIONS.flatMap(([signature, relations]) => (signature.every((name) => byName.has(name.toLowerCase())) ? relations : []));
+  return [...signed, ...MONITORING_RELATIONS].flatMap(([from, to, label]): Relation[] => {
     const [a, b] = [byName.get(from.toLowerCase()), byName.get(to.toLowerCase())];
     return a !== undefined && b !== undefined ? [[a, b, label]] : [];
   });
@@ -581,6 +646,8 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const entrances: [string, string, Record<string, unknown>][] = [];
   /** Top-level keys of parts chosen by a `type` switch, internal or external: what the other components use. */
   const backing: string[] = [];
+  /** Keys of parts built into the application (`internalDatabase`): rows on it. */
+  const builtIn: string[] = [];
   const switchOf = new Map([...dependencySwitches(values), ...commentedSwitches(values, commentAbove)]);
   const switchKeys = new Set(switchOf.values());
   /** A top-level block as drawn: a dependency switched by a block of its own is on or off as that switch says. */
@@ -602,6 +669,12 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     }
     if (!isRecord(block) || isDefaults(key) || (CHART_SETTINGS.has(key) && !isOwnWorkload(block))) continue;
     if (scrapesChart(key, block)) continue;
+    // `internalDatabase: {enabled: true}` (Nextcloud's SQLite) is a part of the application's own pod, not a sub-chart.
+    const inside = /^internal([A-Z]\w*)$/.exec(key)?.[1];
+    if (inside !== undefined && (/^(database|db|cache)$/i.test(inside) || DEPENDENCY.test(inside))) {
+      if (enabled(block)) builtIn.push(key);
+      continue;
+    }
     const picked = chosenAlternative(block);
     if (picked !== undefined && !disabled(block)) {
       const [type, chosen] = picked;
@@ -659,6 +732,11 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       else if (!SETTING_NAME.test(key)) workloadBlocks.push([key, block]);
     }
   }
+  // A block named as the chart's image, with none of its own (`nextcloud: {host, persistence: {subPath}}` beside
+  // `image.repository: nextcloud`), is the application's settings: drawn as a workload, it took the application's
+  // place and lost the chart's Service, and its `persistence` drew a volume the chart switches off.
+  const settingsOfApp = components.findIndex(([key, block]) => appImage !== undefined && key.toLowerCase() === appImage.toLowerCase() && !namesImage(block.image) && containerImages(block).length === 0);
+  if (settingsOfApp >= 0) components.splice(settingsOfApp, 1);
   // Bare per-workload blocks are the chart's own workloads only when there are several (one is more likely a
   // setting); a block in the middle of their run (`payment: {gateway: …}` between `mysql: {}` and `rabbitmq: {}`)
   // is one of them too. A chart whose workloads say what they are (an image, replicas, a service) writes empty or
@@ -697,6 +775,11 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const runAppImage = components.filter(([, block]) => ownImageOf(block) === undefined && containerImages(block).length === 0);
   const hasApp = runAppImage.length === 0 && (appImage !== undefined || typeof values.replicaCount === 'number');
   const app = hasApp ? workload('app', text(values.nameOverride) ?? appImage ?? 'app', values, appImage) : undefined;
+  const appNode = nodes.find((node) => node.id === app);
+  for (const key of builtIn) {
+    if (appNode) appNode.rows = [...(appNode.rows ?? []), `built-in ${key.slice('internal'.length).toLowerCase()}`];
+    else warnings.push(`${atLines([lineOf([key])])}${key}: a part built into the application, which is not drawn here; not drawn`);
+  }
   for (const product of products) groups.push({ id: product, label: product });
   for (const [key, block, place] of components) {
     const containers = containerImages(block);
@@ -782,7 +865,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const productOf = new Set(components.map(([, , place]) => place?.product));
   const product = productOf.size === 1 ? [...productOf][0] : undefined;
   for (const chart of subcharts) {
-    if (user || components.length < 2 || edges.some((e) => e.to === chart)) continue;
+    if (user || components.length < 2 || edges.some((e) => e.to === chart || e.from === chart)) continue;
     if (product !== undefined) {
       edge(product, chart);
       continue;

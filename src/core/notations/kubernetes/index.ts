@@ -208,6 +208,19 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
     }
   }
 
+  // A datastore named after the one workload that uses it (the sock shop's carts-db, catalogue-db, orders-db): the
+  // workload reaches it from its code, not its manifest, so the sock shop's stores stood loose; drawn from the names, and said.
+  const byName: string[] = [];
+  for (const store of workloads) {
+    const storeId = nodeId(store.kind, store.namespace, store.name);
+    const owner = /^(.+?)-?(db|database|mongo|mongodb|redis|postgres|mysql)$/.exec(store.name)?.[1];
+    const user = workloads.find((w) => w.name === owner && w.namespace === store.namespace);
+    if (user === undefined || !DATA_KINDS.has(nodes.get(storeId)?.kind ?? 'service') || edges.some((e) => e.to === storeId)) continue;
+    addEdge(nodeId(user.kind, user.namespace, user.name), storeId, 'calls');
+    byName.push(`${user.name} → ${store.name}`);
+  }
+  if (byName.length > 0) warnings.push(`${byName.join(', ')}: calls drawn from the names (a datastore named after the one workload that uses it); the manifests do not say them`);
+
   for (const [id, { workload, service }] of fronts) {
     const target = nodes.get(workload)!;
     target.rows = [...(target.rows ?? []), serviceRowOf(service, target.label)];

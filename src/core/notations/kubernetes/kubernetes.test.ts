@@ -45,6 +45,17 @@ describe('kubernetesNotation on real manifests', () => {
     expect(graph.edges).toEqual([]);
   });
 
+  it('draws a datastore named after the one workload that uses it as called by it, saying so (the sock shop)', () => {
+    // microservices-demo/microservices-demo deploy/kubernetes/complete-demo.yaml (Apache-2.0), abridged: carts finds
+    // carts-db from its code, so the store stood loose; session-db names no workload and stays so.
+    const deployment = (name: string, image: string) =>
+      `apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: ${name}, namespace: sock-shop}\nspec:\n  selector: {matchLabels: {name: ${name}}}\n  template:\n    metadata: {labels: {name: ${name}}}\n    spec:\n      containers: [{name: ${name}, image: ${image}}]`;
+    const code = [deployment('carts', 'weaveworksdemos/carts:0.4.8'), deployment('carts-db', 'mongo'), deployment('session-db', 'redis:alpine')].join('\n---\n');
+    const graph = kubernetesNotation.toGraph(code);
+    expect(arrows(graph)).toEqual(['Deployment/sock-shop/carts -> Deployment/sock-shop/carts-db [calls]']);
+    expect(graph.warnings).toContain('carts → carts-db: calls drawn from the names (a datastore named after the one workload that uses it); the manifests do not say them');
+  });
+
   it('follows service addresses in env values through the Online Boutique', () => {
     const graph = kubernetesNotation.toGraph(fixture('microservices-demo-release.yaml'));
     expect(graph.nodes.filter((n) => n.kind === 'workload')).toHaveLength(11);

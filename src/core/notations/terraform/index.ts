@@ -37,7 +37,7 @@ export const terraformNotation: NotationConverter = {
     if (blocks.length === 0) {
       throw new AppError('parse_error', 'line 1, column 1: expected resource, data or module blocks', { line: 1, column: 1 });
     }
-    return blocksToGraph(blocks, localReferences(parsed));
+    return blocksToGraph(blocks, localReferences(parsed), providerReads(parsed));
   },
   locateError: locateHclError,
 };
@@ -71,6 +71,14 @@ function addressesIn(value: unknown, out: string[] = []): string[] {
   return out;
 }
 
+/** The addresses each provider block reads (`provider "kubernetes" { token = data.google_client_config.default… }`), by provider name. */
+function providerReads(parsed: Record<string, unknown>): Map<string, string[]> {
+  const reads = new Map<string, string[]>();
+  if (!isRecord(parsed.provider)) return reads;
+  for (const [name, body] of Object.entries(parsed.provider)) reads.set(name, addressesIn(body));
+  return reads;
+}
+
 /** Each local's addresses with other locals expanded, so `vpc_id = local.vpc_id` still reaches `aws_vpc.this`. */
 function localReferences(parsed: Record<string, unknown>): Map<string, string[]> {
   const raw = new Map<string, string[]>();
@@ -90,7 +98,7 @@ function localReferences(parsed: Record<string, unknown>): Map<string, string[]>
   return resolved;
 }
 
-function blocksToGraph(blocks: Block[], locals: Map<string, string[]>): GraphIR {
+function blocksToGraph(blocks: Block[], locals: Map<string, string[]>, providers: ReadonlyMap<string, string[]>): GraphIR {
   const byAddress = new Map(blocks.map((b) => [b.address, b]));
   const refs = (value: unknown): string[] =>
     [...new Set(addressesIn(value).flatMap((a) => (a.startsWith('local.') ? (locals.get(a) ?? []) : [a])))];
@@ -163,6 +171,16 @@ function blocksToGraph(blocks: Block[], locals: Map<string, string[]>): GraphIR 
     }
   }
   const warnings = [...missing].map((a) => `${a} is referenced but not declared in the input (add the file that declares it)`);
+  // A data source only a provider block reads (the token a kubernetes provider signs in with) configures the provider,
+  // which is not drawn: as a box it stood loose beside the system (every GKE module example's google_client_config).
+  for (const [provider, reads] of providers) {
+    for (const address of new Set(reads)) {
+      const at = nodes.findIndex((node) => node.id === address && address.startsWith('data.'));
+      if (at < 0 || edges.some((e) => e.from === address || e.to === address)) continue;
+      nodes.splice(at, 1);
+      warnings.push(`${address}: read only by provider "${provider}" (providers are not drawn); not drawn`);
+    }
+  }
   // A null resource or terraform_data with no provisioner runs nothing: a value kept to trigger a replacement.
   const keepers = new Set(blocks.filter((block) => KEEPER.test(block.type) && !('provisioner' in block.body)).map((block) => block.address));
   const helpers = foldRandomHelpers(nodes, edges, keepers);

@@ -21,6 +21,27 @@ describe('terraformNotation on real modules', () => {
     expect(graph.warnings).toContain('random_string.suffix: drawn as a row on each resource that uses them ("uses …"), not as boxes');
   });
 
+  it('leaves out a data source only a provider block reads, saying so (terraform-google-kubernetes-engine examples)', () => {
+    // examples/safer_cluster/main.tf, abridged (Apache-2.0): the client config the kubernetes provider signs in with
+    // stood as a box with no line beside the cluster.
+    const graph = terraformNotation.toGraph(`data "google_client_config" "default" {}
+provider "kubernetes" {
+  host                   = "https://\${module.gke.endpoint}"
+  token                  = data.google_client_config.default.access_token
+  cluster_ca_certificate = base64decode(module.gke.ca_certificate)
+}
+module "gke" {
+  source     = "terraform-google-modules/kubernetes-engine/google//modules/safer-cluster"
+  project_id = var.project_id
+}
+resource "google_pubsub_topic" "updates" {
+  name = "cluster-updates"
+}
+`);
+    expect(graph.nodes.map((node) => node.id)).toEqual(['google_pubsub_topic.updates', 'module.gke']);
+    expect(graph.warnings).toContain('data.google_client_config.default: read only by provider "kubernetes" (providers are not drawn); not drawn');
+  });
+
   it('draws a null resource that runs nothing as a row on what it triggers, and one with a provisioner as the step it is (terraform-azurerm-aks)', () => {
     // terraform-azurerm-aks main.tf, abridged: its keepers are values whose change replaces the cluster.
     const graph = terraformNotation.toGraph(`resource "null_resource" "kubernetes_cluster_name_keeper" {
