@@ -99,7 +99,14 @@ export interface GraphEdge {
  * has and which layout's hub merging and run separation keep).
  */
 export const edgeMeaning = (edge: GraphEdge): string =>
-  [[edge.label, edge.startLabel, edge.endLabel].filter(Boolean).sort().join(' '), edge.style?.strokeStyle ?? 'solid', edge.style?.strokeColor ?? ''].join('\u0000');
+  [
+    [edge.label, edge.startLabel, edge.endLabel].filter(Boolean).sort().join(' '),
+    edge.style?.strokeStyle ?? 'solid',
+    edge.style?.strokeColor ?? '',
+    // A cardinality at each end makes it one relation (a foreign key, an ER relationship) that means itself: relations
+    // labelled alike ("1:N") are still different ones, and a shared trunk joins them into one with many ends.
+    edge.startLabel && edge.endLabel ? edge.id : '',
+  ].join('\u0000');
 
 /** A container: network, namespace, VPC, cluster, package, schema. Groups nest through `parent`. */
 export interface GraphGroup {

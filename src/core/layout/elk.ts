@@ -452,10 +452,9 @@ export function separateEdgeRuns(laid: LaidOutGraph, graph: GraphIR, endsOnOneLi
     // Its end labels' size from the graph: Graphviz's placement with our routes sets labels after separating.
     const endLabels = [drawn.startLabel, drawn.endLabel].flatMap((text) => (text ? [labelOf(text, 'start')] : []));
     const endLabel = endLabels.length === 0 ? undefined : { width: Math.max(...endLabels.map((label) => label.width!)), height: Math.max(...endLabels.map((label) => label.height!)) };
-    // A relation with a cardinality at each end is one foreign key: two named alike from different tables are two
-    // relations, each on its own line (Chinook's track_id from invoice_line and playlist_track, one line into track).
-    const meaning = drawn.startLabel && drawn.endLabel ? `${edgeMeaning(drawn)}\u0000${drawn.from}` : edgeMeaning(drawn);
-    return { points: edge.points, ends: [drawn.from, drawn.to], slideEnds: true, meaning, own: edge.labels, ...(endLabel && { endLabel }) };
+    // A relation with a cardinality at each end means itself (edgeMeaning): two foreign keys named alike from different
+    // tables are two relations, each on its own line (Chinook's track_id from invoice_line and playlist_track).
+    return { points: edge.points, ends: [drawn.from, drawn.to], slideEnds: true, meaning: edgeMeaning(drawn), own: edge.labels, ...(endLabel && { endLabel }) };
   });
   // A self loop's curve keeps its ends: the ends slid along that side keep off them, or their heads crowd (Camunda's
   // executions, unfolded: the task's two keys slid in among the three loops' ends on the table's top).

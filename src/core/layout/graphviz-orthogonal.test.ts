@@ -11,10 +11,11 @@ import { plantumlNotation } from '../notations/plantuml/index.js';
 import { FOLD_NODES, foldForReading } from '../graph/fold.js';
 import { sqlNotation } from '../notations/sql/index.js';
 import { terraformNotation } from '../notations/terraform/index.js';
-import { checkScene } from '../quality/check.js';
+import { checkScene, sharedRuns } from '../quality/check.js';
 import { graphToScene } from '../scene/from-graph.js';
 import { codeToScene } from '../notations/index.js';
 import { crosses } from './detours.js';
+import { MIXED_TRUNK } from './drawing-rules.js';
 import { layoutGraph } from './elk.js';
 import { layoutEngineFor } from './engine.js';
 import { layoutGraphvizOrthogonal } from './graphviz-orthogonal.js';
@@ -122,6 +123,36 @@ describe('Graphviz placement with orthogonal routes', () => {
     const labels = laid.edges.flatMap((edge) => edge.labels);
     const gap = (a: Box, b: Box) => Math.max(a.x - b.x - b.width, b.x - a.x - a.width, a.y - b.y - b.height, b.y - a.y - a.height);
     for (const [i, a] of labels.entries()) for (const b of labels.slice(i + 1)) expect(gap(a, b), `${a.text} and ${b.text}`).toBeGreaterThanOrEqual(3);
+  });
+
+  it('draws each Mermaid ER relation on its own line, though all are labelled alike ("1:N" from one table)', async () => {
+    // The shape of a shop schema whose author labels every relation "1:N": users' three relations left users down one
+    // trunk that forked to addresses, orders and reviews, read as one relation with three ends.
+    const graph = await mermaidNotation.toGraph(`erDiagram
+      USERS ||--o{ ORDERS : "1:N"
+      USERS ||--o{ REVIEWS : "1:N"
+      USERS ||--o{ ADDRESSES : "1:N"
+      PRODUCTS ||--o{ REVIEWS : "1:N"
+      PRODUCTS ||--o{ ORDER_ITEMS : "1:N"
+      ORDERS ||--o{ ORDER_ITEMS : "1:N"
+      CATEGORIES ||--o{ PRODUCTS : "1:N"
+      USERS { int id PK
+        string email }
+      ORDERS { int id PK
+        int user_id FK }
+      REVIEWS { int id PK
+        int user_id FK
+        int product_id FK }
+      PRODUCTS { int id PK
+        int category_id FK }
+      ORDER_ITEMS { int order_id FK
+        int product_id FK }
+      ADDRESSES { int id PK
+        int user_id FK }
+      CATEGORIES { int id PK }`);
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const runs = sharedRuns(laid.edges.map((edge) => [...edge.points])).filter(({ length }) => length > MIXED_TRUNK);
+    expect(runs.map(({ a, b }) => [graph.edges[laid.edges[a]!.index]!, graph.edges[laid.edges[b]!.index]!].map((edge) => `${edge.from}-${edge.to}`).join(' / '))).toEqual([]);
   });
 
   it('parts keys that reach one side of a table without crossing them, the legs across the flow parted first (MySQL sakila’s address)', async () => {
