@@ -98,7 +98,7 @@ export interface GraphEdge {
  * may share an end point, never a trunk (the quality checker's rule on mixed trunks, which reads every label an arrow
  * has and which layout's hub merging and run separation keep).
  */
-export const edgeMeaning = (edge: GraphEdge): string =>
+export const edgeMeaning = (edge: Pick<GraphEdge, 'id' | 'label' | 'startLabel' | 'endLabel' | 'style'>): string =>
   [
     [edge.label, edge.startLabel, edge.endLabel].filter(Boolean).sort().join(' '),
     edge.style?.strokeStyle ?? 'solid',

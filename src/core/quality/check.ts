@@ -5,6 +5,7 @@
 import { MIN_TEXT_CONTRAST, textContrast } from '../layout/contrast.js';
 import { ASPECT_NODES, CROWDED_HEADS, LARGE_NODES, LARGE_WIDTH, MAX_ASPECT, MIXED_TRUNK, README_WIDTH, READABLE_NODES, READABLE_TEXT } from '../layout/drawing-rules.js';
 import { boxContains } from '../export/geometry.js';
+import { edgeMeaning, type GraphStyle } from '../graph/types.js';
 import { outlineOf } from '../scene/binding-geometry.js';
 import { measureText } from '../layout/measure.js';
 import { textArea } from '../layout/node-size.js';
@@ -243,7 +244,9 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
   // and, beyond a short merge, only when they mean the same (one label, one line style).
   const labelOf = new Map<string, string>();
   for (const text of texts) if (typeof text.labelOf === 'string') labelOf.set(text.labelOf, [labelOf.get(text.labelOf), String(text.text)].filter(Boolean).sort().join(' '));
-  const meaning = (arrow: Element) => `${labelOf.get(arrow.id) ?? ''}\u0000${String(arrow.strokeStyle ?? 'solid')}\u0000${String(arrow.strokeColor ?? '')}`;
+  // A scene does not say which of an arrow's texts sit at its ends, so its labels are read as one.
+  const meaning = (arrow: Element) =>
+    edgeMeaning({ id: arrow.id, label: labelOf.get(arrow.id), style: { strokeStyle: arrow.strokeStyle as GraphStyle['strokeStyle'], strokeColor: arrow.strokeColor as string | undefined } });
   for (const { a, b, length } of sharedRuns(lines)) {
     const [first, second] = [arrows[a]!, arrows[b]!];
     const shared = endsOf[a]!.find((end) => endsOf[b]!.includes(end));
