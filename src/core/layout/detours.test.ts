@@ -3,7 +3,7 @@ import { mermaidNotation } from '../notations/mermaid/index.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
 import { terraformNotation } from '../notations/terraform/index.js';
 import { boxesOverlap } from '../export/geometry.js';
-import { besideRoute, crosses } from './detours.js';
+import { besideRoute, crosses, RouteLegs } from './detours.js';
 import { layoutGraph } from './elk.js';
 import type { Box, Point } from './types.js';
 
@@ -149,8 +149,8 @@ describe('besideRoute', () => {
       { x: 700, y: 172 },
     ];
     const label = { text: 'runs', x: 0, y: 0, width: 40, height: 18, placement: 'center' } as const;
-    const first = besideRoute(label, toPrometheus, [], [toAlertmanager]);
-    const second = besideRoute(label, toAlertmanager, [first], [toPrometheus]);
+    const first = besideRoute(label, toPrometheus, [], new RouteLegs([toAlertmanager]));
+    const second = besideRoute(label, toAlertmanager, [first], new RouteLegs([toPrometheus]));
     // Beside the drop to Prometheus and the last leg to Alertmanager, where the trunk had both, side by side.
     expect(first.x).toBeGreaterThan(430);
     expect(first.y).toBeGreaterThan(230);
@@ -170,7 +170,7 @@ describe('besideRoute', () => {
     ]);
     const taken: Box[] = [...tables];
     const placed = ['SEED_JOB_DEF_ID_', 'MONITOR_JOB_DEF_ID_', 'BATCH_JOB_DEF_ID_'].map((text, i) => {
-      const label = besideRoute({ text, x: 0, y: 0, width: 140, height: 18, placement: 'center' }, routes[i]!, taken, routes.filter((_, k) => k !== i));
+      const label = besideRoute({ text, x: 0, y: 0, width: 140, height: 18, placement: 'center' }, routes[i]!, taken, new RouteLegs(routes.filter((_, k) => k !== i)));
       taken.push(label);
       return label;
     });

@@ -4,6 +4,7 @@
  * gateway inside its VPC went up past the VPC's top and back down its side). Such a route is drawn again by our
  * orthogonal router, round the shapes and off the other edges, and its label moves to the new route's longest leg.
  */
+import Flatbush from 'flatbush';
 import type { GraphIR } from '../graph/types.js';
 import { OrthogonalRouter } from '../routing/orthogonal.js';
 import { boxContains, boxesOverlap as overlaps } from '../export/geometry.js';
@@ -83,7 +84,7 @@ export function rerouteDetours(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph
       return edge;
     }
     routes[i] = route.points;
-    const others = routes.filter((_, k) => k !== i);
+    const others = new RouteLegs(routes.filter((_, k) => k !== i));
     const moved = edge.labels.map((label) => {
       const placed = besideRoute(label, route.points, taken, others);
       taken.push(placed);
@@ -100,7 +101,7 @@ export function rerouteDetours(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph
  * place that covers no other line, shape or label, else no shape or label, else one a label's depth further out that
  * covers no shape or label, else the first place.
  */
-export function besideRoute(label: LaidOutLabel, points: readonly Point[], taken: readonly Box[], lines: readonly (readonly Point[])[]): LaidOutLabel {
+export function besideRoute(label: LaidOutLabel, points: readonly Point[], taken: readonly Box[], lines: RouteLegs): LaidOutLabel {
   const { beside, further } = placesBeside(label, points, lines);
   const offShapes = (place: Box) => !taken.some((box) => overlaps(place, box));
   // Best a word's space clear of any other label or shape: two labels a few px apart read as one ("calls calls" where
@@ -114,13 +115,13 @@ export function besideRoute(label: LaidOutLabel, points: readonly Point[], taken
  * or the longest; then the others, longest first, those no other of `lines` runs along before those one does), and
  * `further`, a label's depth further out, past a neighbouring route.
  */
-export function placesBeside(label: LaidOutLabel, points: readonly Point[], lines: readonly (readonly Point[])[] = []): { beside: LaidOutLabel[]; further: LaidOutLabel[] } {
+export function placesBeside(label: LaidOutLabel, points: readonly Point[], lines: RouteLegs): { beside: LaidOutLabel[]; further: LaidOutLabel[] } {
   const legLength = (k: number) => Math.abs(points[k]!.x - points[k - 1]!.x) + Math.abs(points[k]!.y - points[k - 1]!.y);
   const legs = points.slice(1).map((_, k) => k + 1);
   // A middle label goes beside a leg no other line runs along: on a trunk it names either edge, and two edges' labels
   // stood side by side there ("runs runs" on kube-prometheus-stack's operator, which runs Prometheus and Alertmanager).
-  const others = lines.filter((line) => line !== points);
-  const shared = (k: number) => label.placement === 'center' && others.some((line) => line.some((point, j) => j > 0 && alongside(points[k - 1]!, points[k]!, line[j - 1]!, point)));
+  const sharedLegs = legs.map((k) => label.placement === 'center' && lines.runAlong(points[k - 1]!, points[k]!, points));
+  const shared = (k: number) => sharedLegs[k - 1]!;
   const own = legs.filter((k) => !shared(k));
   const first = label.placement === 'start' ? 1 : label.placement === 'end' ? points.length - 1 : (own.length > 0 ? own : legs).reduce((best, k) => (legLength(k) > legLength(best) ? k : best));
   const beside: LaidOutLabel[] = [];
@@ -145,8 +146,40 @@ export function placesBeside(label: LaidOutLabel, points: readonly Point[], line
 }
 
 /** Whether a place covers none of the boxes taken and no leg of the lines. */
-export const clearOf = (place: Box, taken: readonly Box[], lines: readonly (readonly Point[])[]): boolean =>
-  !taken.some((box) => overlaps(place, box)) && !lines.some((line) => line.some((point, k) => k > 0 && crosses(line[k - 1]!, point, place)));
+export const clearOf = (place: Box, taken: readonly Box[], lines: RouteLegs): boolean => !taken.some((box) => overlaps(place, box)) && !lines.cross(place);
+
+type Line = readonly Point[];
+
+/**
+ * The legs of routes, indexed by their extent: a label's tens of places were each tested against every leg drawn,
+ * most of the routing time of a large schema on Graphviz's placement. Answers exactly as a test of every leg would.
+ */
+export class RouteLegs {
+  private readonly legs: { line: Line; a: Point; b: Point }[] = [];
+  private readonly index: Flatbush | undefined;
+
+  constructor(lines: readonly Line[]) {
+    for (const line of lines) for (let k = 1; k < line.length; k++) this.legs.push({ line, a: line[k - 1]!, b: line[k]! });
+    if (this.legs.length === 0) return;
+    this.index = new Flatbush(this.legs.length);
+    for (const { a, b } of this.legs) this.index.add(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y));
+    this.index.finish();
+  }
+
+  /** Whether a leg runs through the box (crosses). */
+  cross(box: Box): boolean {
+    return this.near(box.x, box.y, box.x + box.width, box.y + box.height).some((leg) => crosses(leg.a, leg.b, box));
+  }
+
+  /** Whether a leg of a line other than `own` runs along `a`–`b` (alongside, which allows 1 px). */
+  runAlong(a: Point, b: Point, own: Line): boolean {
+    return this.near(Math.min(a.x, b.x) - 1, Math.min(a.y, b.y) - 1, Math.max(a.x, b.x) + 1, Math.max(a.y, b.y) + 1).some((leg) => leg.line !== own && alongside(a, b, leg.a, leg.b));
+  }
+
+  private near(minX: number, minY: number, maxX: number, maxY: number) {
+    return this.index === undefined ? [] : this.index.search(minX, minY, maxX, maxY).map((i) => this.legs[i]!);
+  }
+}
 
 /** Whether the right-angle legs `a`–`b` and `c`–`d` run along one line for some length. */
 function alongside(a: Point, b: Point, c: Point, d: Point): boolean {

@@ -14,7 +14,7 @@ import { boxContains } from '../export/geometry.js';
 import { BEND_PENALTY, OrthogonalRouter, ROUTE_MARGIN, type Side } from '../routing/orthogonal.js';
 import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { cappedRanks } from './capped-ranks.js';
-import { besideRoute, clearOf, placesBeside } from './detours.js';
+import { besideRoute, clearOf, placesBeside, RouteLegs } from './detours.js';
 import { READABLE_NODES } from './drawing-rules.js';
 import { drawnExtent, layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, spreadsWithoutFitting, stackingWidens, vertical } from './elk.js';
 import { type GraphvizShape, placeWithGraphviz } from './graphviz.js';
@@ -392,7 +392,7 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
   // read as one word (Chinook's "0..1genre_id").
   const spaced = [...taken];
   // Its own route too: a label beside one leg was crossed by its route's next leg.
-  const routes = laid.edges.map((edge) => edge.points);
+  const routes = new RouteLegs(laid.edges.map((edge) => edge.points));
   const clearPlace = (places: readonly LaidOutLabel[]) => places.find((place) => clearOf(place, spaced, routes)) ?? places.find((place) => clearOf(place, taken, routes));
   const placed = new Map<LaidOutLabel, LaidOutLabel>();
   const take = (label: LaidOutLabel, place: LaidOutLabel) => {
