@@ -6,6 +6,7 @@
  */
 import Flatbush from 'flatbush';
 import type { GraphIR } from '../graph/types.js';
+import { cross } from './hubs.js';
 import { OrthogonalRouter } from '../routing/orthogonal.js';
 import { boxContains, boxesOverlap as overlaps } from '../export/geometry.js';
 import type { Box, LaidOutEdge, LaidOutGraph, LaidOutLabel, Point } from './types.js';
@@ -174,6 +175,11 @@ export class RouteLegs {
   /** Whether a leg of a line other than `own` runs along `a`–`b` (alongside, which allows 1 px). */
   runAlong(a: Point, b: Point, own: Line): boolean {
     return this.near(Math.min(a.x, b.x) - 1, Math.min(a.y, b.y) - 1, Math.max(a.x, b.x) + 1, Math.max(a.y, b.y) + 1).some((leg) => leg.line !== own && alongside(a, b, leg.a, leg.b));
+  }
+
+  /** How many legs of lines other than `own` the right-angle leg `a`–`b` cuts across. */
+  crossings(a: Point, b: Point, own: ReadonlySet<Line>): number {
+    return this.near(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y)).filter((leg) => !own.has(leg.line) && cross(a, b, leg.a, leg.b)).length;
   }
 
   private near(minX: number, minY: number, maxX: number, maxY: number) {

@@ -385,6 +385,40 @@ describe('Graphviz placement with orthogonal routes', () => {
     }
   });
 
+  it('draws the relations of two classes to the class below them as straight lines side by side, not a knot over its middle (java-design-patterns’ promise)', async () => {
+    // The shape of java-design-patterns' promise (github.com/iluwatar/java-design-patterns, MIT): two actions each own
+    // a Promise and refer to one as src. Routed from side middle to side middle, the four edges met in two points over
+    // Promise's top and crossed there.
+    const graph = await mermaidNotation.toGraph(
+      [
+        'classDiagram',
+        'class ConsumeAction {\n  -Consumer action\n  -Promise dest\n  -Promise src\n  +run()\n}',
+        'class TransformAction {\n  -Promise dest\n  -Function func\n  -Promise src\n  +run()\n}',
+        'class Promise {\n  -Consumer exceptionHandler\n  -Runnable fulfillmentAction\n  +fulfill(value)\n  +thenApply(func) Promise\n}',
+        'class PromiseSupport {\n  -int state\n  +get() T\n}',
+        'TransformAction *-- Promise',
+        'TransformAction --> "src" Promise',
+        'ConsumeAction *-- Promise',
+        'ConsumeAction --> "src" Promise',
+        'Promise --|> PromiseSupport',
+      ].join('\n'),
+    );
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const intoPromise = laid.edges.filter((edge) => graph.edges[edge.index]!.to === 'Promise' || graph.edges[edge.index]!.from === 'Promise');
+    expect(intoPromise).toHaveLength(5);
+    for (const edge of intoPromise) {
+      const { from, to } = graph.edges[edge.index]!;
+      expect(edge.points, `${from} → ${to}`).toHaveLength(2);
+      expect(edge.points[0]!.x).toBe(edge.points[1]!.x);
+    }
+    // Each its own line, apart enough to read as four.
+    const xs = intoPromise.map((edge) => edge.points[0]!.x).sort((a, b) => a - b);
+    for (let i = 1; i < xs.length; i++) if (xs[i] !== xs[i - 1]) expect(xs[i]! - xs[i - 1]!).toBeGreaterThanOrEqual(20);
+    expect(new Set(xs).size).toBe(5);
+    const scene = graphToScene(graph, laid);
+    expect(checkScene(scene.elements, scene.parents).crossings).toBe(0);
+  });
+
   it('routes round the edges found before rather than across them (Mermaid print-job states)', async () => {
     // Each route found alone: "Stapling" back to "Waiting" went up the middle across "All pages out", two crossings
     // where ELK and Graphviz's own splines have none.

@@ -9,16 +9,16 @@
  * as ELK's is. The service draws the graphs engine.ts's placedByGraphviz names this way; bench/engines.ts measures
  * it beside ELK and Graphviz on every notation (README).
  */
-import type { Direction, GraphIR } from '../graph/types.js';
+import type { Direction, GraphIR, GraphNode } from '../graph/types.js';
 import { boxContains } from '../export/geometry.js';
 import { BEND_PENALTY, OrthogonalRouter, ROUTE_MARGIN, type Side } from '../routing/orthogonal.js';
 import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { cappedRanks } from './capped-ranks.js';
-import { besideRoute, clearOf, placesBeside, RouteLegs } from './detours.js';
+import { besideRoute, clearOf, crosses, placesBeside, RouteLegs } from './detours.js';
 import { READABLE_NODES } from './drawing-rules.js';
 import { drawnExtent, layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, spreadsWithoutFitting, stackingWidens, vertical } from './elk.js';
 import { type GraphvizShape, placeWithGraphviz } from './graphviz.js';
-import { mergeHubEnds } from './hubs.js';
+import { HUB_MIN_EDGES, mergeHubEnds } from './hubs.js';
 import { spreadRankGaps } from './rank-gaps.js';
 import { stackedRanks } from './stacked-ranks.js';
 import type { Box, LaidOutGraph, LaidOutLabel, LayoutEngine, Point } from './types.js';
@@ -128,6 +128,9 @@ function placedWith(graph: GraphIR, direction: Direction, shape: GraphvizShape):
   return placeWithGraphviz({ ...graph, direction }, { ...shape, straight });
 }
 
+/** A table: an entity with rows, whose keys the router leads to the sides along the flow. */
+const isTable = (node: GraphNode): boolean => node.kind === 'entity' && (node.rows?.length ?? 0) > 0;
+
 /** The side a flowing `direction` leaves a node by, and the side it reaches the next by. */
 function flowSideOf(direction: Direction): [Side, Side] {
   if (direction === 'DOWN') return ['bottom', 'top'];
@@ -152,7 +155,7 @@ function drawnAtRightAngles(placed: LaidOutGraph, graph: GraphIR): LaidOutGraph 
   const { routed, labels } = routeAtRightAngles(placed, graph);
   // Labels go on last, beside the routes as they end up: placed first, they hemmed in the legs that separating runs
   // moves apart (two foreign keys of one table, labelled at its side, stayed on one line).
-  return labelRoutes(withoutJogs(separateEdgeRuns(spreadRankGaps(mergeHubEnds(routed, graph), graph, graph.direction), graph, true), graph), labels);
+  return labelRoutes(straightWhereFacing(separateEdgeRuns(spreadRankGaps(mergeHubEnds(routed, graph), graph, graph.direction), graph, true), graph), labels);
 }
 
 /** Every edge between two nodes or containers routed anew, without its labels (kept by edge index). */
@@ -188,7 +191,7 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
   // and DBeaver draw them: Graphviz's placement let the router end them on a table's top or bottom too (Northwind's
   // products and orders: keys into their headers from above and below).
   const flowSides: readonly Side[] = vertical(graph.direction) ? ['top', 'bottom'] : ['left', 'right'];
-  const tables = new Set(graph.nodes.filter((node) => node.kind === 'entity' && (node.rows?.length ?? 0) > 0).map((node) => node.id));
+  const tables = new Set(graph.nodes.filter(isTable).map((node) => node.id));
   // An edge between ends Graphviz set in next ranks leaves its source on the side facing the target and reaches the
   // target on the side facing back, as ELK's layers draw it: free to use any side, a hub's fan ran out of its sides
   // along its own row and into its targets from the side (opentelemetry-demo's frontend). Not over ranks between: there
@@ -266,16 +269,28 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
   return { routed: { ...laid, edges }, labels };
 }
 
-/** A jog across the flow no longer than this, between two nodes that overlap across it, is straightened. */
-const JOG_MAX = 32;
+/**
+ * A table's keys are spaced on its side by their cardinalities (the router's rule): one is drawn straight only where its
+ * route steps no more than this across and shares no end, or SEATS' keys into airport crowded their labels onto lines.
+ */
+const TABLE_JOG_MAX = 32;
+/** Straight lines between one pair of facing nodes stand this far apart where their shared span leaves room… */
+const STRAIGHT_SPREAD = 40;
+/** …and at least this far, else the pair's edges keep their routes (they would read as one line). */
+const STRAIGHT_MIN_SPACING = 20;
+/** Another route's leg this close along a straight line would run together with it. */
+const STRAIGHT_CLEARANCE = 8;
 
 /**
- * Each route that runs from one node along the flow into the next, stepping at most JOG_MAX across on the way (two boxes
- * of unequal width one under the other, their centres apart; a leg given a track of its own), drawn as the straight
- * line the two boxes leave room for where it meets no other node and shares no end with another route: a state
- * machine's chain Executed → Receipted → Broadcasted stepped sideways at each link.
+ * Every edge between two nodes that face each other across the flow (their spans overlap, room for a straight line
+ * between), drawn as that straight line where it meets no other node, no container's title and no other route along
+ * it, as ELK, Graphviz and Mermaid draw it: routed from side middle to side middle, a state machine's chain Executed →
+ * Receipted → Broadcasted stepped sideways at each link, and the four relations of two classes to the one below them
+ * (java-design-patterns' promise) crossed in a knot over its middle. Several edges of one pair are spread across the
+ * span, in the order their routes had; an end merged with a hub's others (HUB_MIN_EDGES at one point) keeps its route,
+ * and so do a pair's edges whose straight lines would cross more routes than theirs do.
  */
-function withoutJogs(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
+function straightWhereFacing(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
   const byId = new Map(laid.nodes.map((node) => [node.id, node]));
   const key = (point: Point) => `${point.x},${point.y}`;
   const ends = new Map<string, number>();
@@ -284,27 +299,71 @@ function withoutJogs(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
   const across = (point: Point) => (alongY ? point.x : point.y);
   const span = (box: Box): [number, number] => (alongY ? [box.x, box.x + box.width] : [box.y, box.y + box.height]);
   const centre = (box: Box): Point => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
-  const others = (a: Box, b: Box) => [...laid.nodes.filter((node) => node !== a && node !== b), ...laid.groups.map((group) => group.title)];
-  const edges = laid.edges.map((edge) => {
+  const tables = new Set(graph.nodes.filter(isTable).map((node) => node.id));
+  const pairs = new Map<string, number[]>();
+  laid.edges.forEach((edge, i) => {
     const { from, to } = graph.edges[edge.index]!;
     const [a, b] = [byId.get(from), byId.get(to)];
     const [p, t] = [edge.points[0], edge.points.at(-1)];
-    if (edge.curved || edge.points.length < 3 || a === undefined || b === undefined || a === b || p === undefined || t === undefined) return edge;
-    if ((ends.get(key(p)) ?? 0) > 1 || (ends.get(key(t)) ?? 0) > 1) return edge;
-    const acrosses = edge.points.map(across);
-    if (Math.max(...acrosses) - Math.min(...acrosses) > JOG_MAX) return edge;
-    const [lo, hi] = [Math.max(span(a)[0], span(b)[0]) + ROUTE_MARGIN, Math.min(span(a)[1], span(b)[1]) - ROUTE_MARGIN];
-    if (lo > hi) return edge;
-    const at = Math.round(Math.min(hi, Math.max(lo, (across(p) + across(t)) / 2)));
-    const onLine = (point: Point): Point => (alongY ? { x: at, y: point.y } : { x: point.x, y: at });
-    const [ca, cb] = [onLine(centre(a)), onLine(centre(b))];
-    const start = firstCrossing(ca, cb, outlineOf({ ...a, type: a.box.shape }));
-    const end = firstCrossing(cb, ca, outlineOf({ ...b, type: b.box.shape }));
-    if (start === undefined || end === undefined) return edge;
-    const line = { x: Math.min(start.x, end.x), y: Math.min(start.y, end.y), width: Math.abs(end.x - start.x), height: Math.abs(end.y - start.y) };
-    const meets = (box: Box) => line.x < box.x + box.width && box.x < line.x + line.width + 1 && line.y < box.y + box.height && box.y < line.y + line.height + 1;
-    return others(a, b).some(meets) ? edge : { ...edge, points: [start, end] };
+    if (edge.curved || edge.points.length < 3 || a === undefined || b === undefined || a === b || p === undefined || t === undefined) return;
+    if ((ends.get(key(p)) ?? 0) >= HUB_MIN_EDGES || (ends.get(key(t)) ?? 0) >= HUB_MIN_EDGES) return;
+    if (tables.has(from) || tables.has(to)) {
+      const acrosses = edge.points.map(across);
+      if ((ends.get(key(p)) ?? 0) > 1 || (ends.get(key(t)) ?? 0) > 1 || Math.max(...acrosses) - Math.min(...acrosses) > TABLE_JOG_MAX) return;
+      pairs.set(`${i}`, [i]);
+      return;
+    }
+    const pair = [from, to].sort().join('\u0000');
+    pairs.set(pair, [...(pairs.get(pair) ?? []), i]);
   });
+  const edges = [...laid.edges];
+  const routes = new RouteLegs(laid.edges.map((edge) => edge.points));
+  const crossings = (points: readonly Point[], own: ReadonlySet<readonly Point[]>) => points.slice(1).reduce((sum, point, k) => sum + routes.crossings(points[k]!, point, own), 0);
+  for (const group of pairs.values()) {
+    const { from, to } = graph.edges[laid.edges[group[0]!]!.index]!;
+    const [a, b] = [byId.get(from)!, byId.get(to)!];
+    const [lo, hi] = [Math.max(span(a)[0], span(b)[0]) + ROUTE_MARGIN, Math.min(span(a)[1], span(b)[1]) - ROUTE_MARGIN];
+    if (lo > hi) continue;
+    const middle = (i: number) => (across(laid.edges[i]!.points[0]!) + across(laid.edges[i]!.points.at(-1)!)) / 2;
+    const ordered = [...group].sort((i, j) => middle(i) - middle(j));
+    const spacing = ordered.length === 1 ? 0 : Math.min(STRAIGHT_SPREAD, (hi - lo) / (ordered.length - 1));
+    if (ordered.length > 1 && spacing < STRAIGHT_MIN_SPACING) continue;
+    const half = (spacing * (ordered.length - 1)) / 2;
+    const mean = ordered.reduce((sum, i) => sum + middle(i), 0) / ordered.length;
+    const others = [...laid.nodes.filter((node) => node !== a && node !== b), ...laid.groups.map((container) => container.title)];
+    const otherLegs = laid.edges.flatMap((edge, i) => (group.includes(i) ? [] : edge.points.slice(1).map((point, k): [Point, Point] => [edge.points[k]!, point])));
+    const linesAt = (centreAt: number) =>
+      ordered.map((i, j): [Point, Point] | undefined => {
+        const at = Math.round(centreAt + (j - (ordered.length - 1) / 2) * spacing);
+        const onLine = (point: Point): Point => (alongY ? { x: at, y: point.y } : { x: point.x, y: at });
+        const [ca, cb] = [onLine(centre(a)), onLine(centre(b))];
+        const start = firstCrossing(ca, cb, outlineOf({ ...a, type: a.box.shape }));
+        const end = firstCrossing(cb, ca, outlineOf({ ...b, type: b.box.shape }));
+        if (start === undefined || end === undefined) return undefined;
+        const line = { x: Math.min(start.x, end.x), y: Math.min(start.y, end.y), width: Math.abs(end.x - start.x), height: Math.abs(end.y - start.y) };
+        const meets = (box: Box) => line.x < box.x + box.width && box.x < line.x + line.width + 1 && line.y < box.y + box.height && box.y < line.y + line.height + 1;
+        const near = { x: line.x - STRAIGHT_CLEARANCE, y: line.y - STRAIGHT_CLEARANCE, width: line.width + 2 * STRAIGHT_CLEARANCE, height: line.height + 2 * STRAIGHT_CLEARANCE };
+        // A leg running the same way within STRAIGHT_CLEARANCE of the line, along it for more than a point.
+        const runsAlong = ([p, q]: [Point, Point]) => (alongY ? p.x === q.x : p.y === q.y) && crosses(p, q, near);
+        if (others.some(meets) || otherLegs.some(runsAlong)) return undefined;
+        return graph.edges[laid.edges[i]!.index]!.from === from ? [start, end] : [end, start];
+      });
+    // Not where the straight lines cut across more routes than the routes they replace (a gap crossed by other fans):
+    // where the routes had them, then towards either end of the shared span (clear of a fan entering its other end).
+    const own = new Set(group.map((i) => laid.edges[i]!.points));
+    const crossed = (lines: readonly (readonly Point[])[]) => lines.reduce((sum, line) => sum + crossings(line, own), 0);
+    const before = crossed(group.map((i) => laid.edges[i]!.points));
+    let lines: [Point, Point][] | undefined;
+    for (const centreAt of new Set([Math.min(hi - half, Math.max(lo + half, mean)), lo + half, hi - half])) {
+      const tried = linesAt(centreAt);
+      if (tried.some((line) => line === undefined)) continue;
+      const drawn = tried as [Point, Point][];
+      if (crossed(drawn) <= before && (lines === undefined || crossed(drawn) < crossed(lines))) lines = drawn;
+    }
+    if (lines === undefined) continue;
+    const chosen = lines;
+    ordered.forEach((i, j) => (edges[i] = { ...edges[i]!, points: [...chosen[j]!] }));
+  }
   return { ...laid, edges };
 }
 

@@ -100,7 +100,7 @@ function clearOf(nodes: readonly Box[], own: Box, a: Point, b: Point): boolean {
 }
 
 /** Two orthogonal legs, one across the other, cross inside both. */
-function cross(a: Point, b: Point, c: Point, d: Point): boolean {
+export function cross(a: Point, b: Point, c: Point, d: Point): boolean {
   const flat = same(a.y, b.y);
   if (flat === same(c.y, d.y)) return false;
   return flat ? crossFlat(a, b, c, d) : crossFlat(c, d, a, b);
