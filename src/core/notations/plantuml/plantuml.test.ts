@@ -201,6 +201,17 @@ Internet -[hidden]- db
     expect(arrows(graph)).toEqual(['Customer -> Checkout', 'Checkout -> Pay [include]', 'Customer -> UC1']);
   });
 
+  it('reads an alias as PlantUML does: no space needed after a quoted name, and between bare words the name first', () => {
+    // A FHIR guide's GP registration use cases: `usecase "Request GP Registration"as req` was refused.
+    const glued = plantumlNotation.toGraph(uml('left to right direction\nactor "Patient" as patient\npackage "Central" {\n  usecase "Request GP Registration"as req\n}\npatient --> req'));
+    expect(glued.nodes.find((n) => n.id === 'req')).toMatchObject({ label: 'Request GP Registration', kind: 'usecase', parent: 'Central' });
+    // A gas-station app's context diagram: `actor GoogleMaps as gm` is labelled GoogleMaps, not gm.
+    const bareWords = plantumlNotation.toGraph(uml('actor GoogleMaps as gm\ngm <=> (EZGas)'));
+    expect(bareWords.nodes.find((n) => n.id === 'gm')?.label).toBe('GoogleMaps');
+    // A quoted name after the alias is still the name.
+    expect(plantumlNotation.toGraph(uml('actor gm as "Google Maps"\ngm --> (EZGas)')).nodes.find((n) => n.id === 'gm')?.label).toBe('Google Maps');
+  });
+
   it('reads a name no keyword declares as an actor once the diagram has use cases, as PlantUML draws it', () => {
     // joelparkerhenderson/plantuml-examples' use case diagram.
     const graph = plantumlNotation.toGraph(uml('left to right direction\nUser1 --> (Story1)\n(Story1) --> (Story2)'));
