@@ -1295,6 +1295,13 @@ describe('PlantUML forms of fresh real files that were refused (issue 27, eclips
     expect(graph.edges).toContainEqual(expect.objectContaining({ from: note!.id, to: search.id }));
   });
 
+  it('reads `note: text` after an activity and sets each note beside its activity, left unless written right', () => {
+    // A driving stack's latency compensation, documented in its C comments: `note:` was refused.
+    const graph = plantumlNotation.toGraph(uml(['start', ':CourseConsistenceCheck;', 'note:target corridor consistency check', ':PlausibilityCheck;', 'note right: checked', 'end'].join('\n')));
+    const links = graph.edges.filter((e) => e.from.startsWith('note-'));
+    expect(links.map((e) => `${graph.nodes.find((n) => n.id === e.from)!.label} ${e.toward}`)).toEqual(['target corridor consistency check RIGHT', 'checked LEFT']);
+  });
+
   it('ends ifs and a partition left open at the end of the activity there, saying so (IRS 5_ess_top_down_sequence_determine_result)', () => {
     const graph = plantumlNotation.toGraph(
       uml(['start', 'partition check {', 'if (Twin is available in DTR) then (No)', '    :Unknown;', '    stop', 'else (Yes)', 'if (PartSiteInformation contains BPNS) then (No)', '    :No;', '    stop', 'else (Yes)', '    :Yes;', '    stop', 'endif'].join('\n')),
