@@ -281,11 +281,7 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const id = `note-${nodes.length + 1}`;
       const { node: created, edge } = noteElements(id, note, lastNode, parent());
       nodes.push(created);
-      if (edge) {
-        // Beside its activity, as PlantUML draws it: left or right of it, not a step of the flow above it.
-        const toward = note.side === 'left' ? 'RIGHT' : note.side === 'right' ? 'LEFT' : undefined;
-        edges.push(toward ? { ...edge, toward } : edge);
-      }
+      if (edge) edges.push(edge);
     } else if (/^floating\s+note\b/i.test(text)) {
       // A floating note stands beside the flow, tied to nothing.
       const note = readNote([{ ...line, text: text.replace(/^floating\s+/i, '') }, ...lines.slice(i + 1)], 0)!;

@@ -52,7 +52,10 @@ export function noteElements(id: string, note: Note, target: string | undefined,
   const node: GraphNode = { id, label: note.text, kind: 'note' };
   if (parent) node.parent = parent;
   if (target === undefined) return { node };
-  return { node, edge: { id: `${id}-link`, from: id, to: target, startArrowhead: 'none', endArrowhead: 'none', style: { strokeStyle: 'dashed' } } };
+  const edge: GraphEdge = { id: `${id}-link`, from: id, to: target, startArrowhead: 'none', endArrowhead: 'none', style: { strokeStyle: 'dashed' } };
+  // Beside what it is attached to, as PlantUML draws it: a note left or right of a step is not a step of the flow above it.
+  const toward = note.side === 'left' ? 'RIGHT' : note.side === 'right' ? 'LEFT' : undefined;
+  return { node, edge: toward ? { ...edge, toward } : edge };
 }
 
 /**

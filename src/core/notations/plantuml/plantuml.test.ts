@@ -1295,6 +1295,12 @@ describe('PlantUML forms of fresh real files that were refused (issue 27, eclips
     expect(graph.edges).toContainEqual(expect.objectContaining({ from: note!.id, to: search.id }));
   });
 
+  it('sets a state note beside its state, not on a rank above it (Cluster API machine phases)', () => {
+    const graph = plantumlNotation.toGraph(fixture('capi-machine-phases-activity.plantuml'));
+    const links = graph.edges.filter((e) => e.from.startsWith('note-'));
+    expect(links.map((e) => e.toward)).toEqual(['LEFT', 'LEFT', 'LEFT', 'LEFT']);
+  });
+
   it('reads `note: text` after an activity and sets each note beside its activity, left unless written right', () => {
     // A driving stack's latency compensation, documented in its C comments: `note:` was refused.
     const graph = plantumlNotation.toGraph(uml(['start', ':CourseConsistenceCheck;', 'note:target corridor consistency check', ':PlausibilityCheck;', 'note right: checked', 'end'].join('\n')));
