@@ -48,13 +48,13 @@ export function readNote(lines: readonly SourceLine[], index: number): Note | un
 }
 
 /** The note node and, when attached, its dashed connector (PlantUML draws it as a dotted line, no heads). */
-export function noteElements(id: string, note: Note, target: string | undefined, parent: string | undefined): { node: GraphNode; edge?: GraphEdge } {
+export function noteElements(id: string, note: Note, target: string | undefined, parent: string | undefined, beside = true): { node: GraphNode; edge?: GraphEdge } {
   const node: GraphNode = { id, label: note.text, kind: 'note' };
   if (parent) node.parent = parent;
   if (target === undefined) return { node };
   const edge: GraphEdge = { id: `${id}-link`, from: id, to: target, startArrowhead: 'none', endArrowhead: 'none', style: { strokeStyle: 'dashed' } };
   // Beside what it is attached to, as PlantUML draws it: a note left or right of a step is not a step of the flow above it.
-  const toward = note.side === 'left' ? 'RIGHT' : note.side === 'right' ? 'LEFT' : undefined;
+  const toward = !beside ? undefined : note.side === 'left' ? 'RIGHT' : note.side === 'right' ? 'LEFT' : undefined;
   return { node, edge: toward ? { ...edge, toward } : edge };
 }
 

@@ -1301,6 +1301,11 @@ describe('PlantUML forms of fresh real files that were refused (issue 27, eclips
     expect(links.map((e) => e.toward)).toEqual(['LEFT', 'LEFT', 'LEFT', 'LEFT']);
   });
 
+  it('leaves a note beside composite states on a rank of its own, where Graphviz would misdraw the composite (learn-note state03)', () => {
+    const graph = plantumlNotation.toGraph(uml(['[*] --> State2', 'note right of State2 : a note', 'State2 --> State3', 'state State3 {', '[*] --> long1', '}', 'State3 --> State3 : Failed'].join('\n')));
+    expect(graph.edges.filter((e) => e.from.startsWith('note-')).map((e) => e.toward)).toEqual([undefined]);
+  });
+
   it('reads `note: text` after an activity and sets each note beside its activity, left unless written right', () => {
     // A driving stack's latency compensation, documented in its C comments: `note:` was refused.
     const graph = plantumlNotation.toGraph(uml(['start', ':CourseConsistenceCheck;', 'note:target corridor consistency check', ':PlausibilityCheck;', 'note right: checked', 'end'].join('\n')));
