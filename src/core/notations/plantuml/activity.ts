@@ -274,9 +274,9 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       const text2 = label(m[2]);
       const style = arrowStyle(m[1]);
       ends = ends.map((end) => ({ ...end, ...(text2 && { label: text2 }), ...(style && { style }) }));
-    } else if (readNote(lines, i) || /^note$/i.test(text)) {
-      // A bare `note` is on the right of the last activity, as PlantUML draws it.
-      const note = readNote([{ ...line, text: text.replace(/^note$/i, 'note right') }, ...lines.slice(i + 1)], 0)!;
+    } else if (readNote(lines, i) || /^note\s*(?::|$)/i.test(text)) {
+      // A note with no side (`note` … `end note`, `note: text`) belongs to the last activity; PlantUML draws it on the left.
+      const note = readNote([{ ...line, text: text.replace(/^note(?=\s*(?::|$))/i, 'note left') }, ...lines.slice(i + 1)], 0)!;
       i += note.consumed - 1;
       const id = `note-${nodes.length + 1}`;
       const { node: created, edge } = noteElements(id, note, lastNode, parent());

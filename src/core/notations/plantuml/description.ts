@@ -75,12 +75,14 @@ const SHORTHAND_KEY: Partial<Record<EndForm, (name: string) => string>> = {
 const KEYWORD = new RegExp(`^(${Object.keys(DESCRIPTION_KEYWORDS).join('|')})\\s+(.+)$`, 'i');
 /** A name as written: quoted, bracketed, parenthesised, between colons, or a bare word. */
 const NAME = String.raw`""[^"]+""|"[^"]*"|\[[^\]]*\]|\([^)]*\)|:[^:]+:|[^\s{}<#"\[(]+`;
+/** The ` as ` before an alias; PlantUML needs no space after a closing quote or bracket (`usecase "Request GP Registration"as req`). */
+const AS = String.raw`(?:\s+|(?<=["\])]))as\s+`;
 const DECLARATION = new RegExp(
-  String.raw`^(${NAME})(?:\s+as\s+(${NAME}))?\s*((?:<<[^>]*>>\s*)*)(#[\w#/|\\-]+)?\s*(?:\[\[[^\]]*\]\])?\s*(\{|\[)?\s*(\})?$`,
+  String.raw`^(${NAME})(?:${AS}(${NAME}))?\s*((?:<<[^>]*>>\s*)*)(#[\w#/|\\-]+)?\s*(?:\[\[[^\]]*\]\])?\s*(\{|\[)?\s*(\})?$`,
 );
 /** Stereotypes written before the alias (`package [OEM] <<Company>> as consumer {`, `[**IRS**] <<System>> as IRS`), which PlantUML reads as after it. */
 const STEREOTYPES_BEFORE_ALIAS = new RegExp(String.raw`^(${NAME})\s*((?:<<[^>]*>>\s*)+)as\s+(${NAME})`);
-const SHORTHAND = new RegExp(String.raw`^(\[[^\]]+\]|\([^)]+\)|:[^:]+:|\(\)\s*(?:"[^"]+"|\S+))(?:\s+as\s+(${NAME}))?\s*((?:<<[^>]*>>\s*)*)(#\S+)?\s*$`);
+const SHORTHAND = new RegExp(String.raw`^(\[[^\]]+\]|\([^)]+\)|:[^:]+:|\(\)\s*(?:"[^"]+"|\S+))(?:${AS}(${NAME}))?\s*((?:<<[^>]*>>\s*)*)(#\S+)?\s*$`);
 
 const C4_NODES = /^(Deployment_Node|Node)(_L|_R)?$/;
 const C4_BOUNDARIES = /^(Boundary|Enterprise_Boundary|System_Boundary|Container_Boundary)$/;
@@ -305,11 +307,12 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
       const spec: ElementKind = keyword ? DESCRIPTION_KEYWORDS[keyword[1]!.toLowerCase()]! : (FORM_KIND[formOf(declared[1]!)] ?? { kind: 'component' });
       let [, first, second, stereotypes, color, opens, closes] = declared as unknown as (string | undefined)[];
       // `"Long name" as alias` and `alias as "Long name"` are both allowed; an interface's `()` mark is no quote
-      // (`() mad_interface as "MAD Interface"` is PURIS's alias first).
+      // (`() mad_interface as "MAD Interface"` is PURIS's alias first). Between two bare words the name comes
+      // first, as PlantUML shows `actor GoogleMaps as gm` as "GoogleMaps".
       const written = first!.replace(/^\(\)\s*/, '');
-      const firstQuoted = /^["[(:]/.test(written);
-      const name = bare(second !== undefined && !firstQuoted ? second : written);
-      const alias = second === undefined ? undefined : bare(firstQuoted ? second : written);
+      const aliasFirst = second !== undefined && !/^["[(:]/.test(written) && /^["[(:]/.test(second);
+      const name = bare(aliasFirst ? second : written);
+      const alias = second === undefined ? undefined : bare(aliasFirst ? written : second);
       const fill = color ? plantumlColor(color) : undefined;
       if (opens === '{') {
         addGroup(name, alias, keyword?.[1]?.toLowerCase() ?? 'package', line, { ...CONTAINER_OUTLINE, ...(fill && { fillColor: fill }) });

@@ -7,6 +7,8 @@ export interface Note {
   /** What the note is attached to (`note left of X`); `undefined` target with `attachedToLast` for `note left: …`. */
   target?: string;
   attachedToLast: boolean;
+  /** The side written (`note left`), where it is attached. */
+  side?: 'left' | 'right' | 'top' | 'bottom';
   /** `note "…" as N` names a free note that links may use. */
   alias?: string;
   /** Lines used, including the `end note` line. */
@@ -38,6 +40,7 @@ export function readNote(lines: readonly SourceLine[], index: number): Note | un
   const { text, consumed } = noteBody(lines, index, attached ? attached[4] : free![1], 'note');
   const note: Note = { text: plainText(text), attachedToLast: attached !== null && attached !== undefined && attached[2] === undefined, consumed };
   // `note right of [First Component]` names the component `[First Component]` stands for.
+  if (attached) note.side = attached[1]!.toLowerCase() as Note['side'];
   if (attached?.[2]) note.target = unquote(attached[2]).replace(/^\[(.*)\]$|^\((.*)\)$/, '$1$2').trim();
   const alias = free?.[2] ?? free?.[3];
   if (alias) note.alias = alias;
@@ -45,11 +48,14 @@ export function readNote(lines: readonly SourceLine[], index: number): Note | un
 }
 
 /** The note node and, when attached, its dashed connector (PlantUML draws it as a dotted line, no heads). */
-export function noteElements(id: string, note: Note, target: string | undefined, parent: string | undefined): { node: GraphNode; edge?: GraphEdge } {
+export function noteElements(id: string, note: Note, target: string | undefined, parent: string | undefined, beside = true): { node: GraphNode; edge?: GraphEdge } {
   const node: GraphNode = { id, label: note.text, kind: 'note' };
   if (parent) node.parent = parent;
   if (target === undefined) return { node };
-  return { node, edge: { id: `${id}-link`, from: id, to: target, startArrowhead: 'none', endArrowhead: 'none', style: { strokeStyle: 'dashed' } } };
+  const edge: GraphEdge = { id: `${id}-link`, from: id, to: target, startArrowhead: 'none', endArrowhead: 'none', style: { strokeStyle: 'dashed' } };
+  // Beside what it is attached to, as PlantUML draws it: a note left or right of a step is not a step of the flow above it.
+  const toward = !beside ? undefined : note.side === 'left' ? 'RIGHT' : note.side === 'right' ? 'LEFT' : undefined;
+  return { node, edge: toward ? { ...edge, toward } : edge };
 }
 
 /**

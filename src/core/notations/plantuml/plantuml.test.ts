@@ -201,6 +201,17 @@ Internet -[hidden]- db
     expect(arrows(graph)).toEqual(['Customer -> Checkout', 'Checkout -> Pay [include]', 'Customer -> UC1']);
   });
 
+  it('reads an alias as PlantUML does: no space needed after a quoted name, and between bare words the name first', () => {
+    // A FHIR guide's GP registration use cases: `usecase "Request GP Registration"as req` was refused.
+    const glued = plantumlNotation.toGraph(uml('left to right direction\nactor "Patient" as patient\npackage "Central" {\n  usecase "Request GP Registration"as req\n}\npatient --> req'));
+    expect(glued.nodes.find((n) => n.id === 'req')).toMatchObject({ label: 'Request GP Registration', kind: 'usecase', parent: 'Central' });
+    // A gas-station app's context diagram: `actor GoogleMaps as gm` is labelled GoogleMaps, not gm.
+    const bareWords = plantumlNotation.toGraph(uml('actor GoogleMaps as gm\ngm <=> (EZGas)'));
+    expect(bareWords.nodes.find((n) => n.id === 'gm')?.label).toBe('GoogleMaps');
+    // A quoted name after the alias is still the name.
+    expect(plantumlNotation.toGraph(uml('actor gm as "Google Maps"\ngm --> (EZGas)')).nodes.find((n) => n.id === 'gm')?.label).toBe('Google Maps');
+  });
+
   it('reads a name no keyword declares as an actor once the diagram has use cases, as PlantUML draws it', () => {
     // joelparkerhenderson/plantuml-examples' use case diagram.
     const graph = plantumlNotation.toGraph(uml('left to right direction\nUser1 --> (Story1)\n(Story1) --> (Story2)'));
@@ -1282,6 +1293,24 @@ describe('PlantUML forms of fresh real files that were refused (issue 27, eclips
     expect(note?.label).toBe('API is requested\ncertificateName: ISO14001');
     const search = graph.nodes.find((n) => n.label === 'Start search (globalAssetId)')!;
     expect(graph.edges).toContainEqual(expect.objectContaining({ from: note!.id, to: search.id }));
+  });
+
+  it('sets a state note beside its state, not on a rank above it (Cluster API machine phases)', () => {
+    const graph = plantumlNotation.toGraph(fixture('capi-machine-phases-activity.plantuml'));
+    const links = graph.edges.filter((e) => e.from.startsWith('note-'));
+    expect(links.map((e) => e.toward)).toEqual(['LEFT', 'LEFT', 'LEFT', 'LEFT']);
+  });
+
+  it('leaves a note beside composite states on a rank of its own, where Graphviz would misdraw the composite (learn-note state03)', () => {
+    const graph = plantumlNotation.toGraph(uml(['[*] --> State2', 'note right of State2 : a note', 'State2 --> State3', 'state State3 {', '[*] --> long1', '}', 'State3 --> State3 : Failed'].join('\n')));
+    expect(graph.edges.filter((e) => e.from.startsWith('note-')).map((e) => e.toward)).toEqual([undefined]);
+  });
+
+  it('reads `note: text` after an activity and sets each note beside its activity, left unless written right', () => {
+    // A driving stack's latency compensation, documented in its C comments: `note:` was refused.
+    const graph = plantumlNotation.toGraph(uml(['start', ':CourseConsistenceCheck;', 'note:target corridor consistency check', ':PlausibilityCheck;', 'note right: checked', 'end'].join('\n')));
+    const links = graph.edges.filter((e) => e.from.startsWith('note-'));
+    expect(links.map((e) => `${graph.nodes.find((n) => n.id === e.from)!.label} ${e.toward}`)).toEqual(['target corridor consistency check RIGHT', 'checked LEFT']);
   });
 
   it('ends ifs and a partition left open at the end of the activity there, saying so (IRS 5_ess_top_down_sequence_determine_result)', () => {

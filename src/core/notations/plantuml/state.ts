@@ -30,6 +30,10 @@ export function stateToGraph(source: DiagramSource): GraphIR {
   const names = new Map<string, string>();
   /** Open composite states; `region` counts the `--`/`||` separators of concurrent regions seen so far. */
   const stack: { id: string; line: SourceLine; region: number }[] = [];
+  // A note set beside its state asks for Graphviz's placement, which draws a composite state's self-transition on a
+  // state inside it and the composite's initial state last (learn-note's State3 `--> State3 : Failed`): beside
+  // composite states, notes keep a rank of their own.
+  const composite = source.lines.some((line) => /^state\s.*\{$/i.test(line.text));
   let lastElement: string | undefined;
   const parent = () => stack[stack.length - 1]?.id;
 
@@ -107,7 +111,7 @@ export function stateToGraph(source: DiagramSource): GraphIR {
       i += note.consumed - 1;
       const target = note.target !== undefined ? names.get(note.target) : note.attachedToLast ? lastElement : undefined;
       const id = `note-${line.line}`;
-      const { node, edge } = noteElements(id, note, target, parent());
+      const { node, edge } = noteElements(id, note, target, parent(), !composite);
       nodes.set(id, node);
       if (edge) edges.push(edge);
       continue;
