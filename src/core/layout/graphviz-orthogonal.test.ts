@@ -292,6 +292,27 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(others.filter((leg) => overlaps(legBox(edge.points[0]!, edge.points[1]!), { x: leg.x - 1, y: leg.y - 1, width: leg.width + 2, height: leg.height + 2 }))).toEqual([]);
   });
 
+  it('never runs a forward edge back against the flow where it joins a fan-in (a pub/sub flowchart’s gateway)', async () => {
+    // Built by hand in the shape of a pub/sub flowchart (sky0621/try-mermaidjs): four services call one gateway, all
+    // labelled alike. The edge straight across stepped round the others' trunk, and spreading the gap's tracks put its
+    // second leg before its first, so it ran back left and drew a loop beside the gateway.
+    const graph = await mermaidNotation.toGraph(
+      [
+        'graph LR',
+        'hub(Hub) --> sub(Subscriber)',
+        ...['s1', 's2', 's3', 's4'].flatMap((s) => [`sub -- call --> ${s}(${s})`, `${s} -- call --> gw(Gateway)`]),
+        'gw --> out(Out)',
+        'db1((Store)) --> hub',
+        'db2((Store)) --> sub',
+        'db3((Store)) --> s2',
+        'db4((Store)) --> gw',
+      ].join('\n'),
+    );
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const backwards = laid.edges.filter((edge) => edge.points.some((point, i) => i > 0 && point.x < edge.points[i - 1]!.x - 0.5));
+    expect(backwards.map((edge) => graph.edges[edge.index]!.id)).toEqual([]);
+  });
+
   it('draws a note’s leader straight to its state, not along the border of the composite between them (an inventory reservation)', async () => {
     // Built by hand in the shape of an order service's state charts: the note is declared outside the composite state
     // its state is in; routed at right angles, its leader ran down the composite's border to reach the note.

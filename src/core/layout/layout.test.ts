@@ -547,6 +547,16 @@ describe('long words and long rows', () => {
     for (const line of lines) expect(line).toMatch(/^(?:[A-Z][a-z]+|[a-z]+)+(?: [a-z]+)?$/);
   });
 
+  it('keeps a list mark with the word it marks when the item wraps (a Mermaid label\'s `<br/>- name`)', () => {
+    const item = 'mobon-gateway-service-aggregation';
+    const width = measureText(item, FONT.label, 'normal').width + 4;
+    const text = `Service Gateway\n- ${item}\n: 10.251.0.184`;
+    for (const lines of [wrapText(text, width, FONT.label, 2 * width), renderWrap(fonts, text, width, { family: 'normal', size: FONT.label }, 2 * width)]) {
+      expect(lines).toContain(`- ${item}`);
+      expect(lines).not.toContain('-');
+    }
+  });
+
   it('wraps a member too long for the widest class box onto indented lines instead of cutting it with an ellipsis', () => {
     const member = '+ fulfillInAsync(task : Callable<T>, executor : Executor, timeout : Duration, onError : Consumer<? super Throwable>) : Promise<T>';
     const box = sizeNode({ id: 'p', label: 'Promise<T>', kind: 'class', rows: [member, '+ get() : T'] });

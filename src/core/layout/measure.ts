@@ -124,6 +124,16 @@ export function measureText(text: string, fontSize: number, fontFamily: string):
 }
 
 /**
+ * A paragraph's words for wrapping, split at spaces, except that a list mark opening it (`- `, `* `, `+ `, `• `)
+ * stays with the word it marks: a bullet left alone at a line's end reads as a stray dash (a Mermaid label's
+ * `<br/>- mobon-gateway-service-aggregation`).
+ */
+export const wrapWords = (paragraph: string): string[] => {
+  const words = paragraph.split(' ');
+  return /^[-*+•]$/.test(words[0] ?? '') && words.length > 1 ? [`${words[0]} ${words[1]}`, ...words.slice(2)] : words;
+};
+
+/**
  * A word too wide for its line, cut where a reader expects it to break: after a slash, hyphen, dot, underscore or
  * colon (an image reference, a resource name), each piece keeping its separators (a run such as `//` or `::` stays
  * whole), and between the words of a CamelCase name (`MachineDeployment|Reconciler`, `HTTP|Server`). A version

@@ -3,7 +3,7 @@ import type { Direction, GraphNode, NodeKind } from '../graph/types.js';
 import { HEADER_ICON, ICON_SIZE } from '../icons/limits.js';
 import { cylinderRimRadius, iconBody, PERSON_FIGURE, personFigureHeight, SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
 import { DEFAULT_SHAPE, FONT, ICON_NODE_MIN_HEIGHT, NODE_BOX, SPACING } from './drawing-rules.js';
-import { measureText, wordPieces } from './measure.js';
+import { measureText, wordPieces, wrapWords } from './measure.js';
 import { dictionary } from '../dictionary.js';
 
 /** Share of a shape's box that text may use (the rest is curved or slanted outline), and the px the outline adds. */
@@ -96,7 +96,7 @@ export function wrapText(text: string, maxWidth: number, fontSize: number, wordW
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
     let line = '';
-    for (const word of paragraph.split(' ')) {
+    for (const word of wrapWords(paragraph)) {
       const candidate = line === '' ? word : `${line} ${word}`;
       if (fits(candidate)) {
         line = candidate;

@@ -134,18 +134,27 @@ function crossingsBefore(a: Bundle, b: Bundle): number {
   return count;
 }
 
-/** Bundles in track order: each next the one that, put before all the others left, crosses them least. */
+/** Bundle `a` holds a leg of some edge that crosses the gap before another leg of that edge in `b`. */
+const precedes = (a: Bundle, b: Bundle): boolean => a.some((first) => b.some((then) => first.edge === then.edge && first.along < then.along));
+
+/**
+ * Bundles in track order: each next the one that, put before all the others left, crosses them least. An edge that
+ * crosses the gap twice keeps its legs in their order: swapped, the route ran back against the flow and drew a loop
+ * (pubsub's `Service4 → Gateway`, stepping round the trunk of the other three edges into the gateway).
+ */
 function orderTracks(bundles: readonly Bundle[]): Bundle[] {
   const left = [...bundles].sort((a, b) => a[0]!.along - b[0]!.along || spanOf(a)[0] - spanOf(b)[0]);
   // What putting i before j costs over putting j before i; each bundle's sum over the bundles still left.
   const gain = left.map((a) => left.map((b) => (a === b ? 0 : crossingsBefore(a, b) - crossingsBefore(b, a))));
   const cost = gain.map((row) => row.reduce((sum, d) => sum + d, 0));
   const open = left.map((_, i) => i);
+  const ready = (i: number) => open.every((j) => j === i || !precedes(left[j]!, left[i]!));
   const order: Bundle[] = [];
   while (open.length > 0) {
-    let best = 0;
+    // Legs of one bundle share one line, so `precedes` follows the lines' order and some open bundle is always ready.
+    let best = open.findIndex(ready);
     open.forEach((i, k) => {
-      if (cost[i]! < cost[open[best]!]!) best = k;
+      if (ready(i) && cost[i]! < cost[open[best]!]!) best = k;
     });
     const [chosen] = open.splice(best, 1);
     for (const i of open) cost[i]! -= gain[i]![chosen!]!;
@@ -154,7 +163,10 @@ function orderTracks(bundles: readonly Bundle[]): Bundle[] {
   return order;
 }
 
-/** Track of each bundle in order: past the tracks of every earlier bundle it overlaps (with room to tell them apart). */
+/**
+ * Track of each bundle in order: past the tracks of every earlier bundle it overlaps (with room to tell them apart),
+ * and past an earlier leg of one of its edges, which would else fold back onto it.
+ */
 function assignTracks(order: readonly Bundle[]): number[] {
   const track: number[] = [];
   order.forEach((bundle, j) => {
@@ -162,7 +174,7 @@ function assignTracks(order: readonly Bundle[]): number[] {
     let t = 0;
     for (let k = 0; k < j; k++) {
       const [olo, ohi] = spanOf(order[k]!);
-      if (Math.min(hi, ohi) + RUN_SPACING > Math.max(lo, olo)) t = Math.max(t, track[k]! + 1);
+      if (Math.min(hi, ohi) + RUN_SPACING > Math.max(lo, olo) || precedes(order[k]!, bundle)) t = Math.max(t, track[k]! + 1);
     }
     track.push(t);
   });

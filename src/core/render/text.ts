@@ -1,4 +1,4 @@
-import { LINE_HEIGHT, wordPieces } from '../layout/measure.js';
+import { LINE_HEIGHT, wordPieces, wrapWords } from '../layout/measure.js';
 import type { TEXT_ALIGNS } from '../scene/constants.js';
 import type { RenderContext } from './context.js';
 import type { FontFamily, FontMetrics } from './fonts.js';
@@ -43,7 +43,7 @@ export function wrapText(
     let line = '';
     let lineWidth = 0;
     let started = false;
-    for (const word of paragraph.split(' ')) {
+    for (const word of wrapWords(paragraph)) {
       const wordWidth = width(word);
       if (started && lineWidth + space + wordWidth <= maxWidth) {
         line += ` ${word}`;
