@@ -248,3 +248,14 @@ describe('composeNotation variable interpolation', () => {
     expect(graph.warnings).toContain('line 4: service "kong" publishes ${KONG_HTTP_PORT}→8000, ${KONG_HTTPS_PORT}→8443: drawn as the container port, the host port being left to the environment');
   });
 });
+
+describe('composeNotation shared network stacks', () => {
+  it('draws services run in another\'s network stack (network_mode: service:gluetun) in one box with it, in its network', () => {
+    // TechHutTV/homelab media/compose.yaml, abridged: qbittorrent and prowlarr floated outside servarrnetwork, where
+    // they are reached at gluetun's address; written before their host, as there.
+    const graph = toGraph(['services:', '  qbittorrent:', '    image: lscr.io/linuxserver/qbittorrent:latest', '    network_mode: service:gluetun', '    depends_on:', '      gluetun:', '        condition: service_healthy', '  prowlarr:', '    image: lscr.io/linuxserver/prowlarr:latest', '    network_mode: "service:gluetun"', '  gluetun:', '    image: qmcgaw/gluetun', '    networks: [servarrnetwork]', '    ports: ["8080:8080", "9696:9696"]', '  deunhealth:', '    image: qmcgaw/deunhealth', '    network_mode: "none"', '  sonarr:', '    image: lscr.io/linuxserver/sonarr:latest', '    networks: [servarrnetwork]'].join('\n'));
+    expect(graph.groups).toContainEqual({ id: 'stack:gluetun', label: "gluetun's network stack", kind: 'network', parent: 'network:servarrnetwork' });
+    const parentOf = (name: string) => graph.nodes.find((n) => n.id === `service:${name}`)?.parent;
+    expect(['qbittorrent', 'prowlarr', 'gluetun', 'deunhealth', 'sonarr'].map(parentOf)).toEqual(['stack:gluetun', 'stack:gluetun', 'stack:gluetun', undefined, 'network:servarrnetwork']);
+  });
+});
