@@ -6,12 +6,12 @@ import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../../graph/types.js';
 import { hostsIn } from '../hosts.js';
 import { builtServiceRole, imageRole, namesDatabase } from './images.js';
-import { atLines, parseLocatedYaml } from '../yaml.js';
+import { atLines, isRecord as isMapping, parseLocatedYaml } from '../yaml.js';
 import { interpolateCompose, interpolationWarning } from './interpolation.js';
+import { resolveExtends } from './extends.js';
 
 type Mapping = Record<string, unknown>;
 
-const isMapping = (value: unknown): value is Mapping => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Service names of a list (`[a, b]`) or map (`{a: {condition: …}}`) form: depends_on, networks. */
 function namesOf(value: unknown): string[] {
@@ -114,7 +114,7 @@ export function composeToGraph(code: string): GraphIR {
   const warnings: string[] = [];
   const variables = interpolationWarning(interpolated);
   if (variables) warnings.push(variables);
-  const services = Object.entries(data.services).filter(([, service]) => isMapping(service)) as [string, Mapping][];
+  const services = Object.entries(resolveExtends(data.services)).filter(([, service]) => isMapping(service)) as [string, Mapping][];
   const namedVolumes = new Set(isMapping(data.volumes) ? Object.keys(data.volumes) : []);
   const topNetworks = isMapping(data.networks) ? data.networks : {};
 
@@ -153,7 +153,7 @@ export function composeToGraph(code: string): GraphIR {
     const networks = networksOf(service);
     const stack = stackOf(name);
     if (stack !== undefined && !groups.has(stackId(stack))) {
-      const hostNetwork = networksOf(data.services[stack] as Mapping)[0];
+      const hostNetwork = networksOf(services.find(([other]) => other === stack)![1])[0];
       groups.set(stackId(stack), {
         id: stackId(stack),
         label: `${stack}'s network stack`,
