@@ -90,6 +90,18 @@ function imageName(image: unknown): string | undefined {
   return text(image.repository)?.split('/').pop() ?? text(image.name);
 }
 
+/**
+ * Whether a key names the application the chart packages: it is (or is part of) the owner or name in the path of the
+ * chart's image, top-level or global (`ghcr.io/goauthentik/server` for `authentik`), the registry host aside.
+ */
+function namesApplication(key: string, values: Record<string, unknown>): boolean {
+  const image = isRecord(values.image) ? values.image : isRecord(values.global) ? values.global.image : undefined;
+  const repository = isRecord(image) ? text(image.repository) : text(image);
+  if (repository === undefined || key.length < 4) return false;
+  const segments = repository.split(/[:@]/)[0]!.split('/').filter((segment) => !segment.includes('.'));
+  return segments.some((segment) => segment.toLowerCase().includes(key.toLowerCase()));
+}
+
 function kindOfName(name: string, fallback: NodeKind): NodeKind {
   // `database`, and images named `…-db` (Harbor's `harbor-db`), are what a reviewer draws as a cylinder.
   if (/postgres|mysql|mariadb|mongo|cassandra|clickhouse|elasticsearch|opensearch|couchdb|database|(^|[-_ ])db($|[-_ ])/i.test(name)) return 'database';
@@ -686,6 +698,10 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
         continue;
       }
     }
+    // The application's own settings under its name (authentik's `authentik: {enabled: true, secret_key, email…}`
+    // beside `global.image.repository: ghcr.io/goauthentik/server`): not a sub-chart to install, whose box with the
+    // product's icon stood apart from the server and worker that are the product.
+    if (namesApplication(key, values) && !isComponent(block)) continue;
     if (isScrapeTarget(block, values)) {
       if (disabled(block)) offWorkloads.push(key);
       else scraped.push(key);
