@@ -112,6 +112,9 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
   }
 
   const find = (kind: string, namespace: string | undefined, name: string): GraphNode | undefined => nodes.get(nodeId(kind, namespace, name));
+  /** An object written without a namespace is in `default`: Envoy Gateway's example names it on the Gateways only. */
+  const findInNamespace = (kind: string, namespace: string | undefined, name: string): GraphNode | undefined =>
+    find(kind, namespace, name) ?? (namespace === undefined ? find(kind, 'default', name) : namespace === 'default' ? find(kind, undefined, name) : undefined);
   const workloads = drawn.filter((r) => r.pod);
   const services = drawn.filter((r) => r.kind === 'Service');
   const fronts = frontServices(services, workloads);
@@ -151,14 +154,14 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
       // A route whose Gateways are all drawn is what those Gateways send where: their arrows, labelled with its hosts
       // and paths, and not a box between them. Its Gateway elsewhere (the app's manifests apart from the cluster's),
       // the route is the entry point drawn.
-      const parents = list(spec.parentRefs).map(record).map((ref) => find('Gateway', typeof ref.namespace === 'string' ? ref.namespace : resource.namespace, String(ref.name)));
+      const parents = list(spec.parentRefs).map(record).map((ref) => findInNamespace('Gateway', typeof ref.namespace === 'string' ? ref.namespace : resource.namespace, String(ref.name)));
       const gateways = parents.length > 0 && parents.every((gateway) => gateway !== undefined) ? (parents as GraphNode[]) : undefined;
       if (gateways) {
         nodes.delete(from);
         foldedRoutes.push(resource.line);
       }
       for (const { service, namespace, label } of routeBackends(spec)) {
-        const target = find('Service', namespace ?? resource.namespace, service);
+        const target = findInNamespace('Service', namespace ?? resource.namespace, service);
         if (!target) warnings.push(`${atLines([resource.line])}${resource.kind} ${resource.name}: backend service "${service}" is not in the input`);
         else for (const tail of gateways?.map((gateway) => gateway.id) ?? [from]) addEdge(tail, target.id, label);
       }

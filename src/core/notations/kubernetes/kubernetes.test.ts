@@ -385,6 +385,15 @@ describe('kubernetesNotation Gateway API', () => {
     expect(graph.edges).toContainEqual(expect.objectContaining({ from: 'Gateway//eg', to: 'Deployment//httpbin', label: 'www.example.com/' }));
   });
 
+  it('finds a Gateway written in `default` for a route written without a namespace, which is in default too', () => {
+    // envoyproxy/gateway examples/kubernetes/merged-gateways.yaml: three routes stood as entry points beside their
+    // own Gateways, unconnected.
+    const gateway = ['apiVersion: gateway.networking.k8s.io/v1', 'kind: Gateway', 'metadata: {name: eg, namespace: default}', 'spec: {gatewayClassName: eg, listeners: [{name: http, protocol: HTTP, port: 8080}]}'];
+    const graph = kubernetesNotation.toGraph([...gateway, '---', ...app, '---', ...route].join('\n'));
+    expect(graph.nodes.map((n) => n.id)).not.toContain('HTTPRoute//httpbin');
+    expect(graph.edges).toContainEqual(expect.objectContaining({ from: 'Gateway/default/eg', to: 'Deployment//httpbin' }));
+  });
+
   it('draws a route whose Gateway is defined elsewhere as the entry point itself', () => {
     const graph = kubernetesNotation.toGraph([...app, '---', ...route].join('\n'));
     expect(graph.nodes[0]).toMatchObject({ id: 'HTTPRoute//httpbin', rows: ['HTTPRoute', 'entry point', 'www.example.com'] });
