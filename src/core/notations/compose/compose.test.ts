@@ -248,3 +248,29 @@ describe('composeNotation variable interpolation', () => {
     expect(graph.warnings).toContain('line 4: service "kong" publishes ${KONG_HTTP_PORT}→8000, ${KONG_HTTPS_PORT}→8443: drawn as the container port, the host port being left to the environment');
   });
 });
+
+describe('composeNotation shared network stacks', () => {
+  it('draws services run in another\'s network stack (network_mode: service:gluetun) in one box with it, in its network', () => {
+    // TechHutTV/homelab media/compose.yaml, abridged: qbittorrent and prowlarr floated outside servarrnetwork, where
+    // they are reached at gluetun's address; written before their host, as there.
+    const graph = toGraph(['services:', '  qbittorrent:', '    image: lscr.io/linuxserver/qbittorrent:latest', '    network_mode: service:gluetun', '    depends_on:', '      gluetun:', '        condition: service_healthy', '  prowlarr:', '    image: lscr.io/linuxserver/prowlarr:latest', '    network_mode: "service:gluetun"', '  gluetun:', '    image: qmcgaw/gluetun', '    networks: [servarrnetwork]', '    ports: ["8080:8080", "9696:9696"]', '  deunhealth:', '    image: qmcgaw/deunhealth', '    network_mode: "none"', '  sonarr:', '    image: lscr.io/linuxserver/sonarr:latest', '    networks: [servarrnetwork]'].join('\n'));
+    expect(graph.groups).toContainEqual({ id: 'stack:gluetun', label: "gluetun's network stack", kind: 'network', parent: 'network:servarrnetwork' });
+    const parentOf = (name: string) => graph.nodes.find((n) => n.id === `service:${name}`)?.parent;
+    expect(['qbittorrent', 'prowlarr', 'gluetun', 'deunhealth', 'sonarr'].map(parentOf)).toEqual(['stack:gluetun', 'stack:gluetun', 'stack:gluetun', undefined, 'network:servarrnetwork']);
+  });
+});
+
+describe('composeNotation extends', () => {
+  it('gives a service what it extends in the file: image, networks, calls and mounts, its own settings added', () => {
+    // The shape of flux-llm-kb's workers and burningflipside's app servers: a worker extending another came out
+    // with no icon, no network and none of the calls the base declares.
+    const graph = toGraph(['services:', '  worker:', '    image: python:3.12', '    networks: [back]', '    depends_on: [db]', '    volumes: ["data:/app/data"]', '    environment:', '      REDIS_URL: redis://cache:6379', '  mail-worker:', '    extends:', '      service: worker', '    depends_on: [smtp]', '  digest-worker:', '    extends: mail-worker', '  remote:', '    extends: {file: common.yml, service: worker}', '  db:', '    image: postgres:16', '    networks: [back]', '  cache:', '    image: redis:7', '    networks: [back]', '  smtp:', '    image: axllent/mailpit', '    networks: [back]', 'volumes:', '  data:'].join('\n'));
+    const callsOf = (name: string) => graph.edges.filter((e) => e.from === `service:${name}`).map((e) => e.to).sort();
+    expect(callsOf('mail-worker')).toEqual(['service:cache', 'service:db', 'service:smtp', 'volume:data']);
+    expect(callsOf('digest-worker')).toEqual(callsOf('mail-worker'));
+    const node = (name: string) => graph.nodes.find((n) => n.id === `service:${name}`)!;
+    expect(node('digest-worker')).toMatchObject({ iconHint: node('worker').iconHint, parent: 'network:back' });
+    // A base in another file is not given: the service is drawn with its own settings only.
+    expect(callsOf('remote')).toEqual([]);
+  });
+});

@@ -6,12 +6,12 @@ import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode } from '../../graph/types.js';
 import { hostsIn } from '../hosts.js';
 import { builtServiceRole, imageRole, namesDatabase } from './images.js';
-import { atLines, parseLocatedYaml } from '../yaml.js';
+import { atLines, isRecord as isMapping, parseLocatedYaml } from '../yaml.js';
 import { interpolateCompose, interpolationWarning } from './interpolation.js';
+import { resolveExtends } from './extends.js';
 
 type Mapping = Record<string, unknown>;
 
-const isMapping = (value: unknown): value is Mapping => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** Service names of a list (`[a, b]`) or map (`{a: {condition: …}}`) form: depends_on, networks. */
 function namesOf(value: unknown): string[] {
@@ -100,6 +100,7 @@ function namedMounts(value: unknown, named: Set<string>): { mounts: Mount[]; oth
 const serviceId = (name: string) => `service:${name}`;
 const volumeId = (name: string) => `volume:${name}`;
 const networkId = (name: string) => `network:${name}`;
+const stackId = (host: string) => `stack:${host}`;
 
 /** Parses a Compose file; throws AppError('parse_error') for YAML errors or a file without a services map. */
 export function composeToGraph(code: string): GraphIR {
@@ -113,7 +114,7 @@ export function composeToGraph(code: string): GraphIR {
   const warnings: string[] = [];
   const variables = interpolationWarning(interpolated);
   if (variables) warnings.push(variables);
-  const services = Object.entries(data.services).filter(([, service]) => isMapping(service)) as [string, Mapping][];
+  const services = Object.entries(resolveExtends(data.services)).filter(([, service]) => isMapping(service)) as [string, Mapping][];
   const namedVolumes = new Set(isMapping(data.volumes) ? Object.keys(data.volumes) : []);
   const topNetworks = isMapping(data.networks) ? data.networks : {};
 
@@ -135,9 +136,31 @@ export function composeToGraph(code: string): GraphIR {
   // A service that names no network is on the project's `default` network (unless it sets network_mode): drawn in
   // it once networks are drawn at all, so that it does not look cut off from the services it talks to.
   const networksDrawn = services.some(([, service]) => namesOf(service.networks).length > 0);
-  for (const [name, service] of services) {
+  const networksOf = (service: Mapping) => {
     const written = namesOf(service.networks);
-    const networks = written.length === 0 && networksDrawn && service.network_mode === undefined ? ['default'] : written;
+    return written.length === 0 && networksDrawn && service.network_mode === undefined ? ['default'] : written;
+  };
+  // `network_mode: service:gluetun` runs a service inside another's network stack (a VPN client's, mostly): it has
+  // that service's address and the ports it publishes, so the two are drawn in one box, in the host's network.
+  // Drawn apart, qbittorrent and prowlarr floated outside the network they are reached in.
+  const stackHosts = new Map<string, string>();
+  for (const [name, service] of services) {
+    const host = typeof service.network_mode === 'string' ? /^service:(.+)$/.exec(service.network_mode)?.[1] : undefined;
+    if (host !== undefined && host !== name && serviceNames.has(host)) stackHosts.set(name, host);
+  }
+  const stackOf = (name: string) => stackHosts.get(name) ?? ([...stackHosts.values()].includes(name) ? name : undefined);
+  for (const [name, service] of services) {
+    const networks = networksOf(service);
+    const stack = stackOf(name);
+    if (stack !== undefined && !groups.has(stackId(stack))) {
+      const hostNetwork = networksOf(services.find(([other]) => other === stack)![1])[0];
+      groups.set(stackId(stack), {
+        id: stackId(stack),
+        label: `${stack}'s network stack`,
+        kind: 'network',
+        ...(hostNetwork !== undefined && { parent: networkId(hostNetwork) }),
+      });
+    }
     for (const network of networks) {
       if (groups.has(network)) continue;
       const external = isMapping(topNetworks[network]) && Boolean((topNetworks[network] as Mapping).external);
@@ -145,7 +168,7 @@ export function composeToGraph(code: string): GraphIR {
     }
     // A node sits in one container: a service on several networks is drawn in its first.
     if (networks.length > 1) warnings.push(`${atLines([lineOf(['services', name, 'networks'])])}service "${name}" is on networks ${networks.join(', ')}; drawn inside "${networks[0]}"`);
-    const parent = networks[0] !== undefined ? networkId(networks[0]) : undefined;
+    const parent = stack !== undefined ? stackId(stack) : networks[0] !== undefined ? networkId(networks[0]) : undefined;
 
     const image = typeof service.image === 'string' ? service.image : undefined;
     const found = image ? imageRole(image) : builtServiceRole(name, service.build, service.command);

@@ -903,3 +903,18 @@ postgresql:
     expect(vault.nodes.map((n) => `${n.label}: ${n.rows!.join(', ')}`)).toEqual(['server: workload, 1 replica, vault, Service general :8200, 8201, Service active :8200']);
   });
 });
+
+describe('helmNotation settings of the application under its name', () => {
+  it('does not draw the application\'s own settings block as a sub-chart (authentik\'s `authentik: {enabled: true, …}`), but the database it names', () => {
+    // goauthentik/helm charts/authentik/values.yaml (GPL-3.0, so abridged here): `authentik` was a sub-chart box with
+    // the product's icon beside the server and worker that are the product.
+    const graph = helmNotation.toGraph(['global:', '  image:', '    repository: ghcr.io/goauthentik/server', '    tag: ""', 'authentik:', '  enabled: true', '  log_level: info', '  secret_key: ""', '  email:', '    host: ""', '    port: 587', '  postgresql:', '    host: "{{ .Release.Name }}-postgresql"', '    port: 5432', 'server:', '  replicas: 1', '  service:', '    type: ClusterIP', '    servicePortHttp: 80', 'worker:', '  replicas: 1', 'postgresql:', '  enabled: false', 'redis:', '  enabled: true', '  architecture: standalone'].join('\n'));
+    expect(graph.nodes.map((n) => n.id)).not.toContain('authentik');
+    // A sub-chart switched on beside it stays one.
+    expect(graph.nodes.find((n) => n.id === 'redis')?.rows).toEqual(['sub-chart']);
+    // The database its settings give an address for, its bundled chart off, is reached outside: used by every part.
+    expect(graph.nodes.find((n) => n.id === 'postgresql')).toMatchObject({ kind: 'database', rows: ['external'] });
+    expect(arrows(graph)).toEqual(expect.arrayContaining(['server -> postgresql', 'worker -> postgresql']));
+    expect(graph.warnings.join('\n')).not.toContain('postgresql: enabled: false');
+  });
+});

@@ -90,6 +90,18 @@ function imageName(image: unknown): string | undefined {
   return text(image.repository)?.split('/').pop() ?? text(image.name);
 }
 
+/**
+ * Whether a key names the application the chart packages: it is (or is part of) the owner or name in the path of the
+ * chart's image, top-level or global (`ghcr.io/goauthentik/server` for `authentik`), the registry host aside.
+ */
+function namesApplication(key: string, values: Record<string, unknown>): boolean {
+  const image = isRecord(values.image) ? values.image : isRecord(values.global) ? values.global.image : undefined;
+  const repository = isRecord(image) ? text(image.repository) : text(image);
+  if (repository === undefined || key.length < 4) return false;
+  const segments = repository.split(/[:@]/)[0]!.split('/').filter((segment) => !segment.includes('.'));
+  return segments.some((segment) => segment.toLowerCase().includes(key.toLowerCase()));
+}
+
 function kindOfName(name: string, fallback: NodeKind): NodeKind {
   // `database`, and images named `…-db` (Harbor's `harbor-db`), are what a reviewer draws as a cylinder.
   if (/postgres|mysql|mariadb|mongo|cassandra|clickhouse|elasticsearch|opensearch|couchdb|database|(^|[-_ ])db($|[-_ ])/i.test(name)) return 'database';
@@ -644,6 +656,8 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const externals: [string, string, Record<string, unknown>][] = [];
   /** How a `type` switch says the chart is reached (`expose: {type: ingress, ingress: {hosts}}`). */
   const entrances: [string, string, Record<string, unknown>][] = [];
+  /** Datastores the application's own settings say where to reach: every component of the application uses them. */
+  const usedByAll: string[] = [];
   /** Top-level keys of parts chosen by a `type` switch, internal or external: what the other components use. */
   const backing: string[] = [];
   /** Keys of parts built into the application (`internalDatabase`): rows on it. */
@@ -685,6 +699,19 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
         backing.push(key);
         continue;
       }
+    }
+    // The application's own settings under its name (authentik's `authentik: {enabled: true, secret_key, email…}`
+    // beside `global.image.repository: ghcr.io/goauthentik/server`): not a sub-chart to install, whose box with the
+    // product's icon stood apart from the server and worker that are the product.
+    // Its datastores with an address there, their bundled sub-chart off or absent, are reached outside the chart.
+    if (namesApplication(key, values) && !isComponent(block)) {
+      for (const [inner, settings] of Object.entries(block)) {
+        const bundled = values[inner];
+        if (!DEPENDENCY.test(inner) || !isRecord(settings) || externalAddress(settings) === undefined || (isRecord(bundled) && enabled(bundled))) continue;
+        externals.push([inner, 'external', settings]);
+        usedByAll.push(inner);
+      }
+      continue;
     }
     if (isScrapeTarget(block, values)) {
       if (disabled(block)) offWorkloads.push(key);
@@ -800,9 +827,11 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     }
   }
   for (const [key, type, chosen] of externals) {
+    // A templated default (`{{ .Release.Name }}-postgresql`) is no address a reader can use, and widened the box.
     const address = externalAddress(chosen);
-    nodes.push({ id: key, label: key, kind: kindOfName(key, 'external'), rows: [type, ...(address ? [address] : [])], iconHint: key });
+    nodes.push({ id: key, label: key, kind: kindOfName(key, 'external'), rows: [type, ...(address && !address.includes('{{') ? [address] : [])], iconHint: key });
   }
+  for (const key of usedByAll) for (const [from] of components) edge(from, key);
   for (const [key, type, chosen] of entrances) {
     // `hosts: {core: core.harbor.domain}` names the component each host reaches; a list of hosts names none.
     const hosts = isRecord(chosen.hosts) ? Object.entries(chosen.hosts).filter((entry): entry is [string, string] => text(entry[1]) !== undefined) : [];
@@ -881,6 +910,8 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     nodes.splice(nodes.findIndex((node) => node.id === key), 1);
     warnings.push(`${atLines([lineOf([key])])}${key}: the chart's proxy for exposures other than ${bypass![0]}.type: ${bypass![1]}, which routes to the parts itself; not drawn`);
   }
+  // A bundled datastore switched off whose address the application is given is drawn as that external one.
+  for (const key of usedByAll) if (offWorkloads.includes(key)) offWorkloads.splice(offWorkloads.indexOf(key), 1);
   for (const key of offWorkloads.sort((a, b) => (lineOf(a.split('.')) ?? 0) - (lineOf(b.split('.')) ?? 0))) {
     const toggle = switchOf.get(key);
     if (toggle !== undefined) {

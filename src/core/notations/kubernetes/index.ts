@@ -12,6 +12,10 @@ const ICON_LABELS: Readonly<Record<string, string>> = dictionary({
   PersistentVolumeClaim: 'Persistent Volume Claim',
   HorizontalPodAutoscaler: 'Horizontal Pod Autoscaler',
   NetworkPolicy: 'Network Policy',
+  // The icon set has none for the Gateway API: its Gateway and routes do the Ingress's job, so they wear its icon.
+  Gateway: 'Ingress',
+  HTTPRoute: 'Ingress',
+  GRPCRoute: 'Ingress',
 });
 const kubernetesIcon = (kind: string): string => `kubernetes/${ICON_LABELS[kind] ?? kind}`;
 
@@ -26,6 +30,9 @@ export const KUBERNETES_KINDS: Readonly<Record<string, NodeKind>> = dictionary({
   Pod: 'workload',
   Service: 'service',
   Ingress: 'gateway',
+  Gateway: 'gateway',
+  HTTPRoute: 'gateway',
+  GRPCRoute: 'gateway',
   ConfigMap: 'config',
   Secret: 'secret',
   PersistentVolumeClaim: 'storage',
@@ -53,6 +60,9 @@ export const kubernetesNotation: NotationConverter = {
     return resourcesToGraph(resources, ignored);
   },
 };
+
+/** The row (second, after the kind) that marks where traffic enters the cluster: an Ingress, a Gateway, a route. */
+const ENTRY_POINT = 'entry point';
 
 const nodeId = (kind: string, namespace: string | undefined, name: string): string => `${kind}/${namespace ?? ''}/${name}`;
 
@@ -102,6 +112,9 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
   }
 
   const find = (kind: string, namespace: string | undefined, name: string): GraphNode | undefined => nodes.get(nodeId(kind, namespace, name));
+  /** An object written without a namespace is in `default`: Envoy Gateway's example names it on the Gateways only. */
+  const findInNamespace = (kind: string, namespace: string | undefined, name: string): GraphNode | undefined =>
+    find(kind, namespace, name) ?? (namespace === undefined ? find(kind, 'default', name) : namespace === 'default' ? find(kind, undefined, name) : undefined);
   const workloads = drawn.filter((r) => r.pod);
   const services = drawn.filter((r) => r.kind === 'Service');
   const fronts = frontServices(services, workloads);
@@ -119,6 +132,7 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
   /** Lines of the NetworkPolicies drawn as the calls they allow, and of the autoscalers drawn on what they scale. */
   const foldedPolicies: (number | undefined)[] = [];
   const foldedAutoscalers: (number | undefined)[] = [];
+  const foldedRoutes: (number | undefined)[] = [];
 
   for (const resource of drawn) {
     const from = nodeId(resource.kind, resource.namespace, resource.name);
@@ -135,6 +149,21 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
         const target = find('Service', resource.namespace, service);
         if (target) addEdge(from, target.id, label);
         else warnings.push(`${atLines([resource.line])}Ingress ${resource.name}: backend service "${service}" is not in the input`);
+      }
+    } else if (resource.kind === 'HTTPRoute' || resource.kind === 'GRPCRoute') {
+      // A route whose Gateways are all drawn is what those Gateways send where: their arrows, labelled with its hosts
+      // and paths, and not a box between them. Its Gateway elsewhere (the app's manifests apart from the cluster's),
+      // the route is the entry point drawn.
+      const parents = list(spec.parentRefs).map(record).map((ref) => findInNamespace('Gateway', typeof ref.namespace === 'string' ? ref.namespace : resource.namespace, String(ref.name)));
+      const gateways = parents.length > 0 && parents.every((gateway) => gateway !== undefined) ? (parents as GraphNode[]) : undefined;
+      if (gateways) {
+        nodes.delete(from);
+        foldedRoutes.push(resource.line);
+      }
+      for (const { service, namespace, label } of routeBackends(spec)) {
+        const target = findInNamespace('Service', namespace ?? resource.namespace, service);
+        if (!target) warnings.push(`${atLines([resource.line])}${resource.kind} ${resource.name}: backend service "${service}" is not in the input`);
+        else for (const tail of gateways?.map((gateway) => gateway.id) ?? [from]) addEdge(tail, target.id, label);
       }
     } else if (resource.kind === 'HorizontalPodAutoscaler') {
       const target = record(spec.scaleTargetRef);
@@ -228,13 +257,15 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
   }
   if (fronts.size > 0) warnings.push(`${atLines([...fronts.values()].map(({ service }) => service.line))}${fronts.size} Service${fronts.size === 1 ? '' : 's'} in front of one workload each drawn as a row on it ("Service …"), what called the Service drawn calling the workload`);
   if (foldedAutoscalers.length > 0) warnings.push(`${atLines(foldedAutoscalers)}${foldedAutoscalers.length} HorizontalPodAutoscaler${foldedAutoscalers.length === 1 ? '' : 's'} drawn as the replica range on the workload ${foldedAutoscalers.length === 1 ? 'it scales' : 'each scales'}`);
+  if (foldedRoutes.length > 0) warnings.push(`${atLines(foldedRoutes)}${foldedRoutes.length} route${foldedRoutes.length === 1 ? '' : 's'} of Gateways in the input drawn as the Gateway's arrows to the Services, labelled with hosts and paths`);
   if (foldedPolicies.length > 0) warnings.push(`${atLines(foldedPolicies)}${foldedPolicies.length} NetworkPolicy objects of one workload each drawn as the calls they allow from workloads of the input (\"allowed\"), and a row on the workload`);
   foldRoleBindings(resources, (namespace, name) => find('ServiceAccount', namespace, name), skippedKinds, warnings);
   for (const [kind, lines] of skippedKinds) warnings.push(`${atLines(lines)}skipped ${lines.length} ${kind} object${lines.length === 1 ? '' : 's'} (not drawn)`);
   if (ignored.length > 0) warnings.push(`${atLines(ignored)}skipped ${ignored.length} document${ignored.length === 1 ? '' : 's'} without kind or metadata.name`);
-  // The Ingress is where traffic enters: listed first, so the layout starts the drawing (top left) with it and
-  // what it routes to.
-  const entryFirst = [...nodes.values()].sort((a, b) => Number(b.rows?.[0] === 'Ingress') - Number(a.rows?.[0] === 'Ingress'));
+  // The Ingress (or Gateway, or route) is where traffic enters: listed first, so the layout starts the drawing (top
+  // left) with it and what it routes to.
+  const isEntry = (node: GraphNode) => Number(node.rows?.[1] === ENTRY_POINT);
+  const entryFirst = [...nodes.values()].sort((a, b) => isEntry(b) - isEntry(a));
   return { layout: 'layered', direction: 'RIGHT', nodes: entryFirst, edges, groups: [...groups.values()], warnings };
 }
 
@@ -334,7 +365,15 @@ function details(resource: Resource): string[] {
   }
   if (resource.kind === 'Ingress') {
     const hosts = [...new Set(list(spec.rules).map((rule) => record(rule).host).filter((host): host is string => typeof host === 'string'))];
-    return [resource.kind, 'entry point', ...hosts.slice(0, 2)];
+    return [resource.kind, ENTRY_POINT, ...hosts.slice(0, 2)];
+  }
+  if (resource.kind === 'Gateway') {
+    const listeners = list(spec.listeners).map(record).map((listener) => `${String(listener.protocol ?? '')} :${String(listener.port ?? '')}`.trim());
+    return [resource.kind, ENTRY_POINT, ...(listeners.length > 0 ? [[...new Set(listeners)].join(', ')] : [])];
+  }
+  if (resource.kind === 'HTTPRoute' || resource.kind === 'GRPCRoute') {
+    const hosts = list(spec.hostnames).filter((host): host is string => typeof host === 'string');
+    return [resource.kind, ENTRY_POINT, ...hosts.slice(0, 2)];
   }
   if (resource.kind === 'Service') return [resource.kind, serviceType(spec), servicePorts(spec)].filter(Boolean);
   return [resource.kind];
@@ -347,6 +386,28 @@ function servicePorts(spec: Record<string, unknown>): string {
     .map(record)
     .map((p) => (p.targetPort !== undefined && p.targetPort !== p.port ? `${p.port}→${p.targetPort}` : String(p.port)))
     .join(', ');
+}
+
+/**
+ * Gateway API route backends (HTTPRoute, GRPCRoute): each Service a rule sends to, labelled with the route's first
+ * hostname and the rule's paths (a GRPCRoute's by service/method), as an Ingress's are.
+ */
+function routeBackends(spec: Record<string, unknown>): { service: string; namespace?: string; label: string }[] {
+  const host = list(spec.hostnames).find((name): name is string => typeof name === 'string') ?? '';
+  const backends: { service: string; namespace?: string; label: string }[] = [];
+  for (const rule of list(spec.rules).map(record)) {
+    const matches = list(rule.matches).map(record);
+    const paths = matches.map((match) => {
+      const method = record(match.method);
+      return typeof record(match.path).value === 'string' ? String(record(match.path).value) : [method.service, method.method].filter((part) => typeof part === 'string').join('/');
+    });
+    const label = `${host}${[...new Set(paths.filter(Boolean))].join(', ') || (host === '' ? '/' : '')}`;
+    for (const ref of list(rule.backendRefs).map(record)) {
+      if ((ref.kind ?? 'Service') !== 'Service' || typeof ref.name !== 'string') continue;
+      backends.push({ service: ref.name, ...(typeof ref.namespace === 'string' && { namespace: ref.namespace }), label });
+    }
+  }
+  return backends;
 }
 
 /** Ingress backends: networking.k8s.io/v1 (`backend.service.name`) and the older `backend.serviceName`. */

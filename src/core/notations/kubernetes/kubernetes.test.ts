@@ -370,3 +370,33 @@ describe('workloads drawn as tables keep their icon (Bank of Anthos)', () => {
     expect(stampIcons(elements, { autoIcons: false }).elements).toEqual(elements);
   });
 });
+
+describe('kubernetesNotation Gateway API', () => {
+  const app = ['apiVersion: v1', 'kind: Service', 'metadata: {name: httpbin}', 'spec: {selector: {app: httpbin}, ports: [{port: 80}]}', '---', 'apiVersion: apps/v1', 'kind: Deployment', 'metadata: {name: httpbin}', 'spec:', '  selector: {matchLabels: {app: httpbin}}', '  template:', '    metadata: {labels: {app: httpbin}}', '    spec: {containers: [{name: httpbin, image: docker.io/kennethreitz/httpbin}]}'];
+  const route = ['apiVersion: gateway.networking.k8s.io/v1', 'kind: HTTPRoute', 'metadata: {name: httpbin}', 'spec:', '  parentRefs: [{name: eg}]', '  hostnames: ["www.example.com"]', '  rules:', '    - backendRefs: [{group: "", kind: Service, name: httpbin, port: 80}]', '      matches: [{path: {type: PathPrefix, value: /}}]'];
+
+  it('draws the Gateway as the entry point and its route as its arrow to the Service, hosts and paths on it', () => {
+    // envoyproxy/gateway examples/kubernetes/quickstart.yaml (Apache-2.0), abridged: Gateway and HTTPRoute were
+    // skipped, leaving httpbin with no way in.
+    const gateway = ['apiVersion: gateway.networking.k8s.io/v1', 'kind: Gateway', 'metadata: {name: eg}', 'spec:', '  gatewayClassName: eg', '  listeners: [{name: http, protocol: HTTP, port: 8080}]'];
+    const graph = kubernetesNotation.toGraph([...gateway, '---', ...app, '---', ...route].join('\n'));
+    expect(graph.nodes[0]).toMatchObject({ id: 'Gateway//eg', kind: 'gateway', rows: ['Gateway', 'entry point', 'HTTP :8080'] });
+    expect(graph.nodes.map((n) => n.id)).not.toContain('HTTPRoute//httpbin');
+    expect(graph.edges).toContainEqual(expect.objectContaining({ from: 'Gateway//eg', to: 'Deployment//httpbin', label: 'www.example.com/' }));
+  });
+
+  it('finds a Gateway written in `default` for a route written without a namespace, which is in default too', () => {
+    // envoyproxy/gateway examples/kubernetes/merged-gateways.yaml: three routes stood as entry points beside their
+    // own Gateways, unconnected.
+    const gateway = ['apiVersion: gateway.networking.k8s.io/v1', 'kind: Gateway', 'metadata: {name: eg, namespace: default}', 'spec: {gatewayClassName: eg, listeners: [{name: http, protocol: HTTP, port: 8080}]}'];
+    const graph = kubernetesNotation.toGraph([...gateway, '---', ...app, '---', ...route].join('\n'));
+    expect(graph.nodes.map((n) => n.id)).not.toContain('HTTPRoute//httpbin');
+    expect(graph.edges).toContainEqual(expect.objectContaining({ from: 'Gateway/default/eg', to: 'Deployment//httpbin' }));
+  });
+
+  it('draws a route whose Gateway is defined elsewhere as the entry point itself', () => {
+    const graph = kubernetesNotation.toGraph([...app, '---', ...route].join('\n'));
+    expect(graph.nodes[0]).toMatchObject({ id: 'HTTPRoute//httpbin', rows: ['HTTPRoute', 'entry point', 'www.example.com'] });
+    expect(graph.edges).toContainEqual(expect.objectContaining({ from: 'HTTPRoute//httpbin', to: 'Deployment//httpbin', label: 'www.example.com/' }));
+  });
+});
