@@ -182,6 +182,13 @@ export class RouteLegs {
     return this.near(Math.min(a.x, b.x), Math.min(a.y, b.y), Math.max(a.x, b.x), Math.max(a.y, b.y)).filter((leg) => !own.has(leg.line) && cross(a, b, leg.a, leg.b)).length;
   }
 
+  /** Whether a leg of a line not in `own`, running the same way as `a`–`b`, comes within `clearance` of it. */
+  runsBeside(a: Point, b: Point, clearance: number, own: ReadonlySet<Line>): boolean {
+    const around = { x: Math.min(a.x, b.x) - clearance, y: Math.min(a.y, b.y) - clearance, width: Math.abs(b.x - a.x) + 2 * clearance, height: Math.abs(b.y - a.y) + 2 * clearance };
+    const sameWay = (p: Point, q: Point) => (a.x === b.x ? p.x === q.x : p.y === q.y);
+    return this.near(around.x, around.y, around.x + around.width, around.y + around.height).some((leg) => !own.has(leg.line) && sameWay(leg.a, leg.b) && crosses(leg.a, leg.b, around));
+  }
+
   private near(minX: number, minY: number, maxX: number, maxY: number) {
     return this.index === undefined ? [] : this.index.search(minX, minY, maxX, maxY).map((i) => this.legs[i]!);
   }

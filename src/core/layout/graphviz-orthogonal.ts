@@ -14,7 +14,7 @@ import { boxContains } from '../export/geometry.js';
 import { BEND_PENALTY, OrthogonalRouter, ROUTE_MARGIN, type Side } from '../routing/orthogonal.js';
 import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { cappedRanks } from './capped-ranks.js';
-import { besideRoute, clearOf, crosses, placesBeside, RouteLegs } from './detours.js';
+import { besideRoute, clearOf, placesBeside, RouteLegs } from './detours.js';
 import { READABLE_NODES } from './drawing-rules.js';
 import { drawnExtent, layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, spreadsWithoutFitting, stackingWidens, vertical } from './elk.js';
 import { type GraphvizShape, placeWithGraphviz } from './graphviz.js';
@@ -331,7 +331,7 @@ function straightWhereFacing(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
     const half = (spacing * (ordered.length - 1)) / 2;
     const mean = ordered.reduce((sum, i) => sum + middle(i), 0) / ordered.length;
     const others = [...laid.nodes.filter((node) => node !== a && node !== b), ...laid.groups.map((container) => container.title)];
-    const otherLegs = laid.edges.flatMap((edge, i) => (group.includes(i) ? [] : edge.points.slice(1).map((point, k): [Point, Point] => [edge.points[k]!, point])));
+    const own = new Set(group.map((i) => laid.edges[i]!.points));
     const linesAt = (centreAt: number) =>
       ordered.map((i, j): [Point, Point] | undefined => {
         const at = Math.round(centreAt + (j - (ordered.length - 1) / 2) * spacing);
@@ -342,15 +342,11 @@ function straightWhereFacing(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
         if (start === undefined || end === undefined) return undefined;
         const line = { x: Math.min(start.x, end.x), y: Math.min(start.y, end.y), width: Math.abs(end.x - start.x), height: Math.abs(end.y - start.y) };
         const meets = (box: Box) => line.x < box.x + box.width && box.x < line.x + line.width + 1 && line.y < box.y + box.height && box.y < line.y + line.height + 1;
-        const near = { x: line.x - STRAIGHT_CLEARANCE, y: line.y - STRAIGHT_CLEARANCE, width: line.width + 2 * STRAIGHT_CLEARANCE, height: line.height + 2 * STRAIGHT_CLEARANCE };
-        // A leg running the same way within STRAIGHT_CLEARANCE of the line, along it for more than a point.
-        const runsAlong = ([p, q]: [Point, Point]) => (alongY ? p.x === q.x : p.y === q.y) && crosses(p, q, near);
-        if (others.some(meets) || otherLegs.some(runsAlong)) return undefined;
+        if (others.some(meets) || routes.runsBeside(start, end, STRAIGHT_CLEARANCE, own)) return undefined;
         return graph.edges[laid.edges[i]!.index]!.from === from ? [start, end] : [end, start];
       });
     // Not where the straight lines cut across more routes than the routes they replace (a gap crossed by other fans):
     // where the routes had them, then towards either end of the shared span (clear of a fan entering its other end).
-    const own = new Set(group.map((i) => laid.edges[i]!.points));
     const crossed = (lines: readonly (readonly Point[])[]) => lines.reduce((sum, line) => sum + crossings(line, own), 0);
     const before = crossed(group.map((i) => laid.edges[i]!.points));
     let lines: [Point, Point][] | undefined;
