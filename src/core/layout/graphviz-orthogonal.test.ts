@@ -502,13 +502,24 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(checkScene(scene.elements, scene.parents).violations.filter((violation) => violation.includes('beyond 3:1'))).toEqual([]);
   });
 
-  it('draws Kubernetes, Helm, Mermaid and schemas above 40 tables this way, the other notations and graphs from no notation with ELK', () => {
+  it('does not stack containers that refer to each other both ways, which turns one edge against the flow (Nextcloud’s two networks)', async () => {
+    // app (network default) → proxy (proxy-tier) and web (proxy-tier) → app: stacked, proxy-tier came after default and
+    // web → app ran upwards, the whole drawing flowing bottom to top.
+    const code = readFileSync(new URL('../../../test/fixtures/compose/nextcloud-with-nginx-proxy-postgres-fpm.compose.yaml', import.meta.url), 'utf8');
+    const graph = foldForReading(await composeNotation.toGraph(code), 'compose');
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const top = (id: string) => laid.nodes.find((node) => node.id === `service:${id}`)!.y;
+    for (const [from, to] of [['web', 'app'], ['app', 'db'], ['app', 'redis'], ['cron', 'db'], ['letsencrypt-companion', 'proxy']]) expect(top(from!), `${from} above ${to}`).toBeLessThan(top(to!));
+  });
+
+  it('draws Kubernetes, Helm, Mermaid, Terraform and schemas above 40 tables this way, the other notations and graphs from no notation with ELK', () => {
     expect(layoutEngineFor(graph, 'sql')).toBe(layoutGraph);
     const tables = Array.from({ length: FOLD_NODES + 1 }, (_, i) => ({ id: `t${i}`, label: `t${i}`, kind: 'entity' as const }));
     expect(layoutEngineFor({ ...graph, nodes: tables, edges: [] }, 'sql')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'kubernetes')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'helm')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'mermaid')).toBe(layoutGraphvizOrthogonal);
+    expect(layoutEngineFor(graph, 'terraform')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'compose')).toBe(layoutGraph);
     expect(layoutEngineFor(graph)).toBe(layoutGraph);
   });

@@ -93,14 +93,27 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   // straight edges, placed again after routing, made the onion architecture's column 1,486 px wide where drawn it is
   // 949 × 4,209 (beyond 3:1).
   const boxesCost = (laid: LaidOutGraph) => readmeCost({ ...laid, ...drawnExtent({ ...laid, edges: [] }) }, nodes);
+  /** Stacked tries that turn an edge against the flow, tried after the capped rows. */
+  const againstFlow: { direction: Direction; ranks: ReadonlyMap<string, number> }[] = [];
+  const stackedFits = async (direction: Direction, ranks: ReadonlyMap<string, number>) => {
+    const laid = await placedWith(graph, direction, { ranks });
+    if (readmeCost(laid, nodes) === 0) return laid;
+    if (boxesCost(laid) < boxesCost(best.laid) && !spreadsWithoutFitting(laid, best.laid, nodes)) best = { laid, direction };
+    return undefined;
+  };
   for (const direction of cost(best) > 0 && graph.groups.length > 0 && nodes <= READABLE_NODES ? directions : []) {
     // As for ELK's: not along a sideways flow whose plain layout is landscape and misses, which stacking only widens.
     if (stackingWidens(direction, plain.get(direction), nodes, best.laid)) continue;
-    const ranks = stackedRanks(graph, direction);
-    if (ranks === undefined) break;
-    const laid = await placedWith(graph, direction, { ranks });
-    if (readmeCost(laid, nodes) === 0) return drawnAtRightAngles(laid, { ...graph, direction });
-    if (boxesCost(laid) < boxesCost(best.laid) && !spreadsWithoutFitting(laid, best.laid, nodes)) best = { laid, direction };
+    const stacked = stackedRanks(graph, direction);
+    if (stacked === undefined) break;
+    // Containers that refer to each other both ways, stacked, turn an edge against the flow: Nextcloud's proxy tier
+    // under its default network, web → app running up and the whole drawing read bottom to top. Tried last.
+    if (stacked.turnsBack) {
+      againstFlow.push({ direction, ranks: stacked.ranks });
+      continue;
+    }
+    const fits = await stackedFits(direction, stacked.ranks);
+    if (fits !== undefined) return drawnAtRightAngles(fits, { ...graph, direction });
   }
   for (const direction of cost(best) > 0 && nodes <= READABLE_NODES ? directions.filter(vertical) : []) {
     // As for ELK's: not where the plain layout this way is too large for capped rows to fit, nor too wide.
@@ -110,6 +123,10 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
       const laid = await placedWith(graph, direction, { ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH, looseInGrid: READABLE_WIDTH });
       if (readmeCost(laid, nodes) === 0) return drawnAtRightAngles(laid, { ...graph, direction });
     }
+  }
+  for (const { direction, ranks } of againstFlow) {
+    const fits = await stackedFits(direction, ranks);
+    if (fits !== undefined) return drawnAtRightAngles(fits, { ...graph, direction });
   }
   return drawnAtRightAngles(best.laid, { ...graph, direction: best.direction });
 };

@@ -22,9 +22,10 @@ type Item = string;
 /**
  * Each node's row (0 first along the flow), each container's parts (connected by edges between what they hold) one
  * after another in the order written, a part's items ranked by the edges between them; undefined when no container
- * holds two parts (stacking changes nothing).
+ * holds two parts (stacking changes nothing). `turnsBack`: containers of one part refer to each other both ways, so one
+ * of those edges runs against the flow.
  */
-export function stackedRanks(graph: GraphIR, direction: Direction): Map<string, number> | undefined {
+export function stackedRanks(graph: GraphIR, direction: Direction): { ranks: Map<string, number>; turnsBack: boolean } | undefined {
   const groupIds = new Set(graph.groups.map((group) => group.id));
   const nodeIds = new Set(graph.nodes.map((node) => node.id));
   const parent = new Map<Item, string | undefined>();
@@ -55,6 +56,7 @@ export function stackedRanks(graph: GraphIR, direction: Direction): Map<string, 
   };
   const rank = new Map<string, number>();
   let stacks = false;
+  let turnsBack = false;
   const placing = new Set<string | undefined>();
   /** Ranks the nodes inside `container` from `first`; returns how many ranks it takes. */
   const place = (container: string | undefined, first: number): number => {
@@ -82,6 +84,7 @@ export function stackedRanks(graph: GraphIR, direction: Direction): Map<string, 
       // A part's items in the order of its edges (a cycle's back edges turned), each after all it comes from.
       const within = inner.filter(([a, b]) => part.includes(a) && part.includes(b)).map(([from, to]) => ({ from, to }));
       const back = backEdges(part, within);
+      turnsBack ||= [...back].some((i) => within[i]!.from.startsWith('g:') || within[i]!.to.startsWith('g:'));
       const before = new Map(part.map((item) => [item, [] as Item[]]));
       within.forEach((edge, i) => (back.has(i) ? before.get(edge.from)!.push(edge.to) : before.get(edge.to)!.push(edge.from)));
       const start = new Map<Item, number>();
@@ -107,5 +110,5 @@ export function stackedRanks(graph: GraphIR, direction: Direction): Map<string, 
     return at - first;
   };
   place(undefined, 0);
-  return stacks ? rank : undefined;
+  return stacks ? { ranks: rank, turnsBack } : undefined;
 }
