@@ -570,6 +570,30 @@ describe('Graphviz placement with orthogonal routes', () => {
     }
   });
 
+  it('gives each edge into one side its own port, in its sources’ order (bank-of-anthos: three callers into ledger-db)', async () => {
+    // All ended at the middle of each database's top: one arrowhead for ledger-db's three callers, accounts-db's two.
+    const source = await kubernetesNotation.toGraph(readFileSync(new URL('../../../test/fixtures/kubernetes/bank-of-anthos-manifests.yaml', import.meta.url), 'utf8'));
+    const graph = resolveIconHints(foldForReading(source, 'kubernetes'));
+    const laid = await layoutGraphvizOrthogonal(graph);
+    for (const [name, callers] of [['ledger-db', 3], ['accounts-db', 2]] as const) {
+      const db = laid.nodes.find((node) => node.id === `StatefulSet//${name}`)!;
+      const ends = laid.edges.filter((edge) => graph.edges[edge.index]!.to === db.id).map((edge) => edge.points.at(-1)!);
+      expect(ends, name).toHaveLength(callers);
+      const xs = ends.filter((end) => Math.abs(end.y - db.y) <= 1).map((end) => end.x).sort((a, b) => a - b);
+      expect(xs, name).toHaveLength(callers);
+      xs.slice(1).forEach((x, i) => expect(x - xs[i]!, name).toBeGreaterThanOrEqual(12));
+    }
+  });
+
+  it('leaves a node’s one side by a port per edge, not round its other sides (kyma NATS controller’s five watches)', async () => {
+    // Ending at the bottom's middle, the second edge could not share the first's leg: two went out of each side.
+    const graph = await mermaidNotation.toGraph(readFileSync(new URL('../../../test/fixtures/mermaid/kyma-nats-watches-flowchart.mmd', import.meta.url), 'utf8'));
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const controller = laid.nodes.find((node) => node.id === 'Con')!;
+    expect(laid.edges).toHaveLength(5);
+    for (const edge of laid.edges) expect(edge.points[0]!.y, graph.edges[edge.index]!.to).toBeCloseTo(controller.y + controller.height, 0);
+  });
+
   it('sets a container’s loose items in a grid, as ELK does, not one rank (Sentry chart’s twenty consumers)', async () => {
     // Graphviz ranks nodes joined to nothing side by side: the sentry and snuba containers were columns twenty high.
     const graph = await helmNotation.toGraph(readFileSync(new URL('../../../test/fixtures/helm/sentry.values.yaml', import.meta.url), 'utf8'));

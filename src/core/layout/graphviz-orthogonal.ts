@@ -12,6 +12,7 @@
 import type { Direction, GraphIR, GraphNode } from '../graph/types.js';
 import { boxContains } from '../export/geometry.js';
 import { BEND_PENALTY, OrthogonalRouter, ROUTE_MARGIN, type Side } from '../routing/orthogonal.js';
+import { sidePorts } from '../routing/ports.js';
 import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { cappedRanks } from './capped-ranks.js';
 import { besideRoute, clearOf, placesBeside, RouteLegs } from './detours.js';
@@ -201,9 +202,6 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
     return line === undefined ? [] : [[edge.index, line] as const];
   }));
   const terminals = laid.edges.flatMap((edge) => (leaders.has(edge.index) ? [] : (ends(edge.index) ?? [])));
-  // Not on a wall of hundreds of edges (sentry's 293 depends_on drawn in full): there routes kept off crossings by
-  // running along others' lines, 476 pairs run together that separating runs could not part, in three times the time.
-  const router = new OrthogonalRouter(obstacles, terminals, terminals.length / 2 <= CROSSING_COST_EDGES ? CROSSING_COST : 0);
   // A table's foreign keys leave and reach it on the sides that face along the flow, beside its rows, as ELK's layers
   // and DBeaver draw them: Graphviz's placement let the router end them on a table's top or bottom too (Northwind's
   // products and orders: keys into their headers from above and below).
@@ -242,15 +240,26 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
     }
     return { from, to, through, fromSides, toSides, offSideCost: FLOW_SIDE_COST };
   };
-  const routes = laid.edges.map((edge) => {
+  const requests = laid.edges.map((edge) => {
     const pair = leaders.has(edge.index) ? undefined : ends(edge.index);
-    return pair && router.route(request(pair));
+    return pair && request(pair);
   });
+  // Ends meant for one side each get a port of their own there, in the order of their other ends: at the side's middle,
+  // a fan-in's routes met in one point. Not a table's keys, which its rows space out, nor a round or pointed outline's.
+  const spreads = (end: number) => end < laid.nodes.length + laid.groups.length && !tables.has(laid.nodes[end]?.id ?? '') && !['ellipse', 'diamond'].includes(obstacles[end]!.type);
+  const only = (sides: readonly Side[] | undefined) => (sides?.length === 1 ? sides[0] : undefined);
+  const ports = sidePorts(obstacles, requests.map((req) => req && { from: req.from, to: req.to, fromSide: only(req.fromSides), toSide: only(req.toSides) }), spreads);
+  const portList = ports.flatMap((end) => [end.fromPort, end.toPort].filter((port) => port !== undefined));
+  // Not on a wall of hundreds of edges (sentry's 293 depends_on drawn in full): there routes kept off crossings by
+  // running along others' lines, 476 pairs run together that separating runs could not part, in three times the time.
+  const router = new OrthogonalRouter(obstacles, terminals, terminals.length / 2 <= CROSSING_COST_EDGES ? CROSSING_COST : 0, portList);
+  const ported = requests.map((req, i) => req && { ...req, ...ports[i] });
+  const routes = ported.map((req) => req && router.route(req));
   // A route found early knew none of the later ones: each that crosses another is found again knowing them all.
   routes.forEach((route, i) => {
     if (route === undefined || router.crossings(route) === 0) return;
     router.forget(route);
-    routes[i] = router.route(request(ends(laid.edges[i]!.index)!));
+    routes[i] = router.route(ported[i]!);
   });
   const labels = new Map<number, LaidOutLabel[]>();
   const edges = laid.edges.map((edge, i) => {

@@ -38,6 +38,15 @@ export const SIDE_FOCUS: Record<Side, Point> = {
   top: { x: 0.5, y: 0 },
 };
 
+/**
+ * Where one of several route ends on a side sits: `at` is the x of a point on the top or bottom, the y of one on the
+ * left or right. The router adds a grid line through each port it is given.
+ */
+export interface Port {
+  side: Side;
+  at: number;
+}
+
 export interface RouteRequest {
   /** Obstacle indices of the two ends. */
   from: number;
@@ -49,6 +58,9 @@ export interface RouteRequest {
   toSides?: readonly Side[];
   /** What reaching an end at another side costs instead of OFF_SIDE_COST, in pixels of route length. */
   offSideCost?: number;
+  /** Where an end leaves or reaches its port's side, instead of the side's middle (other sides: at their middles). */
+  fromPort?: Port;
+  toPort?: Port;
 }
 
 export interface Route {
@@ -147,7 +159,8 @@ class StateHeap {
 
 /**
  * A router over fixed obstacles: build once per scene, then route any number of connectors between obstacles.
- * `terminals` are the obstacles connectors start or end at (their side middles become grid lines).
+ * `terminals` are the obstacles connectors start or end at (their side middles become grid lines), `ports` the points
+ * off the middles that requests will pin ends to.
  */
 export class OrthogonalRouter {
   private readonly xs: Float64Array;
@@ -193,6 +206,7 @@ export class OrthogonalRouter {
     terminals: Iterable<number>,
     /** What crossing a route found before costs, in pixels of route length (0: routes ignore each other's crossings). */
     private readonly crossingCost = 0,
+    ports: readonly Port[] = [],
   ) {
     const m = ROUTE_MARGIN;
     const xs: number[] = [];
@@ -203,6 +217,7 @@ export class OrthogonalRouter {
       xs.push(o.x + o.width / 2);
       ys.push(o.y + o.height / 2);
     }
+    for (const port of ports) (port.side === 'top' || port.side === 'bottom' ? xs : ys).push(port.at);
     this.xs = gridLines(xs);
     this.ys = gridLines(ys);
     const nodes = this.xs.length * this.ys.length;
@@ -253,10 +268,10 @@ export class OrthogonalRouter {
     return more.get(cell)!.every((index) => this.allowed[index] === this.generation);
   }
 
-  /** Node index of the point `margin` away from the middle of a side, or −1 off the grid. */
-  private exitNode(box: Box, side: number): number {
-    const cx = box.x + box.width / 2;
-    const cy = box.y + box.height / 2;
+  /** Node index of the point `margin` away from a side, at its middle or at the port's `at`. */
+  private exitNode(box: Box, side: number, port?: Port): number {
+    const cx = port !== undefined && (side === 1 || side === 3) ? port.at : box.x + box.width / 2;
+    const cy = port !== undefined && (side === 0 || side === 2) ? port.at : box.y + box.height / 2;
     const x = side === 0 ? box.x + box.width + ROUTE_MARGIN : side === 2 ? box.x - ROUTE_MARGIN : cx;
     const y = side === 1 ? box.y + box.height + ROUTE_MARGIN : side === 3 ? box.y - ROUTE_MARGIN : cy;
     return lineOf(this.ys, y) * this.xs.length + lineOf(this.xs, x);
@@ -279,7 +294,9 @@ export class OrthogonalRouter {
     const to = this.obstacles[request.to]!;
     // A loop back to the same shape leaves on the right and comes back on top, or it would "arrive" where it left.
     const loop = request.from === request.to;
-    const goals = [0, 1, 2, 3].map((side) => (loop && side !== 3 ? -1 : this.exitNode(to, side)));
+    const { fromPort, toPort } = request;
+    const on = (port: Port | undefined, side: number) => (port?.side === SIDES[side] ? port : undefined);
+    const goals = [0, 1, 2, 3].map((side) => (loop && side !== 3 ? -1 : this.exitNode(to, side, on(toPort, side))));
     const offSide = (sides: readonly Side[] | undefined, side: number) => (sides === undefined || sides.includes(SIDES[side]!) ? 0 : (request.offSideCost ?? OFF_SIDE_COST));
     const goalX = goals.map((node) => xs[node % nx]!);
     const goalY = goals.map((node) => ys[Math.floor(node / nx)]!);
@@ -316,7 +333,7 @@ export class OrthogonalRouter {
       heap.push(cost + heuristic(x, y, state & 3), cost, state);
     };
     for (let side = 0; side < (loop ? 1 : 4); side++) {
-      const node = this.exitNode(from, side);
+      const node = this.exitNode(from, side, on(fromPort, side));
       open(node * 4 + side, ROUTE_MARGIN + offSide(request.fromSides, side), -1 - side, xs[node % nx]!, ys[Math.floor(node / nx)]!);
     }
     let found = -1;
