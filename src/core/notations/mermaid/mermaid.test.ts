@@ -43,7 +43,9 @@ describe('mermaidNotation on real diagrams', () => {
     expect(graph.layout).toBe('sequence');
     expect(graph.nodes.map((n) => n.kind)).toEqual(['actor', 'component', 'component', 'component', 'component', 'component', 'component']);
     expect(graph.nodes[0]!.shape).toBe('person');
-    expect(graph.nodes[1]!.label).toBe('control plane\napi-server');
+    // `control plane<br><br>api-server`: Mermaid draws the empty line between the plane and the component's name.
+    expect(graph.nodes[1]!.label).toBe('control plane\n\napi-server');
+    expect(graph.nodes[3]!.label).toBe('control plane\n\ncontroller\nmanager');
     const messages = graph.sequence!.steps.filter((s) => s.type === 'message');
     expect(messages).toHaveLength(12);
     expect(messages[1]).toMatchObject({ from: 'apiSrv', to: 'etcd', dashed: true, label: '2. save new state', endArrowhead: 'arrow' });
