@@ -214,6 +214,8 @@ export function decodeMermaid(text: string): string {
   // Line breaks first: an escaped `#60;br#62;` is text, not a break.
   return text
     .replace(/<\/?br\s*\/?>/gi, '\n')
+    // Spaces around a break draw nothing in HTML (`ready <br/> IG begins`); kept, they pushed the next line off centre.
+    .replace(/[ \t]*\n[ \t]*/g, '\n')
     // `<br><br>` is an empty line in Mermaid's labels, which authors use to set a title apart from its body; a break
     // at the very end draws nothing in HTML.
     .replace(/\n+$/, '')
