@@ -557,6 +557,16 @@ describe('long words and long rows', () => {
     }
   });
 
+  it('opens no blank line for the space an author left before a break (a Mermaid decision\'s `enough state <br>based contract`)', () => {
+    // The decision of a public procurement flowchart (mgifford/mermaid-graphs' DSC decision tree), each break after a space.
+    const text = 'Are there enough state \nbased contract established \nwith DSC members';
+    const width = measureText('Are there enough state', FONT.label, 'normal').width + 1;
+    for (const lines of [wrapText(text, width, FONT.label), renderWrap(fonts, text, width, { family: 'normal', size: FONT.label })]) {
+      expect(lines).not.toContain('');
+      expect(lines[0]).toBe('Are there enough state');
+    }
+  });
+
   it('wraps a member too long for the widest class box onto indented lines instead of cutting it with an ellipsis', () => {
     const member = '+ fulfillInAsync(task : Callable<T>, executor : Executor, timeout : Duration, onError : Consumer<? super Throwable>) : Promise<T>';
     const box = sizeNode({ id: 'p', label: 'Promise<T>', kind: 'class', rows: [member, '+ get() : T'] });

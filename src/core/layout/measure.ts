@@ -129,7 +129,9 @@ export function measureText(text: string, fontSize: number, fontFamily: string):
  * `<br/>- mobon-gateway-service-aggregation`).
  */
 export const wrapWords = (paragraph: string): string[] => {
-  const words = paragraph.split(' ');
+  // Spaces ending a line draw nothing; as an empty last word they opened a blank line where the line before filled
+  // its width (a Mermaid decision's `enough state <br>based contract`).
+  const words = paragraph.replace(/ +$/, '').split(' ');
   return /^[-*+•]$/.test(words[0] ?? '') && words.length > 1 ? [`${words[0]} ${words[1]}`, ...words.slice(2)] : words;
 };
 

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { AppError } from '../../errors.js';
 import type { Chart } from '../../graph/chart.js';
 import { checkScene } from '../../quality/check.js';
 import { intakeScene } from '../../scene/intake.js';
@@ -347,6 +348,15 @@ describe('Mermaid radar', () => {
 describe('Mermaid chart refusals', () => {
   it('refuses a gitGraph Mermaid refuses with Mermaid\'s message', async () => {
     await expect(mermaidNotation.toGraph('gitGraph\n  commit id: "a"\n  cherry-pick id: "a"')).rejects.toMatchObject({ code: 'parse_error' });
+  });
+
+  it('refuses a gantt whose task name holds a colon with the line to blame, not a crash (a roadmap\'s freeze task)', async () => {
+    // Mermaid itself stops on this chart with "Cannot read properties of undefined (reading 'type')".
+    const code = ['gantt', '    dateFormat YYYY-MM-DD', '    section Outreach', '    Education Outreach :2026-06-15, 2026-10-31', '    CRITICAL FREEZE: NO EDITS :crit, f1, 2026-07-15, 2026-10-31'].join('\n');
+    const refusal = await mermaidNotation.toGraph(code).then(() => undefined, (error: unknown) => error as AppError);
+    expect(refusal).toBeInstanceOf(AppError);
+    expect(refusal).toMatchObject({ code: 'parse_error', details: { line: 5 } });
+    expect(refusal!.message).toContain('"CRITICAL FREEZE: NO EDITS" has a \':\' in its name');
   });
 });
 

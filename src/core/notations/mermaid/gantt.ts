@@ -55,9 +55,30 @@ function excludedDays(excludes: string[], includes: string[], from: number, to: 
  */
 const wallClock = (date: Date): number => date.getTime() - date.getTimezoneOffset() * 60_000;
 
+/** A task line whose name holds a `:` (`CRITICAL FREEZE: NO EDITS :crit, f1, …`): Mermaid's task data starts at the first. */
+const COLON_IN_TASK_NAME = /^\s*(?!(?:title|dateFormat|axisFormat|tickInterval|excludes|includes|todayMarker|weekday|weekend|section|accTitle|accDescr|click)\b)([^:%\n]+:[^:,\n]*):/;
+
+/**
+ * Mermaid works a gantt's dates out only when its tasks are asked for, and stops there with a bare TypeError on a
+ * task it cannot place: said as the parse error it is, at the line most likely to blame.
+ */
+function compiledTasks(db: GanttDb, code: string): GanttDbTask[] {
+  try {
+    return db.getTasks();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const lines = code.split('\n');
+    const at = lines.findIndex((line) => COLON_IN_TASK_NAME.test(line));
+    if (at < 0) throw new AppError('parse_error', `Mermaid could not work out the tasks' dates (${reason})`);
+    const name = COLON_IN_TASK_NAME.exec(lines[at]!)![1]!.trim();
+    const message = `line ${at + 1}: Mermaid could not work out the tasks' dates (${reason}): the task "${name}" has a ':' in its name, where Mermaid starts a task's dates`;
+    throw new AppError('parse_error', message, { line: at + 1, column: 1 });
+  }
+}
+
 export function ganttToGraph(db: GanttDb, code = ''): GraphIR {
   const warnings: string[] = [];
-  const tasks = db.getTasks().flatMap((task) => {
+  const tasks = compiledTasks(db, code).flatMap((task) => {
     const label = chartLabel(task.task);
     const start = wallClock(task.startTime);
     const end = wallClock(task.endTime);

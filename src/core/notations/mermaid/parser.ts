@@ -214,8 +214,11 @@ export function decodeMermaid(text: string): string {
   // Line breaks first: an escaped `#60;br#62;` is text, not a break.
   return text
     .replace(/<\/?br\s*\/?>/gi, '\n')
-    // A blank line (`<br><br>`) is spacing in Mermaid's HTML labels; ours keep one break.
-    .replace(/\n\s*\n/g, '\n')
+    // Spaces around a break draw nothing in HTML (`ready <br/> IG begins`); kept, they pushed the next line off centre.
+    .replace(/[ \t]*\n[ \t]*/g, '\n')
+    // `<br><br>` is an empty line in Mermaid's labels, which authors use to set a title apart from its body; a break
+    // at the very end draws nothing in HTML.
+    .replace(/\n+$/, '')
     .replace(/<\/?([a-z][a-z0-9]*)(?:\s[^<>]*)?>/gi, (tag, name: string) => (HTML_ELEMENTS.has(name.toLowerCase()) ? '' : tag))
     .replace(/ﬂ°°(\d+)¶ß/g, (_, code: string) => String.fromCodePoint(Math.min(Number(code), 0x10ffff)))
     .replace(/ﬂ°(\w+)¶ß/g, (_, name: string) => NAMED[name] ?? `&${name};`)
