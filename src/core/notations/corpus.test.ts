@@ -84,6 +84,7 @@ const CORPUS: Count[] = [
   ['terraform', 'gcp-microservices-demo.memorystore.tf', 2, 1, 0, 'redis instance and its reference'],
   ['terraform', 'learn-provision-eks-cluster.main.tf', 5, 4, 0, '3 modules, 2 data (random_string a row on the modules that use it); eks and irsa-ebs-csi read each other: one two-headed line'],
   ['terraform', 'tf-aws-vpc-example-simple.main.tf', 2, 1, 0, 'module vpc and what it uses'],
+  ['terraform', 'tf-aws-lambda.iam.tf', 14, 13, 0, 'the role, its 8 inline policies and 2 attachments, 3 data (5 policy documents rows on what reads them); vpc and tracing name two blocks each'],
   ['terraform', 'tf-aws-s3-bucket.main.tf', 25, 36, 0, '21 resources and 17 data sources less the 13 IAM policy documents, rows on the bucket policy that reads them (their reads of the account, partition and region moved to it); 36 references, 14 of them `bucket = aws_s3_bucket.this[0].id`'],
   ['terraform', 'tf-aws-vpc-root.main.tf', 66, 94, 8, '74 resource/data blocks less the VPC and 7 subnet tiers they sit in (containers); 94 references between them, locals expanded (18 of them to a subnet tier or the VPC from outside, drawn to the container)'],
   ['terraform', 'tf-provider-aws-two-tier.main.tf', 7, 7, 2, '7 resources besides the VPC and subnet containers; 7 references not drawn by nesting'],
