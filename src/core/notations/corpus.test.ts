@@ -113,6 +113,7 @@ const CORPUS: Count[] = [
   ['helm', 'opentelemetry-collector.values.yaml', 1, 0, 0, 'the collector (replicaCount, its Service ports from the ports map); config is its pipelines'],
   ['helm', 'harbor.values.yaml', 9, 6, 0, 'portal, core, jobservice, registry, trivy, exporter (nginx is for the exposures other than the ingress chosen); database and redis (type: internal); the expose ingress; core, jobservice, registry, trivy named in the database/redis settings, the ingress host keyed core'],
   ['helm', 'bjw-s-vaultwarden.values.yaml', 3, 2, 0, 'bjw-s app-template: the main controller (its Service a row), Ingress and data volume'],
+  ['helm', 'prometheus-community-prometheus.values.yaml', 5, 4, 0, 'the server running Prometheus; alertmanager, kube-state-metrics, node exporter and Pushgateway sub-charts (their comments say so), scraped or alerted as documented'],
   ['mermaid', 'kyma-nats-reconcile-flowchart.mmd', 6, 5, 0, 'Start and 5 steps, one chain written over 6 lines'],
   ['mermaid', 'kyma-nats-watches-flowchart.mmd', 6, 5, 0, 'NATS-Controller and the 5 kinds it watches'],
   ['mermaid', 'k8s-ingress-flowchart.mmd', 5, 4, 1, 'client, ingress, service, pod1, pod2; 4 links; subgraph cluster'],
