@@ -74,6 +74,7 @@ const CORPUS: Count[] = [
   ['kubernetes', 'k8s-website-wordpress-mysql-deployment.yaml', 3, 2, 0, 'Deployment (its Service a row), PVC, Secret of mysql'],
   ['kubernetes', 'microservices-demo-cartservice.yaml', 3, 2, 0, 'cartservice and redis-cart with their Services as rows, and the account'],
   ['kubernetes', 'microservices-demo-release.yaml', 23, 27, 0, '12 Deployments with their 12 Services as rows, 11 ServiceAccounts'],
+  ['kubernetes', 'envoy-gateway-merged-gateways.yaml', 5, 4, 0, '3 Gateways (in default, as the rest: no box) routing to the backend (its Service a row), its account; GatewayClass and EnvoyProxy skipped'],
   ['terraform', 'bank-of-anthos-multienv.tf', 29, 46, 0, '28 resources and modules, 1 data source (google_client_config, read only by providers, left out); 35 references and 11 depends_on'],
   ['terraform', 'aks-store-demo.cosmosdb.tf', 1, 0, 0, 'module db'],
   ['terraform', 'aks-store-demo.main.tf', 4, 0, 0, 'the resource group (random_pet and random_integer rows on it, as they name it) and 3 data'],
