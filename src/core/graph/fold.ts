@@ -39,6 +39,11 @@ const MIN_TWINS = 3;
 
 /** The graph to draw at `detail`: folded when it is a large infrastructure graph and `detail` is auto. */
 export function foldForReading(graph: GraphIR, notation: Notation, detail: Detail = 'auto'): GraphIR {
+  const folded = foldByNotation(graph, notation, detail);
+  return notation === 'terraform' ? titleSharedNames(folded) : folded;
+}
+
+function foldByNotation(graph: GraphIR, notation: Notation, detail: Detail): GraphIR {
   if (detail === 'auto' && notation === 'sql') return foldSchema(graph);
   if (detail === 'auto' && notation === 'mermaid' && isEntityDiagram(graph)) return foldEntities(graph);
   if (detail === 'full' || !FOLDING_NOTATIONS.has(notation) || graph.layout !== 'layered') return graph;
@@ -339,6 +344,27 @@ const DEPENDS_ON = 'depends on';
 
 /** A resource's type, from its address (`aws_route.private`, `module.vpc.aws_route.private`). */
 const resourceType = (address: string) => address.split('.').at(-2) ?? '';
+/** A resource's name, from its address (`private` of `aws_route.private`). */
+const addressName = (address: string) => address.split('.').at(-1) ?? '';
+
+/**
+ * Terraform boxes drawn under a name another drawn box has, titled by their address instead, which says the type the
+ * row under the name did: terraform-aws-modules call nearly every resource `this` (Aurora's cluster, parameter
+ * groups, security group and autoscaling policy stood as nine boxes and table headers titled "this"). Named among
+ * what is drawn, so a setting folded into its resource leaves that resource its name.
+ */
+function titleSharedNames(graph: GraphIR): GraphIR {
+  const named = (node: GraphNode) => !node.id.startsWith('module.') && node.label === addressName(node.id);
+  const count = new Map<string, number>();
+  for (const node of graph.nodes) if (named(node)) count.set(node.label, (count.get(node.label) ?? 0) + 1);
+  const shared = (node: GraphNode) => named(node) && count.get(node.label)! > 1;
+  if (!graph.nodes.some(shared)) return graph;
+  const typeRows = (id: string) => [resourceType(id), `data ${resourceType(id)}`];
+  return {
+    ...graph,
+    nodes: graph.nodes.map((node) => (shared(node) ? { ...node, label: node.id, rows: (node.rows ?? []).filter((row, at) => at > 0 || !typeRows(node.id).includes(row)) } : node)),
+  };
+}
 
 /**
  * A resource type that extends the type of `owner`, one of the resources it refers to (`aws_s3_bucket_versioning`

@@ -292,6 +292,25 @@ prometheus:
     expect(arrows(helmNotation.toGraph('distributor:\n  replicas: 1\ningester:\n  replicas: 2\n'))).toEqual([]);
   });
 
+  it('reads the blocks its comments call sub-charts as sub-charts, scraped and alerted by the server running Prometheus (prometheus-community prometheus)', () => {
+    const graph = helmNotation.toGraph(fixture('prometheus-community-prometheus.values.yaml'));
+    // `kube-state-metrics: {enabled: true}` alone was read as a setting and dropped; Alertmanager's `persistence` made
+    // it a workload of this chart, drawn using the node exporter and the Pushgateway.
+    expect(graph.nodes.map((n) => [n.id, n.rows![0]])).toEqual([
+      ['alertmanager', 'sub-chart'],
+      ['kube-state-metrics', 'sub-chart'],
+      ['prometheus-node-exporter', 'sub-chart'],
+      ['prometheus-pushgateway', 'sub-chart'],
+      ['server', 'workload, 1 replica'],
+    ]);
+    expect(arrows(graph)).toEqual([
+      'server -> alertmanager [alerts]',
+      'server -> kube-state-metrics [scrapes]',
+      'server -> prometheus-node-exporter [scrapes]',
+      'server -> prometheus-pushgateway [scrapes]',
+    ]);
+  });
+
   it('draws the configured kube-prometheus-stack workloads and names the switched-off ones with their lines', () => {
     const graph = helmNotation.toGraph(fixture('bank-of-anthos-prometheus.values.yaml'));
     // operator holds resources beside a switched-off kubeletService: still a workload.

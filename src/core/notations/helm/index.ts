@@ -448,6 +448,10 @@ function commentedSwitches(values: Record<string, unknown>, commentAbove: Locate
   return pairs;
 }
 
+/** The comment above `key` calls it a sub-chart by name (`## alertmanager sub-chart configurable values`). */
+const commentedSubchart = (key: string, comment: string | undefined): boolean =>
+  comment !== undefined && new RegExp(`(^|[\\s#])${key.replace(/[^\w]/g, '\\$&')}\\s+sub-?chart\\b`, 'i').test(comment);
+
 type Feature = [string, Record<string, unknown>];
 
 /**
@@ -564,13 +568,19 @@ const MONITORING_RELATIONS: readonly Relation[] = [
   ['prometheusOperator', 'alertmanager', 'runs'],
   ['prometheusOperator', 'crds', 'watches'],
   ['promtail', 'loki', 'pushes'],
+  // The exporters the prometheus chart bundles are there to be scraped by its server.
+  ...['kube-state-metrics', 'prometheus-node-exporter', 'prometheus-pushgateway'].map((exporter): Relation => ['prometheus', exporter, 'scrapes']),
 ];
 
 type Relation = readonly [from: string, to: string, label: string];
 
-/** The documented relations between the nodes `ids` (compared in lower case), as node ids. */
-function documentedRelations(ids: readonly string[]): Relation[] {
+/**
+ * The documented relations between the nodes `ids` (compared in lower case), as node ids. A workload running a known
+ * part's image is that part under another name (`aliases`: the prometheus chart's `server` runs prometheus).
+ */
+function documentedRelations(ids: readonly string[], aliases: ReadonlyMap<string, string>): Relation[] {
   const byName = new Map(ids.map((id) => [id.toLowerCase(), id]));
+  for (const [name, id] of aliases) if (!byName.has(name.toLowerCase())) byName.set(name.toLowerCase(), id);
   const signed = SIGNED_RELATIONS.flatMap(([signature, relations]) => (signature.every((name) => byName.has(name.toLowerCase())) ? relations : []));
   return [...signed, ...MONITORING_RELATIONS].flatMap(([from, to, label]): Relation[] => {
     const [a, b] = [byName.get(from.toLowerCase()), byName.get(to.toLowerCase())];
@@ -710,6 +720,17 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
         if (!DEPENDENCY.test(inner) || !isRecord(settings) || externalAddress(settings) === undefined || (isRecord(bundled) && enabled(bundled))) continue;
         externals.push([inner, 'external', settings]);
         usedByAll.push(inner);
+      }
+      continue;
+    }
+    // A block its comment calls a sub-chart (the prometheus chart's "## alertmanager sub-chart configurable values")
+    // is that chart's values, whatever they hold: its `persistence` drew Alertmanager as a workload of this chart,
+    // and `kube-state-metrics: {enabled: true}`, nothing else, was read as a setting and dropped.
+    if (commentedSubchart(key, commentAbove(key))) {
+      if (disabled(block)) offWorkloads.push(key);
+      else if (!subcharts.includes(key)) {
+        subcharts.push(key);
+        subchartKeys.set(key, key);
       }
       continue;
     }
@@ -886,7 +907,8 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   }
   if (user) for (const chart of subcharts) if (!linked.has(`${user}->${chart}`)) edge(user, chart);
   // What well-known parts do with each other is in their documentation, not in the values: drawn from it, and said.
-  const documented = documentedRelations(nodes.map((node) => node.id)).filter(([from, to]) => !linked.has(`${from}->${to}`) && !edges.some((e) => e.from === from && e.to === to));
+  const imageAliases = new Map(components.map(([key]) => [nodes.find((node) => node.id === key)?.iconHint ?? key, key]));
+  const documented = documentedRelations(nodes.map((node) => node.id), imageAliases).filter(([from, to]) => !linked.has(`${from}->${to}`) && !edges.some((e) => e.from === from && e.to === to));
   for (const [from, to, label] of documented) edge(from, to, label);
   if (documented.length > 0) warnings.push(`${documented.map(([from, to, label]) => `${from} → ${to} (${label})`).join(', ')}: drawn as the parts' documentation draws them; the values do not say it`);
   // Workloads all of one product (Mastodon's web, streaming and sidekiq): the product uses the sub-chart, an arrow from

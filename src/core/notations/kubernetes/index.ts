@@ -2,7 +2,7 @@ import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
 import { imageBase, imageRole, namesDatabase } from '../compose/images.js';
 import { hostsIn } from '../hosts.js';
-import { collectResources, argumentAddresses, envValues, images, list, podReferences, record, selects, serviceRow, shortImage, stringMap, type Resource } from './manifests.js';
+import { collectResources, argumentAddresses, envValues, images, list, namespaceIn, podReferences, record, selects, serviceRow, shortImage, stringMap, type Resource } from './manifests.js';
 import { atLines, parseLocatedYamlDocuments } from '../yaml.js';
 import { dictionary } from '../../dictionary.js';
 
@@ -112,9 +112,8 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
   }
 
   const find = (kind: string, namespace: string | undefined, name: string): GraphNode | undefined => nodes.get(nodeId(kind, namespace, name));
-  /** An object written without a namespace is in `default`: Envoy Gateway's example names it on the Gateways only. */
-  const findInNamespace = (kind: string, namespace: string | undefined, name: string): GraphNode | undefined =>
-    find(kind, namespace, name) ?? (namespace === undefined ? find(kind, 'default', name) : namespace === 'default' ? find(kind, undefined, name) : undefined);
+  /** A reference's namespace as written: `default` is an object's own when it names none (`namespaceIn`). */
+  const findInNamespace = (kind: string, namespace: string | undefined, name: string): GraphNode | undefined => find(kind, namespaceIn(namespace), name);
   const workloads = drawn.filter((r) => r.pod);
   const services = drawn.filter((r) => r.kind === 'Service');
   const fronts = frontServices(services, workloads);
@@ -259,7 +258,7 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
   if (foldedAutoscalers.length > 0) warnings.push(`${atLines(foldedAutoscalers)}${foldedAutoscalers.length} HorizontalPodAutoscaler${foldedAutoscalers.length === 1 ? '' : 's'} drawn as the replica range on the workload ${foldedAutoscalers.length === 1 ? 'it scales' : 'each scales'}`);
   if (foldedRoutes.length > 0) warnings.push(`${atLines(foldedRoutes)}${foldedRoutes.length} route${foldedRoutes.length === 1 ? '' : 's'} of Gateways in the input drawn as the Gateway's arrows to the Services, labelled with hosts and paths`);
   if (foldedPolicies.length > 0) warnings.push(`${atLines(foldedPolicies)}${foldedPolicies.length} NetworkPolicy objects of one workload each drawn as the calls they allow from workloads of the input (\"allowed\"), and a row on the workload`);
-  foldRoleBindings(resources, (namespace, name) => find('ServiceAccount', namespace, name), skippedKinds, warnings);
+  foldRoleBindings(resources, (namespace, name) => findInNamespace('ServiceAccount', namespace, name), skippedKinds, warnings);
   for (const [kind, lines] of skippedKinds) warnings.push(`${atLines(lines)}skipped ${lines.length} ${kind} object${lines.length === 1 ? '' : 's'} (not drawn)`);
   if (ignored.length > 0) warnings.push(`${atLines(ignored)}skipped ${ignored.length} document${ignored.length === 1 ? '' : 's'} without kind or metadata.name`);
   // The Ingress (or Gateway, or route) is where traffic enters: listed first, so the layout starts the drawing (top

@@ -391,7 +391,20 @@ describe('kubernetesNotation Gateway API', () => {
     const gateway = ['apiVersion: gateway.networking.k8s.io/v1', 'kind: Gateway', 'metadata: {name: eg, namespace: default}', 'spec: {gatewayClassName: eg, listeners: [{name: http, protocol: HTTP, port: 8080}]}'];
     const graph = kubernetesNotation.toGraph([...gateway, '---', ...app, '---', ...route].join('\n'));
     expect(graph.nodes.map((n) => n.id)).not.toContain('HTTPRoute//httpbin');
-    expect(graph.edges).toContainEqual(expect.objectContaining({ from: 'Gateway/default/eg', to: 'Deployment//httpbin' }));
+    expect(graph.edges).toContainEqual(expect.objectContaining({ from: 'Gateway//eg', to: 'Deployment//httpbin' }));
+  });
+
+  it('draws what is written in `default` with what is written without a namespace, in no box (Envoy Gateway merged-gateways)', () => {
+    // The three Gateways, written in default, stood in a "default" box apart from the backend they route to, written
+    // without a namespace and so applied to default too.
+    const graph = kubernetesNotation.toGraph(fixture('envoy-gateway-merged-gateways.yaml'));
+    expect(graph.groups).toEqual([]);
+    expect(graph.nodes.filter((n) => n.kind === 'gateway').map((n) => n.parent)).toEqual([undefined, undefined, undefined]);
+    expect(arrows(graph).filter((a) => a.startsWith('Gateway'))).toEqual([
+      'Gateway//merged-eg-1 -> Deployment//merged-backend [www.merged1.com/example]',
+      'Gateway//merged-eg-2 -> Deployment//merged-backend [www.merged2.com/example2]',
+      'Gateway//merged-eg-3 -> Deployment//merged-backend [www.merged3.com/example3]',
+    ]);
   });
 
   it('draws a route whose Gateway is defined elsewhere as the entry point itself', () => {

@@ -1,11 +1,18 @@
 import { isRecord, type LocatedYaml } from '../yaml.js';
 import { dictionary } from '../../dictionary.js';
 
+/**
+ * A namespace as written in a manifest, `default` as none: an object written without one is applied there, so the
+ * two are one namespace. Envoy Gateway's merged-gateways drew its Gateways, written in `default`, in a box apart from
+ * the backend they route to, written without.
+ */
+export const namespaceIn = (value: unknown): string | undefined => (typeof value === 'string' && value !== 'default' ? value : undefined);
+
 /** One Kubernetes object, with the fields the diagram reads pulled out of its manifest. */
 export interface Resource {
   kind: string;
   name: string;
-  /** Absent for objects without `metadata.namespace` (the default namespace, or cluster-scoped kinds). */
+  /** Absent for objects in the default namespace, written or not, and for cluster-scoped kinds (see `namespaceIn`). */
   namespace?: string;
   /** The manifest as written. */
   manifest: Record<string, unknown>;
@@ -40,7 +47,8 @@ export function collectResources(documents: readonly LocatedYaml[]): { resources
       return;
     }
     const resource: Resource = { kind, name, manifest: value, ...(line !== undefined && { line }) };
-    if (typeof metadata.namespace === 'string') resource.namespace = metadata.namespace;
+    const namespace = namespaceIn(metadata.namespace);
+    if (namespace !== undefined) resource.namespace = namespace;
     const pod = podTemplate(kind, value, metadata);
     if (pod) resource.pod = pod;
     resources.push(resource);

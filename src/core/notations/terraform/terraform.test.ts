@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
+import { foldForReading } from '../../graph/fold.js';
 import type { GraphIR } from '../../graph/types.js';
 import { resolveIconRef } from '../../icons/index.js';
 import { FONT } from '../../layout/drawing-rules.js';
@@ -69,6 +70,21 @@ resource "null_resource" "apply_deployment" {
     // The whole example is one call: a box that said only its 75-character source showed nothing of the three replicas.
     const graph = terraformNotation.toGraph(fixture('gcp-sql-mysql-ha.main.tf'));
     expect(graph.nodes.map((node) => [node.label, node.rows])).toEqual([['mysql', ['module sql-db/google//mysql', 'additional_users × 2', 'read_replicas × 3']]]);
+  });
+
+  it('titles the boxes that share a name by their address, so each says which it is (terraform-aws-lambda iam.tf: vpc and tracing twice each)', () => {
+    const graph = terraformNotation.toGraph(fixture('tf-aws-lambda.iam.tf'));
+    const drawn = foldForReading(graph, 'terraform');
+    // Each role policy and the managed policy it reads were two boxes titled alike, "vpc" and "vpc".
+    expect(drawn.nodes.map((node) => node.label)).toEqual(['lambda', 'aws_iam_role_policy.tracing', 'aws_iam_role_policy.vpc', 'log_group_arn', 'data.aws_iam_policy.tracing', 'data.aws_iam_policy.vpc']);
+    // The address says the type, so no row repeats it.
+    expect(drawn.nodes.find((node) => node.id === 'data.aws_iam_policy.vpc')!.rows).toEqual(['if local.create_role &&…']);
+    // Names among what is drawn: folded, the `logs` policy's name is a row on the role, not a rival title.
+    expect(drawn.nodes[0]!.rows).toContain('policy logs (policy document logs) → data.aws_arn.log_group_arn');
+    // Drawn in full, the six other role policies keep their own names; the two pairs are titled as folded.
+    const full = foldForReading(graph, 'terraform', 'full');
+    expect(full.nodes.find((node) => node.id === 'aws_iam_role_policy.logs')!.label).toBe('logs');
+    expect(full.nodes.find((node) => node.id === 'aws_iam_role_policy.vpc')!.label).toBe('aws_iam_role_policy.vpc');
   });
 
   it('puts the terraform-aws-vpc subnets in the VPC, reaching it through local.vpc_id', () => {
@@ -266,7 +282,8 @@ describe('resources without an icon of their own (AKS Store demo)', () => {
     const { elements } = await codeToScene(fixture('aks-store-demo.main.tf'), { notation: 'terraform' });
     const box = (label: string) => elements.find((e) => typeof e.text === 'string' && e.text.startsWith(label));
     // data.azurerm_subscription and data.http were a header and a rule over one row, beside the client config's icon box.
-    expect(box('current\ndata azurerm_subscription')).toBeDefined();
+    // Two data sources are called `current` (the subscription and the client config): each is titled by its address.
+    expect(box('data.azurerm_subscription.current')).toBeDefined();
     expect(box('current_ip\ndata http')).toBeDefined();
     expect(elements.filter((e) => e.id.endsWith('-header'))).toEqual([]);
   });
