@@ -384,6 +384,31 @@ describe('DOT text, borders and invisible structure on real files', () => {
     expect(points.at(-1)!.y).toBeLessThan(node2.y + node2.height / 4);
   });
 
+  it('draws an HTML-like table cell by cell with its borders and spans, an edge to a PORT ending at its cell (Graphviz’s rtest html.gv)', async () => {
+    const elements = await sceneOf('graphviz-html.gv');
+    const cell = (k: number) => byId(elements, `struct3-cell-${k}`) as Box & { strokeColor: string };
+    // hello/world (ROWSPAN=3) is as tall as b, d and f together; b and f (COLSPAN=3) as wide as c, d and e.
+    expect(cell(1).height).toBeCloseTo(cell(2).height + cell(6).height + cell(8).height, 1);
+    expect(cell(2).width).toBeCloseTo(cell(5).width + cell(6).width + cell(7).width, 1);
+    expect(byId(elements, 'struct3-field-6')).toMatchObject({ text: 'd' });
+    // CELLBORDER=1 in a plaintext node: the node has no outline, its cells do.
+    expect(byId(elements, 'struct3')).toMatchObject({ strokeColor: '#00000000' });
+    expect(cell(6).strokeColor).toBe('#1e1e1e');
+    // struct1:f2 -> struct3:here ends at the cell d, not the middle of the table.
+    const end = (byId(elements, 'e2') as { points: { x: number; y: number }[] }).points.at(-1)!;
+    expect(end.x).toBeGreaterThan(cell(6).x);
+    expect(end.x).toBeLessThan(cell(6).x + cell(6).width);
+  });
+
+  it('sets record text flush left or right where its lines end with \\l or \\r (Graphviz’s rtest records.gv)', async () => {
+    const elements = await sceneOf('graphviz-records.gv');
+    expect(byId(elements, 'a-field-1')).toMatchObject({ text: 'Graphs can\nbe fun', textAlign: 'left' });
+    expect(byId(elements, 'a-field-2')).toMatchObject({ text: 'mid', textAlign: 'center' });
+    const [right, node] = [byId(elements, 'a-field-3') as Box, byId(elements, 'a') as Box];
+    expect(right).toMatchObject({ text: 'right', textAlign: 'right' });
+    expect(node.x + node.width - (right.x + right.width)).toBeLessThan(12);
+  });
+
   it('decodes HTML entities in every label as Graphviz does (the gallery’s LR(0) states: &bull; &gt; &#40;)', async () => {
     const graph = await dotNotation.toGraph(fixture('gallery-psg.gv'));
     const state0 = graph.nodes.find((n) => n.id === 'state0')!;
