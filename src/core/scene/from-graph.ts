@@ -94,7 +94,11 @@ function cellElements(placed: PlacedCells, laid: Box, shape: Element, fontSize: 
     return around.at(-1)?.fillColor ?? (shape.fillColor === 'transparent' || shape.fillColor === undefined ? '#ffffff' : shape.fillColor);
   };
   placed.frames.forEach((frame, k) => {
-    if (frame.border > 0 || frame.fillColor !== undefined) elements.push(rectangle(`table-${k + 1}`, frame, frame.border, frame.fillColor, frame.strokeColor));
+    // A table as large as its node is drawn as the node's own outline and fill: one shape, not one over another.
+    const whole = k === 0 && laid.width - frame.width < 1 && laid.height - frame.height < 1;
+    if (whole && frame.border > 0) Object.assign(shape, { strokeColor: frame.strokeColor ?? stroke, strokeWidth: Math.min(8, frame.border) });
+    if (whole && frame.fillColor !== undefined) shape.fillColor = frame.fillColor;
+    else if (!whole && (frame.border > 0 || frame.fillColor !== undefined)) elements.push(rectangle(`table-${k + 1}`, frame, frame.border, frame.fillColor, frame.strokeColor));
   });
   placed.cells.forEach((cell, k) => {
     if (cell.border > 0 || cell.fillColor !== undefined) elements.push(rectangle(`cell-${k + 1}`, cell, cell.border, cell.fillColor));

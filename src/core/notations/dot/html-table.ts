@@ -18,6 +18,8 @@ export function htmlTable(html: string, scheme?: string): Table | undefined {
   const tables: Table[] = [];
   const cells: GraphCell[] = [];
   let outer: Table | undefined;
+  /** The PORT of each open table: a nested table's port is its cell's (the cell holds only the table). */
+  const tablePorts: (string | undefined)[] = [];
   /** Font tags open inside the current cell, innermost last. */
   const fonts: { bold?: boolean; italic?: boolean; color?: string }[] = [];
   const number = (value: string | undefined, fallback: number) => {
@@ -34,6 +36,7 @@ export function htmlTable(html: string, scheme?: string): Table | undefined {
           const border = number(attributes.border, DEFAULT.border);
           const fill = color(attributes.bgcolor);
           const stroke = color(attributes.color);
+          tablePorts.push(attributes.port);
           tables.push({
             kind: 'table',
             rows: [],
@@ -88,8 +91,12 @@ export function htmlTable(html: string, scheme?: string): Table | undefined {
       onclosetag(name) {
         if (name === 'table') {
           const closed = tables.pop();
+          const port = tablePorts.pop();
           const cell = cells.at(-1);
-          if (closed && cell && tables.length > 0) cell.inner = closed;
+          if (closed && cell && tables.length > 0) {
+            cell.inner = closed;
+            if (port !== undefined) cell.port ??= port;
+          }
           else if (closed && tables.length === 0) outer ??= closed;
         } else if (name === 'td') {
           const cell = cells.pop();
