@@ -155,12 +155,20 @@ const sizedLabel = (size: { width: number; height: number }) =>
  * port cells lie where ours do, so that Graphviz ends `node:port` edges at the cell (and `node:port:n` at its side).
  * The box is cut along every port cell's edges into a grid; each port cell spans its part of it.
  */
+/** How near the box's border (px) a port cell's edge counts as on it. */
+const PORT_SNAP = 12;
+
 function portLabel(box: NodeBox): string {
   const ports = box.cells?.cells.filter((cell) => cell.port !== undefined) ?? [];
   if (ports.length === 0) return '""';
   const offset = { x: (box.width - box.cells!.width) / 2, y: (box.height - box.cells!.height) / 2 };
   const [width, height] = [Math.round(box.width), Math.round(box.height)];
-  const at = (value: number, total: number) => Math.min(total, Math.max(0, Math.round(value)));
+  // A cell edge a table's border and padding away from the box's is taken as on it: Graphviz ends an edge to a cell on
+  // the box's border at that side of the cell (the UML gallery's `- Subsystem 1` row), not across the rows below it.
+  const at = (value: number, total: number) => {
+    const rounded = Math.min(total, Math.max(0, Math.round(value)));
+    return rounded < PORT_SNAP ? 0 : total - rounded < PORT_SNAP ? total : rounded;
+  };
   const spans = ports.map((cell) => ({
     port: cell.port!,
     x: [at(offset.x + cell.x, width), at(offset.x + cell.x + cell.width, width)] as const,

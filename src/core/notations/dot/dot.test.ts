@@ -400,6 +400,15 @@ describe('DOT text, borders and invisible structure on real files', () => {
     expect(end.x).toBeLessThan(cell(6).x + cell(6).width);
   });
 
+  it('ends edges to a table’s row ports at the row’s side, as Graphviz does, not across the rows (the UML gallery’s System)', async () => {
+    const elements = await sceneOf('gallery-uml-class.gv');
+    const system = byId(elements, 'System_1') as Box;
+    type Arrow = { type: string; startBinding?: { elementId: string }; points: { x: number; y: number }[] };
+    const starts = (elements as unknown as Arrow[]).filter((e) => e.type === 'arrow' && e.startBinding?.elementId === 'System_1').map((e) => e.points[0]!);
+    expect(starts).toHaveLength(3);
+    for (const start of starts) expect(Math.min(Math.abs(start.x - system.x), Math.abs(start.x - system.x - system.width))).toBeLessThan(6);
+  });
+
   it('sets record text flush left or right where its lines end with \\l or \\r (Graphviz’s rtest records.gv)', async () => {
     const elements = await sceneOf('graphviz-records.gv');
     expect(byId(elements, 'a-field-1')).toMatchObject({ text: 'Graphs can\nbe fun', textAlign: 'left' });
