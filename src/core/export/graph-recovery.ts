@@ -130,14 +130,16 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
   // Containers: frames, and shapes holding another shape or content block inside them.
   const boxed = elements.filter((e) => isShape(e) || e.type === 'frame' || e.type === 'code' || e.type === 'math');
   const containers = new Set<Element>(elements.filter((e) => e.type === 'frame'));
-  // A shape whose only content is one shape of its own selection group is one mark drawn in two parts (a final
-  // state's ring round its dot): one node, not a container of another.
+  // A shape whose only content is shapes of its own selection group, without text of their own, is one mark drawn
+  // in parts (a final state's ring round its dot, a DOT record's or table's cells): one node, not a container. The
+  // outermost holder wins (a table nested in a cell is the node's too).
   const marks = new Map<Element, Element>();
   const sameGroup = (a: Element, b: Element) => (a.groupIds ?? []).some((g) => (b.groupIds ?? []).includes(g));
   for (const s of elements.filter(isShape)) {
     const held = boxed.filter((t) => t !== s && boxArea(t) < boxArea(s) && boxContains(s, t));
-    if (held.length === 1 && isShape(held[0]!) && sameGroup(s, held[0]!)) marks.set(held[0]!, s);
-    else if (held.length > 0) containers.add(s);
+    if (held.length > 0 && held.every((t) => isShape(t) && sameGroup(s, t) && !t.text)) {
+      for (const t of held) if (!marks.has(t)) marks.set(t, marks.get(s) ?? s);
+    } else if (held.length > 0) containers.add(s);
   }
   const leaves = elements.filter((e): e is Shape => isShape(e) && !containers.has(e) && !marks.has(e));
   /** The smallest container around `box` (other than `self`). */

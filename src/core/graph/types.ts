@@ -53,6 +53,11 @@ export interface GraphNode {
   rows?: string[];
   /** Indices of `rows` that open a compartment of their own under a rule: a UML class's operations under its attributes. */
   compartments?: number[];
+  /**
+   * The box drawn as cells where they lie, not as a header over rows: a DOT record's fields or an HTML-like table.
+   * `label` and `rows` still hold its text in reading order, for exports that draw rows.
+   */
+  cells?: CellBlock;
   /** Explicit icon (`library/Label`) or a keyword for the icon search (e.g. the image name `postgres`). */
   iconRef?: string;
   iconHint?: string;
@@ -74,6 +79,44 @@ export interface GraphNode {
    * apart from the activity final, a ring round a dot (`stop`).
    */
   flowFinal?: boolean;
+}
+
+/**
+ * Cells of a box: a DOT record's fields side by side (`across`) or stacked, each `{…}` turning the other way; or an
+ * HTML-like table's rows, cells spanning columns and rows.
+ */
+export type CellBlock =
+  | { kind: 'fields'; across: boolean; cells: GraphCell[] }
+  | {
+      kind: 'table';
+      rows: GraphCell[][];
+      /** Graphviz's BORDER, CELLBORDER, CELLSPACING and CELLPADDING, in points (px). */
+      border: number;
+      cellBorder: number;
+      cellSpacing: number;
+      cellPadding: number;
+      fillColor?: string;
+      strokeColor?: string;
+    };
+
+export interface GraphCell {
+  /** Its lines; '' for a blank field. */
+  text: string;
+  /** Edges written to `node:port` end at this cell. */
+  port?: string;
+  textAlign?: 'left' | 'center' | 'right';
+  /** A sub-record (turned the other way) or a table nested in the cell, drawn in place of the text. */
+  inner?: CellBlock;
+  columnSpan?: number;
+  rowSpan?: number;
+  /** Its border, in px (a table's CELLBORDER unless the cell sets BORDER). */
+  border?: number;
+  fillColor?: string;
+  textColor?: string;
+  bold?: boolean;
+  italic?: boolean;
+  /** The least size its author set (WIDTH/HEIGHT), in px. */
+  leastSize?: { width?: number; height?: number };
 }
 
 export interface GraphEdge {

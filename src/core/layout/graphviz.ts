@@ -150,6 +150,48 @@ function namesFor(graph: GraphIR): Names {
 const sizedLabel = (size: { width: number; height: number }) =>
   `<table fixedsize="true" width="${Math.max(1, Math.ceil(size.width))}" height="${Math.max(1, Math.ceil(size.height))}" border="0" cellborder="0"><tr><td></td></tr></table>`;
 
+/**
+ * A node's label for Graphviz: empty, or where its cells name ports, a table of empty cells of the box's size whose
+ * port cells lie where ours do, so that Graphviz ends `node:port` edges at the cell (and `node:port:n` at its side).
+ * The box is cut along every port cell's edges into a grid; each port cell spans its part of it.
+ */
+/** How near the box's border (px) a port cell's edge counts as on it. */
+const PORT_SNAP = 12;
+
+function portLabel(box: NodeBox): string {
+  const ports = box.cells?.cells.filter((cell) => cell.port !== undefined) ?? [];
+  if (ports.length === 0) return '""';
+  const offset = { x: (box.width - box.cells!.width) / 2, y: (box.height - box.cells!.height) / 2 };
+  const [width, height] = [Math.round(box.width), Math.round(box.height)];
+  // A cell edge a table's border and padding away from the box's is taken as on it: Graphviz ends an edge to a cell on
+  // the box's border at that side of the cell (the UML gallery's `- Subsystem 1` row), not across the rows below it.
+  const at = (value: number, total: number) => {
+    const rounded = Math.min(total, Math.max(0, Math.round(value)));
+    return rounded < PORT_SNAP ? 0 : total - rounded < PORT_SNAP ? total : rounded;
+  };
+  const spans = ports.map((cell) => ({
+    port: cell.port!,
+    x: [at(offset.x + cell.x, width), at(offset.x + cell.x + cell.width, width)] as const,
+    y: [at(offset.y + cell.y, height), at(offset.y + cell.y + cell.height, height)] as const,
+  }));
+  const cuts = (total: number, ends: number[]) => [...new Set([0, total, ...ends])].sort((a, b) => a - b);
+  const xs = cuts(width, spans.flatMap((span) => span.x));
+  const ys = cuts(height, spans.flatMap((span) => span.y));
+  const escape = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const rows = ys.slice(1).map((bottom, r) => {
+    const cells = xs.slice(1).map((right, c) => {
+      const [left, top] = [xs[c]!, ys[r]!];
+      const span = spans.find((one) => one.x[0] <= left && right <= one.x[1] && one.y[0] <= top && bottom <= one.y[1]);
+      if (!span) return `<td fixedsize="true" width="${right - left}" height="${bottom - top}"></td>`;
+      if (span.x[0] !== left || span.y[0] !== top) return '';
+      const [columns, rowCount] = [xs.indexOf(span.x[1]) - c, ys.indexOf(span.y[1]) - r];
+      return `<td port="${escape(span.port)}" colspan="${columns}" rowspan="${rowCount}" fixedsize="true" width="${span.x[1] - left}" height="${span.y[1] - top}"></td>`;
+    });
+    return `<tr>${cells.join('')}</tr>`;
+  });
+  return `<<table border="0" cellborder="0" cellspacing="0" cellpadding="0">${rows.join('')}</table>>`;
+}
+
 const edgeLabelSize = (text: string, fontSize: number) => {
   const size = measureText(text, fontSize, FONT.family);
   return { width: size.width + 2 * SPACING.edgeLabelPadding, height: size.height + 2 * SPACING.edgeLabelPadding };
@@ -185,7 +227,7 @@ function sizedSource(
     const box = boxes.get(node.id)!;
     const width = (box.width + 2 * CLEARANCE) / POINTS_PER_INCH;
     const height = (box.height + 2 * CLEARANCE) / POINTS_PER_INCH;
-    return `${names.node(node.id)} [shape=${GRAPHVIZ_SHAPES[box.shape] ?? 'box'} fixedsize=true width=${width} height=${height} label="" xlabel="" peripheries=1 margin=0]`;
+    return `${names.node(node.id)} [shape=${GRAPHVIZ_SHAPES[box.shape] ?? 'box'} fixedsize=true width=${width} height=${height} label=${portLabel(box)} xlabel="" peripheries=1 margin=0]`;
   });
   // compound: an edge to a container (lhead/ltail) is clipped at the container's border, where we bind it.
   const close = withBoxes.lastIndexOf('}');

@@ -1,9 +1,10 @@
 /** Box sizes from measured text, the shape's usable inner area and room for an icon. */
-import type { Direction, GraphNode, NodeKind } from '../graph/types.js';
+import type { CellBlock, Direction, GraphNode, NodeKind } from '../graph/types.js';
 import { HEADER_ICON, ICON_SIZE } from '../icons/limits.js';
 import { cylinderRimRadius, iconBody, PERSON_FIGURE, personFigureHeight, SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
 import { DEFAULT_SHAPE, FONT, ICON_NODE_MIN_HEIGHT, NODE_BOX, SPACING } from './drawing-rules.js';
 import { measureText, wordPieces, wrapWords } from './measure.js';
+import { placeCells, type PlacedCells } from './cells.js';
 import { dictionary } from '../dictionary.js';
 
 /** Share of a shape's box that text may use (the rest is curved or slanted outline), and the px the outline adds. */
@@ -76,6 +77,8 @@ export interface NodeBox {
   icon: boolean;
   /** Label size in px (FONT.label unless the notation set one); rows are drawn in proportion. */
   fontSize: number;
+  /** A record's or table's cells (GraphNode.cells), placed in a block centred in the box. */
+  cells?: PlacedCells;
 }
 
 /** Edge labels wrap past this width in every engine, so one long label does not stretch a whole layer. */
@@ -169,6 +172,7 @@ function measuredNode(node: GraphNode, flow: Direction): NodeBox {
     return { ...across, shape: node.kind === 'fork' ? 'rectangle' : node.kind === 'decision' ? 'diamond' : 'ellipse', label: '', rows: [], headerHeight: 0, icon: false, fontSize: FONT.label };
   }
   const fontSize = node.style?.fontSize ?? FONT.label;
+  if (node.cells) return cellBox(node, node.cells, fontSize);
   const rowFontSize = rowFont(fontSize);
 
   // A node with an icon (a Deployment, an RDS instance) or a shape its notation drew it as (a C4 ContainerDb's
@@ -253,6 +257,25 @@ function measuredNode(node: GraphNode, flow: Direction): NodeBox {
     icon,
     fontSize,
   };
+}
+
+/** Graphviz's least node size (width 0.75 in, height 0.5 in) unless the author set one. */
+const GRAPHVIZ_LEAST = { width: 54, height: 36 };
+
+/**
+ * A record fills its box, stretched to the least size as Graphviz stretches its fields; a table keeps its own size,
+ * centred in an outline grown as far as the outline's text area needs (a table in an ellipse).
+ */
+function cellBox(node: GraphNode, block: CellBlock, fontSize: number): NodeBox {
+  const wanted = node.shape ?? 'rectangle';
+  const shape = isShapeType(wanted) ? wanted : 'rectangle';
+  const least = { width: node.leastSize?.width ?? GRAPHVIZ_LEAST.width, height: node.leastSize?.height ?? GRAPHVIZ_LEAST.height };
+  const natural = placeCells(block, fontSize);
+  const area = TEXT_AREA[shape] ?? TEXT_AREA.rectangle!;
+  const width = Math.ceil(Math.max(least.width, natural.width / area.fx));
+  const height = Math.ceil(Math.max(least.height, natural.height / area.fy));
+  const cells = block.kind === 'fields' ? placeCells(block, fontSize, { width, height }) : natural;
+  return { width, height, shape, label: '', rows: [], headerHeight: 0, icon: false, fontSize, cells };
 }
 
 /** Rows are drawn a step smaller than the label, in the drawing rules' proportion. */

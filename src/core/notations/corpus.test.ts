@@ -15,6 +15,8 @@ type Count = [notation: string, file: string, nodes: number, edges: number, cont
 const CORPUS: Count[] = [
   ['dot', 'gallery-cluster.gv', 10, 13, 2, 'a0–a3, b0–b3, start, end; 3 + 3 chain edges and 7 more; cluster_0, cluster_1'],
   ['dot', 'gallery-datastruct.gv', 13, 17, 0, '13 record nodes, 17 edges between their ports'],
+  ['dot', 'graphviz-html.gv', 3, 2, 0, '3 HTML-table nodes, 2 edges to their PORT cells'],
+  ['dot', 'graphviz-records.gv', 7, 7, 0, '6 records and d, 7 edges between ports'],
   ['dot', 'gallery-fsm.gv', 9, 14, 0, 'states 0–8, 14 labelled transitions (two self loops)'],
   ['dot', 'gallery-gd-1994-2007.gv', 506, 1380, 0, '506 authors, 1,380 co-authorship edges (--)'],
   ['dot', 'gallery-neato-er.gv', 12, 12, 0, '3 entities, 6 attributes, 3 relationship diamonds; 12 edges (--)'],

@@ -73,7 +73,7 @@ describe('codeToScene', () => {
   it('detects, parses, lays out and draws, returning what it read and what it approximated', async () => {
     const result = await codeToScene('digraph { rankdir=LR; a -> b:p1 [label="calls"] }');
     expect(result.notation).toBe('dot');
-    expect(result.warnings).toEqual(['edges to node ports (node:port) attach to the whole node']);
+    expect(result.warnings).toEqual(['edges to ports no record field or table cell names attach to the whole node (b:p1)']);
     expect(result.elements.map((element) => element.type).sort()).toEqual(['arrow', 'ellipse', 'ellipse', 'text']);
     expect(intakeScene(result.elements).elements).toHaveLength(4);
     const a = result.elements.find((element) => element.id === result.elementIds.nodes.get('a'))!;

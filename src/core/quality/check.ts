@@ -156,7 +156,20 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
   const byId = new Map(elements.map((element) => [element.id, element]));
   const containers = new Set(parents.values());
   const shapes = elements.filter((element) => !NON_SHAPES.has(element.type));
-  const nodes = shapes.filter((element) => !containers.has(element.id));
+  // A shape inside a larger one of its own selection group is part of that one's drawing (a DOT record's or table's
+  // cells, an end state's dot), not a node of its own.
+  const area = (element: Element) => boxOf(element).width * boxOf(element).height;
+  const groupsOf = (element: Element) => (element.groupIds as string[] | undefined) ?? [];
+  /** Two shapes drawn as one mark (a final state's ring round its dot): grouped, one inside the other. */
+  const oneMark = (a: Element, b: Element) =>
+    groupsOf(a).some((group) => groupsOf(b).includes(group)) && (contains(boxOf(a), boxOf(b)) || contains(boxOf(b), boxOf(a)));
+  const grouped = shapes.filter((element) => groupsOf(element).length > 0);
+  const drawnParts = new Set(
+    grouped
+      .filter((part) => grouped.some((whole) => whole !== part && area(whole) > area(part) && oneMark(whole, part)))
+      .map((part) => part.id),
+  );
+  const nodes = shapes.filter((element) => !containers.has(element.id) && !drawnParts.has(element.id));
   const arrows = elements.filter((element) => element.type === 'arrow');
   const texts = elements.filter((element) => element.type === 'text');
   const isAncestor = (ancestor: string, id: string) => {
@@ -164,10 +177,6 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
     return false;
   };
 
-  /** Two shapes drawn as one mark (a final state's ring round its dot): grouped, one inside the other. */
-  const groupsOf = (element: Element) => (element.groupIds as string[] | undefined) ?? [];
-  const oneMark = (a: Element, b: Element) =>
-    groupsOf(a).some((group) => groupsOf(b).includes(group)) && (contains(boxOf(a), boxOf(b)) || contains(boxOf(b), boxOf(a)));
   // No two shapes overlap, except a container and what it contains.
   for (let i = 0; i < shapes.length; i++) {
     for (let j = i + 1; j < shapes.length; j++) {
@@ -206,7 +215,9 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
         continue;
       }
       bound.add(target.id);
-      const offBy = distanceToOutline(point, { ...boxOf(target), type: target.type });
+      // An edge to a port ends on its cell, one of the node's drawn parts (a record's field inside the record).
+      const outlines = [target, ...grouped.filter((part) => drawnParts.has(part.id) && oneMark(target, part))];
+      const offBy = Math.min(...outlines.map((outline) => distanceToOutline(point, { ...boxOf(outline), type: outline.type })));
       if (offBy > OFF_OUTLINE) violations.push(`arrow "${arrow.id}": its ${end} is ${offBy.toFixed(1)} px off the outline of "${target.id}"`);
       if (head !== undefined && head !== 'none') {
         if (!heads.has(target.id)) heads.set(target.id, []);
@@ -283,7 +294,9 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
       if (node !== owner && overlaps(boxOf(node), box)) violations.push(`text "${text.id}" overlaps shape "${node.id}"`);
     }
     // A text drawn on a shape (a table's header and rows, a label kept apart from its border) reads on its fill.
-    const contrast = owner && textContrast(String(text.strokeColor ?? '#1e1e1e'), groundOf(owner));
+    // Its ground is the innermost filled part of its owner under it (a table cell's BGCOLOR), else the owner's fill.
+    const filledPart = owner && grouped.filter((part) => drawnParts.has(part.id) && oneMark(owner, part) && contains(boxOf(part), box) && groundOf(part) !== 'transparent').sort((a, b) => area(a) - area(b))[0];
+    const contrast = owner && textContrast(String(text.strokeColor ?? '#1e1e1e'), groundOf(filledPart ?? owner));
     if (contrast !== undefined && contrast < MIN_TEXT_CONTRAST) {
       violations.push(`text "${text.id}" on "${owner!.id}" has text/fill contrast ${contrast.toFixed(2)}:1, below ${MIN_TEXT_CONTRAST}:1`);
     }

@@ -10,6 +10,7 @@ import { CONTAINER_FILLS, CONTAINER_MIN_WIDTH, CONTAINER_STROKE, FONT, ROLE_COLO
 import { measureText } from '../layout/measure.js';
 import { iconBand, rowFont, wrapText } from '../layout/node-size.js';
 import type { Box, LaidOutEdge, LaidOutGraph, Point } from '../layout/types.js';
+import type { PlacedCells } from '../layout/cells.js';
 import { firstCrossing, focusFromEnd, focusPoint, outlineOf } from './binding-geometry.js';
 import { iconBody, personFigure, type ShapeType } from './constants.js';
 import type { ElementInput } from './schema.js';
@@ -48,7 +49,7 @@ function idMaker(): (wanted: string) => string {
 const shapeBase = (box: Box) => ({ x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height) });
 const round = (value: number) => Math.round(value * 100) / 100;
 
-function textElement(id: string, text: string, box: Box, fontSize: number, groupIds?: string[], color = TEXT_COLOR, textAlign: 'left' | 'center' = 'left'): Element {
+function textElement(id: string, text: string, box: Box, fontSize: number, groupIds?: string[], color = TEXT_COLOR, textAlign: 'left' | 'center' | 'right' = 'left'): Element {
   return {
     id,
     type: 'text',
@@ -63,6 +64,70 @@ function textElement(id: string, text: string, box: Box, fontSize: number, group
     textAlign,
     ...(groupIds && { groupIds }),
   };
+}
+
+/**
+ * A record's fields or a table's cells over their node's shape, grouped with it: tables' frames, cells with their
+ * borders and fills, a record's rules, and each cell's text where its author set it, kept readable on its fill.
+ */
+function cellElements(placed: PlacedCells, laid: Box, shape: Element, fontSize: number, textColor: string | undefined, makeId: (wanted: string) => string): Element[] {
+  const groupIds = shape.groupIds!;
+  const origin = { x: laid.x + (laid.width - placed.width) / 2, y: laid.y + (laid.height - placed.height) / 2 };
+  const moved = (box: Box): Box => ({ x: origin.x + box.x, y: origin.y + box.y, width: box.width, height: box.height });
+  // Cells keep their lines where the node has no outline (an HTML table in a plaintext node draws its own borders).
+  const stroke = shape.strokeColor === undefined || isHidden(shape.strokeColor) ? TEXT_COLOR : shape.strokeColor;
+  const rectangle = (suffix: string, box: Box, border: number, fill: string | undefined, color = stroke): Element => ({
+    id: makeId(`${shape.id}-${suffix}`),
+    type: 'rectangle',
+    ...shapeBase(moved(box)),
+    strokeColor: border > 0 ? color : '#00000000',
+    fillColor: fill ?? 'transparent',
+    strokeStyle: 'solid',
+    strokeWidth: Math.min(8, Math.max(1, border)),
+    corner: 'sharp',
+    groupIds,
+  });
+  const elements: Element[] = [];
+  // Text reads against the nearest fill under it: its cell's, else the innermost table's around it, else the shape's.
+  const fillUnder = (cell: Box): string => {
+    const around = placed.frames.filter((frame) => frame.fillColor !== undefined && frame.x <= cell.x && frame.y <= cell.y && frame.x + frame.width >= cell.x + cell.width && frame.y + frame.height >= cell.y + cell.height);
+    return around.at(-1)?.fillColor ?? (shape.fillColor === 'transparent' || shape.fillColor === undefined ? '#ffffff' : shape.fillColor);
+  };
+  placed.frames.forEach((frame, k) => {
+    // A table as large as its node is drawn as the node's own outline and fill: one shape, not one over another.
+    const whole = k === 0 && laid.width - frame.width < 1 && laid.height - frame.height < 1;
+    if (whole && frame.border > 0) Object.assign(shape, { strokeColor: frame.strokeColor ?? stroke, strokeWidth: Math.min(8, frame.border) });
+    if (whole && frame.fillColor !== undefined) shape.fillColor = frame.fillColor;
+    else if (!whole && (frame.border > 0 || frame.fillColor !== undefined)) elements.push(rectangle(`table-${k + 1}`, frame, frame.border, frame.fillColor, frame.strokeColor));
+  });
+  placed.cells.forEach((cell, k) => {
+    if (cell.border > 0 || cell.fillColor !== undefined) elements.push(rectangle(`cell-${k + 1}`, cell, cell.border, cell.fillColor));
+    if (cell.text.trim() === '') return;
+    const box = moved(cell);
+    const size = measureText(cell.text, fontSize, FONT.family);
+    const x = cell.textAlign === 'left' ? box.x + cell.inset : cell.textAlign === 'right' ? box.x + box.width - cell.inset - size.width : box.x + (box.width - size.width) / 2;
+    const at = { x, y: box.y + (box.height - size.height) / 2, ...size };
+    const ink = readableStroke(cell.textColor ?? textColor ?? TEXT_COLOR, cell.fillColor ?? fillUnder(cell));
+    elements.push(textElement(makeId(`${shape.id}-field-${k + 1}`), cell.text, at, fontSize, groupIds, ink, cell.textAlign));
+  });
+  placed.rules.forEach(([from, to], k) => {
+    const [a, b] = [moved({ ...from, width: 0, height: 0 }), moved({ ...to, width: 0, height: 0 })];
+    elements.push({
+      id: makeId(`${shape.id}-rule-${k + 1}`),
+      type: 'line',
+      ...shapeBase({ x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), width: Math.abs(b.x - a.x), height: Math.abs(b.y - a.y) }),
+      points: [
+        { x: round(a.x), y: round(a.y) },
+        { x: round(b.x), y: round(b.y) },
+      ],
+      strokeColor: stroke,
+      fillColor: 'transparent',
+      strokeStyle: 'solid',
+      corner: 'sharp',
+      groupIds,
+    });
+  });
+  return elements;
 }
 
 /** How far the dot of an end mark sits inside its ring, in px. */
@@ -192,6 +257,11 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       ...(parents.has(id) && { parentId: parents.get(id) }),
     };
     if (node.iconRef !== undefined && box.icon) shape.iconRef = node.iconRef;
+    if (box.cells) {
+      shape.groupIds = [`${id}-box`];
+      elements.push(shape, ...cellElements(box.cells, laid, shape, box.fontSize, node.style?.textColor, makeId));
+      continue;
+    }
     if (box.headerHeight === 0) {
       if (box.label === '') {
         elements.push(shape);

@@ -4,7 +4,9 @@ import { AppError } from '../../errors.js';
 import { dotNotation } from './index.js';
 import { codeToScene } from '../index.js';
 import { layoutWithGraphviz } from '../../layout/graphviz.js';
-import { htmlToText, recordFields, unescapeLabel } from './labels.js';
+import type { Box } from '../../layout/types.js';
+import { htmlToText, unescapeLabel } from './labels.js';
+import { recordCells } from './record.js';
 import { mapArrowhead, mapColor } from './style.js';
 
 const fixture = (name: string) => readFileSync(new URL(`../../../../test/fixtures/dot/${name}`, import.meta.url), 'utf8');
@@ -133,7 +135,9 @@ describe('DOT corpus', () => {
     expect(graph.direction).toBe('RIGHT');
     expect(node(graph, 'node1')).toMatchObject({ label: '0xf7fc4380', rows: ['-1'], shape: 'rectangle' });
     expect(node(graph, 'node3')).toMatchObject({ label: '3.43322790286038071e-06', rows: ['44.79998779296875', '0'] });
-    expect(graph.warnings).toContain('edges to node ports (node:port) attach to the whole node');
+    // Flowing sideways, a record's fields are stacked; every port edges name is a field's.
+    expect(node(graph, 'node0').cells).toEqual({ kind: 'fields', across: false, cells: [{ text: '0x10ba8', port: 'f0' }, { text: '', port: 'f1' }] });
+    expect(graph.warnings.filter((warning) => /port/.test(warning))).toEqual([]);
   });
 
   it('reduces HTML-like labels to a header and rows, and maps UML arrowtails', () => {
@@ -297,8 +301,16 @@ describe('DOT labels and styles', () => {
   it('reduces HTML to text', () => {
     expect(htmlToText('<b>A</b> &amp; B<br/>C &#x3b1;')).toBe('A & B\nC α');
   });
-  it('splits record fields, dropping ports and keeping escaped bars', () => {
-    expect(recordFields('<f0> a\\|b|{<p> c|d}')).toEqual(['a\\|b', 'c', 'd']);
+  it('reads record fields as Graphviz does: nested {} turned the other way, ports, escaped bars and braces, \\l set left', () => {
+    expect(recordCells('<f0> a\\|b|{<p> c\\{ |d}|  e  \\ f\\l', true, {})).toEqual({
+      kind: 'fields',
+      across: true,
+      cells: [
+        { text: 'a|b', port: 'f0' },
+        { text: '', inner: { kind: 'fields', across: false, cells: [{ text: 'c{', port: 'p' }, { text: 'd' }] } },
+        { text: 'e  f', textAlign: 'left' },
+      ],
+    });
   });
   it('maps colours and arrowheads', () => {
     expect([mapColor('lightgrey'), mapColor('grey50'), mapColor('lightblue2'), mapColor('red:blue'), mapColor('nonsense')]).toEqual(['#d3d3d3', '#808080', '#add8e6', '#ff0000', undefined]);
@@ -356,6 +368,55 @@ describe('DOT text, borders and invisible structure on real files', () => {
 
   const sceneOf = async (name: string) => (await codeToScene(fixture(name))).elements;
   const byId = (elements: Awaited<ReturnType<typeof sceneOf>>, id: string) => elements.find((e) => e.id === id)!;
+
+  it('draws a record field by field and ends an edge at the field its port names (the gallery’s datastruct.gv)', async () => {
+    const elements = await sceneOf('gallery-datastruct.gv');
+    const node1 = byId(elements, 'node1');
+    // Four fields stacked, three rules between them, the box's width; each text in its own field.
+    const rules = elements.filter((e) => e.id.startsWith('node1-rule-'));
+    expect(rules.map((rule) => [rule.x, rule.width])).toEqual(new Array(3).fill([node1.x, node1.width]));
+    expect(byId(elements, 'node1-field-4')).toMatchObject({ text: '-1' });
+    expect(byId(elements, 'node1-field-4').y).toBeGreaterThan(rules[2]!.y!);
+    // "node0":f1 -> "node2":f0: from the lower of node0's two fields to the top one of node2's four.
+    const [node0, node2] = [byId(elements, 'node0') as Box, byId(elements, 'node2') as Box];
+    const points = (byId(elements, 'e2') as { points: { x: number; y: number }[] }).points;
+    expect(points[0]!.y).toBeGreaterThan(node0.y + node0.height / 2);
+    expect(points.at(-1)!.y).toBeLessThan(node2.y + node2.height / 4);
+  });
+
+  it('draws an HTML-like table cell by cell with its borders and spans, an edge to a PORT ending at its cell (Graphviz’s rtest html.gv)', async () => {
+    const elements = await sceneOf('graphviz-html.gv');
+    const cell = (k: number) => byId(elements, `struct3-cell-${k}`) as Box & { strokeColor: string };
+    // hello/world (ROWSPAN=3) is as tall as b, d and f together; b and f (COLSPAN=3) as wide as c, d and e.
+    expect(cell(1).height).toBeCloseTo(cell(2).height + cell(6).height + cell(8).height, 1);
+    expect(cell(2).width).toBeCloseTo(cell(5).width + cell(6).width + cell(7).width, 1);
+    expect(byId(elements, 'struct3-field-6')).toMatchObject({ text: 'd' });
+    // CELLBORDER=1 in a plaintext node: the node has no outline, its cells do.
+    expect(byId(elements, 'struct3')).toMatchObject({ strokeColor: '#00000000' });
+    expect(cell(6).strokeColor).toBe('#1e1e1e');
+    // struct1:f2 -> struct3:here ends at the cell d, not the middle of the table.
+    const end = (byId(elements, 'e2') as { points: { x: number; y: number }[] }).points.at(-1)!;
+    expect(end.x).toBeGreaterThan(cell(6).x);
+    expect(end.x).toBeLessThan(cell(6).x + cell(6).width);
+  });
+
+  it('ends edges to a table’s row ports at the row’s side, as Graphviz does, not across the rows (the UML gallery’s System)', async () => {
+    const elements = await sceneOf('gallery-uml-class.gv');
+    const system = byId(elements, 'System_1') as Box;
+    type Arrow = { type: string; startBinding?: { elementId: string }; points: { x: number; y: number }[] };
+    const starts = (elements as unknown as Arrow[]).filter((e) => e.type === 'arrow' && e.startBinding?.elementId === 'System_1').map((e) => e.points[0]!);
+    expect(starts).toHaveLength(3);
+    for (const start of starts) expect(Math.min(Math.abs(start.x - system.x), Math.abs(start.x - system.x - system.width))).toBeLessThan(6);
+  });
+
+  it('sets record text flush left or right where its lines end with \\l or \\r (Graphviz’s rtest records.gv)', async () => {
+    const elements = await sceneOf('graphviz-records.gv');
+    expect(byId(elements, 'a-field-1')).toMatchObject({ text: 'Graphs can\nbe fun', textAlign: 'left' });
+    expect(byId(elements, 'a-field-2')).toMatchObject({ text: 'mid', textAlign: 'center' });
+    const [right, node] = [byId(elements, 'a-field-3') as Box, byId(elements, 'a') as Box];
+    expect(right).toMatchObject({ text: 'right', textAlign: 'right' });
+    expect(node.x + node.width - (right.x + right.width)).toBeLessThan(12);
+  });
 
   it('decodes HTML entities in every label as Graphviz does (the gallery’s LR(0) states: &bull; &gt; &#40;)', async () => {
     const graph = await dotNotation.toGraph(fixture('gallery-psg.gv'));

@@ -44,26 +44,17 @@ export function htmlToText(html: string): string {
 }
 
 /**
- * Splits a record label (`<f0> left|{mid|<p> right}`) into its fields, flattening nested `{}` rotations
- * (we draw records as a header plus rows, so field orientation is not kept). Ports `<name>` are dropped.
+ * An HTML-like label on a record shape (Graphviz's UML class gallery) as record text: a `<BR ALIGN="LEFT"/>` ends a
+ * line set flush left (`\l`) as in a plain label, other tags vanish, and an entity stands for its character even where
+ * that is a record's `|`, `{` or `<`.
  */
-export function recordFields(label: string): string[] {
-  const fields: string[] = [];
-  let current = '';
-  for (let i = 0; i < label.length; i++) {
-    const char = label[i]!;
-    if (char === '\\' && i + 1 < label.length) {
-      current += char + label[i + 1];
-      i++;
-    } else if (char === '|' || char === '{' || char === '}') {
-      fields.push(current);
-      current = '';
-    } else {
-      current += char;
-    }
-  }
-  fields.push(current);
-  return fields.map((field) => field.replace(/^\s*<[^>]*>/, '').trim()).filter((field) => field !== '');
+export function htmlRecordText(html: string): string {
+  const breakOf = (attributes: string) => (/align\s*=\s*"?left/i.test(attributes) ? '\\l' : /align\s*=\s*"?right/i.test(attributes) ? '\\r' : '\\n');
+  return html
+    .replace(/\\/g, '\\\\')
+    .replace(/\s*<br\b([^>]*)>\s*/gi, (_, attributes: string) => breakOf(attributes))
+    .replace(/<[^>]*>/g, '')
+    .replace(/&[^;\s]+;/g, (entity) => decodeEntities(entity).replace(/[{}|<>\\]/g, '\\$&'));
 }
 
 /** An HTML-like table: its first row's lines are the header, the lines of the rows below are rows. */

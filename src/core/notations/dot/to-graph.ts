@@ -6,14 +6,17 @@ import {
   type EdgeTargetASTNode,
   type GraphASTNode,
   type LiteralASTNode,
+  type NodeRefASTNode,
   type SubgraphASTNode,
 } from '@ts-graphviz/ast';
 import { AppError } from '../../errors.js';
 import { LIMITS } from '../../limits.js';
-import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle } from '../../graph/types.js';
+import type { CellBlock, GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle } from '../../graph/types.js';
 import { lenientDot } from './lenient.js';
 import { dotLayoutSource } from './layout-source.js';
-import { htmlToText, recordFields, splitHeader, tableParts, unescapeLabel, type LabelParts } from './labels.js';
+import { htmlRecordText, htmlToText, splitHeader, tableParts, unescapeLabel, type LabelParts } from './labels.js';
+import { htmlTable } from './html-table.js';
+import { cellPorts, cellTexts, recordCells } from './record.js';
 import { FONT, POINTS_PER_INCH } from '../../layout/drawing-rules.js';
 import { APPROXIMATE_SHAPES, fontSizeOf, mapArrowhead, mapColor, mapShape, OUTLINELESS, parseStyle, RANKDIR } from './style.js';
 
@@ -40,7 +43,9 @@ interface DotEdge {
   from: string;
   to: string;
   attrs: Attrs;
-  ports: boolean;
+  /** The ports named at each end (`node:port`, not compass points), to tell whether the node has them. */
+  fromPort?: string;
+  toPort?: string;
 }
 
 interface DotCluster {
@@ -86,6 +91,8 @@ class DotGraphBuilder {
   private readonly clusters = new Map<string, DotCluster>();
   private readonly graphAttrs: Attrs = new Map();
   private readonly name: string;
+  /** Port names of each record or table node's cells. */
+  private readonly ports = new Map<string, Set<string>>();
   /** GraphIR id of each DOT edge, in the order met; undefined when it is not drawn. */
   private readonly edgeIds: (string | undefined)[] = [];
 
@@ -223,7 +230,7 @@ class DotGraphBuilder {
     for (let i = 1; i < ends.length; i++) {
       for (const from of ends[i - 1]!) {
         for (const to of ends[i]!) {
-          this.edges.push({ from: from.id.value, to: to.id.value, attrs, ports: from.port !== undefined || to.port !== undefined });
+          this.edges.push({ from: from.id.value, to: to.id.value, attrs, ...portOf('fromPort', from), ...portOf('toPort', to) });
         }
       }
     }
@@ -235,17 +242,24 @@ class DotGraphBuilder {
     return unescapeLabel(value.value, { ...context, graph: this.name });
   }
 
-  private labelParts(node: DotNode, shape: string): LabelParts {
+  /**
+   * A node's text as header and rows (what exports draw), and its cells where Graphviz draws it as cells: an HTML
+   * table whatever the shape (psg's Mrecord states), a record's fields, turned as the flow turns them.
+   */
+  private labelParts(node: DotNode, shape: string): LabelParts & { cells?: CellBlock } {
     const raw = node.attrs.get('label') ?? { value: '\\N', html: false };
     const context = { node: node.id, graph: this.name };
-    // An HTML table is its rows whatever the shape (psg's Mrecord states): the first row, all its lines, heads the
-    // others (git.gv's `changes<br/>in the working tree`).
-    if (raw.html && /<table/i.test(raw.value)) return tableParts(raw.value);
+    if (raw.html && /<table/i.test(raw.value)) {
+      const cells = htmlTable(raw.value, node.attrs.get('colorscheme')?.value);
+      // The first row, all its lines, heads the others (git.gv's `changes<br/>in the working tree`).
+      return { ...tableParts(raw.value), ...(cells && { cells }) };
+    }
     if (shape === 'record' || shape === 'mrecord') {
-      const source = raw.html ? htmlToText(raw.value) : raw.value;
-      const fields = recordFields(source).map((field) => (raw.html ? field : unescapeLabel(field, context)));
-      const [label = '', ...rest] = fields;
-      return { label, rows: rest.flatMap((field) => field.split('\n')).filter((row) => row.trim() !== '') };
+      // Records run across a top-to-bottom flow and down a sideways one; each {} turns the other way.
+      const rankdir = this.graphAttrs.get('rankdir')?.value.toUpperCase() ?? 'TB';
+      const cells = recordCells(raw.html ? htmlRecordText(raw.value) : raw.value, rankdir !== 'LR' && rankdir !== 'RL', context);
+      const [label = '', ...rest] = cellTexts(cells);
+      return { label, rows: rest.flatMap((field) => field.split('\n')).filter((row) => row.trim() !== ''), cells };
     }
     return { label: this.text(raw, context), rows: [] };
   }
@@ -262,7 +276,10 @@ class DotGraphBuilder {
       ids.push(dotNode.id);
       this.approximated.set(dotShape, ids);
     }
-    let { label, rows } = this.labelParts(dotNode, dotShape);
+    const parts = this.labelParts(dotNode, dotShape);
+    let { label } = parts;
+    const { rows, cells } = parts;
+    if (cells) this.ports.set(dotNode.id, new Set(cellPorts(cells)));
     const xlabel = attrs.get('xlabel');
     if (label === '' && rows.length === 0 && xlabel) label = this.text(xlabel, { node: dotNode.id });
 
@@ -300,6 +317,7 @@ class DotGraphBuilder {
       shape: shape ?? 'rectangle',
       ...((least.width !== undefined || least.height !== undefined) && { leastSize: Object.fromEntries(Object.entries(least).filter(([, v]) => v !== undefined)) }),
       ...(rows.length > 0 && { rows }),
+      ...(cells && { cells }),
       ...(dotNode.cluster !== undefined && { parent: dotNode.cluster }),
       ...optionalStyle(graphStyle),
     };
@@ -309,7 +327,7 @@ class DotGraphBuilder {
     const directed = this.graph.directed;
     const edges: GraphEdge[] = [];
     const strictIndex = new Map<string, number>();
-    let ports = false;
+    const unknownPorts = new Set<string>();
     let hidden = 0;
     for (const dotEdge of this.edges) {
       const { attrs } = dotEdge;
@@ -326,7 +344,9 @@ class DotGraphBuilder {
         this.edgeIds.push(undefined);
         continue;
       }
-      ports ||= dotEdge.ports;
+      for (const [node, port] of [[dotEdge.from, dotEdge.fromPort], [dotEdge.to, dotEdge.toPort]] as const) {
+        if (port !== undefined && !this.ports.get(node)?.has(port)) unknownPorts.add(`${node}:${port}`);
+      }
 
       const dir = attrs.get('dir')?.value ?? (directed ? 'forward' : 'none');
       const head = mapArrowhead(attrs.get('arrowhead')?.value ?? 'normal');
@@ -373,9 +393,21 @@ class DotGraphBuilder {
       edges.push(edge);
     }
     if (hidden > 0) this.warnings.push(`${hidden} invisible edge(s) (style=invis) are not drawn`);
-    if (ports) this.warnings.push('edges to node ports (node:port) attach to the whole node');
+    if (unknownPorts.size > 0) {
+      const named = [...unknownPorts].slice(0, 5).join(', ') + (unknownPorts.size > 5 ? ` and ${unknownPorts.size - 5} more` : '');
+      this.warnings.push(`edges to ports no record field or table cell names attach to the whole node (${named})`);
+    }
     return edges;
   }
+}
+
+/** Graphviz's compass points: `node:n` names a side of the node, not a port, unless a cell is so named. */
+const COMPASS = new Set(['n', 'ne', 'e', 'se', 's', 'sw', 'w', 'nw', 'c', '_']);
+
+/** The port an edge end names (`a:p1`, `a:p1:n`), leaving out a compass point alone (`a:n`). */
+function portOf(key: 'fromPort' | 'toPort', ref: NodeRefASTNode): Partial<Record<'fromPort' | 'toPort', string>> {
+  const port = ref.port?.value;
+  return port === undefined || (ref.compass === undefined && COMPASS.has(port.toLowerCase())) ? {} : { [key]: port };
 }
 
 function setAll(target: Attrs, attributes: readonly ClusterStatementASTNode[]): void {
