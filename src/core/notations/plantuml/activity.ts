@@ -21,7 +21,7 @@ interface End {
 }
 
 type Block =
-  | { type: 'if'; line: SourceLine; decision: string; done: End[]; elseSeen: boolean; chained: boolean; elseLabel?: string }
+  | { type: 'if'; line: SourceLine; decision: string; done: End[]; elseSeen: boolean; chained: boolean; elseLabel?: string; branchFrom: number }
   | { type: 'while'; line: SourceLine; decision: string; breaks: End[] }
   | { type: 'repeat'; line: SourceLine; start: string; breaks: End[]; backward?: string }
   | { type: 'switch'; line: SourceLine; decision: string; done: End[]; cases: number }
@@ -67,6 +67,17 @@ export function activityToGraph(source: DiagramSource): GraphIR {
   let ends: End[] = [];
   let lane: string | undefined;
   let lastNode: string | undefined;
+  /**
+   * Finals that are a branch on their own (`if (Error?) then (yes)⏎stop`): PlantUML draws them right of their decision
+   * and the flow that goes on straight down, whichever branch they are. Laid out last, they come right of that flow.
+   */
+  const asides = new Set<string>();
+  /** A branch of `block` that ended at its first node, a final, is one of the asides. */
+  const closeBranch = (block: Extract<Block, { type: 'if' }>) => {
+    const only = nodes[block.branchFrom];
+    if (ends.length === 0 && nodes.length === block.branchFrom + 1 && only?.kind === 'end') asides.add(only.id);
+    block.branchFrom = nodes.length;
+  };
 
   const laneOfGroup = (id: string | undefined): string | undefined => {
     for (let up = id, depth = 0; up !== undefined && depth <= groups.length; depth++) {
@@ -173,23 +184,27 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       node('action', plainText(body.trimEnd().slice(0, -1)), fill ? { style: { fillColor: fill } } : {});
     } else if ((m = /^if\s*\((.*?)\)\s*(?:then|is|equals)?\s*(?:\((.*)\))?\s*;?$/is.exec(text))) {
       const decision = node('decision', plainText(m[1]!));
-      blocks.push({ type: 'if', line, decision, done: [], elseSeen: false, chained: false });
+      blocks.push({ type: 'if', line, decision, done: [], elseSeen: false, chained: false, branchFrom: nodes.length });
       ends = [{ from: decision, ...(label(m[2]) && { label: label(m[2]) }) }];
     } else if ((m = /^(?:else\s*if|elseif)\s*\((.*?)\)\s*(?:then|is|equals)?\s*(?:\((.*)\))?\s*;?$/is.exec(text))) {
       const block = open('if', line);
+      closeBranch(block);
       block.done.push(...ends);
       block.chained = true;
       // PlantUML chains an elseif as a new decision on the "no" side of the previous one.
       ends = [{ from: block.decision }];
       block.decision = node('decision', plainText(m[1]!));
+      block.branchFrom = nodes.length;
       ends = [{ from: block.decision, ...(label(m[2]) && { label: label(m[2]) }) }];
     } else if ((m = /^else\b\s*(?:\((.*)\))?\s*;?$/i.exec(text))) {
       const block = open('if', line);
+      closeBranch(block);
       block.done.push(...ends);
       block.elseSeen = true;
       ends = [{ from: block.decision, ...(label(m[1]) && { label: label(m[1]) }) }];
     } else if (/^end\s*if;?$/i.test(text)) {
       const block = open('if', line);
+      closeBranch(block);
       blocks.pop();
       ends = [...block.done, ...ends, ...(block.elseSeen ? [] : [{ from: block.decision }])];
       // An elseif chain's branches meet on a line, without a diamond, in PlantUML's drawing.
@@ -303,5 +318,16 @@ export function activityToGraph(source: DiagramSource): GraphIR {
   const block = blocks[blocks.length - 1];
   if (block) throw parseError(block.line, `"${block.line.text.slice(0, 40)}" is never closed`);
   if (nodes.length === 0) throw parseError({ line: 1, column: 1 }, 'the activity diagram has no steps');
-  return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), inSourceOrder: true, closeSteps: true, nodes, edges, groups, warnings };
+  const last = <T>(items: T[], isAside: (item: T) => boolean) => [...items.filter((item) => !isAside(item)), ...items.filter(isAside)];
+  return {
+    layout: 'layered',
+    direction: source.direction,
+    ...(source.forcedDirection && { forcedDirection: true }),
+    inSourceOrder: true,
+    closeSteps: true,
+    nodes: last(nodes, (n) => asides.has(n.id)),
+    edges: last(edges, (e) => asides.has(e.to)),
+    groups,
+    warnings,
+  };
 }

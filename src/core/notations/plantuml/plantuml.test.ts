@@ -1129,6 +1129,24 @@ describe('PlantUML glyphs and models as PlantUML draws them (issue 27)', () => {
     expect(x('action 2')).toBeLessThan(x('action 3'));
   }, 60_000);
 
+  it('draws a branch that only stops right of its decision, the flow going on left of it, as PlantUML draws the Cluster API machine infrastructure provider', async () => {
+    const { layoutGraph } = await import('../../layout/elk.js');
+    const graph = plantumlNotation.toGraph(fixture('capi-machine-infra-provider-activity.plantuml'));
+    const laid = await layoutGraph(graph);
+    const centre = (id: string) => {
+      const box = laid.nodes.find((n) => n.id === id)!;
+      return box.x + box.width / 2;
+    };
+    // Each `stop` standing alone in a branch, whether `then (yes)` (Error?), `then (no)` (Cluster exists?) or the
+    // other's: PlantUML puts it right of its decision, where it was drawn left, pushing the steps that follow aside.
+    const stops = graph.edges.filter((e) => graph.nodes.find((n) => n.id === e.to)!.kind === 'end' && graph.nodes.find((n) => n.id === e.from)!.kind === 'decision');
+    expect(stops.map((e) => graph.nodes.find((n) => n.id === e.from)!.label)).toEqual(expect.arrayContaining(['Error?', 'Cluster exists?', "Machine's spec.bootstrap.dataSecretName = nil?"]));
+    for (const stop of stops) {
+      const onward = graph.edges.find((e) => e.from === stop.from && e !== stop)!;
+      expect(centre(stop.to), graph.nodes.find((n) => n.id === stop.from)!.label).toBeGreaterThan(centre(onward.to));
+    }
+  }, 60_000);
+
   it('draws an activity\'s `end` as a crossed ring and its `stop` as a bull\'s-eye, as PlantUML does (plantuml.com activity "Start/Stop/End")', async () => {
     const { codeToScene } = await import('../index.js');
     // plantuml.com's activity guide: "You can also use the end keyword", drawn ⊗ where `stop` is drawn ◉.
