@@ -467,3 +467,17 @@ describe('D2 title size (issue 27, fourth review)', () => {
     expect([plain.title, plain.titleSize]).toEqual(['Plain', undefined]);
   }, SLOW);
 });
+
+describe('D2 title placement', () => {
+  it('centres a title written `near: top-center` over the diagram, as D2 does (the D2 docs\' "Giving your diagram a title")', async () => {
+    const graph = await readD2(fixture('d2-docs-near-constant.d2'));
+    const scene = await drawGraph(graph);
+    const title = scene.elements.find((e) => (e as { text?: string }).text === 'A winning strategy')!;
+    const rest = scene.elements.filter((e) => e !== title && e.x !== undefined && e.width !== undefined);
+    const left = Math.min(...rest.map((e) => e.x!));
+    const right = Math.max(...rest.map((e) => e.x! + e.width!));
+    // It stood at the drawing's left edge, a third of the way off the middle D2 puts it on.
+    expect(Math.abs(title.x! + title.width! / 2 - (left + right) / 2)).toBeLessThan(4);
+    expect(title.textAlign).toBe('center');
+  }, SLOW);
+});

@@ -184,6 +184,8 @@ const HEADS: Record<string, Arrowhead> = dictionary({
 });
 
 const DIRECTIONS: Record<string, Direction> = dictionary({ down: 'DOWN', right: 'RIGHT', up: 'UP', left: 'LEFT' });
+/** D2 centres a shape pinned `near: top-center` across the diagram's top, and sets one `top-right` at its right. */
+const TITLE_ALIGNS: Record<string, GraphIR['titleAlign']> = dictionary({ 'top-center': 'center', 'top-right': 'right' });
 const KEYS: Record<string, string> = dictionary({ primary_key: 'PK', foreign_key: 'FK', unique: 'UK' });
 const VISIBILITY: Record<string, string> = dictionary({ public: '+', private: '-', protected: '#' });
 
@@ -397,11 +399,15 @@ function compiledToGraph(source: CompiledD2): GraphIR {
   // `near: top-center` and the like: where the author pinned a shape (read from the key's path, as D2 keeps it).
   const nearOf = (key: unknown): string | undefined =>
     (key as { path?: Array<{ unquoted_string?: { value?: Array<{ string?: string }> } }> } | null)?.path?.[0]?.unquoted_string?.value?.[0]?.string;
-  const nearTop = new Set((compiled.graph.objects ?? []).filter((o) => nearOf(o.attributes?.near_key)?.startsWith('top') === true).map((o) => o.id));
+  const nearTop = new Map((compiled.graph.objects ?? []).flatMap((o) => {
+    const near = nearOf(o.attributes?.near_key);
+    return near?.startsWith('top') === true ? [[o.id, near] as const] : [];
+  }));
   const childrenOf = (parent: string | undefined) => shapes.filter((shape) => parentOf(shape.id) === parent);
   const connected = new Set(connections.flatMap((c) => [c.src, c.dst]));
   let title: string | undefined;
   let titleSize: number | undefined;
+  let titleAlign: GraphIR['titleAlign'];
   const approximated = new Map<string, string[]>();
   const nodes: GraphNode[] = [];
   const groups: GraphGroup[] = [];
@@ -432,6 +438,7 @@ function compiledToGraph(source: CompiledD2): GraphIR {
       title = shape.label;
       // A title the author set larger than our heading keeps its size (iidi-tech's 55 px architecture titles).
       if ((shape.fontSize ?? 0) > FONT.diagramTitle) titleSize = shape.fontSize;
+      titleAlign = TITLE_ALIGNS[nearTop.get(shape.id)!];
       continue;
     }
     const mapped = SHAPES[shape.type] ?? { shape: 'rectangle', approximate: true as const };
@@ -493,6 +500,7 @@ function compiledToGraph(source: CompiledD2): GraphIR {
     warnings,
     ...(title !== undefined && { title }),
     ...(titleSize !== undefined && { titleSize }),
+    ...(titleAlign !== undefined && { titleAlign }),
     ...(grid !== undefined && { grid }),
   };
 }
