@@ -1575,3 +1575,17 @@ describe('PlantUML switch cases labelled on their own legs (issue 27, fourth rev
     ]);
   });
 });
+
+describe('PlantUML state glyphs in monochrome', () => {
+  it('draws the start as a black dot and each composite state with a solid outline, as PlantUML draws the IRS ESR certificate states', async () => {
+    const { codeToScene } = await import('../index.js');
+    const drawn = await codeToScene(fixture('irs-esr-certificate-state.puml'));
+    const elementOf = (id: string) => drawn.elements.find((e) => e.id === drawn.elementIds.nodes.get(id))!;
+    // Whitened by `skinparam monochrome true`, the start read as an empty ring.
+    const start = drawn.graph.nodes.find((n) => n.kind === 'start')!;
+    expect(elementOf(start.id).fillColor).not.toBe('#ffffff');
+    // Dashed, the five composite states read as loose groupings, not states.
+    const boxes = drawn.graph.groups.map((g) => drawn.elements.find((e) => e.id === drawn.elementIds.groups.get(g.id))!);
+    expect(boxes.map((box) => box.strokeStyle)).toEqual(Array(5).fill('solid'));
+  });
+});

@@ -125,10 +125,10 @@ export function stateToGraph(source: DiagramSource): GraphIR {
       const paint = color ? plantumlElementStyle(color) : {};
       const painted = Object.keys(paint).length > 0;
       if (opens) {
-        const group: GraphGroup = { id, label: plainText(name), kind: 'state' };
+        // PlantUML outlines a composite state as it does a state, solid: a dashed one read as a mere grouping.
+        const group: GraphGroup = { id, label: plainText(name), kind: 'state', style: { strokeStyle: 'solid', ...paint } };
         const up = parent();
         if (up) group.parent = up;
-        if (painted) group.style = paint;
         groups.set(id, group);
         names.set(id, id);
         // Named by a transition before it was declared composite: it is the box, not a state beside it.
