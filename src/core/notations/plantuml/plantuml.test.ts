@@ -1589,3 +1589,19 @@ describe('PlantUML state glyphs in monochrome', () => {
     expect(boxes.map((box) => box.strokeStyle)).toEqual(Array(5).fill('solid'));
   });
 });
+
+describe('PlantUML activity SDL shapes', () => {
+  it('draws an action ending in `/` as a parallelogram and in `]` as a square box, and says which endings are approximated (plantuml.com activity "SDL")', () => {
+    // The guide's SDL example; a job-hiring process (joelparkerhenderson/plantuml-examples, not copied: CC BY-NC-SA)
+    // writes its inputs and outputs `/` and its sub-processes `|`, all drawn as rounded steps before.
+    const graph = plantumlNotation.toGraph(
+      uml(['start', ':Ready;', ':next(o)|', ':Receiving;', 'split', ' :nak(i)<', ' :ack(o)>', 'split again', ' :ack(i)<', ' :next(o)', ' on several lines|', ' :i := i + 1]', ' :ack(o)>', 'split again', ' :err(i)<', ' :nak(o)>', 'split again', ' :foo/', 'split again', ' :i > 5}', 'stop', 'end split', ':finish;'].join('\n')),
+    );
+    const look = (label: string) => {
+      const node = graph.nodes.find((n) => n.label === label)!;
+      return `${node.shape ?? 'rounded'}${node.style?.corner === 'sharp' ? ' sharp' : ''}`;
+    };
+    expect(['Ready', 'foo', 'i := i + 1', 'next(o)', 'ack(o)'].map(look)).toEqual(['rounded', 'parallelogram', 'rectangle sharp', 'rectangle sharp', 'rectangle sharp']);
+    expect(graph.warnings).toContain("9 actions ending in | < > or } (PlantUML's procedure and signal shapes) drawn as square boxes");
+  });
+});
