@@ -360,6 +360,22 @@ describe('d2Notation details', () => {
     expect(graph.warnings).toEqual(['D2 1 layer, 2 scenarios left out: only the root board is drawn']);
   }, SLOW);
 
+  it('draws a story told in steps at its last step, which holds every step before it, as the D2 docs\' John Wick sequence ends', async () => {
+    const graph = await readD2(fixture('d2-docs-johnwick-steps.d2'));
+    // The root board alone is the four participants without one message: every shot was left out.
+    expect(graph.sequence?.steps.filter((step) => step.type === 'message').map((step) => (step as { label?: string }).label)).toEqual([
+      'shoots, misses',
+      'shoots, hits',
+      'shoots, misses',
+      'shoots, hits',
+      'injures',
+      'shoots, hits',
+    ]);
+    // Each one hit keeps the red the step that hit him gave him.
+    expect(graph.nodes.filter((n) => n.style?.fillColor?.toLowerCase() === '#ffcccb').map((n) => n.label)).toEqual(['henchman 1', 'henchman 2', 'big boss']);
+    expect(graph.warnings).toEqual(['D2 6 steps drawn as the last, which holds what each step before it adds']);
+  }, SLOW);
+
   it('refuses a syntax error with D2\'s message, line and column', async () => {
     const error = await readD2('a -> b\nc -> {').then(() => undefined, (e: unknown) => e as AppError);
     expect(error).toMatchObject({ code: 'parse_error', details: { line: 2 } });

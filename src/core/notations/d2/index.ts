@@ -76,6 +76,12 @@ interface Attributes {
   horizontalGap?: Value;
 }
 /** The part of D2's compile answer read here. `graph.objects` are the diagram's shapes, in the same order. */
+/** One board of D2's compiled graph: the root's attributes and its objects'. */
+interface D2Board {
+  root?: { attributes?: Attributes };
+  objects?: Array<{ id: string; attributes?: Attributes }>;
+}
+
 export interface CompiledD2 {
   diagram: {
     shapes: Shape[];
@@ -85,7 +91,7 @@ export interface CompiledD2 {
     steps?: unknown[] | null;
     legend?: { shapes?: Shape[] | null; connections?: Connection[] | null } | null;
   };
-  graph: { root?: { attributes?: Attributes }; objects?: Array<{ id: string; attributes?: Attributes }> };
+  graph: D2Board & { steps?: D2Board[] | null };
   /** `vars: { d2-config: { theme-id } }`, the author's theme. */
   renderOptions?: { themeID?: number | null };
   /** What was read leniently before D2 compiled the code (imports.ts: an imported file not given). */
@@ -287,8 +293,8 @@ function rowsOf(shape: Shape): string[] | undefined {
 }
 
 /**
- * What the compile holds and the drawing leaves out, said: boards other than the root are other diagrams (D2 animates
- * or links them), so one is drawn, the root. A sequence diagram has no place for a legend.
+ * What the compile holds and the drawing leaves out, said: layers and scenarios are other diagrams (D2 links them), so
+ * one is drawn, the root (or the last of its steps, atLastStep). A sequence diagram has no place for a legend.
  */
 function leftOut(compiled: CompiledD2, legendDrawn = false): string[] {
   const boards = (['layers', 'scenarios', 'steps'] as const).map((kind) => [kind, compiled.diagram[kind]?.length ?? 0] as const).filter(([, count]) => count > 0);
@@ -373,8 +379,26 @@ function withTheme(compiled: CompiledD2): CompiledD2 {
 }
 
 export function d2ToGraph(source: CompiledD2): GraphIR {
-  const graph = compiledToGraph(source);
-  return source.warnings?.length ? { ...graph, warnings: [...source.warnings, ...graph.warnings] } : graph;
+  const { compiled, said } = atLastStep(source);
+  const graph = compiledToGraph(compiled);
+  const warnings = [...(source.warnings ?? []), ...said, ...graph.warnings];
+  return warnings.length > graph.warnings.length ? { ...graph, warnings } : graph;
+}
+
+/**
+ * D2's steps each build on the one before (D2 animates them one after another), so the last holds the whole story: the
+ * root board alone is the story's first frame (a sequence's participants without one message).
+ */
+function atLastStep(source: CompiledD2): { compiled: CompiledD2; said: string[] } {
+  const steps = source.diagram.steps as CompiledD2['diagram'][] | null | undefined;
+  const last = steps?.at(-1);
+  const board = source.graph.steps?.at(-1);
+  if (last === undefined || board === undefined) return { compiled: source, said: [] };
+  const { layers, scenarios, legend } = source.diagram;
+  return {
+    compiled: { ...source, diagram: { ...last, layers, scenarios, legend, steps: null }, graph: board },
+    said: [`D2 ${steps!.length} step${steps!.length === 1 ? '' : 's'} drawn as the last, which holds what each step before it adds`],
+  };
 }
 
 function compiledToGraph(source: CompiledD2): GraphIR {
