@@ -63,6 +63,14 @@ describe('d2Notation keeps the author\'s intent (D2 docs)', () => {
     expect(graph.edges).toMatchObject([{ from: '"github.com/terrastruct/d2parser.git"', to: 'D2 Parser' }]);
   }, SLOW);
 
+  it('draws a class\'s methods under a rule below its fields, as D2 does (the D2 docs\' D2 Parser class)', async () => {
+    const graph = await readD2(fixture('d2-docs-classes-2.d2'));
+    const parser = graph.nodes.find((n) => n.label === 'D2 Parser')!;
+    // Four fields, then four methods: they ran on as one list.
+    expect(parser.rows?.slice(3, 5)).toEqual(['#lookaheadPos: d2ast.Position', '+peek(): (r rune, eof bool)']);
+    expect(parser.compartments).toEqual([4]);
+  }, SLOW);
+
   it('keeps font colours of containers and shapes, and draws them on their fills', async () => {
     const graph = await readD2(fixture('d2-docs-border-label.d2'));
     expect(graph.groups.map((g) => [g.label, g.style?.textColor])).toEqual([

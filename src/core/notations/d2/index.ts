@@ -470,6 +470,9 @@ function compiledToGraph(source: CompiledD2): GraphIR {
     const node: GraphNode = { id: shape.id, label: shape.label, kind: mapped.kind ?? 'generic', shape: mapped.shape, ...iconOf(shape.icon) };
     const rows = rowsOf(shape);
     if (rows !== undefined && rows.length > 0) node.rows = rows;
+    // D2 draws a class's methods under a rule below its fields.
+    const fields = shape.fields?.length ?? 0;
+    if (shape.type === 'class' && fields > 0 && (shape.methods?.length ?? 0) > 0) node.compartments = [fields];
     const authorSize = authorSizeOf(shape, attributesOf.get(shape.id));
     if (authorSize) node.authorSize = authorSize;
     if (parent !== undefined) node.parent = parent;
