@@ -1605,3 +1605,14 @@ describe('PlantUML activity SDL shapes', () => {
     expect(graph.warnings).toContain("9 actions ending in | < > or } (PlantUML's procedure and signal shapes) drawn as square boxes");
   });
 });
+
+describe('PlantUML composite state descriptions', () => {
+  it('writes a composite state\'s description under its name, as PlantUML does (Aries DKMS failure modes)', () => {
+    const graph = plantumlNotation.toGraph(fixture('aries-dkms-failure-modes-state.puml'));
+    // Both were dropped without a word: the mitigation each mode asks for was gone.
+    expect(graph.groups.map((g) => g.label)).toEqual([
+      'Oblivious\nMitigation by prevention, reducing impact\nand attacker benefit',
+      'Cognizant\nMitigation by prevention, quick recovery,\nreducing impact and attacker benefit',
+    ]);
+  });
+});
