@@ -223,6 +223,8 @@ export interface GraphIR {
   title?: string;
   /** The title's size in px, where its author set it larger than our heading (D2's `style.font-size` on its title text). */
   titleSize?: number;
+  /** Where across the top the author pinned the title (D2 `near: top-center`, `top-right`); at the left when unset. */
+  titleAlign?: 'center' | 'right';
   /** The author's key to the drawing (PlantUML `legend` … `end legend`): a box of text drawn under the whole diagram. */
   legend?: string;
   nodes: GraphNode[];

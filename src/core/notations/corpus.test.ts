@@ -54,6 +54,7 @@ const CORPUS: Count[] = [
   ['plantuml', 'blazemeter-rte-class.puml', 26, 19, 9, '26 classes, interfaces and enums, 15 extends/implements and 4 other relation lines, 9 packages (4 nested in core and protocols, 2 a level further)'],
   ['plantuml', 'jdp-promise-class.urm.puml', 7, 6, 1, '6 classes and Map (named by a link), 6 relation lines, 1 package'],
   ['plantuml', 'mojaloop-position-prepare-sequence.plantuml', 5, 25, 0, '5 participants, 25 messages'],
+  ['plantuml', 'capi-machine-infra-provider-activity.plantuml', 30, 34, 0, 'start, 10 actions, 9 decisions, 5 stops, 5 merges where two branches of an if go on; 34 arrows of the flow'],
   ['compose', 'aks-store-demo-quickstart.docker-compose.yml', 4, 3, 1, '4 services, 3 depends_on, network backend_services'],
   ['compose', 'aks-store-demo.docker-compose.yml', 10, 10, 1, '10 services, 9 depends_on + AI_SERVICE_URL of product-service, 1 network'],
   ['compose', 'awesome-nginx-golang-mysql.compose.yaml', 4, 3, 0, '3 services + volume db-data, 2 depends_on + 1 mount'],

@@ -367,7 +367,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
   // Labels last: they sit on top of any arrow passing under them.
   elements.push(...labels);
   const withLegend = graph.legend ? withDiagramLegend(elements, graph.legend, makeId(DIAGRAM_LEGEND_ID)) : elements;
-  return { elements: graph.title ? withDiagramTitle(withLegend, graph.title, makeId(DIAGRAM_TITLE_ID), graph.titleSize) : withLegend, elementIds, parents };
+  return { elements: graph.title ? withDiagramTitle(withLegend, graph.title, makeId(DIAGRAM_TITLE_ID), graph.titleSize, graph.titleAlign) : withLegend, elementIds, parents };
 }
 
 /** Element id of the diagram's legend box. */
@@ -393,11 +393,12 @@ export function withDiagramLegend(elements: readonly Element[], legend: string, 
 }
 
 /**
- * Puts `title` as a standalone text at the drawing's top-left corner and moves every other element down by the title's
- * height and a gap, so it overlaps nothing. Points of arrows and lines are absolute and move too; bindings are relative
- * to their shapes and stay. The title wraps like container titles, but never narrower than the drawing.
+ * Puts `title` as a standalone text above the drawing, at its left unless the author placed it (`align`), and moves
+ * every other element down by the title's height and a gap, so it overlaps nothing. Points of arrows and lines are
+ * absolute and move too; bindings are relative to their shapes and stay. The title wraps like container titles, but
+ * never narrower than the drawing.
  */
-export function withDiagramTitle(elements: readonly Element[], title: string, id: string, fontSize: number = FONT.diagramTitle): Element[] {
+export function withDiagramTitle(elements: readonly Element[], title: string, id: string, fontSize: number = FONT.diagramTitle, align: 'left' | 'center' | 'right' = 'left'): Element[] {
   const { left, top, right } = drawingExtent(elements);
   const text = wrapText(title, Math.max(right - left, CONTAINER_MIN_WIDTH * 2), fontSize).join('\n');
   const size = measureText(text, fontSize, FONT.family);
@@ -412,7 +413,9 @@ export function withDiagramTitle(elements: readonly Element[], title: string, id
   });
   // Last, so that a reader going through the elements in order (export's graph recovery) meets every container's own
   // title before this text, which sits just above the top-left container.
-  return [...moved, textElement(id, text, { x: left, y: top, ...size }, fontSize)];
+  const spare = Math.max(0, right - left - size.width);
+  const x = left + (align === 'center' ? spare / 2 : align === 'right' ? spare : 0);
+  return [...moved, textElement(id, text, { x: round(x), y: top, ...size }, fontSize, undefined, TEXT_COLOR, align)];
 }
 
 /** The sides of the box every element lies in (all 0 for none). */

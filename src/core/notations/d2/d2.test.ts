@@ -63,6 +63,14 @@ describe('d2Notation keeps the author\'s intent (D2 docs)', () => {
     expect(graph.edges).toMatchObject([{ from: '"github.com/terrastruct/d2parser.git"', to: 'D2 Parser' }]);
   }, SLOW);
 
+  it('draws a class\'s methods under a rule below its fields, as D2 does (the D2 docs\' D2 Parser class)', async () => {
+    const graph = await readD2(fixture('d2-docs-classes-2.d2'));
+    const parser = graph.nodes.find((n) => n.label === 'D2 Parser')!;
+    // Four fields, then four methods: they ran on as one list.
+    expect(parser.rows?.slice(3, 5)).toEqual(['#lookaheadPos: d2ast.Position', '+peek(): (r rune, eof bool)']);
+    expect(parser.compartments).toEqual([4]);
+  }, SLOW);
+
   it('keeps font colours of containers and shapes, and draws them on their fills', async () => {
     const graph = await readD2(fixture('d2-docs-border-label.d2'));
     expect(graph.groups.map((g) => [g.label, g.style?.textColor])).toEqual([
@@ -360,6 +368,22 @@ describe('d2Notation details', () => {
     expect(graph.warnings).toEqual(['D2 1 layer, 2 scenarios left out: only the root board is drawn']);
   }, SLOW);
 
+  it('draws a story told in steps at its last step, which holds every step before it, as the D2 docs\' John Wick sequence ends', async () => {
+    const graph = await readD2(fixture('d2-docs-johnwick-steps.d2'));
+    // The root board alone is the four participants without one message: every shot was left out.
+    expect(graph.sequence?.steps.filter((step) => step.type === 'message').map((step) => (step as { label?: string }).label)).toEqual([
+      'shoots, misses',
+      'shoots, hits',
+      'shoots, misses',
+      'shoots, hits',
+      'injures',
+      'shoots, hits',
+    ]);
+    // Each one hit keeps the red the step that hit him gave him.
+    expect(graph.nodes.filter((n) => n.style?.fillColor?.toLowerCase() === '#ffcccb').map((n) => n.label)).toEqual(['henchman 1', 'henchman 2', 'big boss']);
+    expect(graph.warnings).toEqual(['D2 6 steps drawn as the last, which holds what each step before it adds']);
+  }, SLOW);
+
   it('refuses a syntax error with D2\'s message, line and column', async () => {
     const error = await readD2('a -> b\nc -> {').then(() => undefined, (e: unknown) => e as AppError);
     expect(error).toMatchObject({ code: 'parse_error', details: { line: 2 } });
@@ -465,5 +489,19 @@ describe('D2 title size (issue 27, fourth review)', () => {
     expect(scene.elements.find((e) => (e as { text?: string }).text === 'POC Target Architecture')?.fontSize).toBe(55);
     const plain = await readD2('title: Plain {shape: text; near: top-center}\na -> b');
     expect([plain.title, plain.titleSize]).toEqual(['Plain', undefined]);
+  }, SLOW);
+});
+
+describe('D2 title placement', () => {
+  it('centres a title written `near: top-center` over the diagram, as D2 does (the D2 docs\' "Giving your diagram a title")', async () => {
+    const graph = await readD2(fixture('d2-docs-near-constant.d2'));
+    const scene = await drawGraph(graph);
+    const title = scene.elements.find((e) => (e as { text?: string }).text === 'A winning strategy')!;
+    const rest = scene.elements.filter((e) => e !== title && e.x !== undefined && e.width !== undefined);
+    const left = Math.min(...rest.map((e) => e.x!));
+    const right = Math.max(...rest.map((e) => e.x! + e.width!));
+    // It stood at the drawing's left edge, a third of the way off the middle D2 puts it on.
+    expect(Math.abs(title.x! + title.width! / 2 - (left + right) / 2)).toBeLessThan(4);
+    expect(title.textAlign).toBe('center');
   }, SLOW);
 });

@@ -76,6 +76,12 @@ interface Attributes {
   horizontalGap?: Value;
 }
 /** The part of D2's compile answer read here. `graph.objects` are the diagram's shapes, in the same order. */
+/** One board of D2's compiled graph: the root's attributes and its objects'. */
+interface D2Board {
+  root?: { attributes?: Attributes };
+  objects?: Array<{ id: string; attributes?: Attributes }>;
+}
+
 export interface CompiledD2 {
   diagram: {
     shapes: Shape[];
@@ -85,7 +91,7 @@ export interface CompiledD2 {
     steps?: unknown[] | null;
     legend?: { shapes?: Shape[] | null; connections?: Connection[] | null } | null;
   };
-  graph: { root?: { attributes?: Attributes }; objects?: Array<{ id: string; attributes?: Attributes }> };
+  graph: D2Board & { steps?: D2Board[] | null };
   /** `vars: { d2-config: { theme-id } }`, the author's theme. */
   renderOptions?: { themeID?: number | null };
   /** What was read leniently before D2 compiled the code (imports.ts: an imported file not given). */
@@ -184,6 +190,8 @@ const HEADS: Record<string, Arrowhead> = dictionary({
 });
 
 const DIRECTIONS: Record<string, Direction> = dictionary({ down: 'DOWN', right: 'RIGHT', up: 'UP', left: 'LEFT' });
+/** D2 centres a shape pinned `near: top-center` across the diagram's top, and sets one `top-right` at its right. */
+const TITLE_ALIGNS: Record<string, GraphIR['titleAlign']> = dictionary({ 'top-center': 'center', 'top-right': 'right' });
 const KEYS: Record<string, string> = dictionary({ primary_key: 'PK', foreign_key: 'FK', unique: 'UK' });
 const VISIBILITY: Record<string, string> = dictionary({ public: '+', private: '-', protected: '#' });
 
@@ -285,8 +293,8 @@ function rowsOf(shape: Shape): string[] | undefined {
 }
 
 /**
- * What the compile holds and the drawing leaves out, said: boards other than the root are other diagrams (D2 animates
- * or links them), so one is drawn, the root. A sequence diagram has no place for a legend.
+ * What the compile holds and the drawing leaves out, said: layers and scenarios are other diagrams (D2 links them), so
+ * one is drawn, the root (or the last of its steps, atLastStep). A sequence diagram has no place for a legend.
  */
 function leftOut(compiled: CompiledD2, legendDrawn = false): string[] {
   const boards = (['layers', 'scenarios', 'steps'] as const).map((kind) => [kind, compiled.diagram[kind]?.length ?? 0] as const).filter(([, count]) => count > 0);
@@ -371,8 +379,26 @@ function withTheme(compiled: CompiledD2): CompiledD2 {
 }
 
 export function d2ToGraph(source: CompiledD2): GraphIR {
-  const graph = compiledToGraph(source);
-  return source.warnings?.length ? { ...graph, warnings: [...source.warnings, ...graph.warnings] } : graph;
+  const { compiled, said } = atLastStep(source);
+  const graph = compiledToGraph(compiled);
+  const warnings = [...(source.warnings ?? []), ...said, ...graph.warnings];
+  return warnings.length > graph.warnings.length ? { ...graph, warnings } : graph;
+}
+
+/**
+ * D2's steps each build on the one before (D2 animates them one after another), so the last holds the whole story: the
+ * root board alone is the story's first frame (a sequence's participants without one message).
+ */
+function atLastStep(source: CompiledD2): { compiled: CompiledD2; said: string[] } {
+  const steps = source.diagram.steps as CompiledD2['diagram'][] | null | undefined;
+  const last = steps?.at(-1);
+  const board = source.graph.steps?.at(-1);
+  if (last === undefined || board === undefined) return { compiled: source, said: [] };
+  const { layers, scenarios, legend } = source.diagram;
+  return {
+    compiled: { ...source, diagram: { ...last, layers, scenarios, legend, steps: null }, graph: board },
+    said: [`D2 ${steps!.length} step${steps!.length === 1 ? '' : 's'} drawn as the last, which holds what each step before it adds`],
+  };
 }
 
 function compiledToGraph(source: CompiledD2): GraphIR {
@@ -397,11 +423,15 @@ function compiledToGraph(source: CompiledD2): GraphIR {
   // `near: top-center` and the like: where the author pinned a shape (read from the key's path, as D2 keeps it).
   const nearOf = (key: unknown): string | undefined =>
     (key as { path?: Array<{ unquoted_string?: { value?: Array<{ string?: string }> } }> } | null)?.path?.[0]?.unquoted_string?.value?.[0]?.string;
-  const nearTop = new Set((compiled.graph.objects ?? []).filter((o) => nearOf(o.attributes?.near_key)?.startsWith('top') === true).map((o) => o.id));
+  const nearTop = new Map((compiled.graph.objects ?? []).flatMap((o) => {
+    const near = nearOf(o.attributes?.near_key);
+    return near?.startsWith('top') === true ? [[o.id, near] as const] : [];
+  }));
   const childrenOf = (parent: string | undefined) => shapes.filter((shape) => parentOf(shape.id) === parent);
   const connected = new Set(connections.flatMap((c) => [c.src, c.dst]));
   let title: string | undefined;
   let titleSize: number | undefined;
+  let titleAlign: GraphIR['titleAlign'];
   const approximated = new Map<string, string[]>();
   const nodes: GraphNode[] = [];
   const groups: GraphGroup[] = [];
@@ -432,6 +462,7 @@ function compiledToGraph(source: CompiledD2): GraphIR {
       title = shape.label;
       // A title the author set larger than our heading keeps its size (iidi-tech's 55 px architecture titles).
       if ((shape.fontSize ?? 0) > FONT.diagramTitle) titleSize = shape.fontSize;
+      titleAlign = TITLE_ALIGNS[nearTop.get(shape.id)!];
       continue;
     }
     const mapped = SHAPES[shape.type] ?? { shape: 'rectangle', approximate: true as const };
@@ -439,6 +470,9 @@ function compiledToGraph(source: CompiledD2): GraphIR {
     const node: GraphNode = { id: shape.id, label: shape.label, kind: mapped.kind ?? 'generic', shape: mapped.shape, ...iconOf(shape.icon) };
     const rows = rowsOf(shape);
     if (rows !== undefined && rows.length > 0) node.rows = rows;
+    // D2 draws a class's methods under a rule below its fields.
+    const fields = shape.fields?.length ?? 0;
+    if (shape.type === 'class' && fields > 0 && (shape.methods?.length ?? 0) > 0) node.compartments = [fields];
     const authorSize = authorSizeOf(shape, attributesOf.get(shape.id));
     if (authorSize) node.authorSize = authorSize;
     if (parent !== undefined) node.parent = parent;
@@ -493,6 +527,7 @@ function compiledToGraph(source: CompiledD2): GraphIR {
     warnings,
     ...(title !== undefined && { title }),
     ...(titleSize !== undefined && { titleSize }),
+    ...(titleAlign !== undefined && { titleAlign }),
     ...(grid !== undefined && { grid }),
   };
 }

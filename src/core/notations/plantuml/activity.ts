@@ -21,7 +21,7 @@ interface End {
 }
 
 type Block =
-  | { type: 'if'; line: SourceLine; decision: string; done: End[]; elseSeen: boolean; chained: boolean; elseLabel?: string }
+  | { type: 'if'; line: SourceLine; decision: string; done: End[]; elseSeen: boolean; chained: boolean; elseLabel?: string; branchFrom: number }
   | { type: 'while'; line: SourceLine; decision: string; breaks: End[] }
   | { type: 'repeat'; line: SourceLine; start: string; breaks: End[]; backward?: string }
   | { type: 'switch'; line: SourceLine; decision: string; done: End[]; cases: number }
@@ -34,6 +34,19 @@ const CLOSED_AT_END: Partial<Record<Block['type'], string>> = { split: 'end spli
 
 /** `:text;` — the text may span lines; it ends at `;` (or one of the SDL endings `| < > / ] }`). */
 const ACTION_END = /[;|<>/\]}]$/;
+
+/**
+ * The box an action's ending asks for (PlantUML's SDL shapes): `/` input or output, a parallelogram; `]` a square box.
+ * `|` procedure (double sides), `<` receive, `>` send and `}` have no shape of ours: square boxes too, said in warnings.
+ */
+const ACTION_SHAPES: Record<string, { shape: string; approximate?: true }> = {
+  '/': { shape: 'parallelogram' },
+  ']': { shape: 'rectangle' },
+  '|': { shape: 'rectangle', approximate: true },
+  '<': { shape: 'rectangle', approximate: true },
+  '>': { shape: 'rectangle', approximate: true },
+  '}': { shape: 'rectangle', approximate: true },
+};
 /** The bracket of `-[#blue,dashed]->`: a colour and a line kind (bold, dashed, dotted), in any order. */
 function arrowStyle(bracket: string | undefined): GraphEdge['style'] | undefined {
   if (bracket === undefined) return undefined;
@@ -67,6 +80,19 @@ export function activityToGraph(source: DiagramSource): GraphIR {
   let ends: End[] = [];
   let lane: string | undefined;
   let lastNode: string | undefined;
+  /**
+   * Finals that are a branch on their own (`if (Error?) then (yes)⏎stop`): PlantUML draws them right of their decision
+   * and the flow that goes on straight down, whichever branch they are. Laid out last, they come right of that flow.
+   */
+  const asides = new Set<string>();
+  /** Actions whose SDL ending (`|`, `<`, `>`, `}`) is drawn as a square box. */
+  let approximated = 0;
+  /** A branch of `block` that ended at its first node, a final, is one of the asides. */
+  const closeBranch = (block: Extract<Block, { type: 'if' }>) => {
+    const only = nodes[block.branchFrom];
+    if (ends.length === 0 && nodes.length === block.branchFrom + 1 && only?.kind === 'end') asides.add(only.id);
+    block.branchFrom = nodes.length;
+  };
 
   const laneOfGroup = (id: string | undefined): string | undefined => {
     for (let up = id, depth = 0; up !== undefined && depth <= groups.length; depth++) {
@@ -170,26 +196,33 @@ export function activityToGraph(source: DiagramSource): GraphIR {
       }
       i = j;
       const fill = m[1] ? plantumlColor(m[1]) : undefined;
-      node('action', plainText(body.trimEnd().slice(0, -1)), fill ? { style: { fillColor: fill } } : {});
+      const ending = ACTION_SHAPES[body.trimEnd().slice(-1)];
+      if (ending?.approximate) approximated++;
+      const style: GraphNode['style'] = { ...(fill && { fillColor: fill }), ...(ending?.shape === 'rectangle' && { corner: 'sharp' as const }) };
+      node('action', plainText(body.trimEnd().slice(0, -1)), { ...(ending && { shape: ending.shape }), ...(Object.keys(style).length > 0 && { style }) });
     } else if ((m = /^if\s*\((.*?)\)\s*(?:then|is|equals)?\s*(?:\((.*)\))?\s*;?$/is.exec(text))) {
       const decision = node('decision', plainText(m[1]!));
-      blocks.push({ type: 'if', line, decision, done: [], elseSeen: false, chained: false });
+      blocks.push({ type: 'if', line, decision, done: [], elseSeen: false, chained: false, branchFrom: nodes.length });
       ends = [{ from: decision, ...(label(m[2]) && { label: label(m[2]) }) }];
     } else if ((m = /^(?:else\s*if|elseif)\s*\((.*?)\)\s*(?:then|is|equals)?\s*(?:\((.*)\))?\s*;?$/is.exec(text))) {
       const block = open('if', line);
+      closeBranch(block);
       block.done.push(...ends);
       block.chained = true;
       // PlantUML chains an elseif as a new decision on the "no" side of the previous one.
       ends = [{ from: block.decision }];
       block.decision = node('decision', plainText(m[1]!));
+      block.branchFrom = nodes.length;
       ends = [{ from: block.decision, ...(label(m[2]) && { label: label(m[2]) }) }];
     } else if ((m = /^else\b\s*(?:\((.*)\))?\s*;?$/i.exec(text))) {
       const block = open('if', line);
+      closeBranch(block);
       block.done.push(...ends);
       block.elseSeen = true;
       ends = [{ from: block.decision, ...(label(m[1]) && { label: label(m[1]) }) }];
     } else if (/^end\s*if;?$/i.test(text)) {
       const block = open('if', line);
+      closeBranch(block);
       blocks.pop();
       ends = [...block.done, ...ends, ...(block.elseSeen ? [] : [{ from: block.decision }])];
       // An elseif chain's branches meet on a line, without a diamond, in PlantUML's drawing.
@@ -303,5 +336,17 @@ export function activityToGraph(source: DiagramSource): GraphIR {
   const block = blocks[blocks.length - 1];
   if (block) throw parseError(block.line, `"${block.line.text.slice(0, 40)}" is never closed`);
   if (nodes.length === 0) throw parseError({ line: 1, column: 1 }, 'the activity diagram has no steps');
-  return { layout: 'layered', direction: source.direction, ...(source.forcedDirection && { forcedDirection: true }), inSourceOrder: true, closeSteps: true, nodes, edges, groups, warnings };
+  if (approximated > 0) warnings.push(`${approximated} action${approximated === 1 ? '' : 's'} ending in | < > or } (PlantUML's procedure and signal shapes) drawn as square boxes`);
+  const last = <T>(items: T[], isAside: (item: T) => boolean) => [...items.filter((item) => !isAside(item)), ...items.filter(isAside)];
+  return {
+    layout: 'layered',
+    direction: source.direction,
+    ...(source.forcedDirection && { forcedDirection: true }),
+    inSourceOrder: true,
+    closeSteps: true,
+    nodes: last(nodes, (n) => asides.has(n.id)),
+    edges: last(edges, (e) => asides.has(e.to)),
+    groups,
+    warnings,
+  };
 }

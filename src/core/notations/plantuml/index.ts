@@ -216,6 +216,9 @@ function inSkinColors(graph: GraphIR, colors: ReadonlyMap<string, SkinColors>): 
   };
 }
 
+/** Kinds drawn in solid ink whatever the skin: start and end points, fork and join bars. */
+const INKED = new Set<NodeKind>(['start', 'end', 'fork']);
+
 /**
  * `skinparam monochrome true`, as PlantUML draws it: shapes white with black borders instead of the colours of their
  * kind, and every colour the author set turned to its grey.
@@ -230,7 +233,8 @@ function inMonochrome(graph: GraphIR): GraphIR {
   });
   return {
     ...graph,
-    nodes: graph.nodes.map((node) => ({ ...node, style: greyed({ fillColor: '#ffffff', strokeColor: '#1e1e1e', ...node.style }) })),
+    // Start and end dots and fork bars stay black, as PlantUML keeps them: whitened, a start read as an empty ring.
+    nodes: graph.nodes.map((node) => (INKED.has(node.kind) && node.style === undefined ? node : { ...node, style: greyed({ fillColor: '#ffffff', strokeColor: '#1e1e1e', ...node.style }) })),
     edges: graph.edges.map((edge) => (edge.style ? { ...edge, style: greyed(edge.style) } : edge)),
     groups: graph.groups.map((group) => (group.style ? { ...group, style: greyed(group.style) } : group)),
   };

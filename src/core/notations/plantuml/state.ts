@@ -125,10 +125,10 @@ export function stateToGraph(source: DiagramSource): GraphIR {
       const paint = color ? plantumlElementStyle(color) : {};
       const painted = Object.keys(paint).length > 0;
       if (opens) {
-        const group: GraphGroup = { id, label: plainText(name), kind: 'state' };
+        // PlantUML outlines a composite state as it does a state, solid: a dashed one read as a mere grouping.
+        const group: GraphGroup = { id, label: plainText(name), kind: 'state', style: { strokeStyle: 'solid', ...paint } };
         const up = parent();
         if (up) group.parent = up;
-        if (painted) group.style = paint;
         groups.set(id, group);
         names.set(id, id);
         // Named by a transition before it was declared composite: it is the box, not a state beside it.
@@ -167,8 +167,12 @@ export function stateToGraph(source: DiagramSource): GraphIR {
     }
     const described = /^("[^"]+"|[\w.$]+)\s*:\s*(.*)$/.exec(text);
     if (described) {
-      const node = nodes.get(state(unquote(described[1]!)));
+      const id = state(unquote(described[1]!));
+      const node = nodes.get(id);
       if (node) node.rows = [...(node.rows ?? []), plainText(described[2]!)];
+      // A composite's description: PlantUML writes it under the composite's name, so it goes on the title's lines.
+      const group = groups.get(id);
+      if (group) group.label = `${group.label}\n${plainText(described[2]!)}`;
       continue;
     }
     throw parseError(line, `expected a state, a transition (A --> B : event) or "}", got "${text.slice(0, 60)}"`);
