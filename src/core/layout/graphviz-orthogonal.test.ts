@@ -204,6 +204,19 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.includes('overlap'))).toEqual([]);
   });
 
+  it('routes no edge across a container’s title where it can go round (Terraform two-tier, Mermaid composite pod groups)', async () => {
+    // The load balancer’s edge into the instance went in across "default (aws_subnet)", which sits close above it.
+    const cases = [
+      [terraformNotation, '../../../test/fixtures/terraform/tf-provider-aws-two-tier.main.tf', 'terraform'],
+      [mermaidNotation, '../../../test/fixtures/mermaid/k8s-composite-podgroup-flowchart.mmd', 'mermaid'],
+    ] as const;
+    for (const [notation, file, id] of cases) {
+      const graph = foldForReading(await notation.toGraph(readFileSync(new URL(file, import.meta.url), 'utf8')), id);
+      const scene = graphToScene(graph, await layoutGraphvizOrthogonal(graph));
+      expect(checkScene(scene.elements, scene.parents).textCrossings, file).toBe(0);
+    }
+  });
+
   it('caps the rows of a schema too wide for a README column, as ELK’s narrower layerings do (MySQL sakila)', async () => {
     // Graphviz ranked five tables in one row: 1,364 px wide, text under 11 px at 880.
     const graph = await sqlNotation.toGraph(readFileSync(new URL('../../../test/fixtures/sql/mysql-sakila-schema.sql', import.meta.url), 'utf8'));
@@ -448,6 +461,26 @@ describe('Graphviz placement with orthogonal routes', () => {
     const report = checkScene(scene.elements, scene.parents);
     expect(report.crossings).toBe(0);
     expect(report.violations).toEqual([]);
+  });
+
+  it('wraps a label that has no room beside its route at full width rather than setting it by another route (Mermaid print-job states)', async () => {
+    // "User selects "Paper loaded"" found no room between "Retry" and "Tray emptied again" and stood 200 px right of
+    // its own transition, beside another; "Job received or print option clicked" lay across "Cancel".
+    const graph = await mermaidNotation.toGraph(readFileSync(new URL('../../../test/fixtures/mermaid/print-job-emphasis-state.mmd', import.meta.url), 'utf8'));
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const gap = (box: Box, points: readonly Point[]) =>
+      Math.min(...points.slice(1).map((to, i) => {
+        const from = points[i]!;
+        const leg = legBox(from, to);
+        const dx = Math.max(0, leg.x - (box.x + box.width), box.x - (leg.x + leg.width));
+        const dy = Math.max(0, leg.y - (box.y + box.height), box.y - (leg.y + leg.height));
+        return Math.hypot(dx, dy);
+      }));
+    for (const edge of laid.edges) for (const label of edge.labels) expect(gap(label, edge.points), label.text).toBeLessThanOrEqual(12);
+    const loaded = laid.edges.flatMap((edge) => edge.labels).find((label) => label.text.startsWith('User selects') && label.text.includes('Paper'))!;
+    expect(loaded.text.split('\n').length).toBeGreaterThan(1);
+    const scene = graphToScene(graph, laid);
+    expect(checkScene(scene.elements, scene.parents).textCrossings).toBe(0);
   });
 
   it('keeps the other routes off a self loop and its label (a token lifecycle: three transitions leave the looping state)', async () => {

@@ -11,15 +11,17 @@
  */
 import type { Direction, GraphIR, GraphNode } from '../graph/types.js';
 import { boxContains } from '../export/geometry.js';
-import { BEND_PENALTY, OrthogonalRouter, ROUTE_MARGIN, type Side } from '../routing/orthogonal.js';
+import { BEND_PENALTY, OrthogonalRouter, ROUTE_MARGIN, type RouteRequest, type Side } from '../routing/orthogonal.js';
 import { sidePorts } from '../routing/ports.js';
 import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { cappedRanks } from './capped-ranks.js';
 import { besideRoute, clearOf, placesBeside, RouteLegs } from './detours.js';
-import { READABLE_NODES } from './drawing-rules.js';
+import { FONT, READABLE_NODES } from './drawing-rules.js';
 import { drawnExtent, layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, spreadsWithoutFitting, stackingWidens, vertical } from './elk.js';
 import { type GraphvizShape, placeWithGraphviz } from './graphviz.js';
 import { HUB_MIN_EDGES, mergeHubEnds } from './hubs.js';
+import { measureText } from './measure.js';
+import { wrapText } from './node-size.js';
 import { spreadRankGaps } from './rank-gaps.js';
 import { stackedRanks } from './stacked-ranks.js';
 import type { Box, LaidOutGraph, LaidOutLabel, LayoutEngine, Point } from './types.js';
@@ -185,6 +187,10 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
     ...laid.groups.map((group) => ({ ...group, type: 'rectangle' })),
     ...laid.edges.flatMap((edge) => selfLoopExtent(edge, laid, graph)),
   ];
+  // Containers' titles, last: a route entering a container went in across its title where Graphviz left no room
+  // beside it (Terraform's two-tier: the load balancer's edge through "default (aws_subnet)"). Allowed only where a
+  // route cannot be found otherwise.
+  const titles = laid.groups.map((group) => obstacles.push({ ...group.title, type: 'rectangle' }) - 1);
   // A container is an end as a node is, reached at its border from outside, as ELK draws it: Graphviz's curves to the
   // subnets of Terraform's VPC module ran along and across the routes drawn at right angles (5 pairs run together).
   const obstacleIndex = new Map([...laid.groups.map((group, g): [string, number] => [group.id, laid.nodes.length + g]), ...nodeIndex]);
@@ -254,12 +260,13 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
   // running along others' lines, 476 pairs run together that separating runs could not part, in three times the time.
   const router = new OrthogonalRouter(obstacles, terminals, terminals.length / 2 <= CROSSING_COST_EDGES ? CROSSING_COST : 0, portList);
   const ported = requests.map((req, i) => req && { ...req, ...ports[i] });
-  const routes = ported.map((req) => req && router.route(req));
+  const routed = (req: RouteRequest) => router.route(req) ?? router.route({ ...req, through: [...req.through, ...titles] });
+  const routes = ported.map((req) => req && routed(req));
   // A route found early knew none of the later ones: each that crosses another is found again knowing them all.
   routes.forEach((route, i) => {
     if (route === undefined || router.crossings(route) === 0) return;
     router.forget(route);
-    routes[i] = router.route(ported[i]!);
+    routes[i] = routed(ported[i]!);
   });
   const labels = new Map<number, LaidOutLabel[]>();
   const edges = laid.edges.map((edge, i) => {
@@ -462,6 +469,11 @@ function selfLoopExtent(edge: LaidOutGraph['edges'][number], laid: LaidOutGraph,
   return beyond.width > 0 && beyond.height > 0 ? [{ ...beyond, type: 'rectangle' }] : [];
 }
 
+/** The shares of its width a middle label is wrapped to, in turn, when it finds no room beside its route. */
+const NARROWER_LABEL = [0.7, 0.5];
+/** A label is not wrapped narrower than this: a column of single words reads worse than a label further out. */
+const NARROW_LABEL_MIN = 70;
+
 /**
  * Each routed edge's labels beside its route, clear of the nodes, the labels placed before (LABEL_ROOM apart where
  * there is room) and every route: first every label that has such a place beside its route, its end labels before the
@@ -481,6 +493,21 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
     taken.push(place);
     spaced.push({ x: place.x - LABEL_ROOM, y: place.y - LABEL_ROOM, width: place.width + 2 * LABEL_ROOM, height: place.height + 2 * LABEL_ROOM });
   };
+  // A middle label with no room beside its route at its width takes more, shorter lines where that finds it room: set
+  // a depth further out instead, it stood beside another route, 200 px from its own (a print job's "User selects
+  // "Paper loaded"", in the gap between two transitions).
+  const narrowerBeside = (label: LaidOutLabel, points: readonly Point[]) => {
+    if (label.placement !== 'center') return undefined;
+    const fontSize = label.fontSize ?? FONT.edgeLabel;
+    for (const share of NARROWER_LABEL) {
+      const text = wrapText(label.text, Math.max(NARROW_LABEL_MIN, label.width * share), fontSize).join('\n');
+      const size = measureText(text, fontSize, FONT.family);
+      if (size.width >= label.width) continue;
+      const place = clearPlace(placesBeside({ ...label, text, ...size }, points, routes).beside);
+      if (place !== undefined) return place;
+    }
+    return undefined;
+  };
   const each = laid.edges.flatMap((edge) => (labels.get(edge.index) ?? []).map((label) => ({ label, points: edge.points })));
   // A cardinality reads only beside its end, a name anywhere along its route: placed first, Chinook's genre_id took
   // the short last leg and sent its "0..1" 120 px up the line.
@@ -488,7 +515,7 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
   // Labels with a clear place beside their route first: set a depth further out first, a label between two routes
   // took the place of the next route's own (three foreign keys side by side between two tables).
   const left = ordered.filter(({ label, points }) => {
-    const place = clearPlace(placesBeside(label, points, routes).beside);
+    const place = clearPlace(placesBeside(label, points, routes).beside) ?? narrowerBeside(label, points);
     if (place !== undefined) take(label, place);
     return place === undefined;
   });
