@@ -12,6 +12,7 @@ import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, POINTS_PER_INCH, SPACING } fr
 import { PACK_ASPECT } from './elk.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapEdgeLabel, wrapText, type NodeBox } from './node-size.js';
+import { placeTitles } from './titles.js';
 import type { Box, LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
 import { dictionary } from '../dictionary.js';
 
@@ -70,7 +71,13 @@ export interface GraphvizJson {
 }
 
 /** Lays out a layered GraphIR with Graphviz dot; DOT input keeps all of its author's layout attributes. */
-export const layoutWithGraphviz: LayoutEngine = (graph: GraphIR): Promise<LaidOutGraph> => placeWithGraphviz(graph);
+export const layoutWithGraphviz: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
+  const laid = await placeWithGraphviz(graph);
+  // A title at its cluster's middle lay across the edges into it (Mermaid C4's "bigbank-api*** x8" and "Oracle -
+  // Primary", split by the API's calls): moved along its band to the nearest gap, as ELK's titles are. DOT's own
+  // labels stay where their author's `labeljust` and Graphviz put them.
+  return graph.dot === undefined ? placeTitles(laid, graph).laid : laid;
+};
 
 /** Graphviz's layout of a graph from another notation than DOT, shaped as a try asks. */
 export async function placeWithGraphviz(graph: GraphIR, shape: GraphvizShape = {}): Promise<LaidOutGraph> {

@@ -14,7 +14,7 @@ import { shapeGeometry } from '../render/outlines.js';
 import { LABEL_PADDING } from '../render/constants.js';
 import { heightWithIcon, sizeNode, wrapText } from './node-size.js';
 import { PERSON_FIGURE } from '../scene/constants.js';
-import { firstGap, placeTitles } from './titles.js';
+import { nearestGap, placeTitles } from './titles.js';
 
 const fonts = loadRenderFonts();
 const graph = (part: Partial<GraphIR>): GraphIR => ({ layout: 'layered', direction: 'DOWN', nodes: [], edges: [], groups: [], warnings: [], ...part });
@@ -452,12 +452,16 @@ describe('layoutGraph', () => {
 });
 
 describe('placeTitles', () => {
-  it('finds the first stretch a title fits between blocked ranges, or none', () => {
-    expect(firstGap([], 10, 500, 100)).toBe(10);
-    expect(firstGap([[50, 70], [0, 20]], 10, 500, 100)).toBe(70);
-    expect(firstGap([[50, 70], [180, 200]], 10, 500, 100)).toBe(70);
-    expect(firstGap([[50, 70], [150, 200]], 10, 500, 100)).toBe(200);
-    expect(firstGap([[50, 450]], 10, 500, 100)).toBeUndefined();
+  it('finds the stretch nearest a title’s place that it fits between blocked ranges (the first from the left), or none', () => {
+    expect(nearestGap([], 10, 500, 100)).toBe(10);
+    expect(nearestGap([[50, 70], [0, 20]], 10, 500, 100)).toBe(70);
+    expect(nearestGap([[50, 70], [180, 200]], 10, 500, 100)).toBe(70);
+    expect(nearestGap([[50, 70], [150, 200]], 10, 500, 100)).toBe(200);
+    expect(nearestGap([[50, 450]], 10, 500, 100)).toBeUndefined();
+    // From the middle (a Graphviz cluster's title): either way, the nearer.
+    expect(nearestGap([[180, 260]], 10, 500, 100, 200)).toBe(260);
+    expect(nearestGap([[180, 340]], 10, 500, 100, 200)).toBe(80);
+    expect(nearestGap([[400, 450]], 10, 500, 100, 200)).toBe(200);
   });
 
   it('slides a container title right, past the edges entering through it, and leaves an unblocked one alone', () => {

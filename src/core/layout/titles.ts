@@ -4,7 +4,7 @@
  * in Terraform). Each title slides right along its band to the first gap wide enough to hold it; layout widens a
  * container whose band has none (elk.ts).
  */
-import { CONTAINER_MIN_WIDTH, FONT } from './drawing-rules.js';
+import { CONTAINER_MIN_WIDTH, FONT, SPACING } from './drawing-rules.js';
 import { measureText, type TextSize } from './measure.js';
 import { wrapText } from './node-size.js';
 import type { GraphIR } from '../graph/types.js';
@@ -42,18 +42,28 @@ function headRange(from: Point, tip: Point, top: number, bottom: number): [numbe
   return [tip.x - reachX, tip.x + reachX];
 }
 
-/** The leftmost x in [from, to − width] whose span [x, x + width] misses every blocked range, if any. */
-export function firstGap(blocked: readonly [number, number][], from: number, to: number, width: number): number | undefined {
-  let x = from;
-  for (const [start, end] of [...blocked].sort((p, q) => p[0] - q[0])) {
-    if (x + width <= start) break;
-    x = Math.max(x, end);
+/**
+ * The x in [from, to − width] nearest `at` whose span [x, x + width] misses every blocked range, if any (from `from`
+ * on: the leftmost).
+ */
+export function nearestGap(blocked: readonly [number, number][], from: number, to: number, width: number, at = from): number | undefined {
+  let best: number | undefined;
+  let start = from;
+  const consider = (end: number) => {
+    if (end - start < width) return;
+    const x = Math.min(Math.max(at, start), end - width);
+    if (best === undefined || Math.abs(x - at) < Math.abs(best - at)) best = x;
+  };
+  for (const [lo, hi] of [...blocked].sort((p, q) => p[0] - q[0])) {
+    consider(Math.min(lo, to));
+    start = Math.max(start, hi);
   }
-  return x + width <= to ? x : undefined;
+  consider(to);
+  return best;
 }
 
 /**
- * Moves each container's title to the first stretch of its band no edge or edge label crosses. A title with no such
+ * Moves each container's title to the nearest stretch of its band no edge or edge label crosses. A title with no such
  * stretch stays, and `blocked` gives its container id and a width that would leave the title room beside the edges.
  */
 export function placeTitles(laid: LaidOutGraph, graph?: Pick<GraphIR, 'edges'>): { laid: LaidOutGraph; blocked: Map<string, number> } {
@@ -73,7 +83,9 @@ export function placeTitles(laid: LaidOutGraph, graph?: Pick<GraphIR, 'edges'>):
       ...labels.map((label) => blockedRange({ x: label.x, y: label.y }, { x: label.x + label.width, y: label.y + label.height }, top, bottom)),
       ...ends.map(([from, tip]) => headRange(from, tip, top, bottom)),
     ].filter((range): range is [number, number] => range !== undefined);
-    const x = firstGap(crossed, title.x, group.x + group.width - (title.x - group.x), title.width);
+    // A title set at its container's middle (Graphviz's clusters) moves to the nearest gap either way.
+    const inset = Math.min(title.x - group.x, SPACING.containerPadding);
+    const x = nearestGap(crossed, group.x + inset, group.x + group.width - inset, title.width, title.x);
     if (x === undefined) blocked.set(group.id, group.width + title.width + TITLE_CLEARANCE);
     return x === undefined || x === title.x ? group : { ...group, title: { ...title, x } };
   });

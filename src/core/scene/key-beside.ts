@@ -4,6 +4,7 @@
  * connections round it.
  */
 import type { GraphIR } from '../graph/types.js';
+import { READABLE_WIDTH } from '../layout/elk.js';
 import { drawingExtent, type GraphScene } from './from-graph.js';
 
 /** Group kind of a diagram's key: laid out apart and set beside the drawing. */
@@ -23,12 +24,16 @@ export function keyApart(graph: GraphIR): { drawing: GraphIR; key?: GraphIR } {
 
 /**
  * The key's elements moved to the right of the drawing, top-aligned; under it, left-aligned, when the drawing is
- * wider than tall, so a landscape drawing does not grow wider still. Ids the drawing already uses are renamed.
+ * wider than tall, so a landscape drawing does not grow wider still, or when beside it the two would be too wide for
+ * a README column that the drawing alone fits (a C4 deployment 840 px wide went to 1,455 px with its key beside it:
+ * text 8.5 px at 880). Ids the drawing already uses are renamed.
  */
 export function keyBeside(drawing: GraphScene, key: GraphScene): GraphScene {
   const main = drawingExtent(drawing.elements);
   const own = drawingExtent(key.elements);
-  const under = main.right - main.left > main.bottom - main.top;
+  const width = main.right - main.left;
+  const tooWide = width <= READABLE_WIDTH && width + KEY_GAP + own.right - own.left > READABLE_WIDTH;
+  const under = width > main.bottom - main.top || tooWide;
   const dx = under ? main.left - own.left : main.right + KEY_GAP - own.left;
   const dy = under ? main.bottom + KEY_GAP - own.top : main.top - own.top;
   const used = new Set(drawing.elements.map((e) => e.id));

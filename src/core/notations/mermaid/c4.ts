@@ -89,9 +89,10 @@ export function c4ToGraph(db: C4Db): GraphIR {
     if (boundary.alias === 'global') continue;
     const type = text(boundary.type);
     const label = text(boundary.label) || boundary.alias;
-    // Deployment nodes name what they run on (`Ubuntu 16.04 LTS`) in brackets, as C4-PlantUML's do.
+    // Deployment nodes name what they run on (`Ubuntu 16.04 LTS`) in brackets on a line of their own, as Mermaid and
+    // C4-PlantUML draw them: on one line, the title was as wide as its node and every edge into it crossed it.
     const deployment = boundary.nodeType !== undefined;
-    const group: GraphGroup = { id: boundary.alias, label: deployment && type !== '' && type !== 'node' ? `${label} [${type}]` : label, kind: deployment ? 'node' : 'boundary' };
+    const group: GraphGroup = { id: boundary.alias, label: deployment && type !== '' && type !== 'node' ? `${label}\n[${type}]` : label, kind: deployment ? 'node' : 'boundary' };
     groups.push(placed(group, boundary, deployment ? undefined : { strokeStyle: 'dashed' }));
     ids.add(boundary.alias);
   }

@@ -117,7 +117,7 @@ describe('Mermaid C4', () => {
     const graph = await mermaidNotation.toGraph(
       ['C4Deployment', 'Deployment_Node(mob, "Customer\'s mobile device", "Apple IOS or Android"){', '  Container(mobile, "Mobile App", "Xamarin", "Banking app")', '}', 'ContainerDb(db, "Database", "Oracle 12c")', 'Rel_U(db, mobile, "Reads")'].join('\n'),
     );
-    expect(graph.groups).toEqual([{ id: 'mob', label: "Customer's mobile device [Apple IOS or Android]", kind: 'node' }]);
+    expect(graph.groups).toEqual([{ id: 'mob', label: "Customer's mobile device\n[Apple IOS or Android]", kind: 'node' }]);
     expect(graph.nodes.find((n) => n.id === 'mobile')).toMatchObject({ parent: 'mob', rows: ['[Container: Xamarin]', 'Banking app'], iconHint: 'xamarin' });
     expect(graph.edges[0]).toMatchObject({ from: 'db', to: 'mobile', toward: 'UP' });
   });

@@ -237,7 +237,8 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
       if ((C4_NODES.test(name) || C4_BOUNDARIES.test(name)) && alias) {
         const type = named.type ?? (C4_NODES.test(name) ? positional[2] : undefined);
         if (opens) {
-          const title = type ? `${label} [${type}]` : label!;
+          // The type on a line of its own under the name, as C4-PlantUML draws it.
+          const title = type ? `${label}\n[${type}]` : label!;
           addGroup(title, alias, C4_NODES.test(name) ? 'node' : 'boundary', line, C4_BOUNDARIES.test(name) ? { strokeStyle: 'dashed' } : CONTAINER_OUTLINE);
           if (closes) stack.pop();
         } else addNode(label!, alias, { kind: 'workload' }, type ? { rows: [`[${type}]`] } : {});

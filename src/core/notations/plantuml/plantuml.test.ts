@@ -48,8 +48,8 @@ describe('plantumlNotation on real diagrams', () => {
   it('reads the C4 deployment sample: nested Deployment_Nodes as containers, containers as nodes, Rel as labelled arrows', () => {
     const graph = plantumlNotation.toGraph(fixture('c4-bigbank-deployment.puml'));
     const group = (id: string) => graph.groups.find((g) => g.id === id);
-    expect(group('apache')).toMatchObject({ label: 'Apache Tomcat [Apache Tomcat 8.x]', parent: 'dn', kind: 'node' });
-    expect(group('dn')).toMatchObject({ label: 'bigbank-api*** x8 [Ubuntu 16.04 LTS]', parent: 'plc' });
+    expect(group('apache')).toMatchObject({ label: 'Apache Tomcat\n[Apache Tomcat 8.x]', parent: 'dn', kind: 'node' });
+    expect(group('dn')).toMatchObject({ label: 'bigbank-api*** x8\n[Ubuntu 16.04 LTS]', parent: 'plc' });
     // Twelve deployment nodes, and the key SHOW_LEGEND() asks for.
     expect(graph.groups.filter((g) => g.kind !== 'key')).toHaveLength(12);
     expect(graph.groups.filter((g) => g.kind === 'key').map((g) => g.label)).toEqual(['Legend']);
@@ -1438,6 +1438,23 @@ describe('C4-PlantUML legend (issue 27)', () => {
     expect(graph.warnings.join()).not.toContain('LEGEND');
     expect(plantumlNotation.toGraph(uml(['SHOW_LEGEND()', ...body].join('\n'))).groups.some((group) => group.label === 'Legend')).toBe(true);
     expect(plantumlNotation.toGraph(uml(body.join('\n'))).groups).toEqual([]);
+  });
+});
+
+describe('C4 deployment nodes (issue 27)', () => {
+  it('titles a deployment node with its type on a line of its own, clear of the edges into it, the key under a drawing a README column fits', async () => {
+    // C4-PlantUML's big bank deployment: one-line titles ("bigbank-api*** x8 [Ubuntu 16.04 LTS]") were as wide as their
+    // nodes and 9 edges crossed them; the key set beside the narrower drawing took it to 1,455 px (text 8.5 px at 880).
+    const { checkScene } = await import('../../quality/check.js');
+    const code = readFileSync(new URL('../../../../test/fixtures/plantuml/c4-bigbank-deployment.puml', import.meta.url), 'utf8');
+    const graph = plantumlNotation.toGraph(code);
+    expect(graph.groups.find((group) => group.id === 'dn')!.label).toBe('bigbank-api*** x8\n[Ubuntu 16.04 LTS]');
+    const scene = await drawGraph(resolveIconHints(graph), 'plantuml');
+    const report = checkScene(scene.elements, scene.parents);
+    expect(report.violations).toEqual([]);
+    expect(report.textCrossings).toBeLessThanOrEqual(2);
+    const top = (text: string) => Math.min(...scene.elements.filter((element) => String(element.text ?? '').startsWith(text)).map((element) => Number(element.y)));
+    expect(top('Legend')).toBeGreaterThan(top('Database'));
   });
 });
 
