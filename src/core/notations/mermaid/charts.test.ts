@@ -154,6 +154,14 @@ describe('Mermaid gantt', () => {
     expect(tops).toEqual([...tops].sort((a, b) => a - b));
     expect(readingViolations(elements)).toEqual([]);
   });
+
+  it('marks a release pipeline timed in seconds and minutes every five minutes, not once at its start (Powertools’ release gantt)', async () => {
+    const { elements } = await draw('powertools-release-gantt.mmd');
+    // Its tasks run 10:00 to about 10:33 (`dateFormat HH:mm`, durations of 8s to 6.3m): an hourly axis had only 10:00.
+    const dates = byPrefix(elements, 'gantt-date-').map((element) => element.text);
+    expect(dates).toEqual(['10:00', '10:05', '10:10', '10:15', '10:20', '10:25', '10:30']);
+    expect(readingViolations(elements)).toEqual([]);
+  });
 });
 
 describe('Mermaid timeline', () => {

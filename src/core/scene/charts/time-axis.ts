@@ -1,15 +1,20 @@
 /**
- * A dated axis as d3's time scale gives Mermaid's gantt: ticks at a round interval (hours, days, weeks on Sundays,
- * months, years) chosen so that about `count` fit, written in a d3 time format (`%Y-%m-%d` by default). Times are
+ * A dated axis as d3's time scale gives Mermaid's gantt: ticks at a round interval (seconds, minutes, hours, days,
+ * weeks on Sundays, months, years) chosen so that about `count` fit, written in a d3 time format (`%Y-%m-%d` by default). Times are
  * wall-clock milliseconds read as UTC (notations/mermaid/gantt.ts).
  */
 
-const HOUR = 3_600_000;
+const SECOND = 1_000;
+const MINUTE = 60 * SECOND;
+const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
 type Interval = { unit: 'ms'; step: number } | { unit: 'month'; step: number };
 
+// d3's own ladder: a release pipeline timed in seconds and minutes (dateFormat HH:mm) needs its minute ticks too.
 const INTERVALS: readonly Interval[] = [
+  ...[1, 5, 15, 30].map((s) => ({ unit: 'ms' as const, step: s * SECOND })),
+  ...[1, 5, 15, 30].map((m) => ({ unit: 'ms' as const, step: m * MINUTE })),
   ...[1, 3, 6, 12].map((h) => ({ unit: 'ms' as const, step: h * HOUR })),
   ...[1, 2].map((d) => ({ unit: 'ms' as const, step: d * DAY })),
   { unit: 'ms', step: 7 * DAY },
