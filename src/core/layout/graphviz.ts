@@ -440,7 +440,7 @@ function stepRanks(graph: GraphIR): { ranks: Map<string, number>; back: Set<stri
   const into = new Map(ids.map((id): [string, string[]] => [id, []]));
   for (const edge of forward) into.get(edge.to)?.push(edge.from);
   const ranks = new Map<string, number>();
-  const rankOf = (root: string): number => {
+  const rank = (root: string) => {
     // Iterative, deepest first: a flow of hundreds of steps is a chain as deep.
     const stack = [root];
     while (stack.length > 0) {
@@ -457,9 +457,8 @@ function stepRanks(graph: GraphIR): { ranks: Map<string, number>; back: Set<stri
       ranks.set(id, Math.max(-1, ...(into.get(id) ?? []).filter((from) => into.has(from)).map((from) => ranks.get(from)!)) + 1);
       stack.pop();
     }
-    return ranks.get(root)!;
   };
-  for (const id of ids) rankOf(id);
+  for (const id of ids) rank(id);
   return { ranks, back: new Set(joined.filter((_, index) => backIndices.has(index)).map((edge) => edge.id)) };
 }
 
