@@ -557,6 +557,39 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(layoutEngineFor(graph)).toBe(layoutGraph);
   });
 
+  it('draws a PlantUML diagram this way when its edges stay within their containers, else with ELK (packages that refer to each other, swimlanes)', () => {
+    const packaged = (parents: Record<string, string>): GraphIR => ({
+      ...graph,
+      groups: [...new Set(Object.values(parents))].map((id) => ({ id, label: id, kind: 'package' })),
+      nodes: graph.nodes.map((node) => ({ ...node, ...(parents[node.id] !== undefined && { parent: parents[node.id] }) })),
+    });
+    expect(layoutEngineFor(graph, 'plantuml')).toBe(layoutGraphvizOrthogonal);
+    expect(layoutEngineFor(packaged({ web: 'app', api: 'app', db: 'app', cache: 'app' }), 'plantuml')).toBe(layoutGraphvizOrthogonal);
+    expect(layoutEngineFor(packaged({ web: 'front', api: 'back', db: 'back', cache: 'back' }), 'plantuml')).toBe(layoutGraph);
+    const nested = packaged({ web: 'app', api: 'app', db: 'app', cache: 'app' });
+    expect(layoutEngineFor({ ...nested, groups: [...nested.groups, { id: 'outer', label: 'outer' }].map((group) => (group.id === 'app' ? { ...group, parent: 'outer' } : group)) }, 'plantuml')).toBe(layoutGraph);
+    const lane = packaged({ web: 'lane', api: 'lane', db: 'lane', cache: 'lane' });
+    expect(layoutEngineFor({ ...lane, groups: lane.groups.map((group) => ({ ...group, kind: 'swimlane' })) }, 'plantuml')).not.toBe(layoutGraphvizOrthogonal);
+  });
+
+  it('sets each step of an activity right after the step before it, not down beside a longer sibling branch (Cluster API deployment)', async () => {
+    // Graphviz ranked the rolling update's steps anywhere between its decision and the merge at the foot of the
+    // on-delete branch: "Too Many replicas" hung ~1,000 px under "Propagate in-place changes", the drawing 1,176 × 4,602.
+    const code = readFileSync(new URL('../../../test/fixtures/plantuml/capi-machinedeployment-activity.plantuml', import.meta.url), 'utf8');
+    const activity = await plantumlNotation.toGraph(code);
+    const laid = await layoutGraphvizOrthogonal(activity);
+    const boxes = new Map(laid.nodes.map((node) => [node.id, node]));
+    const into = (id: string) => activity.edges.filter((edge) => edge.to === id).length;
+    const gaps = activity.edges.flatMap((edge) => {
+      const [from, to] = [boxes.get(edge.from)!, boxes.get(edge.to)!];
+      // A step reached from one step only, below it: the gap is one arrow's length (and its label).
+      return into(edge.to) === 1 && to.y > from.y ? [to.y - (from.y + from.height)] : [];
+    });
+    expect(gaps.length).toBeGreaterThan(30);
+    expect(Math.max(...gaps)).toBeLessThan(120);
+    expect(laid.height / laid.width).toBeLessThan(3);
+  });
+
   it('draws the AKS store manifest readable at README width, which ELK did not (10.9 px text)', async () => {
     const code = readFileSync(new URL('../../../test/fixtures/kubernetes/aks-store-all-in-one.yaml', import.meta.url), 'utf8');
     const { elements } = await codeToScene(code, { notation: 'kubernetes' });

@@ -9,7 +9,7 @@ import type { Direction, DotSource, GraphIR } from '../graph/types.js';
 import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { graphvizCaps } from './graphviz-caps.js';
 import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, POINTS_PER_INCH, SPACING } from './drawing-rules.js';
-import { PACK_ASPECT } from './elk.js';
+import { backEdges, PACK_ASPECT } from './elk.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapEdgeLabel, wrapText, type NodeBox } from './node-size.js';
 import { placeTitles } from './titles.js';
@@ -282,7 +282,9 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
   // A tree of topics (a mind map, a WBS: no containers, every line unlabelled and put on a side of its parent) has no
   // label or arrowhead to make room for between ranks: its lines are short, as Mermaid and PlantUML draw them.
   const tree = graph.groups.length === 0 && graph.edges.every((edge) => edge.toward !== undefined && !edge.label && edge.endArrowhead === 'none' && edge.startArrowhead === 'none');
-  const ranksep = tree ? SPACING.betweenLayers / 2 : SPACING.betweenLayers;
+  const ranksep = tree ? SPACING.betweenLayers / 2 : graph.closeSteps ? SPACING.stepBetweenLayers : SPACING.betweenLayers;
+  // A flow of short steps: each step in the rank right after the step before it (stepRanks), its way back ranking nothing.
+  const steps = graph.closeSteps && shape.ranks === undefined ? stepRanks(graph) : undefined;
   const lines = [`digraph {`, `rankdir=${rankdir}`, `nodesep=${SPACING.nodeNode / POINTS_PER_INCH}`, `ranksep=${ranksep / POINTS_PER_INCH}`];
   const nodeIndex = new Map(graph.nodes.map((node, i) => [node.id, i]));
   const nodeById = new Map(graph.nodes.map((node) => [node.id, node]));
@@ -347,7 +349,12 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
     const flipped = flat && (graph.direction === 'RIGHT' || graph.direction === 'LEFT') && (clustered(edge.from, from) || clustered(edge.to, to));
     const reversed = across.reversed !== flipped;
     const [tail, head] = reversed ? [to, from] : [from, to];
-    const attributes = [tail.cluster && `ltail=${tail.cluster}`, head.cluster && `lhead=${head.cluster}`, edge.label && `label="drawbridge:edge:${edges.length}"`].filter(Boolean);
+    const attributes = [
+      tail.cluster && `ltail=${tail.cluster}`,
+      head.cluster && `lhead=${head.cluster}`,
+      steps?.back.has(edge.id) && 'constraint=false',
+      edge.label && `label="drawbridge:edge:${edges.length}"`,
+    ].filter(Boolean);
     lines.push(`${tail.node} -> ${head.node} [${attributes.join(' ')}]`);
     // A flat edge in one rank: Graphviz keeps its tail before its head along the rank.
     if (flat) lines.push(`{rank=same; ${tail.node}; ${head.node}}`);
@@ -411,13 +418,55 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
       if (i > 0) lines.push(`${filled[i - 1]![0]} -> ${row[0]} [style=invis]`);
     });
   }
+  if (steps !== undefined) {
+    const rows: string[][] = [];
+    for (const [id, rank] of steps.ranks) (rows[rank] ??= []).push(`n${nodeIndex.get(id)}`);
+    for (const row of rows) if (row.length > 1) lines.push(`{rank=same; ${row.join('; ')}}`);
+  }
   if (shape.straight) lines.push('splines=line');
   // Ranks across clusters need the newer ranking.
-  if (sameRank || ranks !== undefined) lines.push('newrank=true');
+  if (sameRank || ranks !== undefined || steps !== undefined) lines.push('newrank=true');
   // Graphviz spreads short rows apart to straighten long edges; squeezed back towards the width asked, where it can.
   if (shape.width !== undefined) lines.push('ratio=compress', `size="${shape.width / POINTS_PER_INCH},${MAX_INCHES}"`);
   lines.push('}');
   return { source: lines.join('\n'), edges, clusters };
+}
+
+/**
+ * Each step's rank in a flow of short steps (GraphIR.closeSteps), as ELK's layering from the sources draws it and
+ * PlantUML an activity: the rank after its latest step before, the way back of a loop (backEdges) left out. Graphviz's
+ * own ranking set a branch's steps anywhere between its decision and where it ends, as its edges' lengths allow: the
+ * Cluster API deployment's rolling update ran its steps down beside the whole height of its sibling branch (4,602 px
+ * tall, beyond 3:1).
+ */
+function stepRanks(graph: GraphIR): { ranks: Map<string, number>; back: Set<string> } {
+  const ids = graph.nodes.map((node) => node.id);
+  const joined = graph.edges.filter((edge) => edge.from !== edge.to);
+  const backIndices = backEdges(ids, joined);
+  const forward = joined.filter((_, index) => !backIndices.has(index));
+  const into = new Map(ids.map((id): [string, string[]] => [id, []]));
+  for (const edge of forward) into.get(edge.to)?.push(edge.from);
+  const ranks = new Map<string, number>();
+  const rank = (root: string) => {
+    // Iterative, deepest first: a flow of hundreds of steps is a chain as deep.
+    const stack = [root];
+    while (stack.length > 0) {
+      const id = stack[stack.length - 1]!;
+      if (ranks.has(id)) {
+        stack.pop();
+        continue;
+      }
+      const open = (into.get(id) ?? []).filter((from) => into.has(from) && !ranks.has(from));
+      if (open.length > 0) {
+        stack.push(...open);
+        continue;
+      }
+      ranks.set(id, Math.max(-1, ...(into.get(id) ?? []).filter((from) => into.has(from)).map((from) => ranks.get(from)!)) + 1);
+      stack.pop();
+    }
+  };
+  for (const id of ids) rank(id);
+  return { ranks, back: new Set(joined.filter((_, index) => backIndices.has(index)).map((edge) => edge.id)) };
 }
 
 /**
