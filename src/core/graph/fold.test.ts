@@ -42,14 +42,14 @@ describe('foldForReading: prerequisites only waited for', () => {
 });
 
 describe('foldForReading', () => {
-  it('folds sentry’s 73 services and volumes to 21 nodes, saying what it folded and how to see everything', () => {
+  it('folds sentry’s 73 services and volumes to 22 nodes, saying what it folded and how to see everything', () => {
     const folded = foldForReading(sentry, 'compose');
     expect(sentry.nodes.length).toBe(73);
-    expect(folded.nodes.length).toBe(21);
+    expect(folded.nodes.length).toBe(22);
     expect(folded.warnings.at(-1)).toBe(
-      '73 nodes drawn as 21 to stay readable: folded 16 volumes into the nodes that use them, as rows, and 38 nodes wired exactly alike into 2, each listing their names (their edges merged, as each meant the same), ' +
-        'and the 17 edges into redis, kafka, which most nodes use, into a "used by" list on each (each edge meant the same: depends on it), ' +
-        'and the 21 edges from web, 18 services, sentry-cleanup to the 7 nodes each of them depends on into one edge each to a box of those (each edge meant the same: depends on it); detail: "full" draws everything',
+      '73 nodes drawn as 22 to stay readable: folded 16 volumes into the nodes that use them, as rows, and 37 nodes wired exactly alike into 2, each listing their names (their edges merged, as each meant the same), ' +
+        'and the 19 edges into redis, kafka, which most nodes use, into a "used by" list on each (each edge meant the same: depends on it), ' +
+        'and the 21 edges from web, 17 services, sentry-cleanup to the 7 nodes each of them depends on into one edge each to a box of those (each edge meant the same: depends on it); detail: "full" draws everything',
     );
     const byId = new Map(folded.nodes.map((node) => [node.id, node]));
     // A volume becomes a row on the service mounting it; a storage service others call (SeaweedFS) stays a node.
@@ -61,15 +61,17 @@ describe('foldForReading', () => {
     const snuba = folded.nodes.find((node) => node.label === 'snuba-* (20)')!;
     expect(snuba.rows).toContain('snuba-replacer');
     expect(folded.edges.filter((edge) => edge.from === snuba.id).map((edge) => edge.to).sort()).toEqual(['service:clickhouse']);
-    expect(byId.get('service:redis')!.rows).toContain('used by 7:');
+    expect(byId.get('service:redis')!.rows).toContain('used by 8:');
     // Kafka and Redis, which nearly every service depends on, list their users instead of drawing an edge from each.
-    expect(byId.get('service:kafka')!.rows).toContain('used by 10:');
+    expect(byId.get('service:kafka')!.rows).toContain('used by 11:');
     expect(folded.edges.some((edge) => edge.to === 'service:kafka' || edge.to === 'service:redis')).toBe(false);
-    // Web, the 18 consumers and the cleanup each depend on the same seven services: one edge each to a box of them.
-    const box = folded.groups.find((group) => group.label === 'used by web, 18 services, sentry-cleanup')!;
+    // Web, the 17 consumers and the cleanup each depend on the same seven services: one edge each to a box of them. The
+    // taskworker, given the task broker's address on its command line, calls it besides, so it stands apart.
+    const box = folded.groups.find((group) => group.label === 'used by web, 17 services, sentry-cleanup')!;
     expect(folded.nodes.filter((node) => node.parent === box.id).map((node) => node.label).sort()).toEqual(['memcached', 'pgbouncer', 'seaweedfs', 'smtp', 'snuba-api', 'symbolicator', 'vroom']);
     expect(folded.edges.filter((edge) => edge.to === box.id).map((edge) => edge.from).sort()).toEqual(['service:events-consumer', 'service:sentry-cleanup', 'service:web']);
-    expect(folded.edges.length).toBe(12);
+    expect(folded.edges.filter((edge) => edge.from === 'service:taskworker').map((edge) => edge.to)).toContain('service:taskbroker');
+    expect(folded.edges.length).toBe(20);
     // Every edge still joins two drawn nodes (or a node and the box).
     for (const edge of folded.edges) expect((byId.has(edge.from) || edge.from === box.id) && (byId.has(edge.to) || edge.to === box.id), edge.id).toBe(true);
   });

@@ -4,7 +4,10 @@
  * The first DNS label of every host a setting names: a URL or connection string (credentials and path aside), a
  * `host:port`, a bare name, or a comma-separated list of those. `orders.shop.svc.cluster.local` is `orders`.
  */
-export function hostsIn(value: string): string[] {
+export const hostsIn = (value: string): string[] => hostNamesIn(value).map((host) => host.split('.')[0]!);
+
+/** Every host a setting names, whole (`orders.shop.svc.cluster.local`), in lower case, as `hostsIn` reads them. */
+export function hostNamesIn(value: string): string[] {
   // Helm templates name hosts around an expression: `{{ .Release.Name }}-rabbitmq` is the rabbitmq service, and so
   // is the format of `{{ printf "%s-rabbitmq" .Release.Name }}` (Immich's chart writes its URLs so).
   return value
@@ -19,7 +22,7 @@ export function hostsIn(value: string): string[] {
       const withScheme = /^[a-z][a-z0-9+.-]*:\/\//i.test(url) ? url : `tcp://${url}`;
       if (!URL.canParse(withScheme)) return [];
       const host = new URL(withScheme).hostname.toLowerCase();
-      return /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host) && !/^\d+(\.\d+)*$/.test(host) ? [host.split('.')[0]!] : [];
+      return /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host) && !/^\d+(\.\d+)*$/.test(host) ? [host] : [];
     });
 }
 

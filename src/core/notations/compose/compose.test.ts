@@ -215,6 +215,26 @@ services:
   });
 });
 
+describe('composeNotation relations named on the command line', () => {
+  it('draws the services a command waits for (frappe_docker pwd.yml: create-site runs wait-for-it db:3306, redis-cache:6379, redis-queue:6379)', () => {
+    const graph = composeNotation.toGraph(fixture('frappe-docker-pwd.yml'));
+    // create-site, which makes the site in the database, stood loose in a corner with no line.
+    expect(graph.edges.filter((e) => e.from === 'service:create-site' && e.to.startsWith('service:')).map((e) => e.to)).toEqual(['service:db', 'service:redis-cache', 'service:redis-queue']);
+  });
+
+  it('reads a flag’s address and leaves words and ports alone', () => {
+    const graph = composeNotation.toGraph(`
+services:
+  worker:
+    image: acme/worker
+    command: run worker --rpc-host=broker:50051 --port 8080 --name api
+  broker: { image: acme/broker }
+  api: { image: acme/api }
+`);
+    expect(graph.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['service:worker->service:broker']);
+  });
+});
+
 describe('composeNotation volumes', () => {
   it('says a path every user mounts a volume at once, on the volume, and keeps paths that differ on their lines', () => {
     const graph = toGraph(['services:', '  netbox: &netbox', '    image: netboxcommunity/netbox', '    volumes:', '      - media:/opt/netbox/netbox/media:rw', '      - cache:/cache', '  netbox-worker:', '    <<: *netbox', '  tools:', '    image: busybox', '    volumes: [cache:/mnt/cache]', 'volumes:', '  media: {}', '  cache: {}'].join('\n'));

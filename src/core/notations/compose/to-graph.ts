@@ -35,6 +35,18 @@ function relationValues(environment: unknown): string[] {
   return entries.filter(([key, value]) => RELATION_KEY.test(key) || ADDRESS_VALUE.test(value)).map(([, value]) => value);
 }
 
+/**
+ * Addresses a service's command line names (`wait-for-it -t 120 db:3306;`, `--broker=redis://queue:6379`): its words
+ * that are a `host:port` or a URL, shell punctuation around them aside.
+ */
+function commandAddresses(...commands: unknown[]): string[] {
+  const words = commands.flatMap((command) => (Array.isArray(command) ? command : [command])).filter((part): part is string => typeof part === 'string');
+  return words
+    .flatMap((part) => part.split(/[\s;|&()'"`]+/))
+    .map((word) => (/^--?[\w.-]+=/.test(word) ? word.slice(word.indexOf('=') + 1) : word).replace(/[,.]+$/, ''))
+    .filter((word) => ADDRESS_VALUE.test(word));
+}
+
 /** A variable left to the environment, as interpolation keeps it. */
 const UNSET = /^\$\{\w+\}$/;
 
@@ -193,8 +205,9 @@ export function composeToGraph(code: string): GraphIR {
       if (serviceNames.has(dependency)) addEdge({ from: serviceId(name), to: serviceId(dependency) });
       else warnings.push(`${atLines([lineOf(['services', name, 'depends_on', Array.isArray(service.depends_on) ? index : dependency])])}service "${name}" depends on "${dependency}", which is not a service here`);
     });
-    // A service a setting names (`AI_SERVICE_URL=http://ai-service:5001/`) is called, declared or not in depends_on.
-    for (const value of relationValues(service.environment)) {
+    // A service a setting names (`AI_SERVICE_URL=http://ai-service:5001/`) is called, declared or not in depends_on;
+    // so is one its command waits for or is given (frappe's create-site runs `wait-for-it db:3306` and stood loose).
+    for (const value of [...relationValues(service.environment), ...commandAddresses(service.command, service.entrypoint)]) {
       for (const host of hostsIn(value)) {
         if (host !== name && serviceNames.has(host)) addEdge({ from: serviceId(name), to: serviceId(host) });
       }

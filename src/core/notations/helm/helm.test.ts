@@ -536,6 +536,72 @@ redis:
     expect(arrows(graph)).toEqual(['mastodon.sidekiq -> redis', 'mastodon -> postgresql']);
     expect(graph.warnings).toEqual([]);
   });
+
+  it('routes the chart’s ingress and Service to the product’s web workload, which serves its front (Mastodon: the ingress was lost)', () => {
+    const graph = helmNotation.toGraph(`${mastodonShaped}ingress:\n  enabled: true\n  hosts:\n    - host: mastodon.local\n      paths:\n        - path: "/"\nservice:\n  type: ClusterIP\n  port: 80\n`);
+    expect(graph.nodes.find((n) => n.id === 'mastodon.web')!.rows).toEqual(['workload, 1 replica', 'mastodon', 'Service :80']);
+    expect(arrows(graph)).toContain('mastodon.web:ingress -> mastodon.web [mastodon.local]');
+  });
+});
+
+describe('helmNotation the application run as a kind, objects it makes and parts reached outside', () => {
+  it('draws n8n with the PostgreSQL and Redis its values say to reach outside the chart, queue mode a row (n8n-hosting chart)', () => {
+    const graph = helmNotation.toGraph(fixture('n8n.values.yaml'));
+    // queueMode and an external redis were two sub-charts to install, and the external PostgreSQL was lost.
+    expect(graph.nodes.map((n) => [n.id, n.rows])).toEqual([
+      ['app', ['workload, 1 replica', 'n8n', 'Service :5678', 'with queueMode']],
+      ['database', ['external postgresdb', 'your-postgres-hostname:5432']],
+      ['redis', ['external', 'your-redis-hostname:6379']],
+    ]);
+    expect(arrows(graph)).toEqual(['app -> database', 'app -> redis']);
+  });
+
+  it('draws traefik’s deployment block as the application with its exposed ports, its IngressClass and Gateway rows on it (traefik chart, abridged)', () => {
+    const graph = helmNotation.toGraph(`
+image:
+  registry:
+  repository:
+  tag:
+deployment:
+  enabled: true
+  kind: Deployment
+  replicas: 1
+ingressClass:
+  enabled: true
+  isDefaultClass: true
+gateway:
+  enabled: true
+  listeners:
+    web:
+      port: 8000
+      protocol: HTTP
+gatewayClass:
+  enabled: true
+ports:
+  traefik:
+    port: 8080
+    expose:
+      default: false
+    exposedPort: 8080
+  web:
+    port: 8000
+    expose:
+      default: true
+    exposedPort: 80
+  websecure:
+    port: 8443
+    expose:
+      default: true
+    exposedPort: 443
+service:
+  enabled: true
+  single: true
+nameOverride: ""
+`);
+    // It was a workload "deployment" using three sub-charts ingressClass, gateway and gatewayClass, with a bare "Service".
+    expect(graph.nodes.map((n) => [n.id, n.rows])).toEqual([['deployment', ['workload, 1 replica', 'Service :80, 443', 'with ingressClass, gateway, gatewayClass']]]);
+    expect(graph.edges).toEqual([]);
+  });
 });
 
 describe('helmNotation duplicate keys', () => {

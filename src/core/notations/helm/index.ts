@@ -20,7 +20,9 @@
  *    settings (`operator: {resources, kubeletService: {enabled: false}}`) does not make the block a setting. When
  *    the chart's workloads declare themselves (rule 2), such blocks are settings (`github: {}`, `slack: {}`).
  *    A dependency's values beside an umbrella switch of its own (`nodeExporter.enabled` for `prometheus-node-exporter`)
- *    are one part, on or off as the switch says.
+ *    are one part, on or off as the switch says. A block named for an object the chart makes (`ingressClass`,
+ *    `gateway`) or a mode it runs in (`queueMode`) is a row on the application, and one with `useExternal: true` and
+ *    a host is that part outside the chart, used by the application.
  * 4. Features of the application or a component, each drawn when enabled: `service` (a Service in front of the
  *    workload, its type and port), `ingress` (in front of the Service, its hosts), `persistence` (a volume the
  *    workload mounts, its size) and `autoscaling` (an HPA scaling the workload). The traffic path is
@@ -495,8 +497,11 @@ function containerPorts(block: Record<string, unknown>): number[] {
   const lists = [isRecord(block.containers) ? block.containers.ports : undefined, block.ports];
   const listed = lists.flatMap((list) => (Array.isArray(list) ? list : [])).flatMap((port) => (isRecord(port) && typeof port.containerPort === 'number' ? [port.containerPort] : []));
   // The OpenTelemetry Collector's `ports: {otlp: {enabled: true, containerPort: 4317, servicePort: 4317}, …}`.
+  // Traefik's `ports: {web: {port: 8000, exposedPort: 80, expose: {default: true}}}`: the Service opens the exposed
+  // port, and not those `expose` keeps inside (its dashboard and metrics ports).
+  const exposed = (port: Record<string, unknown>): boolean => port.expose !== false && !(isRecord(port.expose) && port.expose.default === false);
   const named = (isRecord(block.ports) ? Object.values(block.ports) : []).flatMap((port) =>
-    isRecord(port) && port.enabled !== false && typeof (port.servicePort ?? port.containerPort) === 'number' ? [(port.servicePort ?? port.containerPort) as number] : [],
+    isRecord(port) && port.enabled !== false && exposed(port) && typeof (port.servicePort ?? port.exposedPort ?? port.containerPort) === 'number' ? [(port.servicePort ?? port.exposedPort ?? port.containerPort) as number] : [],
   );
   return [...listed, ...named];
 }
@@ -588,6 +593,29 @@ function documentedRelations(ids: readonly string[], aliases: ReadonlyMap<string
   });
 }
 
+/**
+ * Kubernetes objects a chart makes beside its workload, under their kind's name (traefik's `ingressClass: {enabled:
+ * true, isDefaultClass: true}`, `gateway: {listeners}`, `gatewayClass`): drawn as sub-charts, traefik stood as one
+ * box using three charts it does not have.
+ */
+const CHART_OBJECT = /^(ingressClass|gatewayClass|gateway|storageClass|priorityClass|ingressRoute)$/;
+/** A way the application runs (n8n's `queueMode: {enabled: true, workerReplicaCount: 2}`), not a chart it uses. */
+const MODE = /^[a-z]+Mode$/;
+
+/** Keys that name how the application runs, not a part of it: `deployment`, `statefulSet`, `daemonset`. */
+const WORKLOAD_KIND_KEY = /^(deployment|statefulset|daemonset)$/i;
+/** Names of the part that serves an application's front: what its chart-level ingress routes to. */
+const FRONT = /^(web|server|app|frontend|ui|main)$/i;
+
+/** The chart-level blocks that are its application workload's own. */
+const CHART_FEATURES = ['service', 'ingress', 'autoscaling', 'ports', 'persistence'];
+
+/** A workload's block with the chart-level `features` it lacks of its own, a volume only in its one-volume form. */
+function withChartFeatures(block: Record<string, unknown>, values: Record<string, unknown>, features: readonly string[]): Record<string, unknown> {
+  const taken = Object.entries(values).filter(([key, value]) => features.includes(key) && (key !== 'persistence' || (isRecord(value) && text(value.size) !== undefined)));
+  return { ...Object.fromEntries(taken), ...block };
+}
+
 function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lineOf'], commentAbove: LocatedYaml['commentAbove']): GraphIR {
   const nodes: GraphNode[] = [];
   const edges: GraphEdge[] = [];
@@ -670,6 +698,8 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const usedByAll: string[] = [];
   /** Top-level keys of parts chosen by a `type` switch, internal or external: what the other components use. */
   const backing: string[] = [];
+  /** Objects the chart makes and modes it runs in, switched on (traefik's `ingressClass`, n8n's `queueMode`): rows on the application. */
+  const chartSwitches: string[] = [];
   /** Keys of parts built into the application (`internalDatabase`): rows on it. */
   const builtIn: string[] = [];
   const switchOf = new Map([...dependencySwitches(values), ...commentedSwitches(values, commentAbove)]);
@@ -709,6 +739,14 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
         backing.push(key);
         continue;
       }
+    }
+    // A part the values say to reach outside the chart (n8n's `redis: {enabled: true, useExternal: true, host}`, its
+    // `database: {type: postgresdb, useExternal: true, host}`) is that external one, used by the application: its
+    // Redis was drawn as a sub-chart to install and its PostgreSQL was lost.
+    if ((block.useExternal === true || block.external === true) && externalAddress(block) !== undefined) {
+      externals.push([key, text(block.type) === undefined ? 'external' : `external ${text(block.type)!}`, block]);
+      usedByAll.push(key);
+      continue;
     }
     // The application's own settings under its name (authentik's `authentik: {enabled: true, secret_key, email…}`
     // beside `global.image.repository: ghcr.io/goauthentik/server`): not a sub-chart to install, whose box with the
@@ -757,6 +795,9 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     } else if (DEPENDENCY.test(key) && disabled(block)) {
       // A datastore the chart could bring along, switched off (`mariadb: {enabled: false}`): said, as a workload is.
       offWorkloads.push(key);
+    } else if (CHART_OBJECT.test(key) || MODE.test(key)) {
+      // An object the chart makes beside its workload, or a way it runs, is no chart of its own: a row on the application.
+      if (block.enabled === true) chartSwitches.push(key);
     } else if (DEPENDENCY.test(key) ? enabled(block) : block.enabled === true && Object.keys(block).length > 1 && !SETTING_NAME.test(key)) {
       if (!subcharts.includes(key.toLowerCase()) && !subcharts.includes(key)) {
         subcharts.push(key);
@@ -829,11 +870,22 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     else warnings.push(`${atLines([lineOf([key])])}${key}: a part built into the application, which is not drawn here; not drawn`);
   }
   for (const product of products) groups.push({ id: product, label: product });
+  // The chart's own Service and ingress are the application's: with no workload drawn for it, they are the block
+  // running its image that is the application run as a kind (traefik's `deployment`, MinIO's `statefulset`) or serves
+  // its front (Mastodon's `web`, whose ingress to mastodon.local was lost). A reverse proxy of the chart's own is where its ingress leads (Sentry's nginx).
+  const proxy = app === undefined ? components.find(([key]) => REVERSE_PROXY.test(key))?.[0] : undefined;
+  // Only a block that says it is so: Bitnami's MongoDB runs its image in the `arbiter` too, which is no front.
+  const front = proxy ?? (app === undefined ? runAppImage.find(([key, , place]) => WORKLOAD_KIND_KEY.test(key) || FRONT.test(place?.label ?? key))?.[0] : undefined);
   for (const [key, block, place] of components) {
     const containers = containerImages(block);
     const ownImage = ownImageOf(block) ?? (containers.length > 0 ? containers.join(', ') : appImage);
-    workload(key, place?.label ?? text(block.name) ?? key, block, ownImage, place?.product);
+    // A block named for the kind of workload the chart runs (traefik's `deployment: {kind: Deployment, replicas}`) is
+    // the application run so, and goes by its name.
+    const label = WORKLOAD_KIND_KEY.test(key) ? (text(values.nameOverride) ?? appImage ?? key) : (place?.label ?? text(block.name) ?? key);
+    workload(key, label, key === front ? withChartFeatures(block, values, proxy === undefined ? CHART_FEATURES : ['ingress']) : block, ownImage, place?.product);
   }
+  const owner = nodes.find((node) => node.id === (app ?? front));
+  if (owner !== undefined && chartSwitches.length > 0) owner.rows = [...(owner.rows ?? []), `with ${chartSwitches.join(', ')}`];
   // With no application workload, the chart's volumes are listed per component (Harbor's
   // `persistence.persistentVolumeClaim: {registry: {size: 5Gi}, jobservice: {jobLog: {size: 1Gi}}}`): a row on each.
   if (app === undefined && isRecord(values.persistence) && values.persistence.enabled !== false) {
@@ -852,7 +904,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     const address = externalAddress(chosen);
     nodes.push({ id: key, label: key, kind: kindOfName(key, 'external'), rows: [type, ...(address && !address.includes('{{') ? [address] : [])], iconHint: key });
   }
-  for (const key of usedByAll) for (const [from] of components) edge(from, key);
+  for (const key of usedByAll) for (const from of [...(app === undefined ? [] : [app]), ...components.map(([id]) => id)]) edge(from, key);
   for (const [key, type, chosen] of entrances) {
     // `hosts: {core: core.harbor.domain}` names the component each host reaches; a list of hosts names none.
     const hosts = isRecord(chosen.hosts) ? Object.entries(chosen.hosts).filter((entry): entry is [string, string] => text(entry[1]) !== undefined) : [];

@@ -1,8 +1,8 @@
 import { AppError } from '../../errors.js';
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, NodeKind, NotationConverter } from '../../graph/types.js';
 import { imageBase, imageRole, namesDatabase } from '../compose/images.js';
-import { hostsIn } from '../hosts.js';
-import { collectResources, argumentAddresses, envValues, images, list, namespaceIn, podReferences, record, selects, serviceRow, shortImage, stringMap, type Resource } from './manifests.js';
+import { hostNamesIn } from '../hosts.js';
+import { collectResources, argumentAddresses, envValues, images, isAddress, list, namespaceIn, podReferences, record, selects, serviceRow, shortImage, stringMap, type Resource } from './manifests.js';
 import { atLines, parseLocatedYamlDocuments } from '../yaml.js';
 import { dictionary } from '../../dictionary.js';
 
@@ -66,6 +66,20 @@ const ENTRY_POINT = 'entry point';
 
 const nodeId = (kind: string, namespace: string | undefined, name: string): string => `${kind}/${namespace ?? ''}/${name}`;
 
+/**
+ * The Service a host names in the cluster's DNS, by the forms a pod resolves: `name.ns.svc[.cluster.local]`, `name.ns`
+ * for a namespace of the input, and a bare `name` in the pod's own namespace (`localhost` aside). Any other dotted
+ * host is outside the cluster (`smtp.mailgun.org`).
+ */
+function clusterService(host: string, namespace: string | undefined, namespaces: ReadonlySet<string>): { name: string; namespace?: string } | undefined {
+  const [name, inside, ...rest] = host.split('.');
+  if (name === undefined || name === 'localhost' || !/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/.test(name)) return undefined;
+  const at = (ns: string | undefined) => ({ name, ...(namespaceIn(ns) !== undefined && { namespace: namespaceIn(ns) }) });
+  if (inside === undefined) return at(namespace);
+  if (rest.length === 0 && namespaces.has(inside)) return at(inside);
+  return rest[0] === 'svc' && (rest.length === 1 || rest.slice(1).join('.') === 'cluster.local') ? at(inside) : undefined;
+}
+
 function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]): GraphIR {
   const warnings: string[] = [];
   const nodes = new Map<string, GraphNode>();
@@ -115,8 +129,50 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
   /** A reference's namespace as written: `default` is an object's own when it names none (`namespaceIn`). */
   const findInNamespace = (kind: string, namespace: string | undefined, name: string): GraphNode | undefined => find(kind, namespaceIn(namespace), name);
   const workloads = drawn.filter((r) => r.pod);
+  const namespaces = new Set(resources.flatMap((r) => (r.kind === 'Namespace' ? [r.name] : r.namespace !== undefined ? [r.namespace] : [])));
   const services = drawn.filter((r) => r.kind === 'Service');
   const fronts = frontServices(services, workloads);
+  /** Cluster addresses the pods are given of Services the input does not define. */
+  const elsewhere: { caller: Resource; name: string; namespace?: string }[] = [];
+  /**
+   * A manifest of one part of an app (emojivoto's web, a petclinic service, each in a file of its own) calls Services
+   * defined elsewhere: drawn dashed, as a ConfigMap or Secret from elsewhere is, so the database and the services it
+   * calls are not lost. Where the input's workloads call Services of its own, it holds the app, and a Service it
+   * names but lacks is one it leaves out (the Online Boutique's optional shopping assistant): said, not drawn.
+   */
+  const drawCallsElsewhere = (calls: typeof elsewhere): void => {
+    const holdsApp = edges.some((e) => e.label === 'calls');
+    const left: string[] = [];
+    for (const { caller, name, namespace } of calls) {
+      const from = nodeId(caller.kind, caller.namespace, caller.name);
+      // The Service of a workload in the input, written elsewhere: the call reaches that workload.
+      const workload = workloads.find((w) => w.name === name && w.namespace === namespace);
+      if (workload) {
+        addEdge(from, nodeId(workload.kind, workload.namespace, workload.name), 'calls');
+        continue;
+      }
+      const id = nodeId('Service', namespace, name);
+      if (holdsApp) {
+        if (!left.includes(name)) left.push(name);
+        continue;
+      }
+      if (!nodes.has(id)) {
+        const target: GraphNode = { id, label: name, kind: namesDatabase(name) ? 'database' : 'service', rows: ['Service'], iconRef: kubernetesIcon('Service'), style: { strokeStyle: 'dashed' } };
+        // Named after the product behind it (`customers-db-mysql`), it reads as that product, as a workload running it does.
+        const product = imageRole(name.split('-').pop()!);
+        if (product.iconHint && DATA_KINDS.has(product.kind)) {
+          delete target.iconRef;
+          Object.assign(target, { kind: product.kind, iconHint: product.iconHint });
+        }
+        const parent = namespaceGroup(namespace);
+        if (parent) target.parent = parent;
+        nodes.set(id, target);
+        warnings.push(`${atLines([caller.line])}Service ${name}: called by ${caller.kind} ${caller.name} but not defined in the input`);
+      }
+      addEdge(from, id, 'calls');
+    }
+    if (left.length > 0) warnings.push(`${left.join(', ')}: named in the settings but not defined in the input, which holds the Services the rest call; not drawn`);
+  };
   const addEdge = (tail: string, head: string, label?: string, dashed = false): void => {
     // An edge to or from a Service folded into its workload is the workload's: its own selects edge is dropped.
     const from = fronts.get(tail)?.workload ?? tail;
@@ -226,15 +282,27 @@ function resourcesToGraph(resources: Resource[], ignored: (number | undefined)[]
     const configValues = podReferences(resource.pod.spec)
       .filter((ref) => ref.kind === 'ConfigMap')
       .flatMap((ref) => Object.values(stringMap(record(resources.find((r) => r.kind === 'ConfigMap' && r.name === ref.name && r.namespace === resource.namespace)?.manifest.data))));
+    const addresses = new Set([...envValues(resource.pod.spec).filter(isAddress), ...argumentAddresses(resource.pod.spec)]);
     for (const value of [...envValues(resource.pod.spec), ...argumentAddresses(resource.pod.spec), ...configValues]) {
-      for (const host of hostsIn(value)) {
-        const service = services.find((s) => s.name === host && s.namespace === resource.namespace);
+      const hosts = hostNamesIn(value);
+      let reached = false;
+      for (const host of hosts) {
+        const service = services.find((s) => s.name === host.split('.')[0] && s.namespace === resource.namespace);
         // A Service in front of the workload itself is its own address (Kiali's config names the kiali Service): no call.
         const own = service !== undefined && selects(stringMap(record(service.manifest.spec).selector), resource.pod.labels);
         if (service && !own) addEdge(from, nodeId('Service', service.namespace, service.name), 'calls');
+        reached ||= service !== undefined;
+      }
+      // A list reaching a Service of the input names its members beside it (`kafka:9092,kafka-1:9092`), no others;
+      // a script given as an argument is words, not addresses.
+      if (reached || !addresses.has(value) || /\s/.test(value.trim())) continue;
+      for (const host of hosts) {
+        const service = clusterService(host, resource.namespace, namespaces);
+        if (service !== undefined && !(service.name === resource.name && service.namespace === resource.namespace)) elsewhere.push({ caller: resource, ...service });
       }
     }
   }
+  drawCallsElsewhere(elsewhere);
 
   // A datastore named after the one workload that uses it (the sock shop's carts-db, catalogue-db, orders-db): the
   // workload reaches it from its code, not its manifest, so the sock shop's stores stood loose; drawn from the names, and said.
@@ -360,7 +428,10 @@ function details(resource: Resource): string[] {
     // The main container's image, the others counted: a second image row (Sock Shop's rabbitmq exporter sidecar) took
     // the box past three rows, drawn as a table without its icon beside the iconned workloads.
     const [main, ...others] = images(resource.pod.spec).map(shortImage);
-    return [`${resource.kind}${replicas}`, ...schedule, ...(main === undefined ? [] : [others.length > 0 ? `${main} +${others.length}` : main])];
+    // A hook runs at a step of the release, not beside the app: Helm's `pre-install`, Argo CD's `PreSync`.
+    const annotations = stringMap(record(resource.manifest.metadata).annotations);
+    const hook = annotations['helm.sh/hook'] ?? annotations['argocd.argoproj.io/hook'];
+    return [`${resource.kind}${replicas}`, ...(hook === undefined ? [] : [`${hook} hook`]), ...schedule, ...(main === undefined ? [] : [others.length > 0 ? `${main} +${others.length}` : main])];
   }
   if (resource.kind === 'Ingress') {
     const hosts = [...new Set(list(spec.rules).map((rule) => record(rule).host).filter((host): host is string => typeof host === 'string'))];

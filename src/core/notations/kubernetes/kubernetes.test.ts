@@ -122,6 +122,36 @@ describe('kubernetesNotation on real manifests', () => {
     expect(arrows(graph)).toEqual(['Service//shop -> Deployment//stable [80]', 'Service//shop -> Deployment//canary [80]']);
   });
 
+  it('draws the Services a manifest of one part calls, defined elsewhere, dashed (emojivoto web, a petclinic service)', () => {
+    // web.yml is one of emojivoto's four files: its env names emoji-svc.emojivoto:8080 and voting-svc.emojivoto:8080,
+    // and the box stood alone with its ServiceAccount.
+    const web = kubernetesNotation.toGraph(fixture('emojivoto-web.yaml'));
+    expect(arrows(web).filter((a) => a.endsWith('[calls]'))).toEqual(['Deployment/emojivoto/web -> Service/emojivoto/emoji-svc [calls]', 'Deployment/emojivoto/web -> Service/emojivoto/voting-svc [calls]']);
+    expect(web.nodes.find((n) => n.id === 'Service/emojivoto/emoji-svc')).toMatchObject({ parent: 'namespace:emojivoto', rows: ['Service'], style: { strokeStyle: 'dashed' } });
+    expect(web.warnings).toContain('line 8: Service emoji-svc: called by Deployment web but not defined in the input');
+    // A JDBC URL and a metrics proxy by their full cluster names: the MySQL behind it reads as MySQL.
+    const customers = kubernetesNotation.toGraph(fixture('petclinic-customers-service.yaml'));
+    expect(customers.nodes.find((n) => n.id === 'Service/spring-petclinic/customers-db-mysql')).toMatchObject({ kind: 'database', iconHint: 'MySQL' });
+    expect(arrows(customers)).toContain('Deployment/spring-petclinic/customers-service -> Service/spring-petclinic/wavefront-proxy [calls]');
+  });
+
+  it('leaves out a Service the whole app’s manifest names but does not run, and says so (the Online Boutique’s shopping assistant)', () => {
+    const graph = kubernetesNotation.toGraph(fixture('microservices-demo-release.yaml'));
+    expect(graph.nodes.some((n) => n.label === 'shoppingassistantservice')).toBe(false);
+    expect(graph.warnings).toContain('shoppingassistantservice: named in the settings but not defined in the input, which holds the Services the rest call; not drawn');
+  });
+
+  it('draws a Job named by generateName, and a hook’s step as a row (Argo CD helm-hooks example, abridged)', () => {
+    const job = (meta: string) => `apiVersion: batch/v1\nkind: Job\nmetadata:\n${meta}spec:\n  template:\n    spec:\n      containers:\n        - name: main\n          image: alpine:latest\n`;
+    const graph = kubernetesNotation.toGraph([job('  generateName: upgrade-sql-schema\n  annotations:\n    helm.sh/hook: pre-install\n'), job('  name: maint-page-down\n  annotations:\n    argocd.argoproj.io/hook: PostSync\n')].join('---\n'));
+    // The schema upgrade, named by the server from its prefix, was skipped as a document without a name.
+    expect(graph.nodes.map((n) => [n.label, n.rows])).toEqual([
+      ['upgrade-sql-schema', ['Job', 'pre-install hook', 'alpine:latest']],
+      ['maint-page-down', ['Job', 'PostSync hook', 'alpine:latest']],
+    ]);
+    expect(graph.warnings).toEqual([]);
+  });
+
   it('draws the cartservice example with its ServiceAccount', () => {
     const graph = kubernetesNotation.toGraph(fixture('microservices-demo-cartservice.yaml'));
     expect(arrows(graph)).toContain('Deployment//cartservice -> ServiceAccount//cartservice [runs as]');

@@ -40,7 +40,10 @@ export function collectResources(documents: readonly LocatedYaml[]): { resources
       return;
     }
     const metadata = isRecord(value.metadata) ? value.metadata : {};
-    const name = typeof metadata.name === 'string' ? metadata.name : '';
+    // An object named by the server from a prefix (`generateName: upgrade-sql-schema-`, as hook Jobs are, each run a
+    // new one) goes by the prefix: left out, Argo CD's helm-hooks example lost its schema upgrade.
+    const prefix = typeof metadata.generateName === 'string' ? metadata.generateName.replace(/-$/, '') : '';
+    const name = typeof metadata.name === 'string' ? metadata.name : prefix;
     const line = lineOf([...path, kind ? 'kind' : Object.keys(value)[0] ?? '']);
     if (!kind || !name) {
       ignored.push(line);
@@ -121,6 +124,7 @@ export function envValues(spec: Record<string, unknown>): string[] {
 
 /** A value that is an address: a URL or connection string, or `host:port` (not a bare word, which a flag's value often is). */
 const ADDRESS = /:\/\/|^[\w.-]+:\d+(?:[,/]|$)/;
+export const isAddress = (value: string): boolean => ADDRESS.test(value);
 
 /**
  * Addresses a container is given on its command line (`--backend-url=http://backend:9898/echo`,
@@ -132,7 +136,7 @@ export function argumentAddresses(spec: Record<string, unknown>): string[] {
     .flatMap((c) => [...list(c.command), ...list(c.args)])
     .filter((v): v is string => typeof v === 'string')
     .map((arg) => (/^--?[\w.-]+=/.test(arg) ? arg.slice(arg.indexOf('=') + 1) : arg))
-    .filter((value) => ADDRESS.test(value));
+    .filter(isAddress);
 }
 
 /**

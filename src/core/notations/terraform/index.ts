@@ -37,7 +37,13 @@ export const terraformNotation: NotationConverter = {
     if (blocks.length === 0) {
       throw new AppError('parse_error', 'line 1, column 1: expected resource, data or module blocks', { line: 1, column: 1 });
     }
-    return blocksToGraph(blocks, localReferences(parsed), providerReads(parsed));
+    // A block that creates nothing is no part of the system: terraform-aws-modules' examples each call the module
+    // again with `create = false` (`ecs_disabled`, `service_disabled`) to test that switch, and the ECS example drew
+    // three boxes for them beside the cluster.
+    const idle = blocks.filter(createsNothing);
+    const drawn = blocksToGraph(blocks.filter((block) => !idle.includes(block)), localReferences(parsed), providerReads(parsed), new Set(idle.map((block) => block.address)));
+    if (idle.length > 0) drawn.warnings.push(`${idle.map((block) => `${block.address} (${'count' in block.body ? 'count = 0' : 'create = false'})`).join(', ')}: create${idle.length === 1 ? 's' : ''} nothing; not drawn`);
+    return drawn;
   },
   locateError: locateHclError,
 };
@@ -98,7 +104,11 @@ function localReferences(parsed: Record<string, unknown>): Map<string, string[]>
   return resolved;
 }
 
-function blocksToGraph(blocks: Block[], locals: Map<string, string[]>, providers: ReadonlyMap<string, string[]>): GraphIR {
+/** `count = 0`, or a module's `create = false` (terraform-aws-modules' switch for everything the module makes). */
+const createsNothing = (block: Block): boolean => block.body.count === 0 || (block.type === 'module' && block.body.create === false);
+
+/** `idle`: addresses of blocks left out for creating nothing, so a reference to one is no missing declaration. */
+function blocksToGraph(blocks: Block[], locals: Map<string, string[]>, providers: ReadonlyMap<string, string[]>, idle: ReadonlySet<string>): GraphIR {
   const byAddress = new Map(blocks.map((b) => [b.address, b]));
   const refs = (value: unknown): string[] =>
     [...new Set(addressesIn(value).flatMap((a) => (a.startsWith('local.') ? (locals.get(a) ?? []) : [a])))];
@@ -151,7 +161,7 @@ function blocksToGraph(blocks: Block[], locals: Map<string, string[]>, providers
     for (const address of [...implicit, ...explicit]) {
       const target = byAddress.get(address);
       if (!target) {
-        if (!address.startsWith('local.') && (address.startsWith('data.') || address.startsWith('module.') || TERRAFORM_PROVIDERS.test(address))) missing.add(address);
+        if (!idle.has(address) && !address.startsWith('local.') && (address.startsWith('data.') || address.startsWith('module.') || TERRAFORM_PROVIDERS.test(address))) missing.add(address);
         continue;
       }
       const id = `${block.address}->${address}`;

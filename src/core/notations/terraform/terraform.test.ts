@@ -72,6 +72,17 @@ resource "null_resource" "apply_deployment" {
     expect(graph.nodes.map((node) => [node.label, node.rows])).toEqual([['mysql', ['module sql-db/google//mysql', 'additional_users × 2', 'read_replicas × 3']]]);
   });
 
+  it('leaves out a module called with create = false, which creates nothing, and says so (terraform-aws-ecs express-service example)', () => {
+    const graph = terraformNotation.toGraph(fixture('tf-aws-ecs-express-service.main.tf'));
+    // The example calls the module a second time only to test its switch: that box stood beside the service it builds.
+    expect(graph.nodes.map((node) => node.id)).not.toContain('module.ecs_express_service_disabled');
+    expect(graph.nodes.map((node) => node.id)).toContain('module.ecs_express_service');
+    expect(graph.warnings).toContain('module.ecs_express_service_disabled (create = false): creates nothing; not drawn');
+    // A count of zero is the same switch written on a resource.
+    const counted = terraformNotation.toGraph('resource "aws_s3_bucket" "logs" {\n  count = 0\n}\nresource "aws_s3_bucket" "data" {\n  bucket = "data"\n}\n');
+    expect(counted.nodes.map((node) => node.id)).toEqual(['aws_s3_bucket.data']);
+  });
+
   it('titles the boxes that share a name by their address, so each says which it is (terraform-aws-lambda iam.tf: vpc and tracing twice each)', () => {
     const graph = terraformNotation.toGraph(fixture('tf-aws-lambda.iam.tf'));
     const drawn = foldForReading(graph, 'terraform');
