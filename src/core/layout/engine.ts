@@ -33,7 +33,7 @@ import { layoutGraph } from './elk.js';
 import { foldsSideways, withFoldedFlow } from './folded-flow.js';
 import { layoutWithGraphviz } from './graphviz.js';
 import { layoutGraphvizOrthogonal } from './graphviz-orthogonal.js';
-import { hasSwimlanes, layoutSwimlanes } from './swimlanes.js';
+import { hasSwimlanes, layoutSwimlanes, layoutSwimlanesWith } from './swimlanes.js';
 import type { LayoutEngine } from './types.js';
 
 /** DOT input, and a graph with edges put on a side of their sources: laid out by Graphviz. */
@@ -69,7 +69,7 @@ export function layoutEngineFor(graph: GraphIR, notation?: Notation): LayoutEngi
   const engine = drawnByGraphviz(graph) ? layoutWithGraphviz : placedByGraphviz(graph, notation) ? layoutGraphvizOrthogonal : layoutGraph;
   // Grids and containers with a direction of their own (D2) are laid out apart, then placed as one box.
   // A flow in swimlanes is laid out flat, then its lanes made columns (swimlanes.ts).
-  if (engine === layoutGraph && hasSwimlanes(graph)) return layoutSwimlanes;
+  if (hasSwimlanes(graph)) return engine === layoutGraph ? layoutSwimlanes : layoutSwimlanesWith(engine);
   // A long sideways flow of containers may be folded into a column of them (folded-flow.ts), each a block of its own.
   if (engine === layoutGraph && foldsSideways(graph)) return withFoldedFlow(withBlocks(engine));
   return hasBlocks(graph) ? withBlocks(engine) : engine;

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { plantumlNotation } from '../notations/plantuml/index.js';
 import { layoutEngineFor } from './engine.js';
@@ -108,6 +109,30 @@ describe('PlantUML nested partitions the flow leaves its lane in', () => {
       expect(inner.x + inner.width).toBeLessThan(outer.x + outer.width);
       expect(inner.y).toBeGreaterThan(outer.y);
       expect(inner.y + inner.height).toBeLessThan(outer.y + outer.height);
+    }
+  });
+});
+
+describe('PlantUML swimlanes whose flow Graphviz places (IRS ESR certificate activity)', () => {
+  // Notes beside steps ask for a side (`toward`), which sends the flow to Graphviz: the lanes were then drawn as boxes
+  // round wherever their steps fell, IRS's four steps a box beside the main column, SupplyOnAPI a box half-way down.
+  const code = readFileSync(new URL('../../../test/fixtures/plantuml-open/irs-esr-certificates-activity.puml', import.meta.url), 'utf8');
+
+  it('still draws the lanes as full-height columns side by side, each step in its own lane', async () => {
+    const graph = plantumlNotation.toGraph(code);
+    const laid = await layoutEngineFor(graph, 'plantuml')(graph);
+    const top = graph.groups.filter((group) => group.parent === undefined);
+    const lanes = top.map((group) => laid.groups.find((laidGroup) => laidGroup.id === group.id)!);
+    expect(lanes).toHaveLength(4);
+    expect(lanes.map((lane) => lane.y)).toEqual([0, 0, 0, 0]);
+    expect(new Set(lanes.map((lane) => lane.height)).size).toBe(1);
+    for (let i = 1; i < lanes.length; i++) expect(lanes[i]!.x).toBeCloseTo(lanes[i - 1]!.x + lanes[i - 1]!.width);
+    const parentOf = new Map([...graph.groups, ...graph.nodes].map((item) => [item.id, item.parent]));
+    const laneOf = (id: string): string => (parentOf.get(id) === undefined ? id : laneOf(parentOf.get(id)!));
+    for (const node of laid.nodes) {
+      const lane = lanes.find((laidLane) => laidLane.id === laneOf(node.id))!;
+      expect(node.x).toBeGreaterThanOrEqual(lane.x);
+      expect(node.x + node.width).toBeLessThanOrEqual(lane.x + lane.width);
     }
   });
 });

@@ -26,19 +26,28 @@ export const hasSwimlanes = (graph: GraphIR): boolean => {
 };
 
 /**
- * A flow in swimlanes laid out as columns. The flat flow is laid out in one ELK run: the tries that reshape a drawing
- * to fit a column (wrapping the flow, narrowing its layers) would scatter each lane's steps across the page.
+ * A flow in swimlanes laid out as columns, the flat flow placed by `place`. The lanes are columns whoever places the
+ * flow: a note beside a step (`toward`) sends the flow to Graphviz, and the lanes were then drawn as boxes wherever
+ * the flow left their steps (the IRS ESR certificate activity: a lane of four steps a box beside the main column).
  */
-export const layoutSwimlanes: LayoutEngine = async (graph) => {
-  const lanes = new Set(graph.groups.filter((group) => group.kind === 'swimlane').map((group) => group.id));
-  // A partition's parts in other lanes (`continues`) are laid out as the one partition, so the flow keeps its order.
-  const continued = new Map(graph.groups.filter((group) => group.continues !== undefined).map((group) => [group.id, group.continues!]));
-  const outOfLane = <T extends { parent?: string }>({ parent, ...rest }: T): T => ({ ...rest, ...(parent !== undefined && !lanes.has(parent) && { parent: continued.get(parent) ?? parent }) }) as T;
-  const groups = graph.groups.filter((group) => !lanes.has(group.id) && !continued.has(group.id)).map(outOfLane);
-  const flat = await layoutOnce({ ...graph, direction: 'DOWN', groups, nodes: graph.nodes.map(outOfLane) });
-  const laid = intoLanes(graph, flat, partsPerLane(graph));
-  return continued.size === 0 ? laid : { ...laid, groups: framedPerLane(graph, laid) };
-};
+export const layoutSwimlanesWith =
+  (place: LayoutEngine): LayoutEngine =>
+  async (graph) => {
+    const lanes = new Set(graph.groups.filter((group) => group.kind === 'swimlane').map((group) => group.id));
+    // A partition's parts in other lanes (`continues`) are laid out as the one partition, so the flow keeps its order.
+    const continued = new Map(graph.groups.filter((group) => group.continues !== undefined).map((group) => [group.id, group.continues!]));
+    const outOfLane = <T extends { parent?: string }>({ parent, ...rest }: T): T => ({ ...rest, ...(parent !== undefined && !lanes.has(parent) && { parent: continued.get(parent) ?? parent }) }) as T;
+    const groups = graph.groups.filter((group) => !lanes.has(group.id) && !continued.has(group.id)).map(outOfLane);
+    const flat = await place({ ...graph, direction: 'DOWN', groups, nodes: graph.nodes.map(outOfLane) });
+    const laid = intoLanes(graph, flat, partsPerLane(graph));
+    return continued.size === 0 ? laid : { ...laid, groups: framedPerLane(graph, laid) };
+  };
+
+/**
+ * The flat flow in one ELK run: the tries that reshape a drawing to fit a column (wrapping the flow, narrowing its
+ * layers) would scatter each lane's steps across the page.
+ */
+export const layoutSwimlanes: LayoutEngine = layoutSwimlanesWith(layoutOnce);
 
 const PAD = SPACING.containerPadding;
 
