@@ -545,7 +545,7 @@ describe('Graphviz placement with orthogonal routes', () => {
     for (const [from, to] of [['web', 'app'], ['app', 'db'], ['app', 'redis'], ['cron', 'db'], ['letsencrypt-companion', 'proxy']]) expect(top(from!), `${from} above ${to}`).toBeLessThan(top(to!));
   });
 
-  it('draws Kubernetes, Helm, Mermaid, Terraform and schemas above 40 tables this way, the other notations and graphs from no notation with ELK', () => {
+  it('draws Kubernetes, Helm, Mermaid, Terraform, compose and schemas above 40 tables this way, the other notations and graphs from no notation with ELK', () => {
     expect(layoutEngineFor(graph, 'sql')).toBe(layoutGraph);
     const tables = Array.from({ length: FOLD_NODES + 1 }, (_, i) => ({ id: `t${i}`, label: `t${i}`, kind: 'entity' as const }));
     expect(layoutEngineFor({ ...graph, nodes: tables, edges: [] }, 'sql')).toBe(layoutGraphvizOrthogonal);
@@ -553,7 +553,7 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(layoutEngineFor(graph, 'helm')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'mermaid')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'terraform')).toBe(layoutGraphvizOrthogonal);
-    expect(layoutEngineFor(graph, 'compose')).toBe(layoutGraph);
+    expect(layoutEngineFor(graph, 'compose')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph)).toBe(layoutGraph);
   });
 
