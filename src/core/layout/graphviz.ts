@@ -5,7 +5,7 @@
  * Pure: the WASM module is loaded once and does no I/O.
  */
 import { Graphviz, type Format } from '@hpcc-js/wasm-graphviz';
-import type { Direction, DotSource, GraphIR } from '../graph/types.js';
+import type { Direction, DotSource, GraphEdge, GraphIR } from '../graph/types.js';
 import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { graphvizCaps } from './graphviz-caps.js';
 import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, POINTS_PER_INCH, SPACING } from './drawing-rules.js';
@@ -352,7 +352,7 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
     const attributes = [
       tail.cluster && `ltail=${tail.cluster}`,
       head.cluster && `lhead=${head.cluster}`,
-      steps?.back.has(edge.id) && 'constraint=false',
+      steps?.back.has(edge) && 'constraint=false',
       edge.label && `label="drawbridge:edge:${edges.length}"`,
     ].filter(Boolean);
     lines.push(`${tail.node} -> ${head.node} [${attributes.join(' ')}]`);
@@ -439,7 +439,7 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
  * Cluster API deployment's rolling update ran its steps down beside the whole height of its sibling branch (4,602 px
  * tall, beyond 3:1).
  */
-function stepRanks(graph: GraphIR): { ranks: Map<string, number>; back: Set<string> } {
+function stepRanks(graph: GraphIR): { ranks: Map<string, number>; back: Set<GraphEdge> } {
   const ids = graph.nodes.map((node) => node.id);
   const joined = graph.edges.filter((edge) => edge.from !== edge.to);
   const backIndices = backEdges(ids, joined);
@@ -466,7 +466,8 @@ function stepRanks(graph: GraphIR): { ranks: Map<string, number>; back: Set<stri
     }
   };
   for (const id of ids) rank(id);
-  return { ranks, back: new Set(joined.filter((_, index) => backIndices.has(index)).map((edge) => edge.id)) };
+  // The edges themselves, not their ids: a parser's ids need not be unique.
+  return { ranks, back: new Set(joined.filter((_, index) => backIndices.has(index))) };
 }
 
 /**
