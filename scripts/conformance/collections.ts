@@ -138,6 +138,15 @@ export const COLLECTIONS: readonly Collection[] = [
     extract: d2TestCases,
   },
   {
+    notation: 'd2',
+    // The examples D2's documentation site renders (d2lang.com), each a file of its own.
+    repo: 'terrastruct/d2-docs',
+    commit: 'f49a9c8985f346f0f38013c184dec3758b86dbc2',
+    licence: 'BSD-2-Clause',
+    sampleable: true,
+    paths: /^static\/.+\.d2$/,
+  },
+  {
     notation: 'plantuml',
     repo: 'plantuml-stdlib/C4-PlantUML',
     commit: 'a11242b31bfd0fe599928eeb2efb58233c35ba40',

@@ -213,10 +213,15 @@ export function soleContainer(graph: GraphIR): { group: GraphIR['groups'][number
   return { group, inner: { ...graph, groups: graph.groups.filter((other) => other !== group).map(free), nodes: graph.nodes.map(free) } };
 }
 
-/** Space a container adds around its contents: padding at the sides, and its title above. */
+/**
+ * Space a container adds around its contents: padding at the sides, and its title above. One without a title holds
+ * its contents closely, as D2 draws a blank container in a grid (the legend cell of D2's grid connections example was
+ * 440 px wide round 95 px of entries, and widened its whole column).
+ */
 export function containerFrame(label: string): { title: ReturnType<typeof containerTitle>; left: number; top: number; minWidth: number } {
-  const title = containerTitle(label);
   const pad = SPACING.containerPadding;
+  if (label === '') return { title: { text: '', width: 0, height: 0 }, left: pad, top: pad, minWidth: 0 };
+  const title = containerTitle(label);
   return { title, left: pad, top: pad + title.height + SPACING.containerTitleGap, minWidth: Math.max(CONTAINER_MIN_WIDTH, title.width + 2 * pad) };
 }
 

@@ -88,12 +88,17 @@ describe('d2Notation keeps the author\'s intent (D2 docs)', () => {
     const graph = await readD2(fixture('d2-docs-grid-connections.d2'));
     const node = (id: string) => graph.nodes.find((n) => n.id === id)!;
     // `0,0`: white mono text on #30304c with `stroke: transparent`; the legend's bullets in their own colours.
-    expect(node('0,0').style).toEqual({ fillColor: '#30304c', strokeColor: '#00000000', textColor: '#ffffff', corner: 'rounded' });
+    expect(node('0,0').style).toEqual({ fillColor: '#30304c', strokeColor: '#00000000', textColor: '#ffffff', corner: 'rounded', fontSize: 10 });
     expect(node('4,0.a').style?.textColor).toBe('#0033cc');
     expect(graph.groups.find((g) => g.id === '4,0')?.style).toMatchObject({ strokeColor: '#00000000', fillColor: '#00000000' });
     const scene = await drawGraph(graph);
     const zeroZero = scene.elements.find((e) => 'text' in e && e.text === 'npm i -g\n@forge/cli');
     expect(zeroZero?.strokeColor).toBe('#ffffff');
+    // Set in 10 px type, the 100 px cells stay 100 px, and the blank legend container holds its entries closely: at 16
+    // px and 440 px at least, the first column was 440 px wide and the grid 1,137 px where D2 draws it 580 px.
+    const box = (id: string) => scene.elements.find((e) => e.id === scene.elementIds.nodes.get(id))!;
+    expect(box('2,1').width).toBe(100);
+    expect(box('2,0').width).toBeLessThan(160);
   }, SLOW);
 
   it('lays out a connection with opacity 0 (an author\'s way to place shapes) but does not draw it', async () => {

@@ -7,7 +7,7 @@
  */
 import { AppError } from '../../errors.js';
 import type { Arrowhead, Direction, GraphEdge, GraphGrid, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
-import { mapColor } from '../dot/style.js';
+import { fontSizeOf, mapColor } from '../dot/style.js';
 import { dictionary } from '../../dictionary.js';
 import { markdownText } from './markdown.js';
 import { isLifeline, sequenceActors, sequenceSteps } from './sequence.js';
@@ -55,6 +55,7 @@ type Connection = {
   stroke?: string;
   opacity?: number;
   color?: string;
+  fontSize?: number;
   icon?: unknown;
   srcLabel?: Label | null;
   dstLabel?: Label | null;
@@ -242,7 +243,14 @@ function undrawnStyles(items: ReadonlyArray<{ id: string } & Partial<Record<Undr
   });
 }
 
-function styleOf(item: { fill?: string; stroke?: string; strokeDash?: number; strokeWidth?: number; borderRadius?: number; color?: string; opacity?: number }): GraphStyle | undefined {
+/**
+ * D2's text size when the author sets none, for shapes, containers and connections alike: our 16 px label and 14 px
+ * edge label stand for it. A grid of 100 px cells set in 10 px type (D2's docs, grid connections) was drawn at 16 px,
+ * each label widening its cell (a 440 px column).
+ */
+const D2_FONT_SIZE = 16;
+
+function styleOf(item: { fill?: string; stroke?: string; strokeDash?: number; strokeWidth?: number; borderRadius?: number; color?: string; opacity?: number; fontSize?: number }, base: number = FONT.label): GraphStyle | undefined {
   // `style.opacity: 0` keeps the shape's place (a blank cell of a grid) and draws nothing there.
   if (item.opacity === 0) return { fillColor: INVISIBLE, strokeColor: INVISIBLE, textColor: INVISIBLE };
   const style: GraphStyle = {};
@@ -254,6 +262,8 @@ function styleOf(item: { fill?: string; stroke?: string; strokeDash?: number; st
   if (text) style.textColor = text;
   if ((item.strokeDash ?? 0) > 0) style.strokeStyle = 'dashed';
   if ((item.borderRadius ?? 0) > 0) style.corner = 'rounded';
+  const fontSize = fontSizeOf(item.fontSize, base, D2_FONT_SIZE);
+  if (fontSize !== undefined) style.fontSize = fontSize;
   return Object.keys(style).length > 0 ? style : undefined;
 }
 
@@ -448,7 +458,9 @@ function compiledToGraph(source: CompiledD2): GraphIR {
       if (parent !== undefined) group.parent = parent;
       // D2 draws a container's outline solid and square: a dashed or rounded one is the author's mark (iidi-tech's
       // dashed provincial boundaries round solid federal infrastructure).
-      group.style = { strokeStyle: 'solid', corner: 'sharp', ...styleOf(shape) };
+      // A container's title keeps our size: D2 sizes container labels by depth (28, 24, 20 px…), not by style.font-size alone.
+      const { fontSize: _, ...style } = styleOf(shape) ?? {};
+      group.style = { strokeStyle: 'solid', corner: 'sharp', ...style };
       const direction = DIRECTIONS[attributesOf.get(shape.id)?.direction?.value ?? ''];
       if (direction) group.direction = direction;
       const grid = gridOf(attributesOf.get(shape.id), childrenOf(shape.id));
@@ -506,8 +518,8 @@ function compiledToGraph(source: CompiledD2): GraphIR {
     if (c.label) edge.label = c.label;
     if (c.srcLabel?.label) edge.startLabel = c.srcLabel.label;
     if (c.dstLabel?.label) edge.endLabel = c.dstLabel.label;
-    const { strokeColor, strokeStyle, textColor } = styleOf({ stroke: c.stroke, strokeDash: c.strokeDash, ...(c.label && { color: c.color }) }) ?? {};
-    if (strokeColor || strokeStyle || textColor) edge.style = { ...(strokeColor && { strokeColor }), ...(strokeStyle && { strokeStyle }), ...(textColor && { textColor }) };
+    const { strokeColor, strokeStyle, textColor, fontSize } = styleOf({ stroke: c.stroke, strokeDash: c.strokeDash, ...(c.label && { color: c.color, fontSize: c.fontSize }) }, FONT.edgeLabel) ?? {};
+    if (strokeColor || strokeStyle || textColor || fontSize) edge.style = { ...(strokeColor && { strokeColor }), ...(strokeStyle && { strokeStyle }), ...(textColor && { textColor }), ...(fontSize && { fontSize }) };
     return edge;
   });
   const written = DIRECTIONS[compiled.graph.root?.attributes?.direction?.value ?? ''];

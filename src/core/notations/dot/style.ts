@@ -163,11 +163,12 @@ export function parseStyle(style: string | undefined): { strokeStyle?: GraphStyl
 const DOT_DEFAULT_FONTSIZE = 14;
 
 /**
- * DOT `fontsize` as our text size in px, in proportion to our default for that text (`base`), or undefined for the
- * default or a value that is not a positive number. Kept within 6–96 px so a typo cannot hide or swamp a label.
+ * A notation's text size (DOT `fontsize`, D2 `style.font-size`) as ours in px, in proportion to our default for that
+ * text (`base`) as the notation's default is to it, or undefined for the default or a value that is not a positive
+ * number. Kept within 6–96 px so a typo cannot hide or swamp a label.
  */
-export function fontSizeOf(fontsize: string | undefined, base: number): number | undefined {
+export function fontSizeOf(fontsize: string | number | undefined, base: number, notationDefault = DOT_DEFAULT_FONTSIZE): number | undefined {
   const value = fontsize === undefined ? NaN : Number(fontsize);
-  if (!Number.isFinite(value) || value <= 0 || value === DOT_DEFAULT_FONTSIZE) return undefined;
-  return Math.min(96, Math.max(6, Math.round((value * base) / DOT_DEFAULT_FONTSIZE)));
+  if (!Number.isFinite(value) || value <= 0 || value === notationDefault) return undefined;
+  return Math.min(96, Math.max(6, Math.round((value * base) / notationDefault)));
 }
