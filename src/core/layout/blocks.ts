@@ -9,7 +9,7 @@ import type { Direction, GraphEdge, GraphGrid, GraphGroup, GraphIR, GraphNode } 
 import { FONT, SPACING } from './drawing-rules.js';
 import { measureText } from './measure.js';
 import { sizeNode, wrapEdgeLabel } from './node-size.js';
-import { simplifyPolyline } from '../routing/orthogonal.js';
+import { BEND_PENALTY, OrthogonalRouter, ROUTE_MARGIN, type Side, simplifyPolyline } from '../routing/orthogonal.js';
 import { separateRuns } from '../routing/separate-runs.js';
 import { containerFrame, shifted } from './pack.js';
 import { boxesOverlap } from '../export/geometry.js';
@@ -64,6 +64,8 @@ export function withBlocks(engine: LayoutEngine): LayoutEngine {
     // Each block drawn where its box was placed; edges into it carried on to their end.
     const result: LaidOutGraph = { ...laid, nodes: laid.nodes.filter((node) => !node.id.endsWith('\u0000block')), groups: [...laid.groups], edges: [], warnings: [...laid.warnings] };
     const boxes = new Map<string, Box>();
+    /** The nodes drawn inside each block, where they were placed. */
+    const insides = new Map<string, Box[]>();
     for (const block of blocks) {
       const at = laid.nodes.find((node) => node.id === stand(block.id));
       if (at === undefined) continue;
@@ -75,7 +77,10 @@ export function withBlocks(engine: LayoutEngine): LayoutEngine {
       result.edges.push(...placed.edges);
       result.warnings.push(...placed.warnings);
       for (const item of [...placed.nodes, ...placed.groups]) boxes.set(item.id, item);
+      insides.set(block.id, placed.nodes);
     }
+    /** The nodes of the block holding `end` other than `end` itself, which a leg carried to it must go round. */
+    const othersBeside = (end: string): Box[] => (insides.get(blockOf(end) ?? '') ?? []).filter((node) => node !== boxes.get(end));
     const taken: Box[] = [...laid.edges, ...result.edges].flatMap((edge) => edge.labels);
     for (const edge of laid.edges) {
       const { index } = kept[edge.index]!;
@@ -83,8 +88,8 @@ export function withBlocks(engine: LayoutEngine): LayoutEngine {
       const points = [...edge.points];
       const fromBox = blockOf(original.from) !== undefined ? boxes.get(original.from) : undefined;
       const toBox = blockOf(original.to) !== undefined ? boxes.get(original.to) : undefined;
-      const atEnd = toBox ? enter(points, toBox) : { points };
-      const atStart = fromBox ? enter([...atEnd.points].reverse(), fromBox) : { points: [...atEnd.points].reverse() };
+      const atEnd = toBox ? enter(points, toBox, othersBeside(original.to)) : { points };
+      const atStart = fromBox ? enter([...atEnd.points].reverse(), fromBox, othersBeside(original.from)) : { points: [...atEnd.points].reverse() };
       const labels = edge.labels.map((label) => {
         const moved = [atEnd.shift, atStart.shift].reduce((at, shift) => (shift === undefined ? at : carried(at, shift)), label);
         // Two legs shifted to one line would stack their labels: the second keeps its place.
@@ -157,7 +162,48 @@ interface Shift {
  * the border to face the box, so it runs straight in. A slanted leg from wherever the route met the block cut across
  * the block's other nodes (the Codex deployment's folded workflows: nine legs through the steps of a row).
  */
-function enter(points: readonly Point[], box: Box): { points: Point[]; shift?: Shift } {
+function enter(points: readonly Point[], box: Box, others: readonly Box[]): { points: Point[]; shift?: Shift } {
+  const entered = straightIn(points, box);
+  return { ...entered, points: roundOthers(entered.points, box, others) };
+}
+
+/** Whether the axis-aligned leg a–b runs through the inside of `box` (touching its border is not). */
+const legThrough = (a: Point, b: Point, box: Box): boolean =>
+  Math.max(a.x, b.x) > box.x + 1 && Math.min(a.x, b.x) < box.x + box.width - 1 && Math.max(a.y, b.y) > box.y + 1 && Math.min(a.y, b.y) < box.y + box.height - 1;
+
+/** What reaching a side not asked for costs the router here: it is not an option while another route exists. */
+const OTHER_SIDE = 10_000;
+
+/**
+ * `points` whose last leg, carried in from the block's border, runs through another node of the block: that leg found
+ * again by the orthogonal router from the border round the block's nodes, to the side of its end that faces the
+ * border where it can (beside the nodes in the way), else to another. D2's docs' deployment, folded, led the edge into
+ * `aws.builders` straight through `aws.ec2` above it.
+ */
+function roundOthers(points: Point[], box: Box, others: readonly Box[]): Point[] {
+  const [before, border, end] = points.slice(-3);
+  if (before === undefined || border === undefined || end === undefined || !others.some((other) => legThrough(border, end, other))) return points;
+  const vertical = Math.abs(before.x - border.x) < 0.5;
+  const inward: Side = vertical ? (before.y < border.y ? 'bottom' : 'top') : before.x < border.x ? 'right' : 'left';
+  const facing: Side = ({ bottom: 'top', top: 'bottom', right: 'left', left: 'right' } as const)[inward];
+  const span = (b: Box): [number, number] => (vertical ? [b.x, b.x + b.width] : [b.y, b.y + b.height]);
+  const [start, stop] = span(box);
+  const inset = ROUTE_MARGIN / 2;
+  // The facing side's middle, and just beside each node in the way.
+  const ats = [(start + stop) / 2, ...others.flatMap((other) => [span(other)[0] - ROUTE_MARGIN - 1, span(other)[1] + ROUTE_MARGIN + 1])].filter((at) => at >= start + inset && at <= stop - inset);
+  const stub = { x: border.x - 1, y: border.y - 1, width: 2, height: 2 };
+  const obstacles = [stub, box, ...others].map((obstacle) => ({ ...obstacle, type: 'rectangle' }));
+  const request = { from: 0, to: 1, through: [], fromSides: [inward], offSideCost: OTHER_SIDE };
+  const routes = [
+    ...ats.map((at) => new OrthogonalRouter(obstacles, [0, 1], 0, [{ side: facing, at }]).route({ ...request, toSides: [facing], toPort: { side: facing, at } })),
+    new OrthogonalRouter(obstacles, [0, 1]).route(request),
+  ].filter((route) => route !== undefined);
+  const cost = (route: Point[]) => route.slice(1).reduce((sum, point, i) => sum + Math.abs(point.x - route[i]!.x) + Math.abs(point.y - route[i]!.y), 0) + BEND_PENALTY * (route.length - 2);
+  const best = routes.map((route) => simplifyPolyline([border, ...route.points.slice(1)])).sort((a, b) => cost(a) - cost(b))[0];
+  return best === undefined ? points : simplifyPolyline([...points.slice(0, -2), ...best]);
+}
+
+function straightIn(points: readonly Point[], box: Box): { points: Point[]; shift?: Shift } {
   const last = points[points.length - 1];
   const prev = points[points.length - 2];
   if (last === undefined) return { points: [...points] };

@@ -61,6 +61,19 @@ describe('checkScene', () => {
     expect(report.violations).toEqual(['arrow "ab" passes through "mid", which it is not bound to']);
   });
 
+  it('lets an arrow pass a shape with no outline, fill or text, which no reader sees, but not one with a label', () => {
+    const ab = arrow('ab', 'a', 'b', [{ x: 100, y: 25 }, { x: 300, y: 25 }]);
+    // A blank cell of a D2 grid (`stroke-width: 0`, transparent fill) between the cells an edge joins.
+    const blank = box('blank', 150, 0, 100, 50, { strokeColor: '#00000000', fillColor: 'transparent' });
+    expect(checkScene([a, b, blank, ab]).violations).toEqual([]);
+    const unstroked = box('blank', 150, 0, 100, 50, { strokeWidth: 0, strokeColor: '#000000' });
+    expect(checkScene([a, b, unstroked, ab]).violations).toEqual([]);
+    const label = { id: 'blank-label', type: 'text', x: 160, y: 15, width: 40, height: 20, text: 'n', fontSize: 14, fontFamily: 'normal', containerId: 'blank' };
+    expect(checkScene([a, b, blank, label, ab]).violations).toEqual(['arrow "ab" passes through "blank", which it is not bound to']);
+    const filled = box('blank', 150, 0, 100, 50, { strokeColor: '#00000000', fillColor: '#dfeffa' });
+    expect(checkScene([a, b, filled, ab]).violations).toEqual(['arrow "ab" passes through "blank", which it is not bound to']);
+  });
+
   it('reports an arrow running along a border it does not pass through: it reads as an edge into that node', () => {
     const report = checkScene([a, b, box('below', 150, 25), arrow('ab', 'a', 'b', [{ x: 100, y: 25 }, { x: 300, y: 25 }])]);
     expect(report.violations).toEqual(['arrow "ab" passes 0.0 px from "below", which it does not touch']);

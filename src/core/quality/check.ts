@@ -146,6 +146,9 @@ export function countCrossings(lines: readonly Point[][]): number {
   return count;
 }
 
+/** `transparent`, or a colour with an alpha of zero (#rgba, #rrggbbaa). */
+const unseenColour = (colour: unknown): boolean => colour === 'transparent' || /^#(?:[0-9a-f]{3}0|[0-9a-f]{6}00)$/i.test(String(colour));
+
 /** What a shape's label is read against: its fill, but a person's label sits under the figure, on the paper. */
 const groundOf = (shape: Element): string => (shape.type === 'person' ? 'transparent' : String(shape.fillColor ?? 'transparent'));
 
@@ -172,6 +175,12 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
   const nodes = shapes.filter((element) => !containers.has(element.id) && !drawnParts.has(element.id));
   const arrows = elements.filter((element) => element.type === 'arrow');
   const texts = elements.filter((element) => element.type === 'text');
+  // A shape with no outline, no fill and no text is not on the page (a blank cell D2 keeps in a grid, a shape laid out
+  // but hidden): an arrow past it passes nothing a reader sees.
+  const labelled = new Set(texts.filter((text) => String(text.text ?? '').trim() !== '').map((text) => text.containerId as string | undefined));
+  const outlined = (node: Element) => node.strokeWidth !== 0 && !unseenColour(node.strokeColor);
+  const filled = (node: Element) => node.fillColor !== undefined && !unseenColour(node.fillColor);
+  const seen = nodes.filter((node) => outlined(node) || filled(node) || labelled.has(node.id));
   const isAncestor = (ancestor: string, id: string) => {
     for (let up = parents.get(id); up !== undefined; up = parents.get(up)) if (up === ancestor) return true;
     return false;
@@ -230,7 +239,7 @@ export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, p
       }
     }
     endsOf.push([...bound]);
-    for (const node of nodes) {
+    for (const node of seen) {
       if (bound.has(node.id)) continue;
       const box = boxOf(node);
       // An ellipse leaves its box's corners empty: a curve may pass through them.

@@ -223,6 +223,17 @@ describe('d2Notation lays out grids and container directions as D2 does (issue 2
     const into = await drawGraph(await readD2('x -> y.b: calls\ny: {\n  direction: right\n  a -> b -> c\n}\ny.c -> z'));
     expect(checkScene(into.elements, into.parents).violations).toEqual([]);
   }, SLOW);
+
+  it('leads an edge carried into a folded container round the node in front of its end, not through it (docs: the animated deployment)', async () => {
+    const scene = await drawGraph(await readD2(fixture('d2-docs-animated-deployment.d2')));
+    // Folded top-down, `github.master.workflows -> aws.builders` reaches aws above ec2, which stands over builders.
+    const ec2 = boxOf(scene, 'aws.ec2');
+    const builders = boxOf(scene, 'aws.builders');
+    expect(ec2.y + ec2.height).toBeLessThan(builders.y);
+    expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.includes('aws.ec2'))).toEqual([]);
+    const arrow = scene.elements.find((e) => e.type === 'arrow' && (e as { endBinding?: { elementId: string } }).endBinding?.elementId === scene.elementIds.nodes.get('aws.builders') && (e as { startBinding?: { elementId: string } }).startBinding?.elementId === scene.elementIds.nodes.get('github.master.workflows'));
+    expect(arrow).toBeDefined();
+  }, SLOW);
 });
 
 describe('d2Notation details', () => {
