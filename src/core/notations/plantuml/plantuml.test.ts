@@ -558,6 +558,18 @@ describe('PlantUML sequence forms of mojaloop\'s documentation', () => {
     expect(steps.filter((step) => step.type === 'deactivate')).toEqual([{ type: 'deactivate', participant: 'B' }]);
     expect(steps.filter((step) => step.type === 'message').at(-1)).toMatchObject({ from: 'B', to: 'A', endArrowhead: 'bar', label: 'return rejected' });
   });
+
+  it('sets a note left or right of a message beside that end of it, whichever way the message runs (interscheme happy path)', () => {
+    const graph = plantumlNotation.toGraph(uml([
+      'participant payerDFSP', 'participant schemeB', 'participant payeeDFSP',
+      'payeeDFSP -> schemeB: PUT /xxx', 'note right', '  source: payeeDFSP', 'end note',
+      'schemeB -> payerDFSP: PUT /xxx', 'note left', '  destination: payerDFSP', 'end note',
+      'schemeB -> payeeDFSP: GET /xxx', 'note right: to the payee',
+    ].join('\n')));
+    // PlantUML sets them past the message's far end on that side: beside the target of a right-to-left message it covered the message.
+    const notes = graph.sequence!.steps.filter((step) => step.type === 'note').map((step) => (step as { participants: string[]; position: string }));
+    expect(notes.map((note) => [note.position, note.participants])).toEqual([['right', ['payeeDFSP']], ['left', ['payerDFSP']], ['right', ['payeeDFSP']]]);
+  });
 });
 
 describe('PlantUML sequence groups closed by name', () => {

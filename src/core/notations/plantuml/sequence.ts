@@ -92,6 +92,12 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
   /** `order N` of participants that say it. */
   const orders = new Map<string, number>();
   let lastMessage: { from: string; to: string } | undefined;
+  /**
+   * Notes `left`/`right` of the message before them, with its ends: set beside its leftmost or rightmost end once the
+   * columns are known (a message may run right to left: PlantUML set `note right` of PUT payee → scheme right of the
+   * payee, where beside the scheme it covered the message).
+   */
+  const besideMessages: { note: SequenceNote; message: { from: string; to: string }; side: 'left' | 'right' }[] = [];
   /** Open `box`es, innermost last: a participant created while one is open belongs to the innermost. */
   const openBoxes: SequenceBox[] = [];
   const boxes: SequenceBox[] = [];
@@ -221,7 +227,7 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
       if (place === 'across') attached = [...participants.keys()];
       else if (attached.length === 0) {
         if (!lastMessage) throw parseError(line, 'a note without "of <participant>" must follow a message');
-        attached = [place === 'left' ? lastMessage.from : lastMessage.to];
+        attached = [lastMessage.to];
       }
       if (attached.length === 0) throw parseError(line, 'note across: the diagram has no participants yet');
       const lower = keyword.toLowerCase();
@@ -234,7 +240,10 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
       };
       const fill = color ? plantumlColor(color) : undefined;
       if (fill) step.fillColor = fill;
-      if (withMessage) step.withMessage = true;
+      if (withMessage) {
+        step.withMessage = true;
+        besideMessages.push({ note: step, message: lastMessage!, side: place as 'left' | 'right' });
+      }
       add(step);
       continue;
     }
@@ -376,6 +385,11 @@ export function sequenceToGraph(source: DiagramSource): GraphIR {
     nodes = nodes.filter((n) => used.has(n.id));
   }
   for (const node of nodes) boxOf.get(node.id)?.participants.push(node.id);
+  const column = new Map(nodes.map((node, index) => [node.id, index]));
+  for (const { note, message, side } of besideMessages) {
+    const [left, right] = (column.get(message.from) ?? 0) <= (column.get(message.to) ?? 0) ? [message.from, message.to] : [message.to, message.from];
+    note.participants = [side === 'left' ? left : right];
+  }
   const drawnBoxes = boxes.filter((box) => box.participants.length > 0);
   // PlantUML draws the participants again under their lifelines (the foot box) unless the last word is `hide footbox`.
   const footbox = source.visibility.filter((command) => FOOTBOX.test(command.text)).at(-1);
