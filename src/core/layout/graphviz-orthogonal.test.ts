@@ -557,7 +557,7 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(layoutEngineFor(graph)).toBe(layoutGraph);
   });
 
-  it('draws a PlantUML diagram this way when its edges stay within their containers, else with ELK (packages that refer to each other, swimlanes)', () => {
+  it('draws a PlantUML diagram this way when its edges stay within their containers, nested or not, else with ELK (packages that refer to each other, swimlanes)', () => {
     const packaged = (parents: Record<string, string>): GraphIR => ({
       ...graph,
       groups: [...new Set(Object.values(parents))].map((id) => ({ id, label: id, kind: 'package' })),
@@ -566,8 +566,13 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(layoutEngineFor(graph, 'plantuml')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(packaged({ web: 'app', api: 'app', db: 'app', cache: 'app' }), 'plantuml')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(packaged({ web: 'front', api: 'back', db: 'back', cache: 'back' }), 'plantuml')).toBe(layoutGraph);
-    const nested = packaged({ web: 'app', api: 'app', db: 'app', cache: 'app' });
-    expect(layoutEngineFor({ ...nested, groups: [...nested.groups, { id: 'outer', label: 'outer' }].map((group) => (group.id === 'app' ? { ...group, parent: 'outer' } : group)) }, 'plantuml')).toBe(layoutGraph);
+    // A package in a package (java-design-patterns' microservices: `package com.iluwatar… { package "Order Microservice" {…} }`).
+    const inOuter = (parents: Record<string, string>): GraphIR => {
+      const inner = packaged(parents);
+      return { ...inner, groups: [...inner.groups.map((group) => ({ ...group, parent: 'outer' })), { id: 'outer', label: 'outer' }] };
+    };
+    expect(layoutEngineFor(inOuter({ web: 'app', api: 'app', db: 'app', cache: 'app' }), 'plantuml')).toBe(layoutGraphvizOrthogonal);
+    expect(layoutEngineFor(inOuter({ web: 'front', api: 'back', db: 'back', cache: 'back' }), 'plantuml')).toBe(layoutGraph);
     const lane = packaged({ web: 'lane', api: 'lane', db: 'lane', cache: 'lane' });
     expect(layoutEngineFor({ ...lane, groups: lane.groups.map((group) => ({ ...group, kind: 'swimlane' })) }, 'plantuml')).not.toBe(layoutGraphvizOrthogonal);
   });
