@@ -1105,4 +1105,23 @@ service:
     expect(graph.nodes.map((n) => `${n.id}:${(n.rows ?? []).join(', ')}`)).toEqual(['master:workload, spark, Service :80, 7077', 'worker:workload, 2 replicas, spark']);
     expect(arrows(graph)).toEqual(['worker -> master [registers]']);
   });
+
+  it('draws no workload for a service account its parts share (bitnami/mongodb-sharded’s `common`, abridged)', () => {
+    // Before: a workload with no name beside the config servers and routers.
+    const graph = helmNotation.toGraph(`image:
+  repository: bitnami/mongodb-sharded
+common:
+  mongodbEnableNumactl: false
+  containerPorts:
+    mongodb: 27017
+  serviceAccount:
+    create: true
+    name: ""
+configsvr:
+  replicaCount: 1
+mongos:
+  replicaCount: 1
+`);
+    expect(graph.nodes.map((n) => n.id)).toEqual(['configsvr', 'mongos']);
+  });
 });

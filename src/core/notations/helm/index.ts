@@ -873,7 +873,11 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       }
     } else {
       // A component the chart creates from a settings block: `cartDatabase.inClusterRedis: {create: true, name: redis-cart}`.
-      const created = Object.values(block).filter((inner): inner is Record<string, unknown> => isRecord(inner) && inner.create === true && typeof inner.name === 'string');
+      // Not a `serviceAccount: {create: true, name: ""}` the block's pods share (Bitnami's MongoDB sharded `common`,
+      // Kafka's `provisioning`): drawn, it was a workload with no name.
+      const created = Object.entries(block).flatMap(([innerKey, inner]) =>
+        isRecord(inner) && inner.create === true && text(inner.name) !== undefined && !CHART_SETTINGS.has(innerKey) ? [inner] : [],
+      );
       if (created.length > 0) for (const inner of created) components.push([String(inner.name), inner]);
       else if (!SETTING_NAME.test(key)) workloadBlocks.push([key, block]);
     }
