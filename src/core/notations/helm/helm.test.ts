@@ -1124,4 +1124,21 @@ mongos:
 `);
     expect(graph.nodes.map((n) => n.id)).toEqual(['configsvr', 'mongos']);
   });
+
+  it('names the application by the image an empty `image.repository` defaults to, as its comment says (traefik chart, abridged)', () => {
+    // Before: a workload named "deployment", with no image.
+    const graph = helmNotation.toGraph(`image:  # @schema additionalProperties: false
+  # -- Traefik image host registry. Defaults to \`docker.io\` for Traefik Proxy and \`ghcr.io\` for Traefik Hub (when \`hub.enabled\` is true).
+  registry:  # @schema type:[string, null]
+  # -- Traefik image repository. Defaults to \`traefik\` for Traefik Proxy and \`traefik/traefik-hub\` for Traefik Hub (when \`hub.enabled\` is true).
+  repository:  # @schema type:[string, null]
+  tag:  # @schema type:[string, null]
+deployment:
+  enabled: true
+  kind: Deployment
+  replicas: 1
+`);
+    expect(graph.nodes.map((n) => [n.label, n.kind, n.rows])).toEqual([['traefik', 'gateway', ['workload, 1 replica', 'traefik']]]);
+  });
 });
+

@@ -99,6 +99,16 @@ function imageName(image: unknown): string | undefined {
 }
 
 /**
+ * The image an empty `image.repository` stands for, as its comment says in helm-docs' words (traefik's "-- Traefik image
+ * repository. Defaults to `traefik` for Traefik Proxy"): without it, traefik was drawn as a workload named "deployment".
+ */
+function documentedRepository(image: unknown, commentAbove: LocatedYaml['commentAbove']): string | undefined {
+  if (!isRecord(image) || text(image.repository) !== undefined) return undefined;
+  const named = /\bdefaults? to `([\w./-]+)`/i.exec(commentAbove(['image', 'repository']) ?? '')?.[1];
+  return named === undefined ? undefined : imageName(named);
+}
+
+/**
  * Whether a key names the application the chart packages: it is (or is part of) the owner or name in the path of the
  * chart's image, top-level or global (`ghcr.io/goauthentik/server` for `authentik`), the registry host aside.
  */
@@ -724,7 +734,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     return id;
   };
 
-  const appImage = imageName(values.image);
+  const appImage = imageName(values.image) ?? documentedRepository(values.image, commentAbove);
   /** Workloads by node id; `product` is the top-level key they sit under (`sentry` for `sentry.web`), if any. */
   const components: [string, Record<string, unknown>, { label: string; product?: string }?][] = [];
   /** Top-level keys holding workloads of their own (`sentry: {web: {replicas: 1}, worker: {…}}`): drawn as boxes. */
