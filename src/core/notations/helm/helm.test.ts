@@ -1140,5 +1140,20 @@ deployment:
 `);
     expect(graph.nodes.map((n) => [n.label, n.kind, n.rows])).toEqual([['traefik', 'gateway', ['workload, 1 replica', 'traefik']]]);
   });
+
+  it('draws no sub-chart for the image of an init container switched on (bitnami/elasticsearch’s `sysctlImage`, abridged)', () => {
+    const graph = helmNotation.toGraph(`image:
+  repository: bitnami/elasticsearch
+master:
+  replicaCount: 2
+data:
+  replicaCount: 2
+sysctlImage:
+  enabled: true
+  registry: docker.io
+  repository: bitnami/os-shell
+`);
+    expect(graph.nodes.map((n) => n.id)).toEqual(['master', 'data']);
+  });
 });
 

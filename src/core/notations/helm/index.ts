@@ -174,8 +174,11 @@ const OBJECT_STORE = /^(s3|minio|seaweedfs)$/i;
 
 /** Settings a chart lets each of its fixed workloads override: a block holding these only stands for a workload. */
 const SCHEDULING = new Set(['affinity', 'nodeSelector', 'tolerations', 'resources', 'podAnnotations', 'annotations', 'labels', 'podLabels', 'priorityClassName']);
-/** Names of top-level blocks that are settings even when empty (`podAnnotations: {}`, `extraEnv: {}`). */
-const SETTING_NAME = /annotations|labels|env|config|selector|toleration|affinity|resources|secret|volume|mount|args|extra|override|context|policy|probe|strategy|hook|template|values|options|settings|spec|files|rules/i;
+/**
+ * Names of top-level blocks that are settings even when empty (`podAnnotations: {}`, `extraEnv: {}`), or switched on:
+ * Bitnami Elasticsearch's `sysctlImage: {enabled: true, repository}` is the image of an init container, not a sub-chart.
+ */
+const SETTING_NAME = /annotations|labels|env|config|selector|toleration|affinity|resources|secret|volume|mount|args|extra|override|context|policy|probe|strategy|hook|template|values|options|settings|spec|files|rules|image$/i;
 
 const isWorkloadBlock = (key: string, block: Record<string, unknown>): boolean =>
   !SETTING_NAME.test(key) && !disabled(block) && Object.entries(block).every(([k, v]) => SCHEDULING.has(k) || (isRecord(v) && disabled(v)));
