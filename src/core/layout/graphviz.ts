@@ -393,6 +393,10 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
     const invisible = (from: string, to: string) => lines.push(`n${nodeIndex.get(from)} -> n${nodeIndex.get(to)} [style=invis]`);
     for (const [parent, { nodes }] of children) {
       const loose = nodes.filter((id) => !joined.has(id)).map((id) => ({ id, ...sizeNode(nodeById.get(id)!, graph.direction) }));
+      // Flowing sideways, a container joined as a whole (langfuse's web and worker, its box using four sub-charts) keeps
+      // Graphviz's column of its parts where it fits: in a row they lay along the flow, the box as wide as both.
+      const column = loose.reduce((sum, node) => sum + node.height, 0) + SPACING.nodeNode * (loose.length - 1);
+      if (!down && parent !== undefined && joined.has(parent) && column <= shape.looseInGrid) continue;
       const rows = looseRows(loose, shape.looseInGrid, down ? [SPACING.nodeNode, ranksep] : [ranksep, SPACING.nodeNode]);
       if (down) rows.forEach((row, r) => r > 0 && row.forEach((node, column) => invisible(rows[r - 1]![column]!.id, node.id)));
       else {

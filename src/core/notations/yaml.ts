@@ -41,8 +41,11 @@ export interface LocatedYaml {
   /** Line (1-based) of the value at `path`, or of its nearest ancestor written in the text (values merged from an
    * anchor with `<<` are not); undefined for the document root. */
   lineOf(path: ReadonlyArray<string | number>): number | undefined;
-  /** The comment written just above a top-level key, its lines joined by newlines (Helm values explain keys so). */
-  commentAbove(key: string): string | undefined;
+  /**
+   * The comment written just above a key, top-level or at a path of keys (`['image', 'repository']`), its lines
+   * joined by newlines (Helm values explain keys so).
+   */
+  commentAbove(key: string | ReadonlyArray<string>): string | undefined;
 }
 
 /**
@@ -54,8 +57,8 @@ export function parseLocatedYaml(code: string, options: { duplicateKeys?: 'refus
   const lineCounter = new LineCounter();
   const document = parseDocument(code, { merge: true, lineCounter });
   const duplicates = document.errors.filter((error) => error.code === 'DUPLICATE_KEY');
-  if (options.duplicateKeys !== 'last wins' || duplicates.length === 0 || duplicates.length !== document.errors.length) return locate(document, lineCounter);
-  const lenient = locate(parseDocument(code, { merge: true, uniqueKeys: false, lineCounter: new LineCounter() }), lineCounter);
+  if (options.duplicateKeys !== 'last wins' || duplicates.length === 0 || duplicates.length !== document.errors.length) return locate(document, lineCounter, code);
+  const lenient = locate(parseDocument(code, { merge: true, uniqueKeys: false, lineCounter: new LineCounter() }), lineCounter, code);
   const lines = code.split('\n');
   for (const error of duplicates) {
     const line = error.linePos?.[0]?.line ?? 0;
@@ -69,18 +72,29 @@ export function parseLocatedYaml(code: string, options: { duplicateKeys?: 'refus
  * kubectl tolerates them. */
 export function parseLocatedYamlDocuments(code: string): LocatedYaml[] {
   const lineCounter = new LineCounter();
-  return parseAllDocuments(code, { merge: true, uniqueKeys: false, lineCounter }).map((document) => locate(document, lineCounter));
+  return parseAllDocuments(code, { merge: true, uniqueKeys: false, lineCounter }).map((document) => locate(document, lineCounter, code));
 }
 
-function locate(document: Document, lineCounter: LineCounter): LocatedYaml {
+function locate(document: Document, lineCounter: LineCounter, code: string): LocatedYaml {
   return {
     data: toData(document),
     warnings: [],
     commentAbove(key) {
-      const { contents } = document;
+      const path = typeof key === 'string' ? [key] : key;
+      const contents = path.length === 1 ? document.contents : document.getIn(path.slice(0, -1), true);
       if (!isMap(contents)) return undefined;
-      const at = contents.items.findIndex((pair) => (isScalar(pair.key) ? pair.key.value : pair.key) === key);
+      const at = contents.items.findIndex((pair) => (isScalar(pair.key) ? pair.key.value : pair.key) === path.at(-1));
       const pair = contents.items[at];
+      if (path.length > 1) {
+        // Read from the text: after an empty value (`registry:  # note`), the reader gives the next key's first comment
+        // line to that value (traefik's `image.repository` lost "-- Traefik image repository. Defaults to `traefik`").
+        const start = isNode(pair?.key) ? pair.key.range?.[0] : undefined;
+        if (start === undefined) return undefined;
+        const lines = code.split('\n').slice(0, lineCounter.linePos(start).line - 1);
+        const above: string[] = [];
+        for (let line = lines.pop()?.trim(); line?.startsWith('#'); line = lines.pop()?.trim()) above.unshift(line.slice(1));
+        return above.length > 0 ? above.join('\n') : undefined;
+      }
       // The first key's comment is the document's when a blank line parts them.
       return (isNode(pair?.key) ? pair.key.commentBefore : undefined) ?? (at === 0 ? (document.commentBefore ?? undefined) : undefined);
     },

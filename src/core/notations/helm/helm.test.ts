@@ -1003,3 +1003,157 @@ describe('helmNotation settings of the application under its name', () => {
     expect(graph.warnings.join('\n')).not.toContain('postgresql: enabled: false');
   });
 });
+
+describe('helmNotation switches, products with shared defaults and parts only some architectures run', () => {
+  it('draws langfuse’s web and worker in its box and the datastores `deploy: true` brings as sub-charts it uses (langfuse-k8s)', () => {
+    // Before: one workload "langfuse" (its shared image tag and count), PostgreSQL and Valkey as workloads of the chart
+    // with no arrow, and the bundled S3 store lost.
+    const graph = helmNotation.toGraph(fixture('langfuse.values.yaml'));
+    expect(graph.groups.map((g) => g.id)).toEqual(['langfuse']);
+    expect(graph.nodes.map((n) => `${n.id}:${n.kind}:${n.rows?.[0] ?? ''}`).sort()).toEqual([
+      'clickhouse:database:sub-chart',
+      'langfuse.web:workload:workload',
+      'langfuse.worker:workload:workload',
+      'postgresql:database:sub-chart',
+      'redis:cache:sub-chart',
+      's3:storage:sub-chart',
+    ]);
+    expect(graph.nodes.find((n) => n.id === 'langfuse.web')?.rows).toEqual(['workload', 'langfuse', 'Service :3000']);
+    expect(arrows(graph).sort()).toEqual(['langfuse -> clickhouse', 'langfuse -> postgresql', 'langfuse -> redis', 'langfuse -> s3']);
+  });
+
+  it('draws a volume named for what it holds on its workload (Vault’s `server.dataStorage`), not one switched off', () => {
+    const graph = helmNotation.toGraph(fixture('hashicorp-vault.values.yaml'));
+    expect(graph.nodes.find((n) => n.id === 'server:volume:data')).toMatchObject({ label: 'server data', kind: 'storage', rows: ['10Gi', '/vault/data'] });
+    expect(graph.nodes.some((n) => n.id.includes('audit'))).toBe(false);
+    expect(arrows(graph)).toContain('server -> server:volume:data [mounts]');
+  });
+
+  it('draws a datastore sub-chart switched on with a count of its own as a sub-chart, the application beside it (bitnami/solr, abridged)', () => {
+    // Before: ZooKeeper drawn as a workload running Solr's image, and Solr itself not drawn.
+    const graph = helmNotation.toGraph(`image:
+  registry: docker.io
+  repository: bitnami/solr
+replicaCount: 3
+service:
+  type: ClusterIP
+  ports:
+    http: 8983
+persistence:
+  enabled: true
+  size: 8Gi
+zookeeper:
+  enabled: true
+  replicaCount: 3
+  persistence:
+    enabled: true
+    size: 8Gi
+`);
+    expect(graph.nodes.map((n) => `${n.id}:${n.label}:${n.rows?.[0] ?? ''}`)).toEqual(['zookeeper:zookeeper:sub-chart', 'app:solr:workload, 3 replicas', 'app:volume:solr data:8Gi']);
+    expect(arrows(graph)).toContain('app -> zookeeper');
+  });
+
+  it('draws no MongoDB arbiter for the standalone architecture, but MongoDB itself (bitnami/mongodb, abridged)', () => {
+    // The chart's arbiter template tests `eq .Values.architecture "replicaset"`; drawn, the arbiter took MongoDB's place.
+    const graph = helmNotation.toGraph(`architecture: standalone
+image:
+  repository: bitnami/mongodb
+service:
+  ports:
+    mongodb: 27017
+persistence:
+  enabled: true
+  size: 8Gi
+arbiter:
+  enabled: true
+  service:
+    ports:
+      mongodb: 27017
+hidden:
+  enabled: false
+  persistence:
+    enabled: true
+`);
+    expect(graph.nodes.map((n) => n.label)).toEqual(['mongodb', 'mongodb data']);
+  });
+
+  it('draws Spark’s master as a workload of its image fronted by the chart’s Service, its workers registering with it (bitnami/spark, abridged)', () => {
+    // Before: the master was a sub-chart "master" the workers used, with no Service.
+    const graph = helmNotation.toGraph(`image:
+  repository: bitnami/spark
+master:
+  enabled: true
+  containerPorts:
+    http: 8080
+    cluster: 7077
+  podSecurityContext:
+    enabled: true
+  containerSecurityContext:
+    enabled: true
+  livenessProbe:
+    enabled: true
+worker:
+  replicaCount: 2
+  podSecurityContext:
+    enabled: true
+service:
+  type: ClusterIP
+  ports:
+    http: 80
+    cluster: 7077
+`);
+    expect(graph.nodes.map((n) => `${n.id}:${(n.rows ?? []).join(', ')}`)).toEqual(['master:workload, spark, Service :80, 7077', 'worker:workload, 2 replicas, spark']);
+    expect(arrows(graph)).toEqual(['worker -> master [registers]']);
+  });
+
+  it('draws no workload for a service account its parts share (bitnami/mongodb-sharded’s `common`, abridged)', () => {
+    // Before: a workload with no name beside the config servers and routers.
+    const graph = helmNotation.toGraph(`image:
+  repository: bitnami/mongodb-sharded
+common:
+  mongodbEnableNumactl: false
+  containerPorts:
+    mongodb: 27017
+  serviceAccount:
+    create: true
+    name: ""
+configsvr:
+  replicaCount: 1
+mongos:
+  replicaCount: 1
+`);
+    expect(graph.nodes.map((n) => n.id)).toEqual(['configsvr', 'mongos']);
+  });
+
+  it('names the application by the image an empty `image.repository` defaults to, as its comment says (traefik chart, abridged)', () => {
+    // Before: a workload named "deployment", with no image.
+    const graph = helmNotation.toGraph(`image:  # @schema additionalProperties: false
+  # -- Traefik image host registry. Defaults to \`docker.io\` for Traefik Proxy and \`ghcr.io\` for Traefik Hub (when \`hub.enabled\` is true).
+  registry:  # @schema type:[string, null]
+  # -- Traefik image repository. Defaults to \`traefik\` for Traefik Proxy and \`traefik/traefik-hub\` for Traefik Hub (when \`hub.enabled\` is true).
+  repository:  # @schema type:[string, null]
+  tag:  # @schema type:[string, null]
+deployment:
+  enabled: true
+  kind: Deployment
+  replicas: 1
+`);
+    expect(graph.nodes.map((n) => [n.label, n.kind, n.rows])).toEqual([['traefik', 'gateway', ['workload, 1 replica', 'traefik']]]);
+  });
+
+  it('draws no sub-chart for the image of an init container switched on (bitnami/elasticsearch’s `sysctlImage`, abridged)', () => {
+    const graph = helmNotation.toGraph(`image:
+  repository: bitnami/elasticsearch
+master:
+  replicaCount: 2
+data:
+  replicaCount: 2
+sysctlImage:
+  enabled: true
+  registry: docker.io
+  repository: bitnami/os-shell
+`);
+    expect(graph.nodes.map((n) => n.id)).toEqual(['master', 'data']);
+  });
+});
+

@@ -8,10 +8,10 @@
  * 2. Components: a top-level map holding an `image` map, a `replicas`/`replicaCount`, a `service` or `persistence`
  *    map, or `create: true` with a `name` (one block per microservice) is a workload of its own. `enabled: false`,
  *    `create: false`, parts that are all switched off, or zero replicas leave it out (the switched-off ones are
- *    named in a warning), and so does `architecture: standalone` for Bitnami's `readReplicas`/`secondary` blocks.
+ *    named in a warning), and so does `architecture: standalone` for Bitnami's replication parts (REPLICATION_PARTS).
  *    A product's workloads may sit one level down (`sentry: {web: {replicas: 1}, worker: {…}}`): a top-level block
  *    holding two or more of them is drawn as a box of its own with those workloads inside.
- * 3. Sub-charts: any other top-level map with `enabled: true` and settings of its own (`postgresql.enabled`,
+ * 3. Sub-charts: any other top-level map with `enabled: true` (or `deploy: true`) and settings of its own (`postgresql.enabled`,
  *    `loki.enabled`), a block named after a datastore or broker that is not disabled (`redis: {storageClassName}`), and
  *    a flag naming one (`useRabbitMQ: true`, `kafkaEnabled: true`) is a dependency the application uses (an arrow
  *    from the application). A block holding `enabled: true` alone (`tracing.enabled`) is a feature, not a node.
@@ -78,7 +78,13 @@ export const helmNotation: NotationConverter = {
   },
 };
 
-const enabled = (block: Record<string, unknown>): boolean => block.enabled !== false && block.create !== false;
+/**
+ * Charts switch a part with `enabled`, `create` or `deploy` (langfuse's `postgresql: {deploy: true}`, its Chart.yaml's
+ * `condition: postgresql.deploy`).
+ */
+const enabled = (block: Record<string, unknown>): boolean => block.enabled !== false && block.create !== false && block.deploy !== false;
+/** Switched on in so many words: a sub-chart's condition, not a setting that is on by default. */
+const switchedOn = (block: Record<string, unknown>): boolean => block.enabled === true || block.deploy === true;
 /** Off at its own level, or a block of parts that are all off (`exporters: {node-exporter: {enabled: false}, …}`). */
 const disabled = (block: Record<string, unknown>): boolean => {
   if (!enabled(block)) return true;
@@ -90,6 +96,16 @@ const text = (value: unknown): string | undefined => (typeof value === 'string' 
 function imageName(image: unknown): string | undefined {
   if (!isRecord(image)) return text(image)?.split('/').pop()?.split(/[:@]/)[0];
   return text(image.repository)?.split('/').pop() ?? text(image.name);
+}
+
+/**
+ * The image an empty `image.repository` stands for, as its comment says in helm-docs' words (traefik's "-- Traefik image
+ * repository. Defaults to `traefik` for Traefik Proxy"): without it, traefik was drawn as a workload named "deployment".
+ */
+function documentedRepository(image: unknown, commentAbove: LocatedYaml['commentAbove']): string | undefined {
+  if (!isRecord(image) || text(image.repository) !== undefined) return undefined;
+  const named = /\bdefaults? to `([\w./-]+)`/i.exec(commentAbove(['image', 'repository']) ?? '')?.[1];
+  return named === undefined ? undefined : imageName(named);
 }
 
 /**
@@ -146,10 +162,23 @@ function flaggedDependency(key: string, value: unknown): string | undefined {
   return name !== undefined && DEPENDENCY.test(name) ? name.toLowerCase() : undefined;
 }
 
+/**
+ * Bitnami's parts that run only in a replicated `architecture` (PostgreSQL's `readReplicas`, MariaDB's `secondary`,
+ * MongoDB's `arbiter` and `hidden`, whose templates test `eq .Values.architecture "replicaset"`): drawn for
+ * `standalone`, MongoDB's arbiter took the place of MongoDB itself.
+ */
+const REPLICATION_PARTS = new Set(['readReplicas', 'secondary', 'arbiter', 'hidden']);
+
+/** An object store a chart brings along (langfuse's `s3: {deploy: true}`, a SeaweedFS sub-chart). */
+const OBJECT_STORE = /^(s3|minio|seaweedfs)$/i;
+
 /** Settings a chart lets each of its fixed workloads override: a block holding these only stands for a workload. */
 const SCHEDULING = new Set(['affinity', 'nodeSelector', 'tolerations', 'resources', 'podAnnotations', 'annotations', 'labels', 'podLabels', 'priorityClassName']);
-/** Names of top-level blocks that are settings even when empty (`podAnnotations: {}`, `extraEnv: {}`). */
-const SETTING_NAME = /annotations|labels|env|config|selector|toleration|affinity|resources|secret|volume|mount|args|extra|override|context|policy|probe|strategy|hook|template|values|options|settings|spec|files|rules/i;
+/**
+ * Names of top-level blocks that are settings even when empty (`podAnnotations: {}`, `extraEnv: {}`), or switched on:
+ * Bitnami Elasticsearch's `sysctlImage: {enabled: true, repository}` is the image of an init container, not a sub-chart.
+ */
+const SETTING_NAME = /annotations|labels|env|config|selector|toleration|affinity|resources|secret|volume|mount|args|extra|override|context|policy|probe|strategy|hook|template|values|options|settings|spec|files|rules|image$/i;
 
 const isWorkloadBlock = (key: string, block: Record<string, unknown>): boolean =>
   !SETTING_NAME.test(key) && !disabled(block) && Object.entries(block).every(([k, v]) => SCHEDULING.has(k) || (isRecord(v) && disabled(v)));
@@ -170,8 +199,15 @@ const runsWorkers = (block: Record<string, unknown>): boolean =>
  * (Mastodon's `mastodon: {persistence: {assets, system}, web: {replicas}, streaming: {image}, sidekiq: {workers}}`):
  * it runs no image and sets no count of its own.
  */
-const isProduct = (block: Record<string, unknown>): boolean =>
-  productWorkloads(block).length >= 2 && !namesImage(block.image) && replicaCount(block) === undefined;
+const isProduct = (block: Record<string, unknown>): boolean => {
+  const parts = productWorkloads(block);
+  if (parts.length < 2) return false;
+  // Or its image and count are what its parts inherit, each naming its repository (langfuse's `langfuse: {replicas: 1,
+  // image: {tag}, web: {image: {repository}}, worker: {…}}`): drawn as one workload, its web and worker were lost.
+  const repository = (image: unknown): string | undefined => (isRecord(image) ? (text(image.repository) ?? text(image.name)) : text(image));
+  const inherited = isRecord(block.image) && repository(block.image) === undefined && parts.every(([, part]) => repository(part.image) !== undefined);
+  return inherited || (!namesImage(block.image) && replicaCount(block) === undefined);
+};
 
 /**
  * An image a block runs: a reference, or a map with a place for one, empty when it takes the chart's global image (Argo
@@ -190,9 +226,16 @@ const replicaCount = (block: Record<string, unknown>): unknown => block.replicaC
 const isOwnWorkload = (block: Record<string, unknown>): boolean =>
   isRecord(block.image) && namesImage(block.image) && typeof replicaCount(block) === 'number' && !disabled(block);
 
+/** Settings of a pod the chart's own template writes: `containerPorts`, probes, security contexts. */
+const POD_SETTINGS = ['containerPorts', 'livenessProbe', 'readinessProbe', 'startupProbe', 'podSecurityContext', 'containerSecurityContext'];
+
+/** A block with the probes and security contexts of a pod: one the chart's own templates run. */
+const runsPod = (block: Record<string, unknown>): boolean => POD_SETTINGS.filter((key) => key in block).length >= 3 && !('backoffLimit' in block);
+
 function isComponent(block: Record<string, unknown>): boolean {
   return (
     (isRecord(block.image) && namesImage(block.image)) ||
+
     typeof block.replicas === 'number' ||
     typeof block.replicaCount === 'number' ||
     isRecord(block.service) ||
@@ -558,6 +601,8 @@ const SIGNED_RELATIONS: readonly (readonly [signature: readonly string[], relati
   [DISTRIBUTED_SIGNATURE, DISTRIBUTED_PATHS],
   [['controller', 'repoServer', 'server'], ARGO_CD_RELATIONS],
   [['auth', 'api', 'web', 'metricsScraper'], DASHBOARD_RELATIONS],
+  // A cluster of a master and its workers (Spark's standalone mode): each worker registers with the master.
+  [['master', 'worker'], [['worker', 'master', 'registers']]],
 ];
 
 /**
@@ -606,6 +651,11 @@ const MODE = /^[a-z]+Mode$/;
 const WORKLOAD_KIND_KEY = /^(deployment|statefulset|daemonset)$/i;
 /** Names of the part that serves an application's front: what its chart-level ingress routes to. */
 const FRONT = /^(web|server|app|frontend|ui|main)$/i;
+/**
+ * Parts that front a cluster of the chart's image when no part above does, in the order a chart's Service picks them
+ * (Elasticsearch's selects `coordinating-only` when those run, else `master`; Spark's its `master`).
+ */
+const CLUSTER_FRONTS = ['coordinating', 'master'];
 
 /** The chart-level blocks that are its application workload's own. */
 const CHART_FEATURES = ['service', 'ingress', 'autoscaling', 'ports', 'persistence'];
@@ -667,6 +717,16 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       nodes.push({ id: volumeId, label: name === '' ? `${label} data` : name, kind: 'storage', rows, iconRef: 'kubernetes/Persistent Volume Claim' });
       edge(id, volumeId, 'mounts', true);
     }
+    // Volumes named for what they hold (Vault's `server: {dataStorage: {enabled: true, size: 10Gi, mountPath}}`,
+    // `auditStorage`): a claim template each, as `persistence` is.
+    for (const [key, storage] of Object.entries(block)) {
+      const held = /^([a-z]+)Storage$/.exec(key)?.[1];
+      const size = isRecord(storage) ? text(storage.size) : undefined;
+      if (held === undefined || size === undefined || !enabled(storage as Record<string, unknown>)) continue;
+      const mountPath = text((storage as Record<string, unknown>).mountPath);
+      nodes.push({ id: `${id}:volume:${held}`, label: `${label} ${held}`, kind: 'storage', rows: [size, ...(mountPath ? [mountPath] : [])], iconRef: 'kubernetes/Persistent Volume Claim' });
+      edge(id, `${id}:volume:${held}`, 'mounts', true);
+    }
     // An autoscaler sets the workload's replica count: said where the count is, not as a box beside it.
     const autoscaling = block.autoscaling ?? block.hpa;
     if (isRecord(autoscaling) && autoscaling.enabled === true) {
@@ -677,7 +737,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     return id;
   };
 
-  const appImage = imageName(values.image);
+  const appImage = imageName(values.image) ?? documentedRepository(values.image, commentAbove);
   /** Workloads by node id; `product` is the top-level key they sit under (`sentry` for `sentry.web`), if any. */
   const components: [string, Record<string, unknown>, { label: string; product?: string }?][] = [];
   /** Top-level keys holding workloads of their own (`sentry: {web: {replicas: 1}, worker: {…}}`): drawn as boxes. */
@@ -686,6 +746,10 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   /** Sub-chart → the top-level key that named it (`useRabbitMQ` for rabbitmq), for the line of a warning. */
   const subchartKeys = new Map<string, string>();
   const workloadBlocks: [string, Record<string, unknown>][] = [];
+  /** Top-level blocks of the chart's own, on, that set a replica count: its workloads declare themselves. */
+  const countedWorkloads = Object.entries(values).some(
+    ([key, block]) => isRecord(block) && !CHART_SETTINGS.has(key) && !DEPENDENCY.test(key) && typeof replicaCount(block) === 'number' && !disabled(block),
+  );
   /** Workloads the values switch off: not drawn, but said, so a reader does not look for them. */
   const offWorkloads: string[] = [];
   /** Parts of the cluster the chart's Prometheus scrapes (kube-prometheus-stack's `kubeScheduler`, `kubelet`). */
@@ -777,9 +841,10 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       else scraped.push(key);
       continue;
     }
-    if (DEPENDENCY.test(key) && block.enabled === true && replicaCount(block) === undefined) {
-      // A datastore sub-chart switched on, its image overridden (Mastodon's `postgresql: {enabled: true, image: …}`):
-      // the image is the sub-chart's, not a workload of this chart's templates.
+    if (DEPENDENCY.test(key) && switchedOn(block)) {
+      // A datastore sub-chart switched on, its image or count overridden (Mastodon's `postgresql: {enabled: true,
+      // image: …}`, Solr's `zookeeper: {enabled: true, replicaCount: 3}`): they are the sub-chart's, not a workload of
+      // this chart's templates. Drawn as one running Solr's image, ZooKeeper took the place of Solr itself.
       if (!subcharts.includes(key.toLowerCase()) && !subcharts.includes(key)) {
         subcharts.push(key);
         subchartKeys.set(key, key);
@@ -790,7 +855,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       const replicas = replicaCount(block);
       if (disabled(block)) offWorkloads.push(key);
       if (disabled(block) || replicas === 0) continue;
-      if (values.architecture === 'standalone' && (key === 'readReplicas' || key === 'secondary')) continue;
+      if (values.architecture === 'standalone' && REPLICATION_PARTS.has(key)) continue;
       components.push([key, block]);
     } else if (DEPENDENCY.test(key) && disabled(block)) {
       // A datastore the chart could bring along, switched off (`mariadb: {enabled: false}`): said, as a workload is.
@@ -798,7 +863,12 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     } else if (CHART_OBJECT.test(key) || MODE.test(key)) {
       // An object the chart makes beside its workload, or a way it runs, is no chart of its own: a row on the application.
       if (block.enabled === true) chartSwitches.push(key);
-    } else if (DEPENDENCY.test(key) ? enabled(block) : block.enabled === true && Object.keys(block).length > 1 && !SETTING_NAME.test(key)) {
+    } else if (switchedOn(block) && !DEPENDENCY.test(key) && !SETTING_NAME.test(key) && runsPod(block) && countedWorkloads) {
+      // Among workloads that say how many they run (Spark's `worker: {replicaCount: 2}`), a switched-on pod's settings
+      // are one more of the chart's image (`master: {enabled: true, containerPorts, livenessProbe, …}`): read as a
+      // sub-chart "master", the workers used it and Spark's master was no workload.
+      components.push([key, block]);
+    } else if (DEPENDENCY.test(key) ? enabled(block) : switchedOn(block) && Object.keys(block).length > 1 && !SETTING_NAME.test(key)) {
       if (!subcharts.includes(key.toLowerCase()) && !subcharts.includes(key)) {
         subcharts.push(key);
         subchartKeys.set(key, key);
@@ -816,7 +886,11 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       }
     } else {
       // A component the chart creates from a settings block: `cartDatabase.inClusterRedis: {create: true, name: redis-cart}`.
-      const created = Object.values(block).filter((inner): inner is Record<string, unknown> => isRecord(inner) && inner.create === true && typeof inner.name === 'string');
+      // Not a `serviceAccount: {create: true, name: ""}` the block's pods share (Bitnami's MongoDB sharded `common`,
+      // Kafka's `provisioning`): drawn, it was a workload with no name.
+      const created = Object.entries(block).flatMap(([innerKey, inner]) =>
+        isRecord(inner) && inner.create === true && text(inner.name) !== undefined && !CHART_SETTINGS.has(innerKey) ? [inner] : [],
+      );
       if (created.length > 0) for (const inner of created) components.push([String(inner.name), inner]);
       else if (!SETTING_NAME.test(key)) workloadBlocks.push([key, block]);
     }
@@ -842,9 +916,9 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   // `x.enabled: true` switches a sub-chart on; a datastore block or flag without it may be the chart's own template.
   const isSubchart = (key: string): boolean => {
     const block = effective(key);
-    return isRecord(block) && block.enabled === true;
+    return isRecord(block) && switchedOn(block);
   };
-  for (const key of subcharts) nodes.push({ id: key, label: key, kind: kindOfName(key, 'service'), rows: [isSubchart(key) ? 'sub-chart' : 'dependency'], iconHint: key });
+  for (const key of subcharts) nodes.push({ id: key, label: key, kind: kindOfName(key, OBJECT_STORE.test(key) ? 'storage' : 'service'), rows: [isSubchart(key) ? 'sub-chart' : 'dependency'], iconHint: key });
   // What the chart's Prometheus scrapes runs elsewhere (the control plane, every node): a node each, no workload. Many
   // are one node listing them, as a reviewer writes "the cluster's components": kube-prometheus-stack's seven boxes
   // and seven "scrapes" lines stacked a column 1,600 px tall beside Prometheus.
@@ -875,7 +949,8 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   // its front (Mastodon's `web`, whose ingress to mastodon.local was lost). A reverse proxy of the chart's own is where its ingress leads (Sentry's nginx).
   const proxy = app === undefined ? components.find(([key]) => REVERSE_PROXY.test(key))?.[0] : undefined;
   // Only a block that says it is so: Bitnami's MongoDB runs its image in the `arbiter` too, which is no front.
-  const front = proxy ?? (app === undefined ? runAppImage.find(([key, , place]) => WORKLOAD_KIND_KEY.test(key) || FRONT.test(place?.label ?? key))?.[0] : undefined);
+  const clusterFront = CLUSTER_FRONTS.find((name) => runAppImage.some(([key]) => key === name));
+  const front = proxy ?? (app === undefined ? (runAppImage.find(([key, , place]) => WORKLOAD_KIND_KEY.test(key) || FRONT.test(place?.label ?? key))?.[0] ?? clusterFront) : undefined);
   for (const [key, block, place] of components) {
     const containers = containerImages(block);
     const ownImage = ownImageOf(block) ?? (containers.length > 0 ? containers.join(', ') : appImage);
