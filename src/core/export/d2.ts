@@ -60,6 +60,11 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   'horizontal-cylinder': { shape: 'queue' },
   'speech-bubble': { shape: 'callout' },
   person: { shape: 'person' },
+  // D2 has no lollipop or robustness glyph: a circle round the label.
+  lollipop: { shape: 'circle', lossy: true },
+  boundary: { shape: 'circle', lossy: true },
+  control: { shape: 'circle', lossy: true },
+  entity: { shape: 'circle', lossy: true },
   document: { shape: 'document' },
   'manual-input': { shape: 'parallelogram', lossy: true },
   display: { shape: 'rectangle', lossy: true },

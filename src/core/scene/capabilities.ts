@@ -27,7 +27,7 @@ import {
  */
 
 const GROUPS = [
-  { types: SHAPE_TYPES, schema: shapeSchema, about: 'Closed shapes drawn from their box; `text` is a centred label (under a `person`\'s figure).' },
+  { types: SHAPE_TYPES, schema: shapeSchema, about: 'Closed shapes; `text` is a centred label (a figure\'s is under it).' },
   { types: ['text'], schema: textSchema, about: 'Free text; size is estimated when width/height are left out.' },
   { types: ['image'], schema: imageSchema, about: `Raster image from a data URL (${IMAGE_MIME_TYPES.join(', ')}).` },
   { types: ['frame'], schema: frameSchema, about: 'Labelled dashed section around other elements.' },
@@ -48,7 +48,7 @@ const ARROW_RULES = [
   'startBinding/endBinding {elementId, focus:{x,y}} attach an end to an element; focus is in 0..1 of its box and is computed from the end point when left out.',
   'A bound end follows its element on every write; with both ends bound, points may be left out.',
   'arrowShape "smart" with both ends bound: the server routes the arrow at right angles around every other shape, on every write, so it re-routes when shapes move; its points and focus points are the router\'s.',
-  'Arrows bind to elements of the scene other than arrows and lines.',
+  'Arrows bind to any element but arrows and lines.',
 ];
 
 /** The icon search route's query parameters, read from its schema: the required ones in the URL, the rest named. */
