@@ -76,6 +76,8 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   'arrow-up': { shape: 'step', lossy: true },
   'arrow-down': { shape: 'step', lossy: true },
   step: { shape: 'step' },
+  folder: { shape: 'package' },
+  'box-3d': { shape: 'rectangle', lossy: true },
   text: { shape: 'text' },
   code: { shape: 'code' },
   math: { shape: 'text' },

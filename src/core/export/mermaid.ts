@@ -139,6 +139,8 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   'arrow-down': { shape: 'rect', lossy: true },
   // Mermaid has no chevron; its flag (`odd`) is notched on one side too.
   step: { shape: 'odd', lossy: true },
+  folder: { shape: 'rect', lossy: true },
+  'box-3d': { shape: 'rect', lossy: true },
   text: { shape: 'text' },
   code: { shape: 'rect', lossy: true },
   math: { shape: 'rect', lossy: true },

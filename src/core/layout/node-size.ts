@@ -31,6 +31,9 @@ const TEXT_AREA: Record<string, { fx: number; fy: number }> = dictionary({
   'arrow-left': { fx: 0.85, fy: 0.5 },
   'arrow-up': { fx: 0.5, fy: 0.85 },
   'arrow-down': { fx: 0.5, fy: 0.85 },
+  // A folder's tab takes up to a fifth of its height; a node's depth up to a tenth of its width and a fifth of its height.
+  folder: { fx: 1, fy: 0.8 },
+  'box-3d': { fx: 0.9, fy: 0.8 },
   // A chevron: the notch and the point take a fifth of the width each.
   step: { fx: 0.7, fy: 1 },
 });

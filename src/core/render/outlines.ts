@@ -369,6 +369,20 @@ export function shapeGeometry(type: ShapeType, box: Box, corner: Corner): ShapeG
         `L${fmt(x + r)} ${fmt(y + h)} A${fmt(r)} ${fmt(h / 2)} 0 0 1 ${fmt(x + r)} ${fmt(y)} Z`;
       return { outline: { kind: 'path', d, closed: true }, details: [], textBox: sub(box, r * 0.5, 0, w - r, h) };
     }
+    case 'folder': {
+      // PlantUML's folder: a tab a third as wide as the folder (up to 80 px), a fifth as tall (up to 14 px).
+      const tab = Math.min(h * 0.2, 14);
+      const tabWidth = Math.min(w * 0.35, 80);
+      const points = [p(x, y), p(x + tabWidth, y), p(x + tabWidth + tab, y + tab), p(x + w, y + tab), p(x + w, y + h), p(x, y + h)];
+      return { outline: polygon(points, corner, box), details: [], textBox: sub(box, 0, tab, w, h) };
+    }
+    case 'box-3d': {
+      // UML's node: the front face, and its top and right side going back by `depth`.
+      const depth = Math.min(w * 0.1, h * 0.2, 12);
+      const points = [p(x, y + depth), p(x + depth, y), p(x + w, y), p(x + w, y + h - depth), p(x + w - depth, y + h), p(x, y + h)];
+      const edges = strokes([[p(x, y + depth), p(x + w - depth, y + depth), p(x + w, y)], [p(x + w - depth, y + depth), p(x + w - depth, y + h)]]);
+      return { outline: polygon(points, corner, box), details: [edges], textBox: sub(box, 0, depth, w - depth, h) };
+    }
     case 'step': {
       // D2's step: the notch and the point as deep as each other, shallow enough to leave the label its width.
       const cut = Math.min(w * 0.2, h * 0.5);

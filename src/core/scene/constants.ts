@@ -29,6 +29,9 @@ export const SHAPE_TYPES = [
   'boundary',
   'control',
   'entity',
+  // A folder, its tab at the top left, and a box drawn in depth (UML's node), as PlantUML draws `folder` and `node`.
+  'folder',
+  'box-3d',
   // Flowchart symbols.
   'document',
   'manual-input',

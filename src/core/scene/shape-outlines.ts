@@ -43,6 +43,8 @@ export const SHAPE_OUTLINES: Partial<Record<ShapeType, Point[]>> = dictionary({
   'arrow-down': turn(arrowRight, (p) => ({ x: p.y, y: p.x })),
   'arrow-up': turn(arrowRight, (p) => ({ x: p.y, y: 1 - p.x })),
   step: pts(0, 0, 0.8, 0, 1, 0.5, 0.8, 1, 0, 1, 0.2, 0.5),
+  folder: pts(0, 0, 0.35, 0, 0.4, 0.15, 1, 0.15, 1, 1, 0, 1),
+  'box-3d': pts(0, 0.15, 0.1, 0, 1, 0, 1, 0.85, 0.9, 1, 0, 1),
 });
 
 /** Native shapes that map onto an Excalidraw shape: exact twins, then the closest shape for the rest. */

@@ -20,13 +20,13 @@ interface ElementKind {
 /** Element keyword → role and outline. Keywords followed by `{` become containers instead. */
 export const DESCRIPTION_KEYWORDS: Readonly<Record<string, ElementKind>> = dictionary({
   component: { kind: 'component' },
-  node: { kind: 'workload' },
+  node: { kind: 'workload', shape: 'box-3d' },
   database: { kind: 'database' },
   cloud: { kind: 'external', shape: 'cloud' },
-  package: { kind: 'generic' },
+  package: { kind: 'generic', shape: 'folder' },
   rectangle: { kind: 'generic' },
   frame: { kind: 'generic' },
-  folder: { kind: 'generic' },
+  folder: { kind: 'generic', shape: 'folder' },
   card: { kind: 'generic' },
   agent: { kind: 'generic' },
   artifact: { kind: 'generic', shape: 'document' },

@@ -137,6 +137,13 @@ describe('plantumlNotation on real diagrams', () => {
     expect(graph.nodes.find((n) => n.id === 'mode')).toMatchObject({ kind: 'fork', label: '' });
   });
 
+  it("draws IRS's deployment chain of `node`s as PlantUML does, boxes in depth", async () => {
+    const graph = plantumlNotation.toGraph(fixture('irs-deployment-chain.puml'));
+    const scene = await drawGraph(graph, 'plantuml');
+    const typeOf = (id: string) => scene.elements.find((e) => e.id === scene.elementIds.nodes.get(id))?.type;
+    expect(['ArgoCD', 'GitHub', 'docker', 'k8s', 'vault', 'ops'].map(typeOf)).toEqual(['box-3d', 'box-3d', 'box-3d', 'box-3d', 'box-3d', 'person']);
+  });
+
   it("draws IRS's `() \"BlobStore Interface\"` as PlantUML does, a small circle its lines meet with the name under it", async () => {
     const graph = plantumlNotation.toGraph(openFixture('irs-building-block-component.puml'));
     expect(graph.nodes.find((n) => n.id === 'StoreInterface')).toMatchObject({ kind: 'interface', shape: 'lollipop', label: 'BlobStore Interface' });
