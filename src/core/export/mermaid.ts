@@ -122,6 +122,11 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   'speech-bubble': { shape: 'rounded', lossy: true },
   // A flowchart has no person (only a sequence diagram's actor): the circle an actor was drawn as before.
   person: { shape: 'circle', lossy: true },
+  // Nor has it an interface's lollipop or the robustness glyphs: a small circle, and a circle round the label.
+  lollipop: { shape: 'sm-circ', lossy: true },
+  boundary: { shape: 'circle', lossy: true },
+  control: { shape: 'circle', lossy: true },
+  entity: { shape: 'circle', lossy: true },
   document: { shape: 'doc' },
   'manual-input': { shape: 'sl-rect' },
   display: { shape: 'curv-trap' },
@@ -134,6 +139,8 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   'arrow-down': { shape: 'rect', lossy: true },
   // Mermaid has no chevron; its flag (`odd`) is notched on one side too.
   step: { shape: 'odd', lossy: true },
+  folder: { shape: 'rect', lossy: true },
+  'box-3d': { shape: 'rect', lossy: true },
   text: { shape: 'text' },
   code: { shape: 'rect', lossy: true },
   math: { shape: 'rect', lossy: true },

@@ -18,8 +18,12 @@ export const ICON_NODE_BOUNDS = {
 /** Element types that never carry an icon, whatever their size (frames are containers, the rest are not boxes). */
 export const ICONLESS_TYPES: ReadonlySet<string> = new Set([
   'frame',
-  // A person's figure is its picture.
+  // A figure (a person, an interface's circle, a robustness glyph) is its own picture.
   'person',
+  'lollipop',
+  'boundary',
+  'control',
+  'entity',
   'text',
   'arrow',
   'line',

@@ -13,7 +13,7 @@ import { wrapText as renderWrap } from '../render/text.js';
 import { shapeGeometry } from '../render/outlines.js';
 import { LABEL_PADDING } from '../render/constants.js';
 import { heightWithIcon, sizeNode, wrapText } from './node-size.js';
-import { PERSON_FIGURE } from '../scene/constants.js';
+import { FIGURE_SIZES } from '../scene/constants.js';
 import { nearestGap, placeTitles } from './titles.js';
 
 const fonts = loadRenderFonts();
@@ -96,7 +96,7 @@ describe('sizeNode', () => {
       const box = sizeNode({ id: 'c', kind: 'actor', label });
       expect(box.shape).toBe('person');
       const geometry = shapeGeometry('person', { x: 0, y: 0, width: box.width, height: box.height }, 'sharp');
-      const feet = PERSON_FIGURE.height;
+      const feet = FIGURE_SIZES.person.height;
       // The figure keeps its natural height; the label starts under the feet and its lines fit the room left.
       expect(geometry.textBox.y).toBeGreaterThan(feet);
       const lines = renderWrap(fonts, box.label, geometry.textBox.width, { family: 'normal', size: FONT.label });

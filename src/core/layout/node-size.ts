@@ -1,7 +1,7 @@
 /** Box sizes from measured text, the shape's usable inner area and room for an icon. */
 import type { CellBlock, Direction, GraphNode, NodeKind } from '../graph/types.js';
 import { HEADER_ICON, ICON_SIZE } from '../icons/limits.js';
-import { cylinderRimRadius, iconBody, PERSON_FIGURE, personFigureHeight, SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
+import { cylinderRimRadius, FIGURE_LABEL_GAP, FIGURE_SIZES, figureHeight, iconBody, isFigure, SHAPE_TYPES, type ShapeType } from '../scene/constants.js';
 import { DEFAULT_SHAPE, FONT, ICON_NODE_MIN_HEIGHT, NODE_BOX, SPACING } from './drawing-rules.js';
 import { measureText, wordPieces, wrapWords } from './measure.js';
 import { placeCells, type PlacedCells } from './cells.js';
@@ -31,6 +31,9 @@ const TEXT_AREA: Record<string, { fx: number; fy: number }> = dictionary({
   'arrow-left': { fx: 0.85, fy: 0.5 },
   'arrow-up': { fx: 0.5, fy: 0.85 },
   'arrow-down': { fx: 0.5, fy: 0.85 },
+  // A folder's tab takes up to a fifth of its height; a node's depth up to a tenth of its width and a fifth of its height.
+  folder: { fx: 1, fy: 0.8 },
+  'box-3d': { fx: 0.9, fy: 0.8 },
   // A chevron: the notch and the point take a fifth of the width each.
   step: { fx: 0.7, fy: 1 },
 });
@@ -45,8 +48,8 @@ export function textArea(shape: string, width: number, height: number, icon = fa
   // Without an icon a cylinder's label lies between its cap and its bottom rim (render/outlines.ts), three rims off
   // its height, with half the usual padding: the rims already hold it off the outline.
   if (shape === 'cylinder' && !icon) return { width: textWidth, height: height - 3 * cylinderRimRadius(width, height) - SPACING.nodePaddingY + 2 };
-  // A person's label is under its figure (render/outlines.ts), across the whole width.
-  if (shape === 'person') return { width: textWidth, height: height - personFigureHeight(width, height) - PERSON_FIGURE.labelGap - 2 * SPACING.nodePaddingY + 2 };
+  // A figure's label (a person's, an interface's) is under it (render/outlines.ts), across the whole width.
+  if (isFigure(shape)) return { width: textWidth, height: height - figureHeight(shape, width, height) - FIGURE_LABEL_GAP - 2 * SPACING.nodePaddingY + 2 };
   return { width: textWidth, height: below * area.fy - 2 * SPACING.nodePaddingY + 2 };
 }
 
@@ -228,7 +231,7 @@ function measuredNode(node: GraphNode, flow: Direction): NodeBox {
   const widthFor = (withIcon: boolean): number => Math.ceil(clamp(Math.max(textWidth, withIcon ? ICON_SIZE.max / ICON_SIZE.widthShare : 0), NODE_BOX.minWidth, NODE_BOX.maxWidth));
   // A label of several lines needs more of a cylinder than TEXT_AREA's share (a Deployment's four lines ran onto the cap).
   const plainHeight =
-    shape === 'cylinder' ? Math.max(textHeight, cylinderHeight(labelSize.height)) : shape === 'person' ? PERSON_FIGURE.height + PERSON_FIGURE.labelGap + textHeight : textHeight;
+    shape === 'cylinder' ? Math.max(textHeight, cylinderHeight(labelSize.height)) : isFigure(shape) ? FIGURE_SIZES[shape].height + FIGURE_LABEL_GAP + textHeight : textHeight;
   const iconHeight = withCap(shape, Math.max(ICON_NODE_MIN_HEIGHT, heightWithIcon(textHeight)), widthFor(true));
   // Icons are stamped on node-sized boxes only: a label too long to leave room for one (a long C4 description in a
   // cylinder) goes without, rather than keep an icon that is never drawn.

@@ -7,6 +7,7 @@
  */
 import type { Arrowhead, GraphIR, GraphNode } from '../graph/types.js';
 import { DIAGRAM_TITLE_ID, withDiagramTitle, type GeneratedElement } from '../scene/from-graph.js';
+import { isFigure } from '../scene/constants.js';
 import { readableStroke } from './contrast.js';
 import { FONT, ROLE_COLORS, SPACING } from './drawing-rules.js';
 import { measureText } from './measure.js';
@@ -505,7 +506,7 @@ export function layoutSequence(graph: GraphIR): SequenceScene {
     // The head, and its foot at the lifeline's end (top aligned, as Mermaid's mirrored actors).
     const drawnAt = (suffix: string, top: number): GeneratedElement[] => {
       const at = { ...head, id: `participant-${node.id}${suffix}`, y: round(top) };
-      if (ink === border || box.shape === 'person') return [at];
+      if (ink === border || isFigure(box.shape)) return [at];
       const size = measureText(box.label, FONT.label, FONT.family);
       const { text: _text, fontSize: _size, fontFamily: _family, ...shape } = at;
       return [

@@ -42,6 +42,7 @@ const CORPUS: Count[] = [
   ['plantuml', 'aries-introducer-state.puml', 7, 10, 0, '5 states, [*] start and end, 10 transitions'],
   ['plantuml', 'edc-contract-negotiation-state.puml', 26, 35, 2, '24 states and a [*] start in each of Consumer and Provider; 27 transitions and 8 hidden links that place'],
   ['plantuml', 'aries-invite-action-sequence.puml', 2, 3, 0, '2 participants, 3 messages'],
+  ['plantuml', 'irs-deployment-chain.puml', 6, 7, 0, '5 nodes and an actor, 7 links'],
   ['plantuml', 'capi-machine-health-check-activity.plantuml', 13, 14, 0, 'start, 8 actions, 2 repeat starts and 2 repeat-while decisions; 10 flow arrows, 2 loops back (yes, requeue), no and the dashed out-of-band arrow'],
   ['plantuml', 'capi-machine-phases-activity.plantuml', 11, 13, 0, '(*) start, 6 quoted activities, 4 notes; 9 arrows and 4 note connectors'],
   ['plantuml', 'capi-runtime-sdk-topology-mutation-sequence.plantuml', 3, 11, 0, '3 participants (each in its own box), 11 messages'],

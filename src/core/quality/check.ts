@@ -7,6 +7,7 @@ import { ASPECT_NODES, CROWDED_HEADS, LARGE_NODES, LARGE_WIDTH, MAX_ASPECT, MIXE
 import { boxContains } from '../export/geometry.js';
 import { edgeMeaning, type GraphStyle } from '../graph/types.js';
 import { outlineOf } from '../scene/binding-geometry.js';
+import { isFigure } from '../scene/constants.js';
 import { measureText } from '../layout/measure.js';
 import { textArea } from '../layout/node-size.js';
 import type { Box, Point } from '../layout/types.js';
@@ -149,8 +150,8 @@ export function countCrossings(lines: readonly Point[][]): number {
 /** `transparent`, or a colour with an alpha of zero (#rgba, #rrggbbaa). */
 const unseenColour = (colour: unknown): boolean => colour === 'transparent' || /^#(?:[0-9a-f]{3}0|[0-9a-f]{6}00)$/i.test(String(colour));
 
-/** What a shape's label is read against: its fill, but a person's label sits under the figure, on the paper. */
-const groundOf = (shape: Element): string => (shape.type === 'person' ? 'transparent' : String(shape.fillColor ?? 'transparent'));
+/** What a shape's label is read against: its fill, but a figure's label (a person's) sits under it, on the paper. */
+const groundOf = (shape: Element): string => (isFigure(shape.type) ? 'transparent' : String(shape.fillColor ?? 'transparent'));
 
 /** Checks a scene against the drawing rules. `parents` maps an element id to the container drawn around it. */
 export function checkScene(scene: ReadonlyArray<{ id: string; type: string }>, parents: ReadonlyMap<string, string> = new Map(), options: CheckOptions = {}): QualityReport {

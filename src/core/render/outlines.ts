@@ -1,4 +1,4 @@
-import { cylinderRimRadius, personFigure, sideRimRadius, type CORNERS, type ShapeType } from '../scene/constants.js';
+import { cylinderRimRadius, figureBox, personFigure, roundFigure, sideRimRadius, type CORNERS, type ShapeType } from '../scene/constants.js';
 import type { Point } from '../scene/schema.js';
 import { CORNER_RADIUS_MAX, CORNER_RADIUS_SHARE, LABEL_PADDING } from './constants.js';
 import { fmt } from './svg.js';
@@ -38,6 +38,8 @@ export interface ShapeGeometry {
 }
 
 const p = (x: number, y: number): Point => ({ x, y });
+/** Open strokes, each through its points. */
+const strokes = (lines: readonly (readonly Point[])[]): Outline => ({ kind: 'path', d: lines.map((line) => `M${line.map((q) => `${fmt(q.x)} ${fmt(q.y)}`).join(' L')}`).join(' '), closed: false });
 const inset = (box: Box, dx: number, dy = dx): Box => ({
   x: box.x + dx,
   y: box.y + dy,
@@ -305,14 +307,16 @@ export function shapeGeometry(type: ShapeType, box: Box, corner: Corner): ShapeG
     }
     case 'person': {
       // The head is the outline (filled); body, arms and legs are strokes. The label is under the feet.
-      const { head, body, arms, legs, labelTop } = personFigure(box);
-      const limbs = [body, arms, legs].map((stroke) => `M${stroke.map((q) => `${fmt(q.x)} ${fmt(q.y)}`).join(' L')}`).join(' ');
-      return {
-        outline: { kind: 'ellipse', box: head },
-        details: [{ kind: 'path', d: limbs, closed: false }],
-        textBox: sub(box, 0, labelTop - y, w, h),
-        labelAt: 'top',
-      };
+      const { head, body, arms, legs } = personFigure(box);
+      return { outline: { kind: 'ellipse', box: head }, details: [strokes([body, arms, legs])], textBox: sub(box, 0, figureBox(type, box).labelTop - y, w, h), labelAt: 'top' };
+    }
+    case 'lollipop':
+    case 'boundary':
+    case 'control':
+    case 'entity': {
+      // The circle is the outline (filled); a bar, an arrowhead or an underline are strokes. The label is under it.
+      const { circle, strokes: marks } = roundFigure(type, box);
+      return { outline: { kind: 'ellipse', box: circle }, details: marks.length > 0 ? [strokes(marks)] : [], textBox: sub(box, 0, figureBox(type, box).labelTop - y, w, h), labelAt: 'top' };
     }
     case 'speech-bubble': {
       const tail = Math.min(h * 0.25, 40);
@@ -364,6 +368,20 @@ export function shapeGeometry(type: ShapeType, box: Box, corner: Corner): ShapeG
         `M${fmt(x + r)} ${fmt(y)} L${fmt(x + w)} ${fmt(y)} A${fmt(r)} ${fmt(h / 2)} 0 0 0 ${fmt(x + w)} ${fmt(y + h)} ` +
         `L${fmt(x + r)} ${fmt(y + h)} A${fmt(r)} ${fmt(h / 2)} 0 0 1 ${fmt(x + r)} ${fmt(y)} Z`;
       return { outline: { kind: 'path', d, closed: true }, details: [], textBox: sub(box, r * 0.5, 0, w - r, h) };
+    }
+    case 'folder': {
+      // PlantUML's folder: a tab a third as wide as the folder (up to 80 px), a fifth as tall (up to 14 px).
+      const tab = Math.min(h * 0.2, 14);
+      const tabWidth = Math.min(w * 0.35, 80);
+      const points = [p(x, y), p(x + tabWidth, y), p(x + tabWidth + tab, y + tab), p(x + w, y + tab), p(x + w, y + h), p(x, y + h)];
+      return { outline: polygon(points, corner, box), details: [], textBox: sub(box, 0, tab, w, h) };
+    }
+    case 'box-3d': {
+      // UML's node: the front face, and its top and right side going back by `depth`.
+      const depth = Math.min(w * 0.1, h * 0.2, 12);
+      const points = [p(x, y + depth), p(x + depth, y), p(x + w, y), p(x + w, y + h - depth), p(x + w - depth, y + h), p(x, y + h)];
+      const edges = strokes([[p(x, y + depth), p(x + w - depth, y + depth), p(x + w, y)], [p(x + w - depth, y + depth), p(x + w - depth, y + h)]]);
+      return { outline: polygon(points, corner, box), details: [edges], textBox: sub(box, 0, depth, w - depth, h) };
     }
     case 'step': {
       // D2's step: the notch and the point as deep as each other, shallow enough to leave the label its width.

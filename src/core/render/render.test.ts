@@ -6,7 +6,7 @@ import { loadRenderFonts } from '../../infra/fonts.js';
 import { isAppError } from '../errors.js';
 import { stampIcons } from '../icons/index.js';
 import { LINE_HEIGHT } from '../layout/measure.js';
-import { SHAPE_TYPES } from '../scene/constants.js';
+import { FIGURE_SIZES, isFigure, SHAPE_TYPES } from '../scene/constants.js';
 import { intakeScene } from '../scene/intake.js';
 import type { ElementInput } from '../scene/schema.js';
 import { arrowheadParts } from './arrowheads.js';
@@ -159,8 +159,8 @@ describe('renderSvg: styles', () => {
 });
 
 describe('renderSvg: shapes', () => {
-  // A person's figure stands at the top of its box, over its label (below).
-  const filling = SHAPE_TYPES.filter((type) => type !== 'person');
+  // A figure (a person, an interface's circle) stands at the top of its box, over its label (below).
+  const filling = SHAPE_TYPES.filter((type) => !isFigure(type));
   it.each(filling.flatMap((type) => [[type, 160, 80] as const, [type, 300, 40] as const, [type, 50, 200] as const]))(
     '%s fills its %i × %i box',
     (type, width, height) => {
@@ -186,6 +186,20 @@ describe('renderSvg: shapes', () => {
     expect(line).toMatchObject({ x: 90, text: 'Customer' });
     // The top of the line's glyphs is below the feet.
     expect(line!.y - fonts.vertical('normal').ascent * 20).toBeGreaterThan(20 + 56);
+  });
+
+  it.each(['lollipop', 'boundary', 'control', 'entity'] as const)('draws a %s as PlantUML does: its glyph at its natural size, centred at the top, the label under it', (type) => {
+    const glyph = { type, x: 10, y: 20, width: 160, height: 80, strokeWidth: 2, roughness: 'clean' as const };
+    const ink = inkBox(render([glyph], { background: 'transparent' }));
+    const natural = FIGURE_SIZES[type];
+    expect(Math.abs(ink.x + ink.width / 2 - 90)).toBeLessThanOrEqual(2);
+    expect(Math.abs(ink.y - 19)).toBeLessThanOrEqual(1);
+    // As tall as its natural size; as wide but for a control, whose circle is smaller by its arrowhead's reach.
+    expect(ink.width).toBeLessThanOrEqual(natural.width + 3);
+    expect(Math.abs(ink.height - (natural.height + 2))).toBeLessThanOrEqual(2);
+    const [line] = tspans(render([{ ...glyph, text: 'BlobStore', fontSize: 16, fontFamily: 'normal' }]));
+    expect(line).toMatchObject({ x: 90, text: 'BlobStore' });
+    expect(line!.y - fonts.vertical('normal').ascent * 16).toBeGreaterThan(20 + natural.height);
   });
 
   it('draws a cylinder with the front rim of its top', () => {

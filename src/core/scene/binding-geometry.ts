@@ -1,3 +1,4 @@
+import { isFigure, roundFigure } from './constants.js';
 import type { Point } from './schema.js';
 
 /**
@@ -20,8 +21,12 @@ export interface Focus {
 
 const ELLIPSE_SEGMENTS = 64;
 
-/** The outline as a closed polygon: exact for boxes and diamonds, a fine polygon for ellipses. */
+/**
+ * The outline as a closed polygon: exact for boxes and diamonds, a fine polygon for ellipses. A round glyph (an
+ * interface's circle, a robustness glyph) is its circle: lines meet the glyph, as PlantUML draws them, not the label under it.
+ */
 export function outlineOf(box: Box): Point[] {
+  if (isFigure(box.type) && box.type !== 'person') return outlineOf({ ...roundFigure(box.type, box).circle, type: 'ellipse' });
   const { x, y, width: w, height: h } = box;
   if (box.type === 'ellipse') {
     return Array.from({ length: ELLIPSE_SEGMENTS }, (_, i) => {
@@ -91,7 +96,9 @@ export function boundEnd(box: Box, focus: Focus, towards: Point): Point {
   const aim = focusPoint(box, focus);
   const outline = outlineOf(box);
   if (isInside(outline, towards)) return aim;
-  const centre = focusPoint(box, { x: 0.5, y: 0.5 });
+  // The middle of what is drawn: a glyph's circle, else the box's centre.
+  const drawn = boundsOf(outline);
+  const centre = { x: drawn.x + drawn.width / 2, y: drawn.y + drawn.height / 2 };
   return (
     firstCrossing(towards, aim, outline) ??
     firstCrossing(towards, beyond(towards, aim, box), outline) ??

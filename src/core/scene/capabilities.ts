@@ -27,7 +27,7 @@ import {
  */
 
 const GROUPS = [
-  { types: SHAPE_TYPES, schema: shapeSchema, about: 'Closed shapes drawn from their box; `text` is a centred label (under a `person`\'s figure).' },
+  { types: SHAPE_TYPES, schema: shapeSchema, about: 'Closed shapes; `text` is a centred label (under a figure).' },
   { types: ['text'], schema: textSchema, about: 'Free text; size is estimated when width/height are left out.' },
   { types: ['image'], schema: imageSchema, about: `Raster image from a data URL (${IMAGE_MIME_TYPES.join(', ')}).` },
   { types: ['frame'], schema: frameSchema, about: 'Labelled dashed section around other elements.' },
@@ -44,11 +44,11 @@ const ARROW_RULES = [
   '2 points = straight, 3 = elbow (one bend), 4+ = routed polyline (multipoint); arrowShape defaults from the count.',
   'A right-angle connection (x1,y1)→(x2,y2) is (x1,y1),(x2,y1),(x2,y2); an elbow arrow sent with 2 points gets that bend.',
   'straight, curved and s-curve arrows have exactly 2 points; curves bend through controlPoint (and controlPoint2 for s-curve).',
-  'x, y, width and height of arrows, lines and strokes are derived from their points.',
+  'Arrows\', lines\' and strokes\' x, y, width and height come from their points.',
   'startBinding/endBinding {elementId, focus:{x,y}} attach an end to an element; focus is in 0..1 of its box and is computed from the end point when left out.',
-  'A bound end follows its element on every write; with both ends bound, points may be left out.',
+  'A bound end follows its element on every write; with both ends bound, points may be omitted.',
   'arrowShape "smart" with both ends bound: the server routes the arrow at right angles around every other shape, on every write, so it re-routes when shapes move; its points and focus points are the router\'s.',
-  'Arrows bind to elements of the scene other than arrows and lines.',
+  'Arrows bind to any element but arrows and lines.',
 ];
 
 /** The icon search route's query parameters, read from its schema: the required ones in the URL, the rest named. */

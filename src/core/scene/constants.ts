@@ -22,8 +22,16 @@ export const SHAPE_TYPES = [
   // A cylinder on its side: a queue, as D2 (`shape: queue`), PlantUML (`queue`) and Mermaid (`h-cyl`) draw one.
   'horizontal-cylinder',
   'speech-bubble',
-  // An actor or person: a figure with its label under it.
+  // Glyphs at their natural size with the label under them (FIGURE_SIZES): an actor or person; UML's interface as a
+  // lollipop's circle; Jacobson's robustness stereotypes, as PlantUML draws `boundary`, `control` and `entity`.
   'person',
+  'lollipop',
+  'boundary',
+  'control',
+  'entity',
+  // A folder, its tab at the top left, and a box drawn in depth (UML's node), as PlantUML draws `folder` and `node`.
+  'folder',
+  'box-3d',
   // Flowchart symbols.
   'document',
   'manual-input',
@@ -66,35 +74,76 @@ export function iconBody<T extends { type: string; y: number; width: number; hei
 export type ElementType = (typeof ELEMENT_TYPES)[number];
 
 /**
- * A person's stick figure at its natural size, standing at the top of its box with the label under it, as PlantUML,
- * Mermaid and D2 draw an actor. `labelGap` keeps the label off the feet.
+ * The glyphs drawn at their natural size, standing at the top of their box with the label under it, as PlantUML,
+ * Mermaid and D2 draw an actor and PlantUML an interface's circle and the robustness stereotypes.
  */
-export const PERSON_FIGURE = { width: 34, height: 56, labelGap: 4 } as const;
+export const FIGURE_SIZES = {
+  person: { width: 34, height: 56 },
+  lollipop: { width: 20, height: 20 },
+  // A bar, a short stem and a circle as tall as the bar.
+  boundary: { width: 50, height: 34 },
+  control: { width: 34, height: 34 },
+  entity: { width: 34, height: 34 },
+} as const;
+export type FigureShape = keyof typeof FIGURE_SIZES;
+/** Keeps the label off the figure's foot. */
+export const FIGURE_LABEL_GAP = 4;
 
-/** The figure's height in a person's box: its natural height, smaller in a box too short or narrow for it. */
-export const personFigureHeight = (width: number, height: number): number =>
-  Math.min(PERSON_FIGURE.height, 0.7 * height, (width * PERSON_FIGURE.height) / PERSON_FIGURE.width);
+export const isFigure = (type: string): type is FigureShape => Object.hasOwn(FIGURE_SIZES, type);
+
+/** The figure's height in its box: its natural height, smaller in a box too short or narrow for it. */
+export function figureHeight(type: FigureShape, width: number, height: number): number {
+  const natural = FIGURE_SIZES[type];
+  return Math.min(natural.height, 0.7 * height, (width * natural.height) / natural.width);
+}
 
 type Box = { x: number; y: number; width: number; height: number };
 type Spot = { x: number; y: number };
 
+/** The figure's own box, centred at the top of the element's box, and the top of the label's band under it. */
+export function figureBox(type: FigureShape, box: Box): Box & { labelTop: number } {
+  const height = figureHeight(type, box.width, box.height);
+  const width = (height * FIGURE_SIZES[type].width) / FIGURE_SIZES[type].height;
+  return { x: box.x + (box.width - width) / 2, y: box.y, width, height, labelTop: box.y + height + FIGURE_LABEL_GAP };
+}
+
 /**
- * The stick figure in a person's box, centred at its top, in scene coordinates: the head's box, the strokes under it
- * (body, arms across, legs from the hip) and the top of the label's band under the feet. The renderer sketches it;
- * the Excalidraw export traces it.
+ * The stick figure in a person's box, centred at its top, in scene coordinates: the head's box and the strokes under
+ * it (body, arms across, legs from the hip). The renderer sketches it; the Excalidraw export traces it.
  */
-export function personFigure(box: Box): { head: Box; body: [Spot, Spot]; arms: [Spot, Spot]; legs: [Spot, Spot, Spot]; labelTop: number } {
-  const fh = personFigureHeight(box.width, box.height);
-  const fw = (fh * PERSON_FIGURE.width) / PERSON_FIGURE.height;
-  const at = (u: number, v: number): Spot => ({ x: box.x + (box.width - fw) / 2 + u * fw, y: box.y + v * fh });
-  const head = 0.28 * fh;
+export function personFigure(box: Box): { head: Box; body: [Spot, Spot]; arms: [Spot, Spot]; legs: [Spot, Spot, Spot] } {
+  const figure = figureBox('person', box);
+  const at = (u: number, v: number): Spot => ({ x: figure.x + u * figure.width, y: figure.y + v * figure.height });
+  const head = 0.28 * figure.height;
   return {
     head: { x: box.x + (box.width - head) / 2, y: box.y, width: head, height: head },
     body: [at(0.5, 0.28), at(0.5, 0.64)],
     arms: [at(0, 0.42), at(1, 0.42)],
     legs: [at(0.08, 1), at(0.5, 0.64), at(0.92, 1)],
-    labelTop: box.y + fh + PERSON_FIGURE.labelGap,
   };
+}
+
+/**
+ * A round glyph's circle and strokes, in scene coordinates: a boundary's bar and stem left of its circle, a control's
+ * arrowhead on its circle's top, an entity's line under its circle.
+ */
+export function roundFigure(type: Exclude<FigureShape, 'person'>, box: Box): { circle: Box; strokes: Spot[][] } {
+  const f = figureBox(type, box);
+  const d = f.height;
+  if (type === 'boundary') {
+    const circle = { x: f.x + f.width - d, y: f.y, width: d, height: d };
+    return { circle, strokes: [[{ x: f.x, y: f.y }, { x: f.x, y: f.y + d }], [{ x: f.x, y: f.y + d / 2 }, { x: circle.x, y: f.y + d / 2 }]] };
+  }
+  if (type === 'control') {
+    // The arrowhead's arms reach above the circle's top: the circle sits that much lower, inside the box.
+    const arm = 0.18 * d;
+    const circle = { x: f.x + (f.width - d + arm) / 2, y: f.y + arm, width: d - arm, height: d - arm };
+    const top = { x: circle.x + circle.width / 2, y: circle.y };
+    return { circle, strokes: [[{ x: top.x + 1.2 * arm, y: top.y - arm }, top, { x: top.x + 1.2 * arm, y: top.y + arm }]] };
+  }
+  const circle = { x: f.x + (f.width - d) / 2, y: f.y, width: d, height: d };
+  if (type === 'entity') return { circle, strokes: [[{ x: circle.x, y: f.y + d }, { x: circle.x + d, y: f.y + d }]] };
+  return { circle, strokes: [] };
 }
 
 export const FILL_STYLES = ['hachure', 'cross-hatch', 'solid', 'dots', 'zigzag', 'dashed', 'zigzag-line'] as const;

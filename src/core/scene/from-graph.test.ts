@@ -3,7 +3,7 @@ import type { GraphIR } from '../graph/types.js';
 import { CONTAINER_MIN_WIDTH, FONT, ROLE_COLORS } from '../layout/drawing-rules.js';
 import { layoutGraph } from '../layout/elk.js';
 import { checkScene } from '../quality/check.js';
-import { personFigure } from './constants.js';
+import { figureBox } from './constants.js';
 import { graphToScene, type GeneratedElement } from './from-graph.js';
 import { intakeScene } from './intake.js';
 
@@ -138,7 +138,7 @@ describe('graphToScene', () => {
     const pale = byId.get('pale')!;
     const label = byId.get('pale-label')!;
     expect(label).toMatchObject({ type: 'text', text: 'Customer B\n[Person]' });
-    expect(label.y).toBeGreaterThanOrEqual(personFigure(pale as { x: number; y: number; width: number; height: number }).labelTop);
+    expect(label.y).toBeGreaterThanOrEqual(figureBox('person', pale as { x: number; y: number; width: number; height: number }).labelTop);
   });
 
   it('binds every arrow at both ends, where its end points touch the shapes', async () => {

@@ -12,7 +12,7 @@ import { iconBand, rowFont, wrapText } from '../layout/node-size.js';
 import type { Box, LaidOutEdge, LaidOutGraph, Point } from '../layout/types.js';
 import type { PlacedCells } from '../layout/cells.js';
 import { firstCrossing, focusFromEnd, focusPoint, outlineOf } from './binding-geometry.js';
-import { iconBody, personFigure, type ShapeType } from './constants.js';
+import { figureBox, iconBody, isFigure, type ShapeType } from './constants.js';
 import type { ElementInput } from './schema.js';
 
 /** Generated elements are in the input form: the service's intake completes them (seeds, defaults) when storing. */
@@ -279,9 +279,9 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       const border = shape.strokeColor!;
       // Text its author hid (D2 opacity 0) stays hidden; any other is made to read.
       const hidden = node.style?.textColor !== undefined && isHidden(node.style.textColor);
-      // A person's label sits under the figure, on the paper, whatever the figure is filled with.
-      const person = box.shape === 'person';
-      const text = hidden ? node.style!.textColor! : readableStroke(node.style?.textColor ?? border, person ? '#ffffff' : shape.fillColor!);
+      // A figure's label (a person's, an interface's) sits under it, on the paper, whatever the figure is filled with.
+      const figure = isFigure(box.shape) ? box.shape : undefined;
+      const text = hidden ? node.style!.textColor! : readableStroke(node.style?.textColor ?? border, figure ? '#ffffff' : shape.fillColor!);
       if (text === border || node.style?.strokeColor === undefined) {
         Object.assign(shape, { text: box.label, fontSize: box.fontSize, fontFamily: FONT.family, strokeColor: text });
         // A note is prose, written as its author broke the lines: left-aligned, as PlantUML and Mermaid draw it.
@@ -295,7 +295,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       // A box with room for an icon keeps its top for the icon: the label is centred in what lies below it.
       const body = iconBody({ type: box.shape, y: laid.y, width: laid.width, height: laid.height });
       const band = shape.iconRef !== undefined ? { top: body.y + iconBand(body.height), bottom: body.y + body.height } : { top: laid.y, bottom: laid.y + laid.height };
-      const top = person ? personFigure(laid).labelTop : band.top + (band.bottom - band.top - size.height) / 2;
+      const top = figure ? figureBox(figure, laid).labelTop : band.top + (band.bottom - band.top - size.height) / 2;
       const at = { x: laid.x + (laid.width - size.width) / 2, y: top, ...size };
       elements.push(shape, textElement(makeId(`${id}-label`), box.label, at, box.fontSize, groupIds, text, node.style?.textAlign ?? 'center'));
       continue;

@@ -1,4 +1,4 @@
-import { personFigure, type ShapeType } from './constants.js';
+import { personFigure, roundFigure, type FigureShape, type ShapeType } from './constants.js';
 import type { Point } from './schema.js';
 import { dictionary } from '../dictionary.js';
 
@@ -43,6 +43,8 @@ export const SHAPE_OUTLINES: Partial<Record<ShapeType, Point[]>> = dictionary({
   'arrow-down': turn(arrowRight, (p) => ({ x: p.y, y: p.x })),
   'arrow-up': turn(arrowRight, (p) => ({ x: p.y, y: 1 - p.x })),
   step: pts(0, 0, 0.8, 0, 1, 0.5, 0.8, 1, 0, 1, 0.2, 0.5),
+  folder: pts(0, 0, 0.35, 0, 0.4, 0.15, 1, 0.15, 1, 1, 0, 1),
+  'box-3d': pts(0, 0.15, 0.1, 0, 1, 0, 1, 0.85, 0.9, 1, 0, 1),
 });
 
 /** Native shapes that map onto an Excalidraw shape: exact twins, then the closest shape for the rest. */
@@ -57,17 +59,39 @@ export const EXCALIDRAW_SHAPE_TWIN: Partial<Record<ShapeType, { type: 'rectangle
   terminator: { type: 'rectangle', rounded: true },
 });
 
-/**
- * A person's stick figure as one Excalidraw line, in scene coordinates: a line cannot branch, so it runs along the
- * arms, back to the shoulder, up round the head, down the body and along each leg, going back over an arm and a leg.
- */
-export function personTrace(box: { x: number; y: number; width: number; height: number }): Point[] {
-  const { head, body, arms, legs } = personFigure(box);
-  const r = head.width / 2;
-  // From the neck (the head's lowest point) once round.
-  const loop = Array.from({ length: 13 }, (_, i) => {
-    const t = Math.PI / 2 + (2 * Math.PI * i) / 12;
-    return { x: head.x + r + r * Math.cos(t), y: head.y + r + r * Math.sin(t) };
+type Box = { x: number; y: number; width: number; height: number };
+
+/** Once round a circle, from the angle `from` (0 is its rightmost point, π/2 its lowest). */
+function loopRound(circle: Box, from: number): Point[] {
+  const rx = circle.width / 2;
+  const ry = circle.height / 2;
+  return Array.from({ length: 13 }, (_, i) => {
+    const t = from + (2 * Math.PI * i) / 12;
+    return { x: circle.x + rx + rx * Math.cos(t), y: circle.y + ry + ry * Math.sin(t) };
   });
-  return [arms[0], arms[1], { x: body[0].x, y: arms[0].y }, ...loop, body[1], legs[0], legs[1], legs[2]];
+}
+
+/**
+ * A figure as one Excalidraw line, in scene coordinates. A line cannot branch, so it goes back over a stroke where it
+ * must: a person runs along the arms, back to the shoulder, up round the head, down the body and along each leg; a
+ * boundary down its bar, back up to the stem and round the circle; a control along its arrowhead and round; an entity
+ * round its circle and along the line under it.
+ */
+export function figureTrace(type: FigureShape, box: Box): Point[] {
+  if (type === 'person') {
+    const { head, body, arms, legs } = personFigure(box);
+    // From the neck (the head's lowest point) once round.
+    return [arms[0], arms[1], { x: body[0].x, y: arms[0].y }, ...loopRound(head, Math.PI / 2), body[1], legs[0], legs[1], legs[2]];
+  }
+  const { circle, strokes } = roundFigure(type, box);
+  if (type === 'boundary') {
+    const [bar, stem] = strokes as [Point[], Point[]];
+    return [bar[0]!, bar[1]!, stem[0]!, ...loopRound(circle, Math.PI)];
+  }
+  if (type === 'control') {
+    const [head] = strokes as [Point[]];
+    return [head[0]!, head[1]!, head[2]!, head[1]!, ...loopRound(circle, -Math.PI / 2)];
+  }
+  if (type === 'entity') return [...loopRound(circle, Math.PI / 2), ...strokes[0]!];
+  return loopRound(circle, Math.PI / 2);
 }

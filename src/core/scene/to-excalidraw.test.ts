@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CAPABILITY_EXAMPLES } from './capabilities.js';
-import { ARROWHEADS, FILL_STYLES, ROUGHNESS, SHAPE_TYPES } from './constants.js';
+import { ARROWHEADS, FIGURE_SIZES, FILL_STYLES, ROUGHNESS, SHAPE_TYPES } from './constants.js';
 import { intakeScene, type Element } from './intake.js';
 import type { ArrowElement } from './schema.js';
 import { toExcalidraw } from './to-excalidraw.js';
@@ -89,6 +89,21 @@ describe('toExcalidraw: a file Excalidraw opens', () => {
     expect(label).toMatchObject({ text: 'Person', groupIds: [(figure.groupIds as string[])[0]] });
     expect(Number(label.y)).toBeGreaterThan(616);
     expect(Number(label.y) + Number(label.height)).toBeLessThanOrEqual(660);
+  });
+
+  it.each(['lollipop', 'boundary', 'control', 'entity'] as const)('draws a %s as its glyph in one line at the top of its box, the label under it', (type) => {
+    const { scene, warnings: said } = toExcalidraw(native([{ type, id: 'g', x: 100, y: 50, width: 120, height: 80, text: 'Store' }]));
+    expect(said).toContain(`element "g" (${type}): no Excalidraw twin; exported as a line drawing of its figure`);
+    const [figure, label] = scene.elements as Array<Record<string, unknown>>;
+    expect(figure).toMatchObject({ type: 'line', polygon: false });
+    const ys = (figure!.points as number[][]).map(([, y]) => Number(figure!.y) + y!);
+    const xs = (figure!.points as number[][]).map(([x]) => Number(figure!.x) + x!);
+    // Its natural size, centred at the top; the label below it.
+    expect(Math.abs((Math.min(...xs) + Math.max(...xs)) / 2 - 160)).toBeLessThanOrEqual(2);
+    expect(Math.min(...ys)).toBeCloseTo(50, 0);
+    expect(Math.max(...ys) - Math.min(...ys)).toBeCloseTo(FIGURE_SIZES[type].height, 0);
+    expect(label).toMatchObject({ type: 'text', text: 'Store' });
+    expect(Number(label!.y)).toBeGreaterThan(Math.max(...ys));
   });
 
   it('comes back unchanged when imported again', () => {

@@ -1,5 +1,5 @@
 import { generateNKeysBetween } from 'fractional-indexing';
-import { personFigure, type ShapeType } from './constants.js';
+import { figureBox, isFigure, type ShapeType } from './constants.js';
 import {
   EXCALIDRAW_ARROWHEAD_MAP,
   FILL_TO_EXCALIDRAW,
@@ -8,7 +8,7 @@ import {
 } from './excalidraw-maps.js';
 import type { ArrowElement, Binding, Element, Point } from './schema.js';
 import { boundsOf } from './binding-geometry.js';
-import { EXCALIDRAW_SHAPE_TWIN, personTrace, SHAPE_OUTLINES } from './shape-outlines.js';
+import { EXCALIDRAW_SHAPE_TWIN, figureTrace, SHAPE_OUTLINES } from './shape-outlines.js';
 import { estimateTextSize } from './validate.js';
 import { getIcon } from '../icons/catalog.js';
 
@@ -139,8 +139,8 @@ export function toExcalidraw(elements: readonly Element[]): { scene: ExcalidrawS
   function label(e: Element, owner: ExcalidrawElement): ExcalidrawElement {
     const text = e.text!;
     const size = estimateTextSize(text, e.fontSize ?? 20, e.fontFamily ?? 'hand');
-    // A person's label is centred in the band under its figure, where the layout made room for it.
-    const top = e.type === 'person' ? personFigure(e).labelTop : e.y;
+    // A figure's label (a person's, an interface's) is centred in the band under it, where the layout made room for it.
+    const top = isFigure(e.type) ? figureBox(e.type, e).labelTop : e.y;
     const centre = e.type === 'arrow' ? midpoint(e.points) : { x: e.x + e.width / 2, y: (top + e.y + e.height) / 2 };
     const box = { x: centre.x - size.width / 2, y: centre.y - size.height / 2, ...size };
     const id = freshId(`${e.id}-label`);
@@ -236,9 +236,9 @@ export function toExcalidraw(elements: readonly Element[]): { scene: ExcalidrawS
       return { ...base(e, twin.type, extras), roundness: rounded ? { type: twin.type === 'rectangle' ? 3 : 2 } : null };
     }
     const extras = { type: e.type, box: boxOf(e), corner: e.corner };
-    if (e.type === 'person') {
+    if (isFigure(e.type)) {
       note(e, 'no Excalidraw twin; exported as a line drawing of its figure');
-      return { ...linear(base(e, 'line', extras), personTrace(e)), startArrowhead: null, endArrowhead: null, polygon: false };
+      return { ...linear(base(e, 'line', extras), figureTrace(e.type, e)), startArrowhead: null, endArrowhead: null, polygon: false };
     }
     note(e, 'no Excalidraw twin; exported as a line drawing of its outline');
     const unit = SHAPE_OUTLINES[e.type]!;

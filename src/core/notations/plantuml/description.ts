@@ -20,18 +20,19 @@ interface ElementKind {
 /** Element keyword → role and outline. Keywords followed by `{` become containers instead. */
 export const DESCRIPTION_KEYWORDS: Readonly<Record<string, ElementKind>> = dictionary({
   component: { kind: 'component' },
-  node: { kind: 'workload' },
+  node: { kind: 'workload', shape: 'box-3d' },
   database: { kind: 'database' },
   cloud: { kind: 'external', shape: 'cloud' },
-  package: { kind: 'generic' },
+  package: { kind: 'generic', shape: 'folder' },
   rectangle: { kind: 'generic' },
   frame: { kind: 'generic' },
-  folder: { kind: 'generic' },
+  folder: { kind: 'generic', shape: 'folder' },
   card: { kind: 'generic' },
   agent: { kind: 'generic' },
   artifact: { kind: 'generic', shape: 'document' },
   file: { kind: 'generic', shape: 'document' },
-  storage: { kind: 'storage' },
+  // PlantUML draws storage as a stadium.
+  storage: { kind: 'storage', shape: 'terminator' },
   queue: { kind: 'queue', shape: 'horizontal-cylinder' },
   stack: { kind: 'generic' },
   collections: { kind: 'generic' },
@@ -39,10 +40,11 @@ export const DESCRIPTION_KEYWORDS: Readonly<Record<string, ElementKind>> = dicti
   label: { kind: 'generic' },
   actor: { kind: 'actor' },
   person: { kind: 'actor' },
-  boundary: { kind: 'gateway' },
-  control: { kind: 'service', shape: 'ellipse' },
-  entity: { kind: 'entity' },
-  interface: { kind: 'interface', shape: 'ellipse' },
+  // Jacobson's robustness glyphs and an interface's small circle, each with its name under it, as PlantUML draws them.
+  boundary: { kind: 'gateway', shape: 'boundary' },
+  control: { kind: 'service', shape: 'control' },
+  entity: { kind: 'entity', shape: 'entity' },
+  interface: { kind: 'interface', shape: 'lollipop' },
   usecase: { kind: 'usecase' },
   port: { kind: 'generic' },
   portin: { kind: 'generic' },
@@ -50,7 +52,7 @@ export const DESCRIPTION_KEYWORDS: Readonly<Record<string, ElementKind>> = dicti
   // The rest of PlantUML's deployment elements.
   action: { kind: 'action' },
   process: { kind: 'action' },
-  circle: { kind: 'generic', shape: 'ellipse' },
+  circle: { kind: 'generic', shape: 'lollipop' },
   // `archimate #Business "Label" as alias <<business-process>>`: an ArchiMate element, its colour written first.
   archimate: { kind: 'generic' },
 });

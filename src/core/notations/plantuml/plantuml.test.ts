@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { AppError } from '../../errors.js';
 import type { GraphIR, NotationConverter } from '../../graph/types.js';
 import { sizeNode } from '../../layout/node-size.js';
+import { FIGURE_SIZES } from '../../scene/constants.js';
 import { resolveIconHints } from '../icon-hints.js';
 import { drawGraph } from '../index.js';
 import { plantumlNotation } from './index.js';
@@ -88,7 +89,7 @@ describe('plantumlNotation on real diagrams', () => {
     const graph = plantumlNotation.toGraph(fixture('mojaloop-position-prepare-sequence.plantuml'));
     expect(graph.layout).toBe('sequence');
     // The box declares them again, TOPIC_NOTIFICATIONS before POS_MGMT: PlantUML draws the columns in that order.
-    expect(graph.nodes.map((n) => `${n.id}:${n.shape}`)).toEqual(['POS_HANDLER:ellipse', 'TOPIC_NOTIFICATIONS:document', 'POS_MGMT:rectangle', 'POS_DAO:rectangle', 'DB:cylinder']);
+    expect(graph.nodes.map((n) => `${n.id}:${n.shape}`)).toEqual(['POS_HANDLER:control', 'TOPIC_NOTIFICATIONS:document', 'POS_MGMT:entity', 'POS_DAO:entity', 'DB:cylinder']);
     expect(graph.nodes[2]!.label).toBe('Position\nManagement\nFacade');
     const steps = graph.sequence!.steps;
     const group = steps.find((s) => s.type === 'fragment')!;
@@ -134,6 +135,32 @@ describe('plantumlNotation on real diagrams', () => {
       'finish -> [*]end [process\ndisclosures]',
     ]);
     expect(graph.nodes.find((n) => n.id === 'mode')).toMatchObject({ kind: 'fork', label: '' });
+  });
+
+  it("draws IRS's deployment chain of `node`s as PlantUML does, boxes in depth", async () => {
+    const graph = plantumlNotation.toGraph(fixture('irs-deployment-chain.puml'));
+    const scene = await drawGraph(graph, 'plantuml');
+    const typeOf = (id: string) => scene.elements.find((e) => e.id === scene.elementIds.nodes.get(id))?.type;
+    expect(['ArgoCD', 'GitHub', 'docker', 'k8s', 'vault', 'ops'].map(typeOf)).toEqual(['box-3d', 'box-3d', 'box-3d', 'box-3d', 'box-3d', 'person']);
+  });
+
+  it("draws IRS's `() \"BlobStore Interface\"` as PlantUML does, a small circle its lines meet with the name under it", async () => {
+    const graph = plantumlNotation.toGraph(openFixture('irs-building-block-component.puml'));
+    expect(graph.nodes.find((n) => n.id === 'StoreInterface')).toMatchObject({ kind: 'interface', shape: 'lollipop', label: 'BlobStore Interface' });
+    const scene = await drawGraph(graph, 'plantuml');
+    const id = scene.elementIds.nodes.get('StoreInterface');
+    const circle = scene.elements.find((e) => e.id === id) as { type: string; x: number; y: number; width: number };
+    expect(circle.type).toBe('lollipop');
+    // Its three lines (two sockets, the line down to the BlobStore) end on the circle, not on the box round its name.
+    const centre = { x: circle.x + circle.width / 2, y: circle.y + FIGURE_SIZES.lollipop.height / 2 };
+    const ends = scene.elements.flatMap((e) => {
+      if (e.type !== 'arrow') return [];
+      // A generated arrow's points are in scene coordinates (the intake makes them relative).
+      const points = e.points!;
+      return [...(e.startBinding?.elementId === id ? [points[0]!] : []), ...(e.endBinding?.elementId === id ? [points.at(-1)!] : [])];
+    });
+    expect(ends).toHaveLength(3);
+    for (const end of ends) expect(Math.hypot(end.x - centre.x, end.y - centre.y)).toBeLessThan(FIGURE_SIZES.lollipop.height / 2 + 3);
   });
 });
 
@@ -220,7 +247,7 @@ Internet -[hidden]- db
     expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['User1:actor', 'Story1:usecase', 'Story2:usecase']);
     // Beside components, it is an interface, a small circle, as PlantUML draws it (a microservices webshop's
     // `HTTPS - [Frontend]`); without either, a box.
-    expect(plantumlNotation.toGraph(uml('User1 --> [Shop]')).nodes.map((n) => `${n.kind}:${n.shape ?? ''}`)).toEqual(['interface:ellipse', 'component:']);
+    expect(plantumlNotation.toGraph(uml('User1 --> [Shop]')).nodes.map((n) => `${n.kind}:${n.shape ?? ''}`)).toEqual(['interface:lollipop', 'component:']);
     expect(plantumlNotation.toGraph(uml('node "Webserver" {\n  HTTPS - [Frontend]\n}')).nodes.map((n) => n.kind)).toEqual(['interface', 'component']);
     expect(plantumlNotation.toGraph(uml('a --> b')).nodes.map((n) => n.kind)).toEqual(['component', 'component']);
   });

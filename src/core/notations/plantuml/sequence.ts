@@ -12,9 +12,10 @@ import { macroArguments } from './description.js';
 export const PARTICIPANT_KINDS: Readonly<Record<string, { kind: NodeKind; shape: string }>> = dictionary({
   participant: { kind: 'component', shape: 'rectangle' },
   actor: { kind: 'actor', shape: 'person' },
-  boundary: { kind: 'gateway', shape: 'hexagon' },
-  control: { kind: 'service', shape: 'ellipse' },
-  entity: { kind: 'entity', shape: 'rectangle' },
+  // The robustness glyphs with the name under them, as PlantUML draws these participants (description.ts).
+  boundary: { kind: 'gateway', shape: 'boundary' },
+  control: { kind: 'service', shape: 'control' },
+  entity: { kind: 'entity', shape: 'entity' },
   database: { kind: 'database', shape: 'cylinder' },
   collections: { kind: 'storage', shape: 'document' },
   queue: { kind: 'queue', shape: 'horizontal-cylinder' },
