@@ -9,12 +9,16 @@ import { EmbeddedFonts, type FontFamily, type FontFiles } from '../core/render/f
  * - hand: Kalam, a marker-pen handwriting close to a whiteboard's;
  * - normal: Inter, a neutral UI sans;
  * - code: JetBrains Mono.
+ * Fallbacks for PNG text no family draws: Noto Sans SC (CJK ideographs, kana, hangul is not in it) and Noto Emoji (the
+ * monochrome outline emoji; Noto Color Emoji is bitmaps, which have no outline to draw). 10.6 MB and 0.9 MB, held in
+ * memory once parsed; fontkit reads a glyph only when a label needs it.
  */
 const FACE_FILES: Record<FontFamily, string> = {
   hand: '@expo-google-fonts/kalam/400Regular/Kalam_400Regular.ttf',
   normal: '@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf',
   code: '@expo-google-fonts/jetbrains-mono/400Regular/JetBrainsMono_400Regular.ttf',
 };
+const FALLBACK_FILES = ['@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf', '@expo-google-fonts/noto-emoji/400Regular/NotoEmoji_400Regular.ttf'];
 const SUBSET_WASM = 'harfbuzzjs/dist/harfbuzz-subset.wasm';
 
 const require = createRequire(import.meta.url);
@@ -23,6 +27,7 @@ const read = (specifier: string): Uint8Array<ArrayBuffer> => new Uint8Array(read
 export function loadFontFiles(): FontFiles {
   return {
     faces: { hand: read(FACE_FILES.hand), normal: read(FACE_FILES.normal), code: read(FACE_FILES.code) },
+    fallbacks: FALLBACK_FILES.map(read),
     subsetWasm: read(SUBSET_WASM),
   };
 }

@@ -10,6 +10,11 @@ export type FontFamily = (typeof FONT_FAMILIES)[number];
 export interface FontFiles {
   /** TrueType/OpenType bytes of each native family. */
   faces: Record<FontFamily, Uint8Array>;
+  /**
+   * Faces for what no native family draws (CJK, emoji), in order, used only to outline text (PNG): an SVG viewer
+   * draws those characters in its own system fonts, but the PNG rasteriser is given no fonts at all.
+   */
+  fallbacks?: Uint8Array[];
   /** harfbuzzjs's `harfbuzz-subset.wasm`. */
   subsetWasm: Uint8Array<ArrayBuffer>;
 }
@@ -41,6 +46,8 @@ const quoteFamily = (name: string): string => (/^[A-Za-z]+$/.test(name) ? name :
 interface Glyph {
   /** The family whose face has the glyph. */
   family: FontFamily;
+  /** When no native face has it: the fallback face that draws it (index into `fallbacks`). */
+  fallback?: number;
   /** Advance in em. */
   advance: number;
   /** Outline in font units (y up); built on first use, only outlined text needs it. */
@@ -64,6 +71,7 @@ interface Face {
  */
 export class EmbeddedFonts implements FontMetrics {
   private readonly faces: Record<FontFamily, Face>;
+  private readonly fallbacks: fontkit.Font[];
   private readonly subsetter: FontSubsetter;
   private readonly subsets = new Map<string, string>();
 
@@ -78,6 +86,7 @@ export class EmbeddedFonts implements FontMetrics {
       return { name: font.familyName, unitsPerEm: font.unitsPerEm, ascent: font.ascent, descent: Math.abs(font.descent), font, glyphs: new Map() };
     };
     this.faces = { hand: face('hand'), normal: face('normal'), code: face('code') };
+    this.fallbacks = (files.fallbacks ?? []).map((bytes) => fontkit.create(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)) as fontkit.Font);
   }
 
   private glyph(family: FontFamily, codepoint: number): Glyph {
@@ -87,10 +96,13 @@ export class EmbeddedFonts implements FontMetrics {
       // A glyph missing from a face comes from the next in the layout's order, as the CSS font-family lists say too.
       const owner = FONT_FALLBACKS[family].find((f) => this.faces[f].font.hasGlyphForCodePoint(codepoint));
       const ownerFace = this.faces[owner ?? family];
+      const fallback = owner === undefined ? this.fallbacks.findIndex((font) => font.hasGlyphForCodePoint(codepoint)) : -1;
       glyph = {
         family: owner ?? family,
-        // No face has it (CJK, emoji): a viewer draws it in a system font, about an em wide, not the .notdef box's advance.
+        // No face has it (CJK, emoji): a viewer draws it in a system font, about an em wide, not the .notdef box's advance;
+        // the outline from a fallback face keeps that advance, the one the layout measured.
         advance: owner === undefined ? measureText(String.fromCodePoint(codepoint), 1, family).width : ownerFace.font.glyphForCodePoint(codepoint).advanceWidth / ownerFace.unitsPerEm,
+        ...(fallback !== -1 && { fallback }),
       };
       face.glyphs.set(codepoint, glyph);
     }
@@ -113,8 +125,8 @@ export class EmbeddedFonts implements FontMetrics {
     for (const char of text) {
       const codepoint = char.codePointAt(0)!;
       const glyph = this.glyph(family, codepoint);
-      const owner = this.faces[glyph.family];
-      glyph.outline ??= owner.font.glyphForCodePoint(codepoint).path.commands;
+      const owner = glyph.fallback === undefined ? this.faces[glyph.family].font : this.fallbacks[glyph.fallback]!;
+      glyph.outline ??= owner.glyphForCodePoint(codepoint).path.commands;
       const scale = fontSize / owner.unitsPerEm;
       for (const { command, args } of glyph.outline) {
         const points: string[] = [];

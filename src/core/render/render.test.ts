@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { Resvg } from '@resvg/resvg-js';
 import { DomUtils, parseDocument } from 'htmlparser2';
 import { PNG } from 'pngjs';
@@ -280,6 +281,19 @@ describe('renderSvg: text', () => {
     const svg = render([{ type: 'text', x: 0, y: 0, text: 'Жук' }]);
     expect(svg).toMatch(/@font-face\{font-family:Inter;/);
     expect(svg).not.toMatch(/@font-face\{font-family:Kalam;/);
+  });
+
+  it('outlines CJK and emoji for the PNG instead of tofu boxes (the D2 docs’ map of Japan, the ✅ of a Cluster API note)', () => {
+    const japan = readFileSync(new URL('../../../test/fixtures/d2/d2-docs-japan.d2', import.meta.url), 'utf8');
+    const hokkaido = /^12-12: "(.+)"/m.exec(japan)![1]!;
+    const capi = readFileSync(new URL('../../../test/fixtures/conformance/plantuml/docs--proposals--images--machine-states-preboot--Figure3.puml', import.meta.url), 'utf8');
+    const check = /✅/u.exec(capi)![0];
+    const glyph = (char: string) => fonts.outline(char, 'normal', 20, 0, 20);
+    // A character no face has (private use) is the .notdef box: before, every kanji and the emoji were that box too.
+    const tofu = glyph('\u{10FFFD}');
+    const drawn = [...hokkaido, check].map(glyph);
+    for (const path of drawn) expect(path).not.toBe(tofu);
+    expect(new Set(drawn).size).toBe(drawn.length);
   });
 
   it('outlines text as paths for rasterising, at the same places', () => {

@@ -4,7 +4,7 @@ import { AppError } from '../../errors.js';
 import type { Arrowhead, GraphEdge, GraphGroup, GraphIR, GraphNode, NotationConverter } from '../../graph/types.js';
 import { parseTableByParts } from './lenient.js';
 import { foldPartitions, partitionLink, type PartitionLink } from './partitions.js';
-import { alterTable, createTable, likeTable, PRIMARY_KEY_PLACEHOLDER, type StatementAst, type Table } from './schema.js';
+import { alterTable, createTable, likeTable, PRIMARY_KEY_PLACEHOLDER, type StatementAst, type Table, TYPE_VALUES_CHARS } from './schema.js';
 import { schemaElements, splitStatements, type SqlStatement } from './statements.js';
 
 /** At most this many skipped statements are named one by one in the warnings; the rest are counted. */
@@ -136,6 +136,8 @@ function tablesToGraph(tables: Table[], warnings: string[]): Pick<GraphIR, 'layo
   // PostgreSQL folds unquoted names to lower case: `REFERENCES person.address` names the table created as Person.Address.
   const byFoldedId = new Map(tables.map((t) => [t.id.toLowerCase(), t]));
   const byFoldedName = new Map(tables.map((t) => [t.name.toLowerCase(), t]));
+  const cut = tables.flatMap((table) => table.columns.filter((c) => c.valuesCut).map((c) => `${table.name}.${c.name}`));
+  if (cut.length > 0) warnings.push(`${cut.join(', ')}: the type's value list is longer than ${TYPE_VALUES_CHARS} characters; drawn up to … (the rest is in the script)`);
   for (const table of tables) {
     const fkColumns = new Set(table.foreignKeys.flatMap((fk) => fk.columns));
     const node: GraphNode = {

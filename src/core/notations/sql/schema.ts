@@ -6,6 +6,8 @@
 export interface Column {
   name: string;
   type: string;
+  /** ENUM/SET values left out of `type` for its width. */
+  valuesCut?: boolean;
   nullable: boolean;
   unique: boolean;
 }
@@ -77,13 +79,57 @@ const columnName = (ref: ColumnRefAst): string => (typeof ref.column === 'string
  */
 const SHORT_TYPES: Readonly<Record<string, string>> = { 'character varying': 'varchar', 'bit varying': 'varbit' };
 
-function typeText(definition: DefinitionAst['definition']): string {
-  if (!definition || Array.isArray(definition)) return '';
-  const { length, scale } = definition;
-  const dataType = SHORT_TYPES[definition.dataType.toLowerCase()] ?? definition.dataType.toLowerCase();
-  if (length === undefined || length === null) return dataType;
+/** `timestamp with time zone` as PostgreSQL's own alias; `without time zone` is the default and goes, as in DB tools. */
+const ZONED: Readonly<Record<string, string>> = { timestamp: 'timestamptz', time: 'timetz' };
+
+/**
+ * MySQL's unsigned integers with a `u` before the name, as DuckDB and ClickHouse name them (`uint`, `usmallint`): sakila
+ * writes `INT UNSIGNED` on 33 columns, and the word after each widened its tables until the schema broke the 880 px text rule.
+ */
+const UNSIGNED_INTEGERS = new Set(['tinyint', 'smallint', 'mediumint', 'int', 'integer', 'bigint']);
+
+/**
+ * Longest ENUM/SET value list drawn in full: sakila's `set('Trailers','Commentaries',…)` would double its table's
+ * width, so a longer list keeps the values that fit and ends in `…` (said in the warnings).
+ */
+export const TYPE_VALUES_CHARS = 24;
+
+interface DataTypeAst {
+  dataType: string;
+  length?: number | null;
+  scale?: number | null;
+  /** `UNSIGNED`, `ZEROFILL`, `WITH TIME ZONE`, as words. */
+  suffix?: unknown;
+  /** ENUM and SET values. */
+  expr?: { value?: Array<{ value?: unknown }> };
+  array?: { dimension: number };
+}
+
+/** The column's type as its author wrote it, in the short forms psql and DB tools print; `cut` when values were left out. */
+function typeText(definition: DefinitionAst['definition']): { text: string; cut?: boolean } {
+  if (!definition || Array.isArray(definition)) return { text: '' };
+  const { length, scale, suffix, expr, array } = definition as DataTypeAst;
+  const words = Array.isArray(suffix) ? suffix.map((word) => String(word).toLowerCase()) : [];
+  const zone = words.join(' ').match(/\b(with|without) time zone\b/)?.[1];
+  let dataType = definition.dataType.toLowerCase();
+  dataType = SHORT_TYPES[dataType] ?? (zone === 'with' ? ZONED[dataType] : undefined) ?? dataType;
   // MySQL's display width (`INT(4)`) comes with a null scale.
-  return `${dataType}(${scale === undefined || scale === null ? length : `${length},${scale}`})`;
+  const size = length === undefined || length === null ? '' : `(${scale === undefined || scale === null ? length : `${length},${scale}`})`;
+  const { list, cut } = valueList(expr?.value);
+  if (words.includes('unsigned') && UNSIGNED_INTEGERS.has(dataType)) dataType = `u${dataType}`;
+  const modifiers = words.filter((word) => !['with', 'without', 'time', 'zone'].includes(word) && !(word === 'unsigned' && dataType.startsWith('u')));
+  const text = [`${dataType}${size}${list}${'[]'.repeat(array?.dimension ?? 0)}`, ...modifiers].join(' ');
+  return cut ? { text, cut } : { text };
+}
+
+/** `('G','PG',…)`: the values that fit in TYPE_VALUES_CHARS, quoted as written. */
+function valueList(values: Array<{ value?: unknown }> | undefined): { list: string; cut?: boolean } {
+  if (!values) return { list: '' };
+  const quoted = values.map((v) => `'${String(v.value)}'`);
+  let shown = quoted.length;
+  while (shown > 1 && `(${quoted.slice(0, shown).join(',')})`.length > TYPE_VALUES_CHARS) shown--;
+  if (shown === quoted.length) return { list: `(${quoted.join(',')})` };
+  return { list: `(${quoted.slice(0, shown).join(',')},…)`, cut: true };
 }
 
 export function createTable(ast: StatementAst): Table {
@@ -119,9 +165,11 @@ export function likeTable(ast: StatementAst, tables: Map<string, Table>): { tabl
 function addColumn(table: Table, def: DefinitionAst): void {
   const name = columnName(def.column!);
   const primary = def.primary_key !== undefined || def.unique_or_primary === 'primary key';
+  const type = typeText(def.definition);
   table.columns.push({
     name,
-    type: typeText(def.definition),
+    type: type.text,
+    ...(type.cut && { valuesCut: true }),
     nullable: !primary && def.nullable?.type !== 'not null',
     unique: def.unique !== undefined || def.unique_or_primary === 'unique',
   });

@@ -16,10 +16,25 @@ describe('sqlNotation on real schemas', () => {
     expect(graph.warnings.some((w) => w.includes('source load_departments.dump'))).toBe(true);
   });
 
-  it('shows the Spring PetClinic MySQL display widths as written: int(4), not int(4,null)', () => {
+  it('shows the Spring PetClinic MySQL display widths as written: INT(4) UNSIGNED as uint(4), not int(4,null)', () => {
     const graph = sqlNotation.toGraph(fixture('mysql-petclinic-schema.sql'));
-    expect(graph.nodes.find((n) => n.id === 'pets')!.rows).toEqual(['PK    id  int(4)', '      name  varchar(30)', '      birth_date  date', 'FK    type_id  int(4)', 'FK    owner_id  int(4)']);
+    expect(graph.nodes.find((n) => n.id === 'pets')!.rows).toEqual(['PK    id  uint(4)', '      name  varchar(30)', '      birth_date  date', 'FK    type_id  uint(4)', 'FK    owner_id  uint(4)']);
     expect(graph.edges).toHaveLength(5);
+  });
+
+  it("shows sakila's ENUM and SET values and pagila's time zones as written, long value lists cut and said", () => {
+    const sakila = sqlNotation.toGraph(fixture('mysql-sakila-schema.sql'));
+    const film = sakila.nodes.find((n) => n.id === 'film')!.rows!;
+    expect(film).toContain("      rating  enum('G','PG','PG-13','R',…)");
+    expect(film).toContain("      special_features  set('Trailers',…)");
+    expect(film).toContain('PK    film_id  uint');
+    expect(sakila.warnings).toContain("film.rating, film.special_features: the type's value list is longer than 24 characters; drawn up to … (the rest is in the script)");
+    const pagila = sqlNotation.toGraph(fixture('postgres-pagila-schema.sql'));
+    const rental = pagila.nodes.find((n) => n.id === 'public.rental')!.rows!;
+    // `timestamp with time zone` is not the `timestamp` (without) it was drawn as.
+    expect(rental).toContain('      return_date  timestamptz');
+    const film2 = pagila.nodes.find((n) => n.id === 'public.film')!.rows!;
+    expect(film2).toContain('      special_features  text[]');
   });
 
   it('reads TPC-C multi-column foreign keys as one relationship', () => {
