@@ -11,7 +11,7 @@
  * A third column measures Graphviz's placement with every edge drawn again by the orthogonal router of smart arrows
  * (src/core/layout/graphviz-orthogonal.ts), checked alike; the service draws the graphs engine.ts's placedByGraphviz names that
  * way, and the time ratio per notation is that of the engine the service uses.
- * Run alone with `node --import tsx bench/engines.ts`.
+ * Run alone with `node --import tsx bench/engines.ts [notation…]`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -105,11 +105,12 @@ export interface EngineRow {
   orthogonal: EngineFigures;
 }
 
-export async function benchEngines(): Promise<EngineRow[]> {
+/** Every notation's corpus, or only those named (`node --import tsx bench/engines.ts sql`: one notation in a minute, not all in five). */
+export async function benchEngines(only: readonly string[] = []): Promise<EngineRow[]> {
   const fixtures = new URL('../test/fixtures/', import.meta.url);
   const graphs: { notation: string; file: string; graph: GraphIR }[] = [];
   for (const converter of CONVERTERS) {
-    if (converter.id === 'dot') continue;
+    if (converter.id === 'dot' || (only.length > 0 && !only.includes(converter.id))) continue;
     const folder = new URL(`${converter.id}/`, fixtures);
     for (const file of readdirSync(folder).filter((name) => name !== 'NOTICE.md')) {
       const graph = resolveIconHints(await converter.toGraph(readFileSync(new URL(file, folder), 'utf8')));
@@ -194,5 +195,5 @@ export function printEngines(rows: EngineRow[]): void {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  printEngines(await benchEngines());
+  printEngines(await benchEngines(process.argv.slice(2)));
 }
