@@ -665,6 +665,87 @@ describe('Graphviz placement with orthogonal routes', () => {
     for (const edge of laid.edges) expect(edge.points[0]!.y, graph.edges[edge.index]!.to).toBeCloseTo(controller.y + controller.height, 0);
   });
 
+  it('starts a loop through containers where the author did, not at its end (a chat UI answered by its query path)', async () => {
+    // Built by hand in the shape of a retrieval service's runtime (a public design document): Graphviz breaks cycles
+    // per cluster and drew the chat UI's container under everything, its request running up the whole drawing.
+    const graph = await mermaidNotation.toGraph(
+      [
+        'flowchart TB',
+        '  subgraph UI["Presentation"]',
+        '    WEB[Chat UI]',
+        '  end',
+        '  subgraph ONLINE["Online query path"]',
+        '    API[POST /chat]',
+        '    GUARD[Scope guard]',
+        '    RET[Retriever]',
+        '    VAL[Draft validator]',
+        '    REF[Refusal templates]',
+        '  end',
+        '  subgraph DATA["Local data"]',
+        '    VDB[(Chroma collection)]',
+        '  end',
+        '  WEB --> API --> GUARD',
+        '  GUARD -->|out of scope| REF',
+        '  GUARD -->|in scope| RET --> VAL',
+        '  VAL -->|pass| WEB',
+        '  REF --> WEB',
+        '  RET --> VDB',
+      ].join('\n'),
+    );
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const node = (id: string) => laid.nodes.find((candidate) => candidate.id === id)!;
+    expect(node('WEB').y).toBeLessThan(node('API').y);
+    expect(node('API').y).toBeLessThan(node('REF').y);
+  });
+
+  it('ends an edge from upstream on a decision’s upper faces, not at its side corner that a branch leaves (a search’s threshold)', async () => {
+    // Built by hand in the shape of a retrieval service's query path: the search across all documents came straight
+    // down onto the threshold decision's right corner, the one its "yes" left by, and read as one line through it.
+    const graph = await mermaidNotation.toGraph(
+      [
+        'flowchart TD',
+        '  Q[User message] --> G{Scope guard}',
+        '  G -->|medical, calorie target, weight target, nutrient lookup| OS[out_of_scope template]',
+        '  G -->|in scope| D{Named document in the question?}',
+        '  D -->|yes| F[Vector search filtered to that document_id]',
+        '  D -->|no| A[Vector search across all seven documents]',
+        '  F --> H{Any hit at or above threshold?}',
+        '  A --> H',
+        '  H -->|no| NIC[not_in_corpus template naming the scope]',
+        '  H -->|yes| GRP[Group hits by document_id]',
+        '  GRP --> GEN[Claims with chunk ids per document]',
+        '  GEN --> REN[Citations from chunk metadata]',
+        '  REN --> V{Validator}',
+        '  V -->|no surviving claim| NIC',
+        '  V -->|pass| ANS[answer grouped by document]',
+      ].join('\n'),
+    );
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const decision = laid.nodes.find((candidate) => candidate.id === 'H')!;
+    for (const edge of laid.edges.filter((candidate) => graph.edges[candidate.index]!.to === 'H')) {
+      const end = edge.points.at(-1)!;
+      // On an upper face, well above the side corners, entered from above.
+      expect(end.y, graph.edges[edge.index]!.from).toBeLessThan(decision.y + decision.height * 0.4);
+      expect(edge.points.at(-2)!.y, graph.edges[edge.index]!.from).toBeLessThan(end.y);
+    }
+  });
+
+  it('cuts a long sideways chain into rows of a README column, each read left to right (a CI pipeline’s eleven steps)', async () => {
+    // In the shape of a dbt project’s CI/CD guide (public): one row 2,778 px wide, its text 5 px at a README’s 880.
+    const graph = await mermaidNotation.toGraph(readFileSync(new URL('../../../test/fixtures/mermaid/ci-pipeline-chain-flowchart.mmd', import.meta.url), 'utf8'));
+    const laid = await layoutGraphvizOrthogonal(graph);
+    expect(laid.width).toBeLessThan(1_120);
+    const rows = rowCounts(laid.nodes);
+    expect(rows.length).toBeGreaterThan(1);
+    // Every step but a row's last leads right to the next; a row's last leads down to the next row's first, at the left.
+    const node = (id: string) => laid.nodes.find((candidate) => candidate.id === id)!;
+    for (const edge of graph.edges) {
+      const [from, to] = [node(edge.from), node(edge.to)];
+      if (Math.abs(from.y + from.height / 2 - (to.y + to.height / 2)) < 1) expect(to.x, edge.to).toBeGreaterThan(from.x + from.width);
+      else expect(to.x, edge.to).toBe(Math.min(...laid.nodes.map((candidate) => candidate.x)));
+    }
+  });
+
   it('sets a container’s loose items in a grid, as ELK does, not one rank (Sentry chart’s twenty consumers)', async () => {
     // Graphviz ranks nodes joined to nothing side by side: the sentry and snuba containers were columns twenty high.
     const graph = await helmNotation.toGraph(readFileSync(new URL('../../../test/fixtures/helm/sentry.values.yaml', import.meta.url), 'utf8'));

@@ -16,7 +16,7 @@ import { sidePorts } from '../routing/ports.js';
 import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { cappedRanks } from './capped-ranks.js';
 import { besideRoute, clearOf, placesBeside, RouteLegs } from './detours.js';
-import { FONT, READABLE_NODES } from './drawing-rules.js';
+import { FONT, READABLE_NODES, SPACING } from './drawing-rules.js';
 import { drawnExtent, layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, spreadsWithoutFitting, stackingWidens, vertical } from './elk.js';
 import { type GraphvizShape, placeWithGraphviz } from './graphviz.js';
 import { HUB_MIN_EDGES, mergeHubEnds } from './hubs.js';
@@ -39,6 +39,13 @@ const LABEL_ROOM = 6;
  * Payment_Pending to Payment_Failed's top), not for a detour round a shape.
  */
 const FACING_COST = 3 * BEND_PENALTY;
+
+/**
+ * The same for a round or pointed outline (a decision, a state's circle), which has one point a side, not a side to
+ * spread along: an edge from upstream ended at a diamond's side corner reads as running through it when the branch
+ * leaves that corner (a search's "no" into its threshold decision, whose "yes" went on down from the same point).
+ */
+const POINTED_FACING_COST = 8 * BEND_PENALTY;
 /** Edges routed with a crossing cost at most. */
 const CROSSING_COST_EDGES = 150;
 
@@ -131,8 +138,52 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
     const fits = await stackedFits(direction, ranks);
     if (fits !== undefined) return drawnAtRightAngles(fits, { ...graph, direction });
   }
+  const rows = cost(best) > 0 && nodes <= READABLE_NODES ? chainRows(graph, best) : undefined;
+  if (rows !== undefined) {
+    const laid = alignedLeft(await placedWith(graph, 'DOWN', { ranks: rows }), rows);
+    if (readmeCost(laid, nodes) < cost(best)) return drawnAtRightAngles(laid, { ...graph, direction: 'DOWN' });
+  }
   return drawnAtRightAngles(best.laid, { ...graph, direction: best.direction });
 };
+
+/**
+ * A long sideways chain (one step a column, no containers: a CI pipeline of eleven steps, 2,925 px wide, its text 5 px
+ * at a README's width) cut into rows that read left to right, each as wide as a README column, as ELK wraps a long
+ * flow and as text wraps: each row's first step under the one before's first. Each node's row, or undefined where the
+ * flow is not such a chain or runs down.
+ */
+function chainRows(graph: GraphIR, placed: Placed): Map<string, number> | undefined {
+  if (vertical(placed.direction) || graph.groups.length > 0 || graph.nodes.length < 3) return undefined;
+  const along = (box: Box) => (placed.direction === 'RIGHT' ? box.x : -(box.x + box.width));
+  const order = [...placed.laid.nodes].sort((a, b) => along(a) - along(b));
+  // One node a column: no two overlap across the flow's axis.
+  if (order.some((node, i) => i > 0 && along(node) < along(order[i - 1]!) + order[i - 1]!.width)) return undefined;
+  // Rows a README column wide; a chain too long for that in rows no taller than wide (39 tables of 30 columns each:
+  // rows a README column wide stacked 8:1), the text then no larger than in one row, but no strip.
+  const length = along(order.at(-1)!) + order.at(-1)!.width - along(order[0]!);
+  const pitch = Math.max(...order.map((node) => node.height)) + SPACING.betweenLayers;
+  const width = Math.max(READABLE_WIDTH, Math.sqrt(length * pitch));
+  const rows = new Map<string, number>();
+  let row = 0;
+  let start = along(order[0]!);
+  for (const node of order) {
+    if (along(node) + node.width - start > width && rows.size > 0) {
+      row++;
+      start = along(node);
+    }
+    rows.set(node.id, row);
+  }
+  return row > 0 ? rows : undefined;
+}
+
+/** Rows moved sideways to start where the leftmost does (Graphviz centres each on the edges into it). */
+function alignedLeft(laid: LaidOutGraph, rows: ReadonlyMap<string, number>): LaidOutGraph {
+  const starts = new Map<number, number>();
+  for (const node of laid.nodes) starts.set(rows.get(node.id)!, Math.min(starts.get(rows.get(node.id)!) ?? Infinity, node.x));
+  const left = Math.min(...starts.values());
+  const nodes = laid.nodes.map((node) => ({ ...node, x: node.x - starts.get(rows.get(node.id)!)! + left }));
+  return { ...laid, nodes, width: Math.max(...nodes.map((node) => node.x + node.width)) + left };
+}
 
 /**
  * Graphviz's placement of a graph flowing `direction`, its edges straight where each is routed again (none is a self
@@ -234,6 +285,7 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
   // order's Payment_Pending). Only its target's side: its source's, forced too, crossed the fans of the ranks between.
   const further = (from: Box, to: Box) =>
     ({ DOWN: to.y >= from.y + from.height, UP: to.y + to.height <= from.y, RIGHT: to.x >= from.x + from.width, LEFT: to.x + to.width <= from.x })[graph.direction];
+  const pointed = (end: number) => ['ellipse', 'diamond'].includes(obstacles[end]!.type);
   const request = ([from, to]: [number, number]) => {
     // The side facing along the flow when the target lies downstream, the other when the edge runs back.
     const forward = downstream(obstacles[from]!, obstacles[to]!, graph.direction);
@@ -242,9 +294,9 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
     const toSides = sidesOf(to, from, forward ? inSide : outSide);
     if (tables.has(laid.nodes[from]?.id ?? '') || tables.has(laid.nodes[to]?.id ?? '')) return { from, to, through, fromSides, toSides };
     if (fromSides === undefined && toSides === undefined && to < laid.nodes.length && further(obstacles[from]!, obstacles[to]!)) {
-      return { from, to, through, toSides: [inSide], offSideCost: FACING_COST };
+      return { from, to, through, toSides: [inSide], offSideCost: pointed(to) ? POINTED_FACING_COST : FACING_COST };
     }
-    return { from, to, through, fromSides, toSides, offSideCost: FLOW_SIDE_COST };
+    return { from, to, through, fromSides, toSides, offSideCost: forward && toSides !== undefined && pointed(to) ? POINTED_FACING_COST : FLOW_SIDE_COST };
   };
   const requests = laid.edges.map((edge) => {
     const pair = leaders.has(edge.index) ? undefined : ends(edge.index);
@@ -252,7 +304,7 @@ function routeAtRightAngles(laid: LaidOutGraph, graph: GraphIR): { routed: LaidO
   });
   // Ends meant for one side each get a port of their own there, in the order of their other ends: at the side's middle,
   // a fan-in's routes met in one point. Not a table's keys, which its rows space out, nor a round or pointed outline's.
-  const spreads = (end: number) => end < laid.nodes.length + laid.groups.length && !tables.has(laid.nodes[end]?.id ?? '') && !['ellipse', 'diamond'].includes(obstacles[end]!.type);
+  const spreads = (end: number) => end < laid.nodes.length + laid.groups.length && !tables.has(laid.nodes[end]?.id ?? '') && !pointed(end);
   const only = (sides: readonly Side[] | undefined) => (sides?.length === 1 ? sides[0] : undefined);
   const ports = sidePorts(obstacles, requests.map((req) => req && { from: req.from, to: req.to, fromSide: only(req.fromSides), toSide: only(req.toSides) }), spreads);
   const portList = ports.flatMap((end) => [end.fromPort, end.toPort].filter((port) => port !== undefined));

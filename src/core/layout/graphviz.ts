@@ -329,7 +329,18 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
   const holds = (outer: string, id: string) => groupIndex.has(outer) && inside(nodeById.get(id) ?? groupById.get(id) ?? {}, outer);
   const edges: DotSource['edges'] = [];
   let sameRank = false;
-  for (const edge of graph.edges) {
+  // With containers, cycles are broken as the author wrote the graph (backEdges: depth first from the sources, in
+  // input order), as Mermaid's layout and our ELK path do. Graphviz breaks them per cluster and between clusters apart,
+  // and could set the start of a loop last: a chat UI feeding a query path that answers it, drawn under everything.
+  // Without, Graphviz's own walk is the same one.
+  const ranked = graph.edges.map((edge) => {
+    if (graph.groups.length === 0) return { from: '', to: '' };
+    const [from, to] = [endOf(edge.from), endOf(edge.to)];
+    const free = from && to && edge.toward === undefined && !steps?.back.has(edge) && !holds(edge.from, edge.to) && !holds(edge.to, edge.from);
+    return free ? { from: from.node, to: to.node } : { from: '', to: '' };
+  });
+  const authorsBack = backEdges([...nodeIndex.values()].map((i) => `n${i}`), ranked);
+  for (const [index, edge] of graph.edges.entries()) {
     const [from, to] = [endOf(edge.from), endOf(edge.to)];
     if (!from || !to) continue;
     // An edge between a container and what it holds (Mermaid's `query --> memory` from inside the subgraph memory)
@@ -347,7 +358,7 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
     // way round, it comes out as the author put it.
     const clustered = (id: string, end: { cluster?: string }) => end.cluster !== undefined || groupIndex.has(nodeById.get(id)?.parent ?? '');
     const flipped = flat && (graph.direction === 'RIGHT' || graph.direction === 'LEFT') && (clustered(edge.from, from) || clustered(edge.to, to));
-    const reversed = across.reversed !== flipped;
+    const reversed = across.reversed !== flipped !== authorsBack.has(index);
     const [tail, head] = reversed ? [to, from] : [from, to];
     const attributes = [
       tail.cluster && `ltail=${tail.cluster}`,

@@ -126,6 +126,7 @@ const CORPUS: Count[] = [
   ['helm', 'langfuse.values.yaml', 6, 4, 1, 'web (its Service a row) and worker in the langfuse box; postgresql, redis, clickhouse and s3 (deploy: true) sub-charts the box uses'],
   ['helm', 'hashicorp-vault.values.yaml', 3, 1, 0, 'server (its Service a row) with its dataStorage volume, injector; csi switched off'],
   ['helm', 'prometheus-community-prometheus.values.yaml', 5, 4, 0, 'the server running Prometheus; alertmanager, kube-state-metrics, node exporter and Pushgateway sub-charts (their comments say so), scraped or alerted as documented'],
+  ['mermaid', 'ci-pipeline-chain-flowchart.mmd', 11, 10, 0, 'eleven steps of a CI pipeline in one sideways chain'],
   ['mermaid', 'kyma-nats-reconcile-flowchart.mmd', 6, 5, 0, 'Start and 5 steps, one chain written over 6 lines'],
   ['mermaid', 'kyma-nats-watches-flowchart.mmd', 6, 5, 0, 'NATS-Controller and the 5 kinds it watches'],
   ['mermaid', 'k8s-ingress-flowchart.mmd', 5, 4, 1, 'client, ingress, service, pod1, pod2; 4 links; subgraph cluster'],
