@@ -1,4 +1,4 @@
-import { isFigure, roundFigure } from './constants.js';
+import { figureBox, isFigure, roundFigure } from './constants.js';
 import type { Point } from './schema.js';
 
 /**
@@ -28,6 +28,22 @@ const ELLIPSE_SEGMENTS = 64;
 export function outlineOf(box: Box): Point[] {
   if (isFigure(box.type) && box.type !== 'person') return outlineOf({ ...roundFigure(box.type, box).circle, type: 'ellipse' });
   const { x, y, width: w, height: h } = box;
+  if (box.type === 'person') {
+    // The figure over its label: a line from above or the side meets the figure, not the air round it where the box
+    // is as wide as a long name (a C4 person's "email" and "SMS" ended 40 px either side of the figure's head).
+    const figure = figureBox('person', box);
+    const shoulders = Math.min(figure.labelTop, y + h);
+    return [
+      { x: figure.x, y },
+      { x: figure.x + figure.width, y },
+      { x: figure.x + figure.width, y: shoulders },
+      { x: x + w, y: shoulders },
+      { x: x + w, y: y + h },
+      { x, y: y + h },
+      { x, y: shoulders },
+      { x: figure.x, y: shoulders },
+    ];
+  }
   if (box.type === 'ellipse') {
     return Array.from({ length: ELLIPSE_SEGMENTS }, (_, i) => {
       const t = (2 * Math.PI * i) / ELLIPSE_SEGMENTS;

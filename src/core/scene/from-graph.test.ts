@@ -141,6 +141,27 @@ describe('graphToScene', () => {
     expect(label.y).toBeGreaterThanOrEqual(figureBox('person', pale as { x: number; y: number; width: number; height: number }).labelTop);
   });
 
+  it("turns a line coming down beside a person's figure into the figure at its arms, not onto the name's shoulder in the air (a C4 bank customer)", async () => {
+    // Three providers over a person whose name and description make its box 270 px wide: laid out side by side, the
+    // outer two lines came down 75 px either side of the figure and ended on the top of its name.
+    const customer = { id: 'user', label: 'Клиент банка\n[Person]\nПолучает критичные уведомления', kind: 'user' as const, shape: 'person' };
+    const input = graph({
+      nodes: [customer, ...['email', 'push', 'sms'].map((id) => ({ id, label: `${id} provider`, kind: 'external' as const }))],
+      edges: ['email', 'push', 'sms'].map((id) => ({ id: `to-${id}`, from: id, to: 'user', label: id })),
+    });
+    const { elements, byId } = await draw(input);
+    const person = byId.get('user')! as unknown as { x: number; y: number; width: number; height: number };
+    const figure = figureBox('person', person);
+    const ends = (elements.filter((element) => element.type === 'arrow') as Array<{ points: { x: number; y: number }[] }>).map((arrow) => arrow.points.at(-1)!);
+    expect(ends).toHaveLength(3);
+    for (const end of ends) {
+      expect(end.x).toBeGreaterThanOrEqual(figure.x - 1);
+      expect(end.x).toBeLessThanOrEqual(figure.x + figure.width + 1);
+      expect(end.y).toBeLessThan(figure.labelTop);
+    }
+    expect(checkScene(intakeScene(elements).elements).violations).toEqual([]);
+  });
+
   it('binds every arrow at both ends, where its end points touch the shapes', async () => {
     const { elements, byId } = await draw(shop);
     const arrows = elements.filter((element) => element.type === 'arrow') as Array<Extract<GeneratedElement, { type: 'arrow' }>>;

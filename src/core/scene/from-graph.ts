@@ -12,7 +12,7 @@ import { iconBand, rowFont, wrapText } from '../layout/node-size.js';
 import type { Box, LaidOutEdge, LaidOutGraph, Point } from '../layout/types.js';
 import type { PlacedCells } from '../layout/cells.js';
 import { firstCrossing, focusFromEnd, focusPoint, outlineOf } from './binding-geometry.js';
-import { figureBox, iconBody, isFigure, type ShapeType } from './constants.js';
+import { figureBox, iconBody, isFigure, personFigure, type ShapeType } from './constants.js';
 import type { ElementInput } from './schema.js';
 
 /** Generated elements are in the input form: the service's intake completes them (seeds, defaults) when storing. */
@@ -444,8 +444,22 @@ const pointsOf = (element: Element): readonly Point[] | undefined => ('points' i
 
 type Bound = Box & { id: string; type: string };
 
+/**
+ * A leg coming down beside a person's figure (its box as wide as the name under it) turns into the figure at its arms,
+ * as a line into a PlantUML actor meets the figure, rather than ending on the name's shoulder in the air beside it
+ * (a C4 person reached by "email", "SMS" and "push" from three providers above).
+ */
+function intoFigure(route: readonly Point[], box: Bound): readonly Point[] {
+  const [before, end] = [route.at(-2)!, route.at(-1)!];
+  if (box.type !== 'person' || before.x !== end.x || before.y >= end.y) return route;
+  const figure = figureBox('person', box);
+  const arms = personFigure(box).arms[0].y;
+  if ((end.x >= figure.x && end.x <= figure.x + figure.width) || before.y >= arms) return route;
+  return [...route.slice(0, -1), { x: end.x, y: arms }, { x: end.x < figure.x ? figure.x : figure.x + figure.width, y: arms }];
+}
+
 function arrowElement(id: string, edge: GraphEdge, laid: LaidOutEdge, from: Bound, to: Bound): Element {
-  const route = laid.points;
+  const route = laid.curved ? laid.points : [...intoFigure([...intoFigure(laid.points, to)].reverse(), from)].reverse();
   const start = bindEnd(route[0]!, route[1]!, from.type, from);
   const end = bindEnd(route[route.length - 1]!, route[route.length - 2]!, to.type, to);
   const points = [start.point, ...route.slice(1, -1), end.point].map((point) => ({ x: round(point.x), y: round(point.y) }));
