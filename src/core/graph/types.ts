@@ -171,8 +171,8 @@ export interface GraphGroup {
 
 /** A grid of a container's children (or the diagram's top level): each child's row and column, and the gaps between. */
 export interface GraphGrid {
-  /** Child id (a node's or a group's) → its row and column, from 0, and how many columns it spans (1 when absent). */
-  cells: Record<string, { row: number; column: number; columnSpan?: number }>;
+  /** Child id (a node's or a group's) → its row and column, from 0, and how many columns and rows it spans (1 when absent). */
+  cells: Record<string, { row: number; column: number; columnSpan?: number; rowSpan?: number }>;
   rowGap: number;
   columnGap: number;
   /**

@@ -273,10 +273,11 @@ async function layoutGrid(graph: GraphIR, container: GraphGroup | undefined, gri
   }
   // Children the grid does not name (none from D2's compiler) go in a row of their own below it.
   const known = cells.map((cell) => grid.cells[cell.id]).filter((cell) => cell !== undefined);
-  const spare = Math.max(-1, ...known.map((cell) => cell.row)) + 1;
+  const spare = Math.max(-1, ...known.map((cell) => cell.row + (cell.rowSpan ?? 1) - 1)) + 1;
   let next = 0;
   const cellOf = new Map(cells.map((cell) => [cell.id, grid.cells[cell.id] ?? { row: spare, column: next++ }]));
-  const rows = Math.max(0, ...[...cellOf.values()].map((cell) => cell.row + 1));
+  const rowSpan = (id: string) => Math.max(1, cellOf.get(id)!.rowSpan ?? 1);
+  const rows = Math.max(0, ...[...cellOf.entries()].map(([id, cell]) => cell.row + rowSpan(id)));
   const span = (id: string) => Math.max(1, cellOf.get(id)!.columnSpan ?? 1);
   const columns = Math.max(0, ...[...cellOf.entries()].map(([id, cell]) => cell.column + span(id)));
   const widths = Array.from({ length: columns }, (_, c) => Math.max(0, ...cells.filter((cell) => cellOf.get(cell.id)!.column === c && span(cell.id) === 1).map((cell) => cell.box.width)));
@@ -304,7 +305,14 @@ async function layoutGrid(graph: GraphIR, container: GraphGroup | undefined, gri
       for (let c = 0; c < columns; c++) widths[c] = Math.max(widths[c]!, even);
     }
   }
-  const heights = Array.from({ length: rows }, (_, r) => Math.max(0, ...cells.filter((cell) => cellOf.get(cell.id)!.row === r).map((cell) => cell.box.height)));
+  const heights = Array.from({ length: rows }, (_, r) => Math.max(0, ...cells.filter((cell) => cellOf.get(cell.id)!.row === r && rowSpan(cell.id) === 1).map((cell) => cell.box.height)));
+  // A cell spanning rows (D2 evens five cells over three columns: the first as tall as two) shares what it lacks out.
+  for (const cell of cells.filter((c) => rowSpan(c.id) > 1)) {
+    const { row } = cellOf.get(cell.id)!;
+    const spanned = heights.slice(row, row + rowSpan(cell.id));
+    const lack = cell.box.height - (spanned.reduce((sum, h) => sum + h, 0) + (spanned.length - 1) * grid.rowGap);
+    if (lack > 0) for (let r = row; r < row + spanned.length; r++) heights[r]! += lack / spanned.length;
+  }
   const xs = widths.map((_, c) => widths.slice(0, c).reduce((sum, w) => sum + w + grid.columnGap, 0));
   const ys = heights.map((_, r) => heights.slice(0, r).reduce((sum, h) => sum + h + grid.rowGap, 0));
 
@@ -314,7 +322,8 @@ async function layoutGrid(graph: GraphIR, container: GraphGroup | undefined, gri
   for (const cell of cells) {
     const { row, column } = cellOf.get(cell.id)!;
     const last = column + span(cell.id) - 1;
-    const slot = { x: xs[column]!, y: ys[row]!, width: xs[last]! + widths[last]! - xs[column]!, height: heights[row]! };
+    const lastRow = row + rowSpan(cell.id) - 1;
+    const slot = { x: xs[column]!, y: ys[row]!, width: xs[last]! + widths[last]! - xs[column]!, height: ys[lastRow]! + heights[lastRow]! - ys[row]! };
     const inner = cell.part?.groups[0];
     if (inner?.grid?.fill === true && slot.width > cell.box.width + 0.5) {
       // Laid out again to the slot's width, its children filling it rather than sitting at its left.
@@ -335,7 +344,7 @@ async function layoutGrid(graph: GraphIR, container: GraphGroup | undefined, gri
   const cellAround = (end: string): string | undefined => [end, ...tree.ancestors(end, tree.node.has(end))].find((id) => cellOf.has(id));
   // Whether any cell takes a place in rows `rows` (from, to: exclusive) and columns `columns` (inclusive).
   const filled = (rows: [number, number], columns: [number, number]) =>
-    [...cellOf.entries()].some(([id, cell]) => cell.row > rows[0] && cell.row < rows[1] && cell.column <= columns[1] && cell.column + span(id) - 1 >= columns[0]);
+    [...cellOf.entries()].some(([id, cell]) => cell.row + rowSpan(id) - 1 > rows[0] && cell.row < rows[1] && cell.column <= columns[1] && cell.column + span(id) - 1 >= columns[0]);
   const gutters = { xs, ys, widths, heights, grid, filled };
   const routed: LaidOutEdge[] = [];
   graph.edges.forEach((edge, index) => {
@@ -397,14 +406,17 @@ interface Gutters {
 function gutterRoute(a: Box, cellA: GraphGrid['cells'][string], b: Box, cellB: GraphGrid['cells'][string], g: Gutters, inner?: Box): Point[] {
   // The last column each cell spans.
   const [lastA, lastB] = [cellA.column + (cellA.columnSpan ?? 1) - 1, cellB.column + (cellB.columnSpan ?? 1) - 1];
+  // The last row each cell spans: cells whose rows overlap are side by side.
+  const [bottomA, bottomB] = [cellA.row + (cellA.rowSpan ?? 1) - 1, cellB.row + (cellB.rowSpan ?? 1) - 1];
   const mid = (box: Box) => ({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
   const [ma, mb] = [mid(a), mid(b)];
   // The gap above a row (for the first, the room above the grid) and right of a column (for the last, beyond it).
   const rowGapAfter = (row: number) => (row < 0 ? g.ys[0]! - g.grid.rowGap / 2 : g.ys[row]! + g.heights[row]! + g.grid.rowGap / 2);
   const columnGapAfter = (column: number) => g.xs[column]! + g.widths[column]! + g.grid.columnGap / 2;
-  if (cellA.row === cellB.row) {
+  if (cellA.row <= bottomB && cellB.row <= bottomA) {
     const between: [number, number] = lastA < cellB.column ? [lastA + 1, cellB.column - 1] : [lastB + 1, cellA.column - 1];
-    if (between[0] > between[1] || !g.filled([cellA.row - 1, cellA.row + 1], between)) {
+    const [firstRow, lastRow] = [Math.max(cellA.row, cellB.row), Math.min(bottomA, bottomB)];
+    if (between[0] > between[1] || !g.filled([firstRow - 1, lastRow + 1], between)) {
       const [top, bottom] = [Math.max(a.y, b.y), Math.min(a.y + a.height, b.y + b.height)];
       const y = inner !== undefined && inner.y + inner.height / 2 > top && inner.y + inner.height / 2 < bottom ? inner.y + inner.height / 2 : (top + bottom) / 2;
       return a.x < b.x ? [{ x: a.x + a.width, y }, { x: b.x, y }] : [{ x: a.x, y }, { x: b.x + b.width, y }];
@@ -415,7 +427,7 @@ function gutterRoute(a: Box, cellA: GraphGrid['cells'][string], b: Box, cellB: G
   }
   if (cellA.column <= lastB && cellB.column <= lastA) {
     const [low, high] = [Math.max(cellA.column, cellB.column), Math.min(lastA, lastB)];
-    if (!g.filled([Math.min(cellA.row, cellB.row), Math.max(cellA.row, cellB.row)], [low, high])) {
+    if (!g.filled(cellA.row < cellB.row ? [bottomA, cellB.row] : [bottomB, cellA.row], [low, high])) {
       const [left, right] = [Math.max(a.x, b.x), Math.min(a.x + a.width, b.x + b.width)];
       const x = inner !== undefined && inner.x + inner.width / 2 > left && inner.x + inner.width / 2 < right ? inner.x + inner.width / 2 : (left + right) / 2;
       return a.y < b.y ? [{ x, y: a.y + a.height }, { x, y: b.y }] : [{ x, y: a.y }, { x, y: b.y + b.height }];
@@ -426,8 +438,8 @@ function gutterRoute(a: Box, cellA: GraphGrid['cells'][string], b: Box, cellB: G
   }
   // Out of the source's top or bottom into the row gap toward the target, across to the column gap beside the
   // target, along it to the target's middle, and in from the side.
-  const down = cellB.row > cellA.row;
-  const y = down ? rowGapAfter(cellA.row) : rowGapAfter(cellA.row - 1);
+  const down = cellB.row > bottomA;
+  const y = down ? rowGapAfter(bottomA) : rowGapAfter(cellA.row - 1);
   const right = cellB.column > lastA;
   const x = right ? columnGapAfter(cellB.column - 1) : columnGapAfter(lastB);
   return [

@@ -186,6 +186,23 @@ describe('d2Notation lays out grids and container directions as D2 does (issue 2
     expect(new Set(placed).size).toBe(3);
   });
 
+  it('draws every cell of a grid D2 evens out with a cell as tall as two rows, none on top of another (an agent CLI\'s five commands in 3 columns)', async () => {
+    // D2 sets five cells in three columns as columns of one, two and two, the first spanning both rows; read by
+    // overlap, all five were one row and two pairs were drawn over each other (a public agent framework's docs).
+    const graph = await readD2('CLI: {\n  grid-columns: 3\n  create: "aigne create"\n  run: "aigne run"\n  test: "aigne test"\n  serve-mcp: "aigne serve-mcp"\n  observe: "aigne observe"\n}\nx -> CLI.run');
+    const cells = graph.groups.find((g) => g.id === 'CLI')!.grid!.cells;
+    expect(Object.entries(cells).map(([id, cell]) => `${id.replace('CLI.', '')}@${cell.row},${cell.column}${cell.rowSpan ? `+${cell.rowSpan}` : ''}`)).toEqual([
+      'create@0,0+2', 'run@0,1', 'test@1,1', 'serve-mcp@0,2', 'observe@1,2',
+    ]);
+    const scene = await drawGraph(graph);
+    const boxes = ['create', 'run', 'test', 'serve-mcp', 'observe'].map((id) => boxOf(scene, `CLI.${id}`));
+    const overlap = (a: ReturnType<typeof boxOf>, b: ReturnType<typeof boxOf>) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => expect(overlap(a, b)).toBe(false)));
+    // The spanning cell is as tall as both rows.
+    expect(boxes[0]!.y).toBeCloseTo(boxes[1]!.y, 0);
+    expect(boxes[0]!.y + boxes[0]!.height).toBeCloseTo(boxes[2]!.y + boxes[2]!.height, 0);
+  }, SLOW);
+
   it('places the cells of the docs\' grid-connections diagram in its 5 columns, row by row in declaration order, and the legend\'s 3 rows in one column', async () => {
     const graph = await readD2(fixture('d2-docs-grid-connections.d2'));
     const scene = await drawGraph(graph);

@@ -111,16 +111,47 @@ function gridOf(attributes: Attributes | undefined, children: Shape[]): GraphGri
   if (!attributes?.gridRows?.value && !attributes?.gridColumns?.value) return undefined;
   const number = (value: Value | undefined) => (value?.value !== undefined && value.value !== '' && Number.isFinite(Number(value.value)) ? Number(value.value) : undefined);
   const gap = number(attributes.gridGap) ?? GRID_GAP;
-  const rows = bands(children.map((child) => [child.pos?.y ?? 0, child.height ?? 0]));
-  let columns = bands(children.map((child) => [child.pos?.x ?? 0, child.width ?? 0]));
+  const { band: rows, span: rowSpans } = spannedBands(children.map((child) => [child.pos?.y ?? 0, child.height ?? 0]));
+  const { band: spannedColumns, span: columnSpans } = spannedBands(children.map((child) => [child.pos?.x ?? 0, child.width ?? 0]));
+  let columns = spannedColumns;
   // A cell wider than the others (Teleport's 300 px proxy over its two boxes) overlaps several columns: then each
   // row's cells are its columns, left to right.
   if (new Set(rows.map((row, k) => `${row},${columns[k]}`)).size < children.length) {
     columns = children.map((child, k) => children.filter((other, j) => rows[j] === rows[k] && (other.pos?.x ?? 0) < (child.pos?.x ?? 0)).length);
   }
   const cells: GraphGrid['cells'] = {};
-  children.forEach((child, k) => (cells[child.id] = { row: rows[k]!, column: columns[k]! }));
+  children.forEach((child, k) => {
+    const [rowSpan, columnSpan] = [rowSpans[k]!, columns === spannedColumns ? columnSpans[k]! : 1];
+    cells[child.id] = { row: rows[k]!, column: columns[k]!, ...(rowSpan > 1 && { rowSpan }), ...(columnSpan > 1 && { columnSpan }) };
+  });
   return { cells, rowGap: number(attributes.verticalGap) ?? gap, columnGap: number(attributes.horizontalGap) ?? gap };
+}
+
+/**
+ * Bands as `bands` reads them, but a cell that holds two or more cells of other bands apart along the axis spans
+ * them: D2 evens five cells over three columns into columns of one, two and two, the first as tall as two rows (an
+ * agent CLI's five commands), and read by overlap all five were one row, two pairs drawn on top of each other.
+ */
+function spannedBands(extents: ReadonlyArray<[number, number]>): { band: number[]; span: number[] } {
+  const inside = (k: number, j: number) => j !== k && extents[j]![0] >= extents[k]![0] - 1 && extents[j]![0] + extents[j]![1] <= extents[k]![0] + extents[k]![1] + 1;
+  const spanning = extents.map((_, k) => {
+    const held = extents.map((_, j) => j).filter((j) => inside(k, j));
+    return held.length >= 2 && new Set(bands(held.map((j) => extents[j]!))).size >= 2;
+  });
+  const plain = extents.map((_, k) => k).filter((k) => !spanning[k]);
+  const plainBands = bands(plain.map((k) => extents[k]!));
+  const band: number[] = [];
+  const span = extents.map(() => 1);
+  plain.forEach((k, i) => (band[k] = plainBands[i]!));
+  const starts: number[] = [];
+  plain.forEach((k, i) => (starts[plainBands[i]!] = Math.min(starts[plainBands[i]!] ?? Infinity, extents[k]![0])));
+  extents.forEach(([start, size], k) => {
+    if (!spanning[k]) return;
+    const covered = starts.map((at, b) => (at >= start - 1 && at < start + size ? b : -1)).filter((b) => b >= 0);
+    band[k] = covered[0] ?? 0;
+    span[k] = Math.max(1, covered.length);
+  });
+  return { band, span };
 }
 
 /**
