@@ -150,11 +150,12 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
  * A long sideways chain (one step a column, no containers: a CI pipeline of eleven steps, 2,925 px wide, its text 5 px
  * at a README's width) cut into rows that read left to right, each as wide as a README column, as ELK wraps a long
  * flow and as text wraps: each row's first step under the one before's first. Each node's row, or undefined where the
- * flow is not such a chain or runs down.
+ * flow is not such a chain flowing right.
  */
 function chainRows(graph: GraphIR, placed: Placed): Map<string, number> | undefined {
-  if (vertical(placed.direction) || graph.groups.length > 0 || graph.nodes.length < 3) return undefined;
-  const along = (box: Box) => (placed.direction === 'RIGHT' ? box.x : -(box.x + box.width));
+  // Rows read left to right, as Graphviz sets a row's flat edges: a right-to-left chain keeps its one row.
+  if (placed.direction !== 'RIGHT' || graph.groups.length > 0 || graph.nodes.length < 3) return undefined;
+  const along = (box: Box) => box.x;
   const order = [...placed.laid.nodes].sort((a, b) => along(a) - along(b));
   // One node a column: no two overlap across the flow's axis.
   if (order.some((node, i) => i > 0 && along(node) < along(order[i - 1]!) + order[i - 1]!.width)) return undefined;
