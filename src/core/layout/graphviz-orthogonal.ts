@@ -15,7 +15,7 @@ import { BEND_PENALTY, OrthogonalRouter, ROUTE_MARGIN, type RouteRequest, type S
 import { sidePorts } from '../routing/ports.js';
 import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { cappedRanks } from './capped-ranks.js';
-import { besideRoute, clearOf, placesBeside, RouteLegs } from './detours.js';
+import { besideRoute, BoxGrid, clearOf, placesBeside, RouteLegs } from './detours.js';
 import { FONT, READABLE_NODES } from './drawing-rules.js';
 import { drawnExtent, layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, spreadsWithoutFitting, stackingWidens, vertical } from './elk.js';
 import { type GraphvizShape, placeWithGraphviz } from './graphviz.js';
@@ -480,18 +480,19 @@ const NARROW_LABEL_MIN = 70;
  * middle ones; then the others, a label's depth further out where that is clear, else as besideRoute finds.
  */
 function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabel[]>): LaidOutGraph {
-  const taken: Box[] = [...laid.nodes, ...laid.groups.map((group) => group.title), ...laid.edges.flatMap((edge) => edge.labels)];
+  const fixed: Box[] = [...laid.nodes, ...laid.groups.map((group) => group.title), ...laid.edges.flatMap((edge) => edge.labels)];
+  const taken = new BoxGrid(fixed);
   // The same with each label placed here grown by LABEL_ROOM: set edge to edge, a cardinality and a column name
   // read as one word (Chinook's "0..1genre_id").
-  const spaced = [...taken];
+  const spaced = new BoxGrid(fixed);
   // Its own route too: a label beside one leg was crossed by its route's next leg.
   const routes = new RouteLegs(laid.edges.map((edge) => edge.points));
   const clearPlace = (places: readonly LaidOutLabel[]) => places.find((place) => clearOf(place, spaced, routes)) ?? places.find((place) => clearOf(place, taken, routes));
   const placed = new Map<LaidOutLabel, LaidOutLabel>();
   const take = (label: LaidOutLabel, place: LaidOutLabel) => {
     placed.set(label, place);
-    taken.push(place);
-    spaced.push({ x: place.x - LABEL_ROOM, y: place.y - LABEL_ROOM, width: place.width + 2 * LABEL_ROOM, height: place.height + 2 * LABEL_ROOM });
+    taken.add(place);
+    spaced.add({ x: place.x - LABEL_ROOM, y: place.y - LABEL_ROOM, width: place.width + 2 * LABEL_ROOM, height: place.height + 2 * LABEL_ROOM });
   };
   // A middle label with no room beside its route at its width takes more, shorter lines where that finds it room: set
   // a depth further out instead, it stood beside another route, 200 px from its own (a print job's "User selects
