@@ -117,6 +117,14 @@ export function besideRoute(label: LaidOutLabel, points: readonly Point[], taken
  * `further`, a label's depth further out, past a neighbouring route.
  */
 export function placesBeside(label: LaidOutLabel, points: readonly Point[], lines: RouteLegs): { beside: LaidOutLabel[]; further: LaidOutLabel[] } {
+  return { beside: [...placesAlong(label, points, lines, false)], further: [...placesAlong(label, points, lines, true)] };
+}
+
+/**
+ * placesBeside's places one at a time, `beside` or `further` (in the same order): a label takes the first clear one,
+ * most often among the first few, where making every place was most of the labelling time of a small schema.
+ */
+export function* placesAlong(label: LaidOutLabel, points: readonly Point[], lines: RouteLegs, further: boolean): Generator<LaidOutLabel> {
   const legLength = (k: number) => Math.abs(points[k]!.x - points[k - 1]!.x) + Math.abs(points[k]!.y - points[k - 1]!.y);
   const legs = points.slice(1).map((_, k) => k + 1);
   // A middle label goes beside a leg no other line runs along: on a trunk it names either edge, and two edges' labels
@@ -125,8 +133,6 @@ export function placesBeside(label: LaidOutLabel, points: readonly Point[], line
   const shared = (k: number) => sharedLegs[k - 1]!;
   const own = legs.filter((k) => !shared(k));
   const first = label.placement === 'start' ? 1 : label.placement === 'end' ? points.length - 1 : (own.length > 0 ? own : legs).reduce((best, k) => (legLength(k) > legLength(best) ? k : best));
-  const beside: LaidOutLabel[] = [];
-  const further: LaidOutLabel[] = [];
   const byLength = (p: number, q: number) => legLength(q) - legLength(p);
   const rest = legs.filter((k) => k !== first);
   for (const leg of [first, ...rest.filter((k) => !shared(k)).sort(byLength), ...rest.filter(shared).sort(byLength)]) {
@@ -136,14 +142,16 @@ export function placesBeside(label: LaidOutLabel, points: readonly Point[], line
     for (const along of [near, 0.5, 0.25, 0.75, ...FURTHER_ALONG]) {
       const t = label.placement === 'end' ? 1 - along : along;
       const at = { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t };
-      for (const out of [0, a.y === b.y ? label.height + LABEL_GAP : label.width + LABEL_GAP]) {
-        const shelf = out === 0 ? beside : further;
-        if (a.y === b.y) shelf.push({ ...label, x: at.x - label.width / 2, y: at.y - label.height - LABEL_GAP - out }, { ...label, x: at.x - label.width / 2, y: at.y + LABEL_GAP + out });
-        else shelf.push({ ...label, x: at.x + LABEL_GAP + out, y: at.y - label.height / 2 }, { ...label, x: at.x - label.width - LABEL_GAP - out, y: at.y - label.height / 2 });
+      const out = !further ? 0 : a.y === b.y ? label.height + LABEL_GAP : label.width + LABEL_GAP;
+      if (a.y === b.y) {
+        yield { ...label, x: at.x - label.width / 2, y: at.y - label.height - LABEL_GAP - out };
+        yield { ...label, x: at.x - label.width / 2, y: at.y + LABEL_GAP + out };
+      } else {
+        yield { ...label, x: at.x + LABEL_GAP + out, y: at.y - label.height / 2 };
+        yield { ...label, x: at.x - label.width - LABEL_GAP - out, y: at.y - label.height / 2 };
       }
     }
   }
-  return { beside, further };
 }
 
 /** Boxes a label may not cover: a list, or a BoxGrid where many places are tested against many boxes. */

@@ -15,7 +15,7 @@ import { BEND_PENALTY, OrthogonalRouter, ROUTE_MARGIN, type RouteRequest, type S
 import { sidePorts } from '../routing/ports.js';
 import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { cappedRanks } from './capped-ranks.js';
-import { besideRoute, BoxGrid, clearOf, crosses, placesBeside, RouteLegs } from './detours.js';
+import { besideRoute, BoxGrid, clearOf, crosses, placesAlong, RouteLegs } from './detours.js';
 import { FONT, READABLE_NODES } from './drawing-rules.js';
 import { drawnExtent, layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, spreadsWithoutFitting, stackingWidens, vertical } from './elk.js';
 import { type GraphvizShape, placeWithGraphviz } from './graphviz.js';
@@ -543,7 +543,11 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
   const spaced = new BoxGrid(fixed);
   // Its own route too: a label beside one leg was crossed by its route's next leg.
   const routes = new RouteLegs(laid.edges.map((edge) => edge.points));
-  const clearPlace = (places: readonly LaidOutLabel[]) => places.find((place) => clearOf(place, spaced, routes)) ?? places.find((place) => clearOf(place, taken, routes));
+  const firstClear = (places: Iterable<LaidOutLabel>, boxes: BoxGrid) => {
+    for (const place of places) if (clearOf(place, boxes, routes)) return place;
+    return undefined;
+  };
+  const clearPlace = (places: () => Iterable<LaidOutLabel>) => firstClear(places(), spaced) ?? firstClear(places(), taken);
   const placed = new Map<LaidOutLabel, LaidOutLabel>();
   const take = (label: LaidOutLabel, place: LaidOutLabel) => {
     placed.set(label, place);
@@ -560,7 +564,7 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
       const text = wrapText(label.text, Math.max(NARROW_LABEL_MIN, label.width * share), fontSize).join('\n');
       const size = measureText(text, fontSize, FONT.family);
       if (size.width >= label.width) continue;
-      const place = clearPlace(placesBeside({ ...label, text, ...size }, points, routes).beside);
+      const place = clearPlace(() => placesAlong({ ...label, text, ...size }, points, routes, false));
       if (place !== undefined) return place;
     }
     return undefined;
@@ -572,7 +576,7 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
   // Labels with a clear place beside their route first: set a depth further out first, a label between two routes
   // took the place of the next route's own (three foreign keys side by side between two tables).
   const left = ordered.filter(({ label, points }) => {
-    const place = clearPlace(placesBeside(label, points, routes).beside) ?? narrowerBeside(label, points);
+    const place = clearPlace(() => placesAlong(label, points, routes, false)) ?? narrowerBeside(label, points);
     if (place !== undefined) take(label, place);
     return place === undefined;
   });
@@ -581,7 +585,7 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
   const [left0, top0] = [Math.min(...laid.nodes.map((node) => node.x)), Math.min(...laid.nodes.map((node) => node.y))];
   const [right0, bottom0] = [Math.max(...laid.nodes.map((node) => node.x + node.width)), Math.max(...laid.nodes.map((node) => node.y + node.height))];
   const within = (place: Box) => place.x >= left0 && place.y >= top0 && place.x + place.width <= right0 && place.y + place.height <= bottom0;
-  for (const { label, points } of left) take(label, clearPlace(placesBeside(label, points, routes).further.filter(within)) ?? besideRoute(label, points, taken, routes));
+  for (const { label, points } of left) take(label, clearPlace(() => [...placesAlong(label, points, routes, true)].filter(within)) ?? besideRoute(label, points, taken, routes));
   const edges = laid.edges.map((edge) => {
     const moved = (labels.get(edge.index) ?? []).map((label) => placed.get(label)!);
     // Beside the labels it kept (a self loop's middle one).
