@@ -3,7 +3,7 @@ import { mermaidNotation } from '../notations/mermaid/index.js';
 import { plantumlNotation } from '../notations/plantuml/index.js';
 import { terraformNotation } from '../notations/terraform/index.js';
 import { boxesOverlap } from '../export/geometry.js';
-import { besideRoute, crosses, RouteLegs } from './detours.js';
+import { besideRoute, BoxGrid, crosses, RouteLegs } from './detours.js';
 import { layoutGraph } from './elk.js';
 import type { Box, Point } from './types.js';
 
@@ -188,5 +188,27 @@ describe('crosses', () => {
     expect(crosses(p, q, { x: 250, y: 740, width: 120, height: 20 })).toBe(false);
     expect(crosses(p, q, { x: 360, y: 720, width: 60, height: 20 })).toBe(true);
     expect(crosses({ x: 0, y: 10 }, { x: 100, y: 10 }, { x: 40, y: 0, width: 20, height: 20 })).toBe(true);
+  });
+});
+
+describe('BoxGrid', () => {
+  it('answers as a test of every box: boxes across cells, on cell borders, at negative places, touching but not overlapping', () => {
+    // Boxes on and across the 128 px cells, some touching each other edge to edge (not an overlap), some far off.
+    const boxes: Box[] = [
+      { x: 0, y: 0, width: 128, height: 128 },
+      { x: -300, y: -40, width: 20, height: 500 },
+      { x: 250, y: 250, width: 600, height: 18 },
+      { x: 1000, y: 5, width: 1, height: 1 },
+    ];
+    const grid = new BoxGrid(boxes);
+    const places: Box[] = [];
+    for (let x = -400; x <= 1100; x += 37) for (let y = -100; y <= 600; y += 29) for (const [width, height] of [[1, 1], [60, 18], [128, 128], [300, 40]] as const) places.push({ x, y, width, height });
+    places.push({ x: 128, y: 0, width: 10, height: 10 }, { x: 0, y: 128, width: 10, height: 10 }, { x: -280, y: 0, width: 5, height: 5 });
+    const disagree = places.filter((place) => grid.overlaps(place) !== boxes.some((box) => boxesOverlap(place, box)));
+    expect(disagree).toEqual([]);
+    // A box added later counts as those given at first.
+    grid.add({ x: 500, y: 500, width: 40, height: 40 });
+    expect(grid.overlaps({ x: 530, y: 530, width: 100, height: 100 })).toBe(true);
+    expect(grid.overlaps({ x: 540, y: 540, width: 100, height: 100 })).toBe(false);
   });
 });

@@ -16,12 +16,12 @@
  * 3–4× Graphviz's time against ELK's 19–32×; on compose as many rules broken as ELK on the 10 corpus files and all 39
  * of awesome-compose, crossings 7 against 6 and 0 against 0, every canvas within Graphviz's (ELK's exceeds it on 6),
  * Nextcloud's two networks drawn top-down where ELK ran web → app upwards, in 3.9× Graphviz's time against ELK's 19×
- * (Sentry's folded file is wider on it, 1,961 against 1,353 px, both too wide for 11 px text at 880). Those five, and schemas above
- * FOLD_NODES tables, are drawn that way (placedByGraphviz): a smaller schema stays on ELK, which the checker now
- * scores alike there (22 crossings against 21 on 15 schemas, 3 rules against 4) but which sets a table's many keys
- * evenly along its side, where ours bunch at its middle (README), while above 40 tables
- * Graphviz's placement keeps the canvas within Graphviz's (Ranger 1.58 → 1.01, AdventureWorks 1.37 → 0.95). On the
- * others it still breaks more rules or crosses more edges, so ELK draws them (README). PlantUML's diagrams whose edges
+ * (Sentry's folded file is wider on it, 1,961 against 1,353 px, both too wide for 11 px text at 880). Those five, and
+ * SQL schemas, are drawn that way (placedByGraphviz): above 40 tables Graphviz's placement keeps the canvas within
+ * Graphviz's (Ranger 1.58 → 1.01, AdventureWorks 1.37 → 0.95); since stop 45 smaller schemas too, their keys' end legs
+ * lengthened and a small schema's parts sharing Graphviz's ranks (petclinic): on the bench's 8 schemas of 40 tables
+ * or fewer, no rule broken (ELK 1), 12 crossings against 14, a smaller canvas on all 8, in 4.3× Graphviz's time
+ * against ELK's 15× (one bench run, load average 2.6). On the others it still breaks more rules or crosses more edges, so ELK draws them (README). PlantUML's diagrams whose edges
  * stay within their containers are drawn that way too: on 220 such files of the Cluster API, java-design-patterns,
  * C4-PlantUML and other repositories, 13 rules broken against ELK's 32 (mostly text too small at 880 px), 49 crossings
  * against 30, in a quarter of ELK's time, and so are those whose packages nest but whose edges stay within one; where
@@ -29,7 +29,6 @@
  * put targets on a side of their sources (PlantUML `-r->`, C4 `Lay_R`) goes to Graphviz too, as PlantUML itself does:
  * one rank and an order in it say "to the right of", which ELK's layering cannot. The README says which engine draws what.
  */
-import { FOLD_NODES } from '../graph/fold.js';
 import type { GraphIR, Notation } from '../graph/types.js';
 import { hasBlocks, withBlocks } from './blocks.js';
 import { layoutGraph } from './elk.js';
@@ -43,7 +42,7 @@ import type { LayoutEngine } from './types.js';
 export const drawnByGraphviz = (graph: GraphIR): boolean => graph.dot !== undefined || graph.edges.some((edge) => edge.toward !== undefined);
 
 /** Notations other than DOT laid out by Graphviz's placement with our right-angle routes rather than ELK. */
-const PLACED_BY_GRAPHVIZ: ReadonlySet<Notation> = new Set<Notation>(['kubernetes', 'helm', 'mermaid', 'terraform', 'compose']);
+const PLACED_BY_GRAPHVIZ: ReadonlySet<Notation> = new Set<Notation>(['kubernetes', 'helm', 'mermaid', 'terraform', 'compose', 'sql']);
 
 /**
  * Whether every edge stays within one container (its ends in the same one, not one holding the other): Graphviz orders
@@ -60,13 +59,13 @@ const withinContainers = (graph: GraphIR): boolean => {
 };
 
 /**
- * Whether a graph not drawn by Graphviz itself is placed by it, with our routes: the notations above, a schema of more
- * tables than are drawn in full (ELK's canvas exceeds Graphviz's by half there), and a PlantUML diagram whose edges stay
- * within their containers (withinContainers) but for an activity in swimlanes, whose lanes swimlanes.ts sets as columns.
+ * Whether a graph not drawn by Graphviz itself is placed by it, with our routes: the notations above, and a PlantUML
+ * diagram whose edges stay within their containers (withinContainers) but for an activity in swimlanes, whose lanes
+ * swimlanes.ts sets as columns.
  */
 export const placedByGraphviz = (graph: GraphIR, notation?: Notation): boolean =>
   notation !== undefined &&
-  (PLACED_BY_GRAPHVIZ.has(notation) || (notation === 'sql' && graph.nodes.length > FOLD_NODES) || (notation === 'plantuml' && withinContainers(graph) && !hasSwimlanes(graph)));
+  (PLACED_BY_GRAPHVIZ.has(notation) || (notation === 'plantuml' && withinContainers(graph) && !hasSwimlanes(graph)));
 
 /** The engine for a graph read from `notation` (undefined: a graph from elsewhere, an AI answer or a scene, drawn by ELK). */
 export function layoutEngineFor(graph: GraphIR, notation?: Notation): LayoutEngine {

@@ -19,7 +19,7 @@ import { MIXED_TRUNK } from './drawing-rules.js';
 import { layoutGraph } from './elk.js';
 import { layoutEngineFor } from './engine.js';
 import { layoutGraphvizOrthogonal } from './graphviz-orthogonal.js';
-import { layoutWithGraphviz } from './graphviz.js';
+import { layoutWithGraphviz, placeWithGraphviz } from './graphviz.js';
 import type { Box, Point } from './types.js';
 
 const graph: GraphIR = {
@@ -164,6 +164,18 @@ describe('Graphviz placement with orthogonal routes', () => {
     const legs = (points: readonly Point[]) => points.slice(1).map((point, k) => legBox(points[k]!, point));
     const crossing = (a: Box, b: Box) => (a.width === 0) !== (b.width === 0) && overlaps({ ...a, width: a.width || 0.5, height: a.height || 0.5 }, { ...b, width: b.width || 0.5, height: b.height || 0.5 });
     for (const a of legs(staff!)) for (const b of legs(store!)) expect(crossing(a, b), 'address_id keys cross').toBe(false);
+  });
+
+  it('ends a key on a leg longer than its crow’s foot or bar, and sets a small schema’s parts in shared ranks (MySQL petclinic)', async () => {
+    // The router turned at types' and owners' own margin lines: pets' keys ran up beside them and stepped in 7 px, the
+    // bar on the turn. Packed in rows, vets and specialties under pets took 1.18 × Graphviz's canvas.
+    const graph = await sqlNotation.toGraph(readFileSync(new URL('../../../test/fixtures/sql/mysql-petclinic-schema.sql', import.meta.url), 'utf8'));
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const leg = (p: Point, q: Point) => Math.abs(q.x - p.x) + Math.abs(q.y - p.y);
+    const short = laid.edges.filter((edge) => edge.points.length > 2 && Math.min(leg(edge.points[0]!, edge.points[1]!), leg(edge.points.at(-2)!, edge.points.at(-1)!)) < 24);
+    expect(short.map((edge) => graph.edges[edge.index]!.label)).toEqual([]);
+    const plain = await placeWithGraphviz(graph);
+    expect(laid.height).toBeLessThanOrEqual(plain.height * 1.1);
   });
 
   it('sets a label a depth further out only within the tables’ extent (SQLite sakila: manager_staff_id 120 px left of every table)', async () => {
@@ -545,8 +557,8 @@ describe('Graphviz placement with orthogonal routes', () => {
     for (const [from, to] of [['web', 'app'], ['app', 'db'], ['app', 'redis'], ['cron', 'db'], ['letsencrypt-companion', 'proxy']]) expect(top(from!), `${from} above ${to}`).toBeLessThan(top(to!));
   });
 
-  it('draws Kubernetes, Helm, Mermaid, Terraform, compose and schemas above 40 tables this way, the other notations and graphs from no notation with ELK', () => {
-    expect(layoutEngineFor(graph, 'sql')).toBe(layoutGraph);
+  it('draws Kubernetes, Helm, Mermaid, Terraform, compose and SQL schemas of any size this way, the other notations and graphs from no notation with ELK', () => {
+    expect(layoutEngineFor(graph, 'sql')).toBe(layoutGraphvizOrthogonal);
     const tables = Array.from({ length: FOLD_NODES + 1 }, (_, i) => ({ id: `t${i}`, label: `t${i}`, kind: 'entity' as const }));
     expect(layoutEngineFor({ ...graph, nodes: tables, edges: [] }, 'sql')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(graph, 'kubernetes')).toBe(layoutGraphvizOrthogonal);

@@ -15,7 +15,7 @@ import { BEND_PENALTY, OrthogonalRouter, ROUTE_MARGIN, type RouteRequest, type S
 import { sidePorts } from '../routing/ports.js';
 import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js';
 import { cappedRanks } from './capped-ranks.js';
-import { besideRoute, clearOf, placesBeside, RouteLegs } from './detours.js';
+import { besideRoute, BoxGrid, clearOf, crosses, placesAlong, RouteLegs } from './detours.js';
 import { FONT, READABLE_NODES, SPACING } from './drawing-rules.js';
 import { drawnExtent, layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, spreadsWithoutFitting, stackingWidens, vertical } from './elk.js';
 import { type GraphvizShape, placeWithGraphviz } from './graphviz.js';
@@ -77,10 +77,17 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   // Kubernetes files (README). Nodes joined to nothing make one part, set in Graphviz's grid; not in a large graph,
   // where a rigid block of them left a schema 3,442 px wide (Camunda's 27 unrelated tables) and, one by one, they fill
   // the skyline round the rest.
-  const placed = async (direction: Direction): Promise<Placed> => ({
-    laid: (await layoutPacked(graph, direction, readableWidth(nodes), placedTo, { looseTogether: nodes <= READABLE_NODES })) ?? (await placedTo(graph, direction)),
-    direction,
-  });
+  const placed = async (direction: Direction): Promise<Placed> => {
+    const packed = await layoutPacked(graph, direction, readableWidth(nodes), placedTo, { looseTogether: nodes <= READABLE_NODES });
+    if (packed === undefined) return { laid: await placedTo(graph, direction), direction };
+    // A small schema's parts share Graphviz's ranks in one run, as ELK's layers set them: packed in rows, petclinic's
+    // vets under its pets took 1.18 × Graphviz's canvas. Kept where it misses no more and is smaller (a Graphviz run
+    // of a few tables, a millisecond).
+    if (nodes > READABLE_NODES || !graph.nodes.every(isTable)) return { laid: packed, direction };
+    const whole = await placedTo(graph, direction);
+    const smaller = readmeCost(whole, nodes) <= readmeCost(packed, nodes) && whole.width * whole.height < packed.width * packed.height;
+    return { laid: smaller ? whole : packed, direction };
+  };
   let best = await placed(graph.direction);
   const plain = new Map([[best.direction, best.laid]]);
   // ELK's README-fit tries: turned (when the direction is free), the one that misses least; then, where width counts
@@ -227,7 +234,61 @@ function drawnAtRightAngles(placed: LaidOutGraph, graph: GraphIR): LaidOutGraph 
   const { routed, labels } = routeAtRightAngles(placed, graph);
   // Labels go on last, beside the routes as they end up: placed first, they hemmed in the legs that separating runs
   // moves apart (two foreign keys of one table, labelled at its side, stayed on one line).
-  return labelRoutes(straightWhereFacing(separateEdgeRuns(spreadRankGaps(mergeHubEnds(routed, graph), graph, graph.direction), graph, true), graph), labels);
+  return labelRoutes(endLegsLengthened(straightWhereFacing(separateEdgeRuns(spreadRankGaps(mergeHubEnds(routed, graph), graph, graph.direction), graph, true), graph), graph), labels);
+}
+
+/**
+ * A table's key ends with a leg at least this long where there is room: the router turns where the search reaches
+ * first, often the target's own margin line, and a crow's foot or bar (about 20 px) then sat on the turn (petclinic's
+ * pets → types and owners: each key ran up its table's side 7 px from it and stepped in).
+ */
+const END_LEG_MIN = 28;
+/** A leg shortened to lengthen the end leg keeps at least this much. */
+const END_LEG_KEEP = 16;
+
+/**
+ * Each route ending at a table on a leg shorter than END_LEG_MIN, whose leg before the end's runs across the flow
+ * between two legs along it, has that leg moved back to halfway between where the leg before it starts and the end
+ * (the gap's middle, as ELK's layers and the router's own straight lines draw it), else to END_LEG_MIN from the end, where the moved legs meet no other
+ * node nor a container's title, cross no more routes and run beside none.
+ */
+function endLegsLengthened(laid: LaidOutGraph, graph: GraphIR): LaidOutGraph {
+  const tables = new Set(graph.nodes.filter(isTable).map((node) => node.id));
+  const edges = [...laid.edges];
+  const blockers = [...laid.nodes, ...laid.groups.map((group) => group.title)];
+  let routes = new RouteLegs(edges.map((edge) => edge.points));
+  const crossed = (points: readonly Point[], own: ReadonlySet<readonly Point[]>) => points.slice(1).reduce((sum, point, k) => sum + routes.crossings(points[k]!, point, own), 0);
+  edges.forEach((edge, i) => {
+    const { from, to } = graph.edges[edge.index]!;
+    for (const atEnd of [true, false]) {
+      if (edge.curved || !tables.has(atEnd ? to : from) || edge.points.length < 4) continue;
+      const points = atEnd ? [...edges[i]!.points] : [...edges[i]!.points].reverse();
+      const n = points.length - 1;
+      const [before, bend, turn, end] = [points[n - 3]!, points[n - 2]!, points[n - 1]!, points[n]!];
+      const level = turn.y === end.y;
+      const along = (point: Point) => (level ? point.x : point.y);
+      // The end leg, the leg across before it, and the one before that along the flow again.
+      if (level ? bend.x !== turn.x || before.y !== bend.y : bend.y !== turn.y || before.x !== bend.x) continue;
+      if (Math.abs(along(end) - along(turn)) >= END_LEG_MIN) continue;
+      // The gap's middle, else just far enough from the end where the middle meets another route (on the corpus's 11
+      // schemas, ends under 24 px: 50 → 43; stop 44's code had 82).
+      const toward = Math.sign(along(turn) - along(end));
+      const tried = [Math.round((along(before) + along(end)) / 2), along(end) + toward * END_LEG_MIN].flatMap((at) => {
+        if (Math.abs(along(end) - at) <= Math.abs(along(end) - along(turn)) || Math.abs(at - along(before)) < END_LEG_KEEP) return [];
+        if (Math.sign(at - along(end)) !== toward || Math.sign(at - along(before)) !== Math.sign(along(bend) - along(before))) return [];
+        const moved = (point: Point): Point => (level ? { x: at, y: point.y } : { x: point.x, y: at });
+        const own = new Set([edges[i]!.points]);
+        const legs: [Point, Point][] = [[before, moved(bend)], [moved(bend), moved(turn)], [moved(turn), end]];
+        const meets = legs.some(([p, q]) => blockers.some((box) => crosses(p, q, box)) || routes.runsBeside(p, q, STRAIGHT_CLEARANCE, own));
+        const drawn = [...points.slice(0, n - 2), moved(bend), moved(turn), end];
+        return meets || crossed(drawn, own) > crossed(points, own) ? [] : [drawn];
+      })[0];
+      if (tried === undefined) continue;
+      edges[i] = { ...edges[i]!, points: atEnd ? tried : tried.reverse() };
+      routes = new RouteLegs(edges.map((other) => other.points));
+    }
+  });
+  return { ...laid, edges };
 }
 
 /** Every edge between two nodes or containers routed anew, without its labels (kept by edge index). */
@@ -533,18 +594,23 @@ const NARROW_LABEL_MIN = 70;
  * middle ones; then the others, a label's depth further out where that is clear, else as besideRoute finds.
  */
 function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabel[]>): LaidOutGraph {
-  const taken: Box[] = [...laid.nodes, ...laid.groups.map((group) => group.title), ...laid.edges.flatMap((edge) => edge.labels)];
+  const fixed: Box[] = [...laid.nodes, ...laid.groups.map((group) => group.title), ...laid.edges.flatMap((edge) => edge.labels)];
+  const taken = new BoxGrid(fixed);
   // The same with each label placed here grown by LABEL_ROOM: set edge to edge, a cardinality and a column name
   // read as one word (Chinook's "0..1genre_id").
-  const spaced = [...taken];
+  const spaced = new BoxGrid(fixed);
   // Its own route too: a label beside one leg was crossed by its route's next leg.
   const routes = new RouteLegs(laid.edges.map((edge) => edge.points));
-  const clearPlace = (places: readonly LaidOutLabel[]) => places.find((place) => clearOf(place, spaced, routes)) ?? places.find((place) => clearOf(place, taken, routes));
+  const firstClear = (places: Iterable<LaidOutLabel>, boxes: BoxGrid) => {
+    for (const place of places) if (clearOf(place, boxes, routes)) return place;
+    return undefined;
+  };
+  const clearPlace = (places: () => Iterable<LaidOutLabel>) => firstClear(places(), spaced) ?? firstClear(places(), taken);
   const placed = new Map<LaidOutLabel, LaidOutLabel>();
   const take = (label: LaidOutLabel, place: LaidOutLabel) => {
     placed.set(label, place);
-    taken.push(place);
-    spaced.push({ x: place.x - LABEL_ROOM, y: place.y - LABEL_ROOM, width: place.width + 2 * LABEL_ROOM, height: place.height + 2 * LABEL_ROOM });
+    taken.add(place);
+    spaced.add({ x: place.x - LABEL_ROOM, y: place.y - LABEL_ROOM, width: place.width + 2 * LABEL_ROOM, height: place.height + 2 * LABEL_ROOM });
   };
   // A middle label with no room beside its route at its width takes more, shorter lines where that finds it room: set
   // a depth further out instead, it stood beside another route, 200 px from its own (a print job's "User selects
@@ -556,7 +622,7 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
       const text = wrapText(label.text, Math.max(NARROW_LABEL_MIN, label.width * share), fontSize).join('\n');
       const size = measureText(text, fontSize, FONT.family);
       if (size.width >= label.width) continue;
-      const place = clearPlace(placesBeside({ ...label, text, ...size }, points, routes).beside);
+      const place = clearPlace(() => placesAlong({ ...label, text, ...size }, points, routes, false));
       if (place !== undefined) return place;
     }
     return undefined;
@@ -568,7 +634,7 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
   // Labels with a clear place beside their route first: set a depth further out first, a label between two routes
   // took the place of the next route's own (three foreign keys side by side between two tables).
   const left = ordered.filter(({ label, points }) => {
-    const place = clearPlace(placesBeside(label, points, routes).beside) ?? narrowerBeside(label, points);
+    const place = clearPlace(() => placesAlong(label, points, routes, false)) ?? narrowerBeside(label, points);
     if (place !== undefined) take(label, place);
     return place === undefined;
   });
@@ -577,7 +643,7 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
   const [left0, top0] = [Math.min(...laid.nodes.map((node) => node.x)), Math.min(...laid.nodes.map((node) => node.y))];
   const [right0, bottom0] = [Math.max(...laid.nodes.map((node) => node.x + node.width)), Math.max(...laid.nodes.map((node) => node.y + node.height))];
   const within = (place: Box) => place.x >= left0 && place.y >= top0 && place.x + place.width <= right0 && place.y + place.height <= bottom0;
-  for (const { label, points } of left) take(label, clearPlace(placesBeside(label, points, routes).further.filter(within)) ?? besideRoute(label, points, taken, routes));
+  for (const { label, points } of left) take(label, clearPlace(() => [...placesAlong(label, points, routes, true)].filter(within)) ?? besideRoute(label, points, taken, routes));
   const edges = laid.edges.map((edge) => {
     const moved = (labels.get(edge.index) ?? []).map((label) => placed.get(label)!);
     // Beside the labels it kept (a self loop's middle one).

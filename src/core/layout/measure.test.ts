@@ -125,3 +125,12 @@ describe('wordPieces', () => {
     expect(wordPieces('example.com')).toEqual(['example.', 'com']);
   });
 });
+
+describe('wrapText', () => {
+  it('keeps a line that fits as written but for the spaces leading and ending it, as word by word', () => {
+    // A SQL column as the parser writes it (key marks padded with spaces), a paragraph indented, one ending in spaces.
+    expect(wrapText('PK   payment_id integer', 400, FONT.label)).toEqual(['PK   payment_id integer']);
+    expect(wrapText('    lead\nend   ', 400, FONT.label)).toEqual(['lead', 'end']);
+    expect(wrapText('- a bullet', 400, FONT.label)).toEqual(['- a bullet']);
+  });
+});

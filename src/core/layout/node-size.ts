@@ -101,6 +101,13 @@ export function wrapText(text: string, maxWidth: number, fontSize: number, wordW
   const fits = (line: string) => width(line) <= maxWidth;
   const lines: string[] = [];
   for (const paragraph of text.split('\n')) {
+    // A paragraph that fits is one line, as the words below would make it (a prefix is never wider than the whole;
+    // they drop spaces leading and ending it): measured once, not once a word (a schema's every column, each layout).
+    const whole = paragraph.replace(/^ +| +$/g, '');
+    if (fits(whole)) {
+      lines.push(whole);
+      continue;
+    }
     let line = '';
     for (const word of wrapWords(paragraph)) {
       const candidate = line === '' ? word : `${line} ${word}`;

@@ -29,9 +29,6 @@ const EXCEPTIONS: Record<string, { violation: RegExp; why: string }[]> = {
   ],
   'dot/graphviz-plugins.gv': [{ violation: /^arrows "e(13|95|157)" and "e(19|99|161)" run together/, why: 'Graphviz’s own splines, drawn as it draws them: two S-curves in one column between ranks cross at a shallow angle, within 1.5 px of each other for ~20 px' }],
   'dot/gprof2dot-cprofile.gv': [{ violation: /^at 880 px wide the smallest text is/, why: 'the profiler sets 10 pt text on a graph 1,200 px wide; the author’s sizes are kept' }],
-  'sql/postgres-sakila-schema.sql': [
-    { violation: /^at 880 px wide/, why: 'its tables joined in one component: top-down its widest layer is 1,466 px, left to right over 3,100 px; layers capped in width (ELK MIN_WIDTH) narrow it to 1,160 px but grow it to 3,596 px tall, beyond 3:1' },
-  ],
   'sql/flowable-postgres-all.sql': [
     {
       violation: /^at 1600 px wide/,
