@@ -137,6 +137,24 @@ describe('plantumlNotation on real diagrams', () => {
     expect(graph.nodes.find((n) => n.id === 'mode')).toMatchObject({ kind: 'fork', label: '' });
   });
 
+  it("runs IRS's job states joined by short links (`INITIAL -> IN_PROGRESS`) in one row, as PlantUML draws them", async () => {
+    const scene = await drawGraph(plantumlNotation.toGraph(fixture('irs-job-state-machine.puml')), 'plantuml');
+    const box = (id: string) => scene.elements.find((e) => e.id === (scene.elementIds.nodes.get(id) ?? scene.elementIds.groups.get(id)))!;
+    const row = ['INITIAL', 'IN_PROGRESS', 'TRANSFERS_FINISHED', 'COMPLETED'].map(box);
+    const middle = (e: (typeof row)[number]) => Number(e.y) + Number(e.height) / 2;
+    // UNSAVED, a plain state, beside the first composite: level with the state inside it, as in PlantUML's drawing.
+    const unsaved = box('UNSAVED');
+    expect(Number(unsaved.x) + Number(unsaved.width)).toBeLessThan(Number(row[0]!.x));
+    expect(middle(unsaved)).toBeGreaterThan(Number(row[0]!.y));
+    expect(middle(unsaved)).toBeLessThan(Number(row[0]!.y) + Number(row[0]!.height));
+    for (const [left, right] of row.slice(0, -1).map((e, i) => [e, row[i + 1]!] as const)) {
+      expect(Math.abs(middle(left) - middle(right))).toBeLessThan(2);
+      expect(Number(right.x)).toBeGreaterThan(Number(left.x) + Number(left.width));
+    }
+    // The long links (`-->`) still go a rank down: ERROR under the row.
+    expect(Number(box('ERROR').y)).toBeGreaterThan(Math.max(...row.map((e) => Number(e.y) + Number(e.height))));
+  });
+
   it("draws IRS's deployment chain of `node`s as PlantUML does, boxes in depth", async () => {
     const graph = plantumlNotation.toGraph(fixture('irs-deployment-chain.puml'));
     const scene = await drawGraph(graph, 'plantuml');
