@@ -78,6 +78,8 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   step: { shape: 'step' },
   folder: { shape: 'package' },
   'box-3d': { shape: 'rectangle', lossy: true },
+  page: { shape: 'page' },
+  stacked: { shape: 'rectangle', lossy: true },
   text: { shape: 'text' },
   code: { shape: 'code' },
   math: { shape: 'text' },

@@ -141,6 +141,8 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   step: { shape: 'odd', lossy: true },
   folder: { shape: 'rect', lossy: true },
   'box-3d': { shape: 'rect', lossy: true },
+  page: { shape: 'rect', lossy: true },
+  stacked: { shape: 'st-rect' },
   text: { shape: 'text' },
   code: { shape: 'rect', lossy: true },
   math: { shape: 'rect', lossy: true },

@@ -383,6 +383,20 @@ export function shapeGeometry(type: ShapeType, box: Box, corner: Corner): ShapeG
       const edges = strokes([[p(x, y + depth), p(x + w - depth, y + depth), p(x + w, y)], [p(x + w - depth, y + depth), p(x + w - depth, y + h)]]);
       return { outline: polygon(points, corner, box), details: [edges], textBox: sub(box, 0, depth, w - depth, h) };
     }
+    case 'page': {
+      // A page with its top right corner folded down, the fold drawn, as PlantUML draws `file` (10 px at its size).
+      const fold = Math.min(w * 0.2, h * 0.3, 12);
+      const points = [p(x, y), p(x + w - fold, y), p(x + w, y + fold), p(x + w, y + h), p(x, y + h)];
+      const edges = strokes([[p(x + w - fold, y), p(x + w - fold, y + fold), p(x + w, y + fold)]]);
+      return { outline: polygon(points, corner, box), details: [edges], textBox: sub(box, 0, fold / 2, w - fold / 2, h) };
+    }
+    case 'stacked': {
+      // PlantUML's collections: the front box, and one copy behind it showing at the top and right.
+      const gap = Math.min(w * 0.08, h * 0.15, 8);
+      const points = [p(x + gap, y), p(x + w, y), p(x + w, y + h - gap), p(x + w - gap, y + h - gap), p(x + w - gap, y + h), p(x, y + h), p(x, y + gap), p(x + gap, y + gap)];
+      const edges = strokes([[p(x + gap, y + gap), p(x + w - gap, y + gap), p(x + w - gap, y + h - gap)]]);
+      return { outline: polygon(points, corner, box), details: [edges], textBox: sub(box, 0, gap, w - gap, h) };
+    }
     case 'step': {
       // D2's step: the notch and the point as deep as each other, shallow enough to leave the label its width.
       const cut = Math.min(w * 0.2, h * 0.5);

@@ -35,7 +35,7 @@ const GROUPS = [
   { types: ['math'], schema: mathSchema, about: 'LaTeX formula in `text`.' },
   { types: ['code'], schema: codeSchema, about: 'Source code in `text`, highlighted as `language`.' },
   { types: ['arrow'], schema: arrowSchema, about: 'Connector with arrowheads; ends bind to elements and follow them.' },
-  { types: ['line'], schema: lineSchema, about: 'Connector or drawing without arrowheads.' },
+  { types: ['line'], schema: lineSchema, about: 'A line without arrowheads.' },
   { types: ['freedraw'], schema: freedrawSchema, about: 'Freehand stroke through its points.' },
   { types: ['highlight'], schema: highlightSchema, about: 'Translucent marker stroke.' },
 ] as const;

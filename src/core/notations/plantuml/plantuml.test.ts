@@ -155,6 +155,20 @@ describe('plantumlNotation on real diagrams', () => {
     expect(Number(box('ERROR').y)).toBeGreaterThan(Math.max(...row.map((e) => Number(e.y) + Number(e.height))));
   });
 
+  it("draws IRS's `artifact` as a page with its corner folded and its `collections` as stacked boxes, as PlantUML does", async () => {
+    const graph = plantumlNotation.toGraph(fixture('irs-deployment-level-1.puml'));
+    const scene = await drawGraph(graph, 'plantuml');
+    const typeOf = (id: string) => scene.elements.find((e) => e.id === scene.elementIds.nodes.get(id))?.type;
+    expect(['IRS Docker image', 'secrets'].map(typeOf)).toEqual(['page', 'stacked']);
+  });
+
+  it('writes a `label` as its words alone, without a box, as PlantUML does', () => {
+    const graph = plantumlNotation.toGraph(uml('label "Only words"\nfile notes.txt\nnotes.txt --> "Only words"'));
+    const words = graph.nodes.find((n) => n.label === 'Only words')!;
+    expect(words.style).toMatchObject({ fillColor: '#00000000', strokeColor: '#00000000' });
+    expect(graph.nodes.find((n) => n.label === 'notes.txt')?.shape).toBe('page');
+  });
+
   it("draws IRS's deployment chain of `node`s as PlantUML does, boxes in depth", async () => {
     const graph = plantumlNotation.toGraph(fixture('irs-deployment-chain.puml'));
     const scene = await drawGraph(graph, 'plantuml');
