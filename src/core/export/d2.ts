@@ -80,6 +80,7 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   'box-3d': { shape: 'rectangle', lossy: true },
   page: { shape: 'page' },
   stacked: { shape: 'rectangle', lossy: true },
+  component: { shape: 'rectangle', lossy: true },
   text: { shape: 'text' },
   code: { shape: 'code' },
   math: { shape: 'text' },

@@ -143,6 +143,7 @@ const SHAPES: Record<NodeShape, { shape: string; lossy?: true }> = dictionary({
   'box-3d': { shape: 'rect', lossy: true },
   page: { shape: 'rect', lossy: true },
   stacked: { shape: 'st-rect' },
+  component: { shape: 'rect', lossy: true },
   text: { shape: 'text' },
   code: { shape: 'rect', lossy: true },
   math: { shape: 'rect', lossy: true },

@@ -36,6 +36,8 @@ const TEXT_AREA: Record<string, { fx: number; fy: number }> = dictionary({
   'box-3d': { fx: 0.9, fy: 0.8 },
   page: { fx: 0.9, fy: 1 },
   stacked: { fx: 0.9, fy: 0.85 },
+  // A component's icon takes its top right corner: the label keeps a tenth of the width off each side.
+  component: { fx: 0.8, fy: 1 },
   // A chevron: the notch and the point take a fifth of the width each.
   step: { fx: 0.7, fy: 1 },
 });

@@ -36,6 +36,8 @@ export const SHAPE_TYPES = [
   // copies stacked behind it (PlantUML's `collections`, Mermaid's `st-rect`, D2's `multiple`).
   'page',
   'stacked',
+  // UML's component: a box with the component icon (a small box with two tabs) at its top right, as PlantUML draws one.
+  'component',
   // Flowchart symbols.
   'document',
   'manual-input',

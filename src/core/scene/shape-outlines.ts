@@ -59,6 +59,7 @@ export const EXCALIDRAW_SHAPE_TWIN: Partial<Record<ShapeType, { type: 'rectangle
   'data-storage': { type: 'rectangle', rounded: true },
   'horizontal-cylinder': { type: 'rectangle', rounded: true },
   terminator: { type: 'rectangle', rounded: true },
+  component: { type: 'rectangle' },
 });
 
 type Box = { x: number; y: number; width: number; height: number };

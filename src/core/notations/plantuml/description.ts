@@ -19,7 +19,7 @@ interface ElementKind {
 
 /** Element keyword → role and outline. Keywords followed by `{` become containers instead. */
 export const DESCRIPTION_KEYWORDS: Readonly<Record<string, ElementKind>> = dictionary({
-  component: { kind: 'component' },
+  component: { kind: 'component', shape: 'component' },
   node: { kind: 'workload', shape: 'box-3d' },
   database: { kind: 'database' },
   cloud: { kind: 'external', shape: 'cloud' },

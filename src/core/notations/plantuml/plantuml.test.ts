@@ -162,6 +162,13 @@ describe('plantumlNotation on real diagrams', () => {
     expect(['IRS Docker image', 'secrets'].map(typeOf)).toEqual(['page', 'stacked']);
   });
 
+  it("draws IRS's components as PlantUML does, a box with the component icon at its top right clear of the label", async () => {
+    const graph = plantumlNotation.toGraph(openFixture('irs-building-block-component.puml'));
+    const scene = await drawGraph(graph, 'plantuml');
+    const element = scene.elements.find((e) => e.id === scene.elementIds.nodes.get('JobOrchestrator'))!;
+    expect(element).toMatchObject({ type: 'component', corner: 'sharp' });
+  });
+
   it('writes a `label` as its words alone, without a box, as PlantUML does', () => {
     const graph = plantumlNotation.toGraph(uml('label "Only words"\nfile notes.txt\nnotes.txt --> "Only words"'));
     const words = graph.nodes.find((n) => n.label === 'Only words')!;
@@ -279,7 +286,7 @@ Internet -[hidden]- db
     expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['User1:actor', 'Story1:usecase', 'Story2:usecase']);
     // Beside components, it is an interface, a small circle, as PlantUML draws it (a microservices webshop's
     // `HTTPS - [Frontend]`); without either, a box.
-    expect(plantumlNotation.toGraph(uml('User1 --> [Shop]')).nodes.map((n) => `${n.kind}:${n.shape ?? ''}`)).toEqual(['interface:lollipop', 'component:']);
+    expect(plantumlNotation.toGraph(uml('User1 --> [Shop]')).nodes.map((n) => `${n.kind}:${n.shape ?? ''}`)).toEqual(['interface:lollipop', 'component:component']);
     expect(plantumlNotation.toGraph(uml('node "Webserver" {\n  HTTPS - [Frontend]\n}')).nodes.map((n) => n.kind)).toEqual(['interface', 'component']);
     expect(plantumlNotation.toGraph(uml('a --> b')).nodes.map((n) => n.kind)).toEqual(['component', 'component']);
   });
