@@ -34,6 +34,10 @@ const TEXT_AREA: Record<string, { fx: number; fy: number }> = dictionary({
   // A folder's tab takes up to a fifth of its height; a node's depth up to a tenth of its width and a fifth of its height.
   folder: { fx: 1, fy: 0.8 },
   'box-3d': { fx: 0.9, fy: 0.8 },
+  page: { fx: 0.9, fy: 1 },
+  stacked: { fx: 0.9, fy: 0.85 },
+  // A component's icon takes its top right corner: the label keeps a tenth of the width off each side.
+  component: { fx: 0.8, fy: 1 },
   // A chevron: the notch and the point take a fifth of the width each.
   step: { fx: 0.7, fy: 1 },
 });

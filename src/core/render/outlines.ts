@@ -383,6 +383,29 @@ export function shapeGeometry(type: ShapeType, box: Box, corner: Corner): ShapeG
       const edges = strokes([[p(x, y + depth), p(x + w - depth, y + depth), p(x + w, y)], [p(x + w - depth, y + depth), p(x + w - depth, y + h)]]);
       return { outline: polygon(points, corner, box), details: [edges], textBox: sub(box, 0, depth, w - depth, h) };
     }
+    case 'page': {
+      // A page with its top right corner folded down, the fold drawn, as PlantUML draws `file` (10 px at its size).
+      const fold = Math.min(w * 0.2, h * 0.3, 12);
+      const points = [p(x, y), p(x + w - fold, y), p(x + w, y + fold), p(x + w, y + h), p(x, y + h)];
+      const edges = strokes([[p(x + w - fold, y), p(x + w - fold, y + fold), p(x + w, y + fold)]]);
+      return { outline: polygon(points, corner, box), details: [edges], textBox: sub(box, 0, fold / 2, w - fold / 2, h) };
+    }
+    case 'stacked': {
+      // PlantUML's collections: the front box, and one copy behind it showing at the top and right.
+      const gap = Math.min(w * 0.08, h * 0.15, 8);
+      const points = [p(x + gap, y), p(x + w, y), p(x + w, y + h - gap), p(x + w - gap, y + h - gap), p(x + w - gap, y + h), p(x, y + h), p(x, y + gap), p(x + gap, y + gap)];
+      const edges = strokes([[p(x + gap, y + gap), p(x + w - gap, y + gap), p(x + w - gap, y + h - gap)]]);
+      return { outline: polygon(points, corner, box), details: [edges], textBox: sub(box, 0, gap, w - gap, h) };
+    }
+    case 'component': {
+      // The box, and at its top right PlantUML's component icon: 15 × 10 px with two tabs across its left side.
+      const [iw, ih] = [Math.min(15, w * 0.2), Math.min(10, h * 0.2)];
+      const [ix, iy] = [x + w - iw - Math.min(6, w * 0.05), y + Math.min(6, h * 0.1)];
+      const tab = (ty: number) => [p(ix - iw / 4, ty), p(ix + iw / 4, ty), p(ix + iw / 4, ty + ih / 5), p(ix - iw / 4, ty + ih / 5), p(ix - iw / 4, ty)];
+      const icon = strokes([[p(ix, iy), p(ix + iw, iy), p(ix + iw, iy + ih), p(ix, iy + ih), p(ix, iy)], tab(iy + ih / 5), tab(iy + (3 * ih) / 5)]);
+      // The label keeps a tenth of the width off each side (node-size's TEXT_AREA), clear of the icon.
+      return { outline: polygon([p(x, y), p(x + w, y), p(x + w, y + h), p(x, y + h)], corner, box), details: [icon], textBox: sub(box, w * 0.1, 0, w * 0.9, h) };
+    }
     case 'step': {
       // D2's step: the notch and the point as deep as each other, shallow enough to leave the label its width.
       const cut = Math.min(w * 0.2, h * 0.5);

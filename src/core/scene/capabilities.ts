@@ -30,13 +30,13 @@ const GROUPS = [
   { types: SHAPE_TYPES, schema: shapeSchema, about: 'Closed shapes; `text` is a centred label (under a figure).' },
   { types: ['text'], schema: textSchema, about: 'Free text; size is estimated when width/height are left out.' },
   { types: ['image'], schema: imageSchema, about: `Raster image from a data URL (${IMAGE_MIME_TYPES.join(', ')}).` },
-  { types: ['frame'], schema: frameSchema, about: 'Labelled dashed section around other elements.' },
+  { types: ['frame'], schema: frameSchema, about: 'Labelled dashed section around elements.' },
   { types: ['embed'], schema: embedSchema, about: 'A web page shown by the client (never fetched by the server).' },
   { types: ['math'], schema: mathSchema, about: 'LaTeX formula in `text`.' },
   { types: ['code'], schema: codeSchema, about: 'Source code in `text`, highlighted as `language`.' },
   { types: ['arrow'], schema: arrowSchema, about: 'Connector with arrowheads; ends bind to elements and follow them.' },
-  { types: ['line'], schema: lineSchema, about: 'Connector or drawing without arrowheads.' },
-  { types: ['freedraw'], schema: freedrawSchema, about: 'Freehand stroke through its points.' },
+  { types: ['line'], schema: lineSchema, about: 'A line without arrowheads.' },
+  { types: ['freedraw'], schema: freedrawSchema, about: 'Freehand stroke.' },
   { types: ['highlight'], schema: highlightSchema, about: 'Translucent marker stroke.' },
 ] as const;
 

@@ -32,6 +32,12 @@ export const SHAPE_TYPES = [
   // A folder, its tab at the top left, and a box drawn in depth (UML's node), as PlantUML draws `folder` and `node`.
   'folder',
   'box-3d',
+  // A page, its top right corner folded (PlantUML's `file` and `artifact`, Graphviz's `note`, D2's `page`), and a box with
+  // copies stacked behind it (PlantUML's `collections`, Mermaid's `st-rect`, D2's `multiple`).
+  'page',
+  'stacked',
+  // UML's component: a box with the component icon (a small box with two tabs) at its top right, as PlantUML draws one.
+  'component',
   // Flowchart symbols.
   'document',
   'manual-input',

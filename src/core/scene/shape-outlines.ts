@@ -45,6 +45,8 @@ export const SHAPE_OUTLINES: Partial<Record<ShapeType, Point[]>> = dictionary({
   step: pts(0, 0, 0.8, 0, 1, 0.5, 0.8, 1, 0, 1, 0.2, 0.5),
   folder: pts(0, 0, 0.35, 0, 0.4, 0.15, 1, 0.15, 1, 1, 0, 1),
   'box-3d': pts(0, 0.15, 0.1, 0, 1, 0, 1, 0.85, 0.9, 1, 0, 1),
+  page: pts(0, 0, 0.85, 0, 1, 0.15, 1, 1, 0, 1),
+  stacked: pts(0.06, 0, 1, 0, 1, 0.9, 0.94, 0.9, 0.94, 1, 0, 1, 0, 0.1, 0.06, 0.1),
 });
 
 /** Native shapes that map onto an Excalidraw shape: exact twins, then the closest shape for the rest. */
@@ -57,6 +59,7 @@ export const EXCALIDRAW_SHAPE_TWIN: Partial<Record<ShapeType, { type: 'rectangle
   'data-storage': { type: 'rectangle', rounded: true },
   'horizontal-cylinder': { type: 'rectangle', rounded: true },
   terminator: { type: 'rectangle', rounded: true },
+  component: { type: 'rectangle' },
 });
 
 type Box = { x: number; y: number; width: number; height: number };

@@ -63,6 +63,12 @@ describe('d2Notation keeps the author\'s intent (D2 docs)', () => {
     expect(graph.edges).toMatchObject([{ from: '"github.com/terrastruct/d2parser.git"', to: 'D2 Parser' }]);
   }, SLOW);
 
+  it('draws D2\'s page with its corner folded and its package as a folder, as D2 does (the docs\' shape catalogue)', async () => {
+    const graph = await readD2(fixture('d2-docs-shapes-3.d2'));
+    const shapeOf = (label: string) => graph.nodes.find((n) => n.label === label)?.shape;
+    expect(['page', 'package', 'document'].map(shapeOf)).toEqual(['page', 'folder', 'document']);
+  }, SLOW);
+
   it('draws a class\'s methods under a rule below its fields, as D2 does (the D2 docs\' D2 Parser class)', async () => {
     const graph = await readD2(fixture('d2-docs-classes-2.d2'));
     const parser = graph.nodes.find((n) => n.label === 'D2 Parser')!;

@@ -222,7 +222,7 @@ describe('DOT edge cases', () => {
 
   it('maps shapes, styles and colours', () => {
     const graph = toGraph('digraph { a [shape=note style="filled,dashed" fillcolor="#ffeeaa80"]; b [shape=Mrecord label="{x|y}"]; c [shape=egg color="0.0 1.0 1.0"]; d [shape=squiggle] }');
-    expect(node(graph, 'a')).toMatchObject({ shape: 'document', style: { fillColor: '#ffeeaa80', strokeStyle: 'dashed' } });
+    expect(node(graph, 'a')).toMatchObject({ shape: 'page', style: { fillColor: '#ffeeaa80', strokeStyle: 'dashed' } });
     expect(node(graph, 'b')).toMatchObject({ label: 'x', rows: ['y'], style: { corner: 'rounded' } });
     expect(node(graph, 'c')).toMatchObject({ shape: 'ellipse', style: { strokeColor: '#ff0000' } });
     expect(node(graph, 'd').shape).toBe('rectangle');
@@ -416,6 +416,11 @@ describe('DOT text, borders and invisible structure on real files', () => {
     const [right, node] = [byId(elements, 'a-field-3') as Box, byId(elements, 'a') as Box];
     expect(right).toMatchObject({ text: 'right', textAlign: 'right' });
     expect(node.x + node.width - (right.x + right.width)).toBeLessThan(12);
+  });
+
+  it('draws note, box3d, folder and tab in their own outlines, as Graphviz does (rtest shapes.gv: a folded page, a box in depth, folders)', async () => {
+    const elements = await sceneOf('graphviz-shapes.gv');
+    expect(['3', '4', '5', '7'].map((id) => byId(elements, id).type)).toEqual(['page', 'folder', 'box-3d', 'folder']);
   });
 
   it('decodes HTML entities in every label as Graphviz does (the gallery’s LR(0) states: &bull; &gt; &#40;)', async () => {

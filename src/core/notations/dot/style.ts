@@ -17,9 +17,9 @@ const SHAPES: Record<string, string> = dictionary({
   plaintext: 'rectangle',
   none: 'rectangle',
   underline: 'rectangle',
-  tab: 'rectangle',
-  folder: 'rectangle',
-  box3d: 'rectangle',
+  tab: 'folder',
+  folder: 'folder',
+  box3d: 'box-3d',
   component: 'rectangle',
   house: 'rectangle',
   invhouse: 'rectangle',
@@ -33,7 +33,7 @@ const SHAPES: Record<string, string> = dictionary({
   diamond: 'diamond',
   mdiamond: 'diamond',
   cylinder: 'cylinder',
-  note: 'document',
+  note: 'page',
   hexagon: 'hexagon',
   octagon: 'octagon',
   doubleoctagon: 'octagon',
@@ -49,7 +49,7 @@ const SHAPES: Record<string, string> = dictionary({
 });
 
 /** Shapes whose nearest outline is visibly not Graphviz's (a second ring, a tab, a 3-D edge, another corner count): said in warnings. */
-export const APPROXIMATE_SHAPES = new Set(['msquare', 'tab', 'folder', 'box3d', 'component', 'house', 'invhouse', 'polygon', 'doublecircle', 'point', 'egg', 'mdiamond', 'doubleoctagon', 'tripleoctagon', 'septagon', 'pentagon', 'invtrapezium', 'invtriangle', 'underline']);
+export const APPROXIMATE_SHAPES = new Set(['msquare', 'tab', 'folder', 'component', 'house', 'invhouse', 'polygon', 'doublecircle', 'point', 'egg', 'mdiamond', 'doubleoctagon', 'tripleoctagon', 'septagon', 'pentagon', 'invtrapezium', 'invtriangle', 'underline']);
 
 /** Shapes Graphviz draws without an outline. */
 export const OUTLINELESS = new Set(['plain', 'plaintext', 'none', 'underline']);

@@ -80,6 +80,10 @@ export const SHAPES: Record<string, MappedShape> = dictionary({
   'sl-rect': { shape: 'manual-input' },
   'curv-trap': { shape: 'display' },
   'bow-rect': { shape: 'data-storage' },
+  'st-rect': { shape: 'stacked' },
+  processes: { shape: 'stacked' },
+  procs: { shape: 'stacked' },
+  'stacked-rectangle': { shape: 'stacked' },
   tri: { shape: 'triangle' },
   text: { shape: 'text' },
 });

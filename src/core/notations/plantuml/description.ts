@@ -19,7 +19,7 @@ interface ElementKind {
 
 /** Element keyword → role and outline. Keywords followed by `{` become containers instead. */
 export const DESCRIPTION_KEYWORDS: Readonly<Record<string, ElementKind>> = dictionary({
-  component: { kind: 'component' },
+  component: { kind: 'component', shape: 'component' },
   node: { kind: 'workload', shape: 'box-3d' },
   database: { kind: 'database' },
   cloud: { kind: 'external', shape: 'cloud' },
@@ -29,15 +29,17 @@ export const DESCRIPTION_KEYWORDS: Readonly<Record<string, ElementKind>> = dicti
   folder: { kind: 'generic', shape: 'folder' },
   card: { kind: 'generic' },
   agent: { kind: 'generic' },
-  artifact: { kind: 'generic', shape: 'document' },
-  file: { kind: 'generic', shape: 'document' },
+  // A page with its corner folded, as PlantUML draws a file (an artifact is that page's icon in a box: the page is nearer).
+  artifact: { kind: 'generic', shape: 'page' },
+  file: { kind: 'generic', shape: 'page' },
   // PlantUML draws storage as a stadium.
   storage: { kind: 'storage', shape: 'terminator' },
   queue: { kind: 'queue', shape: 'horizontal-cylinder' },
   stack: { kind: 'generic' },
-  collections: { kind: 'generic' },
+  collections: { kind: 'generic', shape: 'stacked' },
   hexagon: { kind: 'generic', shape: 'hexagon' },
-  label: { kind: 'generic' },
+  // Text alone, without a box, as PlantUML writes a label.
+  label: { kind: 'generic', shape: 'text' },
   actor: { kind: 'actor' },
   person: { kind: 'actor' },
   // Jacobson's robustness glyphs and an interface's small circle, each with its name under it, as PlantUML draws them.
@@ -56,6 +58,8 @@ export const DESCRIPTION_KEYWORDS: Readonly<Record<string, ElementKind>> = dicti
   // `archimate #Business "Label" as alias <<business-process>>`: an ArchiMate element, its colour written first.
   archimate: { kind: 'generic' },
 });
+
+const UNSEEN = '#00000000';
 
 const FORM_KIND: Record<EndForm, ElementKind | undefined> = dictionary({
   component: DESCRIPTION_KEYWORDS.component,
@@ -138,6 +142,8 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     const id = uniqueId(key);
     const node: GraphNode = { id, label: plainText(name), kind: spec.kind, ...extra };
     if (spec.shape) node.shape = spec.shape;
+    // A label is its words alone: no fill, no border.
+    if (spec.shape === 'text') node.style = { fillColor: UNSEEN, strokeColor: UNSEEN };
     const up = parent();
     if (up) node.parent = up;
     nodes.set(id, node);

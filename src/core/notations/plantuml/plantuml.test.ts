@@ -137,6 +137,45 @@ describe('plantumlNotation on real diagrams', () => {
     expect(graph.nodes.find((n) => n.id === 'mode')).toMatchObject({ kind: 'fork', label: '' });
   });
 
+  it("runs IRS's job states joined by short links (`INITIAL -> IN_PROGRESS`) in one row, as PlantUML draws them", async () => {
+    const scene = await drawGraph(plantumlNotation.toGraph(fixture('irs-job-state-machine.puml')), 'plantuml');
+    const box = (id: string) => scene.elements.find((e) => e.id === (scene.elementIds.nodes.get(id) ?? scene.elementIds.groups.get(id)))!;
+    const row = ['INITIAL', 'IN_PROGRESS', 'TRANSFERS_FINISHED', 'COMPLETED'].map(box);
+    const middle = (e: (typeof row)[number]) => Number(e.y) + Number(e.height) / 2;
+    // UNSAVED, a plain state, beside the first composite: level with the state inside it, as in PlantUML's drawing.
+    const unsaved = box('UNSAVED');
+    expect(Number(unsaved.x) + Number(unsaved.width)).toBeLessThan(Number(row[0]!.x));
+    expect(middle(unsaved)).toBeGreaterThan(Number(row[0]!.y));
+    expect(middle(unsaved)).toBeLessThan(Number(row[0]!.y) + Number(row[0]!.height));
+    for (const [left, right] of row.slice(0, -1).map((e, i) => [e, row[i + 1]!] as const)) {
+      expect(Math.abs(middle(left) - middle(right))).toBeLessThan(2);
+      expect(Number(right.x)).toBeGreaterThan(Number(left.x) + Number(left.width));
+    }
+    // The long links (`-->`) still go a rank down: ERROR under the row.
+    expect(Number(box('ERROR').y)).toBeGreaterThan(Math.max(...row.map((e) => Number(e.y) + Number(e.height))));
+  });
+
+  it("draws IRS's `artifact` as a page with its corner folded and its `collections` as stacked boxes, as PlantUML does", async () => {
+    const graph = plantumlNotation.toGraph(fixture('irs-deployment-level-1.puml'));
+    const scene = await drawGraph(graph, 'plantuml');
+    const typeOf = (id: string) => scene.elements.find((e) => e.id === scene.elementIds.nodes.get(id))?.type;
+    expect(['IRS Docker image', 'secrets'].map(typeOf)).toEqual(['page', 'stacked']);
+  });
+
+  it("draws IRS's components as PlantUML does, a box with the component icon at its top right clear of the label", async () => {
+    const graph = plantumlNotation.toGraph(openFixture('irs-building-block-component.puml'));
+    const scene = await drawGraph(graph, 'plantuml');
+    const element = scene.elements.find((e) => e.id === scene.elementIds.nodes.get('JobOrchestrator'))!;
+    expect(element).toMatchObject({ type: 'component', corner: 'sharp' });
+  });
+
+  it('writes a `label` as its words alone, without a box, as PlantUML does', () => {
+    const graph = plantumlNotation.toGraph(uml('label "Only words"\nfile notes.txt\nnotes.txt --> "Only words"'));
+    const words = graph.nodes.find((n) => n.label === 'Only words')!;
+    expect(words.style).toMatchObject({ fillColor: '#00000000', strokeColor: '#00000000' });
+    expect(graph.nodes.find((n) => n.label === 'notes.txt')?.shape).toBe('page');
+  });
+
   it("draws IRS's deployment chain of `node`s as PlantUML does, boxes in depth", async () => {
     const graph = plantumlNotation.toGraph(fixture('irs-deployment-chain.puml'));
     const scene = await drawGraph(graph, 'plantuml');
@@ -247,7 +286,7 @@ Internet -[hidden]- db
     expect(graph.nodes.map((n) => `${n.id}:${n.kind}`)).toEqual(['User1:actor', 'Story1:usecase', 'Story2:usecase']);
     // Beside components, it is an interface, a small circle, as PlantUML draws it (a microservices webshop's
     // `HTTPS - [Frontend]`); without either, a box.
-    expect(plantumlNotation.toGraph(uml('User1 --> [Shop]')).nodes.map((n) => `${n.kind}:${n.shape ?? ''}`)).toEqual(['interface:lollipop', 'component:']);
+    expect(plantumlNotation.toGraph(uml('User1 --> [Shop]')).nodes.map((n) => `${n.kind}:${n.shape ?? ''}`)).toEqual(['interface:lollipop', 'component:component']);
     expect(plantumlNotation.toGraph(uml('node "Webserver" {\n  HTTPS - [Frontend]\n}')).nodes.map((n) => n.kind)).toEqual(['interface', 'component']);
     expect(plantumlNotation.toGraph(uml('a --> b')).nodes.map((n) => n.kind)).toEqual(['component', 'component']);
   });

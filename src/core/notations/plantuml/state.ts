@@ -152,7 +152,9 @@ export function stateToGraph(source: DiagramSource): GraphIR {
     // `State3[H*]` (the history of State3) is one link end.
     const written = parseLink(text.replace(/([\w.$]+)\[(H\*?)\]/g, '"$1[$2]"'));
     if (written) {
-      const link = placedHint(written, source.direction);
+      // A short link (`A -> B`) sets its target beside its source, as PlantUML does (IRS's job state machine runs its
+      // registered, running and finished states in one row so).
+      const link = { ...placedHint(written.long ? written : { ...written, hidden: true }, source.direction), hidden: written.hidden };
       const end = (e: typeof link.from, role: 'start' | 'end') => {
         if (e.form === 'pseudo') return pseudo(role);
         const historyOf = /^(?:(.+)\[)?(H\*?)\]?$/.exec(e.name);
