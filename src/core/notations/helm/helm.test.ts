@@ -1077,6 +1077,23 @@ hidden:
     expect(graph.nodes.map((n) => n.label)).toEqual(['mongodb', 'mongodb data']);
   });
 
+  it('draws standalone MongoDB with the one replica it runs, saying its replicaCount of 2 counts only for a replica set (bitnami/mongodb, abridged)', () => {
+    // The chart's own comment: "When architecture=standalone, the number of replicas can only be 0 or 1"; drawn, the
+    // default values read "workload, 2 replicas".
+    const graph = helmNotation.toGraph(`architecture: standalone
+image:
+  repository: bitnami/mongodb
+replicaCount: 2
+service:
+  ports:
+    mongodb: 27017
+`);
+    expect(graph.nodes[0]!.rows?.[0]).toBe('workload, 1 replica');
+    expect(graph.warnings).toContain('line 4: replicaCount: 2 counts only for a replicated architecture; architecture: standalone runs 1 replica, drawn so');
+    const replicaset = helmNotation.toGraph('architecture: replicaset\nimage:\n  repository: bitnami/mongodb\nreplicaCount: 2\n');
+    expect(replicaset.nodes[0]!.rows?.[0]).toBe('workload, 2 replicas');
+  });
+
   it('draws Spark’s master as a workload of its image fronted by the chart’s Service, its workers registering with it (bitnami/spark, abridged)', () => {
     // Before: the master was a sub-chart "master" the workers used, with no Service.
     const graph = helmNotation.toGraph(`image:

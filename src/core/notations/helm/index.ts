@@ -681,7 +681,13 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   /** A workload with its enabled features; returns its node id. */
   const workload = (id: string, label: string, block: Record<string, unknown>, image: string | undefined, parent?: string): string => {
     const firstNode = nodes.length;
-    const replicas = replicaCount(block);
+    let replicas = replicaCount(block);
+    // Bitnami's replicated charts (MongoDB, Redis) run one pod in `architecture: standalone` whatever `replicaCount`
+    // says: their templates read it only for `replicaset` (MongoDB's default values: standalone, replicaCount: 2).
+    if (block === values && values.architecture === 'standalone' && typeof replicas === 'number' && replicas > 1) {
+      warnings.push(`${atLines([lineOf(['replicaCount'])])}replicaCount: ${replicas} counts only for a replicated architecture; architecture: standalone runs 1 replica, drawn so`);
+      replicas = 1;
+    }
     // The replica count shares the kind's row, so a workload with its image and its Service keeps to the three rows
     // an icon box shows (layout/node-size.ts: more draw as a table, without the icon).
     const rows = [typeof replicas === 'number' ? `workload, ${replicas} replica${replicas === 1 ? '' : 's'}` : 'workload'];
