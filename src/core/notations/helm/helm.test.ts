@@ -1077,6 +1077,31 @@ hidden:
     expect(graph.nodes.map((n) => n.label)).toEqual(['mongodb', 'mongodb data']);
   });
 
+  it('reads RabbitMQ’s clustering and Keycloak’s distributed cache as ways the application runs, not sub-charts (bitnami/rabbitmq, bitnami/keycloak, abridged)', () => {
+    // Drawn as sub-charts, RabbitMQ used a "clustering" chart and Keycloak a "cache" one, neither of which exists.
+    const rabbitmq = helmNotation.toGraph(`image:
+  repository: bitnami/rabbitmq
+replicaCount: 1
+clustering:
+  enabled: true
+  name: ""
+  addressType: hostname
+  rebalance: false
+  partitionHandling: autoheal
+`);
+    expect(rabbitmq.nodes.map((node) => node.label)).toEqual(['rabbitmq']);
+    expect(rabbitmq.nodes[0]!.rows).toContain('with clustering');
+    const keycloak = helmNotation.toGraph(`image:
+  repository: bitnami/keycloak
+replicaCount: 1
+cache:
+  enabled: true
+  stack: jdbc-ping
+  configFile: "cache-ispn.xml"
+`);
+    expect(keycloak.nodes.map((node) => node.label)).toEqual(['keycloak']);
+  });
+
   it('draws standalone MongoDB with the one replica it runs, saying its replicaCount of 2 counts only for a replica set (bitnami/mongodb, abridged)', () => {
     // The chart's own comment: "When architecture=standalone, the number of replicas can only be 0 or 1"; drawn, the
     // default values read "workload, 2 replicas".

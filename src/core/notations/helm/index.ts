@@ -644,8 +644,12 @@ function documentedRelations(ids: readonly string[], aliases: ReadonlyMap<string
  * box using three charts it does not have.
  */
 const CHART_OBJECT = /^(ingressClass|gatewayClass|gateway|storageClass|priorityClass|ingressRoute)$/;
-/** A way the application runs (n8n's `queueMode: {enabled: true, workerReplicaCount: 2}`), not a chart it uses. */
-const MODE = /^[a-z]+Mode$/;
+/**
+ * A way the application runs (n8n's `queueMode: {enabled: true, workerReplicaCount: 2}`, Bitnami RabbitMQ's
+ * `clustering: {enabled: true, addressType, rebalance}`, Keycloak's distributed `cache: {enabled: true, stack}`), not a
+ * chart it uses: drawn as sub-charts, RabbitMQ used a "clustering" chart and Keycloak a "cache" one that do not exist.
+ */
+const MODE = /^([a-z]+Mode|clustering|cluster|cache|replication|sharding|highAvailability)$/;
 
 /** Keys that name how the application runs, not a part of it: `deployment`, `statefulSet`, `daemonset`. */
 const WORKLOAD_KIND_KEY = /^(deployment|statefulset|daemonset)$/i;
