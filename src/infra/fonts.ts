@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { EmbeddedFonts, type FontFamily, type FontFiles } from '../core/render/fonts.js';
+import { EmbeddedFonts, type FaceKey, type FontFamily, type FontFiles } from '../core/render/fonts.js';
 
 /**
  * Loads the renderer's fonts from their npm packages (the I/O the pure core may not do). All three are Google Fonts
@@ -18,6 +18,16 @@ const FACE_FILES: Record<FontFamily, string> = {
   normal: '@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf',
   code: '@expo-google-fonts/jetbrains-mono/400Regular/JetBrainsMono_400Regular.ttf',
 };
+/** Bold and italic faces from the same packages. Kalam has no italic: the renderer slants its upright faces. */
+const VARIANT_FILES: Partial<Record<Exclude<FaceKey, FontFamily>, string>> = {
+  'hand-bold': '@expo-google-fonts/kalam/700Bold/Kalam_700Bold.ttf',
+  'normal-bold': '@expo-google-fonts/inter/700Bold/Inter_700Bold.ttf',
+  'normal-italic': '@expo-google-fonts/inter/400Regular_Italic/Inter_400Regular_Italic.ttf',
+  'normal-bold-italic': '@expo-google-fonts/inter/700Bold_Italic/Inter_700Bold_Italic.ttf',
+  'code-bold': '@expo-google-fonts/jetbrains-mono/700Bold/JetBrainsMono_700Bold.ttf',
+  'code-italic': '@expo-google-fonts/jetbrains-mono/400Regular_Italic/JetBrainsMono_400Regular_Italic.ttf',
+  'code-bold-italic': '@expo-google-fonts/jetbrains-mono/700Bold_Italic/JetBrainsMono_700Bold_Italic.ttf',
+};
 const FALLBACK_FILES = ['@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf', '@expo-google-fonts/noto-emoji/400Regular/NotoEmoji_400Regular.ttf'];
 const SUBSET_WASM = 'harfbuzzjs/dist/harfbuzz-subset.wasm';
 
@@ -27,6 +37,7 @@ const read = (specifier: string): Uint8Array<ArrayBuffer> => new Uint8Array(read
 export function loadFontFiles(): FontFiles {
   return {
     faces: { hand: read(FACE_FILES.hand), normal: read(FACE_FILES.normal), code: read(FACE_FILES.code) },
+    variants: Object.fromEntries(Object.entries(VARIANT_FILES).map(([key, file]) => [key, read(file)])),
     fallbacks: FALLBACK_FILES.map(read),
     subsetWasm: read(SUBSET_WASM),
   };

@@ -87,7 +87,7 @@ export function drawConnector(ctx: RenderContext, element: RenderElement & { typ
     const textStyle = textStyleOf(element, { family: 'hand', size: CONNECTOR_LABEL_SIZE, align: 'center' });
     const lines = textLines(label);
     // reduce, not Math.max(...): a label of a few hundred thousand lines would overflow the call stack.
-    const width = lines.reduce((widest, line) => Math.max(widest, ctx.fonts.lineWidth(line, textStyle.family, textStyle.size)), 0);
+    const width = lines.reduce((widest, line) => Math.max(widest, ctx.fonts.lineWidth(line, textStyle.family, textStyle.size, textStyle.face)), 0);
     const height = lines.length * textStyle.size * LINE_HEIGHT;
     const mid = halfway(geometry.samples);
     const box = { x: mid.x - width / 2, y: mid.y - height / 2, width, height };

@@ -40,14 +40,14 @@ export function drawImage(element: RenderElement & { type: 'image' }): Drawn {
 }
 
 /** `text` cut to fit `maxWidth`, with an ellipsis when something was cut. */
-export function ellipsize(fonts: FontMetrics, value: string, maxWidth: number, style: Pick<TextStyle, 'family' | 'size'>): string {
-  if (fonts.lineWidth(value, style.family, style.size) <= maxWidth) return value;
+export function ellipsize(fonts: FontMetrics, value: string, maxWidth: number, style: Pick<TextStyle, 'family' | 'size' | 'face'>): string {
+  if (fonts.lineWidth(value, style.family, style.size, style.face) <= maxWidth) return value;
   const chars = [...value];
   let low = 0;
   let high = chars.length;
   while (low < high) {
     const mid = Math.ceil((low + high) / 2);
-    if (fonts.lineWidth(`${chars.slice(0, mid).join('')}…`, style.family, style.size) <= maxWidth) low = mid;
+    if (fonts.lineWidth(`${chars.slice(0, mid).join('')}…`, style.family, style.size, style.face) <= maxWidth) low = mid;
     else high = mid - 1;
   }
   return `${chars.slice(0, low).join('')}…`;

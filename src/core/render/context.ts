@@ -1,10 +1,10 @@
-import type { FontFamily, FontMetrics } from './fonts.js';
+import { type FaceKey, type FontFamily, type FontMetrics, faceKey, type TextFace } from './fonts.js';
 import type { Shadow } from './shadows.js';
 
 /** What one render shares across its elements: fonts, the glyphs used (for subsetting), defs and unique ids. */
 export class RenderContext {
-  /** Codepoints drawn per family; the embedded fonts hold exactly these. */
-  readonly glyphs = new Map<FontFamily, Set<number>>();
+  /** Codepoints drawn per face; the embedded fonts hold exactly these. */
+  readonly glyphs = new Map<FaceKey, Set<number>>();
   /** Shared definitions by id, written once into `<defs>` in first-use order. */
   readonly defs = new Map<string, string>();
   /** Ids of definitions made once per document (icon symbols), by what they define. */
@@ -29,11 +29,11 @@ export class RenderContext {
     return `${this.prefix}-${kind}${this.counter}`;
   }
 
-  /** Records the glyphs of `text` drawn in `family`, each under the face that has it. */
-  useGlyphs(family: FontFamily, text: string): void {
+  /** Records the glyphs of `text` drawn in `family` (bold, italic), each under the face that has it. */
+  useGlyphs(family: FontFamily, text: string, face?: TextFace): void {
     for (const char of text) {
       const codepoint = char.codePointAt(0)!;
-      const owner = this.fonts.familyOf(family, codepoint);
+      const owner = faceKey(this.fonts.familyOf(family, codepoint), face);
       let set = this.glyphs.get(owner);
       if (!set) this.glyphs.set(owner, (set = new Set()));
       set.add(codepoint);

@@ -277,6 +277,23 @@ describe('renderSvg: text', () => {
     expect(svg.length).toBeLessThan(20_000);
   });
 
+  it('draws bold and italic text with the bold and italic faces, measured wider when bold', () => {
+    const svg = render([
+      { type: 'text', x: 0, y: 0, text: 'Bold', fontFamily: 'normal', fontWeight: 'bold' },
+      { type: 'text', x: 0, y: 50, text: 'Slant', fontFamily: 'normal', fontStyle: 'italic' },
+      { type: 'text', x: 0, y: 100, text: 'Hand', fontStyle: 'italic' },
+    ]);
+    expect(svg).toContain('font-weight="bold"');
+    expect(svg.match(/font-style="italic"/g)).toHaveLength(2);
+    expect(svg).toMatch(/@font-face\{font-family:Inter;font-weight:bold;src:/);
+    expect(svg).toMatch(/@font-face\{font-family:Inter;font-style:italic;src:/);
+    // Kalam has no italic face: its upright face is embedded and slanted by the viewer.
+    expect(svg).toMatch(/@font-face\{font-family:Kalam;src:/);
+    expect(fonts.lineWidth('Bold', 'normal', 20, { bold: true })).toBeGreaterThan(fonts.lineWidth('Bold', 'normal', 20));
+    const outlined = render([{ type: 'text', x: 0, y: 0, text: 'B', fontWeight: 'bold' }], { textAs: 'paths' });
+    expect(outlined).not.toBe(render([{ type: 'text', x: 0, y: 0, text: 'B' }], { textAs: 'paths' }));
+  });
+
   it('draws glyphs the hand font lacks (Cyrillic) from the normal font', () => {
     const svg = render([{ type: 'text', x: 0, y: 0, text: 'Жук' }]);
     expect(svg).toMatch(/@font-face\{font-family:Inter;/);

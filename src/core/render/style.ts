@@ -78,6 +78,7 @@ export function textStyleOf(element: RenderElement, defaults: { family: FontFami
     size: size > 0 ? Math.min(size, FONT_SIZE_MAX) : defaults.size,
     color: strokeColorOf(element),
     align: oneOf(TEXT_ALIGNS, element.textAlign, defaults.align),
+    ...((element.fontWeight === 'bold' || element.fontStyle === 'italic') && { face: { bold: element.fontWeight === 'bold', italic: element.fontStyle === 'italic' } }),
   };
 }
 

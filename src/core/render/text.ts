@@ -1,7 +1,7 @@
 import { LINE_HEIGHT, wordPieces, wrapWords } from '../layout/measure.js';
 import type { TEXT_ALIGNS } from '../scene/constants.js';
 import type { RenderContext } from './context.js';
-import type { FontFamily, FontMetrics } from './fonts.js';
+import type { FontFamily, FontMetrics, TextFace } from './fonts.js';
 import type { Box } from './outlines.js';
 import { grow } from './style.js';
 import { attrs, escapeXml, fmt, xmlSafe } from './svg.js';
@@ -11,6 +11,8 @@ export interface TextStyle {
   size: number;
   color: string;
   align: (typeof TEXT_ALIGNS)[number];
+  /** Bold or italic; regular when absent. */
+  face?: TextFace;
 }
 
 export interface TextBlock {
@@ -33,10 +35,10 @@ export function wrapText(
   fonts: FontMetrics,
   text: string,
   maxWidth: number,
-  style: Pick<TextStyle, 'family' | 'size'>,
+  style: Pick<TextStyle, 'family' | 'size' | 'face'>,
   wordWidthMax = maxWidth,
 ): string[] {
-  const width = (s: string) => fonts.lineWidth(s, style.family, style.size);
+  const width = (s: string) => fonts.lineWidth(s, style.family, style.size, style.face);
   const space = width(' ');
   const out: string[] = [];
   for (const paragraph of textLines(text)) {
@@ -113,7 +115,7 @@ export function drawTextBlock(
   const top = vertical === 'middle' ? box.y + (box.height - height) / 2 : box.y;
   const baseline0 = top + (lineHeight - (ascent + descent) * style.size) / 2 + ascent * style.size;
   const anchorX = style.align === 'left' ? box.x : style.align === 'right' ? box.x + box.width : box.x + box.width / 2;
-  const widths = lines.map((line) => ctx.fonts.lineWidth(line, style.family, style.size));
+  const widths = lines.map((line) => ctx.fonts.lineWidth(line, style.family, style.size, style.face));
   const widest = Math.max(0, ...widths);
   const left = style.align === 'left' ? anchorX : style.align === 'right' ? anchorX - widest : anchorX - widest / 2;
   const bounds = { x: left, y: top, width: widest, height };
@@ -121,14 +123,14 @@ export function drawTextBlock(
     let d = '';
     lines.forEach((line, i) => {
       const x = style.align === 'left' ? anchorX : style.align === 'right' ? anchorX - widths[i]! : anchorX - widths[i]! / 2;
-      d += ctx.fonts.outline(line, style.family, style.size, x, baseline0 + i * lineHeight) ?? '';
+      d += ctx.fonts.outline(line, style.family, style.size, x, baseline0 + i * lineHeight, style.face) ?? '';
     });
     return { svg: d === '' ? '' : `<path${attrs([['d', d], ['fill', style.color]])}/>`, bounds };
   }
   let body = '';
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
-    ctx.useGlyphs(style.family, line);
+    ctx.useGlyphs(style.family, line, style.face);
     body += `<tspan${attrs([['x', anchorX], ['y', baseline0 + i * lineHeight]])}>${escapeXml(line)}</tspan>`;
   });
   if (body === '') return { svg: '', bounds };
@@ -136,6 +138,8 @@ export function drawTextBlock(
     `<text${attrs([
       ['font-family', ctx.fonts.cssFamily(style.family)],
       ['font-size', fmt(style.size)],
+      ['font-weight', style.face?.bold ? 'bold' : undefined],
+      ['font-style', style.face?.italic ? 'italic' : undefined],
       ['fill', style.color],
       ['text-anchor', style.align === 'left' ? undefined : style.align === 'right' ? 'end' : 'middle'],
       ['xml:space', 'preserve'],

@@ -72,10 +72,11 @@ describe('buildCapabilities', () => {
     expect(search).toBe('Find icons with GET /api-v1/icons?query=… (optional: vendor, limit) or the search_icons tool.');
   });
 
-  it('is a guide a model reads once: each field defined once, the whole under 15,000 characters', () => {
+  it('is a guide a model reads once: each field defined once, the whole under 15,200 characters', () => {
     const size = JSON.stringify(guide).length;
     console.log(`capabilities guide: ${size} characters (was 41,937 with a full schema per type)`);
-    expect(size).toBeLessThan(15_000);
+    // 15,000 until fontWeight and fontStyle (110 characters) joined the text fields.
+    expect(size).toBeLessThan(15_200);
   });
 
   it('serialises to JSON', () => {

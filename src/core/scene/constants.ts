@@ -159,6 +159,9 @@ export const BOWING = ['straight', 'curved', 'wavy'] as const;
 export const CORNERS = ['sharp', 'rounded', 'beveled'] as const;
 export const FONT_FAMILIES = ['hand', 'normal', 'code'] as const;
 export const TEXT_ALIGNS = ['left', 'center', 'right'] as const;
+/** CSS's names, as `fontSize` and `fontFamily` follow it: drawn with the embedded family's bold / italic face. */
+export const FONT_WEIGHTS = ['normal', 'bold'] as const;
+export const FONT_STYLES = ['normal', 'italic'] as const;
 export const SHADOWS = ['none', 'soft', 'hard'] as const;
 export const ARROW_SHAPES = ['straight', 'curved', 'elbow', 's-curve', 'smart', 'multipoint', 'multipoint-curved'] as const;
 export const LINE_SHAPES = ['straight', 'multipoint', 'multipoint-curved'] as const;

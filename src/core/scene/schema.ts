@@ -6,6 +6,8 @@ import {
   CORNERS,
   FILL_STYLES,
   FONT_FAMILIES,
+  FONT_STYLES,
+  FONT_WEIGHTS,
   IMAGE_DATA_URL_MAX_CHARS,
   IMAGE_MIME_TYPES,
   LINE_SHAPES,
@@ -116,6 +118,8 @@ const common = {
   fontSize: num().positive('must be more than 0').max(1000, 'must be at most 1000').optional(),
   fontFamily: oneOf(FONT_FAMILIES).optional(),
   textAlign: oneOf(TEXT_ALIGNS).optional(),
+  fontWeight: oneOf(FONT_WEIGHTS).optional(),
+  fontStyle: oneOf(FONT_STYLES).optional(),
   groupIds: z.array(str().min(1, 'must not be empty'), { error: needs('an array of group ids') }).default([]),
   /** Radians, clockwise, around the centre. */
   angle: num().default(0).describe('Rotation in radians, clockwise, around the centre'),
