@@ -336,7 +336,7 @@ export function fromExcalidraw(input: ExcalidrawInput): { elements: Raw[]; warni
     else if (typeof e.id === 'string' && e.id !== '') warnings.push(`${where}: id repeats an earlier element; a new id was given`);
     if (typeof e.id === 'string') seen.add(e.id);
     if (isNum(e.seed) && Number.isInteger(e.seed)) out.seed = e.seed;
-    for (const key of ['bowing', 'shadow', 'iconRef', 'parentId', 'role'] as const) if (extras[key] !== undefined) out[key] = extras[key];
+    for (const key of ['bowing', 'shadow', 'iconRef', 'parentId', 'role', 'fontWeight', 'fontStyle'] as const) if (extras[key] !== undefined) out[key] = extras[key];
     if (extras.linkedTo !== undefined) out.labelOf = extras.linkedTo;
     if (typeof e.frameId === 'string' && e.frameId !== '') out.frameId = e.frameId;
     for (const [key, value] of [

@@ -113,6 +113,15 @@ describe('toExcalidraw: a file Excalidraw opens', () => {
     expect(again.elements).toEqual(first);
   });
 
+  it('keeps bold and italic text through Excalidraw, which has neither, for the way back', () => {
+    const first = native([
+      { id: 'box', type: 'rectangle', x: 0, y: 0, width: 160, height: 60, text: 'Orders', fontWeight: 'bold' },
+      { id: 'note', type: 'text', x: 0, y: 100, text: 'drawn by hand', fontStyle: 'italic' },
+    ]);
+    expect(first.map((e) => [(e as { fontWeight?: string }).fontWeight, (e as { fontStyle?: string }).fontStyle])).toEqual([['bold', undefined], [undefined, 'italic']]);
+    expect(native(exported(first))).toEqual(first);
+  });
+
   it.each(CAPABILITY_EXAMPLES.map((e) => [e.title, e.elements] as const))('round-trips the guide example "%s"', (_, elements) => {
     const first = native(elements);
     expect(native(exported(first))).toEqual(first);

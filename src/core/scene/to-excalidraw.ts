@@ -80,6 +80,10 @@ export function toExcalidraw(elements: readonly Element[]): { scene: ExcalidrawS
     if (e.labelOf !== undefined) kept.linkedTo = e.labelOf;
     if (e.corner === 'beveled') kept.corner = e.corner;
     if (FILL_TO_EXCALIDRAW[e.fillStyle] !== e.fillStyle) kept.fillStyle = e.fillStyle;
+    // Excalidraw has no bold or italic: they ride along for the way back (its editor shows the text upright and regular).
+    const { fontWeight, fontStyle } = e as { fontWeight?: string; fontStyle?: string };
+    if (fontWeight !== undefined) kept.fontWeight = fontWeight;
+    if (fontStyle !== undefined) kept.fontStyle = fontStyle;
     return {
       id: e.id,
       type,
