@@ -280,14 +280,21 @@ async function layoutGrid(graph: GraphIR, container: GraphGroup | undefined, gri
   const rows = Math.max(0, ...[...cellOf.entries()].map(([id, cell]) => cell.row + rowSpan(id)));
   const span = (id: string) => Math.max(1, cellOf.get(id)!.columnSpan ?? 1);
   const columns = Math.max(0, ...[...cellOf.entries()].map(([id, cell]) => cell.column + span(id)));
-  const widths = Array.from({ length: columns }, (_, c) => Math.max(0, ...cells.filter((cell) => cellOf.get(cell.id)!.column === c && span(cell.id) === 1).map((cell) => cell.box.width)));
-  // A cell spanning columns (Mermaid's `a:3`) wider than them shares what it lacks out among them.
-  for (const cell of cells.filter((c) => span(c.id) > 1)) {
-    const { column } = cellOf.get(cell.id)!;
-    const spanned = widths.slice(column, column + span(cell.id));
-    const lack = cell.box.width - (spanned.reduce((sum, w) => sum + w, 0) + (spanned.length - 1) * grid.columnGap);
-    if (lack > 0) for (let c = column; c < column + spanned.length; c++) widths[c]! += lack / spanned.length;
-  }
+  /**
+   * Each band's size along one axis: its widest single-band cell, then each cell spanning bands (Mermaid's `a:3`
+   * across columns, D2's first of five cells over three columns as tall as two rows) sharing what it lacks out.
+   */
+  const bandSizes = (count: number, first: (id: string) => number, spanOf: (id: string) => number, size: (box: Box) => number, gap: number): number[] => {
+    const sizes = Array.from({ length: count }, (_, b) => Math.max(0, ...cells.filter((cell) => first(cell.id) === b && spanOf(cell.id) === 1).map((cell) => size(cell.box))));
+    for (const cell of cells.filter((c) => spanOf(c.id) > 1)) {
+      const at = first(cell.id);
+      const spanned = sizes.slice(at, at + spanOf(cell.id));
+      const lack = size(cell.box) - (spanned.reduce((sum, s) => sum + s, 0) + (spanned.length - 1) * gap);
+      if (lack > 0) for (let b = at; b < at + spanned.length; b++) sizes[b]! += lack / spanned.length;
+    }
+    return sizes;
+  };
+  const widths = bandSizes(columns, (id) => cellOf.get(id)!.column, span, (box) => box.width, grid.columnGap);
   // A grid that fills its container, stretched to its cell (fillWidth) or widened to a container's least width: the
   // width gained goes to the narrowest columns first, so they come out as even as the widest allows, as Mermaid sizes
   // a composite block's children.
@@ -305,14 +312,7 @@ async function layoutGrid(graph: GraphIR, container: GraphGroup | undefined, gri
       for (let c = 0; c < columns; c++) widths[c] = Math.max(widths[c]!, even);
     }
   }
-  const heights = Array.from({ length: rows }, (_, r) => Math.max(0, ...cells.filter((cell) => cellOf.get(cell.id)!.row === r && rowSpan(cell.id) === 1).map((cell) => cell.box.height)));
-  // A cell spanning rows (D2 evens five cells over three columns: the first as tall as two) shares what it lacks out.
-  for (const cell of cells.filter((c) => rowSpan(c.id) > 1)) {
-    const { row } = cellOf.get(cell.id)!;
-    const spanned = heights.slice(row, row + rowSpan(cell.id));
-    const lack = cell.box.height - (spanned.reduce((sum, h) => sum + h, 0) + (spanned.length - 1) * grid.rowGap);
-    if (lack > 0) for (let r = row; r < row + spanned.length; r++) heights[r]! += lack / spanned.length;
-  }
+  const heights = bandSizes(rows, (id) => cellOf.get(id)!.row, rowSpan, (box) => box.height, grid.rowGap);
   const xs = widths.map((_, c) => widths.slice(0, c).reduce((sum, w) => sum + w + grid.columnGap, 0));
   const ys = heights.map((_, r) => heights.slice(0, r).reduce((sum, h) => sum + h + grid.rowGap, 0));
 
