@@ -557,6 +557,40 @@ describe('Graphviz placement with orthogonal routes', () => {
     for (const [from, to] of [['web', 'app'], ['app', 'db'], ['app', 'redis'], ['cron', 'db'], ['letsencrypt-companion', 'proxy']]) expect(top(from!), `${from} above ${to}`).toBeLessThan(top(to!));
   });
 
+  it('runs every edge with the flow where no cycle turns one, though two containers refer to each other both ways (a Mermaid module map)', async () => {
+    // In the shape of a project README's module map: agents use utilities, evaluation tests the agents. Graphviz's
+    // older ranking ranked the two subgraphs as units, found them a cycle and turned evaluation's and monitoring's
+    // edges upwards, both drawn under the agents they test; Mermaid's own layout runs all eight down.
+    const graph = await mermaidNotation.toGraph(
+      [
+        'graph TD',
+        'subgraph "Core Logic"',
+        '  Agents[src/agents]',
+        '  RAG[src/rag]',
+        '  Memory[src/memory]',
+        'end',
+        'subgraph "Support Infrastructure"',
+        '  Utils[src/utils]',
+        '  Eval[src/evaluation]',
+        '  Monitor[src/monitoring]',
+        '  Scale[src/scaling]',
+        'end',
+        'Agents -->|Retrieves Context| RAG',
+        'Agents -->|Reads/Writes| Memory',
+        'Agents -->|Uses| Utils',
+        'RAG -->|Uses| Utils',
+        'Eval -->|Tests| Agents',
+        'Monitor -->|Observes| Agents',
+        'Monitor -->|Observes| RAG',
+        'Agents -.->|Traced By| Scale',
+      ].join('\n'),
+    );
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const box = new Map(laid.nodes.map((node) => [node.id, node]));
+    const upwards = graph.edges.filter((edge) => box.get(edge.to)!.y + box.get(edge.to)!.height <= box.get(edge.from)!.y);
+    expect(upwards.map((edge) => `${edge.from} → ${edge.to}`)).toEqual([]);
+  });
+
   it('draws Kubernetes, Helm, Mermaid, Terraform, compose and SQL schemas of any size this way, the other notations and graphs from no notation with ELK', () => {
     expect(layoutEngineFor(graph, 'sql')).toBe(layoutGraphvizOrthogonal);
     const tables = Array.from({ length: FOLD_NODES + 1 }, (_, i) => ({ id: `t${i}`, label: `t${i}`, kind: 'entity' as const }));

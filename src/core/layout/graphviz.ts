@@ -328,6 +328,8 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
   const groupById = new Map(graph.groups.map((group) => [group.id, group]));
   const holds = (outer: string, id: string) => groupIndex.has(outer) && inside(nodeById.get(id) ?? groupById.get(id) ?? {}, outer);
   const edges: DotSource['edges'] = [];
+  /** Edges that rank, as written (tail before head), for clustersTurnBack. */
+  const ranking: { from: string; to: string }[] = [];
   let sameRank = false;
   // With containers, cycles are broken as the author wrote the graph (backEdges: depth first from the sources, in
   // input order), as Mermaid's layout and our ELK path do. Graphviz breaks them per cluster and between clusters apart,
@@ -367,6 +369,7 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
       edge.label && `label="drawbridge:edge:${edges.length}"`,
     ].filter(Boolean);
     lines.push(`${tail.node} -> ${head.node} [${attributes.join(' ')}]`);
+    if (!flat && !steps?.back.has(edge)) ranking.push({ from: tail.node, to: head.node });
     // A flat edge in one rank: Graphviz keeps its tail before its head along the rank.
     if (flat) lines.push(`{rank=same; ${tail.node}; ${head.node}}`);
     sameRank ||= flat;
@@ -390,6 +393,7 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
           if (t === tail.node && h === head.node) continue;
           lines.push(`${t} -> ${h}`);
           edges.push({ tail: t, head: h });
+          ranking.push({ from: t, to: h });
         }
       }
     }
@@ -440,11 +444,39 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
   }
   if (shape.straight) lines.push('splines=line');
   // Ranks across clusters need the newer ranking.
-  if (sameRank || ranks !== undefined || steps !== undefined) lines.push('newrank=true');
+  const chainOf = (dotNode: string) => {
+    const chain: string[] = [];
+    for (let up = graph.nodes[Number(dotNode.slice(1))]?.parent; up !== undefined && groupIndex.has(up) && chain.length <= graph.groups.length; up = groupParent.get(up)) chain.unshift(up);
+    return chain;
+  };
+  // Not where the author put targets on sides (PlantUML's `-r->`): drawn as PlantUML's own Graphviz run draws it.
+  const hinted = graph.edges.some((edge) => edge.toward !== undefined);
+  if (sameRank || ranks !== undefined || steps !== undefined || (!hinted && clustersTurnBack(ranking, chainOf))) lines.push('newrank=true');
   // Graphviz spreads short rows apart to straighten long edges; squeezed back towards the width asked, where it can.
   if (shape.width !== undefined) lines.push('ratio=compress', `size="${shape.width / POINTS_PER_INCH},${MAX_INCHES}"`);
   lines.push('}');
   return { source: lines.join('\n'), edges, clusters };
+}
+
+/**
+ * Whether Graphviz's older ranking would turn edges against the flow that no cycle turns: it ranks each cluster on its
+ * own, then the clusters as units, and two containers with edges both ways (a module's agents using utilities that
+ * test and observe them) are a cycle of units, broken by turning one way's edges back: three of eight edges of a
+ * Mermaid flowchart ran upwards, where Mermaid's own layout runs all down. `newrank` ranks every node at once, as
+ * Mermaid's dagre and our ELK path do; it is asked only here, as it moves other drawings (and broke more rules on
+ * PlantUML's packages, engine.ts). `ranking` holds DOT's node names, tail first; `chainOf` a node's containers,
+ * outermost first.
+ */
+function clustersTurnBack(ranking: readonly { from: string; to: string }[], chainOf: (node: string) => string[]): boolean {
+  const units = ranking.flatMap(({ from, to }) => {
+    const [a, b] = [[...chainOf(from), from], [...chainOf(to), to]];
+    let level = 0;
+    while (level < a.length && level < b.length && a[level] === b[level]) level++;
+    // Between the two units at the level where the ends' containers part (none where one end holds the other).
+    return level < a.length && level < b.length ? [{ from: a[level]!, to: b[level]! }] : [];
+  });
+  const vertices = [...new Set(units.flatMap((unit) => [unit.from, unit.to]))];
+  return backEdges(vertices, units).size > 0;
 }
 
 /**

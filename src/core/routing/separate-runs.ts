@@ -96,7 +96,11 @@ export function separateRuns(lines: readonly RoutedLine[], obstacles: readonly B
   // Neighbouring lines of a channel are arranged together, so moving one does not put it onto the next; where that
   // finds no room, the legs on each line alone. Upright legs first, unless `levelFirst`: each pass orders its legs
   // knowing where the other axis's legs are, so the legs that end on the shapes' sides go second.
-  for (const vertical of levelFirst ? [false, true] : [true, false]) for (const gap of [RUN_SPACING, SAME_LINE]) separateAxis(out, lines, obstacles, vertical, gap);
+  const [first, second] = levelFirst ? [false, true] : [true, false];
+  for (const vertical of [first, second]) for (const gap of [RUN_SPACING, SAME_LINE]) separateAxis(out, lines, obstacles, vertical, gap);
+  // Parting the second axis's legs moves the ends of the first's, and two legs meeting end to end on one line may then
+  // overlap (a Terraform VPC: a route into a subnet and one into a route table, 8 px on one line, read as one line).
+  separateAxis(out, lines, obstacles, first, SAME_LINE);
   return out;
 }
 
