@@ -157,6 +157,12 @@ describe('loose nodes in rows', () => {
     expect(lengths(looseRows(boxes(12, 100), 600, [40, 80]))).toEqual([4, 4, 4]);
   });
 
+  it('sets them in no more rows than their columns need, not a column with one beside it (a Mermaid client’s five parts)', () => {
+    // Five of 300 × 40 (a sideways container's parts, measured across): in four rows they were two, one, one and one.
+    const rows = looseRows(Array.from({ length: 5 }, () => ({ width: 300, height: 40 })), 880, [40, 80]);
+    expect(lengths(rows)).toEqual([2, 2, 1]);
+  });
+
   it('sets them in one column where no row fits', () => {
     expect(lengths(looseRows(boxes(2, 600), 500, [40, 80]))).toEqual([1, 1]);
   });

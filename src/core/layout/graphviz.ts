@@ -532,8 +532,11 @@ export function looseRows<T extends { width: number; height: number }>(loose: re
     }
     return rows;
   };
-  const tries = loose.map((_, i) => {
-    const rows = split(i + 1);
+  // As many rows as the columns need, no more: five in four rows were two, one, one and one, a column with one
+  // node beside it (a Mermaid client's five parts), where three rows are two, two and one.
+  const counts = [...new Set(loose.map((_, i) => Math.ceil(loose.length / (i + 1))))].reverse();
+  const tries = counts.map((count) => {
+    const rows = split(count);
     const wide = Math.max(...rows.map((row) => row.reduce((sum, node) => sum + node.width, 0) + across * (row.length - 1)));
     const high = rows.reduce((sum, row) => sum + Math.max(...row.map((node) => node.height)), 0) + between * (rows.length - 1);
     return { rows, wide, offPage: Math.abs(Math.log(wide / high / PACK_ASPECT)) };
