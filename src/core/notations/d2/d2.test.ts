@@ -308,6 +308,14 @@ describe('d2Notation details', () => {
     expect(scene.elements.filter((e) => ['CDC read fails', 'Restart'].includes((e as { text?: string }).text ?? '')).map((e) => e.strokeColor)).toEqual(['#1e1e1e', '#1e1e1e']);
   }, SLOW);
 
+  it('keeps the fill an author gave a Markdown block behind its text, with no border, as D2 does (a linked list\'s head node)', async () => {
+    const graph = await readD2('n1: |md\n  **val: 9**\n\n  next: x\n| {style.fill: "#fef9c3"; style.stroke: "#f59e0b"}\nn2: |md\n  val: 7\n|\nn1 -> n2');
+    const scene = await drawGraph(graph);
+    const box = (id: string) => scene.elements.find((e) => e.id === id)!;
+    expect([box('n1').fillColor, box('n1').strokeColor]).toEqual(['#fef9c3', '#00000000']);
+    expect([box('n2').fillColor, box('n2').strokeColor]).toEqual(['#00000000', '#00000000']);
+  }, SLOW);
+
   it('draws D2\'s c4-person (the docs\' C4 models) as a person, not as a plain box', async () => {
     const graph = await readD2('customer: Customer {shape: c4-person}\ncustomer -> bank');
     expect(graph.nodes.find((n) => n.id === 'customer')).toMatchObject({ shape: 'person', kind: 'user' });

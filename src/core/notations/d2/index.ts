@@ -523,8 +523,12 @@ function compiledToGraph(source: CompiledD2): GraphIR {
     const style = styleOf(shape);
     if (style) node.style = style;
     // D2 draws an image shape as the picture alone, its label under it: our icon, with no box around it.
-    // A text shape is the words alone, as D2 draws it: no box and no fill behind them, whatever fill the author set.
-    if (shape.type === 'image' || shape.type === 'text') node.style = { ...node.style, fillColor: INVISIBLE, strokeColor: INVISIBLE };
+    // A text shape is the words alone, as D2 draws it: no box; and no fill behind them but a Markdown block's own,
+    // which D2 sets behind its text (a linked list's head node in yellow).
+    if (shape.type === 'image' || shape.type === 'text') {
+      const behind = shape.language === 'markdown' ? node.style?.fillColor : undefined;
+      node.style = { ...node.style, fillColor: behind ?? INVISIBLE, strokeColor: INVISIBLE };
+    }
     // D2 sets Markdown and code blocks from the left (iidi-tech's bullet lists of what each service does).
     if (shape.language) node.style = { ...node.style, textAlign: 'left' };
     nodes.push(node);
