@@ -1197,5 +1197,45 @@ sysctlImage:
 `);
     expect(graph.nodes.map((n) => n.id)).toEqual(['master', 'data']);
   });
-});
 
+  it('reads a block named for the product, holding the image its components run, as that image, and joins the object store and caches (bitnami/grafana-mimir, abridged)', async () => {
+    const graph = await helmNotation.toGraph(`mimir:
+  image:
+    registry: docker.io
+    repository: bitnami/grafana-mimir
+    tag: 2.17.0
+  dataDir: /bitnami/grafana-mimir
+compactor:
+  replicaCount: 1
+distributor:
+  replicaCount: 1
+ingester:
+  replicaCount: 2
+querier:
+  replicaCount: 1
+queryFrontend:
+  replicaCount: 1
+storeGateway:
+  replicaCount: 1
+minio:
+  enabled: true
+memcachedfrontend:
+  enabled: true
+  nameOverride: memcachedfrontend
+  service:
+    ports:
+      memcached: 11211
+memcachedindex:
+  enabled: true
+  nameOverride: memcachedindex
+  service:
+    ports:
+      memcached: 11211
+`);
+    expect(graph.nodes.map((n) => n.id)).not.toContain('mimir');
+    expect(graph.nodes.find((n) => n.id === 'querier')!.rows).toContain('grafana-mimir');
+    expect(arrows(graph)).toEqual(
+      expect.arrayContaining(['ingester -> minio [uploads blocks]', 'storeGateway -> minio [reads blocks]', 'queryFrontend -> memcachedfrontend [results cache]', 'storeGateway -> memcachedindex [index cache]']),
+    );
+  });
+});

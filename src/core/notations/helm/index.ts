@@ -580,6 +580,13 @@ const DISTRIBUTED_PATHS: readonly Relation[] = [
   ['querier', 'storeGateway', 'reads'],
   ['querier', 'indexGateway', 'reads'],
   ['ruler', 'ingester', 'reads'],
+  // Blocks are written to and read from the object store, and the store gateway and query frontend keep their caches
+  // in the memcached sub-charts (Bitnami's mimir: a MinIO and four caches stood apart, joined to nothing).
+  ['ingester', 'minio', 'uploads blocks'],
+  ['compactor', 'minio', 'compacts blocks'],
+  ['storeGateway', 'minio', 'reads blocks'],
+  ['queryFrontend', 'memcachedfrontend', 'results cache'],
+  ...['index', 'chunks', 'metadata'].map((cache): Relation => ['storeGateway', `memcached${cache}`, `${cache} cache`]),
 ];
 
 /**
@@ -910,6 +917,20 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   // place and lost the chart's Service, and its `persistence` drew a volume the chart switches off.
   const settingsOfApp = components.findIndex(([key, block]) => appImage !== undefined && key.toLowerCase() === appImage.toLowerCase() && !namesImage(block.image) && containerImages(block).length === 0);
   if (settingsOfApp >= 0) components.splice(settingsOfApp, 1);
+  // A block under the product's name holding the image its components run and nothing a workload has of its own
+  // (Bitnami Grafana Mimir's and Loki's `mimir: {image: bitnami/grafana-mimir, dataDir, configuration}` beside
+  // `compactor`, `distributor`… that name no image): the image they run, not a workload "mimir" drawn beside them.
+  const imageless = (block: Record<string, unknown>) => !(isRecord(block.image) && imageName(block.image) !== undefined) && containerImages(block).length === 0;
+  // Only where the chart has no image at the top to give them (Redis's `kubectl: {image: bitnami/kubectl}` is a tool's).
+  const sharedAt = appImage !== undefined ? -1 : components.findIndex(([key, block]) => {
+    const image = isRecord(block.image) ? imageName(block.image) : undefined;
+    return (
+      key.length >= 4 && image?.toLowerCase().includes(key.toLowerCase()) === true && replicaCount(block) === undefined &&
+      !['service', 'persistence', 'ingress'].some((feature) => feature in block) &&
+      components.filter(([other, part]) => other !== key && imageless(part)).length >= 2
+    );
+  });
+  const sharedImage = sharedAt >= 0 ? imageName(components.splice(sharedAt, 1)[0]![1].image) : undefined;
   // Bare per-workload blocks are the chart's own workloads only when there are several (one is more likely a
   // setting); a block in the middle of their run (`payment: {gateway: …}` between `mysql: {}` and `rabbitmq: {}`)
   // is one of them too. A chart whose workloads say what they are (an image, replicas, a service) writes empty or
@@ -963,7 +984,7 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const front = proxy ?? (app === undefined ? (runAppImage.find(([key, , place]) => WORKLOAD_KIND_KEY.test(key) || FRONT.test(place?.label ?? key))?.[0] ?? clusterFront) : undefined);
   for (const [key, block, place] of components) {
     const containers = containerImages(block);
-    const ownImage = ownImageOf(block) ?? (containers.length > 0 ? containers.join(', ') : appImage);
+    const ownImage = ownImageOf(block) ?? (containers.length > 0 ? containers.join(', ') : (appImage ?? sharedImage));
     // A block named for the kind of workload the chart runs (traefik's `deployment: {kind: Deployment, replicas}`) is
     // the application run so, and goes by its name.
     const label = WORKLOAD_KIND_KEY.test(key) ? (text(values.nameOverride) ?? appImage ?? key) : (place?.label ?? text(block.name) ?? key);
