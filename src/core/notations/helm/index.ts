@@ -4,7 +4,8 @@
  *
  * 1. The application: a top-level `image` or `replicaCount` means the chart deploys one main workload, named after
  *    `nameOverride`, else the image repository's last segment. When components without an image of their own exist
- *    (Bitnami's `primary`), they run that image and stand for the application instead.
+ *    (Bitnami's `primary`), they run that image and stand for the application instead. With no top-level image, a
+ *    block under the product's name holding the image its components lack (Bitnami mimir's `mimir.image`) is that image.
  * 2. Components: a top-level map holding an `image` map, a `replicas`/`replicaCount`, a `service` or `persistence`
  *    map, or `create: true` with a `name` (one block per microservice) is a workload of its own. `enabled: false`,
  *    `create: false`, parts that are all switched off, or zero replicas leave it out (the switched-off ones are
