@@ -22,7 +22,7 @@ import { unfoldRows } from './folded-rows.js';
 import { readsAsRows } from './table-rows.js';
 
 /** The outline a scene element keeps, which the exports write back. */
-type RecoveredStyle = Required<Omit<GraphStyle, 'strokeWidth' | 'fontSize' | 'textColor' | 'textAlign'>>;
+type RecoveredStyle = Required<Omit<GraphStyle, 'strokeWidth' | 'fontSize' | 'textColor' | 'textAlign' | 'fontWeight' | 'fontStyle'>>;
 
 export type NodeShape = ShapeType | 'text' | 'code' | 'math' | 'image' | 'embed';
 

@@ -41,6 +41,12 @@ export interface GraphStyle {
   textColor?: string;
   /** Lines set from the left, as the notation writes prose and code in a box (D2 Markdown and code blocks); centred when absent. */
   textAlign?: 'left';
+  /**
+   * The author's emphasis of a node's whole label (D2 `style.bold`, DOT `<b>…</b>` or a bold `fontname`, Mermaid's
+   * `**…**`, PlantUML's creole): drawn in the bold face, slanted. Emphasis of a part of a label is not kept.
+   */
+  fontWeight?: 'bold';
+  fontStyle?: 'italic';
 }
 
 export interface GraphNode {

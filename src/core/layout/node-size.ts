@@ -203,7 +203,7 @@ function measuredNode(node: GraphNode, flow: Direction): NodeBox {
   const area = TEXT_AREA[shape] ?? TEXT_AREA.rectangle!;
   const maxTextWidth = NODE_BOX.maxWidth * area.fx - 2 * SPACING.nodePaddingX;
   const label = wrapText(node.label, maxTextWidth, fontSize, NODE_BOX.maxWidth - 2 * SPACING.nodePaddingX).join('\n');
-  const labelSize = measureText(label, fontSize, FONT.family);
+  const labelSize = measureText(label, fontSize, FONT.family, node.style?.fontWeight);
   // Only a resolved icon earns room: codeToScene turns hints into refs before layout, or drops them. Icons are stamped
   // on node-sized boxes only: a label too long for one (a C4 description wrapped in a cylinder) goes without.
   let icon = rows.length === 0 && node.iconRef !== undefined;
@@ -221,7 +221,7 @@ function measuredNode(node: GraphNode, flow: Direction): NodeBox {
     const headerIcon = node.iconRef !== undefined;
     const iconSpace = headerIcon ? HEADER_ICON.size + HEADER_ICON.gap : 0;
     const title = headerIcon ? wrapText(node.label, maxTextWidth - iconSpace, fontSize, NODE_BOX.maxWidth - 2 * SPACING.nodePaddingX - iconSpace).join('\n') : label;
-    const titleSize = headerIcon ? measureText(title, fontSize, FONT.family) : labelSize;
+    const titleSize = headerIcon ? measureText(title, fontSize, FONT.family, node.style?.fontWeight) : labelSize;
     // A long member or column wraps onto indented lines: a cut signature would hide its parameters or return type.
     const wrapped = members.map((row) => wrapText(row, maxTextWidth - measureText(ROW_INDENT, rowFontSize, FONT.family).width, rowFontSize).map((line, k) => (k === 0 ? line : `${ROW_INDENT}${line}`)));
     const cut = wrapped.flat();

@@ -113,7 +113,7 @@ const CORPUS: Count[] = [
   ['helm', 'bank-of-anthos-prometheus.values.yaml', 4, 1, 0, 'operator, prometheus, alertmanager, blackboxExporter; the six kube* blocks and exporters are off; prometheus alerts alertmanager'],
   ['helm', 'bitnami-postgresql.values.yaml', 2, 1, 0, 'primary (its Service a row) and its volume'],
   ['helm', 'bitnami-wordpress.values.yaml', 3, 2, 0, 'wordpress (its Service a row), volume, mariadb sub-chart'],
-  ['helm', 'grafana-loki-distributed.values.yaml', 7, 5, 0, 'enabled components (the gateway\'s Service a row), memcached; the write and read paths its documentation draws'],
+  ['helm', 'grafana-loki-distributed.values.yaml', 6, 5, 0, 'enabled components (the gateway\'s Service a row, the `loki` block the image they run), memcached; the write and read paths its documentation draws'],
   ['helm', 'grafana-loki-stack.values.yaml', 2, 1, 0, 'loki and promtail sub-charts, promtail pushing to loki'],
   ['helm', 'microservices-demo.values.yaml', 12, 0, 0, '11 service blocks with create: true, and redis-cart (cartDatabase.inClusterRedis.create)'],
   ['helm', 'robot-shop.values.yaml', 12, 0, 0, '8 per-workload blocks, 4 datastore blocks; which uses which is in the templates'],

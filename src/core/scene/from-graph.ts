@@ -3,7 +3,7 @@
  * node shapes coloured by role, right-angle arrows bound at both ends, and edge labels where layout put them (clear of
  * every shape).
  */
-import type { GraphEdge, GraphIR, GraphNode } from '../graph/types.js';
+import type { GraphEdge, GraphIR, GraphNode, GraphStyle } from '../graph/types.js';
 import { HEADER_ICON } from '../icons/limits.js';
 import { isHidden, readableStroke } from '../layout/contrast.js';
 import { CONTAINER_FILLS, CONTAINER_MIN_WIDTH, CONTAINER_STROKE, FONT, ROLE_COLORS, SPACING } from '../layout/drawing-rules.js';
@@ -48,6 +48,9 @@ function idMaker(): (wanted: string) => string {
 
 const shapeBase = (box: Box) => ({ x: round(box.x), y: round(box.y), width: round(box.width), height: round(box.height) });
 const round = (value: number) => Math.round(value * 100) / 100;
+
+/** A label's emphasis as the scene's text fields. */
+const emphasisOf = (style: GraphStyle | undefined) => ({ ...(style?.fontWeight && { fontWeight: style.fontWeight }), ...(style?.fontStyle && { fontStyle: style.fontStyle }) });
 
 function textElement(id: string, text: string, box: Box, fontSize: number, groupIds?: string[], color = TEXT_COLOR, textAlign: 'left' | 'center' | 'right' = 'left'): Element {
   return {
@@ -283,7 +286,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       const figure = isFigure(box.shape) ? box.shape : undefined;
       const text = hidden ? node.style!.textColor! : readableStroke(node.style?.textColor ?? border, figure ? '#ffffff' : shape.fillColor!);
       if (text === border || node.style?.strokeColor === undefined) {
-        Object.assign(shape, { text: box.label, fontSize: box.fontSize, fontFamily: FONT.family, strokeColor: text });
+        Object.assign(shape, { text: box.label, fontSize: box.fontSize, fontFamily: FONT.family, strokeColor: text, ...emphasisOf(node.style) });
         // A note is prose, written as its author broke the lines: left-aligned, as PlantUML and Mermaid draw it.
         if (node.kind === 'note' || node.style?.textAlign === 'left') shape.textAlign = 'left';
         elements.push(shape);
@@ -291,13 +294,13 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
       }
       const groupIds = [`${id}-box`];
       shape.groupIds = groupIds;
-      const size = measureText(box.label, box.fontSize, FONT.family);
+      const size = measureText(box.label, box.fontSize, FONT.family, node.style?.fontWeight);
       // A box with room for an icon keeps its top for the icon: the label is centred in what lies below it.
       const body = iconBody({ type: box.shape, y: laid.y, width: laid.width, height: laid.height });
       const band = shape.iconRef !== undefined ? { top: body.y + iconBand(body.height), bottom: body.y + body.height } : { top: laid.y, bottom: laid.y + laid.height };
       const top = figure ? figureBox(figure, laid).labelTop : band.top + (band.bottom - band.top - size.height) / 2;
       const at = { x: laid.x + (laid.width - size.width) / 2, y: top, ...size };
-      elements.push(shape, textElement(makeId(`${id}-label`), box.label, at, box.fontSize, groupIds, text, node.style?.textAlign ?? 'center'));
+      elements.push(shape, { ...textElement(makeId(`${id}-label`), box.label, at, box.fontSize, groupIds, text, node.style?.textAlign ?? 'center'), ...emphasisOf(node.style) });
       continue;
     }
     // A table or record: header text, a rule under it, then the rows left-aligned; grouped so they move as one.
@@ -306,7 +309,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     elements.push(shape);
     // The notation's font colour, else the usual ink, kept readable on the fill (psg's black Mrecord state: white).
     const ink = readableStroke(node.style?.textColor ?? TEXT_COLOR, shape.fillColor!);
-    const header = measureText(box.label, box.fontSize, FONT.family);
+    const header = measureText(box.label, box.fontSize, FONT.family, node.style?.fontWeight);
     const rowSize = rowFont(box.fontSize);
     const stereotype = box.stereotype === undefined ? undefined : measureText(box.stereotype, rowSize, FONT.family);
     const headerTop = laid.y + (box.headerHeight - header.height - (stereotype?.height ?? 0)) / 2;
@@ -317,7 +320,7 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     // A table's icon goes left of its title (stamping puts it there, icons/stamp.ts): the two are centred as one.
     const iconSpace = shape.iconRef !== undefined ? HEADER_ICON.size + HEADER_ICON.gap : 0;
     const headerAt = { x: laid.x + (laid.width - header.width - iconSpace) / 2 + iconSpace, y: headerTop + (stereotype?.height ?? 0), ...header };
-    elements.push(textElement(makeId(`${id}-header`), box.label, headerAt, box.fontSize, groupIds, ink));
+    elements.push({ ...textElement(makeId(`${id}-header`), box.label, headerAt, box.fontSize, groupIds, ink), ...emphasisOf(node.style) });
     const rule = (suffix: string, y: number): Element => {
       const ruleY = round(y);
       return {

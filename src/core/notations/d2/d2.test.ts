@@ -308,6 +308,16 @@ describe('d2Notation details', () => {
     expect(scene.elements.filter((e) => ['CDC read fails', 'Restart'].includes((e as { text?: string }).text ?? '')).map((e) => e.strokeColor)).toEqual(['#1e1e1e', '#1e1e1e']);
   }, SLOW);
 
+  it('draws the emphasis an author wrote (`style.bold`, `style.italic`), not D2\'s bold default on every label', async () => {
+    const graph = await readD2('a: Gateway {style.bold: true}\nb: Worker {style.italic: true}\nc: Plain\na -> b -> c');
+    const scene = await drawGraph(graph);
+    const face = (id: string) => {
+      const element = scene.elements.find((e) => e.id === id) as { fontWeight?: string; fontStyle?: string };
+      return [element.fontWeight, element.fontStyle];
+    };
+    expect(['a', 'b', 'c'].map(face)).toEqual([['bold', undefined], [undefined, 'italic'], [undefined, undefined]]);
+  }, SLOW);
+
   it('keeps the fill an author gave a Markdown block behind its text, with no border, as D2 does (a linked list\'s head node)', async () => {
     const graph = await readD2('n1: |md\n  **val: 9**\n\n  next: x\n| {style.fill: "#fef9c3"; style.stroke: "#f59e0b"}\nn2: |md\n  val: 7\n|\nn1 -> n2');
     const scene = await drawGraph(graph);

@@ -63,8 +63,9 @@ type Connection = {
   route?: Array<{ x: number; y: number }> | null;
 } & Partial<Record<UndrawnStyle, unknown>>
 type Value = { value?: string } | null;
-/** An object's keywords read here: its direction and its grid. */
+/** An object's keywords read here: its direction, its grid, and the emphasis its author wrote. */
 interface Attributes {
+  style?: { bold?: Value; italic?: Value };
   near_key?: unknown;
   shape?: Value;
   direction?: Value;
@@ -529,6 +530,10 @@ function compiledToGraph(source: CompiledD2): GraphIR {
       const behind = shape.language === 'markdown' ? node.style?.fillColor : undefined;
       node.style = { ...node.style, fillColor: behind ?? INVISIBLE, strokeColor: INVISIBLE };
     }
+    // D2 sets every shape's label in its bold face by default; only the emphasis the author asked for is kept.
+    const written = attributesOf.get(shape.id)?.style;
+    if (written?.bold?.value === 'true') node.style = { ...node.style, fontWeight: 'bold' };
+    if (written?.italic?.value === 'true') node.style = { ...node.style, fontStyle: 'italic' };
     // D2 sets Markdown and code blocks from the left (iidi-tech's bullet lists of what each service does).
     if (shape.language) node.style = { ...node.style, textAlign: 'left' };
     nodes.push(node);

@@ -523,3 +523,16 @@ describe('DOT node sizes the author set (issue 27, fourth review)', () => {
     expect(tiny.height).toBe(144);
   });
 });
+
+describe('DOT emphasis', () => {
+  it('draws a label Graphviz sets bold or italic so: a bold fontname, an HTML label wrapped whole in <b> or <i>', async () => {
+    const { elements } = await codeToScene(
+      'digraph { node [shape=box]; a [label=<<b>Gateway</b>>]; b [label="Worker", fontname="Helvetica-Bold"]; c [label=<<i>queue</i>>]; d [label=<a <b>bold</b> part>]; a -> b -> c -> d }',
+    );
+    const face = (text: string) => {
+      const element = elements.find((e) => (e as { text?: string }).text === text) as { fontWeight?: string; fontStyle?: string };
+      return [element.fontWeight, element.fontStyle];
+    };
+    expect(['Gateway', 'Worker', 'queue', 'a bold part'].map(face)).toEqual([['bold', undefined], ['bold', undefined], [undefined, 'italic'], [undefined, undefined]]);
+  });
+});

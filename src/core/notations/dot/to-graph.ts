@@ -14,6 +14,7 @@ import { LIMITS } from '../../limits.js';
 import type { CellBlock, GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle } from '../../graph/types.js';
 import { lenientDot } from './lenient.js';
 import { dotLayoutSource } from './layout-source.js';
+import { type Emphasis, wholeEmphasis } from '../emphasis.js';
 import { htmlRecordText, htmlToText, splitHeader, tableParts, unescapeLabel, type LabelParts } from './labels.js';
 import { htmlTable } from './html-table.js';
 import { cellPorts, cellTexts, recordCells } from './record.js';
@@ -59,6 +60,15 @@ const valueOf = (literal: LiteralASTNode): Value => ({ value: literal.value, htm
 const GRAPHVIZ_FONT_COLOR = '#000000';
 
 /** Parses DOT source; throws AppError('parse_error') with the line and column of the first syntax error. */
+/**
+ * The emphasis Graphviz draws a node's whole label in: a bold or italic face named by `fontname` ("Helvetica-Bold",
+ * "Arial Bold Italic", "Times-Oblique"), or an HTML-like label wrapped whole in `<b>`, `<i>`.
+ */
+function emphasisOf(fontname: string | undefined, label: Value | undefined): Emphasis {
+  const named: Emphasis = { ...(/\bbold\b|-bold|black\b|heavy\b/i.test(fontname ?? '') && { fontWeight: 'bold' }), ...(/italic|oblique/i.test(fontname ?? '') && { fontStyle: 'italic' }) };
+  return { ...named, ...(label?.html ? wholeEmphasis(label.value, ['html']) : {}) };
+}
+
 export function dotToGraph(code: string): GraphIR {
   const lenient = lenientDot(code);
   let root;
@@ -304,6 +314,7 @@ class DotGraphBuilder {
     // outlines kept black words; drawn in the outline's gray they faded).
     if (fontColor) graphStyle.textColor = fontColor;
     else if (color) graphStyle.textColor = GRAPHVIZ_FONT_COLOR;
+    Object.assign(graphStyle, emphasisOf(attrs.get('fontname')?.value, attrs.get('label')));
     // width and height are Graphviz's least size, in inches (72 points, our px): a box drawn wider than its label says so.
     const inches = (name: string) => {
       const value = Number(attrs.get(name)?.value);

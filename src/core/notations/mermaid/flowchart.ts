@@ -3,6 +3,7 @@
  * labels, subgraphs as nested groups, `style`/`classDef`/`linkStyle` colours.
  */
 import type { Arrowhead, Direction, GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
+import { wholeEmphasis } from '../emphasis.js';
 import { decodeMermaid, withoutEmphasis } from './parser.js';
 import { cssStyle } from './style.js';
 import type { ThemeDeclarations } from './theme.js';
@@ -167,10 +168,12 @@ export function flowchartToGraph(db: FlowDb, theme: ThemeDeclarations = { node: 
     const mapped = SHAPES[vertex.type ?? 'square'] ?? BOX;
     if (mapped.approximate) approximated.set(vertex.type ?? 'square', [...(approximated.get(vertex.type ?? 'square') ?? []), vertex.id]);
     const node: GraphNode = { id: vertex.id, label: labelOf(vertex.text ?? vertex.id, vertex.labelType), kind: mapped.kind ?? 'generic', shape: mapped.shape };
-    if (emphasised(vertex.text ?? '', vertex.labelType)) plain.push(JSON.stringify(vertex.id));
+    // A label emphasised as a whole is drawn so; one emphasised in part is said to be drawn plain.
+    const emphasis = wholeEmphasis(vertex.text ?? '', vertex.labelType === 'markdown' ? ['markdown', 'html'] : ['html']);
+    if (Object.keys(emphasis).length === 0 && emphasised(vertex.text ?? '', vertex.labelType)) plain.push(JSON.stringify(vertex.id));
     // Mermaid styles every node with the `default` and `node` classDefs first, then its own classes, then `style`.
     const declarations = [...theme.node, ...['default', 'node', ...(vertex.classes ?? [])].flatMap((name) => classes.get(name)?.styles ?? []), ...(vertex.styles ?? [])];
-    const style: GraphStyle = { ...cssStyle(declarations), ...(mapped.corner ? { corner: mapped.corner } : {}) };
+    const style: GraphStyle = { ...cssStyle(declarations), ...(mapped.corner ? { corner: mapped.corner } : {}), ...emphasis };
     if (Object.keys(style).length > 0) node.style = style;
     // `A@{ icon: "logos:aws-lambda" }`: the icon's name is a hint for our catalog.
     const iconHint = vertex.icon ? vertex.icon.split(':').pop()!.replace(/[-_]/g, ' ') : fontAwesomeHint(vertex.text ?? '');

@@ -632,13 +632,24 @@ describe('mermaidNotation ER attributes written name first', () => {
 });
 
 describe('mermaidNotation bold and italic in flowchart labels', () => {
-  it('keeps the words of `<b>`, `<i>`, `<strong>`, `<em>` and markdown emphasis, and says the emphasis is drawn plain', async () => {
+  it('keeps the words of `<b>`, `<i>`, `<strong>`, `<em>` and markdown emphasis, draws a label emphasised whole so, and says a part\'s emphasis is drawn plain', async () => {
     // A service map in a project's README bolds each box's name over an italic version line, as Mermaid draws HTML labels.
     const graph = await mermaidNotation.toGraph(
       'flowchart LR\n  A["<b>Order</b> service<br><i>v2</i>"] -->|<em>calls</em>| B[<strong>Billing</strong>]\n  C["`**Stock** _reserve_`"]\n  D["plain * not emphasis"]\n  B --> D',
     );
     expect(graph.nodes.map((n) => n.label)).toEqual(['Order service\nv2', 'Billing', 'Stock reserve', 'plain * not emphasis']);
     expect(graph.edges[0]!.label).toBe('calls');
-    expect(graph.warnings).toEqual(['bold and italic drawn as plain text in 4 labels ("A", "B", "C", "A" → "B")']);
+    expect(graph.warnings).toEqual(['bold and italic drawn as plain text in 3 labels ("A", "C", "A" → "B")']);
+    expect(graph.nodes.find((n) => n.id === 'B')!.style).toMatchObject({ fontWeight: 'bold' });
+  });
+
+  it('draws a label emphasised as a whole in bold or italic, in HTML or a markdown string (a gateway named in bold)', async () => {
+    const graph = await mermaidNotation.toGraph('flowchart LR\n  a["`**Gateway**`"] --> b["<b><i>Worker</i></b>"] --> c["`_queue_`"] --> d["`mixed **bold** part`"]');
+    const emphasis = (id: string) => {
+      const style = graph.nodes.find((n) => n.id === id)!.style;
+      return [style?.fontWeight, style?.fontStyle];
+    };
+    expect(['a', 'b', 'c', 'd'].map(emphasis)).toEqual([['bold', undefined], ['bold', 'italic'], [undefined, 'italic'], [undefined, undefined]]);
+    expect(graph.warnings).toEqual(['bold and italic drawn as plain text in 1 label ("d")']);
   });
 });

@@ -5,6 +5,7 @@
  * common way such diagrams are written in the wild, and the library they come from is never included offline.
  */
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
+import { wholeEmphasis } from '../emphasis.js';
 import { C4_ELEMENTS, c4Legend, c4NodeParts } from './c4.js';
 import { linkEdge, parseLink, placedHint, TOWARD, type EndForm } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
@@ -144,6 +145,9 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
     if (spec.shape) node.shape = spec.shape;
     // A label is its words alone: no fill, no border.
     if (spec.shape === 'text') node.style = { fillColor: UNSEEN, strokeColor: UNSEEN };
+    // Creole or HTML-like emphasis round the whole name (`component "**Gateway**"`) is drawn so.
+    const emphasis = wholeEmphasis(unquote(name), ['creole', 'html']);
+    if (Object.keys(emphasis).length > 0) node.style = { ...node.style, ...emphasis };
     const up = parent();
     if (up) node.parent = up;
     nodes.set(id, node);

@@ -33,7 +33,8 @@ describe('plantumlNotation on real diagrams', () => {
     // Red turned to the grey of its lightness, as PlantUML's monochrome draws it.
     expect(mono.nodes.find((node) => node.id === 'Store')?.style?.fillColor).toBe('#4c4c4c');
     const coloured = plantumlNotation.toGraph(code('skinparam shadowing false'));
-    expect(coloured.nodes.find((node) => node.id === 'IRS')?.style).toBeUndefined();
+    // Its name in creole bold is drawn bold, and nothing else of its look is set.
+    expect(coloured.nodes.find((node) => node.id === 'IRS')?.style).toEqual({ fontWeight: 'bold' });
     expect(coloured.nodes.find((node) => node.id === 'Store')?.style?.fillColor).toBe('#ff0000');
   });
 
