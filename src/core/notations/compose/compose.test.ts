@@ -294,3 +294,43 @@ describe('composeNotation extends', () => {
     expect(callsOf('remote')).toEqual([]);
   });
 });
+
+describe('composeNotation reverse proxies that find their services themselves', () => {
+  it('draws Traefik routing to the services its labels opt in, with the hosts and paths of their rules (a deploy script)', async () => {
+    // In the shape of a project's deploy compose: Traefik's Docker provider with exposedbydefault=false, a server and
+    // a web app opting in by label; no depends_on, no address names the other.
+    const graph = await composeNotation.toGraph(`services:
+  traefik:
+    image: traefik:v3.6
+    command:
+      - --providers.docker=true
+      - --providers.docker.exposedbydefault=false
+    ports: ["80:80"]
+  server:
+    image: example/server:1.0
+    labels:
+      - traefik.enable=true
+      - "traefik.http.routers.server.rule=PathPrefix(\`/api\`) || PathPrefix(\`/ws\`)"
+  web:
+    image: example/web:1.0
+    labels:
+      traefik.enable: "true"
+      traefik.http.routers.web.rule: Host(\`app.example.com\`)
+  worker:
+    image: example/worker:1.0
+    labels:
+      - traefik.http.routers.worker.rule=Host(\`never.example.com\`)
+  blog:
+    image: wordpress
+    environment:
+      VIRTUAL_HOST: blog.example.com
+  proxy:
+    image: nginxproxy/nginx-proxy:1.6
+`);
+    expect(graph.edges.map((e) => `${e.from} -> ${e.to}${e.label ? ` [${e.label}]` : ''}`)).toEqual([
+      'service:traefik -> service:server [/api, /ws]',
+      'service:traefik -> service:web [app.example.com]',
+      'service:proxy -> service:blog [blog.example.com]',
+    ]);
+  });
+});

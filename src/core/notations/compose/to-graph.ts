@@ -115,6 +115,51 @@ const networkId = (name: string) => `network:${name}`;
 const stackId = (host: string) => `stack:${host}`;
 
 /** Parses a Compose file; throws AppError('parse_error') for YAML errors or a file without a services map. */
+/** A service's labels as a map, from either form Compose takes (`["k=v"]` or `{k: v}`). */
+function labelsOf(service: Mapping): Map<string, string> {
+  const { labels } = service;
+  if (Array.isArray(labels)) return new Map(labels.map((entry) => String(entry).split(/=(.*)/s)).map(([key, value]) => [key!.trim(), (value ?? '').trim()]));
+  return new Map(isMapping(labels) ? Object.entries(labels).map(([key, value]) => [key, String(value ?? '')]) : []);
+}
+
+/** What a Traefik rule matches, briefly: its hosts, then its paths (`Host(`a.com`) && PathPrefix(`/api`)` → `a.com/api`). */
+function ruleTarget(rule: string): string {
+  const hosts = [...rule.matchAll(/Host\(([^)]*)\)/g)].flatMap((m) => [...m[1]!.matchAll(/[`"']([^`"']+)[`"']/g)].map((h) => h[1]!));
+  const paths = [...rule.matchAll(/Path(?:Prefix)?\(([^)]*)\)/g)].flatMap((m) => [...m[1]!.matchAll(/[`"']([^`"']+)[`"']/g)].map((h) => h[1]!));
+  return [hosts.join(', '), paths.join(', ')].filter(Boolean).join(' ');
+}
+
+/**
+ * Each reverse proxy of the file and the services it routes to, with what it routes (a host, a path): Traefik's
+ * Docker provider takes a service with `traefik.enable=true`, or with routers when `exposedbydefault` is left on;
+ * nginx-proxy (jwilder's, nginxproxy's) a service with `VIRTUAL_HOST`.
+ */
+function proxyRoutes(services: readonly [string, Mapping][]): Map<string, [string, string][]> {
+  const routes = new Map<string, [string, string][]>();
+  const imageOf = (service: Mapping) => (typeof service.image === 'string' ? service.image.split('@')[0]!.split(':')[0]!.split('/').pop()! : '');
+  const settings = (service: Mapping) => [service.command, service.entrypoint].flatMap((value) => (Array.isArray(value) ? value.map(String) : typeof value === 'string' ? [value] : []));
+  for (const [proxy, service] of services) {
+    const image = imageOf(service);
+    if (image === 'traefik') {
+      const optIn = settings(service).some((setting) => /exposedbydefault=false/i.test(setting));
+      for (const [name, other] of services) {
+        const labels = labelsOf(other);
+        const rules = [...labels].filter(([key]) => /^traefik\.http\.routers\.[^.]+\.rule$/.test(key)).map(([, rule]) => ruleTarget(rule));
+        const on = labels.get('traefik.enable');
+        if (name === proxy || on === 'false' || (on !== 'true' && (optIn || rules.length === 0))) continue;
+        routes.set(proxy, [...(routes.get(proxy) ?? []), [name, rules.filter(Boolean).join('; ')]]);
+      }
+    } else if (image === 'nginx-proxy') {
+      for (const [name, other] of services) {
+        const environment = other.environment;
+        const host = Array.isArray(environment) ? environment.map(String).find((entry) => entry.startsWith('VIRTUAL_HOST='))?.slice('VIRTUAL_HOST='.length) : isMapping(environment) ? environment.VIRTUAL_HOST : undefined;
+        if (name !== proxy && host !== undefined) routes.set(proxy, [...(routes.get(proxy) ?? []), [name, String(host)]]);
+      }
+    }
+  }
+  return routes;
+}
+
 export function composeToGraph(code: string): GraphIR {
   const located = parseLocatedYaml(code);
   const interpolated = interpolateCompose(located.data);
@@ -224,6 +269,13 @@ export function composeToGraph(code: string): GraphIR {
       volumeUsers.get(mount.volume)!.add(parent);
       addEdge({ from: serviceId(name), to: volumeId(mount.volume), ...(mount.target !== '' && { label: mount.target }), endArrowhead: 'none', style: { strokeStyle: 'dashed' } });
     }
+  }
+
+  // A reverse proxy that finds its services by their labels (Traefik's `traefik.http.routers.web.rule=Host(…)`) or
+  // their environment (nginx-proxy's `VIRTUAL_HOST`) routes to them, though neither names the other: Traefik stood
+  // apart from the server and web it fronts.
+  for (const [proxy, routes] of proxyRoutes(services)) {
+    for (const [target, label] of routes) addEdge({ from: serviceId(proxy), to: serviceId(target), ...(label !== '' && { label }) });
   }
 
   for (const volume of namedVolumes) {
