@@ -25,9 +25,10 @@
  * stay within their containers are drawn that way too: on 220 such files of the Cluster API, java-design-patterns,
  * C4-PlantUML and other repositories, 13 rules broken against ELK's 32 (mostly text too small at 880 px), 49 crossings
  * against 30, in a quarter of ELK's time, and so are those whose packages nest but whose edges stay within one; where
- * edges join containers, Graphviz's clusters crossed more (withinContainers), and ELK keeps them. A graph whose author
- * put targets on a side of their sources (PlantUML `-r->`, C4 `Lay_R`) goes to Graphviz too, as PlantUML itself does:
- * one rank and an order in it say "to the right of", which ELK's layering cannot. The README says which engine draws what.
+ * edges join containers, Graphviz's clusters broke more rules (withinContainers), and ELK keeps them. A graph whose
+ * author put targets on a side of their sources (PlantUML `-r->`, C4 `Lay_R`) goes to Graphviz too, as PlantUML itself
+ * does: one rank and an order in it say "to the right of", which ELK's layering cannot. The README says which engine
+ * draws what.
  */
 import type { GraphIR, Notation } from '../graph/types.js';
 import { hasBlocks, withBlocks } from './blocks.js';
@@ -49,8 +50,11 @@ const PLACED_BY_GRAPHVIZ: ReadonlySet<Notation> = new Set<Notation>(['kubernetes
  * each cluster's nodes apart, and edges between clusters then cross where ELK's crossing minimisation across the
  * levels untangles them (PlantUML's classes in packages that refer to each other: 161 crossings against ELK's 119 on
  * the 65 such files of the conformance collections, the onion architecture 26 against 11; with `newrank=true`, 104,
- * but 40 rules broken against ELK's 19). Containers in containers are no reason: on the 6 such files whose edges stay
- * within one, Graphviz's placement breaks no rule and crosses no edge, as ELK, on half its canvas.
+ * but 40 rules broken against ELK's 19). Since containers that refer to each other both ways are ranked node by node
+ * (graphviz.ts), 130 crossings against ELK's 134 on 68 such files as the service draws them, but 29 rules broken
+ * against 22: end labels on boxes set side by side, relations run together (README). Containers in containers are no
+ * reason: on the 6 such files whose edges stay within one, Graphviz's placement breaks no rule and crosses no edge,
+ * as ELK, on half its canvas.
  */
 const withinContainers = (graph: GraphIR): boolean => {
   const groups = new Set(graph.groups.map((group) => group.id));
