@@ -305,20 +305,21 @@ export class OrthogonalRouter {
      * and the bends no route can avoid (one to turn towards the side's inward direction, two to turn back or to
      * reach an exit that is not straight ahead). Consistent, so the first route found is the cheapest.
      */
+    // Called for every state opened (most of the search's time): the sides with an exit, and branches for the bends.
+    const exits = [0, 1, 2, 3].filter((side) => goals[side]! >= 0);
     const heuristic = (x: number, y: number, dir: number) => {
       let best = Infinity;
-      for (let s = 0; s < 4; s++) {
-        if (goals[s]! < 0) continue;
+      for (const s of exits) {
         const dx = goalX[s]! - x;
         const dy = goalY[s]! - y;
-        const inward = (s + 2) % 4;
         let bends: number;
-        if (dir === inward) {
-          const along = DX[dir]! * dx + DY[dir]! * dy;
-          const across = DY[dir]! * dx + DX[dir]! * dy;
-          bends = across === 0 && along >= 0 ? 0 : 2;
+        if (dir === ((s + 2) & 3)) {
+          // Heading inward: straight in only from the exit's line, behind it.
+          const straightIn = dir === 0 ? dy === 0 && dx >= 0 : dir === 2 ? dy === 0 && dx <= 0 : dir === 1 ? dx === 0 && dy >= 0 : dx === 0 && dy <= 0;
+          bends = straightIn ? 0 : 2;
         } else bends = dir === s ? 2 : 1;
-        best = Math.min(best, Math.abs(dx) + Math.abs(dy) + bends * BEND_PENALTY);
+        const cost = Math.abs(dx) + Math.abs(dy) + bends * BEND_PENALTY;
+        if (cost < best) best = cost;
       }
       return best + ROUTE_MARGIN;
     };
