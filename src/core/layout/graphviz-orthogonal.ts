@@ -136,9 +136,14 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
     // As for ELK's: not where the plain layout this way is too large for capped rows to fit, nor too wide.
     const before = plain.get(direction)!;
     if (narrowingLengthens(before, nodes) || before.width * CAPPED_NARROWING > READABLE_WIDTH) continue;
+    let missed: ReadonlyMap<string, number> | undefined;
     for (const cap of ROW_CAPS) {
-      const laid = await placedWith(graph, direction, { ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH, looseInGrid: READABLE_WIDTH });
+      const ranks = cappedRanks(graph, direction, cap * READABLE_WIDTH);
+      // The same rows as the cap before (no row held a node between the two caps) are placed the same, and miss again.
+      if (missed !== undefined && sameRanks(ranks, missed)) continue;
+      const laid = await placedWith(graph, direction, { ranks, width: READABLE_WIDTH, looseInGrid: READABLE_WIDTH });
       if (readmeCost(laid, nodes) === 0) return drawnAtRightAngles(laid, { ...graph, direction });
+      missed = ranks;
     }
   }
   for (const { direction, ranks } of againstFlow) {
@@ -152,6 +157,9 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   }
   return drawnAtRightAngles(best.laid, { ...graph, direction: best.direction });
 };
+
+/** Whether two rankings put every node in the same rank. */
+const sameRanks = (a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean => a.size === b.size && [...a].every(([id, rank]) => b.get(id) === rank);
 
 /**
  * A long sideways chain (one step a column, no containers: a CI pipeline of eleven steps, 2,925 px wide, its text 5 px
