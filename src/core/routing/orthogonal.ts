@@ -182,6 +182,9 @@ export class OrthogonalRouter {
    */
   private readonly hEndLegs = new Map<number, number[]>();
   private readonly vEndLegs = new Map<number, number[]>();
+  /** Per grid segment, 1 where its map above holds routes: the search asks for each step, and most segments hold none. */
+  private readonly hHasEndLeg: Uint8Array;
+  private readonly vHasEndLeg: Uint8Array;
   /** The two end obstacles of each route found. */
   private readonly routeEnds: [number, number][] = [];
   /** Search scratch, reused across routes; a state is node * 4 + direction of arrival. */
@@ -225,6 +228,8 @@ export class OrthogonalRouter {
     this.vCount = new Uint16Array(nodes);
     this.hFirst = new Int32Array(nodes);
     this.vFirst = new Int32Array(nodes);
+    this.hHasEndLeg = new Uint8Array(nodes);
+    this.vHasEndLeg = new Uint8Array(nodes);
     obstacles.forEach((o, index) => this.block(o, index));
     this.g = new Float64Array(nodes * 4 + 4);
     this.seen = new Int32Array(nodes * 4 + 4);
@@ -371,12 +376,11 @@ export class OrthogonalRouter {
         const nj = j + DY[d]!;
         if (ni < 0 || nj < 0 || ni >= nx || nj >= ys.length) continue;
         const next = nj * nx + ni;
-        const free =
-          d === 0 || d === 2
-            ? this.passable(this.hCount, this.hFirst, this.hMore, d === 0 ? node : next)
-            : this.passable(this.vCount, this.vFirst, this.vMore, d === 1 ? node : next);
+        const level = d === 0 || d === 2;
+        const segment = d === 0 || d === 1 ? node : next;
+        const free = level ? this.passable(this.hCount, this.hFirst, this.hMore, segment) : this.passable(this.vCount, this.vFirst, this.vMore, segment);
         if (!free) continue;
-        if (avoidEndLegs && this.alongEndLeg(d === 0 || d === 2 ? this.hEndLegs : this.vEndLegs, d === 0 || d === 1 ? node : next, request)) continue;
+        if (avoidEndLegs && (level ? this.hHasEndLeg : this.vHasEndLeg)[segment] === 1 && this.alongEndLeg(level ? this.hEndLegs : this.vEndLegs, segment, request)) continue;
         const length = Math.abs(xs[ni]! - xs[i]!) + Math.abs(ys[nj]! - ys[j]!);
         // Going straight on through a node that a route found before passes straight across is a crossing.
         const across = d !== dir || this.vThrough === undefined ? 0 : (d === 0 || d === 2 ? this.vThrough : this.hThrough!)[node]!;
@@ -461,8 +465,9 @@ export class OrthogonalRouter {
     const id = this.routeEnds.push([from, to]) - 1;
     const { xs, ys } = this;
     const nx = xs.length;
-    const mark = (endLegs: Map<number, number[]>, cell: number) => {
+    const mark = (endLegs: Map<number, number[]>, has: Uint8Array, cell: number) => {
       const list = endLegs.get(cell);
+      has[cell] = 1;
       if (list === undefined) endLegs.set(cell, [id]);
       else if (list[list.length - 1] !== id) list.push(id);
     };
@@ -478,8 +483,8 @@ export class OrthogonalRouter {
       const [lo, hi] = vertical ? [Math.min(a.y, b.y), Math.max(a.y, b.y)] : [Math.min(a.x, b.x), Math.max(a.x, b.x)];
       for (let step = firstAbove(across, lo - SAME_LINE - 1e-9); step + 1 < across.length && across[step + 1]! <= hi + SAME_LINE; step++) {
         // A horizontal segment is keyed by its left node, a vertical one by its top node (as `block` marks them).
-        if (vertical) mark(this.vEndLegs, step * nx + line);
-        else mark(this.hEndLegs, line * nx + step);
+        if (vertical) mark(this.vEndLegs, this.vHasEndLeg, step * nx + line);
+        else mark(this.hEndLegs, this.hHasEndLeg, line * nx + step);
       }
     }
   }
@@ -508,8 +513,10 @@ export class OrthogonalRouter {
     steps.forEach(([a, b], k) => {
       if (firstTurn >= 0 && k >= firstTurn && k < lastTurn) return;
       // A horizontal segment is keyed by its left node, a vertical one by its top node (as `block` marks them).
-      const endLegs = Math.abs(a - b) === 1 ? this.hEndLegs : this.vEndLegs;
+      const level = Math.abs(a - b) === 1;
+      const endLegs = level ? this.hEndLegs : this.vEndLegs;
       const cell = Math.min(a, b);
+      (level ? this.hHasEndLeg : this.vHasEndLeg)[cell] = 1;
       const list = endLegs.get(cell);
       if (list === undefined) endLegs.set(cell, [id]);
       else list.push(id);
