@@ -269,7 +269,9 @@ export class OrthogonalRouter {
   private passable(count: Uint16Array, first: Int32Array, more: Map<number, number[]>, cell: number): boolean {
     const n = count[cell]!;
     if (n === 0) return true;
-    if (n === 1) return this.allowed[first[cell]!] === this.generation;
+    // The first is in `more` too: most segments it blocks are answered without the lookup.
+    if (this.allowed[first[cell]!] !== this.generation) return false;
+    if (n === 1) return true;
     return more.get(cell)!.every((index) => this.allowed[index] === this.generation);
   }
 
