@@ -136,9 +136,14 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
     // As for ELK's: not where the plain layout this way is too large for capped rows to fit, nor too wide.
     const before = plain.get(direction)!;
     if (narrowingLengthens(before, nodes) || before.width * CAPPED_NARROWING > READABLE_WIDTH) continue;
+    let missed: ReadonlyMap<string, number> | undefined;
     for (const cap of ROW_CAPS) {
-      const laid = await placedWith(graph, direction, { ranks: cappedRanks(graph, direction, cap * READABLE_WIDTH), width: READABLE_WIDTH, looseInGrid: READABLE_WIDTH });
+      const ranks = cappedRanks(graph, direction, cap * READABLE_WIDTH);
+      // The same rows as the cap before (no row held a node between the two caps) are placed the same, and miss again.
+      if (missed !== undefined && sameRanks(ranks, missed)) continue;
+      const laid = await placedWith(graph, direction, { ranks, width: READABLE_WIDTH, looseInGrid: READABLE_WIDTH });
       if (readmeCost(laid, nodes) === 0) return drawnAtRightAngles(laid, { ...graph, direction });
+      missed = ranks;
     }
   }
   for (const { direction, ranks } of againstFlow) {
@@ -152,6 +157,9 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   }
   return drawnAtRightAngles(best.laid, { ...graph, direction: best.direction });
 };
+
+/** Whether two rankings put every node in the same rank. */
+const sameRanks = (a: ReadonlyMap<string, number>, b: ReadonlyMap<string, number>): boolean => a.size === b.size && [...a].every(([id, rank]) => b.get(id) === rank);
 
 /**
  * A long sideways chain (one step a column, no containers: a CI pipeline of eleven steps, 2,925 px wide, its text 5 px
@@ -601,11 +609,17 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
   const spaced = new BoxGrid(fixed);
   // Its own route too: a label beside one leg was crossed by its route's next leg.
   const routes = new RouteLegs(laid.edges.map((edge) => edge.points));
-  const firstClear = (places: Iterable<LaidOutLabel>, boxes: BoxGrid) => {
-    for (const place of places) if (clearOf(place, boxes, routes)) return place;
-    return undefined;
+  // The first place clear of `spaced`, else the first clear of `taken`, in one pass over the places: making them
+  // twice was most of the labelling time. A place clear of `spaced` is clear of `taken`, whose boxes it holds grown.
+  const clearPlace = (places: Iterable<LaidOutLabel>) => {
+    let clearOfTaken: LaidOutLabel | undefined;
+    for (const place of places) {
+      if (!clearOf(place, taken, routes)) continue;
+      if (!spaced.overlaps(place)) return place;
+      clearOfTaken ??= place;
+    }
+    return clearOfTaken;
   };
-  const clearPlace = (places: () => Iterable<LaidOutLabel>) => firstClear(places(), spaced) ?? firstClear(places(), taken);
   const placed = new Map<LaidOutLabel, LaidOutLabel>();
   const take = (label: LaidOutLabel, place: LaidOutLabel) => {
     placed.set(label, place);
@@ -622,7 +636,7 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
       const text = wrapText(label.text, Math.max(NARROW_LABEL_MIN, label.width * share), fontSize).join('\n');
       const size = measureText(text, fontSize, FONT.family);
       if (size.width >= label.width) continue;
-      const place = clearPlace(() => placesAlong({ ...label, text, ...size }, points, routes, false));
+      const place = clearPlace(placesAlong({ ...label, text, ...size }, points, routes, false));
       if (place !== undefined) return place;
     }
     return undefined;
@@ -634,7 +648,7 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
   // Labels with a clear place beside their route first: set a depth further out first, a label between two routes
   // took the place of the next route's own (three foreign keys side by side between two tables).
   const left = ordered.filter(({ label, points }) => {
-    const place = clearPlace(() => placesAlong(label, points, routes, false)) ?? narrowerBeside(label, points);
+    const place = clearPlace(placesAlong(label, points, routes, false)) ?? narrowerBeside(label, points);
     if (place !== undefined) take(label, place);
     return place === undefined;
   });
@@ -643,7 +657,7 @@ function labelRoutes(laid: LaidOutGraph, labels: ReadonlyMap<number, LaidOutLabe
   const [left0, top0] = [Math.min(...laid.nodes.map((node) => node.x)), Math.min(...laid.nodes.map((node) => node.y))];
   const [right0, bottom0] = [Math.max(...laid.nodes.map((node) => node.x + node.width)), Math.max(...laid.nodes.map((node) => node.y + node.height))];
   const within = (place: Box) => place.x >= left0 && place.y >= top0 && place.x + place.width <= right0 && place.y + place.height <= bottom0;
-  for (const { label, points } of left) take(label, clearPlace(() => [...placesAlong(label, points, routes, true)].filter(within)) ?? besideRoute(label, points, taken, routes));
+  for (const { label, points } of left) take(label, clearPlace([...placesAlong(label, points, routes, true)].filter(within)) ?? besideRoute(label, points, taken, routes));
   const edges = laid.edges.map((edge) => {
     const moved = (labels.get(edge.index) ?? []).map((label) => placed.get(label)!);
     // Beside the labels it kept (a self loop's middle one).

@@ -182,6 +182,9 @@ export class OrthogonalRouter {
    */
   private readonly hEndLegs = new Map<number, number[]>();
   private readonly vEndLegs = new Map<number, number[]>();
+  /** Per grid segment, 1 where its map above holds routes: the search asks for each step, and most segments hold none. */
+  private readonly hHasEndLeg: Uint8Array;
+  private readonly vHasEndLeg: Uint8Array;
   /** The two end obstacles of each route found. */
   private readonly routeEnds: [number, number][] = [];
   /** Search scratch, reused across routes; a state is node * 4 + direction of arrival. */
@@ -225,6 +228,8 @@ export class OrthogonalRouter {
     this.vCount = new Uint16Array(nodes);
     this.hFirst = new Int32Array(nodes);
     this.vFirst = new Int32Array(nodes);
+    this.hHasEndLeg = new Uint8Array(nodes);
+    this.vHasEndLeg = new Uint8Array(nodes);
     obstacles.forEach((o, index) => this.block(o, index));
     this.g = new Float64Array(nodes * 4 + 4);
     this.seen = new Int32Array(nodes * 4 + 4);
@@ -264,7 +269,9 @@ export class OrthogonalRouter {
   private passable(count: Uint16Array, first: Int32Array, more: Map<number, number[]>, cell: number): boolean {
     const n = count[cell]!;
     if (n === 0) return true;
-    if (n === 1) return this.allowed[first[cell]!] === this.generation;
+    // The first is in `more` too: most segments it blocks are answered without the lookup.
+    if (this.allowed[first[cell]!] !== this.generation) return false;
+    if (n === 1) return true;
     return more.get(cell)!.every((index) => this.allowed[index] === this.generation);
   }
 
@@ -305,20 +312,21 @@ export class OrthogonalRouter {
      * and the bends no route can avoid (one to turn towards the side's inward direction, two to turn back or to
      * reach an exit that is not straight ahead). Consistent, so the first route found is the cheapest.
      */
+    // Called for every state opened (most of the search's time): the sides with an exit, and branches for the bends.
+    const exits = [0, 1, 2, 3].filter((side) => goals[side]! >= 0);
     const heuristic = (x: number, y: number, dir: number) => {
       let best = Infinity;
-      for (let s = 0; s < 4; s++) {
-        if (goals[s]! < 0) continue;
+      for (const s of exits) {
         const dx = goalX[s]! - x;
         const dy = goalY[s]! - y;
-        const inward = (s + 2) % 4;
         let bends: number;
-        if (dir === inward) {
-          const along = DX[dir]! * dx + DY[dir]! * dy;
-          const across = DY[dir]! * dx + DX[dir]! * dy;
-          bends = across === 0 && along >= 0 ? 0 : 2;
+        if (dir === ((s + 2) & 3)) {
+          // Heading inward: straight in only from the exit's line, behind it.
+          const straightIn = dir === 0 ? dy === 0 && dx >= 0 : dir === 2 ? dy === 0 && dx <= 0 : dir === 1 ? dx === 0 && dy >= 0 : dx === 0 && dy <= 0;
+          bends = straightIn ? 0 : 2;
         } else bends = dir === s ? 2 : 1;
-        best = Math.min(best, Math.abs(dx) + Math.abs(dy) + bends * BEND_PENALTY);
+        const cost = Math.abs(dx) + Math.abs(dy) + bends * BEND_PENALTY;
+        if (cost < best) best = cost;
       }
       return best + ROUTE_MARGIN;
     };
@@ -370,12 +378,11 @@ export class OrthogonalRouter {
         const nj = j + DY[d]!;
         if (ni < 0 || nj < 0 || ni >= nx || nj >= ys.length) continue;
         const next = nj * nx + ni;
-        const free =
-          d === 0 || d === 2
-            ? this.passable(this.hCount, this.hFirst, this.hMore, d === 0 ? node : next)
-            : this.passable(this.vCount, this.vFirst, this.vMore, d === 1 ? node : next);
+        const level = d === 0 || d === 2;
+        const segment = d === 0 || d === 1 ? node : next;
+        const free = level ? this.passable(this.hCount, this.hFirst, this.hMore, segment) : this.passable(this.vCount, this.vFirst, this.vMore, segment);
         if (!free) continue;
-        if (avoidEndLegs && this.alongEndLeg(d === 0 || d === 2 ? this.hEndLegs : this.vEndLegs, d === 0 || d === 1 ? node : next, request)) continue;
+        if (avoidEndLegs && (level ? this.hHasEndLeg : this.vHasEndLeg)[segment] === 1 && this.alongEndLeg(level ? this.hEndLegs : this.vEndLegs, segment, request)) continue;
         const length = Math.abs(xs[ni]! - xs[i]!) + Math.abs(ys[nj]! - ys[j]!);
         // Going straight on through a node that a route found before passes straight across is a crossing.
         const across = d !== dir || this.vThrough === undefined ? 0 : (d === 0 || d === 2 ? this.vThrough : this.hThrough!)[node]!;
@@ -460,8 +467,9 @@ export class OrthogonalRouter {
     const id = this.routeEnds.push([from, to]) - 1;
     const { xs, ys } = this;
     const nx = xs.length;
-    const mark = (endLegs: Map<number, number[]>, cell: number) => {
+    const mark = (endLegs: Map<number, number[]>, has: Uint8Array, cell: number) => {
       const list = endLegs.get(cell);
+      has[cell] = 1;
       if (list === undefined) endLegs.set(cell, [id]);
       else if (list[list.length - 1] !== id) list.push(id);
     };
@@ -477,8 +485,8 @@ export class OrthogonalRouter {
       const [lo, hi] = vertical ? [Math.min(a.y, b.y), Math.max(a.y, b.y)] : [Math.min(a.x, b.x), Math.max(a.x, b.x)];
       for (let step = firstAbove(across, lo - SAME_LINE - 1e-9); step + 1 < across.length && across[step + 1]! <= hi + SAME_LINE; step++) {
         // A horizontal segment is keyed by its left node, a vertical one by its top node (as `block` marks them).
-        if (vertical) mark(this.vEndLegs, step * nx + line);
-        else mark(this.hEndLegs, line * nx + step);
+        if (vertical) mark(this.vEndLegs, this.vHasEndLeg, step * nx + line);
+        else mark(this.hEndLegs, this.hHasEndLeg, line * nx + step);
       }
     }
   }
@@ -507,8 +515,10 @@ export class OrthogonalRouter {
     steps.forEach(([a, b], k) => {
       if (firstTurn >= 0 && k >= firstTurn && k < lastTurn) return;
       // A horizontal segment is keyed by its left node, a vertical one by its top node (as `block` marks them).
-      const endLegs = Math.abs(a - b) === 1 ? this.hEndLegs : this.vEndLegs;
+      const level = Math.abs(a - b) === 1;
+      const endLegs = level ? this.hEndLegs : this.vEndLegs;
       const cell = Math.min(a, b);
+      (level ? this.hHasEndLeg : this.vHasEndLeg)[cell] = 1;
       const list = endLegs.get(cell);
       if (list === undefined) endLegs.set(cell, [id]);
       else list.push(id);

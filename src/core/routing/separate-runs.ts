@@ -226,7 +226,7 @@ function separateAxis(out: Point[][], lines: readonly RoutedLine[], obstacles: r
     // Only what lies beside the channel's extent can bound it: filtered once for all its legs.
     const [from, to] = [Math.min(...channel.map((leg) => leg.lo)) - SHAPE_CLEARANCE, Math.max(...channel.map((leg) => leg.hi)) + SHAPE_CLEARANCE];
     const beside = (box: Box) => (vertical ? box.y <= to && box.y + box.height >= from : box.x <= to && box.x + box.width >= from);
-    const others = walls(out, channel, vertical).filter(beside);
+    const others = walls(out, channel, vertical, from, to);
     const near = obstacles.filter(beside);
     // Where each track may go: the room of all its legs, narrowed to the sides its ends slide on (a point where one
     // is fixed).
@@ -301,16 +301,22 @@ function sideUnder(end: Point, obstacles: readonly Box[], vertical: boolean): [n
   return undefined;
 }
 
-/** The other legs along this axis, where they are now (channels moved before included), as thin boxes. */
-function walls(out: Point[][], channel: readonly Leg[], vertical: boolean): Box[] {
+/**
+ * The other legs along this axis whose extent along it meets `from`–`to` (beside the channel), where they are now
+ * (channels moved before included), as thin boxes: the extent is tested first, as most legs of a large drawing lie
+ * elsewhere.
+ */
+function walls(out: Point[][], channel: readonly Leg[], vertical: boolean, from: number, to: number): Box[] {
   const boxes: Box[] = [];
   const inChannel = new Set(channel.map((leg) => `${leg.line} ${leg.at}`));
   out.forEach((points, line) => {
     for (let at = 0; at + 1 < points.length; at++) {
       const [a, b] = [points[at]!, points[at + 1]!];
       if (vertical ? a.x !== b.x : a.y !== b.y) continue;
-      if (inChannel.has(`${line} ${at}`)) continue;
-      boxes.push({ x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), width: Math.abs(a.x - b.x), height: Math.abs(a.y - b.y) });
+      const [x, y, width, height] = [Math.min(a.x, b.x), Math.min(a.y, b.y), Math.abs(a.x - b.x), Math.abs(a.y - b.y)];
+      const [lo, length] = vertical ? [y, height] : [x, width];
+      if (lo > to || lo + length < from || inChannel.has(`${line} ${at}`)) continue;
+      boxes.push({ x, y, width, height });
     }
   });
   return boxes;
