@@ -166,8 +166,6 @@ export function toD2(graph: RecoveredGraph, options: D2Options = {}): CodeExport
       if (look.fillStyle !== 'dots') losses.add(`${look.fillStyle} fill drawn as D2's lines pattern`, id);
     }
     if (look.opacity < 100) out.push(`opacity: ${look.opacity / 100}`);
-    if (look.fontWeight === 'bold') out.push('bold: true');
-    if (look.fontStyle === 'italic') out.push('italic: true');
     if (look.fontSize !== undefined) out.push(`font-size: ${Math.round(Math.min(FONT_SIZE.max, Math.max(FONT_SIZE.min, look.fontSize)))}`);
     return out;
   };

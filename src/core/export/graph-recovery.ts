@@ -34,9 +34,6 @@ export interface Look {
   shadow: boolean;
   fillStyle: Element['fillStyle'];
   fontSize?: number;
-  /** The label's emphasis, as the scene draws it (a shape's own text, or the text element that is its label). */
-  fontWeight?: Element['fontWeight'];
-  fontStyle?: Element['fontStyle'];
 }
 
 export interface RecoveredNode extends GraphNode {
@@ -107,8 +104,6 @@ const lookOf = (e: Element): Look => ({
   shadow: e.shadow !== 'none',
   fillStyle: e.fillStyle,
   ...(e.fontSize !== undefined && { fontSize: e.fontSize }),
-  ...(e.fontWeight !== undefined && { fontWeight: e.fontWeight }),
-  ...(e.fontStyle !== undefined && { fontStyle: e.fontStyle }),
 });
 
 /** Generic icons that name a shape D2 draws (person, queue, package; src/core/icons/libraries/generic.ts). */
@@ -199,16 +194,14 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
     nodes.set(e.id, node);
   };
   for (const s of leaves) {
-    const heldTexts = [...(inside.get(s.id) ?? [])].sort((a, b) => a.y - b.y || a.x - b.x);
+    const held = (inside.get(s.id) ?? []).sort((a, b) => a.y - b.y || a.x - b.x).map((t) => t.text ?? '');
     // A class's «stereotype» drawn over its name is its first row, as the graph keeps it (layout/node-size.ts).
-    if (heldTexts.length > 1 && STEREOTYPE_ROW.test(heldTexts[0]!.text ?? '')) heldTexts.splice(0, 2, heldTexts[1]!, heldTexts[0]!);
-    const held = heldTexts.map((t) => t.text ?? '');
+    if (held.length > 1 && STEREOTYPE_ROW.test(held[0]!)) held.splice(0, 2, held[1]!, held[0]!);
     const own = s.text ?? '';
     const [label, ...rest] = own !== '' ? [own, ...held] : held.length > 0 ? held : [''];
     const rows = joinWrapped(rest.flatMap((text) => text.split('\n')).filter((row) => row.trim() !== ''));
-    // A shape without text of its own is drawn with its label's font: size, weight and slant.
-    const labelText = own === '' ? heldTexts[0] : undefined;
-    const drawn = labelText === undefined ? s : { ...s, fontSize: labelText.fontSize ?? s.fontSize, fontWeight: labelText.fontWeight, fontStyle: labelText.fontStyle };
+    const heldFont = (inside.get(s.id) ?? [])[0]?.fontSize;
+    const drawn = own === '' && heldFont !== undefined ? { ...s, fontSize: heldFont } : s;
     if (readsAsRows(rows, ruled.has(s.id))) addNode(drawn, s.type, label!, rows);
     else addNode(drawn, s.type, [label!, ...rest.filter((text) => text.trim() !== '')].join('\n'));
   }

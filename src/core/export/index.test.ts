@@ -1,11 +1,6 @@
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors.js';
 import { intakeScene } from '../scene/intake.js';
-import type { GraphIR } from '../graph/types.js';
-import { codeToScene } from '../notations/index.js';
-import { d2ToGraph } from '../notations/d2/index.js';
-import { createD2Compiler } from '../../infra/d2-compiler.js';
-import { mermaidNotation } from '../notations/mermaid/index.js';
 import { EXPORT_FORMATS, exportScene, parseExportFormat } from './index.js';
 
 const elements = intakeScene([
@@ -53,27 +48,4 @@ describe('export registry', () => {
     expect(result.format).toBe('excalidraw');
     expect(result.format === 'excalidraw' && result.scene.type).toBe('excalidraw');
   });
-});
-
-describe('emphasis through the exports', () => {
-  const compiler = createD2Compiler({ timeoutSeconds: 60, queue: 8 });
-  afterAll(() => compiler.close());
-  it('writes a label drawn bold or italic as D2 `style.bold`/`style.italic` and Mermaid `<b>`/`<i>`, which both read back', async () => {
-    // A gateway named in bold over a plain worker, as a DOT service map writes it; one edge label drawn italic.
-    const drawn = (await codeToScene('digraph { node [shape=box]; gw [label=<<b>Gateway</b>>]; q [label=<<i>queue</i>>]; w [label="Worker"]; gw -> q -> w }')).elements;
-    const elements = intakeScene(drawn.map((e) => (e.id === 'e2' ? { ...e, text: 'drains', fontStyle: 'italic' as const } : e))).elements;
-    const emphasisOf = (graph: GraphIR, label: string) => {
-      const style = graph.nodes.find((n) => n.label === label)?.style;
-      return [style?.fontWeight, style?.fontStyle];
-    };
-    const d2 = exportScene('d2', elements) as { code: string };
-    expect(d2.code).toMatch(/bold: true/);
-    const fromD2 = d2ToGraph(await compiler.compile(d2.code));
-    expect(['Gateway', 'queue', 'Worker'].map((label) => emphasisOf(fromD2, label))).toEqual([['bold', undefined], [undefined, 'italic'], [undefined, undefined]]);
-    const mermaid = exportScene('mermaid', elements) as { code: string };
-    expect(mermaid.code).toContain('"<b>Gateway</b>"');
-    expect(mermaid.code).toContain('|"<i>drains</i>"|');
-    const fromMermaid = await mermaidNotation.toGraph(mermaid.code);
-    expect(['Gateway', 'queue', 'Worker'].map((label) => emphasisOf(fromMermaid, label))).toEqual([['bold', undefined], [undefined, 'italic'], [undefined, undefined]]);
-  }, 60_000);
 });

@@ -1,7 +1,4 @@
 import type { Direction } from '../graph/types.js';
-import type { Element } from '../scene/schema.js';
-
-type Emphasis = Pick<Element, 'fontWeight' | 'fontStyle'>;
 
 /**
  * Mermaid text escaping. Mermaid turns `#name;` and `#123;` into HTML entities before it parses (and back when it
@@ -27,16 +24,6 @@ export function mermaidText(text: string, lineBreak = '<br>', syntax = SYNTAX): 
 }
 
 /** A double-quoted Mermaid string; an empty label is one space, since some grammars reject `""`. */
-export const mermaidString = (text: string, emphasis: Emphasis = {}): string => `"${emphasised(mermaidText(text), emphasis) || ' '}"`;
-
-/**
- * Emphasis as the HTML tags flowchart labels draw (and the Mermaid reader takes back); markdown strings would need
- * their own escaping. The text is escaped already, so the tags are the only markup in it.
- */
-export function emphasised(escaped: string, { fontWeight, fontStyle }: Emphasis): string {
-  if (escaped === '') return escaped;
-  const slanted = fontStyle === 'italic' ? `<i>${escaped}</i>` : escaped;
-  return fontWeight === 'bold' ? `<b>${slanted}</b>` : slanted;
-}
+export const mermaidString = (text: string): string => `"${mermaidText(text) || ' '}"`;
 
 export const MERMAID_DIRECTION: Record<Direction, string> = { DOWN: 'TB', UP: 'BT', RIGHT: 'LR', LEFT: 'RL' };

@@ -21,7 +21,7 @@ import { printedIds } from './identifiers.js';
 import { Losses } from './losses.js';
 import { classDiagram } from './mermaid-class.js';
 import { erDiagram } from './mermaid-er.js';
-import { emphasised, MERMAID_DIRECTION, mermaidString, mermaidText } from './mermaid-syntax.js';
+import { MERMAID_DIRECTION, mermaidString } from './mermaid-syntax.js';
 import { dictionary } from '../dictionary.js';
 
 export type MermaidDiagram = 'flowchart' | 'erDiagram' | 'classDiagram';
@@ -69,10 +69,6 @@ export function toMermaid(graph: RecoveredGraph): CodeExport & { diagram: Mermai
     if (item.style.corner === 'beveled') losses.add('beveled corners not carried (Mermaid has no bevel)', item.id);
   }
   for (const item of [...graph.nodes, ...graph.groups, ...graph.edges]) if (item.look.shadow) losses.add('shadow left out (Mermaid has no shadows)', item.id);
-  // Flowchart labels take `<b>` and `<i>`; class and entity names are identifiers, with no markup.
-  if (diagram !== 'flowchart') {
-    for (const item of [...graph.nodes, ...graph.edges]) if (item.look.fontWeight === 'bold' || item.look.fontStyle === 'italic') losses.add(`bold and italic drawn plain (${diagram} labels take no markup)`, item.id);
-  }
   const write = diagram === 'erDiagram' ? erDiagram : diagram === 'classDiagram' ? classDiagram : flowchart;
   const out = write(graph, ids, losses);
   const warnings = [...graph.warnings, ...out.warnings, ...losses.lines()];
@@ -167,9 +163,7 @@ function mermaidShape(node: RecoveredNode): { shape: string; lossy?: true } {
 
 function nodeStatement(node: RecoveredNode, id: string): string {
   const { shape } = mermaidShape(node);
-  // Only the label is emphasised, not the rows under it: the scene draws a table's header so.
-  const text = [emphasised(mermaidText(node.label), node.look), ...(node.rows ?? []).map((row) => mermaidText(row))].join('<br>');
-  const label = `"${text || ' '}"`;
+  const label = mermaidString([node.label, ...(node.rows ?? [])].join('\n'));
   const brackets = BRACKETS[shape];
   return brackets ? `${id}${brackets[0]}${label}${brackets[1]}` : `${id}@{ shape: ${shape}, label: ${label} }`;
 }
@@ -247,7 +241,7 @@ function flowchart(graph: RecoveredGraph, ids: Map<string, string>, losses: Loss
   graph.edges.forEach((edge, index) => {
     const { reversed, arrow } = link(edge);
     const [from, to] = reversed ? [edge.to, edge.from] : [edge.from, edge.to];
-    const label = edge.label !== undefined && edge.label !== '' ? `|${mermaidString(edge.label, edge.look)}|` : '';
+    const label = edge.label !== undefined && edge.label !== '' ? `|${mermaidString(edge.label)}|` : '';
     lines.push(`  ${id(from)} ${arrow}${label} ${id(to)}`);
     for (const head of [edge.startArrowhead, edge.endArrowhead]) {
       if (!EXACT_HEADS.has(head)) losses.add(`Mermaid flowcharts have no ${head} arrowhead; drawn as ${FLOW_HEAD[head]}`, edge.id);
