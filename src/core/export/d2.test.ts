@@ -7,6 +7,7 @@ import type { Element, ElementInput } from '../scene/schema.js';
 import { d2String, toD2 } from './d2.js';
 import { recoverGraph } from './graph-recovery.js';
 import { d2Count } from '../../../test/support/real-tools.js';
+import { codeToScene } from '../notations/index.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures');
 const load = (path: string): Element[] => intakeScene(JSON.parse(readFileSync(join(fixtures, path), 'utf8'))).elements;
@@ -179,5 +180,20 @@ describe('toD2 edge cases the real D2 refuses or silently loses', () => {
   it('carries the recovery’s warnings, as the Mermaid export does', () => {
     const graph = recoverGraph(scene([box('a', 0, 0), { id: 'aside', type: 'text', x: 900, y: 900, text: 'todo' }]));
     expect(toD2(graph).warnings).toEqual(['element "aside" (text): free text "todo" is on no shape or arrow, so it is not exported']);
+  });
+});
+
+describe('toD2 emphasis', () => {
+  it('writes a label drawn bold or italic as D2 style.bold / style.italic, a plain one without', async () => {
+    // A DOT service map whose gateway is named in bold and whose queue in italics (HTML-like labels).
+    const { elements } = await codeToScene('digraph { node [shape=box]; gw [label=<<b>Gateway</b>>]; q [label=<<i>orders queue</i>>]; w [label="Worker"]; gw -> q -> w }');
+    const { code } = toD2(recoverGraph(intakeScene(elements).elements));
+    const styleOf = (label: string) => {
+      const cls = new RegExp(`: "${label}" \\{[^}]*class: (s\\d+)`).exec(code)![1]!;
+      return new RegExp(`  ${cls}: \\{style: \\{([^}]*)\\}\\}`).exec(code)![1]!;
+    };
+    expect(styleOf('Gateway')).toContain('bold: true');
+    expect(styleOf('orders queue')).toContain('italic: true');
+    expect(styleOf('Worker')).not.toMatch(/bold|italic/);
   });
 });

@@ -166,6 +166,9 @@ export function toD2(graph: RecoveredGraph, options: D2Options = {}): CodeExport
       if (look.fillStyle !== 'dots') losses.add(`${look.fillStyle} fill drawn as D2's lines pattern`, id);
     }
     if (look.opacity < 100) out.push(`opacity: ${look.opacity / 100}`);
+    // D2 sets a shape's label bold and an edge's italic of its own accord; the emphasis the scene shows is said.
+    if (look.fontWeight === 'bold') out.push('bold: true');
+    if (look.fontStyle === 'italic') out.push('italic: true');
     if (look.fontSize !== undefined) out.push(`font-size: ${Math.round(Math.min(FONT_SIZE.max, Math.max(FONT_SIZE.min, look.fontSize)))}`);
     return out;
   };

@@ -34,6 +34,9 @@ export interface Look {
   shadow: boolean;
   fillStyle: Element['fillStyle'];
   fontSize?: number;
+  /** The label's emphasis, as the scene draws it. */
+  fontWeight?: 'bold';
+  fontStyle?: 'italic';
 }
 
 export interface RecoveredNode extends GraphNode {
@@ -104,6 +107,8 @@ const lookOf = (e: Element): Look => ({
   shadow: e.shadow !== 'none',
   fillStyle: e.fillStyle,
   ...(e.fontSize !== undefined && { fontSize: e.fontSize }),
+  ...(e.fontWeight === 'bold' && { fontWeight: 'bold' }),
+  ...(e.fontStyle === 'italic' && { fontStyle: 'italic' }),
 });
 
 /** Generic icons that name a shape D2 draws (person, queue, package; src/core/icons/libraries/generic.ts). */
@@ -200,8 +205,9 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
     const own = s.text ?? '';
     const [label, ...rest] = own !== '' ? [own, ...held] : held.length > 0 ? held : [''];
     const rows = joinWrapped(rest.flatMap((text) => text.split('\n')).filter((row) => row.trim() !== ''));
-    const heldFont = (inside.get(s.id) ?? [])[0]?.fontSize;
-    const drawn = own === '' && heldFont !== undefined ? { ...s, fontSize: heldFont } : s;
+    // A label drawn as a text of its own (a generated scene's) gives the shape its size and emphasis.
+    const heldLabel = (inside.get(s.id) ?? [])[0];
+    const drawn = own === '' && heldLabel?.fontSize !== undefined ? { ...s, fontSize: heldLabel.fontSize, fontWeight: heldLabel.fontWeight, fontStyle: heldLabel.fontStyle } : s;
     if (readsAsRows(rows, ruled.has(s.id))) addNode(drawn, s.type, label!, rows);
     else addNode(drawn, s.type, [label!, ...rest.filter((text) => text.trim() !== '')].join('\n'));
   }

@@ -9,11 +9,13 @@ import { recoverGraph } from './graph-recovery.js';
 import { toMermaid } from './mermaid.js';
 import { mermaidText } from './mermaid-syntax.js';
 import { mermaidCount } from '../../../test/support/real-tools.js';
+import { codeToScene } from '../notations/index.js';
+import { mermaidNotation } from '../notations/mermaid/index.js';
 
 const fixtures = join(dirname(fileURLToPath(import.meta.url)), '../../../test/fixtures');
 const load = (path: string): Element[] => intakeScene(JSON.parse(readFileSync(join(fixtures, path), 'utf8'))).elements;
 const scene = (elements: ElementInput[]) => intakeScene(elements).elements;
-const mermaidOf = (elements: Element[]) => toMermaid(recoverGraph(elements));
+const mermaidOf = (elements: Element[]) => toMermaid(recoverGraph(intakeScene(elements).elements));
 const box = (id: string, x: number, y: number, extra: Partial<ElementInput> = {}) =>
   ({ id, type: 'rectangle', x, y, width: 160, height: 80, roughness: 'clean', ...extra }) as ElementInput;
 const arrow = (id: string, from: string, to: string, extra: Partial<ElementInput> = {}) =>
@@ -143,5 +145,18 @@ describe('toMermaid ER and class diagrams', () => {
       '"customer", "order": read as an ER entity from the text under its label',
       '"places": dotted line drawn dashed (erDiagram lines are solid or dashed)',
     ]);
+  });
+});
+
+describe('toMermaid emphasis', () => {
+  it('writes a label drawn bold or italic in <b> / <i>, which Mermaid draws and reads back so', async () => {
+    const { elements } = await codeToScene('digraph { node [shape=box]; gw [label="Gateway", fontname="Helvetica-Bold"]; q [label=<<i>orders queue</i>>]; w [label="Worker"]; gw -> q -> w }');
+    const { code } = toMermaid(recoverGraph(intakeScene(elements).elements));
+    expect(code).toContain('["<b>Gateway</b>"]');
+    expect(code).toContain('["<i>orders queue</i>"]');
+    expect(code).toContain('["Worker"]');
+    const back = await mermaidNotation.toGraph(code);
+    const emphasis = (label: string) => back.nodes.find((n) => n.label === label)?.style;
+    expect([emphasis('Gateway')?.fontWeight, emphasis('orders queue')?.fontStyle, emphasis('Worker')?.fontWeight]).toEqual(['bold', 'italic', undefined]);
   });
 });

@@ -16,12 +16,12 @@
  *    and `look: handDrawn` for sketchy scenes.
  */
 import type { Arrowhead } from '../graph/types.js';
-import { iconShapeOf, type NodeShape, type RecoveredEdge, type RecoveredGraph, type RecoveredNode } from './graph-recovery.js';
+import { iconShapeOf, type Look, type NodeShape, type RecoveredEdge, type RecoveredGraph, type RecoveredNode } from './graph-recovery.js';
 import { printedIds } from './identifiers.js';
 import { Losses } from './losses.js';
 import { classDiagram } from './mermaid-class.js';
 import { erDiagram } from './mermaid-er.js';
-import { MERMAID_DIRECTION, mermaidString } from './mermaid-syntax.js';
+import { MERMAID_DIRECTION, mermaidString, mermaidText } from './mermaid-syntax.js';
 import { dictionary } from '../dictionary.js';
 
 export type MermaidDiagram = 'flowchart' | 'erDiagram' | 'classDiagram';
@@ -161,9 +161,16 @@ function mermaidShape(node: RecoveredNode): { shape: string; lossy?: true } {
   return SHAPES[node.shape];
 }
 
+/** Mermaid draws `<b>` and `<i>` in a flowchart label (its HTML labels), which its readers take back as emphasis. */
+function emphasised(text: string, look: Look): string {
+  const bold = look.fontWeight === 'bold' ? `<b>${text}</b>` : text;
+  return look.fontStyle === 'italic' ? `<i>${bold}</i>` : bold;
+}
+
 function nodeStatement(node: RecoveredNode, id: string): string {
   const { shape } = mermaidShape(node);
-  const label = mermaidString([node.label, ...(node.rows ?? [])].join('\n'));
+  const text = mermaidText([node.label, ...(node.rows ?? [])].join('\n'));
+  const label = text === '' ? mermaidString('') : `"${emphasised(text, node.look)}"`;
   const brackets = BRACKETS[shape];
   return brackets ? `${id}${brackets[0]}${label}${brackets[1]}` : `${id}@{ shape: ${shape}, label: ${label} }`;
 }
