@@ -605,7 +605,7 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(layoutEngineFor(graph)).toBe(layoutGraph);
   });
 
-  it('draws a PlantUML diagram this way when its edges stay within their containers, nested or not, else with ELK (packages that refer to each other, swimlanes)', () => {
+  it('draws a PlantUML diagram this way unless its containers are joined to each other (packages that refer to each other) or are swimlanes', () => {
     const packaged = (parents: Record<string, string>): GraphIR => ({
       ...graph,
       groups: [...new Set(Object.values(parents))].map((id) => ({ id, label: id, kind: 'package' })),
@@ -614,6 +614,8 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(layoutEngineFor(graph, 'plantuml')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(packaged({ web: 'app', api: 'app', db: 'app', cache: 'app' }), 'plantuml')).toBe(layoutGraphvizOrthogonal);
     expect(layoutEngineFor(packaged({ web: 'front', api: 'back', db: 'back', cache: 'back' }), 'plantuml')).toBe(layoutGraph);
+    // A container joined only to what is outside every container (its users, a database its parts share).
+    expect(layoutEngineFor(packaged({ api: 'back', db: 'back' }), 'plantuml')).toBe(layoutGraphvizOrthogonal);
     // A package in a package (java-design-patterns' microservices: `package com.iluwatar… { package "Order Microservice" {…} }`).
     const inOuter = (parents: Record<string, string>): GraphIR => {
       const inner = packaged(parents);

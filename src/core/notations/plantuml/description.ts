@@ -7,7 +7,7 @@
 import type { GraphEdge, GraphGroup, GraphIR, GraphNode, GraphStyle, NodeKind } from '../../graph/types.js';
 import { wholeEmphasis } from '../emphasis.js';
 import { C4_ELEMENTS, c4Legend, c4NodeParts } from './c4.js';
-import { linkEdge, parseLink, placedHint, TOWARD, type EndForm } from './links.js';
+import { beside, linkEdge, parseLink, placedHint, TOWARD, type EndForm } from './links.js';
 import { noteElements, noteOnLink, readNote } from './notes.js';
 import { closeAtEnd, parseError, plainText, plantumlColor, splitArguments, unquote, type DiagramSource, type SourceLine } from './source.js';
 import { applyVisibility } from './visibility.js';
@@ -288,6 +288,9 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
         // `Rel_Back_U(a, b)` draws b → a; the hint still puts b on that side of a.
         const toward = relation[4] && TOWARD[relation[4].slice(1).toLowerCase()];
         if (toward && !back) edge.toward = toward;
+        // `Rel_Neighbor(a, b)` is PlantUML's short link `a ->> b`: b beside a, in a's rank (the web app delivering the
+        // single-page app set beside it); `Rel_Back_Neighbor(a, b)`, `a <<- b`, still has a first, b → a drawn back.
+        else if (relation[3] && !relation[4]) edge.toward = beside(source.direction, back);
         edges.push(edge);
         continue;
       }

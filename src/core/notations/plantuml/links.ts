@@ -128,9 +128,17 @@ export function parseLink(text: string): Link | undefined {
  */
 export function placedHint(link: Link, flow: Direction): Link {
   if (!link.hidden || link.toward) return link;
-  const across: Record<Direction, Direction> = { DOWN: 'RIGHT', UP: 'RIGHT', RIGHT: 'DOWN', LEFT: 'DOWN' };
-  return { ...link, toward: link.long ? flow : across[flow] };
+  return { ...link, toward: link.long ? flow : beside(flow) };
 }
+
+/**
+ * Where a short link (one stroke) sets its target from its source: the next place in the same rank, or the one before
+ * where the link is written from its target (`a <- b`).
+ */
+export const beside = (flow: Direction, before = false): Direction => {
+  const sideways = flow === 'RIGHT' || flow === 'LEFT';
+  return sideways ? (before ? 'UP' : 'DOWN') : before ? 'LEFT' : 'RIGHT';
+};
 
 /** The GraphIR edge of a link between two resolved node ids. */
 export function linkEdge(id: string, from: string, to: string, link: Link): GraphEdge {

@@ -389,6 +389,21 @@ describe('plantumlNotation reads what PlantUML tolerates (real files of the conf
     expect(graph.nodes.map((n) => n.label)).toEqual(['A']);
   });
 
+  it("sets C4's Rel_Neighbor target beside its source, the short link it is (the bank's container sample, as PlantUML draws it)", async () => {
+    // `Rel_Neighbor(web_app, spa)` is `web_app ->> spa`, `Rel_Back_Neighbor(database, backend_api)` `database <<- backend_api`:
+    // the single-page app ran a rank under the web app, the database under the API, the drawing 1,070 × 2,099 px.
+    const graph = plantumlNotation.toGraph(sample('samples--C4_Container--Diagram--Sample-----bigbankplc.puml'));
+    expect(graph.edges.filter((e) => e.toward !== undefined).map((e) => `${e.from}->${e.to}:${e.toward}`)).toEqual(['web_app->spa:RIGHT', 'backend_api->database:LEFT', 'backend_api->banking_system:RIGHT']);
+    const scene = await drawGraph(graph, 'plantuml');
+    const box = (id: string) => scene.elements.find((e) => e.id === scene.elementIds.nodes.get(id))!;
+    const middle = (id: string) => Number(box(id).y) + Number(box(id).height) / 2;
+    const [web, spa, api, db] = ['web_app', 'spa', 'backend_api', 'database'].map(box) as [ReturnType<typeof box>, ReturnType<typeof box>, ReturnType<typeof box>, ReturnType<typeof box>];
+    expect(Math.abs(middle('web_app') - middle('spa'))).toBeLessThan(2);
+    expect(Number(spa.x)).toBeGreaterThan(Number(web.x) + Number(web.width));
+    expect(Math.abs(middle('backend_api') - middle('database'))).toBeLessThan(2);
+    expect(Number(db.x) + Number(db.width)).toBeLessThan(Number(api.x));
+  });
+
   it('ends a diagram at an @end line that is not @enduml, and at the end of the code, saying so (cluster-api)', () => {
     // cluster-api's worker-machines-resources.plantuml ends in "@endurl"; its objects are a class diagram.
     const graph = plantumlNotation.toGraph(sample('docs--book--src--images--worker-machines-resources.puml'));
