@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { intakeScene } from '../scene/intake.js';
 import type { Element, ElementInput } from '../scene/schema.js';
+import { drawGraph } from '../notations/index.js';
+import { sqlNotation } from '../notations/sql/index.js';
 import { recoverGraph } from './graph-recovery.js';
 
 const scene = (elements: ElementInput[]): Element[] => intakeScene(elements).elements;
@@ -148,5 +150,28 @@ describe('recoverGraph: text inside a shape, label or table rows', () => {
       scene([{ id: 'zone', type: 'ellipse', x: 0, y: 0, width: 800, height: 600, text: 'Zone', iconRef: 'aws/Amazon VPC' }, box('in', 300, 250)]),
     );
     expect(groups).toMatchObject([{ id: 'zone', shape: 'ellipse', iconRef: 'aws/Amazon VPC' }]);
+  });
+});
+
+describe('recoverGraph: a table drawn as columns', () => {
+  it('reads its columns back as the rows the notation wrote, keys, names and types in order', async () => {
+    const code = 'CREATE TABLE teams (id bigint PRIMARY KEY, name text);\nCREATE TABLE users (id int PRIMARY KEY, email_address text NOT NULL, team_id bigint REFERENCES teams(id));';
+    const graph = sqlNotation.toGraph(code);
+    const drawn = await drawGraph(graph, 'sql');
+    // Drawn as columns: the types of users start at one x.
+    const users = drawn.elementIds.nodes.get('users')!;
+    expect(drawn.elements.filter((e) => e.type === 'text' && e.groupIds?.includes(`${users}-box`)).map((e) => e.text)).toEqual(['users', 'PK\n\nFK', 'id\nemail_address\nteam_id', 'int\ntext\nbigint']);
+    const recovered = recoverGraph(intakeScene(drawn.elements as ElementInput[]).elements);
+    const rowsOf = (label: string) => recovered.nodes.find((n) => n.label === label)?.rows;
+    expect(rowsOf('users')).toEqual(graph.nodes.find((n) => n.id === 'users')!.rows);
+    expect(rowsOf('teams')).toEqual(graph.nodes.find((n) => n.id === 'teams')!.rows);
+  });
+
+  it('reads a type wrapped in its column back as the one row it is', async () => {
+    const rows = ['PK    id  u64 (PK, auto_inc)', '      subscriber_account_id  SubscriptionStatus (BTree) kept with the history of every change'];
+    const drawn = await drawGraph({ layout: 'layered', direction: 'DOWN', nodes: [{ id: 'subscriptions', label: 'subscriptions', kind: 'entity', rows }], edges: [], groups: [], warnings: [] });
+    const types = drawn.elements.find((e) => e.id === 'subscriptions-rows-column-3')!;
+    expect(types.text!.split('\n').length).toBeGreaterThan(2);
+    expect(recoverGraph(intakeScene(drawn.elements as ElementInput[]).elements).nodes[0]!.rows).toEqual(rows);
   });
 });

@@ -20,6 +20,7 @@ import { dictionary } from '../dictionary.js';
 import { ROW_INDENT, STEREOTYPE_ROW } from '../layout/node-size.js';
 import { unfoldRows } from './folded-rows.js';
 import { readsAsRows } from './table-rows.js';
+import { rowsFromColumns } from '../layout/table-columns.js';
 
 /** The outline a scene element keeps, which the exports write back. */
 type RecoveredStyle = Required<Omit<GraphStyle, 'strokeWidth' | 'fontSize' | 'textColor' | 'textAlign' | 'fontWeight' | 'fontStyle'>>;
@@ -199,7 +200,8 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
     nodes.set(e.id, node);
   };
   for (const s of leaves) {
-    const held = (inside.get(s.id) ?? []).sort((a, b) => a.y - b.y || a.x - b.x).map((t) => t.text ?? '');
+    const sorted = (inside.get(s.id) ?? []).sort((a, b) => a.y - b.y || a.x - b.x);
+    const held = ruled.has(s.id) ? besideJoined(sorted) : sorted.map((t) => t.text ?? '');
     // A class's «stereotype» drawn over its name is its first row, as the graph keeps it (layout/node-size.ts).
     if (held.length > 1 && STEREOTYPE_ROW.test(held[0]!)) held.splice(0, 2, held[1]!, held[0]!);
     const own = s.text ?? '';
@@ -391,6 +393,22 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
 }
 
 /** A table row too long for its box is drawn on more lines, each after the first indented (node-size.ts): one row again. */
+/**
+ * The texts held by a ruled shape (a table), top to bottom, those side by side at one height (its columns,
+ * from-graph.ts) read as one text of rows again (table-columns.ts). `texts` are sorted by y, then x.
+ */
+function besideJoined(texts: readonly Element[]): string[] {
+  const joined: string[] = [];
+  for (let i = 0; i < texts.length; ) {
+    let end = i + 1;
+    while (end < texts.length && Math.abs(texts[end]!.y - texts[i]!.y) < 1) end++;
+    const columns = texts.slice(i, end).map((t) => (t.text ?? '').split('\n'));
+    joined.push(columns.length > 1 ? rowsFromColumns(columns).join('\n') : (texts[i]!.text ?? ''));
+    i = end;
+  }
+  return joined;
+}
+
 function joinWrapped(rows: string[]): string[] {
   const joined: string[] = [];
   for (const row of rows) {

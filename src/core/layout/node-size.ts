@@ -5,6 +5,7 @@ import { cylinderRimRadius, FIGURE_LABEL_GAP, FIGURE_SIZES, figureHeight, iconBo
 import { DEFAULT_SHAPE, FONT, ICON_NODE_MIN_HEIGHT, NODE_BOX, SPACING } from './drawing-rules.js';
 import { measureText, wordPieces, wrapWords } from './measure.js';
 import { placeCells, type PlacedCells } from './cells.js';
+import { tableColumns } from './table-columns.js';
 import { dictionary } from '../dictionary.js';
 
 /** Share of a shape's box that text may use (the rest is curved or slanted outline), and the px the outline adds. */
@@ -86,6 +87,8 @@ export interface NodeBox {
   fontSize: number;
   /** A record's or table's cells (GraphNode.cells), placed in a block centred in the box. */
   cells?: PlacedCells;
+  /** A table's rows as columns (table-columns.ts): each row's cells, and each column's x from the rows' left edge. */
+  columns?: { cells: string[][]; offsets: number[] };
 }
 
 /** Edge labels wrap past this width in every engine, so one long label does not stretch a whole layer. */
@@ -222,18 +225,20 @@ function measuredNode(node: GraphNode, flow: Direction): NodeBox {
     const iconSpace = headerIcon ? HEADER_ICON.size + HEADER_ICON.gap : 0;
     const title = headerIcon ? wrapText(node.label, maxTextWidth - iconSpace, fontSize, NODE_BOX.maxWidth - 2 * SPACING.nodePaddingX - iconSpace).join('\n') : label;
     const titleSize = headerIcon ? measureText(title, fontSize, FONT.family, node.style?.fontWeight) : labelSize;
+    const columns = node.kind === 'entity' && stereotype === undefined && opening.length === 0 ? tableLayout(members, rowFontSize, maxTextWidth) : undefined;
     // A long member or column wraps onto indented lines: a cut signature would hide its parameters or return type.
     const wrapped = members.map((row) => wrapText(row, maxTextWidth - measureText(ROW_INDENT, rowFontSize, FONT.family).width, rowFontSize).map((line, k) => (k === 0 ? line : `${ROW_INDENT}${line}`)));
     const cut = wrapped.flat();
     // A compartment opens at the first line of its first row; one that would open on the first line is no compartment.
     const starts = wrapped.map((_, i) => wrapped.slice(0, i).reduce((sum, lines) => sum + lines.length, 0));
     const compartments = [...new Set(opening.filter((i) => i > 0 && i < members.length).map((i) => starts[i]!))].sort((a, b) => a - b);
-    const rowsSize = measureText(cut.join('\n'), rowFontSize, FONT.family);
+    const rowsSize = columns !== undefined ? { width: columns.width, height: measureText(columns.cells.map((row) => row.at(-1)).join('\n'), rowFontSize, FONT.family).height } : measureText(cut.join('\n'), rowFontSize, FONT.family);
     const stereotypeSize = stereotype === undefined ? { width: 0, height: 0 } : measureText(stereotype, rowFontSize, FONT.family);
     const headerHeight = stereotypeSize.height + Math.max(titleSize.height, iconSpace > 0 ? HEADER_ICON.size : 0) + 2 * SPACING.nodePaddingY;
     const width = clamp(Math.max(titleSize.width + iconSpace, stereotypeSize.width, rowsSize.width) + 2 * SPACING.nodePaddingX, NODE_BOX.minWidth, NODE_BOX.maxWidth);
     // Each compartment's rule has a row gap above and below it, as the header's has.
     const height = headerHeight + rowsSize.height + 2 * SPACING.rowGap * (1 + compartments.length);
+    if (columns !== undefined) return { width, height, shape, label: title, rows: [...members], headerHeight, icon: headerIcon, fontSize, columns: { cells: columns.cells, offsets: columns.offsets } };
     return { width, height, shape, label: title, rows: cut, headerHeight, icon: headerIcon, fontSize, ...(stereotype !== undefined && { stereotype }), ...(compartments.length > 0 && { compartments }) };
   }
 
@@ -271,6 +276,33 @@ function measuredNode(node: GraphNode, flow: Direction): NodeBox {
     icon,
     fontSize,
   };
+}
+
+/** Room between a table's columns: two spaces' width in the rows' font, as the rows were written. */
+const COLUMN_GAP = 8;
+
+/** The least room a table's last column (its types) wraps in; with less, its rows wrap as one text. */
+const LAST_COLUMN_MIN_WIDTH = 80;
+
+/**
+ * A table's rows set as columns (table-columns.ts), and the width they take, within the box's widest text: a type too
+ * long for it wraps in its column onto lines of its own, the cells beside them blank (`status  SubscriptionStatus
+ * (BTree)`). Undefined where the columns before the last leave it too little room, and its rows wrap as one text.
+ */
+function tableLayout(rows: readonly string[], fontSize: number, maxWidth: number): { cells: string[][]; offsets: number[]; width: number } | undefined {
+  const cells = tableColumns(rows);
+  if (cells === undefined) return undefined;
+  const widthOf = (text: string) => measureText(text, fontSize, FONT.family).width;
+  const widths = cells[0]!.map((_, column) => Math.max(...cells.map((row) => widthOf(row[column]!))));
+  const offsets = widths.map((_, column) => widths.slice(0, column).reduce((sum, w) => sum + w + COLUMN_GAP, 0));
+  const last = offsets.length - 1;
+  if (offsets[last]! + widths[last]! <= maxWidth) return { cells, offsets, width: offsets[last]! + widths[last]! };
+  // A type wraps between its words only: `ACT_GE_` over `BYTEARRAY` reads as two names (and read back, is another).
+  const room = maxWidth - offsets[last]!;
+  const longestWord = Math.max(...cells.flatMap((row) => row[last]!.split(/\s+/).map(widthOf)));
+  if (last === 0 || room < Math.max(LAST_COLUMN_MIN_WIDTH, longestWord)) return undefined;
+  const lines = cells.flatMap((row) => wrapText(row[last]!, room, fontSize).map((line, k) => (k === 0 ? [...row.slice(0, last), line] : [...row.slice(0, last).map(() => ''), line])));
+  return { cells: lines, offsets, width: Math.max(...lines.map((row) => offsets[last]! + widthOf(row[last]!))) };
 }
 
 /** Graphviz's least node size (width 0.75 in, height 0.5 in) unless the author set one. */

@@ -219,16 +219,30 @@ describe('graphToScene', () => {
     expect(checkScene(scene.elements, scene.parents).violations).toEqual([]);
   });
 
-  it('draws a table as a box with a header, a rule and left-aligned rows that move together', async () => {
-    const { elements } = await draw(graph({ nodes: [{ id: 'users', label: 'users', kind: 'entity', rows: ['🔑 id  int', 'email  text'] }] }));
-    const [box, header, rule, rows] = elements;
+  it('draws a table as a box with a header, a rule and its rows as columns (keys, names, types) that move together', async () => {
+    const { elements } = await draw(graph({ nodes: [{ id: 'users', label: 'users', kind: 'entity', rows: ['PK    id  int', '      email_address  text', 'FK    team_id  bigint'] }] }));
+    const [box, header, rule, keys, names, types] = elements as [GeneratedElement, GeneratedElement, GeneratedElement, GeneratedElement, GeneratedElement, GeneratedElement];
     expect(box).toMatchObject({ id: 'users', type: 'rectangle' });
     expect(box!.text).toBeUndefined();
     expect(header).toMatchObject({ type: 'text', text: 'users' });
     expect(rule).toMatchObject({ type: 'line' });
-    expect(rows).toMatchObject({ type: 'text', text: '🔑 id  int\nemail  text', textAlign: 'left' });
+    // A column a text, a line a row: each type starts at one x, past the longest name.
+    expect(keys).toMatchObject({ type: 'text', text: 'PK\n\nFK', textAlign: 'left' });
+    expect(names).toMatchObject({ type: 'text', text: 'id\nemail_address\nteam_id', textAlign: 'left' });
+    expect(types).toMatchObject({ type: 'text', text: 'int\ntext\nbigint', textAlign: 'left' });
+    const right = (e: GeneratedElement) => Number(e.x) + Number(e.width);
+    expect(Number(names.x)).toBeGreaterThan(right(keys));
+    expect(Number(types.x)).toBeGreaterThan(right(names));
+    expect(names.y).toBe(keys.y);
+    expect(types.y).toBe(keys.y);
+    expect(right(types)).toBeLessThanOrEqual(right(box));
     const group = (box as { groupIds: string[] }).groupIds;
-    for (const part of [header, rule, rows]) expect((part as { groupIds: string[] }).groupIds).toEqual(group);
+    for (const part of [header, rule, keys, names, types]) expect((part as { groupIds: string[] }).groupIds).toEqual(group);
+  });
+
+  it('keeps a table whose rows are no columns (no type) as one text of rows', async () => {
+    const { elements } = await draw(graph({ nodes: [{ id: 'notes', label: 'notes', kind: 'entity', rows: ['first thought', 'second thought'] }] }));
+    expect(elements.filter((e) => e.type === 'text').map((e) => e.text)).toEqual(['notes', 'first thought\nsecond thought']);
   });
 
   it('makes unique, safe element ids even when graph ids collide or are odd', async () => {

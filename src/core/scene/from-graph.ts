@@ -346,6 +346,15 @@ export function graphToScene(graph: GraphIR, layout: LaidOutGraph): GraphScene {
     // with no member keeps its empty compartment, as Mermaid draws it.
     const opens = [0, ...(box.compartments ?? [])];
     let top = laid.y + box.headerHeight;
+    // A table's columns, each a text of its own starting at one x, a line a row (table-columns.ts).
+    if (box.columns !== undefined) {
+      const texts = box.columns.offsets.map((offset, column) => {
+        const text = box.columns!.cells.map((row) => row[column]!).join('\n');
+        return textElement(makeId(column === 0 ? `${id}-rows` : `${id}-rows-column-${column + 1}`), text, { x: laid.x + SPACING.nodePaddingX + offset, y: top + SPACING.rowGap, ...measureText(text, rowSize, FONT.family) }, rowSize, groupIds, ink);
+      });
+      elements.push(...texts);
+      continue;
+    }
     opens.forEach((start, k) => {
       if (k > 0) elements.push(rule(`rule-${k + 1}`, top));
       const rowsText = box.rows.slice(start, opens[k + 1]).join('\n');
