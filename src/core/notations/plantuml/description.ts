@@ -222,6 +222,9 @@ export function descriptionToGraph(source: DiagramSource): GraphIR {
       const from = resolve(link.from.name, link.from.form);
       const to = resolve(link.to.name, link.to.form);
       edges.push(linkEdge(`e${edges.length + 1}`, from, to, link));
+      // A note with no `of` after links is the last link's target's, as PlantUML attaches it (a note under the
+      // logs every namespace sends to Loki: Loki's, not the last component declared, a drawing away).
+      lastElement = to;
       continue;
     }
 

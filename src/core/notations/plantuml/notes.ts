@@ -52,7 +52,9 @@ export function noteElements(id: string, note: Note, target: string | undefined,
   const node: GraphNode = { id, label: note.text, kind: 'note' };
   if (parent) node.parent = parent;
   if (target === undefined) return { node };
-  const edge: GraphEdge = { id: `${id}-link`, from: id, to: target, startArrowhead: 'none', endArrowhead: 'none', style: { strokeStyle: 'dashed' } };
+  // A note under what it is attached to (`note bottom`) follows it along the flow; any other comes first.
+  const [from, to] = note.side === 'bottom' ? [target, id] : [id, target];
+  const edge: GraphEdge = { id: `${id}-link`, from, to, startArrowhead: 'none', endArrowhead: 'none', style: { strokeStyle: 'dashed' } };
   // Beside what it is attached to, as PlantUML draws it: a note left or right of a step is not a step of the flow above it.
   const toward = !beside ? undefined : note.side === 'left' ? 'RIGHT' : note.side === 'right' ? 'LEFT' : undefined;
   return { node, edge: toward ? { ...edge, toward } : edge };

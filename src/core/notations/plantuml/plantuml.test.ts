@@ -389,6 +389,18 @@ describe('plantumlNotation reads what PlantUML tolerates (real files of the conf
     expect(graph.nodes.map((n) => n.label)).toEqual(['A']);
   });
 
+  it('attaches a note with no `of` after links to the last link\'s target, and sets a bottom note under it (a cloud-ops deployment)', async () => {
+    const graph = plantumlNotation.toGraph(
+      uml(['node "Cluster" {', '  component "Processor" as Proc', '  component "Loki" as Loki', '  component "Budgets" as PDB', '}', 'Proc --> Loki : logs', 'note bottom', 'New: Loki', 'end note'].join('\n')),
+    );
+    const note = graph.nodes.find((n) => n.kind === 'note')!;
+    // The last link's target (as PlantUML attaches it), not the last component declared; from it, so ranked after it.
+    expect(graph.edges.find((e) => e.to === note.id || e.from === note.id)).toMatchObject({ from: 'Loki', to: note.id });
+    const scene = await drawGraph(graph, 'plantuml');
+    const box = (id: string) => scene.elements.find((e) => e.id === scene.elementIds.nodes.get(id))!;
+    expect(Number(box(note.id).y)).toBeGreaterThan(Number(box('Loki').y) + Number(box('Loki').height));
+  });
+
   it("sets C4's Rel_Neighbor target beside its source, the short link it is (the bank's container sample, as PlantUML draws it)", async () => {
     // `Rel_Neighbor(web_app, spa)` is `web_app ->> spa`, `Rel_Back_Neighbor(database, backend_api)` `database <<- backend_api`:
     // the single-page app ran a rank under the web app, the database under the API, the drawing 1,070 × 2,099 px.
