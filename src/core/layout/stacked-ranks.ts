@@ -36,6 +36,18 @@ export function stackedRanks(graph: GraphIR, direction: Direction): { ranks: Map
   };
   for (const node of graph.nodes) add(`n:${node.id}`, node.parent !== undefined && groupIds.has(node.parent) ? node.parent : undefined);
   for (const group of graph.groups) add(`g:${group.id}`, group.parent !== undefined && groupIds.has(group.parent) ? group.parent : undefined);
+  // Items in the order the author wrote what they hold (a container where its first node is), so a cycle through
+  // containers breaks where the author's flow starts: a flow's output node outside its containers (CrewAI's proposed
+  // slots, written after its subgraphs) came first, stacked over the subgraph that starts the flow.
+  const written = new Map<Item, number>();
+  graph.nodes.forEach((node, i) => {
+    for (let item: Item | undefined = `n:${node.id}`, depth = 0; item !== undefined && depth <= graph.groups.length + 1; depth++) {
+      if (!written.has(item)) written.set(item, i);
+      const up = parent.get(item);
+      item = up === undefined ? undefined : `g:${up}`;
+    }
+  });
+  for (const [container, items] of children) children.set(container, [...items].sort((a, b) => (written.get(a) ?? Infinity) - (written.get(b) ?? Infinity)));
   const itemOf = (id: string): Item | undefined => (nodeIds.has(id) ? `n:${id}` : groupIds.has(id) ? `g:${id}` : undefined);
   /** The item directly in `container` that holds `item` (or is it). */
   const childOf = (item: Item, container: string | undefined): Item | undefined => {
