@@ -124,7 +124,7 @@ const CORPUS: Count[] = [
   ['helm', 'temporal.values.yaml', 3, 0, 0, 'server, admintools and web, the latter two with their Services as rows'],
   ['helm', 'linkerd-viz.values.yaml', 6, 0, 0, 'metricsAPI, tap, tapInjector and dashboard with their Services as rows, namespaceMetadata, prometheus'],
   ['helm', 'opentelemetry-collector.values.yaml', 1, 0, 0, 'the collector (replicaCount, its Service ports from the ports map); config is its pipelines'],
-  ['helm', 'harbor.values.yaml', 9, 6, 0, 'portal, core, jobservice, registry, trivy, exporter (nginx is for the exposures other than the ingress chosen); database and redis (type: internal); the expose ingress; core, jobservice, registry, trivy named in the database/redis settings, the ingress host keyed core'],
+  ['helm', 'harbor.values.yaml', 9, 10, 0, 'portal, core, jobservice, registry, trivy, exporter (nginx is for the exposures other than the ingress chosen); database and redis (type: internal); the expose ingress; core, jobservice, registry, trivy named in the database/redis settings, the ingress host keyed core; core → registry, trivy, jobservice and exporter → core from Harbor\'s architecture'],
   ['helm', 'bjw-s-vaultwarden.values.yaml', 3, 2, 0, 'bjw-s app-template: the main controller (its Service a row), Ingress and data volume'],
   ['helm', 'langfuse.values.yaml', 6, 4, 1, 'web (its Service a row) and worker in the langfuse box; postgresql, redis, clickhouse and s3 (deploy: true) sub-charts the box uses'],
   ['helm', 'hashicorp-vault.values.yaml', 3, 1, 0, 'server (its Service a row) with its dataStorage volume, injector; csi switched off'],

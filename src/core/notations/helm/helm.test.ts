@@ -438,15 +438,20 @@ describe('helmNotation parts chosen by a type switch', () => {
     expect(byId.get('redis')).toMatchObject({ kind: 'cache', rows: ['workload', 'valkey-photon', 'volume 1Gi'] });
     expect(byId.get('jobservice')?.rows).toEqual(['workload, 1 replica', 'harbor-jobservice', 'jobLog volume 1Gi']);
     // `coreDatabase`, `jobserviceDatabaseIndex`, `registryDatabaseIndex`, `trivyAdapterIndex` name who uses what;
-    // no arrow is guessed for the components named nowhere (portal, exporter).
+    // the rest is Harbor's architecture, drawn as its documentation draws it and said (the exporter stood loose).
     expect(arrows(graph).sort()).toEqual([
       'core -> database',
       'core -> redis',
+      'core -> registry [fronts]',
+      'core -> trivy [scans]',
+      'exporter -> core [metrics]',
       'expose -> core [core.harbor.domain]',
+      'jobservice -> core [reports]',
       'jobservice -> redis',
       'registry -> redis',
       'trivy -> redis',
     ]);
+    expect(graph.warnings).toContain("core → registry (fronts), core → trivy (scans), jobservice → core (reports), exporter → core (metrics): drawn as the parts' documentation draws them; the values do not say it");
     // The registry pod runs two containers written as blocks of their own.
     expect(byId.get('registry')?.rows).toEqual(['workload, 1 replica', 'registry-photon, harbor-registryctl', 'volume 5Gi']);
     // Exposed by an ingress that routes to core itself, the chart's nginx is not deployed: it stood loose beside it.
@@ -455,6 +460,7 @@ describe('helmNotation parts chosen by a type switch', () => {
     // Exposed otherwise, it is the way in.
     const clusterIP = helmNotation.toGraph(fixture('harbor.values.yaml').replace(/^  type: ingress$/m, '  type: clusterIP'));
     expect(clusterIP.nodes.map((n) => n.id)).toContain('nginx');
+    expect(arrows(clusterIP)).toEqual(expect.arrayContaining(['nginx -> core [routes API]', 'nginx -> portal [routes UI]']));
   });
 
   it('draws a part the switch says is external as such, with its address, and the alternatives not chosen as nothing', () => {

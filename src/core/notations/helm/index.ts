@@ -604,11 +604,32 @@ const ARGO_CD_RELATIONS: readonly Relation[] = [
 /** The Kubernetes Dashboard's: its Kong gateway routes to the web, API and auth parts; the API reads the metrics scraper. */
 const DASHBOARD_RELATIONS: readonly Relation[] = [...['web', 'api', 'auth'].map((to): Relation => ['kong', to, 'routes']), ['api', 'metricsScraper', 'metrics']];
 
+/**
+ * Harbor's parts as its architecture page draws them: the proxy routes the API and the registry's pulls to the core and
+ * the UI to the portal; the core keeps its data in the database and its sessions in Redis, fronts the registry and
+ * asks Trivy to scan; the job service queues its jobs in Redis and reports to the core, Trivy queues its scans there;
+ * the exporter reads the core's figures. Bitnami's harbor values name no host of their own: its core and job service
+ * stood joined to nothing (`database` is goharbor's chart's name for its PostgreSQL).
+ */
+const HARBOR_RELATIONS: readonly Relation[] = [
+  ['nginx', 'core', 'routes API'],
+  ['nginx', 'portal', 'routes UI'],
+  ...['postgresql', 'database'].map((store): Relation => ['core', store, 'data']),
+  ['core', 'redis', 'sessions'],
+  ['core', 'registry', 'fronts'],
+  ['core', 'trivy', 'scans'],
+  ['jobservice', 'redis', 'job queue'],
+  ['jobservice', 'core', 'reports'],
+  ['trivy', 'redis', 'scan queue'],
+  ['exporter', 'core', 'metrics'],
+];
+
 /** Charts known by the parts they all run, with their relations. */
 const SIGNED_RELATIONS: readonly (readonly [signature: readonly string[], relations: readonly Relation[]])[] = [
   [DISTRIBUTED_SIGNATURE, DISTRIBUTED_PATHS],
   [['controller', 'repoServer', 'server'], ARGO_CD_RELATIONS],
   [['auth', 'api', 'web', 'metricsScraper'], DASHBOARD_RELATIONS],
+  [['core', 'portal', 'jobservice', 'registry'], HARBOR_RELATIONS],
   // A cluster of a master and its workers (Spark's standalone mode): each worker registers with the master.
   [['master', 'worker'], [['worker', 'master', 'registers']]],
 ];
@@ -1065,8 +1086,19 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     }
   }
   if (user) for (const chart of subcharts) if (!linked.has(`${user}->${chart}`)) edge(user, chart);
+  // A reverse proxy of the chart's own that nothing routes to, where an ingress routes its hosts to the parts
+  // themselves, is the way in for the other exposures the switch offers (Harbor: "If service exposed via ingress, the
+  // Nginx will not be used"): drawn, it stood loose beside the ingress. Before the documented relations, which
+  // would route through it.
+  const bypass = entrances.find(([key]) => edges.some((e) => e.from === key));
+  for (const [key] of bypass === undefined ? [] : components) {
+    if (!REVERSE_PROXY.test(key) || edges.some((e) => e.from === key || e.to === key)) continue;
+    nodes.splice(nodes.findIndex((node) => node.id === key), 1);
+    warnings.push(`${atLines([lineOf([key])])}${key}: the chart's proxy for exposures other than ${bypass![0]}.type: ${bypass![1]}, which routes to the parts itself; not drawn`);
+  }
   // What well-known parts do with each other is in their documentation, not in the values: drawn from it, and said.
-  const imageAliases = new Map(components.map(([key]) => [nodes.find((node) => node.id === key)?.iconHint ?? key, key]));
+  const drawnParts = components.filter(([key]) => nodes.some((node) => node.id === key));
+  const imageAliases = new Map(drawnParts.map(([key]) => [nodes.find((node) => node.id === key)?.iconHint ?? key, key]));
   const documented = documentedRelations(nodes.map((node) => node.id), imageAliases).filter(([from, to]) => !linked.has(`${from}->${to}`) && !edges.some((e) => e.from === from && e.to === to));
   for (const [from, to, label] of documented) edge(from, to, label);
   if (documented.length > 0) warnings.push(`${documented.map(([from, to, label]) => `${from} → ${to} (${label})`).join(', ')}: drawn as the parts' documentation draws them; the values do not say it`);
@@ -1081,15 +1113,6 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       continue;
     }
     warnings.push(`${atLines([lineOf([subchartKeys.get(chart) ?? chart])])}${chart}: which of the ${components.length} workloads uses it is not in the values; drawn without an arrow`);
-  }
-  // A reverse proxy of the chart's own that nothing routes to, where an ingress routes its hosts to the parts
-  // themselves, is the way in for the other exposures the switch offers (Harbor: "If service exposed via ingress, the
-  // Nginx will not be used"): drawn, it stood loose beside the ingress.
-  const bypass = entrances.find(([key]) => edges.some((e) => e.from === key));
-  for (const [key] of bypass === undefined ? [] : components) {
-    if (!REVERSE_PROXY.test(key) || edges.some((e) => e.from === key || e.to === key)) continue;
-    nodes.splice(nodes.findIndex((node) => node.id === key), 1);
-    warnings.push(`${atLines([lineOf([key])])}${key}: the chart's proxy for exposures other than ${bypass![0]}.type: ${bypass![1]}, which routes to the parts itself; not drawn`);
   }
   // A bundled datastore switched off whose address the application is given is drawn as that external one.
   for (const key of usedByAll) if (offWorkloads.includes(key)) offWorkloads.splice(offWorkloads.indexOf(key), 1);
