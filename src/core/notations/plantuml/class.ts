@@ -227,7 +227,8 @@ export function classToGraph(source: DiagramSource): GraphIR {
     }
     const written = parseLink(text);
     if (written) {
-      const link = placedHint(written, source.direction);
+      // A short link (`Order -> Customer`) sets its target beside its source, as PlantUML draws a class diagram too.
+      const link = { ...placedHint(written.long ? written : { ...written, hidden: true }, source.direction), hidden: written.hidden };
       const from = classNode(link.from.name).id;
       const to = classNode(link.to.name).id;
       edges.push(linkEdge(`e${edges.length + 1}`, from, to, link));

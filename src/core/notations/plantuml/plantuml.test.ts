@@ -1329,6 +1329,11 @@ describe('PlantUML direction hints as layout constraints (issue 27)', () => {
     expect(c4.edges.map((e) => `${e.from}->${e.to}:${e.toward}${e.hidden ? ':hidden' : ''}`)).toEqual(['user->app:DOWN', 'user->app:RIGHT:hidden']);
   });
 
+  it('sets the target of a short link in a class diagram beside its source, as PlantUML does (Tractus-X job store model)', () => {
+    const graph = plantumlNotation.toGraph(uml('class Order\nclass Customer\nclass Item\nOrder -> Customer\nOrder --> Item\nOrder .> Item : uses'));
+    expect(graph.edges.map((e) => `${e.from}->${e.to}:${e.toward ?? '-'}${e.hidden ? ':hidden' : ''}`)).toEqual(['Order->Customer:RIGHT', 'Order->Item:-', 'Order->Item:RIGHT']);
+  });
+
   it('reads a hidden link without a direction as PlantUML lays it out: a long one along the flow, a short one beside', () => {
     const graph = plantumlNotation.toGraph(uml('class a\na -[hidden]-> b\na -[hidden]> c\na .[hidden].> d'));
     expect(graph.edges.map((e) => `${e.to}:${e.toward}${e.hidden ? ':hidden' : ''}`)).toEqual(['b:DOWN:hidden', 'c:RIGHT:hidden', 'd:DOWN:hidden']);
