@@ -78,8 +78,8 @@ export function classToGraph(db: ClassDb): GraphIR {
     node.rows = allRows;
     // Mermaid draws operations in a compartment under the attributes, as UML does.
     if (attributes.length > 0 && operations.length > 0) node.compartments = [allRows.length - operations.length];
-    const style = cssStyle(cls.styles ?? []);
-    if (style !== undefined) node.style = style;
+    // Its name in bold, as Mermaid (and UML) set a class's name over its members.
+    node.style = { ...cssStyle(cls.styles ?? []), fontWeight: 'bold' };
     if (cls.parent !== undefined) node.parent = cls.parent;
     nodes.push(node);
   }

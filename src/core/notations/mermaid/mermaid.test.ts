@@ -377,8 +377,9 @@ describe('mermaidNotation class and state colours', () => {
   it('keeps a class\'s `style` and `classDef` colours', async () => {
     const graph = await mermaidNotation.toGraph(['classDiagram', '  class A', '  class B:::warm', '  classDef warm fill:#f96,color:#fff', '  style A fill:#f9f,stroke:#333'].join('\n'));
     const style = (id: string) => graph.nodes.find((n) => n.id === id)!.style;
-    expect(style('A')).toEqual({ fillColor: '#ff99ff', strokeColor: '#333333' });
-    expect(style('B')).toEqual({ fillColor: '#ff9966', textColor: '#ffffff' });
+    // Every class's name in bold, as Mermaid sets it.
+    expect(style('A')).toEqual({ fillColor: '#ff99ff', strokeColor: '#333333', fontWeight: 'bold' });
+    expect(style('B')).toEqual({ fillColor: '#ff9966', textColor: '#ffffff', fontWeight: 'bold' });
   });
 
   it('keeps a state\'s `classDef` colours (`class Failed bad`), and none on pseudo-states', async () => {
