@@ -392,7 +392,6 @@ export function recoverGraph(elements: readonly Element[]): RecoveredGraph {
   });
 }
 
-/** A table row too long for its box is drawn on more lines, each after the first indented (node-size.ts): one row again. */
 /**
  * The texts held by a ruled shape (a table), top to bottom, those side by side at one height (its columns,
  * from-graph.ts) read as one text of rows again (table-columns.ts). `texts` are sorted by y, then x.
@@ -409,6 +408,7 @@ function besideJoined(texts: readonly Element[]): string[] {
   return joined;
 }
 
+/** A table row too long for its box is drawn on more lines, each after the first indented (node-size.ts): one row again. */
 function joinWrapped(rows: string[]): string[] {
   const joined: string[] = [];
   for (const row of rows) {

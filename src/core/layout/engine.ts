@@ -21,15 +21,15 @@
  * Graphviz's (Ranger 1.58 → 1.01, AdventureWorks 1.37 → 0.95); since stop 45 smaller schemas too, their keys' end legs
  * lengthened and a small schema's parts sharing Graphviz's ranks (petclinic): on the bench's 8 schemas of 40 tables
  * or fewer, no rule broken (ELK 1), 12 crossings against 14, a smaller canvas on all 8, in 4.3× Graphviz's time
- * against ELK's 15× (one bench run, load average 2.6). On the others it still breaks more rules or crosses more edges, so ELK draws them (README). PlantUML's diagrams whose edges
- * stay within their containers are drawn that way too: on 220 such files of the Cluster API, java-design-patterns,
- * C4-PlantUML and other repositories, 13 rules broken against ELK's 32 (mostly text too small at 880 px), 49 crossings
- * against 30, in a quarter of ELK's time, and so are those whose packages nest but whose edges stay within one, and
- * those whose containers are joined only to what is outside every container; where edges join containers to each other, Graphviz's clusters broke more
- * rules (containersJoinEachOther), and ELK keeps them. A graph whose
- * author put targets on a side of their sources (PlantUML `-r->`, C4 `Lay_R`, `Rel_Neighbor`) goes to Graphviz too, as PlantUML itself
- * does: one rank and an order in it say "to the right of", which ELK's layering cannot. The README says which engine
- * draws what.
+ * against ELK's 15× (one bench run, load average 2.6). On the others it still breaks more rules or crosses more
+ * edges, so ELK draws them (README). PlantUML's diagrams whose edges stay within their containers are drawn that way
+ * too: on 220 such files of the Cluster API, java-design-patterns, C4-PlantUML and other repositories, 13 rules broken
+ * against ELK's 32 (mostly text too small at 880 px), 49 crossings against 30, in a quarter of ELK's time, and so are
+ * those whose packages nest but whose edges stay within one, and those whose containers are joined only to what is
+ * outside every container; where edges join containers to each other, Graphviz's clusters broke more rules
+ * (containersJoinEachOther), and ELK keeps them. A graph whose author put targets on a side of their sources
+ * (PlantUML `-r->`, C4 `Lay_R`, `Rel_Neighbor`) goes to Graphviz too, as PlantUML itself does: one rank and an order
+ * in it say "to the right of", which ELK's layering cannot. The README says which engine draws what.
  */
 import type { GraphIR, Notation } from '../graph/types.js';
 import { hasBlocks, withBlocks } from './blocks.js';
@@ -77,8 +77,8 @@ const containersJoinEachOther = (graph: GraphIR): boolean => {
 
 /**
  * Whether a graph not drawn by Graphviz itself is placed by it, with our routes: the notations above, and a PlantUML
- * diagram whose containers are not joined to each other (containersJoinEachOther) but for an activity in swimlanes, whose lanes
- * swimlanes.ts sets as columns.
+ * diagram whose containers are not joined to each other (containersJoinEachOther) but for an activity in swimlanes,
+ * whose lanes swimlanes.ts sets as columns.
  */
 export const placedByGraphviz = (graph: GraphIR, notation?: Notation): boolean =>
   notation !== undefined &&

@@ -1097,8 +1097,13 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
     warnings.push(`${atLines([lineOf([key])])}${key}: the chart's proxy for exposures other than ${bypass![0]}.type: ${bypass![1]}, which routes to the parts itself; not drawn`);
   }
   // What well-known parts do with each other is in their documentation, not in the values: drawn from it, and said.
-  const drawnParts = components.filter(([key]) => nodes.some((node) => node.id === key));
-  const imageAliases = new Map(drawnParts.map(([key]) => [nodes.find((node) => node.id === key)?.iconHint ?? key, key]));
+  // Of the parts still drawn: a proxy the ingress bypasses is gone, and nothing routes through it.
+  const imageAliases = new Map(
+    components.flatMap(([key]): [string, string][] => {
+      const node = nodes.find((drawn) => drawn.id === key);
+      return node === undefined ? [] : [[node.iconHint ?? key, key]];
+    }),
+  );
   const documented = documentedRelations(nodes.map((node) => node.id), imageAliases).filter(([from, to]) => !linked.has(`${from}->${to}`) && !edges.some((e) => e.from === from && e.to === to));
   for (const [from, to, label] of documented) edge(from, to, label);
   if (documented.length > 0) warnings.push(`${documented.map(([from, to, label]) => `${from} → ${to} (${label})`).join(', ')}: drawn as the parts' documentation draws them; the values do not say it`);
