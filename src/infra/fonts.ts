@@ -9,9 +9,9 @@ import { EmbeddedFonts, type FaceKey, type FontFamily, type FontFiles } from '..
  * - hand: Kalam, a marker-pen handwriting close to a whiteboard's;
  * - normal: Inter, a neutral UI sans;
  * - code: JetBrains Mono.
- * Fallbacks for PNG text no family draws: Noto Sans SC (CJK ideographs, kana, hangul is not in it) and Noto Emoji (the
- * monochrome outline emoji; Noto Color Emoji is bitmaps, which have no outline to draw). 10.6 MB and 0.9 MB, held in
- * memory once parsed; fontkit reads a glyph only when a label needs it.
+ * Fallbacks for PNG text no family draws: Noto Sans SC (CJK ideographs, kana), Noto Sans KR (hangul, which SC lacks)
+ * and Noto Emoji (the monochrome outline emoji; Noto Color Emoji is bitmaps, which have no outline to draw). 10.6, 6.2
+ * and 0.9 MB, held in memory once parsed; fontkit reads a glyph only when a label needs it.
  */
 const FACE_FILES: Record<FontFamily, string> = {
   hand: '@expo-google-fonts/kalam/400Regular/Kalam_400Regular.ttf',
@@ -28,7 +28,11 @@ const VARIANT_FILES: Partial<Record<Exclude<FaceKey, FontFamily>, string>> = {
   'code-italic': '@expo-google-fonts/jetbrains-mono/400Regular_Italic/JetBrainsMono_400Regular_Italic.ttf',
   'code-bold-italic': '@expo-google-fonts/jetbrains-mono/700Bold_Italic/JetBrainsMono_700Bold_Italic.ttf',
 };
-const FALLBACK_FILES = ['@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf', '@expo-google-fonts/noto-emoji/400Regular/NotoEmoji_400Regular.ttf'];
+const FALLBACK_FILES = [
+  '@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf',
+  '@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf',
+  '@expo-google-fonts/noto-emoji/400Regular/NotoEmoji_400Regular.ttf',
+];
 const SUBSET_WASM = 'harfbuzzjs/dist/harfbuzz-subset.wasm';
 
 const require = createRequire(import.meta.url);

@@ -300,7 +300,7 @@ describe('renderSvg: text', () => {
     expect(svg).not.toMatch(/@font-face\{font-family:Kalam;/);
   });
 
-  it('outlines CJK and emoji for the PNG instead of tofu boxes (the D2 docs’ map of Japan, the ✅ of a Cluster API note)', () => {
+  it('outlines CJK, hangul and emoji for the PNG instead of tofu boxes (the D2 docs’ map of Japan, D2’s Korean e2e label, the ✅ of a Cluster API note)', () => {
     const japan = readFileSync(new URL('../../../test/fixtures/d2/d2-docs-japan.d2', import.meta.url), 'utf8');
     const hokkaido = /^12-12: "(.+)"/m.exec(japan)![1]!;
     const capi = readFileSync(new URL('../../../test/fixtures/conformance/plantuml/docs--proposals--images--machine-states-preboot--Figure3.puml', import.meta.url), 'utf8');
@@ -308,7 +308,9 @@ describe('renderSvg: text', () => {
     const glyph = (char: string) => fonts.outline(char, 'normal', 20, 0, 20);
     // A character no face has (private use) is the .notdef box: before, every kanji and the emoji were that box too.
     const tofu = glyph('\u{10FFFD}');
-    const drawn = [...hokkaido, check].map(glyph);
+    // D2's e2e test of unicode labels (e2etests/unicode_test.go): hangul, which the Chinese face lacks.
+    const korean = '고생끝에낙이온다';
+    const drawn = [...hokkaido, ...new Set(korean), check].map(glyph);
     for (const path of drawn) expect(path).not.toBe(tofu);
     expect(new Set(drawn).size).toBe(drawn.length);
   });
