@@ -89,6 +89,14 @@ describe('measureText', () => {
       expect(fonts.lineWidth('数据库 🚀', family, 20)).toBeCloseTo(measureText('数据库 🚀', 20, family).width, 0);
     }
   });
+
+  it('gives emoji among the symbols an em and a variation selector no room (a sequence diagram’s “alt ✅ Valid”, “⚠️ Show error”)', () => {
+    // ✅ ❌ ⭐ ☕ are drawn as emoji, as wide as 🚀: measured as narrow symbols, their glyph ran over the next letter.
+    for (const emoji of ['✅', '❌', '⭐', '☕']) expect(measureText(emoji, 20, 'normal').width).toBe(measureText('🚀', 20, 'normal').width);
+    // U+FE0F only asks for the emoji glyph of ⚠: it was measured as a blank two thirds of an em wide.
+    expect(measureText('⚠️ Show', 20, 'normal').width).toBe(measureText('⚠ Show', 20, 'normal').width);
+    expect(fonts.lineWidth('⚠️ ✅ Set', 'normal', 20)).toBeCloseTo(measureText('⚠️ ✅ Set', 20, 'normal').width, 0);
+  });
 });
 
 describe('a label sized by the layout', () => {

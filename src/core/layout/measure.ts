@@ -95,11 +95,18 @@ const DENSE = Object.fromEntries(
   FACES.map((face) => [face, Float64Array.from({ length: DENSE_LIMIT }, (_, codepoint) => tabulated(codepoint, face) ?? Number.NaN)]),
 ) as Record<Face, Float64Array>;
 
+/** Symbols a viewer draws as emoji by default (✅ ❌ ⭐ ☕), a full em wide, though they sit among narrow symbols. */
+const EMOJI_PRESENTATION = /^\p{Emoji_Presentation}$/u;
+/** Variation selectors (the emoji/text switch after ⚠ in `⚠️`, ideographic variants) choose a glyph and take no room. */
+const isVariationSelector = (codepoint: number): boolean => (codepoint >= 0xfe00 && codepoint <= 0xfe0f) || (codepoint >= 0xe0100 && codepoint <= 0xe01ef);
+
 function estimate(codepoint: number, face: Face): number {
+  if (isVariationSelector(codepoint)) return 0;
   // CJK, Hangul, full-width forms and emoji take a full em or more.
   const wide =
-    codepoint >= 0x1100 &&
-    (codepoint <= 0x115f || (codepoint >= 0x2e80 && codepoint <= 0xa4cf) || (codepoint >= 0xac00 && codepoint <= 0xd7a3) || (codepoint >= 0xf900 && codepoint <= 0xfaff) || (codepoint >= 0xfe30 && codepoint <= 0xfe4f) || (codepoint >= 0xff00 && codepoint <= 0xff60) || codepoint >= 0x1f300);
+    (codepoint >= 0x1100 &&
+      (codepoint <= 0x115f || (codepoint >= 0x2e80 && codepoint <= 0xa4cf) || (codepoint >= 0xac00 && codepoint <= 0xd7a3) || (codepoint >= 0xf900 && codepoint <= 0xfaff) || (codepoint >= 0xfe30 && codepoint <= 0xfe4f) || (codepoint >= 0xff00 && codepoint <= 0xff60) || codepoint >= 0x1f300)) ||
+    EMOJI_PRESENTATION.test(String.fromCodePoint(codepoint));
   return (wide ? ESTIMATE_EM.wide : ESTIMATE_EM.other) * (familyOfFace(face) === 'hand' ? HAND_SCALE : 1);
 }
 
