@@ -70,6 +70,8 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   // Tries are judged on Graphviz's placement, a few ms each, and only the one kept is routed: routing is most of the
   // time, and moves the extent a little (rank gaps opened for their legs).
   const placedTo = (part: GraphIR, direction: Direction) => placedWith(part, direction, { looseInGrid: readableWidth(nodes) });
+  // A part to pack is as large as its boxes (cutToBoxes): its routes are drawn again once the parts are packed.
+  const partPlaced = (part: GraphIR, direction: Direction) => placedWith(part, direction, { looseInGrid: readableWidth(nodes) }, { cut: true });
   // Rows of components no wider than the text stays readable at: a README column, or the wide page a large graph is read on.
   // Components laid out apart and packed in rows, as ELK packs them: Graphviz ranks loose nodes side by side in one row
   // (robot-shop's twelve Helm services: a strip of 15.5:1). Graphviz's own layout first, and packing only where it
@@ -78,7 +80,7 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   // where a rigid block of them left a schema 3,442 px wide (Camunda's 27 unrelated tables) and, one by one, they fill
   // the skyline round the rest.
   const placed = async (direction: Direction): Promise<Placed> => {
-    const packed = await layoutPacked(graph, direction, readableWidth(nodes), placedTo, { looseTogether: nodes <= READABLE_NODES });
+    const packed = await layoutPacked(graph, direction, readableWidth(nodes), partPlaced, { looseTogether: nodes <= READABLE_NODES });
     if (packed === undefined) return { laid: await placedTo(graph, direction), direction };
     // A small schema's parts share Graphviz's ranks in one run, as ELK's layers set them: packed in rows, petclinic's
     // vets under its pets took 1.18 × Graphviz's canvas. Kept where it misses no more and is smaller (a Graphviz run
@@ -203,16 +205,32 @@ function alignedLeft(laid: LaidOutGraph, rows: ReadonlyMap<string, number>): Lai
 
 /**
  * Graphviz's placement of a graph flowing `direction`, its edges straight where each is routed again (none is a self
- * loop or joins a container to what it holds: those keep Graphviz's curve).
+ * loop or joins a container to what it holds: those keep Graphviz's curve); `cut`: its extent cut to its boxes then.
  */
-function placedWith(graph: GraphIR, direction: Direction, shape: GraphvizShape): Promise<LaidOutGraph> {
+async function placedWith(graph: GraphIR, direction: Direction, shape: GraphvizShape, { cut = false } = {}): Promise<LaidOutGraph> {
   const parent = new Map([...graph.groups.map((group): [string, string | undefined] => [group.id, group.parent]), ...graph.nodes.map((node): [string, string | undefined] => [node.id, node.parent])]);
   const holds = (outer: string, id: string) => {
     for (let up = parent.get(id), depth = 0; up !== undefined && depth <= graph.groups.length; up = parent.get(up), depth++) if (up === outer) return true;
     return false;
   };
   const straight = graph.edges.every((edge) => edge.from !== edge.to && parent.has(edge.from) && parent.has(edge.to) && !holds(edge.from, edge.to) && !holds(edge.to, edge.from));
-  return placeWithGraphviz({ ...graph, direction }, { ...shape, straight });
+  const placed = await placeWithGraphviz({ ...graph, direction }, { ...shape, straight });
+  return cut && straight ? cutToBoxes(placed) : placed;
+}
+
+/**
+ * A placement whose every edge is routed again, its extent cut to its boxes, with the margin it has at their top left
+ * at the right and bottom too: Graphviz's bounding box also holds its own routes and label ranks, which are drawn and
+ * placed again. A Mermaid flowchart's splines ran 384 px under its lowest box, and the part packed under it sat 466 px
+ * below that box.
+ */
+function cutToBoxes(placed: LaidOutGraph): LaidOutGraph {
+  const boxes = [...placed.nodes, ...placed.groups];
+  if (boxes.length === 0) return placed;
+  // The margin is the least of the two: a label rank of Graphviz's may leave the top empty too.
+  const margin = Math.max(0, Math.min(...boxes.map((box) => Math.min(box.x, box.y))));
+  const [right, bottom] = [Math.max(...boxes.map((box) => box.x + box.width)), Math.max(...boxes.map((box) => box.y + box.height))];
+  return { ...placed, width: Math.min(placed.width, right + margin), height: Math.min(placed.height, bottom + margin) };
 }
 
 /** A table: an entity with rows, whose keys the router leads to the sides along the flow. */
