@@ -488,7 +488,10 @@ function clustersTurnBack(ranking: readonly { from: string; to: string }[], chai
  */
 function stepRanks(graph: GraphIR): { ranks: Map<string, number>; back: Set<GraphEdge> } {
   const ids = graph.nodes.map((node) => node.id);
-  const joined = graph.edges.filter((edge) => edge.from !== edge.to);
+  // A note beside a step (PlantUML `note right`) is in the step's rank, written as a flat edge: ranked here, it was a
+  // source of the flow, in the first rank with the start, and the flat edges drew every step in that one rank.
+  const beside = (edge: GraphEdge) => edge.toward !== undefined && towardFlow(edge.toward, graph.direction).flat;
+  const joined = graph.edges.filter((edge) => edge.from !== edge.to && !beside(edge));
   const backIndices = backEdges(ids, joined);
   const forward = joined.filter((_, index) => !backIndices.has(index));
   const into = new Map(ids.map((id): [string, string[]] => [id, []]));
@@ -513,6 +516,11 @@ function stepRanks(graph: GraphIR): { ranks: Map<string, number>; back: Set<Grap
     }
   };
   for (const id of ids) rank(id);
+  const alone = (id: string) => !joined.some((edge) => edge.from === id || edge.to === id);
+  for (const edge of graph.edges.filter(beside)) {
+    if (alone(edge.from) && ranks.has(edge.to)) ranks.set(edge.from, ranks.get(edge.to)!);
+    else if (alone(edge.to) && ranks.has(edge.from)) ranks.set(edge.to, ranks.get(edge.from)!);
+  }
   // The edges themselves, not their ids: a parser's ids need not be unique.
   return { ranks, back: new Set(joined.filter((_, index) => backIndices.has(index))) };
 }
