@@ -15,7 +15,7 @@ import { checkScene, sharedRuns } from '../quality/check.js';
 import { graphToScene } from '../scene/from-graph.js';
 import { codeToScene } from '../notations/index.js';
 import { crosses } from './detours.js';
-import { MIXED_TRUNK } from './drawing-rules.js';
+import { MIXED_TRUNK, SPACING } from './drawing-rules.js';
 import { layoutGraph } from './elk.js';
 import { layoutEngineFor } from './engine.js';
 import { layoutGraphvizOrthogonal } from './graphviz-orthogonal.js';
@@ -282,6 +282,52 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect((await layoutGraphvizOrthogonal(graph)).width).toBeLessThan(2_500);
   });
 
+  it('packs a part under another a layer gap below its lowest box, not under Graphviz’s own routes (a microservices flowchart)', async () => {
+    // Built by hand in the shape of a microservices flowchart (pulse-microservices' weekly diagram): services fan out to
+    // a cache and a metrics server, and a delivery pipeline is joined to none of them. Graphviz's bounding box held its
+    // splines under the lowest box, and the pipeline was packed under them: 237 px below it here, 466 px there.
+    const graph = await mermaidNotation.toGraph(
+      [
+        'flowchart LR',
+        'subgraph edge["Edge"]',
+        '  Web["Storefront"] -->|HTTPS| Gw["Gateway"]',
+        'end',
+        'subgraph svc["Services"]',
+        '  direction TB',
+        '  Cart & Orders & Pay["Payments"] & Stock',
+        'end',
+        'subgraph data["Data"]',
+        '  direction TB',
+        '  OrdersDb[("orders")] & StockDb[("stock")] & Cache[("cache")]',
+        'end',
+        'subgraph ops["Monitoring"]',
+        '  Prom["Prometheus"] --> Graf["Grafana"]',
+        'end',
+        'subgraph ci["Delivery"]',
+        '  Actions["CI"] -. push .-> Registry',
+        'end',
+        'Gw -->|cart| Cart',
+        'Gw -->|orders| Orders',
+        'Gw -->|pay| Pay',
+        'Gw -->|stock| Stock',
+        'Orders -->|SQL| OrdersDb',
+        'Stock -->|SQL| StockDb',
+        'Cart -->|sessions| Cache',
+        'Orders -->|reads| Cache',
+        'Pay -->|tokens| Cache',
+        'Cart -. "check stock" .-> Stock',
+        'Orders -. charge .-> Pay',
+        ...['Gw', 'Cart', 'Orders', 'Pay', 'Stock'].map((id) => `${id} -. metrics .-> Prom`),
+      ].join('\n'),
+    );
+    const laid = await layoutGraphvizOrthogonal(graph);
+    const pipeline = laid.groups.find((group) => group.id === 'ci')!;
+    const rest = [...laid.nodes.filter((node) => !['Actions', 'Registry'].includes(node.id)), ...laid.groups.filter((group) => group.id !== 'ci')];
+    const lowest = Math.max(...rest.map((box) => box.y + box.height));
+    expect(pipeline.y).toBeGreaterThan(lowest);
+    expect(pipeline.y - lowest).toBeLessThanOrEqual(SPACING.betweenLayers + 24);
+  });
+
   it('sets the cardinalities of a table’s foreign keys to itself beside their loops, off the table (Camunda)', async () => {
     // Graphviz put the start and end labels of the self loops over the table: twelve on ACT_RU_EXECUTION, ACT_RU_INCIDENT
     // and ACT_RU_CASE_EXECUTION, and four pairs on each other.
@@ -338,6 +384,26 @@ describe('Graphviz placement with orthogonal routes', () => {
     const laid = await layoutGraphvizOrthogonal(graph);
     const backwards = laid.edges.filter((edge) => edge.points.some((point, i) => i > 0 && point.x < edge.points[i - 1]!.x - 0.5));
     expect(backwards.map((edge) => graph.edges[edge.index]!.id)).toEqual([]);
+  });
+
+  it('sets an activity’s notes beside their steps, the steps down one column (Cluster API’s cluster state transitions)', async () => {
+    // Ranked as steps, the notes were sources of the flow, in the first rank with the start; their flat edges then
+    // pulled every step into that rank: one row 1,460 px wide, each note's leader running back over the others.
+    const code = readFileSync(new URL('../../../test/fixtures/conformance/plantuml/docs--proposals--images--cluster-spec-crds--figure2.puml', import.meta.url), 'utf8');
+    const graph = await plantumlNotation.toGraph(code);
+    const laid = await layoutEngineFor(graph, 'plantuml')(graph);
+    const box = (id: string) => laid.nodes.find((node) => node.id === id)!;
+    const steps = graph.nodes.filter((node) => node.kind !== 'note').map((node) => box(node.id));
+    const centres = steps.map((step) => step.x + step.width / 2);
+    expect(Math.max(...centres) - Math.min(...centres)).toBeLessThan(2);
+    for (let i = 1; i < steps.length; i++) expect(steps[i]!.y).toBeGreaterThan(steps[i - 1]!.y + steps[i - 1]!.height);
+    const leaders = graph.edges.filter((edge) => graph.nodes.find((node) => node.id === edge.from)?.kind === 'note');
+    expect(leaders).toHaveLength(3);
+    for (const leader of leaders) {
+      const [note, step] = [box(leader.from), box(leader.to)];
+      expect(note.x).toBeGreaterThan(step.x + step.width);
+      expect(Math.abs(note.y + note.height / 2 - (step.y + step.height / 2))).toBeLessThan(step.height / 2);
+    }
   });
 
   it('draws a note’s leader straight to its state, not along the border of the composite between them (an inventory reservation)', async () => {
@@ -625,6 +691,41 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(layoutEngineFor(inOuter({ web: 'front', api: 'back', db: 'back', cache: 'back' }), 'plantuml')).toBe(layoutGraph);
     const lane = packaged({ web: 'lane', api: 'lane', db: 'lane', cache: 'lane' });
     expect(layoutEngineFor({ ...lane, groups: lane.groups.map((group) => ({ ...group, kind: 'swimlane' })) }, 'plantuml')).not.toBe(layoutGraphvizOrthogonal);
+  });
+
+  it('chooses the engine for a diagram with notes beside its parts as for the diagram without them (a SaaS platform’s architecture)', async () => {
+    // Built by hand in the shape of a platform's architecture page (vhvplatform's system architecture): packages of
+    // components that hold components, joined to each other, four notes `right of` parts. The notes sent it to
+    // Graphviz's own layout, every inner component in one rank: 11,203 px wide where PlantUML draws 3,779 px.
+    const component = (id: string, parts: string[]) => [`component "${id}" as ${id} {`, ...parts.map((part) => `[${id} ${part}]`), '}'];
+    const code = [
+      '@startuml',
+      'actor client',
+      'package "Edge" {',
+      ...component('gateway', ['routing', 'auth check', 'rate limit', 'tracing']),
+      '}',
+      'package "Services" {',
+      ...['accounts', 'billing', 'catalog', 'mailer'].flatMap((id) => component(id, ['api', 'worker', 'schema'])),
+      '}',
+      'package "Data" {',
+      'database "store" as store {',
+      '[tables]',
+      '[indexes]',
+      '}',
+      'queue "events" as events {',
+      '[topics]',
+      '}',
+      '}',
+      'client --> gateway : HTTPS',
+      ...['accounts', 'billing', 'catalog', 'mailer'].flatMap((id) => [`gateway --> ${id} : gRPC`, `${id} --> store : SQL`, `${id} ..> events : publish`]),
+      ...['gateway', 'store', 'events', 'billing'].flatMap((id) => [`note right of ${id}`, `What ${id} is for,`, 'in two lines', 'end note']),
+      '@enduml',
+    ].join('\n');
+    const diagram = await plantumlNotation.toGraph(code);
+    const engine = layoutEngineFor(diagram, 'plantuml');
+    expect(engine).not.toBe(layoutWithGraphviz);
+    const laid = await engine(diagram);
+    expect(laid.width).toBeLessThan(4_000);
   });
 
   it('sets each step of an activity right after the step before it, not down beside a longer sibling branch (Cluster API deployment)', async () => {
