@@ -125,6 +125,8 @@ const CORPUS: Count[] = [
   ['helm', 'linkerd-viz.values.yaml', 6, 0, 0, 'metricsAPI, tap, tapInjector and dashboard with their Services as rows, namespaceMetadata, prometheus'],
   ['helm', 'opentelemetry-collector.values.yaml', 1, 0, 0, 'the collector (replicaCount, its Service ports from the ports map); config is its pipelines'],
   ['helm', 'harbor.values.yaml', 9, 10, 0, 'portal, core, jobservice, registry, trivy, exporter (nginx is for the exposures other than the ingress chosen); database and redis (type: internal); the expose ingress; core, jobservice, registry, trivy named in the database/redis settings, the ingress host keyed core; core → registry, trivy, jobservice and exporter → core from Harbor\'s architecture'],
+  ['helm', 'bitnami-superset.values.yaml', 4, 0, 0, 'web (its Service a row, the init Job a row), worker, postgresql and redis sub-charts; which uses which is in the templates'],
+  ['helm', 'bitnami-mastodon.values.yaml', 8, 0, 0, 'web, sidekiq, streaming (Services as rows), apache running Apache; redis, postgresql, minio, elasticsearch sub-charts; which uses which is in the templates'],
   ['helm', 'bjw-s-vaultwarden.values.yaml', 3, 2, 0, 'bjw-s app-template: the main controller (its Service a row), Ingress and data volume'],
   ['helm', 'langfuse.values.yaml', 6, 4, 1, 'web (its Service a row) and worker in the langfuse box; postgresql, redis, clickhouse and s3 (deploy: true) sub-charts the box uses'],
   ['helm', 'hashicorp-vault.values.yaml', 3, 1, 0, 'server (its Service a row) with its dataStorage volume, injector; csi switched off'],

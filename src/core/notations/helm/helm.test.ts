@@ -1189,6 +1189,21 @@ deployment:
     expect(graph.nodes.map((n) => [n.label, n.kind, n.rows])).toEqual([['traefik', 'gateway', ['workload, 1 replica', 'traefik']]]);
   });
 
+  it('reads a Job block switched on as the chart’s Job, a row on the application, not a sub-chart (bitnami/superset’s `init`)', () => {
+    const graph = helmNotation.toGraph(fixture('bitnami-superset.values.yaml'));
+    expect(graph.nodes.map((n) => n.id)).not.toContain('init');
+    expect(graph.nodes.find((n) => n.id === 'web')?.rows).toContain('with init job');
+    expect(graph.warnings.join('\n')).not.toMatch(/init: which of/);
+  });
+
+  it('draws a bundled web server with no image of its own as running the server, not the application (bitnami/mastodon’s `apache`)', () => {
+    const graph = helmNotation.toGraph(fixture('bitnami-mastodon.values.yaml'));
+    const apache = graph.nodes.find((n) => n.id === 'apache')!;
+    expect(apache.rows).toContain('apache');
+    expect(apache.rows).not.toContain('mastodon');
+    expect(apache.iconHint).not.toBe('mastodon');
+  });
+
   it('draws no sub-chart for the image of an init container switched on (bitnami/elasticsearch’s `sysctlImage`, abridged)', () => {
     const graph = helmNotation.toGraph(`image:
   repository: bitnami/elasticsearch

@@ -231,7 +231,10 @@ const isOwnWorkload = (block: Record<string, unknown>): boolean =>
 const POD_SETTINGS = ['containerPorts', 'livenessProbe', 'readinessProbe', 'startupProbe', 'podSecurityContext', 'containerSecurityContext'];
 
 /** A block with the probes and security contexts of a pod: one the chart's own templates run. */
-const runsPod = (block: Record<string, unknown>): boolean => POD_SETTINGS.filter((key) => key in block).length >= 3 && !('backoffLimit' in block);
+const runsPod = (block: Record<string, unknown>): boolean => POD_SETTINGS.filter((key) => key in block).length >= 3 && !runsJob(block);
+
+/** A block of a Job's settings: how often it is retried, what its Job object is annotated with. */
+const runsJob = (block: Record<string, unknown>): boolean => 'backoffLimit' in block || 'jobAnnotations' in block;
 
 function isComponent(block: Record<string, unknown>): boolean {
   return (
@@ -562,6 +565,8 @@ const namedPorts = (service: Record<string, unknown>): number[] =>
 
 /** A reverse proxy's name. */
 const REVERSE_PROXY = /^(nginx|envoy|haproxy|traefik|caddy)$/i;
+/** A web server or proxy a chart may bundle beside its application, under the server's own name. */
+const BUNDLED_SERVER = /^(nginx|envoy|haproxy|traefik|caddy|apache|httpd)$/i;
 
 /** The components every Grafana distributed database (loki-distributed, tempo-distributed, mimir-distributed) runs. */
 const DISTRIBUTED_SIGNATURE = ['distributor', 'ingester', 'querier'];
@@ -907,6 +912,10 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
       // are one more of the chart's image (`master: {enabled: true, containerPorts, livenessProbe, …}`): read as a
       // sub-chart "master", the workers used it and Spark's master was no workload.
       components.push([key, block]);
+    } else if (!DEPENDENCY.test(key) && switchedOn(block) && runsJob(block)) {
+      // A one-off Job of the chart's own templates (Superset's `init: {enabled: true, backoffLimit, jobAnnotations}`,
+      // which sets its database up): no sub-chart to install, as it was drawn; a row on the application.
+      chartSwitches.push(/job$/i.test(key) ? key : `${key} job`);
     } else if (DEPENDENCY.test(key) ? enabled(block) : switchedOn(block) && Object.keys(block).length > 1 && !SETTING_NAME.test(key)) {
       if (!subcharts.includes(key.toLowerCase()) && !subcharts.includes(key)) {
         subcharts.push(key);
@@ -1006,7 +1015,9 @@ function valuesToGraph(values: Record<string, unknown>, lineOf: LocatedYaml['lin
   const front = proxy ?? (app === undefined ? (runAppImage.find(([key, , place]) => WORKLOAD_KIND_KEY.test(key) || FRONT.test(place?.label ?? key))?.[0] ?? clusterFront) : undefined);
   for (const [key, block, place] of components) {
     const containers = containerImages(block);
-    const ownImage = ownImageOf(block) ?? (containers.length > 0 ? containers.join(', ') : (appImage ?? sharedImage));
+    // A bundled server with no image of its own runs the server's (Mastodon's `apache`, Bitnami's Apache chart), not the application's.
+    const fallbackImage = BUNDLED_SERVER.test(key) ? key.toLowerCase() : (appImage ?? sharedImage);
+    const ownImage = ownImageOf(block) ?? (containers.length > 0 ? containers.join(', ') : fallbackImage);
     // A block named for the kind of workload the chart runs (traefik's `deployment: {kind: Deployment, replicas}`) is
     // the application run so, and goes by its name.
     const label = WORKLOAD_KIND_KEY.test(key) ? (text(values.nameOverride) ?? appImage ?? key) : (place?.label ?? text(block.name) ?? key);
