@@ -51,12 +51,13 @@ describe('ELK runs per layout', () => {
   });
 
   it('does not widen a try for its titles when it cannot win even so, nor wrap a flow ELK would not cut', async () => {
-    // The C4 deployment fits no README column: 12 ELK runs before (5 of them titles' re-layouts, 2 of a wrap).
+    // The C4 deployment fits no README column: 12 ELK runs before (5 of them titles' re-layouts, 2 of a wrap); 7,
+    // and 8 since its `Rel_U(web, spa)` sets the SPA above the web application for ELK too, as its author asks.
     // Its legend (SHOW_LEGEND) is a grid, a block laid out apart (blocks.ts) that ELK never sees: left out here.
     const graph = await plantuml('c4-bigbank-deployment.puml');
     const legend = new Set(graph.groups.filter((group) => group.grid).map((group) => group.id));
     const { laid, runs } = await layoutCountingRuns({ ...graph, groups: graph.groups.filter((group) => !legend.has(group.id)), nodes: graph.nodes.filter((node) => !legend.has(node.parent ?? '')) });
-    expect(runs).toBeLessThanOrEqual(7);
+    expect(runs).toBeLessThanOrEqual(8);
     expect(laid.nodes).toHaveLength(6);
   });
 

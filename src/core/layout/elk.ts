@@ -654,6 +654,8 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
   const reversed = new Set<string>();
   const drawn: { from: string; to: string }[] = [];
   const drawnIndex: number[] = [];
+  /** Edges handed to ELK head first, as their author set the target before the source along the flow. */
+  const authorsBack = new Set<number>();
 
   graph.edges.forEach((edge, index) => {
     const missing = [edge.from, edge.to].find((end) => !nodeIds.has(end) && !groupIds.has(end));
@@ -668,7 +670,13 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
       warnings.push(`edge "${edge.id}": joins a container to something inside it; the edge is not drawn`);
       return;
     }
-    drawn.push({ from: endKey(edge.from), to: endKey(edge.to) });
+    // A target set before its source along the flow (PlantUML's `note right of` in a flow to the right, `-l->` in
+    // one to the left) is ranked before it: ELK layers only by edges, so the note sat in the layer before, left of
+    // what it annotates. Sides across the flow are Graphviz's (engine.ts).
+    if (edge.toward !== undefined && vertical(edge.toward) === upright && edge.toward !== direction) {
+      authorsBack.add(drawn.length);
+      drawn.push({ from: endKey(edge.to), to: endKey(edge.from) });
+    } else drawn.push({ from: endKey(edge.from), to: endKey(edge.to) });
     drawnIndex.push(index);
   });
   const back = backEdges([...elkNodes.keys()], drawn);
@@ -684,14 +692,16 @@ function buildElkGraph(graph: GraphIR, direction: Direction, widths: ReadonlyMap
     const index = drawnIndex[i]!;
     const edge = graph.edges[index]!;
     const flip = back.has(i);
+    /** Whether ELK gets the edge head first: a back edge of a cycle, or one the author set against the flow, not both. */
+    const turned = flip !== authorsBack.has(i);
     const labels: ElkLabel[] = [];
     if (edge.label) labels.push(labelOf(edge.label, 'center'));
     else if (spaced) labels.push(SPACER);
-    if (edge.startLabel) labels.push(labelOf(edge.startLabel, 'start', flip));
-    if (edge.endLabel) labels.push(labelOf(edge.endLabel, 'end', flip));
+    if (edge.startLabel) labels.push(labelOf(edge.startLabel, 'start', turned));
+    if (edge.endLabel) labels.push(labelOf(edge.endLabel, 'end', turned));
     const elkEdge: ElkExtendedEdge = { id: `e:${index}`, sources: [flip ? to : from], targets: [flip ? from : to], labels };
     edgeIndex.set(elkEdge.id, index);
-    if (flip) reversed.add(elkEdge.id);
+    if (turned) reversed.add(elkEdge.id);
     root.edges!.push(elkEdge);
   });
   root.edges!.push(...arrangingEdges(root, drawn, upright, stacked));

@@ -726,6 +726,14 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(engine).not.toBe(layoutWithGraphviz);
     const laid = await engine(diagram);
     expect(laid.width).toBeLessThan(4_000);
+    // Laid out left to right, as its author may ask, each note comes after what it annotates, on its right: ELK
+    // layered it before, on the left.
+    const across = await plantumlNotation.toGraph(code.replace('@startuml', '@startuml\nleft to right direction'));
+    const acrossLaid = await layoutEngineFor(across, 'plantuml')(across);
+    const box = (id: string) => [...acrossLaid.nodes, ...acrossLaid.groups].find((item) => item.id === id)!;
+    const notes = across.edges.filter((edge) => across.nodes.find((node) => node.id === edge.from)?.kind === 'note');
+    expect(notes).toHaveLength(4);
+    for (const note of notes) expect(box(note.from).x, note.to).toBeGreaterThanOrEqual(box(note.to).x + box(note.to).width);
   });
 
   it('sets each step of an activity right after the step before it, not down beside a longer sibling branch (Cluster API deployment)', async () => {
