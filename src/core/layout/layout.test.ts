@@ -580,6 +580,14 @@ describe('long words and long rows', () => {
     expect(box.rows.map((line) => line.trim()).join(' ').replace(/\s+/g, ' ')).toBe(`${member} + get() : T`);
     expect(box.width).toBeLessThanOrEqual(NODE_BOX.maxWidth);
   });
+
+  it('widens a class box to hold a long identifier whole, never cut inside it (java-design-patterns’ CpuHealthIndicator)', () => {
+    const constant = 'HIGH_PROCESS_CPU_LOAD_MESSAGE_WITHOUT_PARAM';
+    const box = sizeNode({ id: 'c', label: 'CpuHealthIndicator', kind: 'class', rows: [`- static ${constant} : String`, '+ health() : Health'] });
+    // It was cut after its last underscore, `PARAM` on the next line.
+    expect(box.rows.some((line) => line.includes(constant))).toBe(true);
+    expect(box.width).toBeGreaterThan(NODE_BOX.maxWidth);
+  });
 });
 
 describe('layoutGraph when nothing fits a README column', () => {

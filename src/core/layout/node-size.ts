@@ -154,6 +154,20 @@ export const ROW_INDENT = '    ';
 export const STEREOTYPE_ROW = /^«[^«»]+»(\s+«[^«»]+»)*$/;
 
 const CLASSIFIER_KINDS: ReadonlySet<NodeKind> = new Set(['class', 'interface', 'enum']);
+/**
+ * A class box widens past NODE_BOX.maxWidth, up to this, to hold its longest identifier whole on a wrapped line:
+ * java-design-patterns' CpuHealthIndicator cut `HIGH_PROCESS_CPU_LOAD_MESSAGE_WITHOUT_PARAM` after its last underscore,
+ * a name no reader could search for. Whole members are not kept on one line: boxes as wide as their longest signature
+ * drew class diagrams a tenth wider, their text under 11 px at a README's width (java-design-patterns' promise).
+ */
+const MEMBER_WORD_MAX_WIDTH = 640;
+
+/** The width a class's members wrap at: the usual text width, or wider to hold the longest word of a member whole. */
+function classWidth(members: readonly string[], fontSize: number, usual: number): number {
+  const indent = measureText(ROW_INDENT, fontSize, FONT.family).width;
+  const widest = Math.max(0, ...members.flatMap((row) => row.split(/\s+/)).map((word) => measureText(word, fontSize, FONT.family).width + indent));
+  return Math.max(usual, Math.min(MEMBER_WORD_MAX_WIDTH - 2 * SPACING.nodePaddingX, Math.ceil(widest)));
+}
 const TABLE_KINDS: ReadonlySet<NodeKind> = new Set(['entity', ...CLASSIFIER_KINDS]);
 const MAX_FOLDED_ROWS = 3;
 
@@ -227,7 +241,10 @@ function measuredNode(node: GraphNode, flow: Direction): NodeBox {
     const titleSize = headerIcon ? measureText(title, fontSize, FONT.family, node.style?.fontWeight) : labelSize;
     const columns = node.kind === 'entity' && stereotype === undefined && opening.length === 0 ? tableLayout(members, rowFontSize, maxTextWidth) : undefined;
     // A long member or column wraps onto indented lines: a cut signature would hide its parameters or return type.
-    const wrapped = members.map((row) => wrapText(row, maxTextWidth - measureText(ROW_INDENT, rowFontSize, FONT.family).width, rowFontSize).map((line, k) => (k === 0 ? line : `${ROW_INDENT}${line}`)));
+    // A class's box first widens to hold its longest identifier whole (classWidth).
+    const indent = measureText(ROW_INDENT, rowFontSize, FONT.family).width;
+    const rowsWidth = CLASSIFIER_KINDS.has(node.kind) ? classWidth(members, rowFontSize, maxTextWidth) : maxTextWidth;
+    const wrapped = members.map((row) => wrapText(row, rowsWidth - indent, rowFontSize).map((line, k) => (k === 0 ? line : `${ROW_INDENT}${line}`)));
     const cut = wrapped.flat();
     // A compartment opens at the first line of its first row; one that would open on the first line is no compartment.
     const starts = wrapped.map((_, i) => wrapped.slice(0, i).reduce((sum, lines) => sum + lines.length, 0));
@@ -235,7 +252,7 @@ function measuredNode(node: GraphNode, flow: Direction): NodeBox {
     const rowsSize = columns !== undefined ? { width: columns.width, height: measureText(columns.cells.map((row) => row.at(-1)).join('\n'), rowFontSize, FONT.family).height } : measureText(cut.join('\n'), rowFontSize, FONT.family);
     const stereotypeSize = stereotype === undefined ? { width: 0, height: 0 } : measureText(stereotype, rowFontSize, FONT.family);
     const headerHeight = stereotypeSize.height + Math.max(titleSize.height, iconSpace > 0 ? HEADER_ICON.size : 0) + 2 * SPACING.nodePaddingY;
-    const width = clamp(Math.max(titleSize.width + iconSpace, stereotypeSize.width, rowsSize.width) + 2 * SPACING.nodePaddingX, NODE_BOX.minWidth, NODE_BOX.maxWidth);
+    const width = clamp(Math.max(titleSize.width + iconSpace, stereotypeSize.width, rowsSize.width) + 2 * SPACING.nodePaddingX, NODE_BOX.minWidth, Math.max(NODE_BOX.maxWidth, rowsWidth + 2 * SPACING.nodePaddingX));
     // Each compartment's rule has a row gap above and below it, as the header's has.
     const height = headerHeight + rowsSize.height + 2 * SPACING.rowGap * (1 + compartments.length);
     if (columns !== undefined) return { width, height, shape, label: title, rows: [...members], headerHeight, icon: headerIcon, fontSize, columns: { cells: columns.cells, offsets: columns.offsets } };
