@@ -44,15 +44,17 @@ import type { LayoutEngine } from './types.js';
  * DOT input, and a graph with edges put on a side of their sources: laid out by Graphviz. A note set beside what it
  * annotates (`note right of`) is no such edge but in swimlanes: the engine is chosen as for the diagram without it, and
  * Graphviz's placement still sets it beside. A component diagram's four notes sent its packages, joined to each other
- * and holding components of components, to Graphviz's own layout: 11,203 px wide (PlantUML: 3,779), 3,510 with ELK.
+ * and holding components of components, to Graphviz's own layout: 11,203 px wide (PlantUML: 3,779), 3,450 with ELK.
  * On the 16 files of the collections whose only sides are notes: 1,079 rules broken against 1,144, 0.93 × the area,
  * 18 crossings against 7 (in a downward flow ELK sets a note above what it annotates, not beside it; in a flow to
  * the right, beside it, elk.ts).
  */
 export const drawnByGraphviz = (graph: GraphIR): boolean => {
   if (graph.dot !== undefined) return true;
+  const sided = graph.edges.filter((edge) => edge.toward !== undefined);
+  if (sided.length === 0) return false;
   const notes = new Set(graph.nodes.filter((node) => node.kind === 'note').map((node) => node.id));
-  return graph.edges.some((edge) => edge.toward !== undefined && (hasSwimlanes(graph) || (!notes.has(edge.from) && !notes.has(edge.to))));
+  return hasSwimlanes(graph) || sided.some((edge) => !notes.has(edge.from) && !notes.has(edge.to));
 };
 
 /** Notations other than DOT laid out by Graphviz's placement with our right-angle routes rather than ELK. */

@@ -69,9 +69,9 @@ export const layoutGraphvizOrthogonal: LayoutEngine = async (graph: GraphIR): Pr
   const nodes = graph.nodes.length;
   // Tries are judged on Graphviz's placement, a few ms each, and only the one kept is routed: routing is most of the
   // time, and moves the extent a little (rank gaps opened for their legs).
-  const placedTo = (part: GraphIR, direction: Direction) => placedWith(part, direction, { looseInGrid: readableWidth(nodes) });
+  const placedTo = (part: GraphIR, direction: Direction, cut = false) => placedWith(part, direction, { looseInGrid: readableWidth(nodes) }, { cut });
   // A part to pack is as large as its boxes (cutToBoxes): its routes are drawn again once the parts are packed.
-  const partPlaced = (part: GraphIR, direction: Direction) => placedWith(part, direction, { looseInGrid: readableWidth(nodes) }, { cut: true });
+  const partPlaced = (part: GraphIR, direction: Direction) => placedTo(part, direction, true);
   // Rows of components no wider than the text stays readable at: a README column, or the wide page a large graph is read on.
   // Components laid out apart and packed in rows, as ELK packs them: Graphviz ranks loose nodes side by side in one row
   // (robot-shop's twelve Helm services: a strip of 15.5:1). Graphviz's own layout first, and packing only where it

@@ -162,9 +162,8 @@ const CLASSIFIER_KINDS: ReadonlySet<NodeKind> = new Set(['class', 'interface', '
  */
 const MEMBER_WORD_MAX_WIDTH = 640;
 
-/** The width a class's members wrap at: the usual text width, or wider to hold the longest word of a member whole. */
-function classWidth(members: readonly string[], fontSize: number, usual: number): number {
-  const indent = measureText(ROW_INDENT, fontSize, FONT.family).width;
+/** The width a class's members wrap at: the usual text width, or wider to hold the longest word of a member whole after its `indent`. */
+function classWidth(members: readonly string[], fontSize: number, usual: number, indent: number): number {
   const widest = Math.max(0, ...members.flatMap((row) => row.split(/\s+/)).map((word) => measureText(word, fontSize, FONT.family).width + indent));
   return Math.max(usual, Math.min(MEMBER_WORD_MAX_WIDTH - 2 * SPACING.nodePaddingX, Math.ceil(widest)));
 }
@@ -243,7 +242,7 @@ function measuredNode(node: GraphNode, flow: Direction): NodeBox {
     // A long member or column wraps onto indented lines: a cut signature would hide its parameters or return type.
     // A class's box first widens to hold its longest identifier whole (classWidth).
     const indent = measureText(ROW_INDENT, rowFontSize, FONT.family).width;
-    const rowsWidth = CLASSIFIER_KINDS.has(node.kind) ? classWidth(members, rowFontSize, maxTextWidth) : maxTextWidth;
+    const rowsWidth = CLASSIFIER_KINDS.has(node.kind) ? classWidth(members, rowFontSize, maxTextWidth, indent) : maxTextWidth;
     const wrapped = members.map((row) => wrapText(row, rowsWidth - indent, rowFontSize).map((line, k) => (k === 0 ? line : `${ROW_INDENT}${line}`)));
     const cut = wrapped.flat();
     // A compartment opens at the first line of its first row; one that would open on the first line is no compartment.
