@@ -912,6 +912,61 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(laid.groups.length).toBeGreaterThan(0);
     for (const group of laid.groups) expect(Math.max(group.width / group.height, group.height / group.width)).toBeLessThan(3);
   });
+
+  it('keeps each end label of a flow to the right off the classes: the gap opens to its width (a health check’s checkers)', async () => {
+    // Built by hand in the shape of java-design-patterns' health check: three indicators hold the checker and the
+    // repository, each field an end label. Graphviz keeps no room for end labels, so the rank gap was 52 px and
+    // "-asynchronousHealthChecker" lay over the members of both classes it ran between.
+    const member = (name: string) => `  - ${name} : String`;
+    const graph = await plantumlNotation.toGraph(
+      [
+        '@startuml',
+        'left to right direction',
+        'package com.example.health {',
+        ...['MemoryHealthIndicator', 'DatabaseTransactionHealthIndicator', 'CustomHealthIndicator'].flatMap((name) => [`class ${name} {`, member('timeoutInSeconds'), member('retryTemplate'), '}']),
+        'class AsynchronousHealthChecker {', member('healthCheckExecutor'), '}',
+        'class HealthCheckRepository {', member('entityManager'), '}',
+        '}',
+        'MemoryHealthIndicator --> "-asynchronousHealthChecker" AsynchronousHealthChecker',
+        'DatabaseTransactionHealthIndicator --> "-asynchronousHealthChecker" AsynchronousHealthChecker',
+        'DatabaseTransactionHealthIndicator --> "-healthCheckRepository" HealthCheckRepository',
+        'CustomHealthIndicator --> "-healthChecker" AsynchronousHealthChecker',
+        'CustomHealthIndicator --> "-healthCheckRepository" HealthCheckRepository',
+        '@enduml',
+      ].join('\n'),
+    );
+    expect(graph.edges.filter((edge) => edge.endLabel)).toHaveLength(5);
+    const laid = await layoutEngineFor(graph, 'plantuml')(graph);
+    const ends = laid.edges.flatMap((edge) => edge.labels.filter((label) => label.placement !== 'center'));
+    expect(ends).toHaveLength(5);
+    for (const label of ends) {
+      const over = laid.nodes.filter((node) => overlaps(label, node)).map((node) => node.id);
+      expect(over, label.text).toEqual([]);
+    }
+    const scene = graphToScene(graph, laid);
+    expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.startsWith('text'))).toEqual([]);
+  });
+
+  it('keeps room beside a class for the end label of its lone self loop (a singleton’s -INSTANCE)', async () => {
+    // Built by hand in the shape of java-design-patterns' singleton: the label of IvoryTower's loop to itself lay over
+    // the class Graphviz set 65 px beside it, which knew of no label there.
+    const graph = await plantumlNotation.toGraph(
+      [
+        '@startuml',
+        'package com.example.singleton {',
+        'class IvoryTower {', '  - static INSTANCE : IvoryTower', '  + static getInstance() : IvoryTower', '}',
+        'class ThreadSafeDoubleCheckLocking {', '  - static instance : ThreadSafeDoubleCheckLocking', '  + static getInstance() : ThreadSafeDoubleCheckLocking', '}',
+        '}',
+        'IvoryTower -->  "-INSTANCE" IvoryTower',
+        'ThreadSafeDoubleCheckLocking -->  "-instance" ThreadSafeDoubleCheckLocking',
+        '@enduml',
+      ].join('\n'),
+    );
+    const laid = await layoutEngineFor(graph, 'plantuml')(graph);
+    const ends = laid.edges.flatMap((edge) => edge.labels);
+    expect(ends.map((label) => label.text).sort()).toEqual(['-INSTANCE', '-instance']);
+    for (const label of ends) expect(laid.nodes.filter((node) => overlaps(label, node)).map((node) => node.id), label.text).toEqual([]);
+  });
 });
 
 /** How many nodes each row holds, top to bottom: nodes overlapping in height share a row. */

@@ -260,7 +260,7 @@ function drawnAtRightAngles(placed: LaidOutGraph, graph: GraphIR): LaidOutGraph 
   const { routed, labels } = routeAtRightAngles(placed, graph);
   // Labels go on last, beside the routes as they end up: placed first, they hemmed in the legs that separating runs
   // moves apart (two foreign keys of one table, labelled at its side, stayed on one line).
-  return labelRoutes(endLegsLengthened(straightWhereFacing(separateEdgeRuns(spreadRankGaps(mergeHubEnds(routed, graph), graph, graph.direction), graph, true), graph), graph), labels);
+  return labelRoutes(endLegsLengthened(straightWhereFacing(separateEdgeRuns(spreadRankGaps(mergeHubEnds(routed, graph), graph, graph.direction, labels), graph, true), graph), graph), labels);
 }
 
 /**

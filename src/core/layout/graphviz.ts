@@ -153,6 +153,19 @@ function namesFor(graph: GraphIR): Names {
 // ─── Into Graphviz ───────────────────────────────────────────────────────────────────────────────────────────────
 
 
+/**
+ * The label Graphviz keeps room for: an edge's middle one; for a node's lone self loop with none, its end labels, as
+ * Graphviz keeps none for `headlabel`s: a singleton's "-INSTANCE", from IvoryTower to itself, lay over the class set
+ * 65 px beside it. Not for several loops on one node: Graphviz nests them, each one's room between it and the next,
+ * where the labels, set beside the curves after (graphviz-orthogonal.ts), lay over the outer loop (a quad tree's
+ * "-northwest" and "-southwest").
+ */
+function roomLabel(edge: GraphEdge, graph: GraphIR): string | undefined {
+  if (edge.label || edge.from !== edge.to) return edge.label;
+  const loops = graph.edges.filter((other) => other.from === edge.from && other.to === edge.from).length;
+  return loops === 1 ? [edge.startLabel, edge.endLabel].filter(Boolean).join('\n') || undefined : undefined;
+}
+
 /** An HTML-like label Graphviz sizes exactly: an empty table of the given size, in points. */
 const sizedLabel = (size: { width: number; height: number }) =>
   `<table fixedsize="true" width="${Math.max(1, Math.ceil(size.width))}" height="${Math.max(1, Math.ceil(size.height))}" border="0" cellborder="0"><tr><td></td></tr></table>`;
@@ -226,9 +239,10 @@ function sizedSource(
     }
     const id = dot.edges[Number(index)]?.id;
     const edge = id !== undefined ? edgeById.get(id) : undefined;
-    if (!edge?.label) return '""';
+    const text = edge && roomLabel(edge, graph);
+    if (!text) return '""';
     const fontSize = edge.style?.fontSize ?? FONT.edgeLabel;
-    return `<${sizedLabel(edgeLabelSize(wrapEdgeLabel(edge.label, fontSize), fontSize))}>`;
+    return `<${sizedLabel(edgeLabelSize(wrapEdgeLabel(text, fontSize), fontSize))}>`;
   });
   const sized = graph.nodes.map((node) => {
     const box = boxes.get(node.id)!;
@@ -366,7 +380,7 @@ export function graphToDot(graph: GraphIR, shape: GraphvizShape = {}): DotSource
       tail.cluster && `ltail=${tail.cluster}`,
       head.cluster && `lhead=${head.cluster}`,
       steps?.back.has(edge) && 'constraint=false',
-      edge.label && `label="drawbridge:edge:${edges.length}"`,
+      roomLabel(edge, graph) && `label="drawbridge:edge:${edges.length}"`,
     ].filter(Boolean);
     lines.push(`${tail.node} -> ${head.node} [${attributes.join(' ')}]`);
     if (!flat && !steps?.back.has(edge)) ranking.push({ from: tail.node, to: head.node });
@@ -677,8 +691,12 @@ export function readGraphviz(json: GraphvizJson, graph: GraphIR, dot: DotSource,
       labels.push({ text: wrapped, placement, x: centre.x - size.width / 2, y: centre.y - size.height / 2, ...size, ...(fontSize !== undefined && { fontSize }) });
     };
     place(edge.label, gvEdge.lp ?? gvEdge.xlp, 'center', points[Math.floor(points.length / 2)]!);
-    place(edge.startLabel, gvEdge.tail_lp, 'start', points[0]!);
-    place(edge.endLabel, gvEdge.head_lp, 'end', points[points.length - 1]!);
+    // A self loop's end labels stand where Graphviz kept their room (roomLabel), one over the other.
+    const loopRoom = !edge.label && edge.from === edge.to && roomLabel(edge, graph) !== undefined && gvEdge.lp !== undefined ? toScene(numbers(gvEdge.lp)[0] ?? 0, numbers(gvEdge.lp)[1] ?? 0) : undefined;
+    const lineHeight = FONT.edgeLabel * 1.25;
+    const both = edge.startLabel && edge.endLabel ? lineHeight / 2 : 0;
+    place(edge.startLabel, gvEdge.tail_lp, 'start', loopRoom ? { x: loopRoom.x, y: loopRoom.y - both } : points[0]!);
+    place(edge.endLabel, gvEdge.head_lp, 'end', loopRoom ? { x: loopRoom.x, y: loopRoom.y + both } : points[points.length - 1]!);
     edges.push({ index, points, labels, curved: true });
   }
   shareCrowdedHeads(edges, graph);

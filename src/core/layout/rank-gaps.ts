@@ -9,7 +9,7 @@
 import { edgeMeaning, type Direction, type GraphIR } from '../graph/types.js';
 import { ROUTE_MARGIN } from '../routing/orthogonal.js';
 import { RUN_SPACING } from '../routing/separate-runs.js';
-import type { Box, LaidOutGraph, Point } from './types.js';
+import type { Box, LaidOutGraph, LaidOutLabel, Point } from './types.js';
 
 /** Tracks are spread this far apart at most, so a gap's legs stay grouped near its middle. */
 const TRACK_SPREAD = 2 * RUN_SPACING;
@@ -28,7 +28,13 @@ interface Leg {
 /** Legs on one line that share an end node and mean the same: a hub's trunk, kept on one track. */
 type Bundle = Leg[];
 
-export function spreadRankGaps(laid: LaidOutGraph, graph: GraphIR, direction: Direction): LaidOutGraph {
+/**
+ * `endLabels`: each edge's labels at its ends, by edge index, set beside its routes afterwards (graphviz-orthogonal.ts):
+ * a gap is opened, and its tracks kept off the ends, so that each end leg is as long as its label along the flow.
+ * Graphviz keeps no room for them (`headlabel` is drawn over whatever lies there): a health check's three relations
+ * into AsynchronousHealthChecker ran in a 52 px gap, and "-asynchronousHealthChecker" lay over both classes' members.
+ */
+export function spreadRankGaps(laid: LaidOutGraph, graph: GraphIR, direction: Direction, endLabels: ReadonlyMap<number, readonly LaidOutLabel[]> = new Map()): LaidOutGraph {
   const downward = direction === 'DOWN' || direction === 'UP';
   const along = (p: Point) => (downward ? p.y : p.x);
   const across = (p: Point) => (downward ? p.x : p.y);
@@ -54,15 +60,18 @@ export function spreadRankGaps(laid: LaidOutGraph, graph: GraphIR, direction: Di
   // From the far end back, so opening a gap moves only the gaps already done, all of a piece.
   for (const [from, to] of slots.reverse()) {
     const bundles = bundlesIn(out, graph, from, to, along, across);
-    if (bundles.length < 2) continue;
-    const order = orderTracks(bundles);
-    const track = assignTracks(order);
-    const tracks = Math.max(...track) + 1;
-    const room = to - from - 2 * ROUTE_MARGIN;
+    // Only across a flow to the side does a label lie along the gap; down the page, it is a line high beside its leg.
+    const { near, far } = downward ? { near: 0, far: 0 } : endLabelRoom(out, endLabels, from, to, along, across);
+    if (bundles.length < 2 && near + far === 0) continue;
+    const order = bundles.length < 2 ? bundles : orderTracks(bundles);
+    const track = bundles.length < 2 ? bundles.map(() => 0) : assignTracks(order);
+    const tracks = Math.max(0, ...track) + (bundles.length > 0 ? 1 : 0);
+    // The tracks run between the end labels' rooms: past them, the legs into the ends are long enough to hold them.
+    const room = to - from - near - far - (tracks > 0 ? 2 * ROUTE_MARGIN : 0);
     const spacing = Math.min(TRACK_SPREAD, tracks > 1 ? room / (tracks - 1) : TRACK_SPREAD);
-    const grow = spacing < RUN_SPACING ? (tracks - 1) * RUN_SPACING - room : 0;
+    const grow = Math.max(0, spacing < RUN_SPACING ? (tracks - 1) * RUN_SPACING - room : -room);
     const pitch = Math.max(spacing, RUN_SPACING);
-    const first = (from + to + grow) / 2 - ((tracks - 1) * pitch) / 2;
+    const first = (from + near + to - far + grow) / 2 - ((Math.max(1, tracks) - 1) * pitch) / 2;
     if (grow > 0) out = opened(out, (from + to) / 2, grow, downward);
     order.forEach((bundle, j) => {
       for (const leg of bundle) {
@@ -75,6 +84,38 @@ export function spreadRankGaps(laid: LaidOutGraph, graph: GraphIR, direction: Di
     });
   }
   return out;
+}
+
+/** Room between a label and the route it is set beside (detours.ts sets end labels that far along their legs). */
+const END_LABEL_GAP = 4;
+
+/**
+ * How far into a gap across a sideways flow from `from` (near) and back from `to` (far) the labels at the ends of legs
+ * entering it need: the label's width and its gaps, less what its end leg already runs before the gap (a node narrower
+ * than its rank ends short of it).
+ */
+function endLabelRoom(
+  laid: LaidOutGraph,
+  endLabels: ReadonlyMap<number, readonly LaidOutLabel[]>,
+  from: number,
+  to: number,
+  along: (p: Point) => number,
+  across: (p: Point) => number,
+): { near: number; far: number } {
+  let [near, far] = [0, 0];
+  for (const edge of laid.edges) {
+    if (edge.curved) continue;
+    for (const label of endLabels.get(edge.index) ?? []) {
+      if (label.placement === 'center' || edge.points.length < 2) continue;
+      const [end, next] = label.placement === 'start' ? [edge.points[0]!, edge.points[1]!] : [edge.points.at(-1)!, edge.points.at(-2)!];
+      // A leg leaving across the flow holds its label beside it, not along the gap.
+      if (across(end) !== across(next)) continue;
+      const size = label.width + 2 * END_LABEL_GAP;
+      if (along(end) <= from && along(next) > from) near = Math.max(near, size - (from - along(end)));
+      else if (along(end) >= to && along(next) < to) far = Math.max(far, size - (along(end) - to));
+    }
+  }
+  return { near, far };
 }
 
 /** The middle legs across the flow lying strictly between `from` and `to`, bundled. */
