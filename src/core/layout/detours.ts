@@ -135,7 +135,11 @@ export function* placesAlong(label: LaidOutLabel, points: readonly Point[], line
   const first = label.placement === 'start' ? 1 : label.placement === 'end' ? points.length - 1 : (own.length > 0 ? own : legs).reduce((best, k) => (legLength(k) > legLength(best) ? k : best));
   const byLength = (p: number, q: number) => legLength(q) - legLength(p);
   const rest = legs.filter((k) => k !== first);
-  for (const leg of [first, ...rest.filter((k) => !shared(k)).sort(byLength), ...rest.filter(shared).sort(byLength)]) {
+  // A label at an end reads only near it: its other legs nearest first, not longest (a dwelling's "1" at its end of a
+  // curve, whose first legs had no room, was set by the window at the other end, beside that end's "many").
+  const order =
+    label.placement === 'center' ? [...rest.filter((k) => !shared(k)).sort(byLength), ...rest.filter(shared).sort(byLength)] : rest.sort((p, q) => Math.abs(p - first) - Math.abs(q - first));
+  for (const leg of [first, ...order]) {
     const [a, b] = [points[leg - 1]!, points[leg]!];
     // Where along the leg: its middle, or a label's length in from the route's end; then further along.
     const near = leg !== first || label.placement === 'center' ? 0.5 : Math.min(0.5, (Math.max(label.width, label.height) / 2 + LABEL_GAP) / Math.max(1, legLength(leg)));

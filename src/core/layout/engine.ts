@@ -36,7 +36,7 @@ import { hasBlocks, withBlocks } from './blocks.js';
 import { layoutGraph } from './elk.js';
 import { foldsSideways, withFoldedFlow } from './folded-flow.js';
 import { layoutWithGraphviz } from './graphviz.js';
-import { layoutGraphvizOrthogonal } from './graphviz-orthogonal.js';
+import { layoutGraphvizOrthogonal, layoutWithGraphvizEndLabels } from './graphviz-orthogonal.js';
 import { hasSwimlanes, layoutSwimlanes, layoutSwimlanesWith } from './swimlanes.js';
 import type { LayoutEngine } from './types.js';
 
@@ -100,7 +100,14 @@ export const placedByGraphviz = (graph: GraphIR, notation?: Notation): boolean =
 
 /** The engine for a graph read from `notation` (undefined: a graph from elsewhere, an AI answer or a scene, drawn by ELK). */
 export function layoutEngineFor(graph: GraphIR, notation?: Notation): LayoutEngine {
-  const engine = drawnByGraphviz(graph) ? layoutWithGraphviz : placedByGraphviz(graph, notation) ? layoutGraphvizOrthogonal : layoutGraph;
+  const engine = drawnByGraphviz(graph)
+    ? // DOT keeps its author's `headlabel` where Graphviz sets it.
+      graph.dot === undefined
+      ? layoutWithGraphvizEndLabels
+      : layoutWithGraphviz
+    : placedByGraphviz(graph, notation)
+      ? layoutGraphvizOrthogonal
+      : layoutGraph;
   // Grids and containers with a direction of their own (D2) are laid out apart, then placed as one box.
   // A flow in swimlanes is laid out flat, then its lanes made columns (swimlanes.ts).
   if (hasSwimlanes(graph)) return engine === layoutGraph ? layoutSwimlanes : layoutSwimlanesWith(engine);

@@ -947,6 +947,37 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(checkScene(scene.elements, scene.parents).violations.filter((v) => v.startsWith('text'))).toEqual([]);
   });
 
+  it('sets the end labels of a diagram Graphviz lays out itself beside their ends, off the classes (a dwelling’s windows)', async () => {
+    // In the shape of PlantUML's documented relationships: its direction hints send it to Graphviz's own layout, which
+    // was handed no `headlabel`, and every cardinality stood on its end point, over the class's name.
+    const graph = await plantumlNotation.toGraph(
+      [
+        '@startuml',
+        'class Dwelling {', '  +Int Windows', '  +void LockTheDoor()', '}',
+        'class Apartment', 'class House', 'class Window', 'class Door',
+        'Dwelling <|-down- Apartment: Inheritance',
+        'Dwelling <|-down- House: Inheritance',
+        'Dwelling "1" *-up- "many" Window: Composition',
+        'Dwelling "1" *-up- "many" Door: Composition',
+        '@enduml',
+      ].join('\n'),
+    );
+    const laid = await layoutEngineFor(graph, 'plantuml')(graph);
+    const box = (id: string) => laid.nodes.find((node) => node.id === id)!;
+    const centre = (b: Box) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
+    const distance = (a: Box, b: Box) => Math.hypot(centre(a).x - centre(b).x, centre(a).y - centre(b).y);
+    for (const edge of laid.edges) {
+      const { from, to } = graph.edges[edge.index]!;
+      for (const label of edge.labels) {
+        expect(laid.nodes.filter((node) => overlaps(label, node)).map((node) => node.id), label.text).toEqual([]);
+        // Each beside its own end: "1" by the dwelling, "many" by the window or door.
+        if (label.placement === 'start') expect(distance(label, box(from))).toBeLessThan(distance(label, box(to)));
+        if (label.placement === 'end') expect(distance(label, box(to))).toBeLessThan(distance(label, box(from)));
+      }
+    }
+    expect(laid.edges.flatMap((edge) => edge.labels.filter((label) => label.placement !== 'center'))).toHaveLength(4);
+  });
+
   it('keeps room beside a class for the end label of its lone self loop (a singleton’s -INSTANCE)', async () => {
     // Built by hand in the shape of java-design-patterns' singleton: the label of IvoryTower's loop to itself lay over
     // the class Graphviz set 65 px beside it, which knew of no label there.

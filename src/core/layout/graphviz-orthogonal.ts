@@ -18,7 +18,7 @@ import { cappedRanks } from './capped-ranks.js';
 import { besideRoute, BoxGrid, clearOf, crosses, placesAlong, RouteLegs } from './detours.js';
 import { FONT, READABLE_NODES, SPACING } from './drawing-rules.js';
 import { drawnExtent, layoutPacked, narrowingLengthens, READABLE_WIDTH, readableWidth, readmeCost, separateEdgeRuns, spreadsWithoutFitting, stackingWidens, vertical } from './elk.js';
-import { type GraphvizShape, placeWithGraphviz } from './graphviz.js';
+import { type GraphvizShape, layoutWithGraphviz, placeWithGraphviz } from './graphviz.js';
 import { HUB_MIN_EDGES, mergeHubEnds } from './hubs.js';
 import { measureText } from './measure.js';
 import { wrapText } from './node-size.js';
@@ -608,6 +608,24 @@ function selfLoopExtent(edge: LaidOutGraph['edges'][number], laid: LaidOutGraph,
   const beyond = extent.x >= right - 1 ? { ...extent, x: right + 1, width: extent.x + extent.width - right - 1 } : extent;
   return beyond.width > 0 && beyond.height > 0 ? [{ ...beyond, type: 'rectangle' }] : [];
 }
+
+/**
+ * Graphviz's own layout of a graph from another notation (edges put on a side of their sources), its end labels set
+ * beside the curves as labelRoutes sets them beside ours: Graphviz is handed no `headlabel` (it would set one by angle
+ * and distance from the end, over whatever lies there), so they stood on the ends themselves, over the classes' names
+ * (a Cluster API resource diagram's 31 cardinalities on 20 classes; a dwelling's "many" windows and doors).
+ */
+export const layoutWithGraphvizEndLabels: LayoutEngine = async (graph: GraphIR): Promise<LaidOutGraph> => {
+  const laid = await layoutWithGraphviz(graph);
+  const ends = new Map<number, LaidOutLabel[]>();
+  const edges = laid.edges.map((edge) => {
+    const [middle, atEnds] = [edge.labels.filter((label) => label.placement === 'center'), edge.labels.filter((label) => label.placement !== 'center')];
+    if (atEnds.length === 0) return edge;
+    ends.set(edge.index, atEnds);
+    return { ...edge, labels: middle };
+  });
+  return ends.size === 0 ? laid : labelRoutes({ ...laid, edges }, ends);
+};
 
 /** The shares of its width a middle label is wrapped to, in turn, when it finds no room beside its route. */
 const NARROWER_LABEL = [0.7, 0.5];
