@@ -41,6 +41,9 @@ const onOutline = (point: Point, box: Box) =>
   (Math.abs(point.x - box.x) <= 1 || Math.abs(point.x - box.x - box.width) <= 1 || Math.abs(point.y - box.y) <= 1 || Math.abs(point.y - box.y - box.height) <= 1);
 /** The box a right-angle leg from a to b lies in (no width or no height). */
 const legBox = (a: Point, b: Point): Box => ({ x: Math.min(a.x, b.x), y: Math.min(a.y, b.y), width: Math.abs(a.x - b.x), height: Math.abs(a.y - b.y) });
+/** A PlantUML diagram of these lines, between its @startuml and @enduml. */
+const plantumlGraph = (lines: readonly string[]) => plantumlNotation.toGraph(['@startuml', ...lines, '@enduml'].join('\n'));
+
 const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
 
 describe('Graphviz placement with orthogonal routes', () => {
@@ -918,23 +921,19 @@ describe('Graphviz placement with orthogonal routes', () => {
     // repository, each field an end label. Graphviz keeps no room for end labels, so the rank gap was 52 px and
     // "-asynchronousHealthChecker" lay over the members of both classes it ran between.
     const member = (name: string) => `  - ${name} : String`;
-    const graph = await plantumlNotation.toGraph(
-      [
-        '@startuml',
-        'left to right direction',
-        'package com.example.health {',
-        ...['MemoryHealthIndicator', 'DatabaseTransactionHealthIndicator', 'CustomHealthIndicator'].flatMap((name) => [`class ${name} {`, member('timeoutInSeconds'), member('retryTemplate'), '}']),
-        'class AsynchronousHealthChecker {', member('healthCheckExecutor'), '}',
-        'class HealthCheckRepository {', member('entityManager'), '}',
-        '}',
-        'MemoryHealthIndicator --> "-asynchronousHealthChecker" AsynchronousHealthChecker',
-        'DatabaseTransactionHealthIndicator --> "-asynchronousHealthChecker" AsynchronousHealthChecker',
-        'DatabaseTransactionHealthIndicator --> "-healthCheckRepository" HealthCheckRepository',
-        'CustomHealthIndicator --> "-healthChecker" AsynchronousHealthChecker',
-        'CustomHealthIndicator --> "-healthCheckRepository" HealthCheckRepository',
-        '@enduml',
-      ].join('\n'),
-    );
+    const graph = await plantumlGraph([
+      'left to right direction',
+      'package com.example.health {',
+      ...['MemoryHealthIndicator', 'DatabaseTransactionHealthIndicator', 'CustomHealthIndicator'].flatMap((name) => [`class ${name} {`, member('timeoutInSeconds'), member('retryTemplate'), '}']),
+      'class AsynchronousHealthChecker {', member('healthCheckExecutor'), '}',
+      'class HealthCheckRepository {', member('entityManager'), '}',
+      '}',
+      'MemoryHealthIndicator --> "-asynchronousHealthChecker" AsynchronousHealthChecker',
+      'DatabaseTransactionHealthIndicator --> "-asynchronousHealthChecker" AsynchronousHealthChecker',
+      'DatabaseTransactionHealthIndicator --> "-healthCheckRepository" HealthCheckRepository',
+      'CustomHealthIndicator --> "-healthChecker" AsynchronousHealthChecker',
+      'CustomHealthIndicator --> "-healthCheckRepository" HealthCheckRepository',
+    ]);
     expect(graph.edges.filter((edge) => edge.endLabel)).toHaveLength(5);
     const laid = await layoutEngineFor(graph, 'plantuml')(graph);
     const ends = laid.edges.flatMap((edge) => edge.labels.filter((label) => label.placement !== 'center'));
@@ -950,18 +949,14 @@ describe('Graphviz placement with orthogonal routes', () => {
   it('sets the end labels of a diagram Graphviz lays out itself beside their ends, off the classes (a dwelling’s windows)', async () => {
     // In the shape of PlantUML's documented relationships: its direction hints send it to Graphviz's own layout, which
     // was handed no `headlabel`, and every cardinality stood on its end point, over the class's name.
-    const graph = await plantumlNotation.toGraph(
-      [
-        '@startuml',
-        'class Dwelling {', '  +Int Windows', '  +void LockTheDoor()', '}',
-        'class Apartment', 'class House', 'class Window', 'class Door',
-        'Dwelling <|-down- Apartment: Inheritance',
-        'Dwelling <|-down- House: Inheritance',
-        'Dwelling "1" *-up- "many" Window: Composition',
-        'Dwelling "1" *-up- "many" Door: Composition',
-        '@enduml',
-      ].join('\n'),
-    );
+    const graph = await plantumlGraph([
+      'class Dwelling {', '  +Int Windows', '  +void LockTheDoor()', '}',
+      'class Apartment', 'class House', 'class Window', 'class Door',
+      'Dwelling <|-down- Apartment: Inheritance',
+      'Dwelling <|-down- House: Inheritance',
+      'Dwelling "1" *-up- "many" Window: Composition',
+      'Dwelling "1" *-up- "many" Door: Composition',
+    ]);
     const laid = await layoutEngineFor(graph, 'plantuml')(graph);
     const box = (id: string) => laid.nodes.find((node) => node.id === id)!;
     const centre = (b: Box) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
@@ -981,18 +976,14 @@ describe('Graphviz placement with orthogonal routes', () => {
   it('keeps room beside a class for the end label of its lone self loop (a singleton’s -INSTANCE)', async () => {
     // Built by hand in the shape of java-design-patterns' singleton: the label of IvoryTower's loop to itself lay over
     // the class Graphviz set 65 px beside it, which knew of no label there.
-    const graph = await plantumlNotation.toGraph(
-      [
-        '@startuml',
-        'package com.example.singleton {',
-        'class IvoryTower {', '  - static INSTANCE : IvoryTower', '  + static getInstance() : IvoryTower', '}',
-        'class ThreadSafeDoubleCheckLocking {', '  - static instance : ThreadSafeDoubleCheckLocking', '  + static getInstance() : ThreadSafeDoubleCheckLocking', '}',
-        '}',
-        'IvoryTower -->  "-INSTANCE" IvoryTower',
-        'ThreadSafeDoubleCheckLocking -->  "-instance" ThreadSafeDoubleCheckLocking',
-        '@enduml',
-      ].join('\n'),
-    );
+    const graph = await plantumlGraph([
+      'package com.example.singleton {',
+      'class IvoryTower {', '  - static INSTANCE : IvoryTower', '  + static getInstance() : IvoryTower', '}',
+      'class ThreadSafeDoubleCheckLocking {', '  - static instance : ThreadSafeDoubleCheckLocking', '  + static getInstance() : ThreadSafeDoubleCheckLocking', '}',
+      '}',
+      'IvoryTower -->  "-INSTANCE" IvoryTower',
+      'ThreadSafeDoubleCheckLocking -->  "-instance" ThreadSafeDoubleCheckLocking',
+    ]);
     const laid = await layoutEngineFor(graph, 'plantuml')(graph);
     const ends = laid.edges.flatMap((edge) => edge.labels);
     expect(ends.map((label) => label.text).sort()).toEqual(['-INSTANCE', '-instance']);
