@@ -112,9 +112,15 @@ export function stackedRanks(graph: GraphIR, direction: Direction): { ranks: Map
         if (!span.has(item)) span.set(item, item.startsWith('n:') ? 1 : Math.max(1, place(item.slice(2), startOf(item))));
         return span.get(item)!;
       };
+      // A node nothing leads into sits in the rank right before the first it leads to, as Graphviz's ranking sets it,
+      // not with the part's first: an abstract factory's six implementations were in the top row, their realisations
+      // running down past the whole drawing to interfaces five ranks below.
+      const after = new Map(part.map((item) => [item, [] as Item[]]));
+      for (const [item, froms] of before) for (const from of froms) after.get(from)!.push(item);
+      const rowOf = (item: Item) => (before.get(item)!.length === 0 && after.get(item)!.length > 0 ? Math.min(...after.get(item)!.map(startOf)) - 1 : startOf(item));
       let end = at;
       for (const item of part) {
-        if (item.startsWith('n:')) rank.set(item.slice(2), startOf(item));
+        if (item.startsWith('n:')) rank.set(item.slice(2), rowOf(item));
         end = Math.max(end, startOf(item) + spanOf(item));
       }
       at = end;
