@@ -30,6 +30,12 @@ const BACKWARD_SLACK = 600;
 const FURTHER_ALONG = [0.1, 0.4, 0.6, 0.9, 0.15, 0.35, 0.65, 0.85, 0.05, 0.2, 0.3, 0.45, 0.55, 0.7, 0.8, 0.95];
 /** Room between a moved label and the leg it names. */
 const LABEL_GAP = 4;
+/**
+ * The same beside an end's leg: half an end marker's spread across the line (a crow's foot or a circle and bar, 0.5
+ * of an arrowhead's 18 px at the default stroke, render/arrowheads.ts) and LABEL_GAP. At LABEL_GAP, petclinic's "0..*"
+ * and "0..1" were drawn over the feet and circles of its foreign keys.
+ */
+const END_LABEL_GAP = 13;
 /** Room kept, where there is a place with it, between a label and the labels and shapes around it. */
 const LABEL_CLEARANCE = 12;
 
@@ -143,16 +149,18 @@ export function* placesAlong(label: LaidOutLabel, points: readonly Point[], line
     const [a, b] = [points[leg - 1]!, points[leg]!];
     // Where along the leg: its middle, or a label's length in from the route's end; then further along.
     const near = leg !== first || label.placement === 'center' ? 0.5 : Math.min(0.5, (Math.max(label.width, label.height) / 2 + LABEL_GAP) / Math.max(1, legLength(leg)));
+    // Beside its end's leg, an end label keeps clear of the end's marker, which spreads either side of the line.
+    const gap = leg === first && label.placement !== 'center' ? END_LABEL_GAP : LABEL_GAP;
     for (const along of [near, 0.5, 0.25, 0.75, ...FURTHER_ALONG]) {
       const t = label.placement === 'end' ? 1 - along : along;
       const at = { x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t };
       const out = !further ? 0 : a.y === b.y ? label.height + LABEL_GAP : label.width + LABEL_GAP;
       if (a.y === b.y) {
-        yield { ...label, x: at.x - label.width / 2, y: at.y - label.height - LABEL_GAP - out };
-        yield { ...label, x: at.x - label.width / 2, y: at.y + LABEL_GAP + out };
+        yield { ...label, x: at.x - label.width / 2, y: at.y - label.height - gap - out };
+        yield { ...label, x: at.x - label.width / 2, y: at.y + gap + out };
       } else {
-        yield { ...label, x: at.x + LABEL_GAP + out, y: at.y - label.height / 2 };
-        yield { ...label, x: at.x - label.width - LABEL_GAP - out, y: at.y - label.height / 2 };
+        yield { ...label, x: at.x + gap + out, y: at.y - label.height / 2 };
+        yield { ...label, x: at.x - label.width - gap - out, y: at.y - label.height / 2 };
       }
     }
   }

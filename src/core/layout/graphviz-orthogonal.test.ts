@@ -973,6 +973,29 @@ describe('Graphviz placement with orthogonal routes', () => {
     expect(laid.edges.flatMap((edge) => edge.labels.filter((label) => label.placement !== 'center'))).toHaveLength(4);
   });
 
+  it('sets each cardinality clear of its end marker, not over the crow’s foot (petclinic)', async () => {
+    // Beside the end leg at the 4 px of a middle label, "0..*" and "0..1" lay over the feet and circles, which spread
+    // 9 px either side of the line (half an 18 px arrowhead) for 24 px back from the table.
+    const code = readFileSync(new URL('../../../test/fixtures/sql/mysql-petclinic-schema.sql', import.meta.url), 'utf8');
+    const graph = await sqlNotation.toGraph(code);
+    const laid = await layoutEngineFor(graph, 'sql')(graph);
+    let checked = 0;
+    for (const edge of laid.edges) {
+      for (const label of edge.labels.filter((one) => one.placement !== 'center')) {
+        const [end, next] = label.placement === 'start' ? [edge.points[0]!, edge.points[1]!] : [edge.points.at(-1)!, edge.points.at(-2)!];
+        const level = end.y === next.y;
+        const back = Math.sign((level ? next.x - end.x : next.y - end.y) || 1);
+        // The marker's extent: 24 px back along the end leg, 9 px either side.
+        const marker = level
+          ? { x: Math.min(end.x, end.x + back * 24), y: end.y - 9, width: 24, height: 18 }
+          : { x: end.x - 9, y: Math.min(end.y, end.y + back * 24), width: 18, height: 24 };
+        expect(overlaps(label, marker), `${label.text} of ${graph.edges[edge.index]!.id}`).toBe(false);
+        checked++;
+      }
+    }
+    expect(checked).toBeGreaterThanOrEqual(8);
+  });
+
   it('keeps room beside a class for the end label of its lone self loop (a singleton’s -INSTANCE)', async () => {
     // Built by hand in the shape of java-design-patterns' singleton: the label of IvoryTower's loop to itself lay over
     // the class Graphviz set 65 px beside it, which knew of no label there.
