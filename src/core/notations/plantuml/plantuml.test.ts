@@ -998,6 +998,34 @@ describe('PlantUML activity and state forms of its documentation', () => {
     expect(graph.warnings).toEqual(['line 9: label here is not drawn (goto jumps are left out)', 'line 10: goto here is not drawn (goto jumps are left out)']);
   });
 
+  it('sets a composite state where its braces are, not where a transition named it first (the manual’s Configuring)', () => {
+    // PlantUML's composite-state example: Configuring is named inside NotShooting, opened at the top level; PlantUML
+    // draws it beside NotShooting (and X, named at the top level, opened inside Y, in Y).
+    const graph = diagram(
+      '[*] --> NotShooting',
+      'state NotShooting {',
+      '  [*] --> Idle',
+      '  Idle --> Configuring : EvConfig',
+      '  Configuring --> Idle : EvConfig',
+      '}',
+      'state Configuring {',
+      '  [*] --> NewValueSelection',
+      '}',
+      '[*] --> X',
+      'state Y {',
+      '  state X {',
+      '    [*] --> In',
+      '  }',
+      '}',
+    );
+    const parentOf = (id: string) => graph.groups.find((group) => group.id === id)?.parent ?? graph.nodes.find((node) => node.id === id)?.parent;
+    expect(graph.groups.map((group) => group.id).sort()).toEqual(['Configuring', 'NotShooting', 'X', 'Y']);
+    expect(parentOf('Configuring')).toBeUndefined();
+    expect(parentOf('Idle')).toBe('NotShooting');
+    expect(parentOf('NewValueSelection')).toBe('Configuring');
+    expect(parentOf('X')).toBe('Y');
+  });
+
   it('reads history [H] and State[H*], makes a composite state named early its box, and gives each region its start', () => {
     const graph = diagram(
       '[*] --> Active',

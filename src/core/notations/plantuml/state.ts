@@ -131,12 +131,10 @@ export function stateToGraph(source: DiagramSource): GraphIR {
         if (up) group.parent = up;
         groups.set(id, group);
         names.set(id, id);
-        // Named by a transition before it was declared composite: it is the box, not a state beside it.
-        const early = nodes.get(id);
-        if (early) {
-          nodes.delete(id);
-          if (early.parent && !group.parent) group.parent = early.parent;
-        }
+        // Named by a transition before it was declared composite: it is the box, not a state beside it, and it is
+        // where its braces are, as PlantUML draws it: the manual's Configuring, named inside NotShooting by
+        // `Idle --> Configuring`, then opened at the top level, sits beside NotShooting, not in it.
+        nodes.delete(id);
         stack.push({ id, line, region: 0 });
         continue;
       }
