@@ -10,7 +10,7 @@ import { firstCrossing, isInside, outlineOf } from '../scene/binding-geometry.js
 import { graphvizCaps } from './graphviz-caps.js';
 import { CONTAINER_MIN_WIDTH, CROWDED_HEADS, FONT, POINTS_PER_INCH, SPACING } from './drawing-rules.js';
 import { backEdges, PACK_ASPECT } from './elk.js';
-import { measureText } from './measure.js';
+import { LINE_HEIGHT, measureText } from './measure.js';
 import { sizeNode, wrapEdgeLabel, wrapText, type NodeBox } from './node-size.js';
 import { placeTitles } from './titles.js';
 import type { Box, LaidOutEdge, LaidOutGraph, LaidOutGroup, LaidOutLabel, LaidOutNode, LayoutEngine, Point } from './types.js';
@@ -693,7 +693,7 @@ export function readGraphviz(json: GraphvizJson, graph: GraphIR, dot: DotSource,
     place(edge.label, gvEdge.lp ?? gvEdge.xlp, 'center', points[Math.floor(points.length / 2)]!);
     // A self loop's end labels stand where Graphviz kept their room (roomLabel), one over the other.
     const loopRoom = !edge.label && edge.from === edge.to && roomLabel(edge, graph) !== undefined && gvEdge.lp !== undefined ? toScene(numbers(gvEdge.lp)[0] ?? 0, numbers(gvEdge.lp)[1] ?? 0) : undefined;
-    const lineHeight = FONT.edgeLabel * 1.25;
+    const lineHeight = FONT.edgeLabel * LINE_HEIGHT;
     const both = edge.startLabel && edge.endLabel ? lineHeight / 2 : 0;
     place(edge.startLabel, gvEdge.tail_lp, 'start', loopRoom ? { x: loopRoom.x, y: loopRoom.y - both } : points[0]!);
     place(edge.endLabel, gvEdge.head_lp, 'end', loopRoom ? { x: loopRoom.x, y: loopRoom.y + both } : points[points.length - 1]!);
